@@ -1,0 +1,38 @@
+#pragma once
+
+#include "core/util/result.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shardmap::core {
+
+// The searchable fields of a shard. Field `name` is indexed in the FTS5 column "f_<name>";
+// every other field of a document is indexed in the catch-all column "f__other".
+struct QuerySchema {
+    std::vector<std::string> fields;
+};
+
+// Limits that keep one query from costing the node more than it should.
+inline constexpr std::size_t kMaxQueryBytes = 4096;
+inline constexpr int kMaxQueryDepth = 32;
+inline constexpr int kMaxQueryTerms = 256;
+
+std::string ftsColumnForField(std::string_view field);
+inline constexpr std::string_view kOtherColumn = "f__other";
+
+// Compiles the user query language into an FTS5 MATCH expression over the text columns.
+//
+// Language: terms (`fox`), phrases (`"quick brown fox"`), prefixes (`qu*`, also on the last word
+// of a phrase), AND / OR / NOT in capitals (lower case they are terms), implicit AND between
+// adjacent terms, parentheses, and `field:term` / `field:"phrase"` / `field:(expr)` for a field of
+// the schema. Precedence, loosest first: OR, AND, NOT (binary: `a NOT b`). Unqualified
+// expressions search every text column; the compiled expression never matches the space column.
+// The result is a single FTS5 operand (parenthesized where needed), so a caller can safely write
+// "sp : <token> AND " + result. Every user term is emitted as a quoted FTS5 string.
+// Errors (InvalidArgument) name what is wrong and the byte offset where it was found; a query
+// beyond the limits above, or nested too deeply for FTS5's parser, is rejected the same way.
+Result<std::string> compileQuery(std::string_view query, const QuerySchema& schema);
+
+} // namespace shardmap::core

@@ -1,0 +1,30 @@
+#include "core/util/result.h"
+
+namespace shardmap::core {
+
+const char* errorCodeName(ErrorCode code)
+{
+    switch (code) {
+    case ErrorCode::InvalidArgument: return "invalid argument";
+    case ErrorCode::NotFound: return "not found";
+    case ErrorCode::AlreadyExists: return "already exists";
+    case ErrorCode::FailedPrecondition: return "failed precondition";
+    case ErrorCode::ResourceExhausted: return "resource exhausted";
+    case ErrorCode::Unavailable: return "unavailable";
+    case ErrorCode::DeadlineExceeded: return "deadline exceeded";
+    case ErrorCode::Aborted: return "aborted";
+    case ErrorCode::Cancelled: return "cancelled";
+    case ErrorCode::Conflict: return "conflict";
+    case ErrorCode::Internal: return "internal error";
+    }
+    return "unknown error";
+}
+
+std::string Error::describe() const
+{
+    if (context.empty())
+        return message;
+    return context + ": " + message;
+}
+
+} // namespace shardmap::core
