@@ -1,0 +1,880 @@
+#include "core/shard/shard_store.h"
+
+#include "core/query/query_compiler.h"
+#include "core/util/validation.h"
+
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <set>
+
+namespace shardmap::core {
+
+namespace {
+
+    constexpr int kSchemaVersion = 1;
+
+    std::int64_t asStored(std::uint64_t value) { return static_cast<std::int64_t>(value); }
+    std::uint64_t fromStored(std::int64_t value) { return static_cast<std::uint64_t>(value); }
+
+    std::string joinColumns(const std::vector<std::string>& columns, std::string_view prefix)
+    {
+        std::string out;
+        for (const auto& column : columns)
+            out += ", " + std::string(prefix) + column;
+        return out;
+    }
+
+    std::vector<std::string> textColumns(const std::vector<std::string>& fields)
+    {
+        std::vector<std::string> columns;
+        for (const auto& field : fields)
+            columns.push_back(ftsColumnForField(field));
+        columns.emplace_back(kOtherColumn);
+        return columns;
+    }
+
+    Status validateItem(const Document& doc)
+    {
+        if (auto status = validateSpaceId(doc.space); !status)
+            return status;
+        if (auto status = validateDocId(doc.id); !status)
+            return status;
+        if (doc.version == 0)
+            return makeError(ErrorCode::InvalidArgument, "version must be at least 1");
+        if (doc.version > static_cast<std::uint64_t>(INT64_MAX))
+            return makeError(ErrorCode::InvalidArgument, "version must be below 2^63");
+        if (doc.deleted && !doc.fields.empty())
+            return makeError(ErrorCode::InvalidArgument, "a tombstone carries no fields");
+        if (documentBytes(doc) > kMaxDocumentBytes)
+            return makeError(ErrorCode::InvalidArgument,
+                "document is " + std::to_string(documentBytes(doc)) + " bytes; the limit is "
+                    + std::to_string(kMaxDocumentBytes));
+        for (const auto& [name, value] : doc.fields) {
+            if (auto status = validateFieldName(name); !status)
+                return status;
+            if (!isValidUtf8(value))
+                return makeError(ErrorCode::InvalidArgument, "field '" + name + "' is not valid UTF-8");
+        }
+        return {};
+    }
+
+    int countMarks(const std::string& snippet)
+    {
+        int marks = 0;
+        for (std::size_t at = snippet.find("[["); at != std::string::npos; at = snippet.find("[[", at + 2))
+            ++marks;
+        return marks;
+    }
+
+    void addTerm(SpaceStats& delta, std::uint64_t bytes, std::uint64_t term, int sign)
+    {
+        // Unsigned arithmetic wraps modulo 2^64, which is what the sums need.
+        const auto factor = static_cast<std::uint64_t>(static_cast<std::int64_t>(sign));
+        delta.liveDocs += factor;
+        delta.bytesEstimate += factor * bytes;
+        delta.checksum += factor * term;
+    }
+
+} // namespace
+
+struct ShardStore::PendingBatch {
+    std::vector<WriteItem> items;
+    bool done = false;
+    Result<WriteSummary> result = WriteSummary {};
+};
+
+struct ShardStore::WriteStatements {
+    Statement lookup;
+    Statement insert;
+    Statement update;
+    Statement readSpace;
+    Statement upsertSpace;
+};
+
+class ShardStore::ReaderLease {
+public:
+    ReaderLease(ShardStore* store, SqliteDb db)
+        : m_store(store)
+        , m_db(std::move(db))
+    {
+    }
+    ReaderLease(ReaderLease&& other) noexcept
+        : m_store(std::exchange(other.m_store, nullptr))
+        , m_db(std::move(other.m_db))
+    {
+    }
+    ReaderLease& operator=(ReaderLease&&) = delete;
+    ReaderLease(const ReaderLease&) = delete;
+    ReaderLease& operator=(const ReaderLease&) = delete;
+    ~ReaderLease()
+    {
+        if (m_store)
+            m_store->releaseReader(std::move(m_db));
+    }
+    SqliteDb& db() { return m_db; }
+
+private:
+    ShardStore* m_store;
+    SqliteDb m_db;
+};
+
+Result<std::unique_ptr<ShardStore>> ShardStore::create(
+    const std::string& path, const std::string& shardId, const ShardStoreOptions& options)
+{
+    if (std::filesystem::exists(path))
+        return makeError(ErrorCode::AlreadyExists, "shard file already exists", path);
+    std::unique_ptr<ShardStore> store(new ShardStore());
+    store->m_path = path;
+    if (auto status = store->initialise(true, shardId, options); !status) {
+        store.reset();
+        std::error_code ignored;
+        for (const char* suffix : { "", "-wal", "-shm" })
+            std::filesystem::remove(path + suffix, ignored);
+        return status.error();
+    }
+    return store;
+}
+
+Result<std::unique_ptr<ShardStore>> ShardStore::open(const std::string& path, const ShardStoreOptions& options)
+{
+    if (!std::filesystem::exists(path))
+        return makeError(ErrorCode::NotFound, "shard file does not exist", path);
+    std::unique_ptr<ShardStore> store(new ShardStore());
+    store->m_path = path;
+    if (auto status = store->initialise(false, {}, options); !status) {
+        Error error = status.error();
+        if (error.context.empty())
+            error.context = path;
+        return error;
+    }
+    return store;
+}
+
+ShardStore::~ShardStore()
+{
+    std::lock_guard lock(m_writeMutex);
+    m_stmts.reset();
+    if (m_writer.handle())
+        (void)m_writer.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+Status ShardStore::initialise(bool create, const std::string& shardId, const ShardStoreOptions& options)
+{
+    m_options = options;
+    auto writer = SqliteDb::open(m_path, { .readOnly = false, .create = create, .busyTimeoutMs = 5000 });
+    if (!writer)
+        return writer.error();
+    m_writer = std::move(*writer);
+    const std::string pragmas = std::string("PRAGMA journal_mode=WAL; PRAGMA synchronous=")
+        + (options.syncFull ? "FULL" : "NORMAL") + "; PRAGMA secure_delete=OFF; PRAGMA cache_size=-32768;"
+        + " PRAGMA foreign_keys=ON;";
+    if (auto status = m_writer.exec(pragmas); !status)
+        return status;
+    if (create) {
+        if (auto status = createSchema(shardId, options); !status)
+            return status;
+    } else if (options.checkOnOpen) {
+        auto check = m_writer.queryText("PRAGMA quick_check");
+        if (!check)
+            return check.error();
+        if (*check != "ok")
+            return makeError(ErrorCode::Internal, "integrity check failed: " + *check, m_path);
+    }
+    if (options.maxBytes > 0) {
+        const std::string limit = "PRAGMA max_page_count=" + std::to_string(std::max<std::uint64_t>(options.maxBytes / 4096, 16));
+        if (auto status = m_writer.exec(limit); !status)
+            return status;
+    }
+    if (auto status = loadSchema(); !status)
+        return status;
+    if (auto status = loadOwnerships(); !status)
+        return status;
+    return prepareWriteStatements();
+}
+
+Status ShardStore::createSchema(const std::string& shardId, const ShardStoreOptions& options)
+{
+    if (auto status = validateShardId(shardId); !status)
+        return status;
+    if (options.fields.empty() || options.fields.size() > kMaxSchemaFields)
+        return makeError(ErrorCode::InvalidArgument,
+            "a shard needs 1-" + std::to_string(kMaxSchemaFields) + " searchable fields");
+    std::set<std::string> seen;
+    for (const auto& field : options.fields) {
+        if (auto status = validateFieldName(field); !status)
+            return status;
+        if (!seen.insert(field).second)
+            return makeError(ErrorCode::InvalidArgument, "field '" + field + "' is listed twice");
+    }
+    const auto columns = textColumns(options.fields);
+    std::string columnDefs;
+    for (const auto& column : columns)
+        columnDefs += ", " + column + " TEXT";
+    const std::string newValues = joinColumns(columns, "new.");
+    const std::string oldValues = joinColumns(columns, "old.");
+    const std::string names = joinColumns(columns, "");
+    const std::string sql = "PRAGMA page_size=4096; BEGIN IMMEDIATE;"
+        "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
+        "CREATE TABLE docs(rowid INTEGER PRIMARY KEY, space TEXT NOT NULL, id TEXT NOT NULL,"
+        " version INTEGER NOT NULL, deleted INTEGER NOT NULL, bytes INTEGER NOT NULL, sp TEXT"
+        + columnDefs + ", extra TEXT, UNIQUE(space, id));"
+        "CREATE VIRTUAL TABLE fts USING fts5(sp" + names + ", content='docs', content_rowid='rowid',"
+        " prefix='2 3', tokenize='unicode61 remove_diacritics 2');"
+        "CREATE TRIGGER docs_ai AFTER INSERT ON docs WHEN new.deleted = 0 BEGIN"
+        " INSERT INTO fts(rowid, sp" + names + ") VALUES (new.rowid, new.sp" + newValues + "); END;"
+        "CREATE TRIGGER docs_ad AFTER DELETE ON docs WHEN old.deleted = 0 BEGIN"
+        " INSERT INTO fts(fts, rowid, sp" + names + ") VALUES ('delete', old.rowid, old.sp" + oldValues + "); END;"
+        // One update trigger with both steps in order: SQLite fires separate triggers newest first.
+        "CREATE TRIGGER docs_au AFTER UPDATE ON docs BEGIN"
+        " INSERT INTO fts(fts, rowid, sp" + names + ") SELECT 'delete', old.rowid, old.sp" + oldValues
+        + " WHERE old.deleted = 0;"
+        " INSERT INTO fts(rowid, sp" + names + ") SELECT new.rowid, new.sp" + newValues + " WHERE new.deleted = 0; END;"
+        "CREATE TABLE spaces(space TEXT PRIMARY KEY, live INTEGER NOT NULL, bytes INTEGER NOT NULL,"
+        " checksum INTEGER NOT NULL, tombstones INTEGER NOT NULL) WITHOUT ROWID;"
+        "CREATE TABLE ownership(space TEXT PRIMARY KEY, role INTEGER NOT NULL, epoch INTEGER NOT NULL) WITHOUT ROWID;";
+    if (auto status = m_writer.exec(sql); !status) {
+        (void)m_writer.exec("ROLLBACK");
+        return status;
+    }
+    auto insertMeta = m_writer.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
+    if (!insertMeta)
+        return insertMeta.error();
+    const nlohmann::json fieldList = options.fields;
+    for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>> {
+             { "schema_version", std::to_string(kSchemaVersion) }, { "shard_id", shardId }, { "fields", fieldList.dump() } }) {
+        if (auto status = insertMeta->bind(1, key).bind(2, value).run(); !status)
+            return status;
+    }
+    return m_writer.exec("COMMIT");
+}
+
+Status ShardStore::loadSchema()
+{
+    auto version = m_writer.queryText("SELECT value FROM meta WHERE key = 'schema_version'");
+    if (!version)
+        return makeError(version.error().code, "not a shard file: " + version.error().message, m_path);
+    if (std::stoi(*version) > kSchemaVersion)
+        return makeError(ErrorCode::FailedPrecondition,
+            "shard schema version " + *version + " is newer than this node understands", m_path);
+    auto id = m_writer.queryText("SELECT value FROM meta WHERE key = 'shard_id'");
+    auto fields = m_writer.queryText("SELECT value FROM meta WHERE key = 'fields'");
+    if (!id || !fields)
+        return makeError(ErrorCode::Internal, "shard metadata incomplete", m_path);
+    m_id = *id;
+    const auto parsed = nlohmann::json::parse(*fields, nullptr, false);
+    if (!parsed.is_array())
+        return makeError(ErrorCode::Internal, "shard field list is not a JSON array", m_path);
+    m_fields = parsed.get<std::vector<std::string>>();
+    return {};
+}
+
+Status ShardStore::loadOwnerships()
+{
+    auto stmt = m_writer.prepare("SELECT space, role, epoch FROM ownership");
+    if (!stmt)
+        return stmt.error();
+    std::lock_guard lock(m_ownershipMutex);
+    while (true) {
+        auto row = stmt->step();
+        if (!row)
+            return row.error();
+        if (!*row)
+            return {};
+        Ownership own { stmt->columnText(0), static_cast<SpaceRole>(stmt->columnInt(1)), fromStored(stmt->columnInt(2)) };
+        m_ownerships[own.space] = own;
+    }
+}
+
+Status ShardStore::prepareWriteStatements()
+{
+    const auto columns = textColumns(m_fields);
+    std::string placeholders;
+    std::string assignments;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        placeholders += ", ?" + std::to_string(i + 7);
+        assignments += ", " + columns[i] + " = ?" + std::to_string(i + 7);
+    }
+    const std::string extraIndex = std::to_string(columns.size() + 7);
+    auto lookup = m_writer.prepare("SELECT rowid, version, deleted, bytes FROM docs WHERE space = ?1 AND id = ?2");
+    auto insert = m_writer.prepare("INSERT INTO docs(space, id, version, deleted, bytes, sp" + joinColumns(columns, "")
+        + ", extra) VALUES (?1, ?2, ?3, ?4, ?5, ?6" + placeholders + ", ?" + extraIndex + ")");
+    auto update = m_writer.prepare("UPDATE docs SET version = ?3, deleted = ?4, bytes = ?5, sp = ?6" + assignments
+        + ", extra = ?" + extraIndex + " WHERE space = ?1 AND id = ?2");
+    // Aggregates are read, added in C++ and written back: SQLite would turn an overflowing
+    // integer sum into a REAL, and the checksum needs arithmetic modulo 2^64.
+    auto readSpace = m_writer.prepare("SELECT live, bytes, checksum, tombstones FROM spaces WHERE space = ?1");
+    auto upsert = m_writer.prepare("INSERT INTO spaces(space, live, bytes, checksum, tombstones) VALUES (?1, ?2, ?3, ?4, ?5)"
+                                   " ON CONFLICT(space) DO UPDATE SET live = ?2, bytes = ?3, checksum = ?4, tombstones = ?5");
+    for (auto* prepared : { &lookup, &insert, &update, &readSpace, &upsert }) {
+        if (!*prepared)
+            return prepared->error();
+    }
+    m_stmts = std::make_unique<WriteStatements>(WriteStatements {
+        std::move(*lookup), std::move(*insert), std::move(*update), std::move(*readSpace), std::move(*upsert) });
+    return {};
+}
+
+Result<ShardStore::ReaderLease> ShardStore::acquireReader()
+{
+    {
+        std::lock_guard lock(m_readerMutex);
+        if (!m_readers.empty()) {
+            SqliteDb db = std::move(m_readers.back());
+            m_readers.pop_back();
+            return ReaderLease(this, std::move(db));
+        }
+    }
+    auto db = SqliteDb::open(m_path, { .readOnly = false, .create = false, .busyTimeoutMs = 5000 });
+    if (!db)
+        return db.error();
+    if (auto status = db->exec("PRAGMA query_only=1; PRAGMA cache_size=-8192;"); !status)
+        return status.error();
+    return ReaderLease(this, std::move(*db));
+}
+
+void ShardStore::releaseReader(SqliteDb db)
+{
+    std::lock_guard lock(m_readerMutex);
+    if (m_readers.size() < m_options.readerConnections)
+        m_readers.push_back(std::move(db));
+}
+
+Result<WriteSummary> ShardStore::write(std::vector<WriteItem> items)
+{
+    if (items.size() > kMaxBatchItems)
+        return makeError(ErrorCode::InvalidArgument,
+            "batch has " + std::to_string(items.size()) + " items; the limit is " + std::to_string(kMaxBatchItems));
+    auto batch = std::make_shared<PendingBatch>();
+    batch->items = std::move(items);
+    {
+        std::lock_guard lock(m_queueMutex);
+        m_queue.push_back(batch);
+    }
+    // Whoever holds the write lock commits everything queued, ours included if we are late.
+    std::lock_guard lock(m_writeMutex);
+    while (!batch->done)
+        commitPending();
+    return batch->result;
+}
+
+void ShardStore::commitPending()
+{
+    std::vector<std::shared_ptr<PendingBatch>> group;
+    {
+        std::lock_guard lock(m_queueMutex);
+        std::size_t items = 0;
+        while (!m_queue.empty() && (group.empty() || items + m_queue.front()->items.size() <= m_options.maxGroupItems)) {
+            items += m_queue.front()->items.size();
+            group.push_back(std::move(m_queue.front()));
+            m_queue.pop_front();
+        }
+    }
+    if (!group.empty())
+        commitGroup(group);
+}
+
+void ShardStore::commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group)
+{
+    auto failAll = [&](const Error& error) {
+        for (auto& batch : group) {
+            batch->result = error;
+            batch->done = true;
+        }
+    };
+    if (auto status = m_writer.exec("BEGIN IMMEDIATE"); !status)
+        return failAll(status.error());
+    bool storageFailure = false;
+    for (auto& batch : group) {
+        (void)m_writer.exec("SAVEPOINT batch");
+        auto status = applyBatch(*batch);
+        if (!status) {
+            batch->result = status.error();
+            const auto code = status.error().code;
+            storageFailure = code == ErrorCode::ResourceExhausted || code == ErrorCode::Internal
+                || code == ErrorCode::Unavailable;
+            if (sqlite3_get_autocommit(m_writer.handle()) || storageFailure)
+                break;
+            (void)m_writer.exec("ROLLBACK TO batch");
+        }
+        (void)m_writer.exec("RELEASE batch");
+    }
+    Status committed = storageFailure ? Status(makeError(ErrorCode::Internal, "rolled back")) : m_writer.exec("COMMIT");
+    if (committed) {
+        for (auto& batch : group) {
+            if (batch->result)
+                recordActivity(*batch);
+            batch->done = true;
+        }
+        return;
+    }
+    if (!sqlite3_get_autocommit(m_writer.handle()))
+        (void)m_writer.exec("ROLLBACK");
+    if (group.size() == 1) {
+        auto& batch = group.front();
+        batch->result = storageFailure ? batch->result : Result<WriteSummary>(committed.error());
+        batch->done = true;
+        return;
+    }
+    // One batch broke the group: give each its own transaction so only the guilty one fails.
+    for (auto& batch : group) {
+        batch->result = WriteSummary {};
+        std::vector<std::shared_ptr<PendingBatch>> single { batch };
+        commitGroup(single);
+    }
+}
+
+Status ShardStore::checkEpochs(const PendingBatch& batch) const
+{
+    std::lock_guard lock(m_ownershipMutex);
+    for (const auto& item : batch.items) {
+        if (!validateSpaceId(item.doc.space))
+            continue; // rejected per item later
+        const auto found = m_ownerships.find(item.doc.space);
+        const Ownership held = found == m_ownerships.end() ? Ownership { item.doc.space } : found->second;
+        if (held.epoch == item.epoch && acceptsWrites(held.role))
+            continue;
+        std::string why;
+        if (held.role == SpaceRole::None)
+            why = "shard " + m_id + " holds no ownership for space " + item.doc.space;
+        else if (!acceptsWrites(held.role))
+            why = "space " + item.doc.space + " is " + spaceRoleName(held.role) + " on shard " + m_id;
+        else
+            why = std::string(item.epoch < held.epoch ? "stale" : "unknown") + " epoch " + std::to_string(item.epoch)
+                + " for space " + item.doc.space + "; shard " + m_id + " holds epoch " + std::to_string(held.epoch);
+        Error error = makeError(ErrorCode::FailedPrecondition, why, m_id);
+        error.details = { { "shard", m_id }, { "space", item.doc.space }, { "held_epoch", std::to_string(held.epoch) },
+            { "held_role", std::to_string(static_cast<int>(held.role)) }, { "sent_epoch", std::to_string(item.epoch) } };
+        return error;
+    }
+    return {};
+}
+
+Status ShardStore::applyBatch(PendingBatch& batch)
+{
+    if (auto status = checkEpochs(batch); !status)
+        return status;
+    WriteSummary summary;
+    summary.results.reserve(batch.items.size());
+    std::unordered_map<std::string, SpaceStats> deltas;
+    for (const auto& item : batch.items) {
+        if (auto valid = validateItem(item.doc); !valid) {
+            summary.results.push_back({ WriteOutcome::Rejected, valid.error().message, 0 });
+            ++summary.rejected;
+            continue;
+        }
+        auto result = applyItem(item.doc, deltas);
+        if (!result)
+            return result.error();
+        summary.applied += result->outcome == WriteOutcome::Applied ? 1 : 0;
+        summary.stale += result->outcome == WriteOutcome::Stale ? 1 : 0;
+        summary.results.push_back(std::move(*result));
+    }
+    if (auto status = applyDeltas(deltas); !status)
+        return status;
+    batch.result = std::move(summary);
+    return {};
+}
+
+Result<ItemResult> ShardStore::applyItem(const Document& doc, std::unordered_map<std::string, SpaceStats>& deltas)
+{
+    auto& lookup = m_stmts->lookup;
+    lookup.bind(1, doc.space).bind(2, doc.id);
+    auto row = lookup.step();
+    if (!row) {
+        lookup.reset();
+        return row.error();
+    }
+    const bool exists = *row;
+    const std::uint64_t storedVersion = exists ? fromStored(lookup.columnInt(1)) : 0;
+    const bool storedDeleted = exists && lookup.columnInt(2) != 0;
+    const std::uint64_t storedBytes = exists ? fromStored(lookup.columnInt(3)) : 0;
+    lookup.reset();
+    if (exists && storedVersion >= doc.version)
+        return ItemResult { WriteOutcome::Stale, {}, storedVersion };
+
+    SpaceStats& delta = deltas[doc.space];
+    if (exists && storedDeleted)
+        delta.tombstones -= 1;
+    else if (exists)
+        addTerm(delta, storedBytes, checksumTerm(doc.id, storedVersion), -1);
+    const std::uint64_t bytes = doc.deleted ? 0 : documentBytes(doc);
+    if (doc.deleted)
+        delta.tombstones += 1;
+    else
+        addTerm(delta, bytes, checksumTerm(doc.id, doc.version), +1);
+
+    Statement& stmt = exists ? m_stmts->update : m_stmts->insert;
+    stmt.bind(1, doc.space).bind(2, doc.id).bind(3, asStored(doc.version)).bind(4, std::int64_t { doc.deleted });
+    stmt.bind(5, asStored(bytes));
+    const auto columns = textColumns(m_fields);
+    const int extraIndex = static_cast<int>(columns.size()) + 7;
+    if (doc.deleted) {
+        stmt.bindNull(6);
+        for (std::size_t i = 0; i < columns.size(); ++i)
+            stmt.bindNull(static_cast<int>(i) + 7);
+        stmt.bindNull(extraIndex);
+    } else {
+        stmt.bind(6, spaceToken(doc.space));
+        nlohmann::json extra = nlohmann::json::object();
+        std::string other;
+        for (const auto& [name, value] : doc.fields) {
+            const auto known = std::find(m_fields.begin(), m_fields.end(), name);
+            if (known != m_fields.end()) {
+                stmt.bind(static_cast<int>(known - m_fields.begin()) + 7, value);
+                continue;
+            }
+            extra[name] = value;
+            other += other.empty() ? value : "\n" + value;
+        }
+        if (extra.empty()) {
+            stmt.bindNull(static_cast<int>(columns.size()) + 6);
+            stmt.bindNull(extraIndex);
+        } else {
+            stmt.bind(static_cast<int>(columns.size()) + 6, other);
+            stmt.bind(extraIndex, extra.dump());
+        }
+    }
+    if (auto status = stmt.run(); !status)
+        return status.error();
+    return ItemResult { WriteOutcome::Applied, {}, doc.version };
+}
+
+Status ShardStore::applyDeltas(const std::unordered_map<std::string, SpaceStats>& deltas)
+{
+    auto& read = m_stmts->readSpace;
+    auto& upsert = m_stmts->upsertSpace;
+    for (const auto& [space, delta] : deltas) {
+        auto row = read.bind(1, space).step();
+        if (!row) {
+            read.reset();
+            return row.error();
+        }
+        SpaceStats total { space };
+        if (*row)
+            total = { space, fromStored(read.columnInt(0)), fromStored(read.columnInt(1)), fromStored(read.columnInt(2)),
+                fromStored(read.columnInt(3)) };
+        read.reset();
+        // Deltas are unsigned with wrap-around; adding them undoes earlier additions exactly.
+        total.liveDocs += delta.liveDocs;
+        total.bytesEstimate += delta.bytesEstimate;
+        total.checksum += delta.checksum;
+        total.tombstones += delta.tombstones;
+        upsert.bind(1, space).bind(2, asStored(total.liveDocs)).bind(3, asStored(total.bytesEstimate));
+        upsert.bind(4, asStored(total.checksum)).bind(5, asStored(total.tombstones));
+        if (auto status = upsert.run(); !status)
+            return status;
+    }
+    return {};
+}
+
+void ShardStore::recordActivity(const PendingBatch& batch)
+{
+    const auto& summary = batch.result.value();
+    std::lock_guard lock(m_activityMutex);
+    m_activity.writesApplied += summary.applied;
+    for (std::size_t i = 0; i < batch.items.size() && i < summary.results.size(); ++i) {
+        if (summary.results[i].outcome != WriteOutcome::Applied)
+            continue;
+        m_activity.spaces[batch.items[i].doc.space].writes += 1;
+        m_activity.docsIndexed += batch.items[i].doc.deleted ? 0 : 1;
+    }
+}
+
+Result<Ownership> ShardStore::setOwnership(const Ownership& ownership)
+{
+    if (auto status = validateSpaceId(ownership.space); !status)
+        return status.error();
+    if (ownership.role == SpaceRole::None || static_cast<int>(ownership.role) > static_cast<int>(SpaceRole::Fenced))
+        return makeError(ErrorCode::InvalidArgument, "role must be owner, migration target or fenced");
+    if (ownership.epoch == 0)
+        return makeError(ErrorCode::InvalidArgument, "epoch must be at least 1");
+    std::lock_guard writeLock(m_writeMutex);
+    {
+        std::lock_guard lock(m_ownershipMutex);
+        const auto found = m_ownerships.find(ownership.space);
+        if (found != m_ownerships.end() && found->second.epoch > ownership.epoch) {
+            Error error = makeError(ErrorCode::FailedPrecondition,
+                "stale epoch " + std::to_string(ownership.epoch) + " for space " + ownership.space + "; shard " + m_id
+                    + " holds epoch " + std::to_string(found->second.epoch),
+                m_id);
+            error.details = { { "shard", m_id }, { "space", ownership.space },
+                { "held_epoch", std::to_string(found->second.epoch) },
+                { "held_role", std::to_string(static_cast<int>(found->second.role)) },
+                { "sent_epoch", std::to_string(ownership.epoch) } };
+            return error;
+        }
+    }
+    auto stmt = m_writer.prepare("INSERT INTO ownership(space, role, epoch) VALUES (?1, ?2, ?3)"
+                                 " ON CONFLICT(space) DO UPDATE SET role = ?2, epoch = ?3");
+    if (!stmt)
+        return stmt.error();
+    stmt->bind(1, ownership.space).bind(2, std::int64_t { static_cast<int>(ownership.role) }).bind(3, asStored(ownership.epoch));
+    if (auto status = stmt->run(); !status)
+        return status.error();
+    std::lock_guard lock(m_ownershipMutex);
+    m_ownerships[ownership.space] = ownership;
+    return ownership;
+}
+
+std::vector<Ownership> ShardStore::ownerships(std::string_view space) const
+{
+    std::lock_guard lock(m_ownershipMutex);
+    std::vector<Ownership> out;
+    for (const auto& [name, own] : m_ownerships) {
+        if (space.empty() || name == space)
+            out.push_back(own);
+    }
+    std::sort(out.begin(), out.end(), [](const Ownership& a, const Ownership& b) { return a.space < b.space; });
+    return out;
+}
+
+Result<SearchResult> ShardStore::search(const ShardSearchRequest& request)
+{
+    const auto started = std::chrono::steady_clock::now();
+    if (request.spaces.empty())
+        return makeError(ErrorCode::InvalidArgument, "a search names at least one space");
+    if (request.spaces.size() > kMaxSearchSpaces)
+        return makeError(ErrorCode::InvalidArgument,
+            "a search names at most " + std::to_string(kMaxSearchSpaces) + " spaces");
+    for (const auto& space : request.spaces) {
+        if (auto status = validateSpaceId(space); !status)
+            return status.error();
+    }
+    if (request.limit > kMaxSearchLimit)
+        return makeError(ErrorCode::InvalidArgument, "limit is at most " + std::to_string(kMaxSearchLimit));
+    auto compiled = compileQuery(request.query, QuerySchema { m_fields });
+    if (!compiled)
+        return compiled.error();
+
+    std::string spaceFilter;
+    for (const auto& space : request.spaces)
+        spaceFilter += (spaceFilter.empty() ? "" : " OR ") + ("\"" + spaceToken(space) + "\"");
+    const std::string match = "sp : (" + spaceFilter + ") AND " + *compiled;
+    const auto columns = textColumns(m_fields);
+    std::string weights = "0";
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        weights += ", 1";
+    std::string snippets;
+    for (std::size_t i = 0; request.snippets && i < columns.size(); ++i)
+        snippets += ", snippet(fts, " + std::to_string(i + 1) + ", '[[', ']]', '…', 12)";
+    std::string placeholders;
+    for (std::size_t i = 0; i < request.spaces.size(); ++i)
+        placeholders += (i ? ", ?" : "?") + std::to_string(i + 4);
+    const std::string sql = "SELECT d.space, d.id, d.version, bm25(fts, " + weights + ") AS score" + snippets
+        + " FROM fts JOIN docs d ON d.rowid = fts.rowid WHERE fts MATCH ?1 AND d.space IN (" + placeholders
+        + ") ORDER BY score LIMIT ?2 OFFSET ?3";
+
+    auto lease = acquireReader();
+    if (!lease)
+        return lease.error();
+    auto stmt = lease->db().prepare(sql);
+    if (!stmt)
+        return stmt.error();
+    stmt->bind(1, match).bind(2, std::int64_t { request.limit == 0 ? 20 : request.limit });
+    stmt->bind(3, std::int64_t { request.offset });
+    for (std::size_t i = 0; i < request.spaces.size(); ++i)
+        stmt->bind(static_cast<int>(i) + 4, request.spaces[i]);
+    SearchResult result;
+    result.compiledQuery = match;
+    while (true) {
+        auto row = stmt->step();
+        if (!row)
+            return makeError(row.error().code == ErrorCode::InvalidArgument ? ErrorCode::InvalidArgument : row.error().code,
+                "search failed: " + row.error().message, m_id);
+        if (!*row)
+            break;
+        SearchHit hit { stmt->columnText(0), stmt->columnText(1), fromStored(stmt->columnInt(2)), stmt->columnDouble(3), {} };
+        for (std::size_t i = 0; request.snippets && i < columns.size(); ++i) {
+            std::string candidate = stmt->columnText(static_cast<int>(i) + 4);
+            if (countMarks(candidate) > countMarks(hit.snippet))
+                hit.snippet = std::move(candidate);
+        }
+        result.hits.push_back(std::move(hit));
+    }
+    const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - started;
+    m_tickLatency.record(elapsed.count());
+    m_historyLatency.record(elapsed.count());
+    std::lock_guard lock(m_activityMutex);
+    m_activity.queries += 1;
+    for (const auto& space : request.spaces)
+        m_activity.spaces[space].queries += 1;
+    return result;
+}
+
+Result<ScanPage> ShardStore::scan(
+    const std::string& space, const std::string& afterId, std::uint32_t batchSize, bool includeTombstones)
+{
+    if (auto status = validateSpaceId(space); !status)
+        return status.error();
+    const std::uint32_t limit = batchSize == 0 ? 500 : std::min(batchSize, kMaxScanBatch);
+    const auto columns = textColumns(m_fields);
+    const std::string sql = "SELECT id, version, deleted" + joinColumns(columns, "") + ", extra FROM docs"
+        " WHERE space = ?1 AND id > ?2" + (includeTombstones ? "" : " AND deleted = 0") + " ORDER BY id LIMIT ?3";
+    auto lease = acquireReader();
+    if (!lease)
+        return lease.error();
+    auto stmt = lease->db().prepare(sql);
+    if (!stmt)
+        return stmt.error();
+    stmt->bind(1, space).bind(2, afterId).bind(3, std::int64_t { limit });
+    ScanPage page;
+    while (true) {
+        auto row = stmt->step();
+        if (!row)
+            return row.error();
+        if (!*row)
+            break;
+        Document doc { space, stmt->columnText(0), fromStored(stmt->columnInt(1)), {}, stmt->columnInt(2) != 0 };
+        for (std::size_t i = 0; !doc.deleted && i < m_fields.size(); ++i) {
+            if (!stmt->columnIsNull(static_cast<int>(i) + 3))
+                doc.fields[m_fields[i]] = stmt->columnText(static_cast<int>(i) + 3);
+        }
+        const int extraColumn = static_cast<int>(columns.size()) + 3;
+        if (!doc.deleted && !stmt->columnIsNull(extraColumn)) {
+            const auto extra = nlohmann::json::parse(stmt->columnText(extraColumn), nullptr, false);
+            for (const auto& [name, value] : extra.items())
+                doc.fields[name] = value.get<std::string>();
+        }
+        page.docs.push_back(std::move(doc));
+    }
+    page.done = page.docs.size() < limit;
+    page.cursor = page.docs.empty() ? afterId : page.docs.back().id;
+    return page;
+}
+
+Result<std::vector<SpaceStats>> ShardStore::spaceStats(const std::vector<std::string>& spaces)
+{
+    auto lease = acquireReader();
+    if (!lease)
+        return lease.error();
+    const bool all = spaces.empty();
+    auto stmt = lease->db().prepare(all ? "SELECT space, live, bytes, checksum, tombstones FROM spaces ORDER BY space"
+                                        : "SELECT space, live, bytes, checksum, tombstones FROM spaces WHERE space = ?1");
+    if (!stmt)
+        return stmt.error();
+    std::vector<SpaceStats> out;
+    const std::vector<std::string> keys = all ? std::vector<std::string> { std::string() } : spaces;
+    for (const auto& space : keys) {
+        if (!all) {
+            if (auto status = validateSpaceId(space); !status)
+                return status.error();
+            stmt->bind(1, space);
+        }
+        bool found = false;
+        while (true) {
+            auto row = stmt->step();
+            if (!row)
+                return row.error();
+            if (!*row)
+                break;
+            found = true;
+            out.push_back({ stmt->columnText(0), fromStored(stmt->columnInt(1)), fromStored(stmt->columnInt(2)),
+                fromStored(stmt->columnInt(3)), fromStored(stmt->columnInt(4)) });
+        }
+        stmt->reset();
+        if (!all && !found)
+            out.push_back({ space, 0, 0, 0, 0 });
+    }
+    return out;
+}
+
+Result<ShardTotals> ShardStore::totals()
+{
+    auto lease = acquireReader();
+    if (!lease)
+        return lease.error();
+    auto stmt = lease->db().prepare("SELECT COALESCE(SUM(live), 0), COALESCE(SUM(tombstones), 0), COUNT(*),"
+                                    " COALESCE(SUM(bytes), 0) FROM spaces WHERE live > 0 OR tombstones > 0");
+    if (!stmt)
+        return stmt.error();
+    auto row = stmt->step();
+    if (!row)
+        return row.error();
+    return ShardTotals { fromStored(stmt->columnInt(0)), fromStored(stmt->columnInt(1)), fromStored(stmt->columnInt(2)),
+        fromStored(stmt->columnInt(3)) };
+}
+
+Result<std::uint64_t> ShardStore::countSpaceRows(const std::string& space)
+{
+    auto stats = spaceStats({ space });
+    if (!stats)
+        return stats.error();
+    return stats->front().liveDocs + stats->front().tombstones;
+}
+
+Result<std::uint64_t> ShardStore::dropSpaceBatch(const std::string& space, std::uint32_t batchSize)
+{
+    if (auto status = validateSpaceId(space); !status)
+        return status.error();
+    std::lock_guard lock(m_writeMutex);
+    if (auto status = m_writer.exec("BEGIN IMMEDIATE"); !status)
+        return status.error();
+    auto rollback = [this](const Error& error) -> Result<std::uint64_t> {
+        (void)m_writer.exec("ROLLBACK");
+        return error;
+    };
+    auto select = m_writer.prepare("SELECT rowid, id, version, deleted, bytes FROM docs WHERE space = ?1 LIMIT ?2");
+    auto remove = m_writer.prepare("DELETE FROM docs WHERE rowid = ?1");
+    if (!select || !remove)
+        return rollback(!select ? select.error() : remove.error());
+    select->bind(1, space).bind(2, std::int64_t { batchSize == 0 ? 1000 : batchSize });
+    SpaceStats delta;
+    std::vector<std::int64_t> rowids;
+    while (true) {
+        auto row = select->step();
+        if (!row)
+            return rollback(row.error());
+        if (!*row)
+            break;
+        rowids.push_back(select->columnInt(0));
+        if (select->columnInt(3) != 0)
+            delta.tombstones -= 1;
+        else
+            addTerm(delta, fromStored(select->columnInt(4)),
+                checksumTerm(select->columnText(1), fromStored(select->columnInt(2))), -1);
+    }
+    for (const auto rowid : rowids) {
+        if (auto status = remove->bind(1, rowid).run(); !status)
+            return rollback(status.error());
+    }
+    if (auto status = applyDeltas({ { space, delta } }); !status)
+        return rollback(status.error());
+    auto cleanup = m_writer.prepare("DELETE FROM spaces WHERE space = ?1 AND live = 0 AND tombstones = 0");
+    if (!cleanup)
+        return rollback(cleanup.error());
+    if (auto status = cleanup->bind(1, space).run(); !status)
+        return rollback(status.error());
+    if (auto status = m_writer.exec("COMMIT"); !status)
+        return rollback(status.error());
+    return static_cast<std::uint64_t>(rowids.size());
+}
+
+Status ShardStore::checkpoint()
+{
+    std::lock_guard lock(m_writeMutex);
+    return m_writer.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+std::uint64_t ShardStore::bytesOnDisk() const
+{
+    std::uint64_t total = 0;
+    std::error_code error;
+    for (const char* suffix : { "", "-wal", "-shm" }) {
+        const auto size = std::filesystem::file_size(m_path + suffix, error);
+        if (!error)
+            total += size;
+    }
+    return total;
+}
+
+ShardActivity ShardStore::activity() const
+{
+    std::lock_guard lock(m_activityMutex);
+    return m_activity;
+}
+
+} // namespace shardmap::core

@@ -1,0 +1,212 @@
+#pragma once
+
+#include "core/metrics/latency_histogram.h"
+#include "core/shard/document.h"
+#include "core/shard/sqlite_db.h"
+#include "core/util/result.h"
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace shardmap::core {
+
+struct Ownership {
+    std::string space;
+    SpaceRole role = SpaceRole::None;
+    std::uint64_t epoch = 0;
+};
+
+struct WriteItem {
+    Document doc;
+    std::uint64_t epoch = 0;
+};
+
+enum class WriteOutcome : int { Applied = 1, Stale = 2, Rejected = 3 };
+
+struct ItemResult {
+    WriteOutcome outcome = WriteOutcome::Rejected;
+    std::string reason;
+    std::uint64_t storedVersion = 0;
+};
+
+struct WriteSummary {
+    std::vector<ItemResult> results;
+    std::uint32_t applied = 0;
+    std::uint32_t stale = 0;
+    std::uint32_t rejected = 0;
+};
+
+struct SpaceStats {
+    std::string space;
+    std::uint64_t liveDocs = 0;
+    std::uint64_t bytesEstimate = 0;
+    std::uint64_t checksum = 0;
+    std::uint64_t tombstones = 0;
+
+    bool operator==(const SpaceStats&) const = default;
+};
+
+struct ShardTotals {
+    std::uint64_t liveDocs = 0;
+    std::uint64_t tombstones = 0;
+    std::uint64_t spaces = 0;
+    std::uint64_t bytesEstimate = 0;
+};
+
+struct ShardSearchRequest {
+    std::vector<std::string> spaces;
+    std::string query;
+    std::uint32_t limit = 20;
+    std::uint32_t offset = 0;
+    bool snippets = false;
+};
+
+struct SearchHit {
+    std::string space;
+    std::string id;
+    std::uint64_t version = 0;
+    double score = 0;
+    std::string snippet;
+};
+
+struct SearchResult {
+    std::vector<SearchHit> hits;
+    std::string compiledQuery;
+};
+
+struct ScanPage {
+    std::vector<Document> docs;
+    std::string cursor;
+    bool done = false;
+};
+
+// Cumulative activity counters; rates are deltas between two reads.
+struct SpaceActivity {
+    std::uint64_t queries = 0;
+    std::uint64_t writes = 0;
+};
+
+struct ShardActivity {
+    std::uint64_t queries = 0;
+    std::uint64_t writesApplied = 0;
+    std::uint64_t docsIndexed = 0;
+    std::unordered_map<std::string, SpaceActivity> spaces;
+};
+
+struct ShardStoreOptions {
+    // Searchable fields; used when the shard is created, read from the file afterwards.
+    std::vector<std::string> fields = { "title", "body", "tags" };
+    // Largest the database file may grow (0: no limit). Past it writes fail ResourceExhausted.
+    std::uint64_t maxBytes = 0;
+    // synchronous=FULL instead of NORMAL: the last commit also survives power loss.
+    bool syncFull = false;
+    // Verify the file with PRAGMA quick_check when opening it.
+    bool checkOnOpen = true;
+    std::size_t readerConnections = 4;
+    // Most items one group commit takes from the queue.
+    std::size_t maxGroupItems = 20000;
+};
+
+inline constexpr std::uint32_t kMaxSearchLimit = 1000;
+inline constexpr std::uint32_t kMaxSearchSpaces = 256;
+inline constexpr std::uint32_t kMaxScanBatch = 5000;
+
+// One shard: an SQLite database (WAL) with the documents, their FTS5 index (with 2- and 3-letter
+// prefix indexes), tombstones, per-space aggregates (count, bytes, checksum; kept in the same
+// transaction as every write) and the ownership table that fences stale writers.
+//
+// Writes from concurrent callers are group-committed: whoever takes the write lock first commits
+// every batch queued so far in one transaction, each batch in its own savepoint so that one
+// refused batch does not affect the others. Reads use a small pool of their own connections.
+class ShardStore final {
+public:
+    static Result<std::unique_ptr<ShardStore>> create(
+        const std::string& path, const std::string& shardId, const ShardStoreOptions& options);
+    static Result<std::unique_ptr<ShardStore>> open(const std::string& path, const ShardStoreOptions& options);
+    ~ShardStore();
+
+    ShardStore(const ShardStore&) = delete;
+    ShardStore& operator=(const ShardStore&) = delete;
+
+    const std::string& id() const { return m_id; }
+    const std::string& path() const { return m_path; }
+    const std::vector<std::string>& fields() const { return m_fields; }
+
+    // Applies items whose version is newer than the stored one. FailedPrecondition (with
+    // details space / held_epoch / held_role / sent_epoch) when an item's epoch is not the one
+    // held for its space or the shard's role refuses writes; then nothing of the batch applies.
+    Result<WriteSummary> write(std::vector<WriteItem> items);
+
+    Result<Ownership> setOwnership(const Ownership& ownership);
+    std::vector<Ownership> ownerships(std::string_view space = {}) const;
+
+    Result<SearchResult> search(const ShardSearchRequest& request);
+    Result<ScanPage> scan(
+        const std::string& space, const std::string& afterId, std::uint32_t batchSize, bool includeTombstones);
+    Result<std::vector<SpaceStats>> spaceStats(const std::vector<std::string>& spaces);
+    Result<ShardTotals> totals();
+
+    // Rows (documents and tombstones) a space has on this shard.
+    Result<std::uint64_t> countSpaceRows(const std::string& space);
+    // Deletes up to batchSize rows of the space in one transaction; returns how many it deleted.
+    Result<std::uint64_t> dropSpaceBatch(const std::string& space, std::uint32_t batchSize);
+
+    Status checkpoint();
+    std::uint64_t bytesOnDisk() const;
+    ShardActivity activity() const;
+    LatencyHistogram& tickLatency() { return m_tickLatency; }
+    LatencyHistogram& historyLatency() { return m_historyLatency; }
+
+private:
+    struct PendingBatch;
+    class ReaderLease;
+
+    ShardStore() = default;
+    Status initialise(bool create, const std::string& shardId, const ShardStoreOptions& options);
+    Status createSchema(const std::string& shardId, const ShardStoreOptions& options);
+    Status loadSchema();
+    Status loadOwnerships();
+    Status prepareWriteStatements();
+    Result<ReaderLease> acquireReader();
+    void releaseReader(SqliteDb db);
+
+    void commitPending();
+    void commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group);
+    Status applyBatch(PendingBatch& batch);
+    Status checkEpochs(const PendingBatch& batch) const;
+    Result<ItemResult> applyItem(const Document& doc, std::unordered_map<std::string, SpaceStats>& deltas);
+    Status applyDeltas(const std::unordered_map<std::string, SpaceStats>& deltas);
+    void recordActivity(const PendingBatch& batch);
+
+    std::string m_path;
+    std::string m_id;
+    std::vector<std::string> m_fields;
+    ShardStoreOptions m_options;
+
+    // Write side: one connection, guarded by m_writeMutex; the queue by m_queueMutex.
+    std::mutex m_writeMutex;
+    SqliteDb m_writer;
+    struct WriteStatements;
+    std::unique_ptr<WriteStatements> m_stmts;
+    std::mutex m_queueMutex;
+    std::deque<std::shared_ptr<PendingBatch>> m_queue;
+
+    mutable std::mutex m_ownershipMutex;
+    std::unordered_map<std::string, Ownership> m_ownerships;
+
+    std::mutex m_readerMutex;
+    std::vector<SqliteDb> m_readers;
+
+    mutable std::mutex m_activityMutex;
+    ShardActivity m_activity;
+    LatencyHistogram m_tickLatency;
+    LatencyHistogram m_historyLatency;
+};
+
+} // namespace shardmap::core
