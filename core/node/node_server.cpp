@@ -1,0 +1,167 @@
+#include "core/node/node_server.h"
+
+#include "core/util/validation.h"
+
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server_builder.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace shardmap::core {
+
+namespace {
+
+    Result<std::string> readFile(const std::string& path, std::string_view what)
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            return makeError(ErrorCode::NotFound, "cannot read " + std::string(what), path);
+        std::stringstream buffer;
+        buffer << in.rdbuf();
+        return buffer.str();
+    }
+
+    Result<std::shared_ptr<grpc::ServerCredentials>> makeCredentials(const NodeServerConfig& config)
+    {
+        if (!config.tls.enabled())
+            return grpc::InsecureServerCredentials();
+        if (config.tls.keyFile.empty())
+            return makeError(ErrorCode::InvalidArgument, "--tls-cert needs --tls-key");
+        auto cert = readFile(config.tls.certFile, "TLS certificate");
+        auto key = readFile(config.tls.keyFile, "TLS key");
+        if (!cert || !key)
+            return !cert ? cert.error() : key.error();
+        grpc::SslServerCredentialsOptions options;
+        options.pem_key_cert_pairs.push_back({ *key, *cert });
+        if (!config.tls.caFile.empty()) {
+            auto ca = readFile(config.tls.caFile, "TLS client CA");
+            if (!ca)
+                return ca.error();
+            options.pem_root_certs = *ca;
+            options.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+        }
+        return grpc::SslServerCredentials(options);
+    }
+
+    std::string defaultNodeId()
+    {
+        char host[256] = {};
+        ::gethostname(host, sizeof host - 1);
+        return std::string(host);
+    }
+
+    std::int64_t nowUnixMs()
+    {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    }
+
+} // namespace
+
+bool isLoopbackHost(std::string_view host)
+{
+    if (host == "localhost" || host == "::1" || host == "[::1]")
+        return true;
+    return host.starts_with("127.") && host.find_first_not_of("0123456789.") == std::string_view::npos;
+}
+
+Result<std::pair<std::string, int>> splitHostPort(std::string_view address)
+{
+    const auto colon = address.rfind(':');
+    if (colon == std::string_view::npos || colon == 0 || colon + 1 == address.size())
+        return makeError(ErrorCode::InvalidArgument, "address '" + std::string(address) + "' is not HOST:PORT");
+    std::string host(address.substr(0, colon));
+    const std::string portText(address.substr(colon + 1));
+    if (portText.find_first_not_of("0123456789") != std::string::npos || portText.size() > 5)
+        return makeError(ErrorCode::InvalidArgument, "port '" + portText + "' is not a number");
+    const int port = std::stoi(portText);
+    if (port > 65535)
+        return makeError(ErrorCode::InvalidArgument, "port " + portText + " is above 65535");
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+        host = host.substr(1, host.size() - 2);
+    return std::pair { host, port };
+}
+
+Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& config)
+{
+    auto hostPort = splitHostPort(config.listen);
+    if (!hostPort)
+        return hostPort.error();
+    if (!isLoopbackHost(hostPort->first) && !config.tls.enabled() && !config.insecure)
+        return makeError(ErrorCode::FailedPrecondition,
+            "refusing to listen on non-loopback address " + config.listen
+                + " without TLS; pass --tls-cert/--tls-key, or --insecure if the network is trusted");
+    auto credentials = makeCredentials(config);
+    if (!credentials)
+        return credentials.error();
+    if (auto status = ensureDirectory(config.dataDir); !status)
+        return status.error();
+
+    std::unique_ptr<NodeServer> server(new NodeServer());
+    auto lock = DirectoryLock::acquire(config.dataDir);
+    if (!lock)
+        return lock.error();
+    server->m_lock.emplace(std::move(*lock));
+    const std::string nodeId = config.nodeId.empty() ? defaultNodeId() : config.nodeId;
+    server->m_registry = std::make_unique<ShardRegistry>(
+        ShardRegistry::Options { config.dataDir, config.storeOptions, config.minFreeBytes });
+    server->m_failedShards = server->m_registry->openAll();
+    server->m_metrics = std::make_unique<NodeMetricsSampler>(
+        NodeMetricsSampler::Options { nodeId, config.metricsTick, config.historyInterval, config.historyCapacity },
+        *server->m_registry);
+    server->m_service = std::make_unique<NodeService>(
+        NodeService::Info { nodeId, SHARDMAP_VERSION, config.listen, nowUnixMs() }, *server->m_registry,
+        *server->m_metrics);
+
+    grpc::EnableDefaultHealthCheckService(true);
+    grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+    grpc::ServerBuilder builder;
+    int boundPort = 0;
+    builder.AddListeningPort(config.listen, *credentials, &boundPort);
+    builder.RegisterService(server->m_service.get());
+    builder.SetMaxReceiveMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
+    builder.SetMaxSendMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
+    server->m_server = builder.BuildAndStart();
+    if (!server->m_server || boundPort == 0)
+        return makeError(ErrorCode::Unavailable, "cannot listen on " + config.listen + " (address in use or invalid?)");
+    const bool v6 = hostPort->first.find(':') != std::string::npos;
+    server->m_address = (v6 ? "[" + hostPort->first + "]" : hostPort->first) + ":" + std::to_string(boundPort);
+    server->m_service->setListenAddress(server->m_address);
+
+    auto* health = server->m_server->GetHealthCheckService();
+    health->SetServingStatus("", true);
+    health->SetServingStatus("shardmap.v1.Node", true);
+    for (const auto& entry : server->m_registry->list())
+        health->SetServingStatus("shardmap.v1.Node/shard/" + entry.id, entry.store != nullptr);
+    server->m_metrics->start();
+    return server;
+}
+
+NodeServer::~NodeServer() { shutdown(); }
+
+void NodeServer::shutdown(std::chrono::milliseconds grace)
+{
+    if (m_stopped)
+        return;
+    m_stopped = true;
+    if (m_server) {
+        m_server->GetHealthCheckService()->Shutdown();
+        m_service->beginShutdown();
+        // Calls in flight finish (or are cancelled at the deadline). With idle clients connected,
+        // gRPC's graceful GOAWAY waits for their ping ack, which can take a few seconds.
+        m_server->Shutdown(std::chrono::system_clock::now() + grace);
+        m_server->Wait();
+    }
+    if (m_metrics)
+        m_metrics->stop();
+    if (m_registry) {
+        m_registry->checkpointAll();
+        m_registry->closeAll();
+    }
+}
+
+} // namespace shardmap::core

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "core/node/node_metrics.h"
+#include "core/node/node_service.h"
+#include "core/node/shard_registry.h"
+#include "core/util/fs.h"
+#include "core/util/result.h"
+
+#include <grpcpp/server.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace shardmap::core {
+
+struct TlsFiles {
+    std::string certFile;
+    std::string keyFile;
+    // When set, clients must present a certificate signed by this CA.
+    std::string caFile;
+    bool enabled() const { return !certFile.empty(); }
+};
+
+struct NodeServerConfig {
+    std::string listen = "127.0.0.1:7400";
+    std::string dataDir = "./shardmap-node-data";
+    std::string nodeId;
+    TlsFiles tls;
+    bool insecure = false;
+    ShardStoreOptions storeOptions;
+    std::uint64_t minFreeBytes = 64ull * 1024 * 1024;
+    std::chrono::milliseconds metricsTick { 1000 };
+    std::chrono::milliseconds historyInterval { 10000 };
+    std::size_t historyCapacity = 8640;
+};
+
+// True for 127.0.0.0/8, ::1 and "localhost".
+bool isLoopbackHost(std::string_view host);
+// Splits "host:port" / "[v6]:port"; InvalidArgument when malformed.
+Result<std::pair<std::string, int>> splitHostPort(std::string_view address);
+
+// A running shard node: the registry of shards, the metrics sampler and the gRPC server with the
+// Node, health and reflection services. shutdown() stops accepting, lets calls in flight finish,
+// then checkpoints every shard.
+class NodeServer final {
+public:
+    static Result<std::unique_ptr<NodeServer>> start(const NodeServerConfig& config);
+    ~NodeServer();
+    NodeServer(const NodeServer&) = delete;
+    NodeServer& operator=(const NodeServer&) = delete;
+
+    // The address actually bound (the port resolved when 0 was asked for).
+    const std::string& address() const { return m_address; }
+    // Shards that failed to open at start, with their errors.
+    const std::vector<std::string>& failedShards() const { return m_failedShards; }
+    void shutdown(std::chrono::milliseconds grace = std::chrono::seconds(10));
+
+private:
+    NodeServer() = default;
+
+    std::optional<DirectoryLock> m_lock;
+    std::unique_ptr<ShardRegistry> m_registry;
+    std::unique_ptr<NodeMetricsSampler> m_metrics;
+    std::unique_ptr<NodeService> m_service;
+    std::unique_ptr<grpc::Server> m_server;
+    std::string m_address;
+    std::vector<std::string> m_failedShards;
+    bool m_stopped = false;
+};
+
+} // namespace shardmap::core

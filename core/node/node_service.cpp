@@ -1,0 +1,298 @@
+#include "core/node/node_service.h"
+
+#include "core/node/status_mapping.h"
+#include "core/util/validation.h"
+
+#include <chrono>
+#include <thread>
+
+namespace shardmap::core {
+
+namespace {
+
+    Document toDocument(const v1::Document& in)
+    {
+        Document doc { in.space(), in.id(), in.version(), {}, in.deleted() };
+        for (const auto& [name, value] : in.fields())
+            doc.fields.emplace(name, value);
+        return doc;
+    }
+
+    void toProto(const Document& in, v1::Document& out)
+    {
+        out.set_space(in.space);
+        out.set_id(in.id);
+        out.set_version(in.version);
+        out.set_deleted(in.deleted);
+        for (const auto& [name, value] : in.fields)
+            (*out.mutable_fields())[name] = value;
+    }
+
+    void toProto(const Ownership& in, const std::string& shard, v1::Ownership& out)
+    {
+        out.set_shard_id(shard);
+        out.set_space(in.space);
+        out.set_role(static_cast<v1::SpaceRole>(in.role));
+        out.set_epoch(in.epoch);
+    }
+
+    void toProto(const SpaceStats& in, v1::SpaceStats& out)
+    {
+        out.set_space(in.space);
+        out.set_live_docs(in.liveDocs);
+        out.set_bytes_estimate(in.bytesEstimate);
+        out.set_checksum(in.checksum);
+        out.set_tombstones(in.tombstones);
+    }
+
+} // namespace
+
+NodeService::NodeService(Info info, ShardRegistry& registry, NodeMetricsSampler& metrics)
+    : m_info(std::move(info))
+    , m_registry(registry)
+    , m_metrics(metrics)
+{
+}
+
+grpc::Status NodeService::GetNodeInfo(grpc::ServerContext*, const v1::GetNodeInfoRequest*, v1::NodeInfo* response)
+{
+    response->set_node_id(m_info.nodeId);
+    response->set_version(m_info.version);
+    response->set_data_dir(m_registry.options().dataDir);
+    response->set_started_unix_ms(m_info.startedUnixMs);
+    response->set_listen_address(m_info.listenAddress);
+    return grpc::Status::OK;
+}
+
+void NodeService::fillShardInfo(v1::ShardInfo& out, const ShardEntry& entry) const
+{
+    out.set_shard_id(entry.id);
+    if (!entry.store) {
+        out.set_health(v1::SHARD_HEALTH_FAILED);
+        out.set_error(entry.error);
+        return;
+    }
+    out.set_health(v1::SHARD_HEALTH_OK);
+    for (const auto& field : entry.store->fields())
+        out.add_fields(field);
+    out.set_bytes_on_disk(entry.store->bytesOnDisk());
+    if (auto totals = entry.store->totals()) {
+        out.set_live_docs(totals->liveDocs);
+        out.set_tombstones(totals->tombstones);
+        out.set_spaces(totals->spaces);
+        out.set_bytes_estimate(totals->bytesEstimate);
+    } else {
+        out.set_error(totals.error().describe());
+    }
+}
+
+grpc::Status NodeService::CreateShard(grpc::ServerContext*, const v1::CreateShardRequest* request, v1::ShardInfo* response)
+{
+    const std::vector<std::string> fields(request->fields().begin(), request->fields().end());
+    auto store = m_registry.create(request->shard_id(), fields);
+    if (!store)
+        return toGrpcStatus(store.error());
+    fillShardInfo(*response, ShardEntry { request->shard_id(), *store, {} });
+    return grpc::Status::OK;
+}
+
+grpc::Status NodeService::DropShard(grpc::ServerContext*, const v1::DropShardRequest* request, v1::DropShardResponse*)
+{
+    if (auto status = m_registry.drop(request->shard_id(), request->force()); !status)
+        return toGrpcStatus(status.error());
+    return grpc::Status::OK;
+}
+
+grpc::Status NodeService::ListShards(grpc::ServerContext*, const v1::ListShardsRequest*, v1::ListShardsResponse* response)
+{
+    for (const auto& entry : m_registry.list())
+        fillShardInfo(*response->add_shards(), entry);
+    return grpc::Status::OK;
+}
+
+grpc::Status NodeService::SetOwnership(grpc::ServerContext*, const v1::SetOwnershipRequest* request, v1::Ownership* response)
+{
+    auto store = m_registry.get(request->shard_id());
+    if (!store)
+        return toGrpcStatus(store.error());
+    auto result = (*store)->setOwnership(
+        Ownership { request->space(), static_cast<SpaceRole>(request->role()), request->epoch() });
+    if (!result)
+        return toGrpcStatus(result.error());
+    toProto(*result, request->shard_id(), *response);
+    return grpc::Status::OK;
+}
+
+grpc::Status NodeService::GetOwnership(
+    grpc::ServerContext*, const v1::GetOwnershipRequest* request, v1::GetOwnershipResponse* response)
+{
+    auto store = m_registry.get(request->shard_id());
+    if (!store)
+        return toGrpcStatus(store.error());
+    if (!request->space().empty()) {
+        if (auto status = validateSpaceId(request->space()); !status)
+            return toGrpcStatus(status.error());
+    }
+    for (const auto& own : (*store)->ownerships(request->space()))
+        toProto(own, request->shard_id(), *response->add_ownerships());
+    return grpc::Status::OK;
+}
+
+grpc::Status NodeService::BulkWrite(grpc::ServerContext*, const v1::BulkWriteRequest* request, v1::BulkWriteResponse* response)
+{
+    auto store = m_registry.get(request->shard_id());
+    if (!store)
+        return toGrpcStatus(store.error());
+    if (static_cast<std::size_t>(request->items_size()) > kMaxBatchItems)
+        return toGrpcStatus(makeError(ErrorCode::InvalidArgument,
+            "batch has " + std::to_string(request->items_size()) + " items; the limit is " + std::to_string(kMaxBatchItems)));
+    if (auto status = m_registry.checkDiskReserve(); !status)
+        return toGrpcStatus(status.error());
+    std::vector<WriteItem> items;
+    items.reserve(static_cast<std::size_t>(request->items_size()));
+    for (const auto& item : request->items())
+        items.push_back(WriteItem { toDocument(item.doc()), item.epoch() });
+    auto summary = (*store)->write(std::move(items));
+    if (!summary)
+        return toGrpcStatus(summary.error());
+    for (const auto& result : summary->results) {
+        auto& out = *response->add_results();
+        out.set_outcome(static_cast<v1::WriteOutcome>(result.outcome));
+        out.set_reason(result.reason);
+        out.set_stored_version(result.storedVersion);
+    }
+    response->set_applied(summary->applied);
+    response->set_stale(summary->stale);
+    response->set_rejected(summary->rejected);
+    return grpc::Status::OK;
+}
+
+grpc::Status NodeService::Search(grpc::ServerContext*, const v1::SearchRequest* request, v1::SearchResponse* response)
+{
+    const auto started = std::chrono::steady_clock::now();
+    auto store = m_registry.get(request->shard_id());
+    if (!store)
+        return toGrpcStatus(store.error());
+    ShardSearchRequest search { { request->spaces().begin(), request->spaces().end() }, request->query(),
+        request->limit(), request->offset(), request->snippets() };
+    auto result = (*store)->search(search);
+    if (!result)
+        return toGrpcStatus(result.error());
+    for (const auto& hit : result->hits) {
+        auto& out = *response->add_hits();
+        out.set_space(hit.space);
+        out.set_id(hit.id);
+        out.set_version(hit.version);
+        out.set_score(hit.score);
+        out.set_snippet(hit.snippet);
+    }
+    response->set_compiled_query(result->compiledQuery);
+    m_metrics.recordQuery(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+    return grpc::Status::OK;
+}
+
+grpc::Status NodeService::Scan(grpc::ServerContext* context, const v1::ScanRequest* request,
+    grpc::ServerWriter<v1::ScanBatch>* writer)
+{
+    auto store = m_registry.get(request->shard_id());
+    if (!store)
+        return toGrpcStatus(store.error());
+    std::string cursor = request->after_id();
+    std::uint64_t sent = 0;
+    while (!stopping(context)) {
+        std::uint32_t batch = request->batch_size() == 0 ? 500 : std::min(request->batch_size(), kMaxScanBatch);
+        if (request->max_docs() > 0)
+            batch = static_cast<std::uint32_t>(std::min<std::uint64_t>(batch, request->max_docs() - sent));
+        auto page = (*store)->scan(request->space(), cursor, batch, request->include_tombstones());
+        if (!page)
+            return toGrpcStatus(page.error());
+        v1::ScanBatch out;
+        for (const auto& doc : page->docs)
+            toProto(doc, *out.add_docs());
+        sent += page->docs.size();
+        cursor = page->cursor;
+        const bool done = page->done || (request->max_docs() > 0 && sent >= request->max_docs());
+        out.set_cursor(cursor);
+        out.set_done(page->done);
+        if (!writer->Write(out) || done)
+            return grpc::Status::OK;
+    }
+    return grpc::Status(grpc::StatusCode::CANCELLED, "scan stopped: node shutting down or call cancelled");
+}
+
+grpc::Status NodeService::GetSpaceStats(
+    grpc::ServerContext*, const v1::GetSpaceStatsRequest* request, v1::GetSpaceStatsResponse* response)
+{
+    auto store = m_registry.get(request->shard_id());
+    if (!store)
+        return toGrpcStatus(store.error());
+    auto stats = (*store)->spaceStats({ request->spaces().begin(), request->spaces().end() });
+    if (!stats)
+        return toGrpcStatus(stats.error());
+    for (const auto& space : *stats)
+        toProto(space, *response->add_stats());
+    return grpc::Status::OK;
+}
+
+grpc::Status NodeService::DropSpace(grpc::ServerContext* context, const v1::DropSpaceRequest* request,
+    grpc::ServerWriter<v1::DropSpaceProgress>* writer)
+{
+    auto store = m_registry.get(request->shard_id());
+    if (!store)
+        return toGrpcStatus(store.error());
+    auto total = (*store)->countSpaceRows(request->space());
+    if (!total)
+        return toGrpcStatus(total.error());
+    const std::uint32_t batch = request->batch_size() == 0 ? 1000 : std::min<std::uint32_t>(request->batch_size(), 10000);
+    v1::DropSpaceProgress progress;
+    progress.set_total(*total);
+    const auto started = std::chrono::steady_clock::now();
+    while (!stopping(context)) {
+        auto deleted = (*store)->dropSpaceBatch(request->space(), batch);
+        if (!deleted)
+            return toGrpcStatus(deleted.error());
+        progress.set_deleted(progress.deleted() + *deleted);
+        progress.set_done(*deleted < batch);
+        if (!writer->Write(progress) || progress.done())
+            return grpc::Status::OK;
+        if (request->max_rows_per_second() > 0) {
+            // Pace so that the deletes so far took at least deleted / rate seconds.
+            const auto due = started
+                + std::chrono::duration<double>(static_cast<double>(progress.deleted()) / request->max_rows_per_second());
+            while (std::chrono::steady_clock::now() < due && !stopping(context))
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
+    return grpc::Status(grpc::StatusCode::CANCELLED, "drop stopped: node shutting down or call cancelled");
+}
+
+grpc::Status NodeService::GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest* request, v1::NodeMetrics* response)
+{
+    *response = m_metrics.current(request->include_spaces());
+    return grpc::Status::OK;
+}
+
+grpc::Status NodeService::WatchMetrics(grpc::ServerContext* context, const v1::WatchMetricsRequest* request,
+    grpc::ServerWriter<v1::NodeMetrics>* writer)
+{
+    const auto interval = std::chrono::milliseconds(
+        request->interval_ms() == 0 ? 1000 : std::max<std::uint32_t>(request->interval_ms(), 200));
+    auto next = std::chrono::steady_clock::now();
+    while (!stopping(context)) {
+        if (!writer->Write(m_metrics.current(request->include_spaces())))
+            return grpc::Status::OK;
+        next += interval;
+        while (std::chrono::steady_clock::now() < next && !stopping(context))
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return grpc::Status::OK;
+}
+
+grpc::Status NodeService::GetMetricsHistory(
+    grpc::ServerContext*, const v1::GetMetricsHistoryRequest* request, v1::MetricsHistory* response)
+{
+    *response = m_metrics.history(request->since_unix_ms());
+    return grpc::Status::OK;
+}
+
+} // namespace shardmap::core

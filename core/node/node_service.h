@@ -1,0 +1,57 @@
+#pragma once
+
+#include "core/node/node_metrics.h"
+#include "core/node/shard_registry.h"
+#include "shardmap/v1/node.grpc.pb.h"
+
+#include <atomic>
+#include <string>
+
+namespace shardmap::core {
+
+// The shardmap.v1.Node gRPC service over a ShardRegistry. It validates requests, maps protobuf
+// messages to core value types and core errors to gRPC statuses; the shard work is in ShardStore.
+class NodeService final : public v1::Node::Service {
+public:
+    struct Info {
+        std::string nodeId;
+        std::string version;
+        std::string listenAddress;
+        std::int64_t startedUnixMs = 0;
+    };
+
+    NodeService(Info info, ShardRegistry& registry, NodeMetricsSampler& metrics);
+
+    // Ends running streams (scan, drop, watch) so that a shutdown does not wait on them.
+    void beginShutdown() { m_stopping = true; }
+    void setListenAddress(std::string address) { m_info.listenAddress = std::move(address); }
+
+    grpc::Status GetNodeInfo(grpc::ServerContext*, const v1::GetNodeInfoRequest*, v1::NodeInfo*) override;
+    grpc::Status CreateShard(grpc::ServerContext*, const v1::CreateShardRequest*, v1::ShardInfo*) override;
+    grpc::Status DropShard(grpc::ServerContext*, const v1::DropShardRequest*, v1::DropShardResponse*) override;
+    grpc::Status ListShards(grpc::ServerContext*, const v1::ListShardsRequest*, v1::ListShardsResponse*) override;
+    grpc::Status SetOwnership(grpc::ServerContext*, const v1::SetOwnershipRequest*, v1::Ownership*) override;
+    grpc::Status GetOwnership(grpc::ServerContext*, const v1::GetOwnershipRequest*, v1::GetOwnershipResponse*) override;
+    grpc::Status BulkWrite(grpc::ServerContext*, const v1::BulkWriteRequest*, v1::BulkWriteResponse*) override;
+    grpc::Status Search(grpc::ServerContext*, const v1::SearchRequest*, v1::SearchResponse*) override;
+    grpc::Status Scan(grpc::ServerContext*, const v1::ScanRequest*, grpc::ServerWriter<v1::ScanBatch>*) override;
+    grpc::Status GetSpaceStats(grpc::ServerContext*, const v1::GetSpaceStatsRequest*, v1::GetSpaceStatsResponse*) override;
+    grpc::Status DropSpace(grpc::ServerContext*, const v1::DropSpaceRequest*,
+        grpc::ServerWriter<v1::DropSpaceProgress>*) override;
+    grpc::Status GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest*, v1::NodeMetrics*) override;
+    grpc::Status WatchMetrics(grpc::ServerContext*, const v1::WatchMetricsRequest*,
+        grpc::ServerWriter<v1::NodeMetrics>*) override;
+    grpc::Status GetMetricsHistory(grpc::ServerContext*, const v1::GetMetricsHistoryRequest*,
+        v1::MetricsHistory*) override;
+
+private:
+    void fillShardInfo(v1::ShardInfo& out, const ShardEntry& entry) const;
+    bool stopping(grpc::ServerContext* context) const { return m_stopping || context->IsCancelled(); }
+
+    Info m_info;
+    ShardRegistry& m_registry;
+    NodeMetricsSampler& m_metrics;
+    std::atomic<bool> m_stopping { false };
+};
+
+} // namespace shardmap::core

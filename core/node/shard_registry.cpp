@@ -1,0 +1,141 @@
+#include "core/node/shard_registry.h"
+
+#include "core/metrics/proc_stats.h"
+#include "core/util/validation.h"
+
+#include <filesystem>
+#include <mutex>
+
+namespace shardmap::core {
+
+namespace {
+    constexpr std::string_view kShardSuffix = ".db";
+}
+
+ShardRegistry::ShardRegistry(Options options)
+    : m_options(std::move(options))
+{
+}
+
+std::string ShardRegistry::shardPath(const std::string& id) const
+{
+    return m_options.dataDir + "/shards/" + id + std::string(kShardSuffix);
+}
+
+std::vector<std::string> ShardRegistry::openAll()
+{
+    std::vector<std::string> failed;
+    const std::filesystem::path dir = m_options.dataDir + "/shards";
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+        if (entry.is_regular_file() && entry.path().extension() == kShardSuffix)
+            files.push_back(entry.path());
+    }
+    std::unique_lock lock(m_mutex);
+    for (const auto& file : files) {
+        const std::string id = file.stem().string();
+        auto store = ShardStore::open(file.string(), m_options.storeOptions);
+        if (store) {
+            m_shards[id] = ShardEntry { id, std::shared_ptr<ShardStore>(std::move(*store)), {} };
+            continue;
+        }
+        m_shards[id] = ShardEntry { id, nullptr, store.error().describe() };
+        failed.push_back(id);
+    }
+    return failed;
+}
+
+Result<std::shared_ptr<ShardStore>> ShardRegistry::create(const std::string& id, const std::vector<std::string>& fields)
+{
+    if (auto status = validateShardId(id); !status)
+        return status.error();
+    if (auto status = checkDiskReserve(); !status)
+        return status.error();
+    std::unique_lock lock(m_mutex);
+    if (m_shards.contains(id))
+        return makeError(ErrorCode::AlreadyExists, "shard " + id + " already exists on this node");
+    ShardStoreOptions options = m_options.storeOptions;
+    if (!fields.empty())
+        options.fields = fields;
+    auto store = ShardStore::create(shardPath(id), id, options);
+    if (!store)
+        return store.error();
+    std::shared_ptr<ShardStore> shared(std::move(*store));
+    m_shards[id] = ShardEntry { id, shared, {} };
+    return shared;
+}
+
+Status ShardRegistry::drop(const std::string& id, bool force)
+{
+    std::unique_lock lock(m_mutex);
+    const auto found = m_shards.find(id);
+    if (found == m_shards.end())
+        return makeError(ErrorCode::NotFound, "no shard " + id + " on this node");
+    if (found->second.store && !force) {
+        auto totals = found->second.store->totals();
+        if (!totals)
+            return totals.error();
+        if (totals->liveDocs > 0 || totals->tombstones > 0)
+            return makeError(ErrorCode::FailedPrecondition,
+                "shard " + id + " holds " + std::to_string(totals->liveDocs) + " documents and "
+                    + std::to_string(totals->tombstones) + " tombstones; drop it with force to delete them");
+    }
+    m_shards.erase(found);
+    std::error_code error;
+    for (const char* suffix : { "", "-wal", "-shm" })
+        std::filesystem::remove(shardPath(id) + suffix, error);
+    return {};
+}
+
+Result<std::shared_ptr<ShardStore>> ShardRegistry::get(const std::string& id) const
+{
+    if (auto status = validateShardId(id); !status)
+        return status.error();
+    std::shared_lock lock(m_mutex);
+    const auto found = m_shards.find(id);
+    if (found == m_shards.end())
+        return makeError(ErrorCode::NotFound, "no shard " + id + " on this node");
+    if (!found->second.store)
+        return makeError(ErrorCode::FailedPrecondition, "shard " + id + " failed to open: " + found->second.error);
+    return found->second.store;
+}
+
+std::vector<ShardEntry> ShardRegistry::list() const
+{
+    std::shared_lock lock(m_mutex);
+    std::vector<ShardEntry> out;
+    for (const auto& [id, entry] : m_shards)
+        out.push_back(entry);
+    return out;
+}
+
+Status ShardRegistry::checkDiskReserve() const
+{
+    auto disk = readDiskSpace(m_options.dataDir);
+    if (!disk)
+        return disk.error();
+    if (disk->freeBytes < m_options.minFreeBytes)
+        return makeError(ErrorCode::ResourceExhausted,
+            "data directory has " + std::to_string(disk->freeBytes) + " bytes free; the node keeps "
+                + std::to_string(m_options.minFreeBytes) + " in reserve",
+            m_options.dataDir);
+    return {};
+}
+
+void ShardRegistry::checkpointAll()
+{
+    for (auto& entry : list()) {
+        if (entry.store)
+            (void)entry.store->checkpoint();
+    }
+}
+
+void ShardRegistry::closeAll()
+{
+    std::unique_lock lock(m_mutex);
+    m_shards.clear();
+}
+
+} // namespace shardmap::core

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "core/shard/shard_store.h"
+#include "core/util/result.h"
+
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+namespace shardmap::core {
+
+// What the node knows about one shard: the open store, or why it could not be opened.
+struct ShardEntry {
+    std::string id;
+    std::shared_ptr<ShardStore> store; // null when failed
+    std::string error;                 // why it failed
+};
+
+// The shards of one data directory: <data-dir>/shards/<id>.db. Opens every shard file at start;
+// a file that cannot be opened or fails its check is kept as a failed entry (reported in health
+// and stats) while the others serve. Thread-safe.
+class ShardRegistry final {
+public:
+    struct Options {
+        std::string dataDir;
+        ShardStoreOptions storeOptions;
+        // Writes are refused with ResourceExhausted when the filesystem has less than this free.
+        std::uint64_t minFreeBytes = 64ull * 1024 * 1024;
+    };
+
+    explicit ShardRegistry(Options options);
+
+    // Opens all shard files; returns the ids that failed (already recorded as failed entries).
+    std::vector<std::string> openAll();
+
+    Result<std::shared_ptr<ShardStore>> create(const std::string& id, const std::vector<std::string>& fields);
+    Status drop(const std::string& id, bool force);
+    // The shard or NotFound / FailedPrecondition (failed shard) naming it.
+    Result<std::shared_ptr<ShardStore>> get(const std::string& id) const;
+    std::vector<ShardEntry> list() const;
+
+    // ResourceExhausted when the data directory's filesystem is below its free-space reserve.
+    Status checkDiskReserve() const;
+    // Checkpoints every open shard; called at shutdown.
+    void checkpointAll();
+    void closeAll();
+
+    const Options& options() const { return m_options; }
+    std::string shardPath(const std::string& id) const;
+
+private:
+    Options m_options;
+    mutable std::shared_mutex m_mutex;
+    std::map<std::string, ShardEntry> m_shards;
+};
+
+} // namespace shardmap::core
