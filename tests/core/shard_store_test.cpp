@@ -1,0 +1,455 @@
+#include "core/shard/shard_store.h"
+#include "core/util/validation.h"
+#include "tests/support/test_dir.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <map>
+#include <random>
+#include <thread>
+
+using namespace shardmap::core;
+using shardmap::testing::TempDir;
+
+namespace {
+
+Document doc(const std::string& space, const std::string& id, std::uint64_t version, const std::string& body)
+{
+    return Document { space, id, version, { { "title", "doc " + id }, { "body", body } }, false };
+}
+
+Document tombstone(const std::string& space, const std::string& id, std::uint64_t version)
+{
+    return Document { space, id, version, {}, true };
+}
+
+class ShardStoreTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        auto created = ShardStore::create(m_dir.file("s1.db"), "s1", {});
+        ASSERT_TRUE(created) << created.error().describe();
+        m_store = std::move(*created);
+        own("acme", 1);
+        own("globex", 1);
+    }
+
+    void own(const std::string& space, std::uint64_t epoch, SpaceRole role = SpaceRole::Owner)
+    {
+        auto result = m_store->setOwnership({ space, role, epoch });
+        ASSERT_TRUE(result) << result.error().describe();
+    }
+
+    WriteSummary write(std::vector<Document> docs, std::uint64_t epoch = 1)
+    {
+        std::vector<WriteItem> items;
+        for (auto& d : docs)
+            items.push_back({ std::move(d), epoch });
+        auto result = m_store->write(std::move(items));
+        EXPECT_TRUE(result) << result.error().describe();
+        return result ? *result : WriteSummary {};
+    }
+
+    std::vector<std::string> searchIds(const std::string& query, std::vector<std::string> spaces = { "acme" })
+    {
+        auto result = m_store->search({ std::move(spaces), query, 100, 0, false });
+        EXPECT_TRUE(result) << result.error().describe();
+        std::vector<std::string> ids;
+        for (const auto& hit : result ? result->hits : std::vector<SearchHit> {})
+            ids.push_back(hit.id);
+        std::sort(ids.begin(), ids.end());
+        return ids;
+    }
+
+    SpaceStats stats(const std::string& space)
+    {
+        auto result = m_store->spaceStats({ space });
+        EXPECT_TRUE(result);
+        return result->front();
+    }
+
+    // The aggregates recomputed the slow way, to compare with the O(1) ones.
+    SpaceStats recompute(const std::string& space)
+    {
+        SpaceStats expected { space };
+        std::string after;
+        while (true) {
+            auto page = m_store->scan(space, after, 1000, true);
+            EXPECT_TRUE(page);
+            for (const auto& d : page->docs) {
+                if (d.deleted) {
+                    ++expected.tombstones;
+                    continue;
+                }
+                ++expected.liveDocs;
+                expected.bytesEstimate += documentBytes(d);
+                expected.checksum += checksumTerm(d.id, d.version);
+            }
+            after = page->cursor;
+            if (page->done)
+                return expected;
+        }
+    }
+
+    TempDir m_dir;
+    std::unique_ptr<ShardStore> m_store;
+};
+
+} // namespace
+
+TEST_F(ShardStoreTest, NewerVersionReplacesOlderIsStale)
+{
+    auto first = write({ doc("acme", "d1", 5, "alpha") });
+    EXPECT_EQ(first.applied, 1u);
+    auto older = write({ doc("acme", "d1", 4, "beta") });
+    EXPECT_EQ(older.stale, 1u);
+    EXPECT_EQ(older.results[0].outcome, WriteOutcome::Stale);
+    EXPECT_EQ(older.results[0].storedVersion, 5u);
+    auto same = write({ doc("acme", "d1", 5, "gamma") });
+    EXPECT_EQ(same.stale, 1u);
+    EXPECT_EQ(searchIds("alpha"), std::vector<std::string> { "d1" });
+    EXPECT_TRUE(searchIds("beta").empty());
+    auto newer = write({ doc("acme", "d1", 6, "delta") });
+    EXPECT_EQ(newer.applied, 1u);
+    EXPECT_TRUE(searchIds("alpha").empty());
+    EXPECT_EQ(searchIds("delta"), std::vector<std::string> { "d1" });
+}
+
+TEST_F(ShardStoreTest, OldWriteAfterDeleteDoesNotResurrect)
+{
+    write({ doc("acme", "d1", 1, "phoenix") });
+    auto deleted = write({ tombstone("acme", "d1", 2) });
+    EXPECT_EQ(deleted.applied, 1u);
+    EXPECT_TRUE(searchIds("phoenix").empty());
+    // A backfill copy of version 1 arriving after the delete must not bring the document back.
+    auto late = write({ doc("acme", "d1", 1, "phoenix") });
+    EXPECT_EQ(late.stale, 1u);
+    EXPECT_TRUE(searchIds("phoenix").empty());
+    EXPECT_EQ(stats("acme").liveDocs, 0u);
+    EXPECT_EQ(stats("acme").tombstones, 1u);
+    // A newer version after the delete is a real re-creation.
+    EXPECT_EQ(write({ doc("acme", "d1", 3, "phoenix") }).applied, 1u);
+    EXPECT_EQ(searchIds("phoenix"), std::vector<std::string> { "d1" });
+}
+
+TEST_F(ShardStoreTest, TombstoneForUnknownDocumentBlocksOlderInsert)
+{
+    EXPECT_EQ(write({ tombstone("acme", "ghost", 10) }).applied, 1u);
+    EXPECT_EQ(write({ doc("acme", "ghost", 9, "boo") }).stale, 1u);
+    EXPECT_TRUE(searchIds("boo").empty());
+}
+
+TEST_F(ShardStoreTest, ReplayedBatchChangesNothing)
+{
+    std::vector<Document> batch { doc("acme", "a", 1, "one"), doc("acme", "b", 2, "two"), tombstone("acme", "c", 3) };
+    auto first = write(batch);
+    EXPECT_EQ(first.applied, 3u);
+    const SpaceStats before = stats("acme");
+    auto replay = write(batch);
+    EXPECT_EQ(replay.applied, 0u);
+    EXPECT_EQ(replay.stale, 3u);
+    EXPECT_EQ(stats("acme"), before);
+}
+
+TEST_F(ShardStoreTest, InvalidItemsAreRejectedWithReasonOthersApply)
+{
+    std::string huge(kMaxDocumentBytes + 1, 'x');
+    auto result = write({ doc("acme", "ok", 1, "fine"), doc("acme", "", 1, "no id"), doc("acme", "big", 1, huge),
+        doc("acme", "v0", 0, "zero"), Document { "acme", "tomb", 2, { { "title", "x" } }, true } });
+    EXPECT_EQ(result.applied, 1u);
+    EXPECT_EQ(result.rejected, 4u);
+    EXPECT_EQ(result.results[1].reason, "document id is empty");
+    EXPECT_NE(result.results[2].reason.find("the limit is 1048576"), std::string::npos);
+    EXPECT_EQ(result.results[3].reason, "version must be at least 1");
+    EXPECT_EQ(result.results[4].reason, "a tombstone carries no fields");
+    EXPECT_EQ(stats("acme").liveDocs, 1u);
+}
+
+TEST_F(ShardStoreTest, OversizedBatchIsRefusedWhole)
+{
+    std::vector<WriteItem> items(kMaxBatchItems + 1, WriteItem { doc("acme", "x", 1, "x"), 1 });
+    auto result = m_store->write(std::move(items));
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().code, ErrorCode::InvalidArgument);
+}
+
+TEST_F(ShardStoreTest, AggregatesMatchARecomputationAfterRandomWrites)
+{
+    std::mt19937 random(42);
+    std::map<std::string, std::uint64_t> versions;
+    for (int round = 0; round < 40; ++round) {
+        std::vector<Document> batch;
+        for (int i = 0; i < 50; ++i) {
+            const std::string id = "d" + std::to_string(random() % 200);
+            const std::uint64_t version = ++versions[id] + (random() % 3 == 0 ? 0 : 1);
+            versions[id] = version;
+            if (random() % 5 == 0)
+                batch.push_back(tombstone("acme", id, version));
+            else
+                batch.push_back(doc("acme", id, version, std::string(random() % 300, 'w')));
+        }
+        write(batch);
+    }
+    EXPECT_EQ(stats("acme"), recompute("acme"));
+    EXPECT_GT(stats("acme").liveDocs, 0u);
+}
+
+TEST_F(ShardStoreTest, ChecksumIsOrderIndependentAndSensitiveToVersions)
+{
+    auto other = ShardStore::create(m_dir.file("s2.db"), "s2", {});
+    ASSERT_TRUE(other);
+    ASSERT_TRUE((*other)->setOwnership({ "acme", SpaceRole::Owner, 1 }));
+    write({ doc("acme", "a", 1, "x"), doc("acme", "b", 2, "y"), doc("acme", "c", 3, "z") });
+    ASSERT_TRUE((*other)->write({ { doc("acme", "c", 3, "z"), 1 }, { doc("acme", "a", 1, "x"), 1 } }));
+    ASSERT_TRUE((*other)->write({ { doc("acme", "b", 2, "y"), 1 } }));
+    auto theirs = (*other)->spaceStats({ "acme" });
+    EXPECT_EQ(theirs->front(), stats("acme"));
+    ASSERT_TRUE((*other)->write({ { doc("acme", "b", 3, "y"), 1 } }));
+    EXPECT_NE((*other)->spaceStats({ "acme" })->front().checksum, stats("acme").checksum);
+}
+
+TEST_F(ShardStoreTest, SpacesAreIsolatedInSearchAndStats)
+{
+    write({ doc("acme", "a1", 1, "shared word"), doc("globex", "g1", 1, "shared word") });
+    EXPECT_EQ(searchIds("shared"), std::vector<std::string> { "a1" });
+    EXPECT_EQ(searchIds("shared", { "globex" }), std::vector<std::string> { "g1" });
+    EXPECT_EQ(searchIds("shared", { "acme", "globex" }), (std::vector<std::string> { "a1", "g1" }));
+    EXPECT_EQ(stats("acme").liveDocs, 1u);
+    EXPECT_EQ(stats("nobody").liveDocs, 0u);
+}
+
+TEST_F(ShardStoreTest, SearchSupportsTheQueryLanguageWithSnippetsAndPaging)
+{
+    write({ Document { "acme", "a", 1, { { "title", "Update notes" }, { "body", "the quick brown fox" } }, false },
+        Document { "acme", "b", 1, { { "title", "Upgrade" }, { "body", "a slow brown dog" } }, false },
+        Document { "acme", "c", 1, { { "title", "Other" }, { "body", "nothing here" }, { "owner", "fox mulder" } },
+            false } });
+    EXPECT_EQ(searchIds("up*"), (std::vector<std::string> { "a", "b" }));
+    EXPECT_EQ(searchIds("upd*"), std::vector<std::string> { "a" });
+    EXPECT_EQ(searchIds("\"brown fox\""), std::vector<std::string> { "a" });
+    EXPECT_EQ(searchIds("brown NOT fox"), std::vector<std::string> { "b" });
+    EXPECT_EQ(searchIds("fox OR dog"), (std::vector<std::string> { "a", "b", "c" }));
+    EXPECT_EQ(searchIds("title:upgrade"), std::vector<std::string> { "b" });
+    EXPECT_EQ(searchIds("mulder"), std::vector<std::string> { "c" });
+    auto withSnippets = m_store->search({ { "acme" }, "quick", 10, 0, true });
+    ASSERT_TRUE(withSnippets);
+    ASSERT_EQ(withSnippets->hits.size(), 1u);
+    EXPECT_NE(withSnippets->hits[0].snippet.find("[[quick]]"), std::string::npos) << withSnippets->hits[0].snippet;
+    auto page = m_store->search({ { "acme" }, "fox OR dog", 2, 2, false });
+    ASSERT_TRUE(page);
+    EXPECT_EQ(page->hits.size(), 1u);
+}
+
+TEST_F(ShardStoreTest, SearchErrorsAreInvalidArgument)
+{
+    for (const std::string query : { "", "(unbalanced", "nosuchfield:x" }) {
+        auto result = m_store->search({ { "acme" }, query, 10, 0, false });
+        ASSERT_FALSE(result) << query;
+        EXPECT_EQ(result.error().code, ErrorCode::InvalidArgument) << query;
+    }
+    EXPECT_FALSE(m_store->search({ {}, "x", 10, 0, false }));
+    EXPECT_FALSE(m_store->search({ { "bad space" }, "x", 10, 0, false }));
+    EXPECT_FALSE(m_store->search({ { "acme" }, "x", kMaxSearchLimit + 1, 0, false }));
+}
+
+TEST_F(ShardStoreTest, ScanPagesInIdOrderWithCursorAndTombstones)
+{
+    std::vector<Document> docs;
+    for (int i = 0; i < 25; ++i)
+        docs.push_back(doc("acme", "id" + std::to_string(100 + i), 1, "x"));
+    docs.push_back(Document { "acme", "zz", 1, { { "title", "t" }, { "custom", "kept" } }, false });
+    write(docs);
+    write({ tombstone("acme", "id105", 2) });
+    std::vector<std::string> seen;
+    std::string cursor;
+    int pages = 0;
+    while (true) {
+        auto page = m_store->scan("acme", cursor, 10, false);
+        ASSERT_TRUE(page);
+        ++pages;
+        for (const auto& d : page->docs)
+            seen.push_back(d.id);
+        cursor = page->cursor;
+        if (page->done)
+            break;
+    }
+    EXPECT_EQ(seen.size(), 25u);
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+    EXPECT_EQ(pages, 3);
+    auto last = m_store->scan("acme", "z", 10, false);
+    ASSERT_EQ(last->docs.size(), 1u);
+    EXPECT_EQ(last->docs[0].fields.at("custom"), "kept");
+    EXPECT_EQ(last->docs[0].fields.at("title"), "t");
+    auto withTombs = m_store->scan("acme", "id104", 1, true);
+    EXPECT_TRUE(withTombs->docs[0].deleted);
+    EXPECT_EQ(withTombs->docs[0].version, 2u);
+}
+
+TEST_F(ShardStoreTest, WritesNeedTheHeldEpochAndARoleThatAcceptsWrites)
+{
+    auto stale = m_store->write({ { doc("acme", "a", 1, "x"), 0 } });
+    ASSERT_FALSE(stale);
+    EXPECT_EQ(stale.error().code, ErrorCode::FailedPrecondition);
+    EXPECT_EQ(stale.error().details.at("held_epoch"), "1");
+    own("acme", 3);
+    auto old = m_store->write({ { doc("acme", "a", 1, "x"), 2 } });
+    ASSERT_FALSE(old);
+    EXPECT_NE(old.error().message.find("stale epoch 2"), std::string::npos);
+    EXPECT_EQ(old.error().details.at("held_epoch"), "3");
+    auto unknown = m_store->write({ { doc("nobody", "a", 1, "x"), 1 } });
+    ASSERT_FALSE(unknown);
+    EXPECT_NE(unknown.error().message.find("holds no ownership"), std::string::npos);
+    EXPECT_EQ(unknown.error().details.at("held_epoch"), "0");
+    own("acme", 3, SpaceRole::Fenced);
+    auto fenced = m_store->write({ { doc("acme", "a", 1, "x"), 3 } });
+    ASSERT_FALSE(fenced);
+    EXPECT_NE(fenced.error().message.find("fenced"), std::string::npos);
+    // A refused batch applies nothing, not even its valid items for other spaces.
+    auto mixed = m_store->write({ { doc("globex", "g", 1, "x"), 1 }, { doc("acme", "a", 1, "x"), 3 } });
+    ASSERT_FALSE(mixed);
+    EXPECT_EQ(stats("globex").liveDocs, 0u);
+}
+
+TEST_F(ShardStoreTest, OwnershipEpochsNeverGoBackwards)
+{
+    own("acme", 5, SpaceRole::MigrationTarget);
+    auto back = m_store->setOwnership({ "acme", SpaceRole::Owner, 4 });
+    ASSERT_FALSE(back);
+    EXPECT_EQ(back.error().code, ErrorCode::FailedPrecondition);
+    EXPECT_TRUE(m_store->setOwnership({ "acme", SpaceRole::Owner, 5 }));
+    EXPECT_FALSE(m_store->setOwnership({ "acme", SpaceRole::None, 6 }));
+    EXPECT_FALSE(m_store->setOwnership({ "acme", SpaceRole::Owner, 0 }));
+    const auto held = m_store->ownerships("acme");
+    ASSERT_EQ(held.size(), 1u);
+    EXPECT_EQ(held[0].role, SpaceRole::Owner);
+    EXPECT_EQ(held[0].epoch, 5u);
+}
+
+TEST_F(ShardStoreTest, OwnershipAndDataSurviveReopen)
+{
+    write({ doc("acme", "a", 7, "persist") });
+    const std::string path = m_store->path();
+    m_store.reset();
+    auto reopened = ShardStore::open(path, {});
+    ASSERT_TRUE(reopened) << reopened.error().describe();
+    EXPECT_EQ((*reopened)->ownerships("acme").at(0).epoch, 1u);
+    EXPECT_EQ((*reopened)->spaceStats({ "acme" })->front().liveDocs, 1u);
+    auto hits = (*reopened)->search({ { "acme" }, "persist", 10, 0, false });
+    ASSERT_TRUE(hits);
+    EXPECT_EQ(hits->hits.size(), 1u);
+}
+
+TEST_F(ShardStoreTest, ConcurrentWritersAreGroupCommittedWithoutLoss)
+{
+    constexpr int kThreads = 8;
+    constexpr int kBatches = 40;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([this, t] {
+            for (int b = 0; b < kBatches; ++b) {
+                const std::string id = "t" + std::to_string(t) + "-" + std::to_string(b);
+                auto result = m_store->write({ { doc("acme", id, 1, "concurrent"), 1 } });
+                ASSERT_TRUE(result);
+                ASSERT_EQ(result->applied, 1u);
+            }
+        });
+    }
+    for (auto& thread : threads)
+        thread.join();
+    EXPECT_EQ(stats("acme").liveDocs, static_cast<std::uint64_t>(kThreads * kBatches));
+    EXPECT_EQ(stats("acme"), recompute("acme"));
+}
+
+TEST_F(ShardStoreTest, OneRefusedBatchInAGroupDoesNotAffectTheOthers)
+{
+    std::vector<std::thread> threads;
+    std::atomic<int> refused { 0 };
+    for (int t = 0; t < 6; ++t) {
+        threads.emplace_back([&, t] {
+            const std::uint64_t epoch = t % 2 == 0 ? 1 : 99; // odd threads send a wrong epoch
+            for (int b = 0; b < 20; ++b) {
+                auto result = m_store->write({ { doc("acme", "t" + std::to_string(t) + "-" + std::to_string(b), 1, "x"), epoch } });
+                if (!result)
+                    ++refused;
+            }
+        });
+    }
+    for (auto& thread : threads)
+        thread.join();
+    EXPECT_EQ(refused.load(), 60);
+    EXPECT_EQ(stats("acme").liveDocs, 60u);
+}
+
+TEST_F(ShardStoreTest, DropSpaceDeletesInBatchesAndLeavesOthers)
+{
+    std::vector<Document> docs;
+    for (int i = 0; i < 95; ++i)
+        docs.push_back(doc("acme", "a" + std::to_string(i), 1, "gone"));
+    docs.push_back(doc("globex", "g", 1, "gone"));
+    write(docs);
+    write({ tombstone("acme", "t1", 1) });
+    EXPECT_EQ(*m_store->countSpaceRows("acme"), 96u);
+    std::uint64_t total = 0;
+    int batches = 0;
+    while (true) {
+        auto deleted = m_store->dropSpaceBatch("acme", 40);
+        ASSERT_TRUE(deleted);
+        total += *deleted;
+        ++batches;
+        if (*deleted < 40)
+            break;
+    }
+    EXPECT_EQ(total, 96u);
+    EXPECT_EQ(batches, 3);
+    EXPECT_EQ(stats("acme"), SpaceStats { "acme" });
+    EXPECT_TRUE(searchIds("gone").empty());
+    EXPECT_EQ(searchIds("gone", { "globex" }), std::vector<std::string> { "g" });
+}
+
+TEST_F(ShardStoreTest, FullShardFailsTheWholeBatchAndKeepsEarlierData)
+{
+    TempDir dir;
+    ShardStoreOptions options;
+    options.maxBytes = 256 * 1024;
+    auto small = ShardStore::create(dir.file("small.db"), "small", options);
+    ASSERT_TRUE(small) << small.error().describe();
+    ASSERT_TRUE((*small)->setOwnership({ "acme", SpaceRole::Owner, 1 }));
+    ASSERT_TRUE((*small)->write({ { doc("acme", "first", 1, "kept"), 1 } }));
+    std::vector<WriteItem> big;
+    for (int i = 0; i < 200; ++i)
+        big.push_back({ doc("acme", "big" + std::to_string(i), 1, std::string(4000, 'a' + i % 26) + " word"), 1 });
+    auto result = (*small)->write(std::move(big));
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().code, ErrorCode::ResourceExhausted);
+    const auto after = (*small)->spaceStats({ "acme" })->front();
+    EXPECT_EQ(after.liveDocs, 1u);
+    auto hits = (*small)->search({ { "acme" }, "word", 10, 0, false });
+    ASSERT_TRUE(hits);
+    EXPECT_TRUE(hits->hits.empty());
+    // Small writes still fit afterwards.
+    EXPECT_TRUE((*small)->write({ { doc("acme", "second", 1, "fits"), 1 } }));
+}
+
+TEST(ShardStoreFileTest, CreateRefusesExistingFileAndOpenRefusesGarbage)
+{
+    TempDir dir;
+    ASSERT_TRUE(ShardStore::create(dir.file("a.db"), "a", {}));
+    auto again = ShardStore::create(dir.file("a.db"), "a", {});
+    ASSERT_FALSE(again);
+    EXPECT_EQ(again.error().code, ErrorCode::AlreadyExists);
+    {
+        std::FILE* garbage = std::fopen(dir.file("junk.db").c_str(), "wb");
+        std::string noise(8192, '\x5a');
+        std::fwrite(noise.data(), 1, noise.size(), garbage);
+        std::fclose(garbage);
+    }
+    auto junk = ShardStore::open(dir.file("junk.db"), {});
+    ASSERT_FALSE(junk);
+    EXPECT_NE(junk.error().describe().find("junk.db"), std::string::npos) << junk.error().describe();
+    EXPECT_FALSE(ShardStore::open(dir.file("missing.db"), {}));
+    ShardStoreOptions badFields;
+    badFields.fields = { "Title" };
+    EXPECT_FALSE(ShardStore::create(dir.file("b.db"), "b", badFields));
+    EXPECT_FALSE(std::filesystem::exists(dir.file("b.db")));
+}
