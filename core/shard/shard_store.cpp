@@ -1,41 +1,22 @@
 #include "core/shard/shard_store.h"
 
-#include "core/query/query_compiler.h"
+#include "core/shard/shard_internal.h"
 #include "core/util/validation.h"
 
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <set>
 
 namespace shardmap::core {
 
+using namespace shard_internal;
+
 namespace {
 
     constexpr int kSchemaVersion = 1;
-
-    std::int64_t asStored(std::uint64_t value) { return static_cast<std::int64_t>(value); }
-    std::uint64_t fromStored(std::int64_t value) { return static_cast<std::uint64_t>(value); }
-
-    std::string joinColumns(const std::vector<std::string>& columns, std::string_view prefix)
-    {
-        std::string out;
-        for (const auto& column : columns)
-            out += ", " + std::string(prefix) + column;
-        return out;
-    }
-
-    std::vector<std::string> textColumns(const std::vector<std::string>& fields)
-    {
-        std::vector<std::string> columns;
-        for (const auto& field : fields)
-            columns.push_back(ftsColumnForField(field));
-        columns.emplace_back(kOtherColumn);
-        return columns;
-    }
 
     Status validateItem(const Document& doc)
     {
@@ -62,14 +43,6 @@ namespace {
         return {};
     }
 
-    int countMarks(const std::string& snippet)
-    {
-        int marks = 0;
-        for (std::size_t at = snippet.find("[["); at != std::string::npos; at = snippet.find("[[", at + 2))
-            ++marks;
-        return marks;
-    }
-
     void addTerm(SpaceStats& delta, std::uint64_t bytes, std::uint64_t term, int sign)
     {
         // Unsigned arithmetic wraps modulo 2^64, which is what the sums need.
@@ -93,33 +66,6 @@ struct ShardStore::WriteStatements {
     Statement update;
     Statement readSpace;
     Statement upsertSpace;
-};
-
-class ShardStore::ReaderLease {
-public:
-    ReaderLease(ShardStore* store, SqliteDb db)
-        : m_store(store)
-        , m_db(std::move(db))
-    {
-    }
-    ReaderLease(ReaderLease&& other) noexcept
-        : m_store(std::exchange(other.m_store, nullptr))
-        , m_db(std::move(other.m_db))
-    {
-    }
-    ReaderLease& operator=(ReaderLease&&) = delete;
-    ReaderLease(const ReaderLease&) = delete;
-    ReaderLease& operator=(const ReaderLease&) = delete;
-    ~ReaderLease()
-    {
-        if (m_store)
-            m_store->releaseReader(std::move(m_db));
-    }
-    SqliteDb& db() { return m_db; }
-
-private:
-    ShardStore* m_store;
-    SqliteDb m_db;
 };
 
 Result<std::unique_ptr<ShardStore>> ShardStore::create(
@@ -630,180 +576,6 @@ std::vector<Ownership> ShardStore::ownerships(std::string_view space) const
     }
     std::sort(out.begin(), out.end(), [](const Ownership& a, const Ownership& b) { return a.space < b.space; });
     return out;
-}
-
-Result<SearchResult> ShardStore::search(const ShardSearchRequest& request)
-{
-    const auto started = std::chrono::steady_clock::now();
-    if (request.spaces.empty())
-        return makeError(ErrorCode::InvalidArgument, "a search names at least one space");
-    if (request.spaces.size() > kMaxSearchSpaces)
-        return makeError(ErrorCode::InvalidArgument,
-            "a search names at most " + std::to_string(kMaxSearchSpaces) + " spaces");
-    for (const auto& space : request.spaces) {
-        if (auto status = validateSpaceId(space); !status)
-            return status.error();
-    }
-    if (request.limit > kMaxSearchLimit)
-        return makeError(ErrorCode::InvalidArgument, "limit is at most " + std::to_string(kMaxSearchLimit));
-    auto compiled = compileQuery(request.query, QuerySchema { m_fields });
-    if (!compiled)
-        return compiled.error();
-
-    std::string spaceFilter;
-    for (const auto& space : request.spaces)
-        spaceFilter += (spaceFilter.empty() ? "" : " OR ") + ("\"" + spaceToken(space) + "\"");
-    const std::string match = "sp : (" + spaceFilter + ") AND " + *compiled;
-    const auto columns = textColumns(m_fields);
-    std::string weights = "0";
-    for (std::size_t i = 0; i < columns.size(); ++i)
-        weights += ", 1";
-    std::string snippets;
-    for (std::size_t i = 0; request.snippets && i < columns.size(); ++i)
-        snippets += ", snippet(fts, " + std::to_string(i + 1) + ", '[[', ']]', '…', 12)";
-    std::string placeholders;
-    for (std::size_t i = 0; i < request.spaces.size(); ++i)
-        placeholders += (i ? ", ?" : "?") + std::to_string(i + 4);
-    const std::string sql = "SELECT d.space, d.id, d.version, bm25(fts, " + weights + ") AS score" + snippets
-        + " FROM fts JOIN docs d ON d.rowid = fts.rowid WHERE fts MATCH ?1 AND d.space IN (" + placeholders
-        + ") ORDER BY score LIMIT ?2 OFFSET ?3";
-
-    auto lease = acquireReader();
-    if (!lease)
-        return lease.error();
-    auto stmt = lease->db().prepare(sql);
-    if (!stmt)
-        return stmt.error();
-    stmt->bind(1, match).bind(2, std::int64_t { request.limit == 0 ? 20 : request.limit });
-    stmt->bind(3, std::int64_t { request.offset });
-    for (std::size_t i = 0; i < request.spaces.size(); ++i)
-        stmt->bind(static_cast<int>(i) + 4, request.spaces[i]);
-    SearchResult result;
-    result.compiledQuery = match;
-    while (true) {
-        auto row = stmt->step();
-        if (!row)
-            return makeError(row.error().code == ErrorCode::InvalidArgument ? ErrorCode::InvalidArgument : row.error().code,
-                "search failed: " + row.error().message, m_id);
-        if (!*row)
-            break;
-        SearchHit hit { stmt->columnText(0), stmt->columnText(1), fromStored(stmt->columnInt(2)), stmt->columnDouble(3), {} };
-        for (std::size_t i = 0; request.snippets && i < columns.size(); ++i) {
-            std::string candidate = stmt->columnText(static_cast<int>(i) + 4);
-            if (countMarks(candidate) > countMarks(hit.snippet))
-                hit.snippet = std::move(candidate);
-        }
-        result.hits.push_back(std::move(hit));
-    }
-    const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - started;
-    m_tickLatency.record(elapsed.count());
-    m_historyLatency.record(elapsed.count());
-    std::lock_guard lock(m_activityMutex);
-    m_activity.queries += 1;
-    for (const auto& space : request.spaces)
-        m_activity.spaces[space].queries += 1;
-    return result;
-}
-
-Result<ScanPage> ShardStore::scan(
-    const std::string& space, const std::string& afterId, std::uint32_t batchSize, bool includeTombstones)
-{
-    if (auto status = validateSpaceId(space); !status)
-        return status.error();
-    const std::uint32_t limit = batchSize == 0 ? 500 : std::min(batchSize, kMaxScanBatch);
-    const auto columns = textColumns(m_fields);
-    const std::string sql = "SELECT id, version, deleted" + joinColumns(columns, "") + ", extra FROM docs"
-        " WHERE space = ?1 AND id > ?2" + (includeTombstones ? "" : " AND deleted = 0") + " ORDER BY id LIMIT ?3";
-    auto lease = acquireReader();
-    if (!lease)
-        return lease.error();
-    auto stmt = lease->db().prepare(sql);
-    if (!stmt)
-        return stmt.error();
-    stmt->bind(1, space).bind(2, afterId).bind(3, std::int64_t { limit });
-    ScanPage page;
-    while (true) {
-        auto row = stmt->step();
-        if (!row)
-            return row.error();
-        if (!*row)
-            break;
-        Document doc { space, stmt->columnText(0), fromStored(stmt->columnInt(1)), {}, stmt->columnInt(2) != 0 };
-        for (std::size_t i = 0; !doc.deleted && i < m_fields.size(); ++i) {
-            if (!stmt->columnIsNull(static_cast<int>(i) + 3))
-                doc.fields[m_fields[i]] = stmt->columnText(static_cast<int>(i) + 3);
-        }
-        const int extraColumn = static_cast<int>(columns.size()) + 3;
-        if (!doc.deleted && !stmt->columnIsNull(extraColumn)) {
-            const auto extra = nlohmann::json::parse(stmt->columnText(extraColumn), nullptr, false);
-            for (const auto& [name, value] : extra.items())
-                doc.fields[name] = value.get<std::string>();
-        }
-        page.docs.push_back(std::move(doc));
-    }
-    page.done = page.docs.size() < limit;
-    page.cursor = page.docs.empty() ? afterId : page.docs.back().id;
-    return page;
-}
-
-Result<std::vector<SpaceStats>> ShardStore::spaceStats(const std::vector<std::string>& spaces)
-{
-    auto lease = acquireReader();
-    if (!lease)
-        return lease.error();
-    const bool all = spaces.empty();
-    auto stmt = lease->db().prepare(all ? "SELECT space, live, bytes, checksum, tombstones FROM spaces ORDER BY space"
-                                        : "SELECT space, live, bytes, checksum, tombstones FROM spaces WHERE space = ?1");
-    if (!stmt)
-        return stmt.error();
-    std::vector<SpaceStats> out;
-    const std::vector<std::string> keys = all ? std::vector<std::string> { std::string() } : spaces;
-    for (const auto& space : keys) {
-        if (!all) {
-            if (auto status = validateSpaceId(space); !status)
-                return status.error();
-            stmt->bind(1, space);
-        }
-        bool found = false;
-        while (true) {
-            auto row = stmt->step();
-            if (!row)
-                return row.error();
-            if (!*row)
-                break;
-            found = true;
-            out.push_back({ stmt->columnText(0), fromStored(stmt->columnInt(1)), fromStored(stmt->columnInt(2)),
-                fromStored(stmt->columnInt(3)), fromStored(stmt->columnInt(4)) });
-        }
-        stmt->reset();
-        if (!all && !found)
-            out.push_back({ space, 0, 0, 0, 0 });
-    }
-    return out;
-}
-
-Result<ShardTotals> ShardStore::totals()
-{
-    auto lease = acquireReader();
-    if (!lease)
-        return lease.error();
-    auto stmt = lease->db().prepare("SELECT COALESCE(SUM(live), 0), COALESCE(SUM(tombstones), 0), COUNT(*),"
-                                    " COALESCE(SUM(bytes), 0) FROM spaces WHERE live > 0 OR tombstones > 0");
-    if (!stmt)
-        return stmt.error();
-    auto row = stmt->step();
-    if (!row)
-        return row.error();
-    return ShardTotals { fromStored(stmt->columnInt(0)), fromStored(stmt->columnInt(1)), fromStored(stmt->columnInt(2)),
-        fromStored(stmt->columnInt(3)) };
-}
-
-Result<std::uint64_t> ShardStore::countSpaceRows(const std::string& space)
-{
-    auto stats = spaceStats({ space });
-    if (!stats)
-        return stats.error();
-    return stats->front().liveDocs + stats->front().tombstones;
 }
 
 Result<std::uint64_t> ShardStore::dropSpaceBatch(const std::string& space, std::uint32_t batchSize)

@@ -165,7 +165,8 @@ Result<Statement> SqliteDb::prepare(std::string_view sql)
     return Statement(m_db, stmt);
 }
 
-Result<std::int64_t> SqliteDb::queryInt(std::string_view sql)
+template <typename T, typename Read>
+Result<T> SqliteDb::queryOne(std::string_view sql, Read read)
 {
     auto stmt = prepare(sql);
     if (!stmt)
@@ -175,20 +176,17 @@ Result<std::int64_t> SqliteDb::queryInt(std::string_view sql)
         return row.error();
     if (!*row)
         return makeError(ErrorCode::NotFound, "no row for '" + std::string(sql) + "'");
-    return stmt->columnInt(0);
+    return read(*stmt);
+}
+
+Result<std::int64_t> SqliteDb::queryInt(std::string_view sql)
+{
+    return queryOne<std::int64_t>(sql, [](const Statement& stmt) { return stmt.columnInt(0); });
 }
 
 Result<std::string> SqliteDb::queryText(std::string_view sql)
 {
-    auto stmt = prepare(sql);
-    if (!stmt)
-        return stmt.error();
-    auto row = stmt->step();
-    if (!row)
-        return row.error();
-    if (!*row)
-        return makeError(ErrorCode::NotFound, "no row for '" + std::string(sql) + "'");
-    return stmt->columnText(0);
+    return queryOne<std::string>(sql, [](const Statement& stmt) { return stmt.columnText(0); });
 }
 
 } // namespace shardmap::core
