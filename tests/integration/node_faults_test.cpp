@@ -9,6 +9,8 @@
 #include <map>
 #include <thread>
 
+#include <unistd.h>
+
 using namespace shardmap;
 using namespace shardmap::testing;
 
@@ -265,4 +267,79 @@ TEST(NodeProcessTest, DiskReserveRefusesWritesBeforeTheDiskIsFull)
     auto create = createShard(node->stub(), "s1");
     EXPECT_EQ(create.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
     EXPECT_NE(create.error_message().find("in reserve"), std::string::npos) << create.error_message();
+}
+
+namespace {
+
+// A small tmpfs, so the filesystem itself fills up (ENOSPC), not just a configured cap.
+class SmallFilesystem final {
+public:
+    explicit SmallFilesystem(const std::string& path)
+        : m_path(path)
+    {
+        std::filesystem::create_directories(path);
+        const std::string command = "mount -t tmpfs -o size=4m shardmap-test '" + path + "' 2>/dev/null";
+        m_mounted = ::geteuid() == 0 && std::system(command.c_str()) == 0;
+    }
+    ~SmallFilesystem()
+    {
+        if (m_mounted)
+            (void)std::system(("umount -l '" + m_path + "'").c_str());
+    }
+    SmallFilesystem(const SmallFilesystem&) = delete;
+    SmallFilesystem& operator=(const SmallFilesystem&) = delete;
+    bool mounted() const { return m_mounted; }
+
+private:
+    std::string m_path;
+    bool m_mounted = false;
+};
+
+} // namespace
+
+TEST(NodeProcessTest, FullFilesystemIsResourceExhaustedAndWritesResumeWhenSpaceReturns)
+{
+    TempDir dir;
+    SmallFilesystem fs(dir.file("small"));
+    if (!fs.mounted())
+        GTEST_SKIP() << "needs root to mount a 4 MiB tmpfs; the capped-shard test covers SQLITE_FULL without it";
+    // Filler takes most of the space so the shard runs out quickly; deleting it frees space again.
+    {
+        std::ofstream filler(dir.file("small/filler"), std::ios::binary);
+        const std::string block(1 << 20, 'f');
+        for (int i = 0; i < 2; ++i)
+            filler.write(block.data(), static_cast<std::streamsize>(block.size()));
+    }
+    auto node = NodeProcess::start(dir.file("small/d"));
+    ASSERT_TRUE(node);
+    ASSERT_TRUE(createShard(node->stub(), "s1").ok());
+    ASSERT_TRUE(setOwner(node->stub(), "s1", "acme", 1).ok());
+    std::map<std::string, int> acknowledged;
+    grpc::Status status;
+    for (int b = 0; b < 200 && status.ok(); ++b) {
+        std::vector<v1::Document> docs;
+        const std::string batch = "b" + std::to_string(b);
+        for (int i = 0; i < 40; ++i) {
+            auto doc = makeDoc("acme", batch + "-" + std::to_string(i), 1, std::string(900, static_cast<char>('a' + i % 26)));
+            (*doc.mutable_fields())["batch"] = batch;
+            docs.push_back(doc);
+        }
+        v1::BulkWriteResponse response;
+        status = bulkWrite(node->stub(), "s1", docs, 1, &response);
+        if (status.ok())
+            acknowledged[batch] = 40;
+    }
+    ASSERT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+    ASSERT_FALSE(acknowledged.empty());
+    std::map<std::string, int> stored;
+    for (const auto& doc : scanAll(node->stub(), "s1", "acme", false, 1000))
+        ++stored[doc.fields().at("batch")];
+    EXPECT_EQ(stored, acknowledged) << "every acknowledged batch is whole and nothing else is there";
+
+    std::filesystem::remove(dir.file("small/filler"));
+    v1::BulkWriteResponse response;
+    auto resumed = bulkWrite(node->stub(), "s1", { makeDoc("acme", "after", 1, "space again") }, 1, &response);
+    EXPECT_TRUE(resumed.ok()) << resumed.error_message();
+    EXPECT_EQ(node->stop(), 0);
+    EXPECT_EQ(integrityCheck(dir.file("small/d/shards/s1.db")), "ok");
 }
