@@ -93,23 +93,13 @@ std::string_view nextLine(std::string_view text, std::size_t& pos)
     return line;
 }
 
-// /proc/self/statm: "size resident shared text lib data dt", all in pages.
-Result<std::uint64_t> parseStatmResidentPages(std::string_view text)
-{
-    const std::vector<std::string_view> fields = splitWhitespace(text);
-    std::uint64_t pages = 0;
-    if (fields.size() < 2 || !parseUnsigned(fields[1], pages))
-        return malformed("/proc/self/statm", "no resident page count in '" + std::string(text.substr(0, 80)) + "'");
-    return pages;
-}
-
 Result<std::uint64_t> readRssBytes()
 {
     const std::string path = "/proc/self/statm";
     auto text = readProcFile(path);
     if (!text)
         return text.error();
-    auto pages = parseStatmResidentPages(*text);
+    auto pages = parseStatmAnonymousPages(*text);
     if (!pages)
         return pages.error();
     const long pageSize = ::sysconf(_SC_PAGESIZE);
@@ -131,6 +121,22 @@ Result<double> readCpuSeconds()
 }
 
 } // namespace
+
+// /proc/self/statm: "size resident shared text lib data dt", all in pages. Reported is resident
+// minus shared (file-backed) pages: readers mmap the shard files, and those pages are the page
+// cache, not the node's heap; counting them would make a large shard look like a memory leak.
+Result<std::uint64_t> parseStatmAnonymousPages(std::string_view text)
+{
+    const std::vector<std::string_view> fields = splitWhitespace(text);
+    std::uint64_t pages = 0;
+    std::uint64_t shared = 0;
+    if (fields.size() < 2 || !parseUnsigned(fields[1], pages))
+        return malformed("/proc/self/statm", "no resident page count in '" + std::string(text.substr(0, 80)) + "'");
+    if (fields.size() >= 3 && parseUnsigned(fields[2], shared) && shared <= pages)
+        pages -= shared;
+    return pages;
+}
+
 
 Result<ProcessCounters> readProcessCounters()
 {

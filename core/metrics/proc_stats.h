@@ -10,6 +10,7 @@ namespace shardmap::core {
 
 // Raw counters of this process, read from /proc/self (stat, statm, io).
 struct ProcessCounters {
+    // Resident anonymous memory (RSS less file-backed pages such as mmapped shard files).
     std::uint64_t rssBytes = 0;
     // utime + stime in seconds.
     double cpuSeconds = 0;
@@ -39,5 +40,7 @@ Result<DiskSpace> readDiskSpace(const std::string& path);
 Result<SystemCpuTimes> parseProcStat(std::string_view text);
 Result<double> parseProcSelfStatCpuSeconds(std::string_view text, long ticksPerSecond);
 Result<ProcessCounters> parseProcSelfIo(std::string_view text);
+// Resident minus shared pages from /proc/self/statm.
+Result<std::uint64_t> parseStatmAnonymousPages(std::string_view text);
 
 } // namespace shardmap::core

@@ -62,8 +62,10 @@ struct ShardStore::PendingBatch {
 
 struct ShardStore::WriteStatements {
     Statement lookup;
-    Statement insert;
-    Statement update;
+    Statement insertDoc;
+    Statement updateDoc;
+    Statement ftsInsert;
+    Statement ftsDelete;
     Statement readSpace;
     Statement upsertSpace;
 };
@@ -156,29 +158,16 @@ Status ShardStore::createSchema(const std::string& shardId, const ShardStoreOpti
         if (!seen.insert(field).second)
             return makeError(ErrorCode::InvalidArgument, "field '" + field + "' is listed twice");
     }
-    const auto columns = textColumns(options.fields);
-    std::string columnDefs;
-    for (const auto& column : columns)
-        columnDefs += ", " + column + " TEXT";
-    const std::string newValues = joinColumns(columns, "new.");
-    const std::string oldValues = joinColumns(columns, "old.");
-    const std::string names = joinColumns(columns, "");
+    const std::string names = joinColumns(textColumns(options.fields), "");
+    // The FTS5 table keeps the text itself (no external content): deleting a row then needs only
+    // its rowid, and rows are written explicitly rather than by triggers, because SQLite 3.40
+    // flushes FTS5's pending data at every statement savepoint a trigger opens (measured: half
+    // the ingest rate; docs/BENCHMARKS.md).
     const std::string sql = "PRAGMA page_size=4096; BEGIN IMMEDIATE;"
         "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
         "CREATE TABLE docs(rowid INTEGER PRIMARY KEY, space TEXT NOT NULL, id TEXT NOT NULL,"
-        " version INTEGER NOT NULL, deleted INTEGER NOT NULL, bytes INTEGER NOT NULL, sp TEXT"
-        + columnDefs + ", extra TEXT, UNIQUE(space, id));"
-        "CREATE VIRTUAL TABLE fts USING fts5(sp" + names + ", content='docs', content_rowid='rowid',"
-        " prefix='2 3', tokenize='unicode61 remove_diacritics 2');"
-        "CREATE TRIGGER docs_ai AFTER INSERT ON docs WHEN new.deleted = 0 BEGIN"
-        " INSERT INTO fts(rowid, sp" + names + ") VALUES (new.rowid, new.sp" + newValues + "); END;"
-        "CREATE TRIGGER docs_ad AFTER DELETE ON docs WHEN old.deleted = 0 BEGIN"
-        " INSERT INTO fts(fts, rowid, sp" + names + ") VALUES ('delete', old.rowid, old.sp" + oldValues + "); END;"
-        // One update trigger with both steps in order: SQLite fires separate triggers newest first.
-        "CREATE TRIGGER docs_au AFTER UPDATE ON docs BEGIN"
-        " INSERT INTO fts(fts, rowid, sp" + names + ") SELECT 'delete', old.rowid, old.sp" + oldValues
-        + " WHERE old.deleted = 0;"
-        " INSERT INTO fts(rowid, sp" + names + ") SELECT new.rowid, new.sp" + newValues + " WHERE new.deleted = 0; END;"
+        " version INTEGER NOT NULL, deleted INTEGER NOT NULL, bytes INTEGER NOT NULL, extra TEXT, UNIQUE(space, id));"
+        "CREATE VIRTUAL TABLE fts USING fts5(sp" + names + ", prefix='2 3', tokenize='unicode61 remove_diacritics 2');"
         "CREATE TABLE spaces(space TEXT PRIMARY KEY, live INTEGER NOT NULL, bytes INTEGER NOT NULL,"
         " checksum INTEGER NOT NULL, tombstones INTEGER NOT NULL) WITHOUT ROWID;"
         "CREATE TABLE ownership(space TEXT PRIMARY KEY, role INTEGER NOT NULL, epoch INTEGER NOT NULL) WITHOUT ROWID;";
@@ -239,28 +228,26 @@ Status ShardStore::prepareWriteStatements()
 {
     const auto columns = textColumns(m_fields);
     std::string placeholders;
-    std::string assignments;
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-        placeholders += ", ?" + std::to_string(i + 7);
-        assignments += ", " + columns[i] + " = ?" + std::to_string(i + 7);
-    }
-    const std::string extraIndex = std::to_string(columns.size() + 7);
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        placeholders += ", ?" + std::to_string(i + 3);
     auto lookup = m_writer.prepare("SELECT rowid, version, deleted, bytes FROM docs WHERE space = ?1 AND id = ?2");
-    auto insert = m_writer.prepare("INSERT INTO docs(space, id, version, deleted, bytes, sp" + joinColumns(columns, "")
-        + ", extra) VALUES (?1, ?2, ?3, ?4, ?5, ?6" + placeholders + ", ?" + extraIndex + ")");
-    auto update = m_writer.prepare("UPDATE docs SET version = ?3, deleted = ?4, bytes = ?5, sp = ?6" + assignments
-        + ", extra = ?" + extraIndex + " WHERE space = ?1 AND id = ?2");
+    auto insertDoc = m_writer.prepare(
+        "INSERT INTO docs(space, id, version, deleted, bytes, extra) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    auto updateDoc = m_writer.prepare("UPDATE docs SET version = ?2, deleted = ?3, bytes = ?4, extra = ?5 WHERE rowid = ?1");
+    auto ftsInsert = m_writer.prepare(
+        "INSERT INTO fts(rowid, sp" + joinColumns(columns, "") + ") VALUES (?1, ?2" + placeholders + ")");
+    auto ftsDelete = m_writer.prepare("DELETE FROM fts WHERE rowid = ?1");
     // Aggregates are read, added in C++ and written back: SQLite would turn an overflowing
     // integer sum into a REAL, and the checksum needs arithmetic modulo 2^64.
     auto readSpace = m_writer.prepare("SELECT live, bytes, checksum, tombstones FROM spaces WHERE space = ?1");
     auto upsert = m_writer.prepare("INSERT INTO spaces(space, live, bytes, checksum, tombstones) VALUES (?1, ?2, ?3, ?4, ?5)"
                                    " ON CONFLICT(space) DO UPDATE SET live = ?2, bytes = ?3, checksum = ?4, tombstones = ?5");
-    for (auto* prepared : { &lookup, &insert, &update, &readSpace, &upsert }) {
+    for (auto* prepared : { &lookup, &insertDoc, &updateDoc, &ftsInsert, &ftsDelete, &readSpace, &upsert }) {
         if (!*prepared)
             return prepared->error();
     }
-    m_stmts = std::make_unique<WriteStatements>(WriteStatements {
-        std::move(*lookup), std::move(*insert), std::move(*update), std::move(*readSpace), std::move(*upsert) });
+    m_stmts = std::make_unique<WriteStatements>(WriteStatements { std::move(*lookup), std::move(*insertDoc),
+        std::move(*updateDoc), std::move(*ftsInsert), std::move(*ftsDelete), std::move(*readSpace), std::move(*upsert) });
     return {};
 }
 
@@ -277,7 +264,9 @@ Result<ShardStore::ReaderLease> ShardStore::acquireReader()
     auto db = SqliteDb::open(m_path, { .readOnly = false, .create = false, .busyTimeoutMs = 5000 });
     if (!db)
         return db.error();
-    if (auto status = db->exec("PRAGMA query_only=1; PRAGMA cache_size=-8192;"); !status)
+    // Readers map the file: large shards are read far more than written, and mmap avoids a copy
+    // through the page cache for every FTS5 segment page.
+    if (auto status = db->exec("PRAGMA query_only=1; PRAGMA cache_size=-8192; PRAGMA mmap_size=1073741824;"); !status)
         return status.error();
     return ReaderLease(this, std::move(*db));
 }
@@ -435,6 +424,7 @@ Result<ItemResult> ShardStore::applyItem(const Document& doc, std::unordered_map
         return row.error();
     }
     const bool exists = *row;
+    const std::int64_t rowidOf = exists ? lookup.columnInt(0) : 0;
     const std::uint64_t storedVersion = exists ? fromStored(lookup.columnInt(1)) : 0;
     const bool storedDeleted = exists && lookup.columnInt(2) != 0;
     const std::uint64_t storedBytes = exists ? fromStored(lookup.columnInt(3)) : 0;
@@ -453,40 +443,68 @@ Result<ItemResult> ShardStore::applyItem(const Document& doc, std::unordered_map
     else
         addTerm(delta, bytes, checksumTerm(doc.id, doc.version), +1);
 
-    Statement& stmt = exists ? m_stmts->update : m_stmts->insert;
-    stmt.bind(1, doc.space).bind(2, doc.id).bind(3, asStored(doc.version)).bind(4, std::int64_t { doc.deleted });
-    stmt.bind(5, asStored(bytes));
-    const auto columns = textColumns(m_fields);
-    const int extraIndex = static_cast<int>(columns.size()) + 7;
-    if (doc.deleted) {
-        stmt.bindNull(6);
-        for (std::size_t i = 0; i < columns.size(); ++i)
-            stmt.bindNull(static_cast<int>(i) + 7);
-        stmt.bindNull(extraIndex);
-    } else {
-        stmt.bind(6, spaceToken(doc.space));
-        nlohmann::json extra = nlohmann::json::object();
-        std::string other;
-        for (const auto& [name, value] : doc.fields) {
-            const auto known = std::find(m_fields.begin(), m_fields.end(), name);
-            if (known != m_fields.end()) {
-                stmt.bind(static_cast<int>(known - m_fields.begin()) + 7, value);
-                continue;
-            }
-            extra[name] = value;
-            other += other.empty() ? value : "\n" + value;
-        }
-        if (extra.empty()) {
-            stmt.bindNull(static_cast<int>(columns.size()) + 6);
-            stmt.bindNull(extraIndex);
-        } else {
-            stmt.bind(static_cast<int>(columns.size()) + 6, other);
-            stmt.bind(extraIndex, extra.dump());
-        }
+    std::string extra;
+    std::vector<std::optional<std::string>> text;
+    if (!doc.deleted)
+        splitFields(doc, text, extra);
+    std::int64_t rowid = exists ? rowidOf : 0;
+    if (exists && !storedDeleted) {
+        if (auto status = m_stmts->ftsDelete.bind(1, rowid).run(); !status)
+            return status.error();
     }
+    Statement& stmt = exists ? m_stmts->updateDoc : m_stmts->insertDoc;
+    if (exists)
+        stmt.bind(1, rowid).bind(2, asStored(doc.version)).bind(3, std::int64_t { doc.deleted }).bind(4, asStored(bytes));
+    else
+        stmt.bind(1, doc.space).bind(2, doc.id).bind(3, asStored(doc.version)).bind(4, std::int64_t { doc.deleted }).bind(5, asStored(bytes));
+    const int extraIndex = exists ? 5 : 6;
+    if (extra.empty())
+        stmt.bindNull(extraIndex);
+    else
+        stmt.bind(extraIndex, extra);
     if (auto status = stmt.run(); !status)
         return status.error();
+    if (!exists)
+        rowid = sqlite3_last_insert_rowid(m_writer.handle());
+    if (!doc.deleted) {
+        if (auto status = indexText(rowid, doc.space, text); !status)
+            return status.error();
+    }
     return ItemResult { WriteOutcome::Applied, {}, doc.version };
+}
+
+void ShardStore::splitFields(const Document& doc, std::vector<std::optional<std::string>>& text, std::string& extra) const
+{
+    // One value per FTS column: the schema fields, then every other field joined in f__other.
+    text.assign(m_fields.size() + 1, std::nullopt);
+    nlohmann::json others = nlohmann::json::object();
+    std::string other;
+    for (const auto& [name, value] : doc.fields) {
+        const auto known = std::find(m_fields.begin(), m_fields.end(), name);
+        if (known != m_fields.end()) {
+            text[static_cast<std::size_t>(known - m_fields.begin())] = value;
+            continue;
+        }
+        others[name] = value;
+        other += other.empty() ? value : "\n" + value;
+    }
+    if (!others.empty()) {
+        text.back() = std::move(other);
+        extra = others.dump();
+    }
+}
+
+Status ShardStore::indexText(std::int64_t rowid, const std::string& space, const std::vector<std::optional<std::string>>& text)
+{
+    auto& insert = m_stmts->ftsInsert;
+    insert.bind(1, rowid).bind(2, spaceToken(space));
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i])
+            insert.bind(static_cast<int>(i) + 3, *text[i]);
+        else
+            insert.bindNull(static_cast<int>(i) + 3);
+    }
+    return insert.run();
 }
 
 Status ShardStore::applyDeltas(const std::unordered_map<std::string, SpaceStats>& deltas)
@@ -595,21 +613,25 @@ Result<std::uint64_t> ShardStore::dropSpaceBatch(const std::string& space, std::
         return rollback(!select ? select.error() : remove.error());
     select->bind(1, space).bind(2, std::int64_t { batchSize == 0 ? 1000 : batchSize });
     SpaceStats delta;
-    std::vector<std::int64_t> rowids;
+    std::vector<std::pair<std::int64_t, bool>> rowids; // rowid, live
     while (true) {
         auto row = select->step();
         if (!row)
             return rollback(row.error());
         if (!*row)
             break;
-        rowids.push_back(select->columnInt(0));
+        rowids.emplace_back(select->columnInt(0), select->columnInt(3) == 0);
         if (select->columnInt(3) != 0)
             delta.tombstones -= 1;
         else
             addTerm(delta, fromStored(select->columnInt(4)),
                 checksumTerm(select->columnText(1), fromStored(select->columnInt(2))), -1);
     }
-    for (const auto rowid : rowids) {
+    for (const auto& [rowid, live] : rowids) {
+        if (live) {
+            if (auto status = m_stmts->ftsDelete.bind(1, rowid).run(); !status)
+                return rollback(status.error());
+        }
         if (auto status = remove->bind(1, rowid).run(); !status)
             return rollback(status.error());
     }

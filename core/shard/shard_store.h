@@ -10,6 +10,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -174,6 +175,8 @@ private:
     Status loadOwnerships();
     Status prepareWriteStatements();
     Result<ReaderLease> acquireReader();
+    Status addSnippets(
+        SqliteDb& db, const std::string& match, const std::vector<std::int64_t>& rowids, std::vector<SearchHit>& hits);
     void releaseReader(SqliteDb db);
 
     void commitPending();
@@ -181,6 +184,8 @@ private:
     Status applyBatch(PendingBatch& batch);
     Status checkEpochs(const PendingBatch& batch) const;
     Result<ItemResult> applyItem(const Document& doc, std::unordered_map<std::string, SpaceStats>& deltas);
+    void splitFields(const Document& doc, std::vector<std::optional<std::string>>& text, std::string& extra) const;
+    Status indexText(std::int64_t rowid, const std::string& space, const std::vector<std::optional<std::string>>& text);
     Status applyDeltas(const std::unordered_map<std::string, SpaceStats>& deltas);
     void recordActivity(const PendingBatch& batch);
 

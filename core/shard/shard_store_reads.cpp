@@ -42,22 +42,24 @@ Result<SearchResult> ShardStore::search(const ShardSearchRequest& request)
         return compiled.error();
 
     std::string spaceFilter;
-    for (const auto& space : request.spaces)
-        spaceFilter += (spaceFilter.empty() ? "" : " OR ") + ("\"" + spaceToken(space) + "\"");
+    for (const auto& space : request.spaces) {
+        // Appended piece by piece: GCC 12 reports a bogus -Wrestrict for "\"" + std::string&&.
+        spaceFilter.append(spaceFilter.empty() ? "\"" : " OR \"").append(spaceToken(space)).append("\"");
+    }
     const std::string match = "sp : (" + spaceFilter + ") AND " + *compiled;
     const auto columns = textColumns(m_fields);
     std::string weights = "0";
     for (std::size_t i = 0; i < columns.size(); ++i)
         weights += ", 1";
-    std::string snippets;
-    for (std::size_t i = 0; request.snippets && i < columns.size(); ++i)
-        snippets += ", snippet(fts, " + std::to_string(i + 1) + ", '[[', ']]', '…', 12)";
     std::string placeholders;
     for (std::size_t i = 0; i < request.spaces.size(); ++i)
-        placeholders += (i ? ", ?" : "?") + std::to_string(i + 4);
-    const std::string sql = "SELECT d.space, d.id, d.version, bm25(fts, " + weights + ") AS score" + snippets
-        + " FROM fts JOIN docs d ON d.rowid = fts.rowid WHERE fts MATCH ?1 AND d.space IN (" + placeholders
-        + ") ORDER BY score LIMIT ?2 OFFSET ?3";
+        placeholders += (i ? ", ?" : "?") + std::to_string(i + 5);
+    // Rank inside FTS5 first and join only the winners to docs: joining every match before
+    // ranking costs one random docs lookup per match (3x slower on large spaces, BENCHMARKS.md).
+    // The space token already scopes the match; the IN check guards against token collisions.
+    const std::string sql = "SELECT d.space, d.id, d.version, m.score, m.rowid FROM (SELECT rowid, bm25(fts, " + weights
+        + ") AS score FROM fts WHERE fts MATCH ?1 ORDER BY score LIMIT ?2) AS m JOIN docs d ON d.rowid = m.rowid"
+          " WHERE d.space IN (" + placeholders + ") ORDER BY m.score LIMIT ?3 OFFSET ?4";
 
     auto lease = acquireReader();
     if (!lease)
@@ -65,26 +67,27 @@ Result<SearchResult> ShardStore::search(const ShardSearchRequest& request)
     auto stmt = lease->db().prepare(sql);
     if (!stmt)
         return stmt.error();
-    stmt->bind(1, match).bind(2, std::int64_t { request.limit == 0 ? 20 : request.limit });
-    stmt->bind(3, std::int64_t { request.offset });
+    const std::int64_t limit = request.limit == 0 ? 20 : request.limit;
+    stmt->bind(1, match).bind(2, limit + std::int64_t { request.offset }).bind(3, limit);
+    stmt->bind(4, std::int64_t { request.offset });
     for (std::size_t i = 0; i < request.spaces.size(); ++i)
-        stmt->bind(static_cast<int>(i) + 4, request.spaces[i]);
+        stmt->bind(static_cast<int>(i) + 5, request.spaces[i]);
     SearchResult result;
     result.compiledQuery = match;
+    std::vector<std::int64_t> rowids;
     while (true) {
         auto row = stmt->step();
         if (!row)
-            return makeError(row.error().code == ErrorCode::InvalidArgument ? ErrorCode::InvalidArgument : row.error().code,
-                "search failed: " + row.error().message, m_id);
+            return makeError(row.error().code, "search failed: " + row.error().message, m_id);
         if (!*row)
             break;
-        SearchHit hit { stmt->columnText(0), stmt->columnText(1), fromStored(stmt->columnInt(2)), stmt->columnDouble(3), {} };
-        for (std::size_t i = 0; request.snippets && i < columns.size(); ++i) {
-            std::string candidate = stmt->columnText(static_cast<int>(i) + 4);
-            if (countMarks(candidate) > countMarks(hit.snippet))
-                hit.snippet = std::move(candidate);
-        }
-        result.hits.push_back(std::move(hit));
+        result.hits.push_back({ stmt->columnText(0), stmt->columnText(1), fromStored(stmt->columnInt(2)),
+            stmt->columnDouble(3), {} });
+        rowids.push_back(stmt->columnInt(4));
+    }
+    if (request.snippets) {
+        if (auto status = addSnippets(lease->db(), match, rowids, result.hits); !status)
+            return status.error();
     }
     const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - started;
     m_tickLatency.record(elapsed.count());
@@ -96,6 +99,33 @@ Result<SearchResult> ShardStore::search(const ShardSearchRequest& request)
     return result;
 }
 
+Status ShardStore::addSnippets(
+    SqliteDb& db, const std::string& match, const std::vector<std::int64_t>& rowids, std::vector<SearchHit>& hits)
+{
+    // snippet() needs the MATCH cursor, so each hit is looked up again by rowid; only the page's
+    // hits pay for it. The snippet of the column with the most marked matches wins.
+    const auto columns = textColumns(m_fields);
+    std::string snippets;
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        snippets += (i ? ", " : "") + ("snippet(fts, " + std::to_string(i + 1) + ", '[[', ']]', '…', 12)");
+    auto stmt = db.prepare("SELECT " + snippets + " FROM fts WHERE fts MATCH ?1 AND rowid = ?2");
+    if (!stmt)
+        return stmt.error();
+    for (std::size_t h = 0; h < hits.size(); ++h) {
+        stmt->bind(1, match).bind(2, rowids[h]);
+        auto row = stmt->step();
+        if (!row)
+            return row.error();
+        for (std::size_t i = 0; *row && i < columns.size(); ++i) {
+            std::string candidate = stmt->columnText(static_cast<int>(i));
+            if (countMarks(candidate) > countMarks(hits[h].snippet))
+                hits[h].snippet = std::move(candidate);
+        }
+        stmt->reset();
+    }
+    return {};
+}
+
 Result<ScanPage> ShardStore::scan(
     const std::string& space, const std::string& afterId, std::uint32_t batchSize, bool includeTombstones)
 {
@@ -103,8 +133,9 @@ Result<ScanPage> ShardStore::scan(
         return status.error();
     const std::uint32_t limit = batchSize == 0 ? 500 : std::min(batchSize, kMaxScanBatch);
     const auto columns = textColumns(m_fields);
-    const std::string sql = "SELECT id, version, deleted" + joinColumns(columns, "") + ", extra FROM docs"
-        " WHERE space = ?1 AND id > ?2" + (includeTombstones ? "" : " AND deleted = 0") + " ORDER BY id LIMIT ?3";
+    const std::string sql = "SELECT d.id, d.version, d.deleted" + joinColumns(columns, "f.") + ", d.extra FROM docs d"
+        " LEFT JOIN fts f ON f.rowid = d.rowid WHERE d.space = ?1 AND d.id > ?2"
+        + (includeTombstones ? "" : " AND d.deleted = 0") + " ORDER BY d.id LIMIT ?3";
     auto lease = acquireReader();
     if (!lease)
         return lease.error();

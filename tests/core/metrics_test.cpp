@@ -507,3 +507,14 @@ TEST(MetricsHistoryRing, FilteredSnapshotKeepsOrder)
     EXPECT_EQ(ring.snapshot([](const int& v) { return v % 2 == 0; }), (std::vector<int> { 4, 6 }));
     EXPECT_EQ(ring.snapshot([](const int& v) { return v > 100; }), std::vector<int> {});
 }
+
+TEST(MetricsStatmTest, ReportsResidentPagesLessFileBackedOnes)
+{
+    auto pages = shardmap::core::parseStatmAnonymousPages("5000 1200 300 10 0 900 0\n");
+    ASSERT_TRUE(pages);
+    EXPECT_EQ(*pages, 900u);
+    EXPECT_FALSE(shardmap::core::parseStatmAnonymousPages("5000"));
+    auto noShared = shardmap::core::parseStatmAnonymousPages("5000 1200");
+    ASSERT_TRUE(noShared);
+    EXPECT_EQ(*noShared, 1200u);
+}
