@@ -1,0 +1,265 @@
+#include "core/map/shard_map.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace shardmap::core {
+
+using nlohmann::json;
+
+namespace {
+
+    template <typename T, typename Parse>
+    Result<T> decodeWith(const std::string& text, const char* what, Parse parse)
+    {
+        const json doc = json::parse(text, nullptr, false);
+        if (!doc.is_object())
+            return makeError(ErrorCode::Internal, std::string("stored ") + what + " record is not a JSON object");
+        try {
+            return parse(doc);
+        } catch (const json::exception& error) {
+            return makeError(ErrorCode::Internal, std::string("stored ") + what + " record is malformed: " + error.what());
+        }
+    }
+
+    template <typename T>
+    T optionalField(const json& doc, const char* name, T fallback)
+    {
+        const auto found = doc.find(name);
+        return found == doc.end() || found->is_null() ? fallback : found->get<T>();
+    }
+
+    std::string_view idOf(std::string_view key, std::string_view prefix) { return key.substr(prefix.size()); }
+
+    template <typename T, typename Decode>
+    Status decodeInto(std::map<std::string, Versioned<T>>& out, const StoredRecord& record, Decode decode)
+    {
+        auto value = decode(record.value);
+        if (!value)
+            return makeError(value.error().code, value.error().message, record.key);
+        std::string id = value->id; // copied first: the record is moved into the map below
+        out.emplace(std::move(id), Versioned<T> { std::move(*value), record.modRevision });
+        return {};
+    }
+
+    template <typename T>
+    const T* findIn(const std::map<std::string, Versioned<T>>& map, const std::string& id)
+    {
+        const auto found = map.find(id);
+        return found == map.end() ? nullptr : &found->second.value;
+    }
+
+} // namespace
+
+std::string encode(const NodeRecord& record)
+{
+    return json { { "id", record.id }, { "address", record.address }, { "labels", record.labels } }.dump();
+}
+
+std::string encode(const ShardRecord& record)
+{
+    return json { { "id", record.id }, { "node", record.node }, { "state", shardStateName(record.state) },
+        { "capacity_docs", record.capacityDocs }, { "capacity_bytes", record.capacityBytes } }
+        .dump();
+}
+
+std::string encode(const SpaceRecord& record)
+{
+    return json { { "id", record.id }, { "shard", record.shard }, { "epoch", record.epoch },
+        { "migration_id", record.migrationId }, { "target", record.target }, { "phase", migrationPhaseName(record.phase) },
+        { "pin", record.pin }, { "paused", record.paused } }
+        .dump();
+}
+
+std::string encode(const MigrationRecord& record)
+{
+    const auto& p = record.progress;
+    return json { { "id", record.id }, { "space", record.space }, { "source", record.source }, { "target", record.target },
+        { "phase", migrationPhaseName(record.phase) },
+        { "progress",
+            { { "docs_done", p.docsDone }, { "docs_total", p.docsTotal }, { "bytes_done", p.bytesDone },
+                { "bytes_total", p.bytesTotal }, { "docs_per_second", p.docsPerSecond }, { "eta_seconds", p.etaSeconds },
+                { "cursor", p.cursor } } },
+        { "throttle_docs_per_second", record.throttleDocsPerSecond }, { "paused", record.paused },
+        { "requested_by", record.requestedBy }, { "reason", record.reason }, { "created_unix_ms", record.createdUnixMs },
+        { "updated_unix_ms", record.updatedUnixMs }, { "finished_unix_ms", record.finishedUnixMs },
+        { "error", record.error } }
+        .dump();
+}
+
+Result<NodeRecord> decodeNode(const std::string& text)
+{
+    return decodeWith<NodeRecord>(text, "node", [](const json& doc) {
+        return NodeRecord { doc.at("id").get<std::string>(), doc.at("address").get<std::string>(),
+            optionalField<std::map<std::string, std::string>>(doc, "labels", {}) };
+    });
+}
+
+Result<ShardRecord> decodeShard(const std::string& text)
+{
+    return decodeWith<ShardRecord>(text, "shard", [](const json& doc) {
+        const auto state = parseShardState(doc.at("state").get<std::string>());
+        if (!state)
+            throw json::other_error::create(501, "unknown shard state " + doc.at("state").dump(), &doc);
+        return ShardRecord { doc.at("id").get<std::string>(), doc.at("node").get<std::string>(), *state,
+            optionalField<std::uint64_t>(doc, "capacity_docs", 0), optionalField<std::uint64_t>(doc, "capacity_bytes", 0) };
+    });
+}
+
+Result<SpaceRecord> decodeSpace(const std::string& text)
+{
+    return decodeWith<SpaceRecord>(text, "space", [](const json& doc) {
+        SpaceRecord record;
+        record.id = doc.at("id").get<std::string>();
+        record.shard = doc.at("shard").get<std::string>();
+        record.epoch = doc.at("epoch").get<std::uint64_t>();
+        record.migrationId = optionalField<std::string>(doc, "migration_id", "");
+        record.target = optionalField<std::string>(doc, "target", "");
+        record.phase = parseMigrationPhase(optionalField<std::string>(doc, "phase", "done")).value_or(MigrationPhase::Done);
+        record.pin = optionalField<std::string>(doc, "pin", "");
+        record.paused = optionalField<bool>(doc, "paused", false);
+        return record;
+    });
+}
+
+Result<MigrationRecord> decodeMigration(const std::string& text)
+{
+    return decodeWith<MigrationRecord>(text, "migration", [](const json& doc) {
+        MigrationRecord record;
+        record.id = doc.at("id").get<std::string>();
+        record.space = doc.at("space").get<std::string>();
+        record.source = doc.at("source").get<std::string>();
+        record.target = doc.at("target").get<std::string>();
+        record.phase = parseMigrationPhase(doc.at("phase").get<std::string>()).value_or(MigrationPhase::Failed);
+        const json progress = optionalField<json>(doc, "progress", json::object());
+        auto& p = record.progress;
+        p.docsDone = optionalField<std::uint64_t>(progress, "docs_done", 0);
+        p.docsTotal = optionalField<std::uint64_t>(progress, "docs_total", 0);
+        p.bytesDone = optionalField<std::uint64_t>(progress, "bytes_done", 0);
+        p.bytesTotal = optionalField<std::uint64_t>(progress, "bytes_total", 0);
+        p.docsPerSecond = optionalField<double>(progress, "docs_per_second", 0);
+        p.etaSeconds = optionalField<std::int64_t>(progress, "eta_seconds", -1);
+        p.cursor = optionalField<std::string>(progress, "cursor", "");
+        record.throttleDocsPerSecond = optionalField<std::uint64_t>(doc, "throttle_docs_per_second", 0);
+        record.paused = optionalField<bool>(doc, "paused", false);
+        record.requestedBy = optionalField<std::string>(doc, "requested_by", "");
+        record.reason = optionalField<std::string>(doc, "reason", "");
+        record.createdUnixMs = optionalField<std::int64_t>(doc, "created_unix_ms", 0);
+        record.updatedUnixMs = optionalField<std::int64_t>(doc, "updated_unix_ms", 0);
+        record.finishedUnixMs = optionalField<std::int64_t>(doc, "finished_unix_ms", 0);
+        record.error = optionalField<std::string>(doc, "error", "");
+        return record;
+    });
+}
+
+Result<MapSnapshot> MapSnapshot::decode(const StoreSnapshot& snapshot)
+{
+    MapSnapshot map;
+    map.revision = snapshot.revision;
+    for (const auto& [key, record] : snapshot.records) {
+        Status status;
+        if (key.starts_with(keys::kNodes))
+            status = decodeInto(map.nodes, record, decodeNode);
+        else if (key.starts_with(keys::kShards))
+            status = decodeInto(map.shards, record, decodeShard);
+        else if (key.starts_with(keys::kSpaces))
+            status = decodeInto(map.spaces, record, decodeSpace);
+        else if (key.starts_with(keys::kMigrations))
+            status = decodeInto(map.migrations, record, decodeMigration);
+        if (!status)
+            return status.error();
+    }
+    return map;
+}
+
+const NodeRecord* MapSnapshot::node(const std::string& id) const { return findIn(nodes, id); }
+const ShardRecord* MapSnapshot::shard(const std::string& id) const { return findIn(shards, id); }
+const SpaceRecord* MapSnapshot::space(const std::string& id) const { return findIn(spaces, id); }
+
+std::vector<const SpaceRecord*> MapSnapshot::spacesOn(const std::string& shardId) const
+{
+    std::vector<const SpaceRecord*> out;
+    for (const auto& [id, space] : spaces) {
+        if (space.value.shard == shardId || space.value.target == shardId)
+            out.push_back(&space.value);
+    }
+    return out;
+}
+
+std::vector<const ShardRecord*> MapSnapshot::shardsOn(const std::string& nodeId) const
+{
+    std::vector<const ShardRecord*> out;
+    for (const auto& [id, shard] : shards) {
+        if (shard.value.node == nodeId)
+            out.push_back(&shard.value);
+    }
+    return out;
+}
+
+namespace {
+
+    struct KeyFold {
+        std::optional<std::string> before;
+        std::optional<std::string> after;
+    };
+
+    void addSpace(MapDiff& diff, const std::string& key, const KeyFold& fold)
+    {
+        const auto before = fold.before ? decodeSpace(*fold.before) : Result<SpaceRecord>(Error {});
+        const auto after = fold.after ? decodeSpace(*fold.after) : Result<SpaceRecord>(Error {});
+        SpaceMove move { std::string(idOf(key, keys::kSpaces)), before ? before->shard : "", after ? after->shard : "",
+            before ? before->epoch : 0, after ? after->epoch : 0 };
+        if (move.fromShard != move.toShard || move.fromEpoch != move.toEpoch)
+            diff.spaces.push_back(std::move(move));
+    }
+
+    void addShard(MapDiff& diff, const std::string& key, const KeyFold& fold)
+    {
+        const auto before = fold.before ? decodeShard(*fold.before) : Result<ShardRecord>(Error {});
+        const auto after = fold.after ? decodeShard(*fold.after) : Result<ShardRecord>(Error {});
+        ShardChange change { std::string(idOf(key, keys::kShards)), std::nullopt, std::nullopt };
+        if (before)
+            change.before = before->state;
+        if (after)
+            change.after = after->state;
+        if (change.before != change.after)
+            diff.shards.push_back(std::move(change));
+    }
+
+} // namespace
+
+Result<MapDiff> diffRevisions(MetadataStore& store, std::uint64_t a, std::uint64_t b)
+{
+    const std::uint64_t from = std::min(a, b);
+    const std::uint64_t to = std::max(a, b);
+    auto current = store.currentRevision();
+    if (!current)
+        return current.error();
+    if (to > *current)
+        return makeError(ErrorCode::NotFound,
+            "revision " + std::to_string(to) + " does not exist yet; the map is at " + std::to_string(*current));
+    auto records = store.history(from, to, 0);
+    if (!records)
+        return records.error();
+    std::map<std::string, KeyFold> folds;
+    for (const auto& record : *records) {
+        for (const auto& change : record.changes) {
+            auto [entry, inserted] = folds.try_emplace(change.key, KeyFold { change.before, change.after });
+            if (!inserted)
+                entry->second.after = change.after;
+        }
+    }
+    MapDiff diff { from, to, {}, {}, {}, records->size() };
+    for (const auto& [key, fold] : folds) {
+        if (key.starts_with(keys::kSpaces))
+            addSpace(diff, key, fold);
+        else if (key.starts_with(keys::kShards))
+            addShard(diff, key, fold);
+        else if (key.starts_with(keys::kNodes) && fold.before.has_value() != fold.after.has_value())
+            diff.nodes.push_back({ std::string(idOf(key, keys::kNodes)), !fold.before, !fold.after });
+    }
+    return diff;
+}
+
+} // namespace shardmap::core

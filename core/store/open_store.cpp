@@ -1,0 +1,37 @@
+#include "core/store/metadata_store.h"
+#include "core/store/sqlite_store.h"
+
+#include <string_view>
+
+namespace shardmap::core {
+
+namespace {
+
+    constexpr std::string_view kSqliteScheme = "sqlite:";
+
+    // "sqlite:PATH"; "sqlite://PATH" is accepted too, since people write URIs that way.
+    std::string sqlitePath(const std::string& uri)
+    {
+        std::string path = uri.substr(kSqliteScheme.size());
+        if (path.starts_with("//"))
+            path.erase(0, 2);
+        return path;
+    }
+
+} // namespace
+
+Result<std::unique_ptr<MetadataStore>> openStore(const std::string& uri, bool create)
+{
+    if (!uri.starts_with(kSqliteScheme))
+        return makeError(ErrorCode::InvalidArgument,
+            "unknown store URI '" + uri + "'; expected sqlite:PATH (etcd://HOST:PORT/PREFIX arrives later)");
+    const std::string path = sqlitePath(uri);
+    if (path.empty())
+        return makeError(ErrorCode::InvalidArgument, "store URI '" + uri + "' has no path; expected sqlite:PATH");
+    auto store = SqliteStore::open(path, create);
+    if (!store)
+        return store.error();
+    return std::unique_ptr<MetadataStore>(std::move(*store));
+}
+
+} // namespace shardmap::core

@@ -1,0 +1,135 @@
+#pragma once
+
+#include "core/shard/sqlite_db.h"
+#include "core/store/metadata_store.h"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shardmap::core {
+
+struct SqliteStoreOptions {
+    // How long a write waits for another connection's write transaction (in this process or
+    // another) before it fails with Unavailable "store is locked by another process".
+    int busyTimeoutMs = 5000;
+    // Reader connections kept for reuse; more are opened while many threads read at once.
+    std::size_t readerConnections = 4;
+    // How often a watch checks for commits made through other connections or processes; commits
+    // through this store wake its watches at once.
+    std::chrono::milliseconds watchPollInterval { 20 };
+    // Fault injection for tests: runs inside commit() after the mutations and the audit record are
+    // written and before COMMIT, so a test can kill the process in the middle of a transaction.
+    std::function<void()> beforeCommit;
+};
+
+// The embedded metadata store: one SQLite file in WAL mode with synchronous=FULL (the map is small
+// and a commit that was acknowledged must survive power loss). Tables: meta (magic, schema
+// version, revision), records, audit (one row per revision, written in the commit's transaction)
+// and leases. Any number of stores, in this process or others, may open the same file: commits
+// serialise on SQLite's write lock (BEGIN IMMEDIATE, waiting up to busyTimeoutMs); reads run on
+// pooled connections, each inside one read transaction, so they see exactly one revision.
+// Watches run a thread with their own connection each. All methods are thread-safe.
+//
+// Leases: the row of a lease is never deleted, so its token only grows. Acquiring a free,
+// expired or released lease starts a new grant with token + 1; acquiring one's own live lease
+// renews it with the same token. Lease changes are not map revisions and write no audit record.
+class SqliteStore final : public MetadataStore {
+public:
+    static constexpr int kSchemaVersion = 1;
+
+    // Opens the store at path. create: make the file and schema if the file is missing (or empty).
+    // Errors: NotFound (no file and !create), FailedPrecondition (not a Shardmap store, a newer
+    // schema, a read-only file or directory), Unavailable (locked past busyTimeoutMs). A failed
+    // open leaves the file system as it found it.
+    static Result<std::unique_ptr<SqliteStore>> open(
+        const std::string& path, bool create, SqliteStoreOptions options = {});
+    ~SqliteStore() override;
+
+    SqliteStore(const SqliteStore&) = delete;
+    SqliteStore& operator=(const SqliteStore&) = delete;
+
+    Result<StoreSnapshot> snapshot() override;
+    Result<StoreSnapshot> list(const std::string& prefix) override;
+    Result<std::uint64_t> currentRevision() override;
+    // Refuses (InvalidArgument) an empty commit, an empty or non-UTF-8 key, a non-UTF-8 value or
+    // text, and a key written twice in one commit. A delete of a missing key is a change from
+    // absent to absent.
+    Result<std::uint64_t> commit(const CommitRequest& request) override;
+    Result<std::vector<AuditRecord>> history(
+        std::uint64_t fromRevision, std::uint64_t toRevision, std::size_t limit) override;
+    // Destroying the store ends its watches with an Unavailable error ("the store was closed").
+    Result<std::unique_ptr<WatchHandle>> watch(
+        std::uint64_t fromRevision, WatchCallback onRecord, WatchErrorCallback onError) override;
+
+    Result<LeaseGrant> acquireLease(
+        const std::string& name, const std::string& holder, std::chrono::milliseconds ttl) override;
+    // Renews while holder and token still match, even after expiry if nobody took the lease in
+    // between; refuses a released lease.
+    Result<LeaseGrant> renewLease(const LeaseGrant& grant, std::chrono::milliseconds ttl) override;
+    // Releasing a lease that was already lost or released succeeds and changes nothing.
+    Status releaseLease(const LeaseGrant& grant) override;
+
+    std::string describe() const override;
+    const std::string& path() const { return m_path; }
+
+private:
+    struct CommitSignal;
+    struct WriteStatements;
+    struct LeaseRow;
+    class Watch;
+    using StoredRecords = std::map<std::string, std::optional<StoredRecord>>;
+
+    SqliteStore(std::string path, SqliteStoreOptions options);
+    Status initialise(bool create);
+    Status openWriter();
+    Status createSchema();
+    Status checkSchema();
+    Status upgradeSchema();
+    Status prepareStatements();
+
+    Result<SqliteDb> openConnection() const;
+    Result<SqliteDb> takeReader();
+    void returnReader(SqliteDb db);
+    template <typename T, typename Body> Result<T> readTransaction(Body body);
+    template <typename T, typename Body> Result<T> writeTransaction(Body body);
+
+    Result<std::uint64_t> commitLocked(const CommitRequest& request);
+    Result<std::optional<StoredRecord>> readRecord(const std::string& key);
+    Result<StoredRecords> readTouched(const std::vector<Mutation>& mutations);
+    Status checkFence(const std::optional<LeaseGrant>& fence);
+    Status checkExpectations(const CommitRequest& request, std::uint64_t current, const StoredRecords& touched);
+    Result<std::string> describeChangesSince(std::uint64_t revision, std::uint64_t current);
+    Result<std::vector<RecordChange>> applyMutations(
+        const std::vector<Mutation>& mutations, const StoredRecords& touched, std::uint64_t revision);
+    Status applyMutation(const Mutation& mutation, std::uint64_t revision);
+    Status writeAudit(const CommitRequest& request, const std::vector<RecordChange>& changes, std::uint64_t revision);
+    void signalCommit();
+
+    Result<std::optional<LeaseRow>> readLease(const std::string& name);
+    Status writeLease(const LeaseGrant& grant);
+    Result<LeaseGrant> acquireLocked(const std::string& name, const std::string& holder, std::chrono::milliseconds ttl);
+    Result<LeaseGrant> renewLocked(const LeaseGrant& grant, std::chrono::milliseconds ttl);
+    Status releaseLocked(const LeaseGrant& grant);
+
+    std::string m_path;
+    SqliteStoreOptions m_options;
+    std::shared_ptr<CommitSignal> m_signal;
+
+    // Write side: one connection and its prepared statements, guarded by m_writeMutex.
+    std::mutex m_writeMutex;
+    SqliteDb m_writer;
+    std::unique_ptr<WriteStatements> m_stmts;
+
+    std::mutex m_readerMutex;
+    std::vector<SqliteDb> m_readers;
+};
+
+} // namespace shardmap::core
