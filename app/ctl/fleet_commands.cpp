@@ -1,0 +1,318 @@
+// shardmapctl commands that also talk to the shard nodes.
+#include "app/ctl/commands.h"
+#include "app/ctl/output.h"
+
+#include "core/client/node_client.h"
+#include "core/router/router.h"
+
+#include <chrono>
+#include <fstream>
+#include <ostream>
+
+namespace shardmap::app {
+
+using core::ErrorCode;
+using nlohmann::json;
+
+namespace {
+
+    std::uint64_t versionNow()
+    {
+        // Microseconds since the epoch: later writes from one clock win without coordination.
+        return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+            std::chrono::system_clock::now().time_since_epoch())
+                                              .count());
+    }
+
+    core::NodeClientPool makePool(const CtlOptions& options)
+    {
+        core::NodeClientOptions clientOptions;
+        clientOptions.callTimeout = options.timeout;
+        return core::NodeClientPool(clientOptions);
+    }
+
+    core::Result<std::vector<core::Document>> readDocuments(const WriteArgs& args)
+    {
+        std::vector<core::Document> docs;
+        if (args.file.empty()) {
+            if (args.space.empty() || args.id.empty())
+                return core::makeError(ErrorCode::InvalidArgument, "write needs --space and --id, or --file");
+            docs.push_back({ args.space, args.id, args.version ? args.version : versionNow(),
+                args.deleted ? std::map<std::string, std::string> {} : args.fields, args.deleted });
+            return docs;
+        }
+        std::ifstream in(args.file);
+        if (!in)
+            return core::makeError(ErrorCode::NotFound, "cannot read " + args.file);
+        std::string line;
+        for (int number = 1; std::getline(in, line); ++number) {
+            if (line.find_first_not_of(" \t\r") == std::string::npos)
+                continue;
+            const json doc = json::parse(line, nullptr, false);
+            if (!doc.is_object() || !doc.contains("space") || !doc.contains("id"))
+                return core::makeError(ErrorCode::InvalidArgument,
+                    args.file + ":" + std::to_string(number) + ": expected a JSON object with space and id");
+            try {
+                docs.push_back({ doc.at("space").get<std::string>(), doc.at("id").get<std::string>(),
+                    doc.value("version", versionNow()), doc.value("fields", std::map<std::string, std::string> {}),
+                    doc.value("deleted", false) });
+            } catch (const json::exception& error) {
+                return core::makeError(ErrorCode::InvalidArgument, args.file + ":" + std::to_string(number) + ": " + error.what());
+            }
+        }
+        return docs;
+    }
+
+    const char* outcomeName(core::WriteOutcome outcome)
+    {
+        switch (outcome) {
+        case core::WriteOutcome::Applied: return "applied";
+        case core::WriteOutcome::Stale: return "stale";
+        case core::WriteOutcome::Rejected: return "rejected";
+        }
+        return "unknown";
+    }
+
+} // namespace
+
+CommandResult cmdShardCreate(const CtlOptions& options, const ShardCreateArgs& args)
+{
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    core::MapEditor editor(**store);
+    auto map = editor.snapshot();
+    if (!map)
+        return map.error();
+    const core::NodeRecord* node = map->node(args.node);
+    if (!node)
+        return core::makeError(ErrorCode::NotFound, "no node " + args.node + " in the shard map");
+    if (map->shard(args.id))
+        return core::makeError(ErrorCode::AlreadyExists, "shard " + args.id + " already exists");
+    // The node first: a map entry for a shard that does not exist would be allocated to.
+    auto pool = makePool(options);
+    auto client = pool.get(node->address);
+    if (!client)
+        return client.error();
+    auto created = (*client)->createShard(args.id, args.fields);
+    if (!created && created.error().code != ErrorCode::AlreadyExists)
+        return core::makeError(created.error().code, created.error().message, "node " + args.node);
+    auto revision = editor.addShard(
+        { args.id, args.node, core::ShardState::Active, args.capacityDocs, args.capacityBytes }, options.actor);
+    if (!revision)
+        return revision.error();
+    const std::string what = "shard " + args.id + " created on node " + args.node;
+    return CommandOutput { json { { "revision", *revision }, { "shard", args.id }, { "node", args.node } },
+        [what, rev = *revision](std::ostream& out) { out << what << " (map revision " << rev << ")\n"; } };
+}
+
+CommandResult cmdShardList(const CtlOptions& options)
+{
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    core::MapEditor editor(**store);
+    auto map = editor.snapshot();
+    if (!map)
+        return map.error();
+    auto pool = makePool(options);
+    std::map<std::string, core::ShardSummary> live;
+    for (const auto& [id, node] : map->nodes) {
+        auto client = pool.get(node.value.address);
+        auto shards = client ? (*client)->listShards() : core::Result<std::vector<core::ShardSummary>>(client.error());
+        for (const auto& shard : shards ? *shards : std::vector<core::ShardSummary> {})
+            live[shard.id] = shard;
+    }
+    json out = json::array();
+    Table table({ "SHARD", "NODE", "STATE", "SPACES", "DOCS", "ON DISK", "HEALTH" });
+    for (const auto& [id, shard] : map->shards) {
+        const auto found = live.find(id);
+        const bool reachable = found != live.end();
+        const std::string health = !reachable ? "unreachable" : (found->second.healthy ? "ok" : "failed");
+        const auto spaces = map->spacesOn(id).size();
+        out.push_back({ { "shard", id }, { "node", shard.value.node }, { "state", core::shardStateName(shard.value.state) },
+            { "spaces", spaces }, { "docs", reachable ? found->second.liveDocs : 0 },
+            { "bytes_on_disk", reachable ? found->second.bytesOnDisk : 0 }, { "health", health },
+            { "capacity_docs", shard.value.capacityDocs }, { "capacity_bytes", shard.value.capacityBytes } });
+        table.addRow({ id, shard.value.node, core::shardStateName(shard.value.state), std::to_string(spaces),
+            reachable ? std::to_string(found->second.liveDocs) : "-",
+            reachable ? humanBytes(found->second.bytesOnDisk) : "-", health });
+    }
+    return CommandOutput { json { { "revision", map->revision }, { "shards", out } },
+        [table](std::ostream& stream) { table.print(stream); } };
+}
+
+CommandResult cmdSpaceReassign(const CtlOptions& options, const std::string& space, const std::string& shard)
+{
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    core::MapEditor editor(**store);
+    auto before = editor.snapshot();
+    if (!before)
+        return before.error();
+    const core::SpaceRecord* old = before->space(space);
+    auto moved = editor.reassignSpace(space, shard, options.actor);
+    if (!moved)
+        return moved.error();
+    // Tell both nodes, newest epoch first: the new owner accepts, the old one is fenced.
+    auto pool = makePool(options);
+    auto addressOf = [&](const std::string& shardId) {
+        const core::ShardRecord* record = before->shard(shardId);
+        const core::NodeRecord* node = record ? before->node(record->node) : nullptr;
+        return node ? node->address : std::string();
+    };
+    std::vector<std::string> warnings;
+    auto push = [&](const std::string& shardId, core::SpaceRole role) {
+        auto client = pool.get(addressOf(shardId));
+        auto result = client ? (*client)->setOwnership(shardId, { space, role, moved->epoch })
+                             : core::Result<core::Ownership>(client.error());
+        if (!result)
+            warnings.push_back("could not tell shard " + shardId + ": " + result.error().describe());
+    };
+    push(shard, core::SpaceRole::Owner);
+    if (old && old->shard != shard)
+        push(old->shard, core::SpaceRole::Fenced);
+    const std::string what = "space " + space + " now owned by " + shard + " at epoch " + std::to_string(moved->epoch);
+    return CommandOutput { json { { "space", space }, { "shard", shard }, { "epoch", moved->epoch }, { "warnings", warnings } },
+        [what, warnings](std::ostream& out) {
+            out << what << " (documents were not moved)\n";
+            for (const auto& warning : warnings)
+                out << "warning: " << warning << "\n";
+        } };
+}
+
+CommandResult cmdWrite(const CtlOptions& options, const WriteArgs& args)
+{
+    auto docs = readDocuments(args);
+    if (!docs)
+        return docs.error();
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    auto pool = makePool(options);
+    core::RouterOptions routerOptions;
+    routerOptions.actor = options.actor.name;
+    auto router = core::Router::start(**store, pool, routerOptions);
+    if (!router)
+        return router.error();
+    auto written = (*router)->write(*docs);
+    if (!written)
+        return written.error();
+    json results = json::array();
+    Table table({ "SPACE", "ID", "VERSION", "OUTCOME", "REASON" });
+    for (std::size_t i = 0; i < docs->size(); ++i) {
+        const auto& result = written->results[i];
+        results.push_back({ { "space", (*docs)[i].space }, { "id", (*docs)[i].id }, { "version", (*docs)[i].version },
+            { "outcome", outcomeName(result.outcome) }, { "reason", result.reason } });
+        table.addRow({ (*docs)[i].space, (*docs)[i].id, std::to_string((*docs)[i].version), outcomeName(result.outcome),
+            result.reason });
+    }
+    const auto summary = *written;
+    return CommandOutput { json { { "applied", summary.applied }, { "stale", summary.stale },
+                               { "rejected", summary.rejected }, { "retries", summary.retries },
+                               { "created_spaces", summary.createdSpaces }, { "results", results } },
+        [table, summary](std::ostream& out) {
+            if (summary.results.size() <= 20)
+                table.print(out);
+            out << summary.applied << " applied, " << summary.stale << " stale, " << summary.rejected << " rejected";
+            for (const auto& space : summary.createdSpaces)
+                out << "; created space " << space;
+            out << "\n";
+        } };
+}
+
+CommandResult cmdSearch(const CtlOptions& options, const SearchArgs& args)
+{
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    auto pool = makePool(options);
+    auto router = core::Router::start(**store, pool, {});
+    if (!router)
+        return router.error();
+    auto found = (*router)->search({ args.spaces, args.query, args.limit, args.offset, true });
+    if (!found)
+        return found.error();
+    json hits = json::array();
+    Table table({ "SPACE", "ID", "VERSION", "SCORE", "SNIPPET" });
+    for (const auto& hit : found->hits) {
+        hits.push_back({ { "space", hit.space }, { "id", hit.id }, { "version", hit.version }, { "score", hit.score },
+            { "snippet", hit.snippet } });
+        table.addRow({ hit.space, hit.id, std::to_string(hit.version), fixed(hit.score, 3), hit.snippet });
+    }
+    const auto count = found->hits.size();
+    return CommandOutput { json { { "hits", hits } }, [table, count](std::ostream& out) {
+                              if (count == 0)
+                                  out << "no matches\n";
+                              else
+                                  table.print(out);
+                          } };
+}
+
+CommandResult cmdStats(const CtlOptions& options, bool spaces)
+{
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    core::MapEditor editor(**store);
+    auto map = editor.snapshot();
+    if (!map)
+        return map.error();
+    auto pool = makePool(options);
+    json nodes = json::array();
+    Table nodeTable({ "NODE", "ADDRESS", "RSS", "CPU %", "DISK FREE", "IO WAIT %", "QPS", "P99 MS", "INDEXED/S" });
+    Table shardTable({ "SHARD", "NODE", "DOCS", "BYTES EST", "ON DISK", "QPS", "WRITES/S", "P99 MS" });
+    Table spaceTable({ "SPACE", "SHARD", "DOCS", "BYTES EST", "QPS", "WRITES/S" });
+    for (const auto& [id, node] : map->nodes) {
+        auto client = pool.get(node.value.address);
+        auto metrics = client ? (*client)->metrics(spaces) : core::Result<core::NodeMetricsValue>(client.error());
+        if (!metrics) {
+            nodes.push_back({ { "node", id }, { "address", node.value.address }, { "error", metrics.error().describe() } });
+            nodeTable.addRow({ id, node.value.address, "unreachable: " + metrics.error().message });
+            continue;
+        }
+        const auto& m = *metrics;
+        json shardsJson = json::array();
+        for (const auto& shard : m.shards) {
+            json spaceJson = json::array();
+            for (const auto& space : shard.spaceMetrics) {
+                spaceJson.push_back({ { "space", space.space }, { "docs", space.liveDocs },
+                    { "bytes_estimate", space.bytesEstimate }, { "queries_per_second", space.queriesPerSecond },
+                    { "writes_per_second", space.writesPerSecond } });
+                spaceTable.addRow({ space.space, shard.shard, std::to_string(space.liveDocs), humanBytes(space.bytesEstimate),
+                    fixed(space.queriesPerSecond), fixed(space.writesPerSecond) });
+            }
+            shardsJson.push_back({ { "shard", shard.shard }, { "healthy", shard.healthy }, { "docs", shard.liveDocs },
+                { "bytes_estimate", shard.bytesEstimate }, { "bytes_on_disk", shard.bytesOnDisk },
+                { "queries_per_second", shard.queriesPerSecond }, { "writes_per_second", shard.writesPerSecond },
+                { "query_p99_ms", shard.queryP99Ms }, { "spaces", spaceJson } });
+            shardTable.addRow({ shard.shard, id, std::to_string(shard.liveDocs), humanBytes(shard.bytesEstimate),
+                humanBytes(shard.bytesOnDisk), fixed(shard.queriesPerSecond), fixed(shard.writesPerSecond),
+                fixed(shard.queryP99Ms, 2) });
+        }
+        const double freePercent = m.diskTotalBytes
+            ? 100.0 * static_cast<double>(m.diskFreeBytes) / static_cast<double>(m.diskTotalBytes)
+            : 0;
+        nodes.push_back({ { "node", id }, { "address", node.value.address }, { "rss_bytes", m.rssBytes },
+            { "cpu_percent", m.cpuPercent }, { "disk_free_bytes", m.diskFreeBytes }, { "disk_total_bytes", m.diskTotalBytes },
+            { "iowait_percent", m.iowaitPercent }, { "queries_per_second", m.queriesPerSecond },
+            { "query_p99_ms", m.queryP99Ms }, { "docs_indexed_per_second", m.docsIndexedPerSecond },
+            { "shards", shardsJson } });
+        nodeTable.addRow({ id, node.value.address, humanBytes(m.rssBytes), fixed(m.cpuPercent),
+            fixed(freePercent) + " %", fixed(m.iowaitPercent), fixed(m.queriesPerSecond), fixed(m.queryP99Ms, 2),
+            fixed(m.docsIndexedPerSecond) });
+    }
+    return CommandOutput { json { { "revision", map->revision }, { "nodes", nodes } },
+        [=](std::ostream& out) {
+            nodeTable.print(out);
+            out << "\n";
+            shardTable.print(out);
+            if (spaces) {
+                out << "\n";
+                spaceTable.print(out);
+            }
+        } };
+}
+
+} // namespace shardmap::app

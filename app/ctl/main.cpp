@@ -1,0 +1,172 @@
+// shardmapctl: the shard map's operations from a shell. Wires CLI11 subcommands to the command
+// functions and prints their output as a table or, with --json, as JSON.
+#include "app/ctl/commands.h"
+#include "app/ctl/output.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <iostream>
+
+using namespace shardmap::app;
+
+namespace {
+
+std::string envOr(const char* name, std::string fallback)
+{
+    const char* value = std::getenv(name);
+    return value && *value ? value : fallback;
+}
+
+std::map<std::string, std::string> parsePairs(const std::vector<std::string>& pairs)
+{
+    std::map<std::string, std::string> out;
+    for (const auto& pair : pairs) {
+        const auto equals = pair.find('=');
+        if (equals == std::string::npos || equals == 0)
+            throw CLI::ValidationError("'" + pair + "' is not KEY=VALUE");
+        out[pair.substr(0, equals)] = pair.substr(equals + 1);
+    }
+    return out;
+}
+
+int report(const CommandResult& result, bool json)
+{
+    if (!result) {
+        const auto& error = result.error();
+        if (json)
+            std::cout << nlohmann::json { { "error", { { "code", shardmap::core::errorCodeName(error.code) },
+                                                       { "message", error.describe() } } } }
+                             .dump(2)
+                      << "\n";
+        std::cerr << "shardmapctl: " << error.describe() << "\n";
+        return exitCodeFor(error.code);
+    }
+    if (json)
+        std::cout << result->json.dump(2) << "\n";
+    else if (result->human)
+        result->human(std::cout);
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    CLI::App app { "shardmapctl: inspect and change the Shardmap shard map.\n"
+                   "Exit codes: 0 ok, 2 invalid input, 3 not found, 4 conflict/exists, 5 refused (precondition), "
+                   "6 unavailable, 1 other." };
+    app.require_subcommand(1);
+    CtlOptions options;
+    options.storeUri = envOr("SHARDMAP_STORE", "");
+    options.actor.name = envOr("USER", "shardmapctl");
+    bool json = false;
+    int timeoutMs = 10000;
+    app.add_option("--store", options.storeUri, "Store URI: sqlite:PATH (default: $SHARDMAP_STORE)");
+    app.add_flag("--json", json, "Print JSON for scripts");
+    app.add_option("--actor", options.actor.name, "Who is acting, for the audit log (default: $USER)");
+    app.add_option("--reason", options.actor.reason, "Why, for the audit log");
+    app.add_option("--timeout-ms", timeoutMs, "Deadline of each call to a node")->check(CLI::Range(100, 600000));
+
+    CommandResult result = shardmap::core::makeError(shardmap::core::ErrorCode::Internal, "no command ran");
+    auto run = [&](auto command) { return [&, command] { result = command(); }; };
+
+    app.add_subcommand("init", "Create the store (if missing) and print its revision")
+        ->callback(run([&] { return cmdInit(options); }));
+
+    auto* node = app.add_subcommand("node", "Nodes of the fleet")->require_subcommand(1);
+    static std::string id, address, shard, space, state;
+    static std::vector<std::string> labels;
+    auto* nodeAdd = node->add_subcommand("add", "Register a shard node");
+    nodeAdd->add_option("id", id, "Node id")->required();
+    nodeAdd->add_option("address", address, "HOST:PORT of the node")->required();
+    nodeAdd->add_option("--label", labels, "KEY=VALUE label (repeatable)");
+    nodeAdd->callback(run([&] { return cmdNodeAdd(options, id, address, parsePairs(labels)); }));
+    auto* nodeRemove = node->add_subcommand("remove", "Remove a node that has no shards");
+    nodeRemove->add_option("id", id, "Node id")->required();
+    nodeRemove->callback(run([&] { return cmdNodeRemove(options, id); }));
+    node->add_subcommand("list", "List nodes")->callback(run([&] { return cmdNodeList(options); }));
+
+    auto* shardCmd = app.add_subcommand("shard", "Shards")->require_subcommand(1);
+    static ShardCreateArgs create;
+    auto* shardCreate = shardCmd->add_subcommand("create", "Create a shard on a node and add it to the map");
+    shardCreate->add_option("id", create.id, "Shard id")->required();
+    shardCreate->add_option("--node", create.node, "Node that hosts it")->required();
+    shardCreate->add_option("--fields", create.fields, "Searchable fields (default: title body tags)")->delimiter(',');
+    shardCreate->add_option("--capacity-docs", create.capacityDocs, "Most documents (0: no limit)");
+    shardCreate->add_option("--capacity-bytes", create.capacityBytes, "Most bytes (0: no limit)");
+    shardCreate->callback(run([&] { return cmdShardCreate(options, create); }));
+    shardCmd->add_subcommand("list", "List shards with their state and size")
+        ->callback(run([&] { return cmdShardList(options); }));
+    auto* setState = shardCmd->add_subcommand("set-state", "Set a shard's state");
+    setState->add_option("id", shard, "Shard id")->required();
+    setState->add_option("state", state, "active, draining, readonly or retired")->required();
+    setState->callback(run([&] { return cmdShardSetState(options, shard, state); }));
+
+    auto* spaceCmd = app.add_subcommand("space", "Spaces (tenants)")->require_subcommand(1);
+    auto* spaceList = spaceCmd->add_subcommand("list", "List spaces");
+    spaceList->add_option("--shard", shard, "Only spaces on this shard");
+    spaceList->callback(run([&] { return cmdSpaceList(options, shard); }));
+    auto* where = spaceCmd->add_subcommand("where", "Where a space lives");
+    where->add_option("space", space, "Space id")->required();
+    where->callback(run([&] { return cmdSpaceWhere(options, space); }));
+    auto* pin = spaceCmd->add_subcommand("pin", "Pin a space to a shard");
+    pin->add_option("space", space, "Space id")->required();
+    pin->add_option("shard", shard, "Shard id")->required();
+    pin->callback(run([&] { return cmdSpacePin(options, space, shard); }));
+    auto* unpin = spaceCmd->add_subcommand("unpin", "Remove a space's pin");
+    unpin->add_option("space", space, "Space id")->required();
+    unpin->callback(run([&] { return cmdSpaceUnpin(options, space); }));
+    auto* reassign = spaceCmd->add_subcommand("reassign",
+        "Hand a space's ownership to another shard by hand (epoch + 1; documents are not moved)");
+    reassign->add_option("space", space, "Space id")->required();
+    reassign->add_option("shard", shard, "New owner shard")->required();
+    reassign->callback(run([&] { return cmdSpaceReassign(options, space, shard); }));
+
+    auto* mapCmd = app.add_subcommand("map", "The map's history")->require_subcommand(1);
+    static std::uint64_t from = 0, revA = 0, revB = 0;
+    static std::size_t limit = 50;
+    auto* history = mapCmd->add_subcommand("history", "Audit records, oldest first");
+    history->add_option("--from", from, "Start after this revision");
+    history->add_option("--limit", limit, "At most this many records")->capture_default_str();
+    history->callback(run([&] { return cmdMapHistory(options, from, limit); }));
+    auto* diff = mapCmd->add_subcommand("diff", "What changed between two revisions");
+    diff->add_option("rev1", revA, "Revision")->required();
+    diff->add_option("rev2", revB, "Revision")->required();
+    diff->callback(run([&] { return cmdMapDiff(options, revA, revB); }));
+
+    static WriteArgs writeArgs;
+    static std::vector<std::string> fields;
+    auto* write = app.add_subcommand("write", "Write (or delete) documents through the router");
+    write->add_option("--space", writeArgs.space, "Space id");
+    write->add_option("--id", writeArgs.id, "Document id");
+    write->add_option("--field", fields, "NAME=VALUE (repeatable)");
+    write->add_option("--version", writeArgs.version, "Version (default: now in microseconds)");
+    write->add_flag("--delete", writeArgs.deleted, "Write a tombstone");
+    write->add_option("--file", writeArgs.file, "JSON lines of {space, id, version, fields, deleted}");
+    write->callback(run([&] {
+        writeArgs.fields = parsePairs(fields);
+        return cmdWrite(options, writeArgs);
+    }));
+
+    static SearchArgs searchArgs;
+    auto* search = app.add_subcommand("search", "Search spaces through the router");
+    search->add_option("--space", searchArgs.spaces, "Space id (repeatable)")->required();
+    search->add_option("query", searchArgs.query, "Query: terms, \"phrases\", prefix*, AND/OR/NOT, field:term")->required();
+    search->add_option("--limit", searchArgs.limit, "Hits")->capture_default_str()->check(CLI::Range(1, 1000));
+    search->add_option("--offset", searchArgs.offset, "Skip this many hits");
+    search->callback(run([&] { return cmdSearch(options, searchArgs); }));
+
+    static bool withSpaces = false;
+    auto* stats = app.add_subcommand("stats", "Live figures from the nodes: per node, shard and space");
+    stats->add_flag("--spaces", withSpaces, "Also list every space");
+    stats->callback(run([&] { return cmdStats(options, withSpaces); }));
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        return app.exit(error);
+    }
+    options.timeout = std::chrono::milliseconds(timeoutMs);
+    return report(result, json);
+}

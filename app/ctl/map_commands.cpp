@@ -1,0 +1,244 @@
+// shardmapctl commands that read or change the shard map itself.
+#include "app/ctl/commands.h"
+#include "app/ctl/output.h"
+
+#include <ostream>
+
+namespace shardmap::app {
+
+using core::Error;
+using core::ErrorCode;
+using nlohmann::json;
+
+namespace {
+
+    json toJson(const core::SpaceRecord& space)
+    {
+        return { { "space", space.id }, { "shard", space.shard }, { "epoch", space.epoch },
+            { "migration", space.migrationId }, { "target", space.target },
+            { "phase", space.migrating() ? core::migrationPhaseName(space.phase) : "" }, { "pin", space.pin },
+            { "paused", space.paused } };
+    }
+
+    CommandOutput revisionOutput(std::uint64_t revision, std::string what)
+    {
+        return { json { { "revision", revision }, { "result", what } },
+            [revision, what](std::ostream& out) { out << what << " (map revision " << revision << ")\n"; } };
+    }
+
+    template <typename F>
+    CommandResult withEditor(const CtlOptions& options, F body)
+    {
+        auto store = openCtlStore(options);
+        if (!store)
+            return store.error();
+        core::MapEditor editor(**store);
+        return body(editor, **store);
+    }
+
+    CommandResult fromRevision(core::Result<std::uint64_t> revision, std::string what)
+    {
+        if (!revision)
+            return revision.error();
+        return revisionOutput(*revision, std::move(what));
+    }
+
+} // namespace
+
+core::Result<std::unique_ptr<core::MetadataStore>> openCtlStore(const CtlOptions& options, bool create)
+{
+    if (options.storeUri.empty())
+        return core::makeError(ErrorCode::InvalidArgument, "no store given: pass --store sqlite:PATH or set SHARDMAP_STORE");
+    return core::openStore(options.storeUri, create);
+}
+
+CommandResult cmdInit(const CtlOptions& options)
+{
+    auto store = openCtlStore(options, true);
+    if (!store)
+        return store.error();
+    auto revision = (*store)->currentRevision();
+    if (!revision)
+        return revision.error();
+    return revisionOutput(*revision, "store ready at " + (*store)->describe());
+}
+
+CommandResult cmdNodeAdd(const CtlOptions& options, const std::string& id, const std::string& address,
+    const std::map<std::string, std::string>& labels)
+{
+    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) {
+        return fromRevision(editor.addNode({ id, address, labels }, options.actor), "node " + id + " added at " + address);
+    });
+}
+
+CommandResult cmdNodeRemove(const CtlOptions& options, const std::string& id)
+{
+    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) {
+        return fromRevision(editor.removeNode(id, options.actor), "node " + id + " removed");
+    });
+}
+
+CommandResult cmdNodeList(const CtlOptions& options)
+{
+    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) -> CommandResult {
+        auto map = editor.snapshot();
+        if (!map)
+            return map.error();
+        json nodes = json::array();
+        Table table({ "NODE", "ADDRESS", "SHARDS", "LABELS" });
+        for (const auto& [id, node] : map->nodes) {
+            std::string labels;
+            for (const auto& [key, value] : node.value.labels)
+                labels += (labels.empty() ? "" : ",") + key + "=" + value;
+            const auto shards = map->shardsOn(id).size();
+            nodes.push_back({ { "node", id }, { "address", node.value.address }, { "shards", shards },
+                { "labels", node.value.labels } });
+            table.addRow({ id, node.value.address, std::to_string(shards), labels });
+        }
+        return CommandOutput { json { { "revision", map->revision }, { "nodes", nodes } },
+            [table](std::ostream& out) { table.print(out); } };
+    });
+}
+
+CommandResult cmdShardSetState(const CtlOptions& options, const std::string& id, const std::string& state)
+{
+    const auto parsed = core::parseShardState(state);
+    if (!parsed)
+        return core::makeError(ErrorCode::InvalidArgument,
+            "unknown shard state '" + state + "'; use active, draining, readonly or retired");
+    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) {
+        return fromRevision(editor.setShardState(id, *parsed, options.actor), "shard " + id + " is " + state);
+    });
+}
+
+CommandResult cmdSpaceList(const CtlOptions& options, const std::string& shard)
+{
+    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) -> CommandResult {
+        auto map = editor.snapshot();
+        if (!map)
+            return map.error();
+        if (!shard.empty() && !map->shard(shard))
+            return core::makeError(ErrorCode::NotFound, "no shard " + shard + " in the shard map");
+        json spaces = json::array();
+        Table table({ "SPACE", "SHARD", "EPOCH", "MIGRATING TO", "PIN", "PAUSED" });
+        for (const auto& [id, space] : map->spaces) {
+            const auto& s = space.value;
+            if (!shard.empty() && s.shard != shard && s.target != shard)
+                continue;
+            spaces.push_back(toJson(s));
+            table.addRow({ id, s.shard, std::to_string(s.epoch), s.target, s.pin, s.paused ? "yes" : "" });
+        }
+        return CommandOutput { json { { "revision", map->revision }, { "spaces", spaces } },
+            [table](std::ostream& out) { table.print(out); } };
+    });
+}
+
+CommandResult cmdSpaceWhere(const CtlOptions& options, const std::string& space)
+{
+    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) -> CommandResult {
+        auto map = editor.snapshot();
+        if (!map)
+            return map.error();
+        const core::SpaceRecord* record = map->space(space);
+        if (!record)
+            return core::makeError(ErrorCode::NotFound, "no space " + space + " in the shard map");
+        const core::ShardRecord* shard = map->shard(record->shard);
+        const core::NodeRecord* node = shard ? map->node(shard->node) : nullptr;
+        json out = toJson(*record);
+        out["node"] = shard ? shard->node : "";
+        out["address"] = node ? node->address : "";
+        out["revision"] = map->revision;
+        return CommandOutput { out, [out](std::ostream& stream) {
+                                  stream << out["space"].get<std::string>() << " is on shard "
+                                         << out["shard"].get<std::string>() << " (node " << out["node"].get<std::string>()
+                                         << " at " << out["address"].get<std::string>() << "), epoch " << out["epoch"];
+                                  if (!out["target"].get<std::string>().empty())
+                                      stream << ", migrating to " << out["target"].get<std::string>() << " ("
+                                             << out["phase"].get<std::string>() << ")";
+                                  stream << "\n";
+                              } };
+    });
+}
+
+CommandResult cmdSpacePin(const CtlOptions& options, const std::string& space, const std::string& shard)
+{
+    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) {
+        return fromRevision(editor.pinSpace(space, shard, options.actor), "space " + space + " pinned to " + shard);
+    });
+}
+
+CommandResult cmdSpaceUnpin(const CtlOptions& options, const std::string& space)
+{
+    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) {
+        return fromRevision(editor.unpinSpace(space, options.actor), "space " + space + " unpinned");
+    });
+}
+
+CommandResult cmdMapHistory(const CtlOptions& options, std::uint64_t from, std::size_t limit)
+{
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    auto records = (*store)->history(from, 0, limit);
+    if (!records)
+        return records.error();
+    json out = json::array();
+    Table table({ "REV", "TIME", "ACTOR", "ACTION", "KEYS", "REASON" });
+    for (const auto& record : *records) {
+        json keysChanged = json::array();
+        std::string keyList;
+        for (const auto& change : record.changes) {
+            keysChanged.push_back(change.key);
+            keyList += (keyList.empty() ? "" : " ") + change.key;
+        }
+        out.push_back({ { "revision", record.revision }, { "unix_ms", record.unixMs }, { "actor", record.actor },
+            { "action", record.action }, { "reason", record.reason }, { "keys", keysChanged } });
+        table.addRow({ std::to_string(record.revision), formatTime(record.unixMs), record.actor, record.action, keyList,
+            record.reason });
+    }
+    return CommandOutput { json { { "history", out } }, [table](std::ostream& stream) { table.print(stream); } };
+}
+
+CommandResult cmdMapDiff(const CtlOptions& options, std::uint64_t a, std::uint64_t b)
+{
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    auto diff = core::diffRevisions(**store, a, b);
+    if (!diff)
+        return diff.error();
+    json spaces = json::array();
+    json shards = json::array();
+    json nodes = json::array();
+    Table table({ "KIND", "ID", "BEFORE", "AFTER" });
+    for (const auto& move : diff->spaces) {
+        spaces.push_back({ { "space", move.space }, { "from", move.fromShard }, { "to", move.toShard },
+            { "from_epoch", move.fromEpoch }, { "to_epoch", move.toEpoch } });
+        table.addRow({ "space", move.space, move.fromShard.empty() ? "(new)" : move.fromShard + " e" + std::to_string(move.fromEpoch),
+            move.toShard.empty() ? "(removed)" : move.toShard + " e" + std::to_string(move.toEpoch) });
+    }
+    for (const auto& change : diff->shards) {
+        const std::string before = change.before ? core::shardStateName(*change.before) : "(new)";
+        const std::string after = change.after ? core::shardStateName(*change.after) : "(removed)";
+        shards.push_back({ { "shard", change.shard }, { "before", before }, { "after", after } });
+        table.addRow({ "shard", change.shard, before, after });
+    }
+    for (const auto& change : diff->nodes) {
+        nodes.push_back({ { "node", change.node }, { "added", change.added }, { "removed", change.removed } });
+        table.addRow({ "node", change.node, change.added ? "(new)" : "present", change.removed ? "(removed)" : "present" });
+    }
+    const auto from = diff->fromRevision;
+    const auto to = diff->toRevision;
+    const auto commits = diff->commits;
+    return CommandOutput { json { { "from", from }, { "to", to }, { "commits", commits }, { "spaces", spaces },
+                               { "shards", shards }, { "nodes", nodes } },
+        [=](std::ostream& out) {
+            out << "revisions " << from << " -> " << to << ": " << commits << " commit(s)\n";
+            if (table.empty())
+                out << "no placement changes\n";
+            else
+                table.print(out);
+        } };
+}
+
+} // namespace shardmap::app

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "core/util/result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace shardmap::app {
+
+// A plain-text table with aligned columns, for people; scripts use --json.
+class Table {
+public:
+    explicit Table(std::vector<std::string> headers);
+    void addRow(std::vector<std::string> cells);
+    void print(std::ostream& out) const;
+    bool empty() const { return m_rows.empty(); }
+
+private:
+    std::vector<std::string> m_headers;
+    std::vector<std::vector<std::string>> m_rows;
+};
+
+std::string humanBytes(std::uint64_t bytes);
+std::string formatTime(std::int64_t unixMs);
+std::string fixed(double value, int decimals = 1);
+
+// Exit codes of shardmapctl, one per kind of failure so scripts can tell them apart.
+int exitCodeFor(core::ErrorCode code);
+
+} // namespace shardmap::app

@@ -1,0 +1,272 @@
+#include "core/client/node_client.h"
+
+#include "core/node/status_mapping.h"
+#include "shardmap/v1/node.grpc.pb.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace shardmap::core {
+
+namespace {
+
+    Result<std::string> readPem(const std::string& path)
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            return makeError(ErrorCode::NotFound, "cannot read PEM file", path);
+        std::stringstream buffer;
+        buffer << in.rdbuf();
+        return buffer.str();
+    }
+
+    Result<std::shared_ptr<grpc::ChannelCredentials>> credentialsFor(const NodeClientOptions& options)
+    {
+        if (options.caFile.empty())
+            return grpc::InsecureChannelCredentials();
+        grpc::SslCredentialsOptions ssl;
+        auto ca = readPem(options.caFile);
+        if (!ca)
+            return ca.error();
+        ssl.pem_root_certs = *ca;
+        if (!options.certFile.empty()) {
+            auto cert = readPem(options.certFile);
+            auto key = readPem(options.keyFile);
+            if (!cert || !key)
+                return !cert ? cert.error() : key.error();
+            ssl.pem_cert_chain = *cert;
+            ssl.pem_private_key = *key;
+        }
+        return grpc::SslCredentials(ssl);
+    }
+
+    void toProto(const Document& in, v1::Document& out)
+    {
+        out.set_space(in.space);
+        out.set_id(in.id);
+        out.set_version(in.version);
+        out.set_deleted(in.deleted);
+        for (const auto& [name, value] : in.fields)
+            (*out.mutable_fields())[name] = value;
+    }
+
+    ShardSummary fromProto(const v1::ShardInfo& in)
+    {
+        return ShardSummary { in.shard_id(), in.health() != v1::SHARD_HEALTH_FAILED, in.error(),
+            { in.fields().begin(), in.fields().end() }, in.live_docs(), in.tombstones(), in.spaces(), in.bytes_on_disk(),
+            in.bytes_estimate() };
+    }
+
+    Ownership fromProto(const v1::Ownership& in)
+    {
+        return Ownership { in.space(), static_cast<SpaceRole>(in.role()), in.epoch() };
+    }
+
+    ShardMetricsValue fromProto(const v1::ShardMetrics& in)
+    {
+        ShardMetricsValue out { in.shard_id(), in.health() != v1::SHARD_HEALTH_FAILED, in.live_docs(), in.bytes_estimate(),
+            in.bytes_on_disk(), in.spaces(), in.queries_per_second(), in.writes_per_second(), in.docs_indexed_per_second(),
+            in.query_p50_ms(), in.query_p99_ms(), {} };
+        for (const auto& space : in.space_metrics())
+            out.spaceMetrics.push_back({ space.space(), space.live_docs(), space.bytes_estimate(),
+                space.queries_per_second(), space.writes_per_second() });
+        return out;
+    }
+
+    NodeMetricsValue fromProto(const v1::NodeMetrics& in)
+    {
+        NodeMetricsValue out { in.unix_ms(), in.node_id(), in.rss_bytes(), in.sqlite_memory_bytes(), in.disk_total_bytes(),
+            in.disk_free_bytes(), in.cpu_percent(), in.io_read_bytes_per_second(), in.io_write_bytes_per_second(),
+            in.iowait_percent(), in.queries_per_second(), in.query_p50_ms(), in.query_p99_ms(),
+            in.docs_indexed_per_second(), in.bytes_on_disk(), {} };
+        for (const auto& shard : in.shards())
+            out.shards.push_back(fromProto(shard));
+        return out;
+    }
+
+} // namespace
+
+struct GrpcNodeClient::Impl {
+    std::shared_ptr<grpc::Channel> channel;
+    std::unique_ptr<v1::Node::Stub> stub;
+    std::chrono::milliseconds timeout;
+
+    std::unique_ptr<grpc::ClientContext> context() const
+    {
+        auto ctx = std::make_unique<grpc::ClientContext>();
+        ctx->set_deadline(std::chrono::system_clock::now() + timeout);
+        return ctx;
+    }
+};
+
+Result<std::unique_ptr<GrpcNodeClient>> GrpcNodeClient::connect(const std::string& address, const NodeClientOptions& options)
+{
+    auto credentials = credentialsFor(options);
+    if (!credentials)
+        return credentials.error();
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(128 * 1024 * 1024);
+    args.SetMaxSendMessageSize(128 * 1024 * 1024);
+    args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
+    auto impl = std::make_unique<Impl>();
+    impl->channel = grpc::CreateCustomChannel(address, *credentials, args);
+    impl->stub = v1::Node::NewStub(impl->channel);
+    impl->timeout = options.callTimeout;
+    return std::unique_ptr<GrpcNodeClient>(new GrpcNodeClient(address, std::move(impl)));
+}
+
+GrpcNodeClient::GrpcNodeClient(std::string address, std::unique_ptr<Impl> impl)
+    : m_address(std::move(address))
+    , m_impl(std::move(impl))
+{
+}
+
+GrpcNodeClient::~GrpcNodeClient() = default;
+
+Result<ShardSummary> GrpcNodeClient::createShard(const std::string& shard, const std::vector<std::string>& fields)
+{
+    v1::CreateShardRequest request;
+    request.set_shard_id(shard);
+    for (const auto& field : fields)
+        request.add_fields(field);
+    v1::ShardInfo info;
+    const auto status = m_impl->stub->CreateShard(m_impl->context().get(), request, &info);
+    if (!status.ok())
+        return fromGrpcStatus(status, m_address);
+    return fromProto(info);
+}
+
+Result<std::vector<ShardSummary>> GrpcNodeClient::listShards()
+{
+    v1::ListShardsResponse response;
+    const auto status = m_impl->stub->ListShards(m_impl->context().get(), {}, &response);
+    if (!status.ok())
+        return fromGrpcStatus(status, m_address);
+    std::vector<ShardSummary> out;
+    for (const auto& shard : response.shards())
+        out.push_back(fromProto(shard));
+    return out;
+}
+
+Result<Ownership> GrpcNodeClient::setOwnership(const std::string& shard, const Ownership& ownership)
+{
+    v1::SetOwnershipRequest request;
+    request.set_shard_id(shard);
+    request.set_space(ownership.space);
+    request.set_role(static_cast<v1::SpaceRole>(ownership.role));
+    request.set_epoch(ownership.epoch);
+    v1::Ownership out;
+    const auto status = m_impl->stub->SetOwnership(m_impl->context().get(), request, &out);
+    if (!status.ok())
+        return fromGrpcStatus(status, m_address);
+    return fromProto(out);
+}
+
+Result<std::vector<Ownership>> GrpcNodeClient::ownerships(const std::string& shard, const std::string& space)
+{
+    v1::GetOwnershipRequest request;
+    request.set_shard_id(shard);
+    request.set_space(space);
+    v1::GetOwnershipResponse response;
+    const auto status = m_impl->stub->GetOwnership(m_impl->context().get(), request, &response);
+    if (!status.ok())
+        return fromGrpcStatus(status, m_address);
+    std::vector<Ownership> out;
+    for (const auto& own : response.ownerships())
+        out.push_back(fromProto(own));
+    return out;
+}
+
+Result<WriteSummary> GrpcNodeClient::bulkWrite(const std::string& shard, const std::vector<WriteItem>& items)
+{
+    v1::BulkWriteRequest request;
+    request.set_shard_id(shard);
+    for (const auto& item : items) {
+        auto* out = request.add_items();
+        toProto(item.doc, *out->mutable_doc());
+        out->set_epoch(item.epoch);
+    }
+    v1::BulkWriteResponse response;
+    const auto status = m_impl->stub->BulkWrite(m_impl->context().get(), request, &response);
+    if (!status.ok())
+        return fromGrpcStatus(status, m_address);
+    WriteSummary summary;
+    for (const auto& result : response.results())
+        summary.results.push_back(
+            { static_cast<WriteOutcome>(result.outcome()), result.reason(), result.stored_version() });
+    summary.applied = response.applied();
+    summary.stale = response.stale();
+    summary.rejected = response.rejected();
+    return summary;
+}
+
+Result<SearchResult> GrpcNodeClient::search(const std::string& shard, const ShardSearchRequest& request)
+{
+    v1::SearchRequest out;
+    out.set_shard_id(shard);
+    for (const auto& space : request.spaces)
+        out.add_spaces(space);
+    out.set_query(request.query);
+    out.set_limit(request.limit);
+    out.set_offset(request.offset);
+    out.set_snippets(request.snippets);
+    v1::SearchResponse response;
+    const auto status = m_impl->stub->Search(m_impl->context().get(), out, &response);
+    if (!status.ok())
+        return fromGrpcStatus(status, m_address);
+    SearchResult result;
+    result.compiledQuery = response.compiled_query();
+    for (const auto& hit : response.hits())
+        result.hits.push_back({ hit.space(), hit.id(), hit.version(), hit.score(), hit.snippet() });
+    return result;
+}
+
+Result<std::vector<SpaceStats>> GrpcNodeClient::spaceStats(const std::string& shard, const std::vector<std::string>& spaces)
+{
+    v1::GetSpaceStatsRequest request;
+    request.set_shard_id(shard);
+    for (const auto& space : spaces)
+        request.add_spaces(space);
+    v1::GetSpaceStatsResponse response;
+    const auto status = m_impl->stub->GetSpaceStats(m_impl->context().get(), request, &response);
+    if (!status.ok())
+        return fromGrpcStatus(status, m_address);
+    std::vector<SpaceStats> out;
+    for (const auto& s : response.stats())
+        out.push_back({ s.space(), s.live_docs(), s.bytes_estimate(), s.checksum(), s.tombstones() });
+    return out;
+}
+
+Result<NodeMetricsValue> GrpcNodeClient::metrics(bool includeSpaces)
+{
+    v1::GetMetricsRequest request;
+    request.set_include_spaces(includeSpaces);
+    v1::NodeMetrics response;
+    const auto status = m_impl->stub->GetMetrics(m_impl->context().get(), request, &response);
+    if (!status.ok())
+        return fromGrpcStatus(status, m_address);
+    return fromProto(response);
+}
+
+NodeClientPool::NodeClientPool(NodeClientOptions options)
+    : m_options(std::move(options))
+{
+}
+
+Result<std::shared_ptr<NodeClient>> NodeClientPool::get(const std::string& address)
+{
+    std::lock_guard lock(m_mutex);
+    const auto found = m_clients.find(address);
+    if (found != m_clients.end())
+        return found->second;
+    auto client = GrpcNodeClient::connect(address, m_options);
+    if (!client)
+        return client.error();
+    std::shared_ptr<NodeClient> shared(std::move(*client));
+    m_clients.emplace(address, shared);
+    return shared;
+}
+
+} // namespace shardmap::core

@@ -1,0 +1,139 @@
+#pragma once
+
+#include "core/shard/shard_store.h"
+#include "core/util/result.h"
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace grpc {
+class Channel;
+}
+
+namespace shardmap::core {
+
+struct ShardSummary {
+    std::string id;
+    bool healthy = true;
+    std::string error;
+    std::vector<std::string> fields;
+    std::uint64_t liveDocs = 0;
+    std::uint64_t tombstones = 0;
+    std::uint64_t spaces = 0;
+    std::uint64_t bytesOnDisk = 0;
+    std::uint64_t bytesEstimate = 0;
+};
+
+struct SpaceMetricsValue {
+    std::string space;
+    std::uint64_t liveDocs = 0;
+    std::uint64_t bytesEstimate = 0;
+    double queriesPerSecond = 0;
+    double writesPerSecond = 0;
+};
+
+struct ShardMetricsValue {
+    std::string shard;
+    bool healthy = true;
+    std::uint64_t liveDocs = 0;
+    std::uint64_t bytesEstimate = 0;
+    std::uint64_t bytesOnDisk = 0;
+    std::uint64_t spaces = 0;
+    double queriesPerSecond = 0;
+    double writesPerSecond = 0;
+    double docsIndexedPerSecond = 0;
+    double queryP50Ms = 0;
+    double queryP99Ms = 0;
+    std::vector<SpaceMetricsValue> spaceMetrics;
+};
+
+// One metrics sample of a node, as a value that can cross threads (protobuf stays in the client).
+struct NodeMetricsValue {
+    std::int64_t unixMs = 0;
+    std::string nodeId;
+    std::uint64_t rssBytes = 0;
+    std::uint64_t sqliteMemoryBytes = 0;
+    std::uint64_t diskTotalBytes = 0;
+    std::uint64_t diskFreeBytes = 0;
+    double cpuPercent = 0;
+    double ioReadBytesPerSecond = 0;
+    double ioWriteBytesPerSecond = 0;
+    double iowaitPercent = 0;
+    double queriesPerSecond = 0;
+    double queryP50Ms = 0;
+    double queryP99Ms = 0;
+    double docsIndexedPerSecond = 0;
+    std::uint64_t bytesOnDisk = 0;
+    std::vector<ShardMetricsValue> shards;
+};
+
+// A shard node as the control plane sees it. The one real implementation talks gRPC
+// (GrpcNodeClient); tests use it against real nodes, fault tests wrap it.
+class NodeClient {
+public:
+    virtual ~NodeClient() = default;
+
+    virtual const std::string& address() const = 0;
+    virtual Result<ShardSummary> createShard(const std::string& shard, const std::vector<std::string>& fields) = 0;
+    virtual Result<std::vector<ShardSummary>> listShards() = 0;
+    virtual Result<Ownership> setOwnership(const std::string& shard, const Ownership& ownership) = 0;
+    virtual Result<std::vector<Ownership>> ownerships(const std::string& shard, const std::string& space) = 0;
+    virtual Result<WriteSummary> bulkWrite(const std::string& shard, const std::vector<WriteItem>& items) = 0;
+    virtual Result<SearchResult> search(const std::string& shard, const ShardSearchRequest& request) = 0;
+    virtual Result<std::vector<SpaceStats>> spaceStats(const std::string& shard, const std::vector<std::string>& spaces) = 0;
+    virtual Result<NodeMetricsValue> metrics(bool includeSpaces) = 0;
+};
+
+struct NodeClientOptions {
+    std::chrono::milliseconds callTimeout { 10000 };
+    // PEM files for TLS; empty: plaintext (loopback).
+    std::string caFile;
+    std::string certFile;
+    std::string keyFile;
+};
+
+// gRPC client of shardmap.v1.Node with a deadline on every call. Errors come back as domain
+// errors; a fencing refusal keeps its EpochMismatch facts in Error::details.
+class GrpcNodeClient final : public NodeClient {
+public:
+    static Result<std::unique_ptr<GrpcNodeClient>> connect(const std::string& address, const NodeClientOptions& options);
+    ~GrpcNodeClient() override;
+
+    const std::string& address() const override { return m_address; }
+    Result<ShardSummary> createShard(const std::string& shard, const std::vector<std::string>& fields) override;
+    Result<std::vector<ShardSummary>> listShards() override;
+    Result<Ownership> setOwnership(const std::string& shard, const Ownership& ownership) override;
+    Result<std::vector<Ownership>> ownerships(const std::string& shard, const std::string& space) override;
+    Result<WriteSummary> bulkWrite(const std::string& shard, const std::vector<WriteItem>& items) override;
+    Result<SearchResult> search(const std::string& shard, const ShardSearchRequest& request) override;
+    Result<std::vector<SpaceStats>> spaceStats(const std::string& shard, const std::vector<std::string>& spaces) override;
+    Result<NodeMetricsValue> metrics(bool includeSpaces) override;
+
+private:
+    struct Impl;
+    GrpcNodeClient(std::string address, std::unique_ptr<Impl> impl);
+
+    std::string m_address;
+    std::unique_ptr<Impl> m_impl;
+};
+
+// One client per node address, created on first use and shared; thread-safe.
+class NodeClientPool {
+public:
+    explicit NodeClientPool(NodeClientOptions options = {});
+    virtual ~NodeClientPool() = default;
+
+    virtual Result<std::shared_ptr<NodeClient>> get(const std::string& address);
+
+private:
+    NodeClientOptions m_options;
+    std::mutex m_mutex;
+    std::unordered_map<std::string, std::shared_ptr<NodeClient>> m_clients;
+};
+
+} // namespace shardmap::core

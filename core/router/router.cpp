@@ -1,0 +1,390 @@
+#include "core/router/router.h"
+
+#include "core/util/validation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+namespace shardmap::core {
+
+namespace {
+
+    bool isEpochRefusal(const Error& error)
+    {
+        return error.code == ErrorCode::FailedPrecondition && error.details.contains("held_epoch");
+    }
+
+    std::uint64_t heldEpoch(const Error& error) { return std::stoull(error.details.at("held_epoch")); }
+
+} // namespace
+
+Router::Router(MetadataStore& store, NodeClientPool& nodes, RouterOptions options)
+    : m_store(store)
+    , m_nodes(nodes)
+    , m_options(std::move(options))
+{
+}
+
+Router::~Router() { m_watch.reset(); }
+
+Result<std::unique_ptr<Router>> Router::start(MetadataStore& store, NodeClientPool& nodes, RouterOptions options)
+{
+    std::unique_ptr<Router> router(new Router(store, nodes, std::move(options)));
+    if (auto status = router->load(); !status)
+        return status.error();
+    return router;
+}
+
+Status Router::load()
+{
+    auto snapshot = m_store.snapshot();
+    if (!snapshot)
+        return snapshot.error();
+    auto map = MapSnapshot::decode(*snapshot);
+    if (!map)
+        return map.error();
+    {
+        std::unique_lock lock(m_mutex);
+        for (auto& [id, space] : map->spaces)
+            m_spaces.emplace(id, std::move(space));
+        for (auto& [id, shard] : map->shards)
+            m_shards.emplace(id, std::move(shard.value));
+        for (auto& [id, node] : map->nodes)
+            m_nodeRecords.emplace(id, std::move(node.value));
+        m_revision = map->revision;
+        rebuildRoutes();
+    }
+    if (!m_options.followChanges)
+        return {};
+    auto watch = m_store.watch(
+        map->revision, [this](const AuditRecord& record) { apply(record); }, [](const Error&) {});
+    if (!watch)
+        return watch.error();
+    m_watch = std::move(*watch);
+    return {};
+}
+
+void Router::apply(const AuditRecord& record)
+{
+    {
+        std::unique_lock lock(m_mutex);
+        bool topologyChanged = false;
+        for (const auto& change : record.changes) {
+            const std::string_view key = change.key;
+            if (key.starts_with(keys::kSpaces)) {
+                const std::string id(key.substr(keys::kSpaces.size()));
+                auto& cached = m_spaces[id];
+                if (cached.modRevision > record.revision)
+                    continue; // a refresh already read something newer
+                auto decoded = change.after ? decodeSpace(*change.after) : Result<SpaceRecord>(Error {});
+                if (decoded) {
+                    cached = { std::move(*decoded), record.revision };
+                    if (auto route = routeFor(cached.value, record.revision))
+                        m_routes[id] = std::move(*route);
+                } else {
+                    m_spaces.erase(id);
+                    m_routes.erase(id);
+                }
+            } else if (key.starts_with(keys::kShards)) {
+                const std::string id(key.substr(keys::kShards.size()));
+                auto decoded = change.after ? decodeShard(*change.after) : Result<ShardRecord>(Error {});
+                decoded ? void(m_shards[id] = std::move(*decoded)) : void(m_shards.erase(id));
+                topologyChanged = true;
+            } else if (key.starts_with(keys::kNodes)) {
+                const std::string id(key.substr(keys::kNodes.size()));
+                auto decoded = change.after ? decodeNode(*change.after) : Result<NodeRecord>(Error {});
+                decoded ? void(m_nodeRecords[id] = std::move(*decoded)) : void(m_nodeRecords.erase(id));
+                topologyChanged = true;
+            }
+        }
+        if (topologyChanged)
+            rebuildRoutes();
+        m_revision = std::max(m_revision.load(), record.revision);
+    }
+    std::lock_guard lock(m_revisionMutex);
+    m_revisionChanged.notify_all();
+}
+
+void Router::rebuildRoutes()
+{
+    m_routes.clear();
+    for (const auto& [id, space] : m_spaces) {
+        if (auto route = routeFor(space.value, space.modRevision))
+            m_routes.emplace(id, std::move(*route));
+    }
+}
+
+std::optional<Route> Router::routeFor(const SpaceRecord& space, std::uint64_t revision) const
+{
+    auto addressOf = [this](const std::string& shardId) -> std::string {
+        const auto shard = m_shards.find(shardId);
+        if (shard == m_shards.end())
+            return {};
+        const auto node = m_nodeRecords.find(shard->second.node);
+        return node == m_nodeRecords.end() ? std::string() : node->second.address;
+    };
+    Route route { space.id, space.shard, addressOf(space.shard), space.epoch, {}, {}, space.paused, revision };
+    if (route.nodeAddress.empty())
+        return std::nullopt;
+    if (space.migrating() && !space.target.empty()) {
+        route.targetShard = space.target;
+        route.targetAddress = addressOf(space.target);
+    }
+    return route;
+}
+
+std::optional<Route> Router::resolve(std::string_view space) const
+{
+    std::shared_lock lock(m_mutex);
+    const auto found = m_routes.find(std::string(space));
+    if (found == m_routes.end())
+        return std::nullopt;
+    return found->second;
+}
+
+bool Router::waitForRevision(std::uint64_t revision, std::chrono::milliseconds timeout) const
+{
+    std::unique_lock lock(m_revisionMutex);
+    return m_revisionChanged.wait_for(lock, timeout, [&] { return m_revision.load() >= revision; });
+}
+
+Result<Route> Router::refresh(const std::string& space)
+{
+    auto listed = m_store.list(keys::space(space));
+    if (!listed)
+        return listed.error();
+    const auto record = listed->records.find(keys::space(space));
+    if (record == listed->records.end())
+        return makeError(ErrorCode::NotFound, "no space " + space + " in the shard map");
+    auto decoded = decodeSpace(record->second.value);
+    if (!decoded)
+        return decoded.error();
+    std::unique_lock lock(m_mutex);
+    auto& cached = m_spaces[space];
+    if (record->second.modRevision >= cached.modRevision)
+        cached = { std::move(*decoded), record->second.modRevision };
+    auto route = routeFor(cached.value, cached.modRevision);
+    if (!route)
+        return makeError(ErrorCode::FailedPrecondition,
+            "space " + space + " is on shard " + cached.value.shard + ", which has no node address in the map");
+    m_routes[space] = *route;
+    return *route;
+}
+
+Result<std::vector<ShardLoad>> Router::shardLoads()
+{
+    std::lock_guard lock(m_loadMutex);
+    if (!m_loads.empty() && std::chrono::steady_clock::now() - m_loadsAt < m_options.loadCacheTtl)
+        return m_loads;
+    std::vector<ShardLoad> loads;
+    std::map<std::string, std::vector<std::string>> shardsByAddress;
+    {
+        std::shared_lock mapLock(m_mutex);
+        std::unordered_map<std::string, std::uint64_t> spacesPerShard;
+        for (const auto& [id, space] : m_spaces)
+            ++spacesPerShard[space.value.shard];
+        for (const auto& [id, shard] : m_shards) {
+            // Space counts come from the map, always current; docs and bytes from the nodes'
+            // metrics, which lag by up to one sampling tick.
+            ShardLoad load { shard, 0, 0, spacesPerShard[id], 1.0, false };
+            loads.push_back(load);
+            const auto node = m_nodeRecords.find(shard.node);
+            if (node != m_nodeRecords.end())
+                shardsByAddress[node->second.address].push_back(id);
+        }
+    }
+    for (const auto& [address, shardIds] : shardsByAddress) {
+        auto client = m_nodes.get(address);
+        auto metrics = client ? (*client)->metrics(false) : Result<NodeMetricsValue>(client.error());
+        if (!metrics)
+            continue; // loadKnown stays false: the allocator ranks such shards last
+        const double freeRatio = metrics->diskTotalBytes == 0
+            ? 1.0
+            : static_cast<double>(metrics->diskFreeBytes) / static_cast<double>(metrics->diskTotalBytes);
+        for (auto& load : loads) {
+            for (const auto& shard : metrics->shards) {
+                if (shard.shard == load.shard.id && shard.healthy)
+                    load = ShardLoad { load.shard, shard.liveDocs, shard.bytesEstimate, load.spaces, freeRatio, true };
+            }
+        }
+    }
+    m_loads = loads;
+    m_loadsAt = std::chrono::steady_clock::now();
+    return loads;
+}
+
+Result<Route> Router::createSpace(const std::string& space, const std::string& pin)
+{
+    if (auto status = validateSpaceId(space); !status)
+        return status.error();
+    auto loads = shardLoads();
+    if (!loads)
+        return loads.error();
+    auto shard = allocateShard(m_options.strategy, space, *loads, pin);
+    if (!shard)
+        return shard.error();
+    SpaceRecord record;
+    record.id = space;
+    record.shard = *shard;
+    record.epoch = 1;
+    record.pin = pin;
+    CommitRequest request { { Mutation { keys::space(space), encode(record), 0 } }, std::nullopt, std::nullopt,
+        m_options.actor, "create-space", "first write to a new space" };
+    auto committed = m_store.commit(request);
+    if (!committed && committed.error().code != ErrorCode::Conflict)
+        return committed.error();
+    // Created by us or, on a conflict, by someone else first: either way the store now has it.
+    auto route = refresh(space);
+    if (!route)
+        return route.error();
+    {
+        std::lock_guard lock(m_loadMutex);
+        m_loads.clear(); // the next allocation sees this space's shard as one space fuller
+    }
+    auto client = m_nodes.get(route->nodeAddress);
+    if (!client)
+        return client.error();
+    auto owned = (*client)->setOwnership(route->shard, { space, SpaceRole::Owner, route->epoch });
+    if (!owned && !isEpochRefusal(owned.error()))
+        return owned.error();
+    return *route;
+}
+
+Status Router::reconcileEpoch(const Route& fresh, const Error& refusal)
+{
+    // The map is the truth: a node holding an older epoch for the owner shard missed a push
+    // (restart, lost call) and is told the map's ownership. A node holding a newer epoch than
+    // the map has is left alone: the map will catch up, or the write will fail after retries.
+    if (heldEpoch(refusal) >= fresh.epoch || refusal.details.at("shard") != fresh.shard)
+        return {};
+    auto client = m_nodes.get(fresh.nodeAddress);
+    if (!client)
+        return client.error();
+    auto owned = (*client)->setOwnership(fresh.shard, { fresh.space, SpaceRole::Owner, fresh.epoch });
+    if (!owned && !isEpochRefusal(owned.error()))
+        return owned.error();
+    return {};
+}
+
+Result<WriteSummary> Router::writeOwner(Route& route, std::vector<WriteItem>& items, std::uint32_t& retries)
+{
+    for (int attempt = 0;; ++attempt) {
+        for (auto& item : items)
+            item.epoch = route.epoch;
+        auto client = m_nodes.get(route.nodeAddress);
+        if (!client)
+            return client.error();
+        auto written = (*client)->bulkWrite(route.shard, items);
+        if (written || !isEpochRefusal(written.error()) || attempt >= m_options.maxRetries)
+            return written;
+        ++retries;
+        auto fresh = refresh(route.space);
+        if (!fresh)
+            return fresh.error();
+        if (auto status = reconcileEpoch(*fresh, written.error()); !status)
+            return status.error();
+        route = std::move(*fresh);
+    }
+}
+
+void Router::writeTarget(const Route& route, std::vector<WriteItem> items)
+{
+    for (auto& item : items)
+        item.epoch = route.epoch;
+    auto client = m_nodes.get(route.targetAddress);
+    auto written = client ? (*client)->bulkWrite(route.targetShard, items) : Result<WriteSummary>(client.error());
+    if (!written && m_options.onTargetFailure)
+        m_options.onTargetFailure({ route.space, route.targetShard, written.error() });
+}
+
+Result<RouterWriteResult> Router::writeSpace(const std::string& space, const std::vector<WriteItem>& items)
+{
+    RouterWriteResult result;
+    auto route = resolve(space);
+    if (!route) {
+        auto created = createSpace(space);
+        if (!created)
+            return created.error();
+        route = std::move(*created);
+        result.createdSpaces.push_back(space);
+    }
+    if (route->paused)
+        return makeError(ErrorCode::FailedPrecondition, "space " + space + " is paused; writes are refused until resumed");
+    std::vector<WriteItem> toOwner = items;
+    auto summary = writeOwner(*route, toOwner, result.retries);
+    if (!summary)
+        return makeError(summary.error().code, summary.error().message, "space " + space + " on shard " + route->shard);
+    if (route->migrating())
+        writeTarget(*route, std::move(toOwner));
+    result.results = std::move(summary->results);
+    result.applied = summary->applied;
+    result.stale = summary->stale;
+    result.rejected = summary->rejected;
+    return result;
+}
+
+Result<RouterWriteResult> Router::write(const std::vector<Document>& docs)
+{
+    if (docs.size() > kMaxBatchItems)
+        return makeError(ErrorCode::InvalidArgument,
+            "batch has " + std::to_string(docs.size()) + " documents; the limit is " + std::to_string(kMaxBatchItems));
+    std::map<std::string, std::vector<std::size_t>> bySpace;
+    for (std::size_t i = 0; i < docs.size(); ++i)
+        bySpace[docs[i].space].push_back(i);
+    RouterWriteResult total;
+    total.results.resize(docs.size());
+    for (const auto& [space, indexes] : bySpace) {
+        if (auto status = validateSpaceId(space); !status)
+            return status.error();
+        std::vector<WriteItem> items;
+        for (const auto index : indexes)
+            items.push_back({ docs[index], 0 });
+        auto written = writeSpace(space, items);
+        if (!written)
+            return written.error();
+        for (std::size_t k = 0; k < indexes.size() && k < written->results.size(); ++k)
+            total.results[indexes[k]] = written->results[k];
+        total.applied += written->applied;
+        total.stale += written->stale;
+        total.rejected += written->rejected;
+        total.retries += written->retries;
+        total.createdSpaces.insert(total.createdSpaces.end(), written->createdSpaces.begin(), written->createdSpaces.end());
+    }
+    return total;
+}
+
+Result<SearchResult> Router::search(const ShardSearchRequest& request)
+{
+    if (request.spaces.empty())
+        return makeError(ErrorCode::InvalidArgument, "a search names at least one space");
+    std::map<std::pair<std::string, std::string>, std::vector<std::string>> byShard; // (address, shard) -> spaces
+    for (const auto& space : request.spaces) {
+        auto route = resolve(space);
+        if (!route)
+            return makeError(ErrorCode::NotFound, "no space " + space + " in the shard map");
+        byShard[{ route->nodeAddress, route->shard }].push_back(space);
+    }
+    const std::uint32_t limit = request.limit == 0 ? 20 : request.limit;
+    SearchResult merged;
+    for (const auto& [where, spaces] : byShard) {
+        auto client = m_nodes.get(where.first);
+        if (!client)
+            return client.error();
+        ShardSearchRequest part { spaces, request.query, limit + request.offset, 0, request.snippets };
+        auto found = (*client)->search(where.second, part);
+        if (!found)
+            return makeError(found.error().code, found.error().message, "shard " + where.second);
+        merged.compiledQuery = found->compiledQuery;
+        merged.hits.insert(merged.hits.end(), found->hits.begin(), found->hits.end());
+    }
+    std::stable_sort(merged.hits.begin(), merged.hits.end(),
+        [](const SearchHit& a, const SearchHit& b) { return a.score < b.score; });
+    const std::size_t from = std::min<std::size_t>(request.offset, merged.hits.size());
+    const std::size_t to = std::min(merged.hits.size(), from + limit);
+    merged.hits = std::vector<SearchHit>(merged.hits.begin() + static_cast<std::ptrdiff_t>(from),
+        merged.hits.begin() + static_cast<std::ptrdiff_t>(to));
+    return merged;
+}
+
+} // namespace shardmap::core

@@ -1,0 +1,130 @@
+#pragma once
+
+#include "core/client/node_client.h"
+#include "core/map/shard_map.h"
+#include "core/placement/allocator.h"
+#include "core/store/metadata_store.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace shardmap::core {
+
+// Where a space's writes and reads go right now.
+struct Route {
+    std::string space;
+    std::string shard;
+    std::string nodeAddress;
+    std::uint64_t epoch = 0;
+    // While a migration is open: the target shard, which receives every write too.
+    std::string targetShard;
+    std::string targetAddress;
+    bool paused = false;
+    // The store revision this route was read at.
+    std::uint64_t revision = 0;
+
+    bool migrating() const { return !targetShard.empty(); }
+};
+
+struct RouterWriteResult {
+    // One per input document, in input order.
+    std::vector<ItemResult> results;
+    std::uint32_t applied = 0;
+    std::uint32_t stale = 0;
+    std::uint32_t rejected = 0;
+    // How often a node answered with another epoch and the router refreshed and retried.
+    std::uint32_t retries = 0;
+    // Spaces created by this write (allocated and owned on a node).
+    std::vector<std::string> createdSpaces;
+};
+
+// A dual write that reached the source but not the migration target. The write succeeded; the
+// migration must react (set back or fail), so it is reported rather than returned as an error.
+struct TargetWriteFailure {
+    std::string space;
+    std::string targetShard;
+    Error error;
+};
+
+struct RouterOptions {
+    AllocationStrategy strategy = AllocationStrategy::LoadAware;
+    // Refresh-and-retry rounds after a node refuses an epoch.
+    int maxRetries = 3;
+    // Who the router says it is in the audit records of the spaces it creates.
+    std::string actor = "router";
+    // How long shard loads read from the nodes are reused for allocation.
+    std::chrono::milliseconds loadCacheTtl { 5000 };
+    std::function<void(const TargetWriteFailure&)> onTargetFailure;
+    // Follow the store's watch. Short-lived routers (one CLI command) skip it and rely on
+    // refresh-on-refusal alone.
+    bool followChanges = true;
+};
+
+// Routes application writes and searches by the shard map. resolve() answers from an in-memory
+// table kept current by the store's watch, so the hot path never touches the store. Writes carry
+// the space's epoch; while a space migrates they go to the source (authoritative) and then the
+// target. A node's FAILED_PRECONDITION about the epoch makes the router re-read that space from
+// the store (and push the map's ownership to a node that lags), then retry, a bounded number of
+// times. A write for an unknown space allocates it with one compare-and-set.
+class Router {
+public:
+    static Result<std::unique_ptr<Router>> start(MetadataStore& store, NodeClientPool& nodes, RouterOptions options);
+    ~Router();
+    Router(const Router&) = delete;
+    Router& operator=(const Router&) = delete;
+
+    std::optional<Route> resolve(std::string_view space) const;
+    std::uint64_t revision() const { return m_revision.load(); }
+    // Waits until the watch has applied at least this revision (false on timeout).
+    bool waitForRevision(std::uint64_t revision, std::chrono::milliseconds timeout) const;
+
+    Result<RouterWriteResult> write(const std::vector<Document>& docs);
+    // Searches the spaces on their owners (the source until cutover) and merges by score.
+    Result<SearchResult> search(const ShardSearchRequest& request);
+
+    // Re-reads one space from the store and updates the table; NotFound if it does not exist.
+    Result<Route> refresh(const std::string& space);
+    // Creates a space on the allocated (or pinned) shard and sets its ownership on the node.
+    Result<Route> createSpace(const std::string& space, const std::string& pin = {});
+
+private:
+    Router(MetadataStore& store, NodeClientPool& nodes, RouterOptions options);
+    Status load();
+    void apply(const AuditRecord& record);
+    void rebuildRoutes();
+    std::optional<Route> routeFor(const SpaceRecord& space, std::uint64_t revision) const;
+    Result<RouterWriteResult> writeSpace(const std::string& space, const std::vector<WriteItem>& items);
+    Result<WriteSummary> writeOwner(Route& route, std::vector<WriteItem>& items, std::uint32_t& retries);
+    void writeTarget(const Route& route, std::vector<WriteItem> items);
+    Status reconcileEpoch(const Route& route, const Error& refusal);
+    Result<std::vector<ShardLoad>> shardLoads();
+
+    MetadataStore& m_store;
+    NodeClientPool& m_nodes;
+    RouterOptions m_options;
+
+    mutable std::shared_mutex m_mutex;
+    std::unordered_map<std::string, Versioned<SpaceRecord>> m_spaces;
+    std::unordered_map<std::string, ShardRecord> m_shards;
+    std::unordered_map<std::string, NodeRecord> m_nodeRecords;
+    std::unordered_map<std::string, Route> m_routes;
+    std::atomic<std::uint64_t> m_revision { 0 };
+    mutable std::mutex m_revisionMutex;
+    mutable std::condition_variable m_revisionChanged;
+
+    std::mutex m_loadMutex;
+    std::vector<ShardLoad> m_loads;
+    std::chrono::steady_clock::time_point m_loadsAt;
+
+    std::unique_ptr<WatchHandle> m_watch;
+};
+
+} // namespace shardmap::core

@@ -1,0 +1,313 @@
+// The core router against real shardmap-node processes and a real SQLite shard map.
+#include "node_test_helpers.h"
+
+#include "core/client/node_client.h"
+#include "core/map/map_editor.h"
+#include "core/router/router.h"
+
+#include <atomic>
+
+using namespace shardmap;
+using namespace shardmap::testing;
+using core::Document;
+
+namespace {
+
+// Wraps the real node clients to refuse the first N writes to one shard the way a node that
+// lost track of an epoch would: the fault the router must ride out.
+class RefusingClient final : public core::NodeClient {
+public:
+    RefusingClient(std::shared_ptr<core::NodeClient> real, std::atomic<int>& refusals)
+        : m_real(std::move(real))
+        , m_refusals(refusals)
+    {
+    }
+    const std::string& address() const override { return m_real->address(); }
+    core::Result<core::ShardSummary> createShard(const std::string& s, const std::vector<std::string>& f) override
+    {
+        return m_real->createShard(s, f);
+    }
+    core::Result<std::vector<core::ShardSummary>> listShards() override { return m_real->listShards(); }
+    core::Result<core::Ownership> setOwnership(const std::string& s, const core::Ownership& o) override
+    {
+        return m_real->setOwnership(s, o);
+    }
+    core::Result<std::vector<core::Ownership>> ownerships(const std::string& s, const std::string& sp) override
+    {
+        return m_real->ownerships(s, sp);
+    }
+    core::Result<core::WriteSummary> bulkWrite(const std::string& s, const std::vector<core::WriteItem>& items) override
+    {
+        if (m_refusals.fetch_sub(1) > 0) {
+            core::Error error = core::makeError(core::ErrorCode::FailedPrecondition, "injected stale epoch");
+            error.details = { { "shard", s }, { "space", items.front().doc.space },
+                { "held_epoch", std::to_string(items.front().epoch + 1) }, { "held_role", "1" },
+                { "sent_epoch", std::to_string(items.front().epoch) } };
+            return error;
+        }
+        return m_real->bulkWrite(s, items);
+    }
+    core::Result<core::SearchResult> search(const std::string& s, const core::ShardSearchRequest& r) override
+    {
+        return m_real->search(s, r);
+    }
+    core::Result<std::vector<core::SpaceStats>> spaceStats(const std::string& s, const std::vector<std::string>& sp) override
+    {
+        return m_real->spaceStats(s, sp);
+    }
+    core::Result<core::NodeMetricsValue> metrics(bool spaces) override { return m_real->metrics(spaces); }
+
+private:
+    std::shared_ptr<core::NodeClient> m_real;
+    std::atomic<int>& m_refusals;
+};
+
+class RefusingPool final : public core::NodeClientPool {
+public:
+    core::Result<std::shared_ptr<core::NodeClient>> get(const std::string& address) override
+    {
+        auto real = core::NodeClientPool::get(address);
+        if (!real)
+            return real;
+        return std::shared_ptr<core::NodeClient>(std::make_shared<RefusingClient>(*real, refusals));
+    }
+    std::atomic<int> refusals { 0 };
+};
+
+Document doc(const std::string& space, const std::string& id, const std::string& body, std::uint64_t version = 1)
+{
+    return Document { space, id, version, { { "title", id }, { "body", body } }, false };
+}
+
+class RouterTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        for (int i = 0; i < 2; ++i) {
+            m_nodes.push_back(NodeProcess::start(m_dir.file("node" + std::to_string(i))));
+            ASSERT_TRUE(m_nodes.back());
+        }
+        auto store = core::openStore("sqlite:" + m_dir.file("map.db"), true);
+        ASSERT_TRUE(store) << store.error().describe();
+        m_store = std::move(*store);
+        core::MapEditor editor(*m_store);
+        for (int i = 0; i < 2; ++i) {
+            const std::string n = "n" + std::to_string(i);
+            const std::string s = "s" + std::to_string(i);
+            ASSERT_TRUE(editor.addNode({ n, m_nodes[static_cast<std::size_t>(i)]->address(), {} }, m_actor));
+            auto client = m_pool.get(m_nodes[static_cast<std::size_t>(i)]->address());
+            ASSERT_TRUE(client);
+            auto created = (*client)->createShard(s, {});
+            ASSERT_TRUE(created) << created.error().describe();
+            auto added = editor.addShard({ s, n, core::ShardState::Active, 0, 0 }, m_actor);
+            ASSERT_TRUE(added) << core::errorCodeName(added.error().code) << ": " << added.error().describe();
+        }
+    }
+
+    std::unique_ptr<core::Router> startRouter(core::RouterOptions options = {})
+    {
+        auto router = core::Router::start(*m_store, m_pool, std::move(options));
+        EXPECT_TRUE(router) << router.error().describe();
+        return router ? std::move(*router) : nullptr;
+    }
+
+    core::Result<core::SpaceStats> stats(const std::string& shard, const std::string& space)
+    {
+        const std::size_t index = shard == "s0" ? 0 : 1;
+        auto client = m_pool.get(m_nodes[index]->address());
+        auto all = (*client)->spaceStats(shard, { space });
+        if (!all)
+            return all.error();
+        return all->front();
+    }
+
+    TempDir m_dir;
+    std::vector<std::unique_ptr<NodeProcess>> m_nodes;
+    std::unique_ptr<core::MetadataStore> m_store;
+    core::NodeClientPool m_pool;
+    core::Actor m_actor { "test", "router test" };
+};
+
+} // namespace
+
+TEST_F(RouterTest, FirstWriteCreatesTheSpaceOwnsItOnTheNodeAndSearchFindsIt)
+{
+    auto router = startRouter();
+    auto written = router->write({ doc("acme", "d1", "hello shard map"), doc("acme", "d2", "hello again") });
+    ASSERT_TRUE(written) << written.error().describe();
+    EXPECT_EQ(written->applied, 2u);
+    EXPECT_EQ(written->createdSpaces, std::vector<std::string> { "acme" });
+    const auto route = router->resolve("acme");
+    ASSERT_TRUE(route);
+    EXPECT_EQ(route->epoch, 1u);
+    auto owner = m_pool.get(route->nodeAddress);
+    auto held = (*owner)->ownerships(route->shard, "acme");
+    ASSERT_TRUE(held && held->size() == 1);
+    EXPECT_EQ(held->front().role, core::SpaceRole::Owner);
+    auto found = router->search({ { "acme" }, "hello", 10, 0, true });
+    ASSERT_TRUE(found) << found.error().describe();
+    EXPECT_EQ(found->hits.size(), 2u);
+    auto history = m_store->history(0, 0, 0);
+    ASSERT_TRUE(history);
+    EXPECT_EQ(history->back().action, "create-space");
+}
+
+TEST_F(RouterTest, LoadAwareAllocationFillsTheEmptierShard)
+{
+    auto router = startRouter();
+    std::vector<Document> big;
+    for (int i = 0; i < 300; ++i)
+        big.push_back(doc("big", "d" + std::to_string(i), "bulk"));
+    ASSERT_TRUE(router->write(big));
+    const std::string bigShard = router->resolve("big")->shard;
+    auto next = router->write({ doc("small", "d", "x") });
+    ASSERT_TRUE(next);
+    EXPECT_NE(router->resolve("small")->shard, bigShard) << "the empty shard scores lowest";
+}
+
+TEST_F(RouterTest, AStaleRouterRefreshesAndRetriesAfterAHandMove)
+{
+    core::RouterOptions options;
+    options.followChanges = false; // stays stale until a node refuses it
+    auto router = startRouter(options);
+    ASSERT_TRUE(router->write({ doc("acme", "before", "old home") }));
+    const auto before = *router->resolve("acme");
+    const std::string other = before.shard == "s0" ? "s1" : "s0";
+
+    core::MapEditor editor(*m_store);
+    auto moved = editor.reassignSpace("acme", other, m_actor);
+    ASSERT_TRUE(moved) << moved.error().describe();
+    auto newOwner = m_pool.get(m_nodes[other == "s0" ? 0 : 1]->address());
+    auto oldOwner = m_pool.get(before.nodeAddress);
+    ASSERT_TRUE((*newOwner)->setOwnership(other, { "acme", core::SpaceRole::Owner, moved->epoch }));
+    ASSERT_TRUE((*oldOwner)->setOwnership(before.shard, { "acme", core::SpaceRole::Fenced, moved->epoch }));
+
+    EXPECT_EQ(router->resolve("acme")->epoch, 1u) << "the router has not heard of the move";
+    auto written = router->write({ doc("acme", "after", "new home", 2) });
+    ASSERT_TRUE(written) << written.error().describe();
+    EXPECT_EQ(written->retries, 1u);
+    EXPECT_EQ(router->resolve("acme")->shard, other);
+    EXPECT_EQ(router->resolve("acme")->epoch, 2u);
+    EXPECT_EQ(stats(other, "acme")->liveDocs, 1u);
+    EXPECT_EQ(stats(before.shard, "acme")->liveDocs, 1u) << "the fenced shard took nothing more";
+}
+
+TEST_F(RouterTest, AWatchingRouterSeesAMapChangeWithinASecond)
+{
+    auto router = startRouter();
+    ASSERT_TRUE(router->write({ doc("acme", "d", "x") }));
+    const std::string other = router->resolve("acme")->shard == "s0" ? "s1" : "s0";
+    core::MapEditor editor(*m_store);
+    ASSERT_TRUE(editor.reassignSpace("acme", other, m_actor));
+    auto revision = m_store->currentRevision();
+    ASSERT_TRUE(router->waitForRevision(*revision, std::chrono::seconds(1)));
+    EXPECT_EQ(router->resolve("acme")->shard, other);
+}
+
+TEST_F(RouterTest, ANodeThatMissedAnEpochIsToldTheMapsOwnershipAndTheWriteRetried)
+{
+    auto router = startRouter();
+    ASSERT_TRUE(router->write({ doc("acme", "d1", "x") }));
+    const auto route = *router->resolve("acme");
+    // The map moves to epoch 2 on the same shard; the node never hears of it.
+    core::MapEditor editor(*m_store);
+    auto bumped = editor.reassignSpace("acme", route.shard, m_actor);
+    ASSERT_TRUE(bumped);
+    ASSERT_TRUE(router->waitForRevision(*m_store->currentRevision(), std::chrono::seconds(2)));
+    auto written = router->write({ doc("acme", "d2", "y") });
+    ASSERT_TRUE(written) << written.error().describe();
+    EXPECT_EQ(written->retries, 1u);
+    auto owner = m_pool.get(route.nodeAddress);
+    EXPECT_EQ((*owner)->ownerships(route.shard, "acme")->front().epoch, 2u);
+}
+
+TEST_F(RouterTest, RetriesAreBoundedAndTheRefusalIsReturned)
+{
+    RefusingPool pool;
+    core::RouterOptions options;
+    options.maxRetries = 2;
+    auto router = core::Router::start(*m_store, pool, options);
+    ASSERT_TRUE(router);
+    ASSERT_TRUE((*router)->write({ doc("acme", "d1", "x") }));
+    pool.refusals = 1;
+    auto once = (*router)->write({ doc("acme", "d2", "x") });
+    ASSERT_TRUE(once) << once.error().describe();
+    EXPECT_EQ(once->retries, 1u);
+    pool.refusals = 100;
+    auto refused = (*router)->write({ doc("acme", "d3", "x") });
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, core::ErrorCode::FailedPrecondition);
+    EXPECT_EQ(pool.refusals.load(), 100 - 3) << "one try and two retries";
+}
+
+TEST_F(RouterTest, AMigratingSpaceIsWrittenToBothAndAFailingTargetDoesNotFailTheWrite)
+{
+    std::vector<core::TargetWriteFailure> failures;
+    std::mutex failuresMutex;
+    core::RouterOptions options;
+    options.onTargetFailure = [&](const core::TargetWriteFailure& failure) {
+        std::lock_guard lock(failuresMutex);
+        failures.push_back(failure);
+    };
+    auto router = startRouter(options);
+    ASSERT_TRUE(router->write({ doc("acme", "d1", "x") }));
+    const auto route = *router->resolve("acme");
+    const std::string target = route.shard == "s0" ? "s1" : "s0";
+    const std::size_t targetIndex = target == "s0" ? 0 : 1;
+    // Mark the space as migrating in the map, and the target as a migration target on its node.
+    core::MapEditor editor(*m_store);
+    auto map = editor.snapshot();
+    core::SpaceRecord record = *map->space("acme");
+    record.migrationId = "m-1";
+    record.target = target;
+    record.phase = core::MigrationPhase::DualWrite;
+    ASSERT_TRUE(m_store->commit({ { { core::keys::space("acme"), core::encode(record), map->spaces.at("acme").modRevision } },
+        std::nullopt, std::nullopt, "test", "start-migration", "" }));
+    auto targetClient = m_pool.get(m_nodes[targetIndex]->address());
+    ASSERT_TRUE((*targetClient)->setOwnership(target, { "acme", core::SpaceRole::MigrationTarget, 1 }));
+    ASSERT_TRUE(router->waitForRevision(*m_store->currentRevision(), std::chrono::seconds(2)));
+    ASSERT_TRUE(router->resolve("acme")->migrating());
+
+    ASSERT_TRUE(router->write({ doc("acme", "d2", "dual") }));
+    EXPECT_EQ(stats(route.shard, "acme")->liveDocs, 2u);
+    EXPECT_EQ(stats(target, "acme")->liveDocs, 1u) << "the dual write reached the target";
+
+    m_nodes[targetIndex]->kill9();
+    auto written = router->write({ doc("acme", "d3", "source only") });
+    ASSERT_TRUE(written) << "the source is authoritative: " << written.error().describe();
+    EXPECT_EQ(stats(route.shard, "acme")->liveDocs, 3u);
+    std::lock_guard lock(failuresMutex);
+    ASSERT_EQ(failures.size(), 1u);
+    EXPECT_EQ(failures[0].space, "acme");
+    EXPECT_EQ(failures[0].targetShard, target);
+}
+
+TEST_F(RouterTest, SearchMergesSpacesOnDifferentShardsAndRefusesUnknownOnes)
+{
+    auto router = startRouter();
+    ASSERT_TRUE(router->write({ doc("a", "1", "common word") }));
+    ASSERT_TRUE(router->write({ doc("b", "2", "common word word") }));
+    ASSERT_NE(router->resolve("a")->shard, router->resolve("b")->shard);
+    auto found = router->search({ { "a", "b" }, "common", 10, 0, false });
+    ASSERT_TRUE(found);
+    EXPECT_EQ(found->hits.size(), 2u);
+    auto unknown = router->search({ { "nobody" }, "x", 10, 0, false });
+    ASSERT_FALSE(unknown);
+    EXPECT_EQ(unknown.error().code, core::ErrorCode::NotFound);
+}
+
+TEST_F(RouterTest, BadInputAndRefusedShardsGetClearErrors)
+{
+    auto router = startRouter();
+    auto bad = router->write({ doc("bad space", "1", "x") });
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(bad.error().code, core::ErrorCode::InvalidArgument);
+    core::MapEditor editor(*m_store);
+    ASSERT_TRUE(editor.setShardState("s0", core::ShardState::Draining, m_actor));
+    ASSERT_TRUE(editor.setShardState("s1", core::ShardState::Readonly, m_actor));
+    ASSERT_TRUE(router->waitForRevision(*m_store->currentRevision(), std::chrono::seconds(2)));
+    auto nowhere = router->write({ doc("new-space", "1", "x") });
+    ASSERT_FALSE(nowhere);
+    EXPECT_EQ(nowhere.error().code, core::ErrorCode::FailedPrecondition);
+    EXPECT_NE(nowhere.error().message.find("s0 is draining"), std::string::npos) << nowhere.error().message;
+}
