@@ -153,9 +153,14 @@ namespace {
         }
     };
 
+    // Scores are compared in steps of 1 %: differences below that are noise (two nodes on one
+    // filesystem report slightly different free space from one second to the next), and letting
+    // noise decide would pile every new space onto one shard while the space count says otherwise.
+    double quantized(double score) { return std::round(score * 100.0) / 100.0; }
+
     LoadRank rank(const ShardLoad& load, const LoadScale& scale)
     {
-        return { !load.loadKnown, load.loadKnown ? loadScore(load, scale) : 0.0, load.spaces, load.shard.id };
+        return { !load.loadKnown, load.loadKnown ? quantized(loadScore(load, scale)) : 0.0, load.spaces, load.shard.id };
     }
 
     std::string pickLoadAware(const std::vector<const ShardLoad*>& eligible)

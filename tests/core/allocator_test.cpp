@@ -161,6 +161,16 @@ TEST(AllocatorLoadAwareTest, DiskFreeBreaksEqualLoad)
     EXPECT_EQ(allocated(AllocationStrategy::LoadAware, "t", shards), "s1");
 }
 
+TEST(AllocatorLoadAwareTest, NoiseInTheScoreDoesNotOverrideTheSpaceCount)
+{
+    // Two nodes on one filesystem: free space differs in the fifth digit from one sample to the
+    // next. That must not decide; the shard with fewer spaces takes the new one.
+    std::vector<ShardLoad> shards { shardLoad("s1", 0, 0, 3), shardLoad("s2", 0, 0, 0) };
+    shards[0].nodeDiskFreeRatio = 0.31002;
+    shards[1].nodeDiskFreeRatio = 0.30998;
+    EXPECT_EQ(allocated(AllocationStrategy::LoadAware, "t", shards), "s2");
+}
+
 TEST(AllocatorLoadAwareTest, OutOfRangeDiskRatiosAreClamped)
 {
     std::vector<ShardLoad> shards { shardLoad("s1", 100, 1000), shardLoad("s2", 100, 1000) };
