@@ -140,11 +140,14 @@ namespace {
         return makeError(ErrorCode::Internal, "cannot create " + path + ": " + std::strerror(errno));
     }
 
-    void removeStoreFiles(const std::string& path)
+    // Undoes createIfMissing after a failed open, unless another opener has written to the file.
+    void removeIfStillEmpty(const std::string& path)
     {
-        std::error_code ignored;
-        for (const char* suffix : { "", "-wal", "-shm", "-journal" })
-            std::filesystem::remove(path + suffix, ignored);
+        std::error_code error;
+        if (std::filesystem::file_size(path, error) != 0 || error || std::filesystem::exists(path + "-wal", error))
+            return;
+        for (const char* suffix : { "", "-shm", "-journal" })
+            std::filesystem::remove(path + suffix, error);
     }
 
     // Counts tables with the raw API: the result code tells "not a database" from everything else.
@@ -581,7 +584,7 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path, 
     if (auto status = store->initialise(create); !status) {
         store.reset();
         if (*created)
-            removeStoreFiles(path);
+            removeIfStillEmpty(path);
         Error error = status.error();
         if (error.context.empty() && error.message.find(path) == std::string::npos)
             error.context = path;
@@ -623,8 +626,10 @@ Status SqliteStore::initialise(bool create)
     }
     if (auto status = checkSchema(); !status)
         return status;
-    if (auto status = m_writer.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"); !status)
-        return lockedError(status.error());
+    if (auto status = switchToWal(); !status)
+        return status;
+    if (auto status = m_writer.exec("PRAGMA synchronous=FULL"); !status)
+        return status;
     return prepareStatements();
 }
 
@@ -641,11 +646,28 @@ Status SqliteStore::openWriter()
     return {};
 }
 
+// WAL before the first table: readers never wait for the writer, and a commit is one append.
+// The switch needs an exclusive lock, and when two connections ask at once SQLite refuses one of
+// them at once instead of waiting (it would deadlock); so retry within the busy timeout.
+Status SqliteStore::switchToWal()
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(m_options.busyTimeoutMs);
+    while (true) {
+        auto mode = m_writer.queryText("PRAGMA journal_mode=WAL");
+        if (mode && *mode == "wal")
+            return {};
+        if (mode)
+            return makeError(ErrorCode::FailedPrecondition, "cannot switch to WAL; the file stays in mode " + *mode);
+        if (mode.error().code != ErrorCode::Unavailable || std::chrono::steady_clock::now() > deadline)
+            return lockedError(mode.error());
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+}
+
 Status SqliteStore::createSchema()
 {
-    // WAL before the first table: readers never wait for the writer, and a commit is one append.
-    if (auto status = m_writer.exec("PRAGMA journal_mode=WAL"); !status)
-        return lockedError(status.error());
+    if (auto status = switchToWal(); !status)
+        return status;
     return writeTransaction<void>([this]() -> Status {
         auto tables = countTables(m_writer);
         if (!tables)

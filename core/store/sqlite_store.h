@@ -48,7 +48,7 @@ public:
     // Opens the store at path. create: make the file and schema if the file is missing (or empty).
     // Errors: NotFound (no file and !create), FailedPrecondition (not a Shardmap store, a newer
     // schema, a read-only file or directory), Unavailable (locked past busyTimeoutMs). A failed
-    // open leaves the file system as it found it.
+    // open changes nothing (a file it created is removed again while still empty).
     static Result<std::unique_ptr<SqliteStore>> open(
         const std::string& path, bool create, SqliteStoreOptions options = {});
     ~SqliteStore() override;
@@ -90,6 +90,7 @@ private:
     SqliteStore(std::string path, SqliteStoreOptions options);
     Status initialise(bool create);
     Status openWriter();
+    Status switchToWal();
     Status createSchema();
     Status checkSchema();
     Status upgradeSchema();
