@@ -250,6 +250,57 @@ Result<NodeMetricsValue> GrpcNodeClient::metrics(bool includeSpaces)
     return fromProto(response);
 }
 
+Result<ScanPage> GrpcNodeClient::scanPage(const std::string& shard, const std::string& space, const std::string& afterId,
+    std::uint32_t batchSize, bool includeTombstones)
+{
+    v1::ScanRequest request;
+    request.set_shard_id(shard);
+    request.set_space(space);
+    request.set_after_id(afterId);
+    request.set_batch_size(batchSize);
+    request.set_max_docs(batchSize); // one batch, then the stream ends
+    request.set_include_tombstones(includeTombstones);
+    auto ctx = m_impl->context();
+    auto reader = m_impl->stub->Scan(ctx.get(), request);
+    ScanPage page;
+    page.cursor = afterId;
+    v1::ScanBatch batch;
+    while (reader->Read(&batch)) {
+        for (const auto& doc : batch.docs()) {
+            Document out { doc.space(), doc.id(), doc.version(), {}, doc.deleted() };
+            for (const auto& [name, value] : doc.fields())
+                out.fields.emplace(name, value);
+            page.docs.push_back(std::move(out));
+        }
+        page.cursor = batch.cursor();
+        page.done = batch.done();
+    }
+    const auto status = reader->Finish();
+    if (!status.ok())
+        return fromGrpcStatus(status, m_address);
+    page.done = page.done || page.docs.size() < batchSize;
+    return page;
+}
+
+Result<std::uint64_t> GrpcNodeClient::dropSpace(const std::string& shard, const std::string& space,
+    std::uint32_t maxRowsPerSecond)
+{
+    v1::DropSpaceRequest request;
+    request.set_shard_id(shard);
+    request.set_space(space);
+    request.set_max_rows_per_second(maxRowsPerSecond);
+    grpc::ClientContext ctx; // no deadline: a large space takes as long as its pace says
+    auto reader = m_impl->stub->DropSpace(&ctx, request);
+    v1::DropSpaceProgress progress;
+    std::uint64_t deleted = 0;
+    while (reader->Read(&progress))
+        deleted = progress.deleted();
+    const auto status = reader->Finish();
+    if (!status.ok())
+        return fromGrpcStatus(status, m_address);
+    return deleted;
+}
+
 NodeClientPool::NodeClientPool(NodeClientOptions options)
     : m_options(std::move(options))
 {

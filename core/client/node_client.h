@@ -87,6 +87,12 @@ public:
     virtual Result<SearchResult> search(const std::string& shard, const ShardSearchRequest& request) = 0;
     virtual Result<std::vector<SpaceStats>> spaceStats(const std::string& shard, const std::vector<std::string>& spaces) = 0;
     virtual Result<NodeMetricsValue> metrics(bool includeSpaces) = 0;
+    // One page of a space's documents in id order after a cursor (tombstones included if asked).
+    virtual Result<ScanPage> scanPage(const std::string& shard, const std::string& space, const std::string& afterId,
+        std::uint32_t batchSize, bool includeTombstones) = 0;
+    // Deletes a space's rows from a shard, paced; returns how many rows went.
+    virtual Result<std::uint64_t> dropSpace(const std::string& shard, const std::string& space,
+        std::uint32_t maxRowsPerSecond) = 0;
 };
 
 struct NodeClientOptions {
@@ -113,6 +119,10 @@ public:
     Result<SearchResult> search(const std::string& shard, const ShardSearchRequest& request) override;
     Result<std::vector<SpaceStats>> spaceStats(const std::string& shard, const std::vector<std::string>& spaces) override;
     Result<NodeMetricsValue> metrics(bool includeSpaces) override;
+    Result<ScanPage> scanPage(const std::string& shard, const std::string& space, const std::string& afterId,
+        std::uint32_t batchSize, bool includeTombstones) override;
+    Result<std::uint64_t> dropSpace(const std::string& shard, const std::string& space,
+        std::uint32_t maxRowsPerSecond) override;
 
 private:
     struct Impl;

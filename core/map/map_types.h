@@ -84,6 +84,9 @@ struct MigrationRecord {
     std::int64_t createdUnixMs = 0;
     std::int64_t updatedUnixMs = 0;
     std::int64_t finishedUnixMs = 0;
+    std::int64_t cutoverUnixMs = 0;
+    // Verify found source and target apart and backfilled again this many times.
+    std::uint32_t repairs = 0;
     std::string error;
 
     bool operator==(const MigrationRecord&) const = default;

@@ -84,7 +84,7 @@ std::string encode(const MigrationRecord& record)
         { "throttle_docs_per_second", record.throttleDocsPerSecond }, { "paused", record.paused },
         { "requested_by", record.requestedBy }, { "reason", record.reason }, { "created_unix_ms", record.createdUnixMs },
         { "updated_unix_ms", record.updatedUnixMs }, { "finished_unix_ms", record.finishedUnixMs },
-        { "error", record.error } }
+        { "cutover_unix_ms", record.cutoverUnixMs }, { "repairs", record.repairs }, { "error", record.error } }
         .dump();
 }
 
@@ -148,6 +148,8 @@ Result<MigrationRecord> decodeMigration(const std::string& text)
         record.createdUnixMs = optionalField<std::int64_t>(doc, "created_unix_ms", 0);
         record.updatedUnixMs = optionalField<std::int64_t>(doc, "updated_unix_ms", 0);
         record.finishedUnixMs = optionalField<std::int64_t>(doc, "finished_unix_ms", 0);
+        record.cutoverUnixMs = optionalField<std::int64_t>(doc, "cutover_unix_ms", 0);
+        record.repairs = optionalField<std::uint32_t>(doc, "repairs", 0);
         record.error = optionalField<std::string>(doc, "error", "");
         return record;
     });

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <thread>
 
 namespace shardmap::core {
 
@@ -267,27 +268,6 @@ Status Router::reconcileEpoch(const Route& fresh, const Error& refusal)
     return {};
 }
 
-Result<WriteSummary> Router::writeOwner(Route& route, std::vector<WriteItem>& items, std::uint32_t& retries)
-{
-    for (int attempt = 0;; ++attempt) {
-        for (auto& item : items)
-            item.epoch = route.epoch;
-        auto client = m_nodes.get(route.nodeAddress);
-        if (!client)
-            return client.error();
-        auto written = (*client)->bulkWrite(route.shard, items);
-        if (written || !isEpochRefusal(written.error()) || attempt >= m_options.maxRetries)
-            return written;
-        ++retries;
-        auto fresh = refresh(route.space);
-        if (!fresh)
-            return fresh.error();
-        if (auto status = reconcileEpoch(*fresh, written.error()); !status)
-            return status.error();
-        route = std::move(*fresh);
-    }
-}
-
 void Router::writeTarget(const Route& route, std::vector<WriteItem> items)
 {
     for (auto& item : items)
@@ -298,9 +278,17 @@ void Router::writeTarget(const Route& route, std::vector<WriteItem> items)
         m_options.onTargetFailure({ route.space, route.targetShard, written.error() });
 }
 
-Result<RouterWriteResult> Router::writeSpace(const std::string& space, const std::vector<WriteItem>& items)
+// Documents bound for one owner shard, written as one request whatever their spaces.
+struct Router::WriteGroup {
+    std::string address;
+    std::string shard;
+    std::vector<std::size_t> indexes;
+};
+
+Result<Route> Router::routeForWrite(const std::string& space, RouterWriteResult& result)
 {
-    RouterWriteResult result;
+    if (auto status = validateSpaceId(space); !status)
+        return status.error();
     auto route = resolve(space);
     if (!route) {
         auto created = createSpace(space);
@@ -311,17 +299,68 @@ Result<RouterWriteResult> Router::writeSpace(const std::string& space, const std
     }
     if (route->paused)
         return makeError(ErrorCode::FailedPrecondition, "space " + space + " is paused; writes are refused until resumed");
-    std::vector<WriteItem> toOwner = items;
-    auto summary = writeOwner(*route, toOwner, result.retries);
-    if (!summary)
-        return makeError(summary.error().code, summary.error().message, "space " + space + " on shard " + route->shard);
-    if (route->migrating())
-        writeTarget(*route, std::move(toOwner));
-    result.results = std::move(summary->results);
-    result.applied = summary->applied;
-    result.stale = summary->stale;
-    result.rejected = summary->rejected;
-    return result;
+    return *route;
+}
+
+Status Router::writeGroup(WriteGroup group, const std::vector<Document>& docs, std::map<std::string, Route>& routes,
+    std::vector<WriteGroup>& pending, RouterWriteResult& result)
+{
+    for (int attempt = 0;; ++attempt) {
+        std::vector<WriteItem> items;
+        for (const auto index : group.indexes)
+            items.push_back({ docs[index], routes.at(docs[index].space).epoch });
+        auto client = m_nodes.get(group.address);
+        if (!client)
+            return client.error();
+        auto written = (*client)->bulkWrite(group.shard, items);
+        if (written) {
+            record(group, *written, docs, routes, result);
+            return {};
+        }
+        if (!isEpochRefusal(written.error()) || attempt >= m_options.maxRetries)
+            return makeError(written.error().code, written.error().message, "shard " + group.shard);
+        ++result.retries;
+        std::this_thread::sleep_for(m_options.retryPause * (1 << std::min(attempt, 4)));
+        const std::string space = written.error().details.at("space");
+        auto fresh = refresh(space);
+        if (!fresh)
+            return fresh.error();
+        if (auto status = reconcileEpoch(*fresh, written.error()); !status)
+            return status;
+        routes[space] = *fresh;
+        if (fresh->shard != group.shard) {
+            // The space moved: its documents go to the new owner as a group of their own.
+            WriteGroup moved { fresh->nodeAddress, fresh->shard, {} };
+            std::erase_if(group.indexes, [&](std::size_t index) {
+                const bool match = docs[index].space == space;
+                if (match)
+                    moved.indexes.push_back(index);
+                return match;
+            });
+            pending.push_back(std::move(moved));
+            if (group.indexes.empty())
+                return {};
+        }
+    }
+}
+
+void Router::record(const WriteGroup& group, const WriteSummary& summary, const std::vector<Document>& docs,
+    const std::map<std::string, Route>& routes, RouterWriteResult& result)
+{
+    std::map<std::string, std::vector<WriteItem>> toTargets;
+    for (std::size_t k = 0; k < group.indexes.size() && k < summary.results.size(); ++k) {
+        const std::size_t index = group.indexes[k];
+        result.results[index] = summary.results[k];
+        const Route& route = routes.at(docs[index].space);
+        if (route.migrating())
+            toTargets[route.space].push_back({ docs[index], route.epoch });
+    }
+    result.applied += summary.applied;
+    result.stale += summary.stale;
+    result.rejected += summary.rejected;
+    // The source took the write: now the migration targets, whose failure is only reported.
+    for (auto& [space, items] : toTargets)
+        writeTarget(routes.at(space), std::move(items));
 }
 
 Result<RouterWriteResult> Router::write(const std::vector<Document>& docs)
@@ -329,29 +368,33 @@ Result<RouterWriteResult> Router::write(const std::vector<Document>& docs)
     if (docs.size() > kMaxBatchItems)
         return makeError(ErrorCode::InvalidArgument,
             "batch has " + std::to_string(docs.size()) + " documents; the limit is " + std::to_string(kMaxBatchItems));
-    std::map<std::string, std::vector<std::size_t>> bySpace;
-    for (std::size_t i = 0; i < docs.size(); ++i)
-        bySpace[docs[i].space].push_back(i);
-    RouterWriteResult total;
-    total.results.resize(docs.size());
-    for (const auto& [space, indexes] : bySpace) {
-        if (auto status = validateSpaceId(space); !status)
-            return status.error();
-        std::vector<WriteItem> items;
-        for (const auto index : indexes)
-            items.push_back({ docs[index], 0 });
-        auto written = writeSpace(space, items);
-        if (!written)
-            return written.error();
-        for (std::size_t k = 0; k < indexes.size() && k < written->results.size(); ++k)
-            total.results[indexes[k]] = written->results[k];
-        total.applied += written->applied;
-        total.stale += written->stale;
-        total.rejected += written->rejected;
-        total.retries += written->retries;
-        total.createdSpaces.insert(total.createdSpaces.end(), written->createdSpaces.begin(), written->createdSpaces.end());
+    RouterWriteResult result;
+    result.results.resize(docs.size());
+    std::map<std::string, Route> routes;
+    std::map<std::pair<std::string, std::string>, WriteGroup> groups;
+    for (std::size_t i = 0; i < docs.size(); ++i) {
+        auto found = routes.find(docs[i].space);
+        if (found == routes.end()) {
+            auto route = routeForWrite(docs[i].space, result);
+            if (!route)
+                return route.error();
+            found = routes.emplace(docs[i].space, std::move(*route)).first;
+        }
+        auto& group = groups[{ found->second.nodeAddress, found->second.shard }];
+        group.address = found->second.nodeAddress;
+        group.shard = found->second.shard;
+        group.indexes.push_back(i);
     }
-    return total;
+    std::vector<WriteGroup> pending;
+    for (auto& [key, group] : groups)
+        pending.push_back(std::move(group));
+    while (!pending.empty()) {
+        WriteGroup group = std::move(pending.back());
+        pending.pop_back();
+        if (auto status = writeGroup(std::move(group), docs, routes, pending, result); !status)
+            return status.error();
+    }
+    return result;
 }
 
 Result<SearchResult> Router::search(const ShardSearchRequest& request)

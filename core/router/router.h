@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <shared_mutex>
@@ -56,8 +57,11 @@ struct TargetWriteFailure {
 
 struct RouterOptions {
     AllocationStrategy strategy = AllocationStrategy::LoadAware;
-    // Refresh-and-retry rounds after a node refuses an epoch.
-    int maxRetries = 3;
+    // Refresh-and-retry rounds after a node refuses an epoch, with a growing pause between them
+    // (first, 2x, 4x ...): a refusal during a migration's cutover lasts until the map switches
+    // owner, tens of milliseconds, and retrying at once would only be refused again.
+    int maxRetries = 4;
+    std::chrono::milliseconds retryPause { 15 };
     // Who the router says it is in the audit records of the spaces it creates.
     std::string actor = "router";
     // How long shard loads read from the nodes are reused for allocation.
@@ -101,8 +105,12 @@ private:
     void apply(const AuditRecord& record);
     void rebuildRoutes();
     std::optional<Route> routeFor(const SpaceRecord& space, std::uint64_t revision) const;
-    Result<RouterWriteResult> writeSpace(const std::string& space, const std::vector<WriteItem>& items);
-    Result<WriteSummary> writeOwner(Route& route, std::vector<WriteItem>& items, std::uint32_t& retries);
+    struct WriteGroup;
+    Result<Route> routeForWrite(const std::string& space, RouterWriteResult& result);
+    Status writeGroup(WriteGroup group, const std::vector<Document>& docs, std::map<std::string, Route>& routes,
+        std::vector<WriteGroup>& pending, RouterWriteResult& result);
+    void record(const WriteGroup& group, const WriteSummary& summary, const std::vector<Document>& docs,
+        const std::map<std::string, Route>& routes, RouterWriteResult& result);
     void writeTarget(const Route& route, std::vector<WriteItem> items);
     Status reconcileEpoch(const Route& route, const Error& refusal);
     Result<std::vector<ShardLoad>> shardLoads();

@@ -56,6 +56,15 @@ public:
         return m_real->spaceStats(s, sp);
     }
     core::Result<core::NodeMetricsValue> metrics(bool spaces) override { return m_real->metrics(spaces); }
+    core::Result<core::ScanPage> scanPage(const std::string& s, const std::string& sp, const std::string& after,
+        std::uint32_t batch, bool tombstones) override
+    {
+        return m_real->scanPage(s, sp, after, batch, tombstones);
+    }
+    core::Result<std::uint64_t> dropSpace(const std::string& s, const std::string& sp, std::uint32_t rate) override
+    {
+        return m_real->dropSpace(s, sp, rate);
+    }
 
 private:
     std::shared_ptr<core::NodeClient> m_real;
@@ -310,4 +319,32 @@ TEST_F(RouterTest, BadInputAndRefusedShardsGetClearErrors)
     ASSERT_FALSE(nowhere);
     EXPECT_EQ(nowhere.error().code, core::ErrorCode::FailedPrecondition);
     EXPECT_NE(nowhere.error().message.find("s0 is draining"), std::string::npos) << nowhere.error().message;
+}
+
+TEST_F(RouterTest, OneBatchForManySpacesKeepsInputOrderAndSplitsWhenASpaceMoved)
+{
+    core::RouterOptions options;
+    options.followChanges = false;
+    auto router = startRouter(options);
+    ASSERT_TRUE(router->write({ doc("a", "1", "x") }));
+    ASSERT_TRUE(router->write({ doc("b", "1", "x") }));
+    ASSERT_TRUE(router->write({ doc("c", "1", "x") }));
+    // Move c by hand; the router does not know, and writes a, b, c in one batch.
+    const auto c = *router->resolve("c");
+    const std::string other = c.shard == "s0" ? "s1" : "s0";
+    core::MapEditor editor(*m_store);
+    auto moved = editor.reassignSpace("c", other, m_actor);
+    ASSERT_TRUE(moved);
+    auto newOwner = m_pool.get(m_nodes[other == "s0" ? 0 : 1]->address());
+    ASSERT_TRUE((*newOwner)->setOwnership(other, { "c", core::SpaceRole::Owner, moved->epoch }));
+    ASSERT_TRUE((*m_pool.get(c.nodeAddress))->setOwnership(c.shard, { "c", core::SpaceRole::Fenced, moved->epoch }));
+    auto written = router->write({ doc("c", "2", "x", 5), doc("a", "2", "x", 5), doc("c", "1", "old", 1), doc("b", "2", "x", 5) });
+    ASSERT_TRUE(written) << written.error().describe();
+    ASSERT_EQ(written->results.size(), 4u);
+    EXPECT_EQ(written->results[0].outcome, core::WriteOutcome::Applied);
+    EXPECT_EQ(written->results[1].outcome, core::WriteOutcome::Applied);
+    EXPECT_EQ(written->results[2].outcome, core::WriteOutcome::Applied) << "c/1 is new on the new owner";
+    EXPECT_EQ(written->results[3].outcome, core::WriteOutcome::Applied);
+    EXPECT_EQ(stats(other, "c")->liveDocs, 2u);
+    EXPECT_GE(written->retries, 1u);
 }
