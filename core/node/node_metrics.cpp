@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+
 namespace shardmap::core {
 
 namespace {
@@ -157,13 +159,40 @@ void NodeMetricsSampler::fillShard(
 
 v1::NodeMetrics NodeMetricsSampler::current(bool includeSpaces) const
 {
-    std::lock_guard lock(m_mutex);
-    v1::NodeMetrics out = m_current;
+    v1::NodeMetrics out;
+    {
+        std::lock_guard lock(m_mutex);
+        out = m_current;
+    }
+    addShardsSinceLastSample(out);
     if (!includeSpaces) {
         for (auto& shard : *out.mutable_shards())
             shard.clear_space_metrics();
     }
     return out;
+}
+
+void NodeMetricsSampler::addShardsSinceLastSample(v1::NodeMetrics& out) const
+{
+    // A shard created after the last tick would be missing for up to a tick, and an allocator
+    // reading these metrics would take it for unreachable rather than new and empty.
+    for (const auto& entry : m_registry.list()) {
+        const bool sampled = std::any_of(out.shards().begin(), out.shards().end(),
+            [&](const v1::ShardMetrics& shard) { return shard.shard_id() == entry.id; });
+        if (sampled)
+            continue;
+        auto& shard = *out.add_shards();
+        shard.set_shard_id(entry.id);
+        shard.set_health(entry.store ? v1::SHARD_HEALTH_OK : v1::SHARD_HEALTH_FAILED);
+        if (!entry.store)
+            continue;
+        shard.set_bytes_on_disk(entry.store->bytesOnDisk());
+        if (auto totals = entry.store->totals()) {
+            shard.set_live_docs(totals->liveDocs);
+            shard.set_bytes_estimate(totals->bytesEstimate);
+            shard.set_spaces(totals->spaces);
+        }
+    }
 }
 
 v1::MetricsHistory NodeMetricsSampler::history(std::int64_t sinceUnixMs) const

@@ -51,6 +51,7 @@ private:
     enum class Which { Tick, History };
 
     void run();
+    void addShardsSinceLastSample(v1::NodeMetrics& out) const;
     v1::NodeMetrics sample(Window& window, Which which);
     void fillShard(v1::ShardMetrics& out, const ShardEntry& entry, Window& window, double seconds, Which which);
 

@@ -376,3 +376,13 @@ TEST_F(NodeRpcTest, BadInputsGetClearErrors)
     EXPECT_FALSE(reader->Read(&batch));
     EXPECT_EQ(reader->Finish().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
 }
+
+TEST_F(NodeRpcTest, AShardCreatedSinceTheLastSampleIsInTheMetricsAtOnce)
+{
+    ASSERT_TRUE(createShard(stub(), "fresh").ok());
+    v1::NodeMetrics metrics;
+    ASSERT_TRUE(stub().GetMetrics(contextWithDeadline().get(), {}, &metrics).ok());
+    const bool found = std::any_of(metrics.shards().begin(), metrics.shards().end(),
+        [](const v1::ShardMetrics& shard) { return shard.shard_id() == "fresh" && shard.health() == v1::SHARD_HEALTH_OK; });
+    EXPECT_TRUE(found) << "an allocator must see a new shard as empty, not as unreachable";
+}
