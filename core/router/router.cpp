@@ -82,7 +82,7 @@ void Router::apply(const AuditRecord& record)
                 if (decoded) {
                     cached = { std::move(*decoded), record.revision };
                     if (auto route = routeFor(cached.value, record.revision))
-                        m_routes[id] = std::move(*route);
+                        m_routes[id] = std::make_shared<const Route>(std::move(*route));
                 } else {
                     m_spaces.erase(id);
                     m_routes.erase(id);
@@ -112,7 +112,7 @@ void Router::rebuildRoutes()
     m_routes.clear();
     for (const auto& [id, space] : m_spaces) {
         if (auto route = routeFor(space.value, space.modRevision))
-            m_routes.emplace(id, std::move(*route));
+            m_routes.emplace(id, std::make_shared<const Route>(std::move(*route)));
     }
 }
 
@@ -135,13 +135,11 @@ std::optional<Route> Router::routeFor(const SpaceRecord& space, std::uint64_t re
     return route;
 }
 
-std::optional<Route> Router::resolve(std::string_view space) const
+std::shared_ptr<const Route> Router::resolve(std::string_view space) const
 {
     std::shared_lock lock(m_mutex);
-    const auto found = m_routes.find(std::string(space));
-    if (found == m_routes.end())
-        return std::nullopt;
-    return found->second;
+    const auto found = m_routes.find(space);
+    return found == m_routes.end() ? nullptr : found->second;
 }
 
 bool Router::waitForRevision(std::uint64_t revision, std::chrono::milliseconds timeout) const
@@ -169,7 +167,7 @@ Result<Route> Router::refresh(const std::string& space)
     if (!route)
         return makeError(ErrorCode::FailedPrecondition,
             "space " + space + " is on shard " + cached.value.shard + ", which has no node address in the map");
-    m_routes[space] = *route;
+    m_routes[space] = std::make_shared<const Route>(*route);
     return *route;
 }
 
@@ -294,7 +292,7 @@ Result<Route> Router::routeForWrite(const std::string& space, RouterWriteResult&
         auto created = createSpace(space);
         if (!created)
             return created.error();
-        route = std::move(*created);
+        route = std::make_shared<const Route>(std::move(*created));
         result.createdSpaces.push_back(space);
     }
     if (route->paused)

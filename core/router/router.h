@@ -85,7 +85,8 @@ public:
     Router(const Router&) = delete;
     Router& operator=(const Router&) = delete;
 
-    std::optional<Route> resolve(std::string_view space) const;
+    // The route of a space, or null. Shared and immutable: no copy, no allocation on the hot path.
+    std::shared_ptr<const Route> resolve(std::string_view space) const;
     std::uint64_t revision() const { return m_revision.load(); }
     // Waits until the watch has applied at least this revision (false on timeout).
     bool waitForRevision(std::uint64_t revision, std::chrono::milliseconds timeout) const;
@@ -123,7 +124,12 @@ private:
     std::unordered_map<std::string, Versioned<SpaceRecord>> m_spaces;
     std::unordered_map<std::string, ShardRecord> m_shards;
     std::unordered_map<std::string, NodeRecord> m_nodeRecords;
-    std::unordered_map<std::string, Route> m_routes;
+    // Transparent hashing lets resolve() look up a string_view without building a std::string.
+    struct IdHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view id) const { return std::hash<std::string_view> {}(id); }
+    };
+    std::unordered_map<std::string, std::shared_ptr<const Route>, IdHash, std::equal_to<>> m_routes;
     std::atomic<std::uint64_t> m_revision { 0 };
     mutable std::mutex m_revisionMutex;
     mutable std::condition_variable m_revisionChanged;
