@@ -1,0 +1,84 @@
+// shardmapd: wires command-line flags to a ControllerServer and waits for a signal.
+#include "core/controller/controller_server.h"
+
+#include <CLI/CLI.hpp>
+#include <sys/prctl.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+
+namespace {
+
+std::string envOr(const char* name, std::string fallback)
+{
+    const char* value = std::getenv(name);
+    return value && *value ? value : fallback;
+}
+
+shardmap::core::ControllerServerConfig parseConfig(CLI::App& app, int argc, char** argv, bool& exitWithParent)
+{
+    shardmap::core::ControllerServerConfig config;
+    config.listen = "127.0.0.1:7500";
+    config.storeUri = envOr("SHARDMAP_STORE", "");
+    std::int64_t leaseTtlMs = 10000;
+    // Later flags win, so wrappers can append overrides to a base command line.
+    app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    app.add_option("--store", config.storeUri, "Shard map store URI: sqlite:PATH (default: $SHARDMAP_STORE)");
+    app.add_option("--listen", config.listen, "HOST:PORT to serve on; port 0 picks a free port")->capture_default_str();
+    app.add_option("--id", config.id, "This replica's name as lease holder and audit actor (default: HOST-PID)");
+    app.add_option("--tls-cert", config.tls.certFile, "PEM server certificate (enables TLS)");
+    app.add_option("--tls-key", config.tls.keyFile, "PEM private key of the server certificate");
+    app.add_option("--tls-ca", config.tls.caFile, "PEM CA; clients must present a certificate it signed");
+    app.add_flag("--insecure", config.insecure, "Allow a non-loopback address without TLS");
+    app.add_option("--lease-ttl-ms", leaseTtlMs,
+           "Executor lease time to live; renewed every third of it, a dead leader is replaced within about 4/3 of it")
+        ->capture_default_str()
+        ->check(CLI::Range(100, 3600000));
+    app.add_flag("--exit-with-parent", exitWithParent, "Exit when the parent process dies (for supervisors and the demo)");
+    app.parse(argc, argv);
+    config.leaseTtl = std::chrono::milliseconds(leaseTtlMs);
+    config.log = [](const std::string& message) { std::cerr << "shardmapd: " << message << std::endl; };
+    return config;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    CLI::App app { "shardmapd: the Shardmap controller; routes application writes and searches by the shard map "
+                   "and elects the one replica that runs the migration executor" };
+    bool exitWithParent = false;
+    shardmap::core::ControllerServerConfig config;
+    try {
+        config = parseConfig(app, argc, argv, exitWithParent);
+    } catch (const CLI::ParseError& error) {
+        return app.exit(error);
+    }
+    if (exitWithParent)
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+
+    // Block the stop signals in every thread (gRPC's and the election's inherit the mask) and
+    // wait for them here.
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGTERM);
+    sigaddset(&stopSignals, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+
+    auto server = shardmap::core::ControllerServer::start(std::move(config));
+    if (!server) {
+        std::cerr << "shardmapd: " << server.error().describe() << "\n";
+        return 1;
+    }
+    std::cerr << "shardmapd: replica " << (*server)->id() << " serving the router\n";
+    std::cout << "listening on " << (*server)->address() << std::endl;
+
+    int received = 0;
+    sigwait(&stopSignals, &received);
+    std::cerr << "shardmapd: received " << (received == SIGTERM ? "SIGTERM" : "SIGINT")
+              << ", finishing calls in flight\n";
+    (*server)->shutdown();
+    std::cerr << "shardmapd: stopped cleanly\n";
+    return 0;
+}

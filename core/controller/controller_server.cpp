@@ -1,0 +1,286 @@
+#include "core/controller/controller_server.h"
+
+#include "core/util/validation.h"
+
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server_builder.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace shardmap::core {
+
+namespace {
+
+    constexpr std::chrono::milliseconds kMinLeaseTtl { 100 };
+
+    Result<std::string> readFile(const std::string& path, std::string_view what)
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            return makeError(ErrorCode::NotFound, "cannot read " + std::string(what), path);
+        std::stringstream buffer;
+        buffer << in.rdbuf();
+        return buffer.str();
+    }
+
+    // The same TLS rules as the node: a certificate and key serve TLS, a CA also requires and
+    // verifies client certificates.
+    Result<std::shared_ptr<grpc::ServerCredentials>> makeCredentials(const TlsFiles& tls)
+    {
+        if (!tls.enabled())
+            return grpc::InsecureServerCredentials();
+        if (tls.keyFile.empty())
+            return makeError(ErrorCode::InvalidArgument, "--tls-cert needs --tls-key");
+        auto cert = readFile(tls.certFile, "TLS certificate");
+        auto key = readFile(tls.keyFile, "TLS key");
+        if (!cert || !key)
+            return !cert ? cert.error() : key.error();
+        grpc::SslServerCredentialsOptions options;
+        options.pem_key_cert_pairs.push_back({ *key, *cert });
+        if (!tls.caFile.empty()) {
+            auto ca = readFile(tls.caFile, "TLS client CA");
+            if (!ca)
+                return ca.error();
+            options.pem_root_certs = *ca;
+            options.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+        }
+        return grpc::SslServerCredentials(options);
+    }
+
+    std::string defaultControllerId()
+    {
+        char host[256] = {};
+        ::gethostname(host, sizeof host - 1);
+        return std::string(host) + "-" + std::to_string(::getpid());
+    }
+
+    std::int64_t nowUnixMs()
+    {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    }
+
+    Status checkConfig(const ControllerServerConfig& config, const std::string& host)
+    {
+        if (config.storeUri.empty())
+            return makeError(ErrorCode::InvalidArgument,
+                "no shard map store given; pass --store URI or set SHARDMAP_STORE (e.g. sqlite:/var/lib/shardmap/map.db)");
+        if (config.leaseTtl < kMinLeaseTtl)
+            return makeError(ErrorCode::InvalidArgument,
+                "lease TTL is " + std::to_string(config.leaseTtl.count()) + " ms; it must be at least "
+                    + std::to_string(kMinLeaseTtl.count()) + " ms");
+        if (!isLoopbackHost(host) && !config.tls.enabled() && !config.insecure)
+            return makeError(ErrorCode::FailedPrecondition,
+                "refusing to listen on non-loopback address " + config.listen
+                    + " without TLS; pass --tls-cert/--tls-key, or --insecure if the network is trusted");
+        return {};
+    }
+
+} // namespace
+
+ControllerServer::ControllerServer(ControllerServerConfig config)
+    : m_config(std::move(config))
+{
+}
+
+Result<std::unique_ptr<ControllerServer>> ControllerServer::start(ControllerServerConfig config)
+{
+    auto hostPort = splitHostPort(config.listen);
+    if (!hostPort)
+        return hostPort.error();
+    if (auto status = checkConfig(config, hostPort->first); !status)
+        return status.error();
+    if (config.id.empty())
+        config.id = defaultControllerId();
+
+    std::unique_ptr<ControllerServer> server(new ControllerServer(std::move(config)));
+    if (auto status = server->openStoreAndRouter(); !status)
+        return status.error();
+    if (auto status = server->startServer(hostPort->first); !status)
+        return status.error();
+    // Last, so that a replica that failed to start never holds the lease.
+    server->m_election = std::thread([raw = server.get()] { raw->electionLoop(); });
+    return server;
+}
+
+Status ControllerServer::openStoreAndRouter()
+{
+    // Never create the store here: a typo in --store must not start an empty map beside the
+    // real one. A missing file says to run `shardmapctl init`.
+    auto store = openStore(m_config.storeUri, false);
+    if (!store)
+        return store.error();
+    m_store = std::move(*store);
+    m_nodes = std::make_unique<NodeClientPool>(m_config.nodeClient);
+    RouterOptions options;
+    options.actor = "shardmapd/" + m_config.id;
+    options.followChanges = true;
+    auto router = Router::start(*m_store, *m_nodes, std::move(options));
+    if (!router)
+        return router.error();
+    m_router = std::move(*router);
+    m_service = std::make_unique<RouterService>(*m_router);
+    return {};
+}
+
+Status ControllerServer::startServer(const std::string& host)
+{
+    auto credentials = makeCredentials(m_config.tls);
+    if (!credentials)
+        return credentials.error();
+    grpc::EnableDefaultHealthCheckService(true);
+    grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+    grpc::ServerBuilder builder;
+    int boundPort = 0;
+    builder.AddListeningPort(m_config.listen, *credentials, &boundPort);
+    builder.RegisterService(m_service.get());
+    // Write requests carry up to kMaxBatchItems documents, as the node's do.
+    builder.SetMaxReceiveMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
+    builder.SetMaxSendMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
+    m_server = builder.BuildAndStart();
+    if (!m_server || boundPort == 0)
+        return makeError(ErrorCode::Unavailable, "cannot listen on " + m_config.listen + " (address in use or invalid?)");
+    const bool v6 = host.find(':') != std::string::npos;
+    m_address = (v6 ? "[" + host + "]" : host) + ":" + std::to_string(boundPort);
+
+    auto* health = m_server->GetHealthCheckService();
+    health->SetServingStatus("", true);
+    health->SetServingStatus(std::string(kRouterHealthService), true);
+    // Registered from the start so that a standby answers NOT_SERVING rather than NOT_FOUND.
+    health->SetServingStatus(std::string(kExecutorHealthService), false);
+    return {};
+}
+
+ControllerServer::~ControllerServer() { shutdown(); }
+
+void ControllerServer::shutdown(std::chrono::milliseconds grace)
+{
+    if (m_stopped)
+        return;
+    m_stopped = true;
+    if (m_server)
+        m_server->GetHealthCheckService()->Shutdown(); // every name NOT_SERVING from here on
+    if (m_election.joinable()) {
+        {
+            std::lock_guard lock(m_electionMutex);
+            m_stopping = true;
+        }
+        m_electionWake.notify_all();
+        m_election.join();
+    }
+    // The lease goes back before the calls in flight are drained: those are router calls, which
+    // do not need it, and gRPC's graceful stop can take seconds with idle clients connected; a
+    // standby should not wait that long (or a whole TTL) to take over the executor.
+    releaseLease();
+    if (m_server) {
+        m_server->Shutdown(std::chrono::system_clock::now() + grace);
+        m_server->Wait();
+    }
+}
+
+void ControllerServer::electionLoop()
+{
+    const auto interval = m_config.leaseTtl / 3;
+    std::unique_lock lock(m_electionMutex);
+    while (!m_stopping) {
+        lock.unlock();
+        electionTick();
+        lock.lock();
+        m_electionWake.wait_for(lock, interval, [this] { return m_stopping; });
+    }
+}
+
+void ControllerServer::electionTick()
+{
+    if (m_grant)
+        tryRenew();
+    else
+        tryAcquire();
+    if (m_grant && m_config.onLeaderTick)
+        m_config.onLeaderTick(*m_grant);
+}
+
+void ControllerServer::tryAcquire()
+{
+    auto grant = m_store->acquireLease(std::string(kExecutorLease), m_config.id, m_config.leaseTtl);
+    if (grant) {
+        becomeLeader(*grant);
+        return;
+    }
+    // Log a standby's state when it changes (another leader, the store failing), not every tick.
+    const auto& error = grant.error();
+    const auto holder = error.details.find("holder");
+    const std::string reason = error.code == ErrorCode::FailedPrecondition && holder != error.details.end()
+        ? "standing by: the executor lease is held by '" + holder->second + "'"
+        : "cannot acquire the executor lease: " + error.describe();
+    if (reason != m_lastStandbyReason)
+        log(reason);
+    m_lastStandbyReason = reason;
+}
+
+void ControllerServer::tryRenew()
+{
+    auto renewed = m_store->renewLease(*m_grant, m_config.leaseTtl);
+    if (renewed) {
+        m_grant = *renewed;
+        return;
+    }
+    const auto& error = renewed.error();
+    if (error.code == ErrorCode::FailedPrecondition) {
+        stepDown("lost the executor lease: " + error.describe());
+        return;
+    }
+    // The store did not answer; the lease stands until it expires, so keep leading and retrying
+    // unless it would expire before the next tick, when a standby may already take it.
+    if (nowUnixMs() + (m_config.leaseTtl / 3).count() >= m_grant->expiresUnixMs) {
+        stepDown("stepping down: could not renew the executor lease before it expires: " + error.describe());
+        return;
+    }
+    log("cannot renew the executor lease, retrying: " + error.describe());
+}
+
+void ControllerServer::becomeLeader(const LeaseGrant& grant)
+{
+    m_grant = grant;
+    m_leader = true;
+    m_lastStandbyReason.clear();
+    setExecutorHealth(true);
+    log("holds the executor lease (token " + std::to_string(grant.token) + "); leading");
+}
+
+void ControllerServer::stepDown(const std::string& why)
+{
+    m_grant.reset();
+    m_leader = false;
+    setExecutorHealth(false);
+    log(why);
+}
+
+void ControllerServer::releaseLease()
+{
+    if (!m_grant)
+        return;
+    if (auto status = m_store->releaseLease(*m_grant); !status)
+        log("could not release the executor lease (it expires by itself): " + status.error().describe());
+    else
+        log("released the executor lease (token " + std::to_string(m_grant->token) + ")");
+    m_grant.reset();
+    m_leader = false;
+}
+
+void ControllerServer::setExecutorHealth(bool serving)
+{
+    m_server->GetHealthCheckService()->SetServingStatus(std::string(kExecutorHealthService), serving);
+}
+
+void ControllerServer::log(const std::string& message) const
+{
+    if (m_config.log)
+        m_config.log(message);
+}
+
+} // namespace shardmap::core

@@ -1,0 +1,108 @@
+#pragma once
+
+#include "core/client/node_client.h"
+#include "core/controller/router_service.h"
+#include "core/node/node_server.h"
+#include "core/router/router.h"
+#include "core/store/metadata_store.h"
+#include "core/util/result.h"
+
+#include <grpcpp/server.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+
+namespace shardmap::core {
+
+// The store lease whose holder runs the migration executor; one holder across all replicas.
+inline constexpr std::string_view kExecutorLease = "executor";
+// Health service name that is SERVING only on the replica holding the executor lease.
+inline constexpr std::string_view kExecutorHealthService = "shardmap.v1.Controller/executor";
+inline constexpr std::string_view kRouterHealthService = "shardmap.v1.Router";
+
+struct ControllerServerConfig {
+    // Store URI ("sqlite:PATH"); the store must exist (`shardmapctl init`).
+    std::string storeUri;
+    std::string listen = "127.0.0.1:7500";
+    // This replica's name as lease holder and audit actor; empty: "<hostname>-<pid>".
+    std::string id;
+    TlsFiles tls;
+    bool insecure = false;
+    // How long the executor lease lasts without renewal; the election renews every ttl / 3, so a
+    // dead leader is replaced within about ttl + ttl / 3.
+    std::chrono::milliseconds leaseTtl { 10000 };
+    // How the controller reaches the shard nodes (deadline, TLS).
+    NodeClientOptions nodeClient;
+    // Called on the election thread after every successful acquire or renewal while this replica
+    // leads, with the current grant; the migration executor plugs in here (its commits are fenced
+    // with the grant). It must return well within leaseTtl / 3, or renewals are delayed and the
+    // lease may lapse: long work belongs on its own thread, checking isLeader().
+    std::function<void(const LeaseGrant&)> onLeaderTick;
+    // Where the controller says what it does (leadership changes, store errors); empty: nowhere.
+    std::function<void(const std::string&)> log;
+};
+
+// shardmapd's server: the shard-map store, a Router following the map's watch, the gRPC server
+// with the shardmap.v1.Router service, health and reflection, and an executor election: a thread
+// that acquires or renews the store's "executor" lease every ttl / 3, so that exactly one replica
+// across the fleet leads (and runs the migration executor through onLeaderTick) and a standby
+// takes over when the leader dies. shutdown() stops accepting calls, stops the election, releases
+// the lease and lets calls in flight finish.
+class ControllerServer final {
+public:
+    static Result<std::unique_ptr<ControllerServer>> start(ControllerServerConfig config);
+    ~ControllerServer();
+    ControllerServer(const ControllerServer&) = delete;
+    ControllerServer& operator=(const ControllerServer&) = delete;
+
+    // The address actually bound (the port resolved when 0 was asked for).
+    const std::string& address() const { return m_address; }
+    const std::string& id() const { return m_config.id; }
+    // Whether this replica holds the executor lease, as of the last election tick.
+    bool isLeader() const { return m_leader.load(); }
+    Router& router() { return *m_router; }
+    void shutdown(std::chrono::milliseconds grace = std::chrono::seconds(10));
+
+private:
+    explicit ControllerServer(ControllerServerConfig config);
+    Status openStoreAndRouter();
+    Status startServer(const std::string& host);
+    void electionLoop();
+    void electionTick();
+    void tryAcquire();
+    void tryRenew();
+    void becomeLeader(const LeaseGrant& grant);
+    void stepDown(const std::string& why);
+    void releaseLease();
+    void setExecutorHealth(bool serving);
+    void log(const std::string& message) const;
+
+    ControllerServerConfig m_config;
+    std::unique_ptr<MetadataStore> m_store;
+    std::unique_ptr<NodeClientPool> m_nodes;
+    std::unique_ptr<Router> m_router;
+    std::unique_ptr<RouterService> m_service;
+    std::unique_ptr<grpc::Server> m_server;
+    std::string m_address;
+
+    std::thread m_election;
+    std::mutex m_electionMutex;
+    std::condition_variable m_electionWake;
+    bool m_stopping = false;
+    std::atomic<bool> m_leader { false };
+    // Touched only by the election thread, and by shutdown() after it has joined it.
+    std::optional<LeaseGrant> m_grant;
+    // The last reason acquiring failed, so a standby logs a change of leader once, not every tick.
+    std::string m_lastStandbyReason;
+    bool m_stopped = false;
+};
+
+} // namespace shardmap::core

@@ -1,0 +1,383 @@
+// shardmapd, the real binary, against real nodes and a real SQLite shard map: the Router service,
+// its refusals, its start-up checks, and the executor election across two replicas.
+#include "node_test_helpers.h"
+
+#include "core/client/node_client.h"
+#include "core/map/map_editor.h"
+#include "shardmap/v1/router.grpc.pb.h"
+
+#include <csignal>
+#include <filesystem>
+#include <set>
+#include <thread>
+
+using namespace shardmap;
+using namespace shardmap::testing;
+using grpc::health::v1::HealthCheckResponse;
+
+namespace {
+
+constexpr const char* kExecutorHealth = "shardmap.v1.Controller/executor";
+
+// A real shardmapd process on loopback (port 0), with stubs for its Router and health services.
+class ControllerProcess final {
+public:
+    static std::unique_ptr<ControllerProcess> start(const std::string& stderrFile, const std::vector<std::string>& args)
+    {
+        auto controller = std::make_unique<ControllerProcess>();
+        controller->m_stderrFile = stderrFile;
+        std::vector<std::string> argv { SHARDMAP_CONTROLLER_BINARY, "--listen", "127.0.0.1:0" };
+        argv.insert(argv.end(), args.begin(), args.end());
+        auto child = ChildProcess::spawn(argv, stderrFile);
+        if (!child) {
+            ADD_FAILURE() << "cannot spawn " << SHARDMAP_CONTROLLER_BINARY;
+            return nullptr;
+        }
+        controller->m_process = std::make_unique<ChildProcess>(std::move(*child));
+        const auto line = controller->m_process->readLine(std::chrono::seconds(20));
+        const std::string prefix = "listening on ";
+        if (!line || !line->starts_with(prefix)) {
+            ADD_FAILURE() << "shardmapd did not report its address; stderr:\n" << readWholeFile(stderrFile);
+            return nullptr;
+        }
+        controller->m_address = line->substr(prefix.size());
+        controller->m_channel = grpc::CreateChannel(controller->m_address, grpc::InsecureChannelCredentials());
+        controller->m_router = v1::Router::NewStub(controller->m_channel);
+        controller->m_health = grpc::health::v1::Health::NewStub(controller->m_channel);
+        return controller;
+    }
+
+    v1::Router::Stub& router() { return *m_router; }
+    ChildProcess& process() { return *m_process; }
+    std::string stderrText() const { return readWholeFile(m_stderrFile); }
+
+    // The status of a health service name; UNKNOWN when the call itself fails.
+    HealthCheckResponse::ServingStatus health(const std::string& service)
+    {
+        grpc::health::v1::HealthCheckRequest request;
+        request.set_service(service);
+        HealthCheckResponse response;
+        const auto status = m_health->Check(contextWithDeadline(std::chrono::seconds(2)).get(), request, &response);
+        return status.ok() ? response.status() : HealthCheckResponse::UNKNOWN;
+    }
+    bool leads() { return health(kExecutorHealth) == HealthCheckResponse::SERVING; }
+
+    // Drops the test's connection, so that a graceful stop need not wait for an idle client.
+    void disconnect()
+    {
+        m_router.reset();
+        m_health.reset();
+        m_channel.reset();
+    }
+
+private:
+    std::unique_ptr<ChildProcess> m_process;
+    std::string m_address;
+    std::string m_stderrFile;
+    std::shared_ptr<grpc::Channel> m_channel;
+    std::unique_ptr<v1::Router::Stub> m_router;
+    std::unique_ptr<grpc::health::v1::Health::Stub> m_health;
+};
+
+struct Exit {
+    std::optional<int> code;
+    std::string err;
+};
+
+// Runs shardmapd expecting it to refuse to start.
+Exit runToExit(const std::string& stderrFile, const std::vector<std::string>& args)
+{
+    std::vector<std::string> argv { SHARDMAP_CONTROLLER_BINARY };
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto child = ChildProcess::spawn(argv, stderrFile);
+    if (!child)
+        return {};
+    Exit exit;
+    exit.code = child->wait(std::chrono::seconds(10));
+    exit.err = readWholeFile(stderrFile);
+    return exit;
+}
+
+// Polls until the predicate holds or the deadline passes; returns whether it held.
+template <typename Predicate>
+bool pollUntil(std::chrono::milliseconds timeout, Predicate predicate)
+{
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (predicate())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return predicate();
+}
+
+v1::RouterWriteResponse write(ControllerProcess& controller, const std::vector<v1::Document>& docs, grpc::Status* status)
+{
+    v1::RouterWriteRequest request;
+    for (const auto& doc : docs)
+        *request.add_docs() = doc;
+    v1::RouterWriteResponse response;
+    *status = controller.router().BulkWrite(contextWithDeadline().get(), request, &response);
+    return response;
+}
+
+grpc::Status search(ControllerProcess& controller, const std::vector<std::string>& spaces, const std::string& query,
+    v1::RouterSearchResponse* response, std::uint32_t limit = 20, std::uint32_t offset = 0)
+{
+    v1::RouterSearchRequest request;
+    for (const auto& space : spaces)
+        request.add_spaces(space);
+    request.set_query(query);
+    request.set_limit(limit);
+    request.set_offset(offset);
+    request.set_snippets(true);
+    return controller.router().Search(contextWithDeadline().get(), request, response);
+}
+
+grpc::Status resolve(ControllerProcess& controller, const std::string& space, v1::ResolveResponse* response)
+{
+    v1::ResolveRequest request;
+    request.set_space(space);
+    return controller.router().Resolve(contextWithDeadline().get(), request, response);
+}
+
+class ControllerTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        for (int i = 0; i < 2; ++i) {
+            m_nodes.push_back(NodeProcess::start(m_dir.file("node" + std::to_string(i))));
+            ASSERT_TRUE(m_nodes.back());
+        }
+        auto store = core::openStore(storeUri(), true);
+        ASSERT_TRUE(store) << store.error().describe();
+        m_store = std::move(*store);
+        core::MapEditor editor(*m_store);
+        for (std::size_t i = 0; i < 2; ++i) {
+            const std::string n = "n" + std::to_string(i);
+            const std::string s = "s" + std::to_string(i);
+            ASSERT_TRUE(editor.addNode({ n, m_nodes[i]->address(), {} }, m_actor));
+            auto client = m_pool.get(m_nodes[i]->address());
+            ASSERT_TRUE(client);
+            auto created = (*client)->createShard(s, {});
+            ASSERT_TRUE(created) << created.error().describe();
+            auto added = editor.addShard({ s, n, core::ShardState::Active, 0, 0 }, m_actor);
+            ASSERT_TRUE(added) << added.error().describe();
+        }
+    }
+
+    std::string storeUri() const { return "sqlite:" + m_dir.file("map.db"); }
+
+    std::unique_ptr<ControllerProcess> startController(const std::string& id, std::vector<std::string> extra = {})
+    {
+        std::vector<std::string> args { "--store", storeUri(), "--id", id };
+        args.insert(args.end(), extra.begin(), extra.end());
+        return ControllerProcess::start(m_dir.file(id + ".stderr.log"), args);
+    }
+
+    std::string nodeAddressOf(const std::string& shard) const { return m_nodes[shard == "s0" ? 0 : 1]->address(); }
+
+    TempDir m_dir;
+    std::vector<std::unique_ptr<NodeProcess>> m_nodes;
+    std::unique_ptr<core::MetadataStore> m_store;
+    core::NodeClientPool m_pool;
+    core::Actor m_actor { "test", "controller test" };
+};
+
+} // namespace
+
+TEST_F(ControllerTest, WritesSearchesAndResolvesThroughTheRouterService)
+{
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    EXPECT_EQ(controller->health(""), HealthCheckResponse::SERVING);
+    EXPECT_EQ(controller->health("shardmap.v1.Router"), HealthCheckResponse::SERVING);
+
+    grpc::Status status;
+    auto written = write(*controller,
+        { makeDoc("acme", "d1", 1, "hello shard map"), makeDoc("beta", "b1", 1, "hello beta"),
+            makeDoc("acme", "d2", 1, "hello again") },
+        &status);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(written.applied(), 3u);
+    ASSERT_EQ(written.results_size(), 3);
+    for (const auto& result : written.results())
+        EXPECT_EQ(result.outcome(), v1::WRITE_OUTCOME_APPLIED);
+    EXPECT_EQ(written.results(1).stored_version(), 1u);
+    std::vector<std::string> created(written.created_spaces().begin(), written.created_spaces().end());
+    EXPECT_EQ(created, (std::vector<std::string> { "acme", "beta" }));
+
+    // The same versions again change nothing; a tombstone deletes.
+    auto again = write(*controller, { makeDoc("acme", "d1", 1, "hello shard map"), makeTombstone("acme", "d2", 2) }, &status);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(again.results(0).outcome(), v1::WRITE_OUTCOME_STALE);
+    EXPECT_EQ(again.results(1).outcome(), v1::WRITE_OUTCOME_APPLIED);
+    EXPECT_EQ(again.created_spaces_size(), 0);
+
+    v1::RouterSearchResponse found;
+    ASSERT_TRUE(search(*controller, { "acme", "beta" }, "hello", &found).ok());
+    std::set<std::string> ids;
+    for (const auto& hit : found.hits())
+        ids.insert(hit.space() + "/" + hit.id());
+    EXPECT_EQ(ids, (std::set<std::string> { "acme/d1", "beta/b1" }));
+    EXPECT_NE(found.hits(0).snippet().find("[[hello]]"), std::string::npos);
+
+    v1::ResolveResponse route;
+    ASSERT_TRUE(resolve(*controller, "acme", &route).ok());
+    EXPECT_EQ(route.space(), "acme");
+    ASSERT_TRUE(route.shard() == "s0" || route.shard() == "s1") << route.shard();
+    EXPECT_EQ(route.node_address(), nodeAddressOf(route.shard()));
+    EXPECT_EQ(route.epoch(), 1u);
+    EXPECT_TRUE(route.target_shard().empty());
+    EXPECT_GT(route.space_revision(), 0u);
+    EXPECT_GE(route.map_revision(), route.space_revision());
+
+    // The router pushed the ownership to the node the map names.
+    auto owner = m_pool.get(route.node_address());
+    auto held = (*owner)->ownerships(route.shard(), "acme");
+    ASSERT_TRUE(held && held->size() == 1);
+    EXPECT_EQ(held->front().role, core::SpaceRole::Owner);
+    EXPECT_EQ(held->front().epoch, 1u);
+}
+
+TEST_F(ControllerTest, BadRequestsAreRefusedWithTheRightCode)
+{
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    grpc::Status status;
+    write(*controller, { makeDoc("not a space!", "d1", 1, "x") }, &status);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+
+    std::vector<v1::Document> tooMany;
+    for (int i = 0; i < 10001; ++i)
+        tooMany.push_back(makeDoc("acme", "d" + std::to_string(i), 1, "x"));
+    write(*controller, tooMany, &status);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(status.error_message().find("10000"), std::string::npos) << status.error_message();
+
+    v1::RouterSearchResponse found;
+    status = search(*controller, { "nowhere" }, "hello", &found);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND) << status.error_message();
+    EXPECT_NE(status.error_message().find("nowhere"), std::string::npos) << status.error_message();
+    EXPECT_EQ(search(*controller, {}, "hello", &found).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(search(*controller, { "bad space" }, "hello", &found).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    status = search(*controller, { "acme" }, "hello", &found, 500, 600);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(status.error_message().find("limit + offset"), std::string::npos) << status.error_message();
+
+    v1::ResolveResponse route;
+    EXPECT_EQ(resolve(*controller, "nowhere", &route).error_code(), grpc::StatusCode::NOT_FOUND);
+    EXPECT_EQ(resolve(*controller, "", &route).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+    // Nothing of the refused requests was created.
+    auto spaces = m_store->list("spaces/");
+    ASSERT_TRUE(spaces);
+    EXPECT_TRUE(spaces->records.empty());
+}
+
+TEST_F(ControllerTest, AMissingStoreIsRefusedWithAHint)
+{
+    const auto exit = runToExit(m_dir.file("missing.stderr.log"),
+        { "--store", "sqlite:" + m_dir.file("no-such-map.db"), "--listen", "127.0.0.1:0" });
+    ASSERT_TRUE(exit.code);
+    EXPECT_NE(*exit.code, 0);
+    EXPECT_NE(exit.err.find("shardmapctl init"), std::string::npos) << exit.err;
+    EXPECT_FALSE(std::filesystem::exists(m_dir.file("no-such-map.db"))) << "shardmapd must not create a store";
+}
+
+TEST_F(ControllerTest, ANonLoopbackAddressNeedsTlsOrInsecure)
+{
+    const auto refused = runToExit(m_dir.file("public.stderr.log"), { "--store", storeUri(), "--listen", "0.0.0.0:0" });
+    ASSERT_TRUE(refused.code);
+    EXPECT_NE(*refused.code, 0);
+    EXPECT_NE(refused.err.find("without TLS"), std::string::npos) << refused.err;
+
+    auto insecure = ControllerProcess::start(m_dir.file("insecure.stderr.log"),
+        { "--store", storeUri(), "--listen", "0.0.0.0:0", "--insecure", "--id", "open" });
+    ASSERT_TRUE(insecure);
+    EXPECT_EQ(insecure->health(""), HealthCheckResponse::SERVING);
+}
+
+TEST_F(ControllerTest, ExactlyOneReplicaLeadsAndAStandbyTakesOverWhenItIsKilled)
+{
+    auto a = startController("ca", { "--lease-ttl-ms", "1000" });
+    auto b = startController("cb", { "--lease-ttl-ms", "1000" });
+    ASSERT_TRUE(a && b);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(5), [&] { return a->leads() || b->leads(); }))
+        << "no replica leads; stderr:\n" << a->stderrText() << b->stderrText();
+    // Over several renewal periods the leadership stays with one replica and the other stands by.
+    const bool aLeads = a->leads();
+    for (int i = 0; i < 8; ++i) {
+        EXPECT_EQ(a->leads(), aLeads);
+        EXPECT_EQ(b->leads(), !aLeads);
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    auto& leader = aLeads ? a : b;
+    auto& standby = aLeads ? b : a;
+    EXPECT_EQ(standby->health(kExecutorHealth), HealthCheckResponse::NOT_SERVING);
+
+    // Both replicas route: a space written through one resolves at once through the other.
+    grpc::Status status;
+    write(*leader, { makeDoc("acme", "d1", 1, "hello") }, &status);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    v1::ResolveResponse route;
+    ASSERT_TRUE(resolve(*standby, "acme", &route).ok());
+    EXPECT_EQ(route.epoch(), 1u);
+
+    leader->process().signal(SIGKILL);
+    ASSERT_TRUE(leader->process().wait(std::chrono::seconds(5)));
+    const auto killed = std::chrono::steady_clock::now();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(4), [&] { return standby->leads(); }))
+        << "the standby did not take over; stderr:\n" << standby->stderrText();
+    const auto takeover = std::chrono::steady_clock::now() - killed;
+    // At most a TTL for the lease to expire plus a renewal period to notice, with slack.
+    EXPECT_LT(takeover, std::chrono::milliseconds(2500));
+    EXPECT_NE(standby->stderrText().find("holds the executor lease"), std::string::npos);
+
+    // The new leader's lease has a new token, so anything the old one fenced with is refused.
+    auto lease = m_store->acquireLease("executor", "probe", std::chrono::milliseconds(1000));
+    ASSERT_FALSE(lease);
+    EXPECT_EQ(lease.error().details.at("holder"), aLeads ? "cb" : "ca");
+    EXPECT_EQ(lease.error().details.at("token"), "2");
+}
+
+TEST_F(ControllerTest, SigtermReleasesTheLeaseAndExitsZero)
+{
+    // A long TTL: the standby can only take over this quickly if the leader gave the lease back.
+    auto a = startController("ca", { "--lease-ttl-ms", "6000" });
+    ASSERT_TRUE(a);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(5), [&] { return a->leads(); })) << a->stderrText();
+    auto b = startController("cb", { "--lease-ttl-ms", "6000" });
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->health(kExecutorHealth), HealthCheckResponse::NOT_SERVING);
+
+    a->disconnect();
+    const auto stopped = std::chrono::steady_clock::now();
+    a->process().signal(SIGTERM);
+    // Without the release the standby would wait out the TTL (6 s) plus up to a renewal period.
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(5), [&] { return b->leads(); })) << b->stderrText();
+    EXPECT_LT(std::chrono::steady_clock::now() - stopped, std::chrono::milliseconds(4500));
+    const auto code = a->process().wait(std::chrono::seconds(15));
+    ASSERT_TRUE(code) << "shardmapd did not stop";
+    EXPECT_EQ(*code, 0) << a->stderrText();
+    EXPECT_NE(a->stderrText().find("released the executor lease"), std::string::npos) << a->stderrText();
+}
+
+TEST_F(ControllerTest, APausedLeaderThatLostItsLeaseStepsDown)
+{
+    auto a = startController("ca", { "--lease-ttl-ms", "1000" });
+    ASSERT_TRUE(a);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(5), [&] { return a->leads(); })) << a->stderrText();
+    auto b = startController("cb", { "--lease-ttl-ms", "1000" });
+    ASSERT_TRUE(b);
+
+    // A leader frozen past its TTL (a long GC pause, a stopped VM) comes back to find the lease
+    // taken; its renewal is refused and it must stop acting as the executor.
+    a->process().signal(SIGSTOP);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(4), [&] { return b->leads(); })) << b->stderrText();
+    a->process().signal(SIGCONT);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(3), [&] { return a->health(kExecutorHealth) == HealthCheckResponse::NOT_SERVING; }))
+        << a->stderrText();
+    EXPECT_TRUE(b->leads());
+    EXPECT_NE(a->stderrText().find("lost the executor lease"), std::string::npos) << a->stderrText();
+}
