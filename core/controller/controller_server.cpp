@@ -17,40 +17,6 @@ namespace {
 
     constexpr std::chrono::milliseconds kMinLeaseTtl { 100 };
 
-    Result<std::string> readFile(const std::string& path, std::string_view what)
-    {
-        std::ifstream in(path, std::ios::binary);
-        if (!in)
-            return makeError(ErrorCode::NotFound, "cannot read " + std::string(what), path);
-        std::stringstream buffer;
-        buffer << in.rdbuf();
-        return buffer.str();
-    }
-
-    // The same TLS rules as the node: a certificate and key serve TLS, a CA also requires and
-    // verifies client certificates.
-    Result<std::shared_ptr<grpc::ServerCredentials>> makeCredentials(const TlsFiles& tls)
-    {
-        if (!tls.enabled())
-            return grpc::InsecureServerCredentials();
-        if (tls.keyFile.empty())
-            return makeError(ErrorCode::InvalidArgument, "--tls-cert needs --tls-key");
-        auto cert = readFile(tls.certFile, "TLS certificate");
-        auto key = readFile(tls.keyFile, "TLS key");
-        if (!cert || !key)
-            return !cert ? cert.error() : key.error();
-        grpc::SslServerCredentialsOptions options;
-        options.pem_key_cert_pairs.push_back({ *key, *cert });
-        if (!tls.caFile.empty()) {
-            auto ca = readFile(tls.caFile, "TLS client CA");
-            if (!ca)
-                return ca.error();
-            options.pem_root_certs = *ca;
-            options.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
-        }
-        return grpc::SslServerCredentials(options);
-    }
-
     std::string defaultControllerId()
     {
         char host[256] = {};
@@ -129,7 +95,7 @@ Status ControllerServer::openStoreAndRouter()
 
 Status ControllerServer::startServer(const std::string& host)
 {
-    auto credentials = makeCredentials(m_config.tls);
+    auto credentials = makeServerCredentials(m_config.tls);
     if (!credentials)
         return credentials.error();
     grpc::EnableDefaultHealthCheckService(true);

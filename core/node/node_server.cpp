@@ -25,28 +25,6 @@ namespace {
         return buffer.str();
     }
 
-    Result<std::shared_ptr<grpc::ServerCredentials>> makeCredentials(const NodeServerConfig& config)
-    {
-        if (!config.tls.enabled())
-            return grpc::InsecureServerCredentials();
-        if (config.tls.keyFile.empty())
-            return makeError(ErrorCode::InvalidArgument, "--tls-cert needs --tls-key");
-        auto cert = readFile(config.tls.certFile, "TLS certificate");
-        auto key = readFile(config.tls.keyFile, "TLS key");
-        if (!cert || !key)
-            return !cert ? cert.error() : key.error();
-        grpc::SslServerCredentialsOptions options;
-        options.pem_key_cert_pairs.push_back({ *key, *cert });
-        if (!config.tls.caFile.empty()) {
-            auto ca = readFile(config.tls.caFile, "TLS client CA");
-            if (!ca)
-                return ca.error();
-            options.pem_root_certs = *ca;
-            options.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
-        }
-        return grpc::SslServerCredentials(options);
-    }
-
     std::string defaultNodeId()
     {
         char host[256] = {};
@@ -61,6 +39,28 @@ namespace {
     }
 
 } // namespace
+
+Result<std::shared_ptr<grpc::ServerCredentials>> makeServerCredentials(const TlsFiles& tls)
+{
+    if (!tls.enabled())
+        return grpc::InsecureServerCredentials();
+    if (tls.keyFile.empty())
+        return makeError(ErrorCode::InvalidArgument, "--tls-cert needs --tls-key");
+    auto cert = readFile(tls.certFile, "TLS certificate");
+    auto key = readFile(tls.keyFile, "TLS key");
+    if (!cert || !key)
+        return !cert ? cert.error() : key.error();
+    grpc::SslServerCredentialsOptions options;
+    options.pem_key_cert_pairs.push_back({ *key, *cert });
+    if (!tls.caFile.empty()) {
+        auto ca = readFile(tls.caFile, "TLS client CA");
+        if (!ca)
+            return ca.error();
+        options.pem_root_certs = *ca;
+        options.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+    }
+    return grpc::SslServerCredentials(options);
+}
 
 bool isLoopbackHost(std::string_view host)
 {
@@ -95,7 +95,7 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
         return makeError(ErrorCode::FailedPrecondition,
             "refusing to listen on non-loopback address " + config.listen
                 + " without TLS; pass --tls-cert/--tls-key, or --insecure if the network is trusted");
-    auto credentials = makeCredentials(config);
+    auto credentials = makeServerCredentials(config.tls);
     if (!credentials)
         return credentials.error();
     if (auto status = ensureDirectory(config.dataDir); !status)

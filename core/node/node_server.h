@@ -6,6 +6,7 @@
 #include "core/util/fs.h"
 #include "core/util/result.h"
 
+#include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
 
 #include <chrono>
@@ -35,6 +36,10 @@ struct NodeServerConfig {
     std::chrono::milliseconds historyInterval { 10000 };
     std::size_t historyCapacity = 8640;
 };
+
+// Insecure credentials when tls is not enabled; TLS, requiring client certificates signed by
+// tls.caFile when it is set, otherwise. Errors name the file that could not be read.
+Result<std::shared_ptr<grpc::ServerCredentials>> makeServerCredentials(const TlsFiles& tls);
 
 // True for 127.0.0.0/8, ::1 and "localhost".
 bool isLoopbackHost(std::string_view host);
