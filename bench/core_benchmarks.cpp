@@ -7,12 +7,11 @@
 #include "core/shard/document.h"
 #include "core/shard/shard_store.h"
 
-#include <benchmark/benchmark.h>
-#include <sqlite3.h>
-
 #include <array>
+#include <benchmark/benchmark.h>
 #include <cstdlib>
 #include <filesystem>
+#include <sqlite3.h>
 #include <string>
 #include <string_view>
 #include <vector>

@@ -13,16 +13,6 @@
 #include "shardmap/v1/node.grpc.pb.h"
 
 #include <CLI/CLI.hpp>
-#include <fcntl.h>
-#include <grpcpp/grpcpp.h>
-#include <nlohmann/json.hpp>
-#include <poll.h>
-#include <spawn.h>
-#include <sqlite3.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -31,16 +21,25 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <grpcpp/grpcpp.h>
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <poll.h>
+#include <spawn.h>
+#include <sqlite3.h>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 extern char** environ;

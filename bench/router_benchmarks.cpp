@@ -23,28 +23,27 @@
 #include "core/router/router.h"
 #include "core/store/metadata_store.h"
 
-#include <benchmark/benchmark.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
+#include <benchmark/benchmark.h>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <memory>
 #include <mutex>
 #include <numeric>
 #include <optional>
+#include <poll.h>
+#include <spawn.h>
 #include <stdexcept>
 #include <string>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 extern char** environ;
@@ -74,7 +73,8 @@ double percentile(std::vector<double> samples, double fraction)
 
 double mean(const std::vector<double>& samples)
 {
-    return samples.empty() ? 0 : std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
+    return samples.empty() ? 0
+                           : std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
 }
 
 double nanosSince(Clock::time_point start)
@@ -109,11 +109,9 @@ private:
 // Builds a fixture on first use and keeps it for the run (seeding a map or starting a node is
 // too slow to repeat per benchmark). If it cannot be built, every benchmark needing it is skipped
 // with the reason instead of the program aborting.
-template <typename Fixture>
-class Lazy final {
+template <typename Fixture> class Lazy final {
 public:
-    template <typename... Args>
-    Fixture* get(benchmark::State& state, const Args&... args)
+    template <typename... Args> Fixture* get(benchmark::State& state, const Args&... args)
     {
         std::call_once(m_once, [&] {
             try {
@@ -133,8 +131,7 @@ private:
     std::string m_error;
 };
 
-template <typename T>
-T orThrow(Result<T> result, const std::string& what)
+template <typename T> T orThrow(Result<T> result, const std::string& what)
 {
     if (!result)
         throw std::runtime_error(what + ": " + result.error().describe());
@@ -159,10 +156,9 @@ std::string spaceId(IdShape shape, std::size_t index)
     SplitMix64 random(index + 1);
     const std::uint64_t high = random.next();
     const std::uint64_t low = random.next();
-    std::snprintf(text, sizeof text, "%08llx-%04llx-%04llx-%04llx-%012llx",
-        static_cast<unsigned long long>(high >> 32), static_cast<unsigned long long>((high >> 16) & 0xffff),
-        static_cast<unsigned long long>(high & 0xffff), static_cast<unsigned long long>(low >> 48),
-        static_cast<unsigned long long>(low & 0xffffffffffffULL));
+    std::snprintf(text, sizeof text, "%08llx-%04llx-%04llx-%04llx-%012llx", static_cast<unsigned long long>(high >> 32),
+        static_cast<unsigned long long>((high >> 16) & 0xffff), static_cast<unsigned long long>(high & 0xffff),
+        static_cast<unsigned long long>(low >> 48), static_cast<unsigned long long>(low & 0xffffffffffffULL));
     return text;
 }
 
@@ -207,7 +203,8 @@ struct ResolveFixture {
         const Actor actor { "router_benchmarks", "setup" };
         orThrow(editor.addNode({ "n0", "127.0.0.1:1", {} }, actor), "adding the node");
         for (std::int32_t shard = 0; shard < kShards; ++shard)
-            orThrow(editor.addShard({ "s" + std::to_string(shard), "n0", ShardState::Active, 0, 0 }, actor), "adding a shard");
+            orThrow(editor.addShard({ "s" + std::to_string(shard), "n0", ShardState::Active, 0, 0 }, actor),
+                "adding a shard");
         for (std::size_t i = 0; i < kSpaces; ++i)
             ids.push_back(spaceId(shape, i));
         seedSpaces(*store, ids);
@@ -269,8 +266,7 @@ BENCHMARK_CAPTURE(jumpHashBench, longIds, IdShape::Long)->Arg(4)->Arg(64);
 // of the batch's mean ns per call. A single call is too short for steady_clock (reading it costs
 // 20-30 ns here, a third of a call), so per-call percentiles cannot be measured this way: this
 // p50 is the typical mean over 1,000 calls, robust to the batches a preemption lands in.
-template <typename Operation>
-void timeBatches(benchmark::State& state, Operation operation)
+template <typename Operation> void timeBatches(benchmark::State& state, Operation operation)
 {
     std::vector<double> nanosPerCall;
     nanosPerCall.reserve(static_cast<std::size_t>(state.max_iterations));
@@ -396,7 +392,8 @@ void mapChangeApplyBench(benchmark::State& state)
         auto revision = fixture->store->commit(mapChange(*fixture, topology, n++));
         const auto committed = Clock::now();
         if (!revision || !fixture->router->waitForRevision(*revision, std::chrono::seconds(10))) {
-            state.SkipWithError(revision ? "the router did not apply the change within 10 s" : revision.error().describe().c_str());
+            state.SkipWithError(
+                revision ? "the router did not apply the change within 10 s" : revision.error().describe().c_str());
             break;
         }
         applyMicros.push_back(nanosSince(committed) / 1000);
@@ -603,7 +600,8 @@ bool directWrite(WriteFixture& fixture, std::vector<WriteItem>& items, benchmark
         item.doc.version = version;
     auto written = fixture.client->bulkWrite("s0", items);
     if (!written || written->applied != items.size()) {
-        state.SkipWithError(written ? "a direct write did not apply every document" : written.error().describe().c_str());
+        state.SkipWithError(
+            written ? "a direct write did not apply every document" : written.error().describe().c_str());
         return false;
     }
     return true;
@@ -615,7 +613,8 @@ bool routerWrite(Router& router, std::uint64_t version, std::vector<Document>& d
         doc.version = version;
     auto written = router.write(docs);
     if (!written || written->applied != docs.size()) {
-        state.SkipWithError(written ? "a router write did not apply every document" : written.error().describe().c_str());
+        state.SkipWithError(
+            written ? "a router write did not apply every document" : written.error().describe().c_str());
         return false;
     }
     return true;

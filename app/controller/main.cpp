@@ -2,11 +2,10 @@
 #include "core/controller/controller_server.h"
 
 #include <CLI/CLI.hpp>
-#include <sys/prctl.h>
-
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <sys/prctl.h>
 
 namespace {
 
@@ -35,7 +34,8 @@ shardmap::core::ControllerServerConfig parseConfig(CLI::App& app, int argc, char
            "Executor lease time to live; renewed every third of it, a dead leader is replaced within about 4/3 of it")
         ->capture_default_str()
         ->check(CLI::Range(100, 3600000));
-    app.add_flag("--exit-with-parent", exitWithParent, "Exit when the parent process dies (for supervisors and the demo)");
+    app.add_flag(
+        "--exit-with-parent", exitWithParent, "Exit when the parent process dies (for supervisors and the demo)");
     app.parse(argc, argv);
     config.leaseTtl = std::chrono::milliseconds(leaseTtlMs);
     config.log = [](const std::string& message) { std::cerr << "shardmapd: " << message << std::endl; };

@@ -3,12 +3,11 @@
 #include "core/map/map_editor.h"
 #include "core/store/metadata_store.h"
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

@@ -1,7 +1,6 @@
 // shardmapctl commands that also talk to the shard nodes.
 #include "app/ctl/commands.h"
 #include "app/ctl/output.h"
-
 #include "core/client/node_client.h"
 #include "core/router/router.h"
 
@@ -16,62 +15,63 @@ using nlohmann::json;
 
 namespace {
 
-    std::uint64_t versionNow()
-    {
-        // Microseconds since the epoch: later writes from one clock win without coordination.
-        return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
-            std::chrono::system_clock::now().time_since_epoch())
-                                              .count());
-    }
+std::uint64_t versionNow()
+{
+    // Microseconds since the epoch: later writes from one clock win without coordination.
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count());
+}
 
-    core::NodeClientPool makePool(const CtlOptions& options)
-    {
-        core::NodeClientOptions clientOptions;
-        clientOptions.callTimeout = options.timeout;
-        return core::NodeClientPool(clientOptions);
-    }
+core::NodeClientPool makePool(const CtlOptions& options)
+{
+    core::NodeClientOptions clientOptions;
+    clientOptions.callTimeout = options.timeout;
+    return core::NodeClientPool(clientOptions);
+}
 
-    core::Result<std::vector<core::Document>> readDocuments(const WriteArgs& args)
-    {
-        std::vector<core::Document> docs;
-        if (args.file.empty()) {
-            if (args.space.empty() || args.id.empty())
-                return core::makeError(ErrorCode::InvalidArgument, "write needs --space and --id, or --file");
-            docs.push_back({ args.space, args.id, args.version ? args.version : versionNow(),
-                args.deleted ? std::map<std::string, std::string> {} : args.fields, args.deleted });
-            return docs;
-        }
-        std::ifstream in(args.file);
-        if (!in)
-            return core::makeError(ErrorCode::NotFound, "cannot read " + args.file);
-        std::string line;
-        for (int number = 1; std::getline(in, line); ++number) {
-            if (line.find_first_not_of(" \t\r") == std::string::npos)
-                continue;
-            const json doc = json::parse(line, nullptr, false);
-            if (!doc.is_object() || !doc.contains("space") || !doc.contains("id"))
-                return core::makeError(ErrorCode::InvalidArgument,
-                    args.file + ":" + std::to_string(number) + ": expected a JSON object with space and id");
-            try {
-                docs.push_back({ doc.at("space").get<std::string>(), doc.at("id").get<std::string>(),
-                    doc.value("version", versionNow()), doc.value("fields", std::map<std::string, std::string> {}),
-                    doc.value("deleted", false) });
-            } catch (const json::exception& error) {
-                return core::makeError(ErrorCode::InvalidArgument, args.file + ":" + std::to_string(number) + ": " + error.what());
-            }
-        }
+core::Result<std::vector<core::Document>> readDocuments(const WriteArgs& args)
+{
+    std::vector<core::Document> docs;
+    if (args.file.empty()) {
+        if (args.space.empty() || args.id.empty())
+            return core::makeError(ErrorCode::InvalidArgument, "write needs --space and --id, or --file");
+        docs.push_back({ args.space, args.id, args.version ? args.version : versionNow(),
+            args.deleted ? std::map<std::string, std::string> {} : args.fields, args.deleted });
         return docs;
     }
-
-    const char* outcomeName(core::WriteOutcome outcome)
-    {
-        switch (outcome) {
-        case core::WriteOutcome::Applied: return "applied";
-        case core::WriteOutcome::Stale: return "stale";
-        case core::WriteOutcome::Rejected: return "rejected";
+    std::ifstream in(args.file);
+    if (!in)
+        return core::makeError(ErrorCode::NotFound, "cannot read " + args.file);
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos)
+            continue;
+        const json doc = json::parse(line, nullptr, false);
+        if (!doc.is_object() || !doc.contains("space") || !doc.contains("id"))
+            return core::makeError(ErrorCode::InvalidArgument,
+                args.file + ":" + std::to_string(number) + ": expected a JSON object with space and id");
+        try {
+            docs.push_back({ doc.at("space").get<std::string>(), doc.at("id").get<std::string>(),
+                doc.value("version", versionNow()), doc.value("fields", std::map<std::string, std::string> {}),
+                doc.value("deleted", false) });
+        } catch (const json::exception& error) {
+            return core::makeError(
+                ErrorCode::InvalidArgument, args.file + ":" + std::to_string(number) + ": " + error.what());
         }
-        return "unknown";
     }
+    return docs;
+}
+
+const char* outcomeName(core::WriteOutcome outcome)
+{
+    switch (outcome) {
+    case core::WriteOutcome::Applied: return "applied";
+    case core::WriteOutcome::Stale: return "stale";
+    case core::WriteOutcome::Rejected: return "rejected";
+    }
+    return "unknown";
+}
 
 } // namespace
 
@@ -130,10 +130,11 @@ CommandResult cmdShardList(const CtlOptions& options)
         const bool reachable = found != live.end();
         const std::string health = !reachable ? "unreachable" : (found->second.healthy ? "ok" : "failed");
         const auto spaces = map->spacesOn(id).size();
-        out.push_back({ { "shard", id }, { "node", shard.value.node }, { "state", core::shardStateName(shard.value.state) },
-            { "spaces", spaces }, { "docs", reachable ? found->second.liveDocs : 0 },
-            { "bytes_on_disk", reachable ? found->second.bytesOnDisk : 0 }, { "health", health },
-            { "capacity_docs", shard.value.capacityDocs }, { "capacity_bytes", shard.value.capacityBytes } });
+        out.push_back(
+            { { "shard", id }, { "node", shard.value.node }, { "state", core::shardStateName(shard.value.state) },
+                { "spaces", spaces }, { "docs", reachable ? found->second.liveDocs : 0 },
+                { "bytes_on_disk", reachable ? found->second.bytesOnDisk : 0 }, { "health", health },
+                { "capacity_docs", shard.value.capacityDocs }, { "capacity_bytes", shard.value.capacityBytes } });
         table.addRow({ id, shard.value.node, core::shardStateName(shard.value.state), std::to_string(spaces),
             reachable ? std::to_string(found->second.liveDocs) : "-",
             reachable ? humanBytes(found->second.bytesOnDisk) : "-", health });
@@ -174,7 +175,8 @@ CommandResult cmdSpaceReassign(const CtlOptions& options, const std::string& spa
     if (old && old->shard != shard)
         push(old->shard, core::SpaceRole::Fenced);
     const std::string what = "space " + space + " now owned by " + shard + " at epoch " + std::to_string(moved->epoch);
-    return CommandOutput { json { { "space", space }, { "shard", shard }, { "epoch", moved->epoch }, { "warnings", warnings } },
+    return CommandOutput { json { { "space", space }, { "shard", shard }, { "epoch", moved->epoch },
+                               { "warnings", warnings } },
         [what, warnings](std::ostream& out) {
             out << what << " (documents were not moved)\n";
             for (const auto& warning : warnings)
@@ -268,7 +270,8 @@ CommandResult cmdStats(const CtlOptions& options, bool spaces)
         auto client = pool.get(node.value.address);
         auto metrics = client ? (*client)->metrics(spaces) : core::Result<core::NodeMetricsValue>(client.error());
         if (!metrics) {
-            nodes.push_back({ { "node", id }, { "address", node.value.address }, { "error", metrics.error().describe() } });
+            nodes.push_back(
+                { { "node", id }, { "address", node.value.address }, { "error", metrics.error().describe() } });
             nodeTable.addRow({ id, node.value.address, "unreachable: " + metrics.error().message });
             continue;
         }
@@ -280,8 +283,8 @@ CommandResult cmdStats(const CtlOptions& options, bool spaces)
                 spaceJson.push_back({ { "space", space.space }, { "docs", space.liveDocs },
                     { "bytes_estimate", space.bytesEstimate }, { "queries_per_second", space.queriesPerSecond },
                     { "writes_per_second", space.writesPerSecond } });
-                spaceTable.addRow({ space.space, shard.shard, std::to_string(space.liveDocs), humanBytes(space.bytesEstimate),
-                    fixed(space.queriesPerSecond), fixed(space.writesPerSecond) });
+                spaceTable.addRow({ space.space, shard.shard, std::to_string(space.liveDocs),
+                    humanBytes(space.bytesEstimate), fixed(space.queriesPerSecond), fixed(space.writesPerSecond) });
             }
             shardsJson.push_back({ { "shard", shard.shard }, { "healthy", shard.healthy }, { "docs", shard.liveDocs },
                 { "bytes_estimate", shard.bytesEstimate }, { "bytes_on_disk", shard.bytesOnDisk },
@@ -295,24 +298,23 @@ CommandResult cmdStats(const CtlOptions& options, bool spaces)
             ? 100.0 * static_cast<double>(m.diskFreeBytes) / static_cast<double>(m.diskTotalBytes)
             : 0;
         nodes.push_back({ { "node", id }, { "address", node.value.address }, { "rss_bytes", m.rssBytes },
-            { "cpu_percent", m.cpuPercent }, { "disk_free_bytes", m.diskFreeBytes }, { "disk_total_bytes", m.diskTotalBytes },
-            { "iowait_percent", m.iowaitPercent }, { "queries_per_second", m.queriesPerSecond },
-            { "query_p99_ms", m.queryP99Ms }, { "docs_indexed_per_second", m.docsIndexedPerSecond },
-            { "shards", shardsJson } });
+            { "cpu_percent", m.cpuPercent }, { "disk_free_bytes", m.diskFreeBytes },
+            { "disk_total_bytes", m.diskTotalBytes }, { "iowait_percent", m.iowaitPercent },
+            { "queries_per_second", m.queriesPerSecond }, { "query_p99_ms", m.queryP99Ms },
+            { "docs_indexed_per_second", m.docsIndexedPerSecond }, { "shards", shardsJson } });
         nodeTable.addRow({ id, node.value.address, humanBytes(m.rssBytes), fixed(m.cpuPercent),
             fixed(freePercent) + " %", fixed(m.iowaitPercent), fixed(m.queriesPerSecond), fixed(m.queryP99Ms, 2),
             fixed(m.docsIndexedPerSecond) });
     }
-    return CommandOutput { json { { "revision", map->revision }, { "nodes", nodes } },
-        [=](std::ostream& out) {
-            nodeTable.print(out);
-            out << "\n";
-            shardTable.print(out);
-            if (spaces) {
-                out << "\n";
-                spaceTable.print(out);
-            }
-        } };
+    return CommandOutput { json { { "revision", map->revision }, { "nodes", nodes } }, [=](std::ostream& out) {
+                              nodeTable.print(out);
+                              out << "\n";
+                              shardTable.print(out);
+                              if (spaces) {
+                                  out << "\n";
+                                  spaceTable.print(out);
+                              }
+                          } };
 }
 
 } // namespace shardmap::app

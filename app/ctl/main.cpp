@@ -4,7 +4,6 @@
 #include "app/ctl/output.h"
 
 #include <CLI/CLI.hpp>
-
 #include <cstdlib>
 #include <iostream>
 
@@ -35,10 +34,9 @@ int report(const CommandResult& result, bool json)
     if (!result) {
         const auto& error = result.error();
         if (json)
-            std::cout << nlohmann::json { { "error", { { "code", shardmap::core::errorCodeName(error.code) },
-                                                       { "message", error.describe() } } } }
-                             .dump(2)
-                      << "\n";
+            std::cout << nlohmann::json {
+                { "error", { { "code", shardmap::core::errorCodeName(error.code) }, { "message", error.describe() } } }
+            }.dump(2) << "\n";
         std::cerr << "shardmapctl: " << error.describe() << "\n";
         return exitCodeFor(error.code);
     }
@@ -71,8 +69,9 @@ int main(int argc, char** argv)
     CommandResult result = shardmap::core::makeError(shardmap::core::ErrorCode::Internal, "no command ran");
     auto run = [&](auto command) { return [&, command] { result = command(); }; };
 
-    app.add_subcommand("init", "Create the store (if missing) and print its revision")
-        ->callback(run([&] { return cmdInit(options); }));
+    app.add_subcommand("init", "Create the store (if missing) and print its revision")->callback(run([&] {
+        return cmdInit(options);
+    }));
 
     auto* node = app.add_subcommand("node", "Nodes of the fleet")->require_subcommand(1);
     static std::string id, address, shard, space, state;
@@ -96,8 +95,9 @@ int main(int argc, char** argv)
     shardCreate->add_option("--capacity-docs", create.capacityDocs, "Most documents (0: no limit)");
     shardCreate->add_option("--capacity-bytes", create.capacityBytes, "Most bytes (0: no limit)");
     shardCreate->callback(run([&] { return cmdShardCreate(options, create); }));
-    shardCmd->add_subcommand("list", "List shards with their state and size")
-        ->callback(run([&] { return cmdShardList(options); }));
+    shardCmd->add_subcommand("list", "List shards with their state and size")->callback(run([&] {
+        return cmdShardList(options);
+    }));
     auto* setState = shardCmd->add_subcommand("set-state", "Set a shard's state");
     setState->add_option("id", shard, "Shard id")->required();
     setState->add_option("state", state, "active, draining, readonly or retired")->required();
@@ -117,8 +117,8 @@ int main(int argc, char** argv)
     auto* unpin = spaceCmd->add_subcommand("unpin", "Remove a space's pin");
     unpin->add_option("space", space, "Space id")->required();
     unpin->callback(run([&] { return cmdSpaceUnpin(options, space); }));
-    auto* reassign = spaceCmd->add_subcommand("reassign",
-        "Hand a space's ownership to another shard by hand (epoch + 1; documents are not moved)");
+    auto* reassign = spaceCmd->add_subcommand(
+        "reassign", "Hand a space's ownership to another shard by hand (epoch + 1; documents are not moved)");
     reassign->add_option("space", space, "Space id")->required();
     reassign->add_option("shard", shard, "New owner shard")->required();
     reassign->callback(run([&] { return cmdSpaceReassign(options, space, shard); }));
@@ -152,7 +152,8 @@ int main(int argc, char** argv)
     static SearchArgs searchArgs;
     auto* search = app.add_subcommand("search", "Search spaces through the router");
     search->add_option("--space", searchArgs.spaces, "Space id (repeatable)")->required();
-    search->add_option("query", searchArgs.query, "Query: terms, \"phrases\", prefix*, AND/OR/NOT, field:term")->required();
+    search->add_option("query", searchArgs.query, "Query: terms, \"phrases\", prefix*, AND/OR/NOT, field:term")
+        ->required();
     search->add_option("--limit", searchArgs.limit, "Hits")->capture_default_str()->check(CLI::Range(1, 1000));
     search->add_option("--offset", searchArgs.offset, "Skip this many hits");
     search->callback(run([&] { return cmdSearch(options, searchArgs); }));

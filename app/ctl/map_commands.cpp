@@ -12,43 +12,43 @@ using nlohmann::json;
 
 namespace {
 
-    json toJson(const core::SpaceRecord& space)
-    {
-        return { { "space", space.id }, { "shard", space.shard }, { "epoch", space.epoch },
-            { "migration", space.migrationId }, { "target", space.target },
-            { "phase", space.migrating() ? core::migrationPhaseName(space.phase) : "" }, { "pin", space.pin },
-            { "paused", space.paused } };
-    }
+json toJson(const core::SpaceRecord& space)
+{
+    return { { "space", space.id }, { "shard", space.shard }, { "epoch", space.epoch },
+        { "migration", space.migrationId }, { "target", space.target },
+        { "phase", space.migrating() ? core::migrationPhaseName(space.phase) : "" }, { "pin", space.pin },
+        { "paused", space.paused } };
+}
 
-    CommandOutput revisionOutput(std::uint64_t revision, std::string what)
-    {
-        return { json { { "revision", revision }, { "result", what } },
-            [revision, what](std::ostream& out) { out << what << " (map revision " << revision << ")\n"; } };
-    }
+CommandOutput revisionOutput(std::uint64_t revision, std::string what)
+{
+    return { json { { "revision", revision }, { "result", what } },
+        [revision, what](std::ostream& out) { out << what << " (map revision " << revision << ")\n"; } };
+}
 
-    template <typename F>
-    CommandResult withEditor(const CtlOptions& options, F body)
-    {
-        auto store = openCtlStore(options);
-        if (!store)
-            return store.error();
-        core::MapEditor editor(**store);
-        return body(editor, **store);
-    }
+template <typename F> CommandResult withEditor(const CtlOptions& options, F body)
+{
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    core::MapEditor editor(**store);
+    return body(editor, **store);
+}
 
-    CommandResult fromRevision(core::Result<std::uint64_t> revision, std::string what)
-    {
-        if (!revision)
-            return revision.error();
-        return revisionOutput(*revision, std::move(what));
-    }
+CommandResult fromRevision(core::Result<std::uint64_t> revision, std::string what)
+{
+    if (!revision)
+        return revision.error();
+    return revisionOutput(*revision, std::move(what));
+}
 
 } // namespace
 
 core::Result<std::unique_ptr<core::MetadataStore>> openCtlStore(const CtlOptions& options, bool create)
 {
     if (options.storeUri.empty())
-        return core::makeError(ErrorCode::InvalidArgument, "no store given: pass --store sqlite:PATH or set SHARDMAP_STORE");
+        return core::makeError(
+            ErrorCode::InvalidArgument, "no store given: pass --store sqlite:PATH or set SHARDMAP_STORE");
     return core::openStore(options.storeUri, create);
 }
 
@@ -67,7 +67,8 @@ CommandResult cmdNodeAdd(const CtlOptions& options, const std::string& id, const
     const std::map<std::string, std::string>& labels)
 {
     return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) {
-        return fromRevision(editor.addNode({ id, address, labels }, options.actor), "node " + id + " added at " + address);
+        return fromRevision(
+            editor.addNode({ id, address, labels }, options.actor), "node " + id + " added at " + address);
     });
 }
 
@@ -150,8 +151,9 @@ CommandResult cmdSpaceWhere(const CtlOptions& options, const std::string& space)
         out["revision"] = map->revision;
         return CommandOutput { out, [out](std::ostream& stream) {
                                   stream << out["space"].get<std::string>() << " is on shard "
-                                         << out["shard"].get<std::string>() << " (node " << out["node"].get<std::string>()
-                                         << " at " << out["address"].get<std::string>() << "), epoch " << out["epoch"];
+                                         << out["shard"].get<std::string>() << " (node "
+                                         << out["node"].get<std::string>() << " at "
+                                         << out["address"].get<std::string>() << "), epoch " << out["epoch"];
                                   if (!out["target"].get<std::string>().empty())
                                       stream << ", migrating to " << out["target"].get<std::string>() << " ("
                                              << out["phase"].get<std::string>() << ")";
@@ -214,7 +216,8 @@ CommandResult cmdMapDiff(const CtlOptions& options, std::uint64_t a, std::uint64
     for (const auto& move : diff->spaces) {
         spaces.push_back({ { "space", move.space }, { "from", move.fromShard }, { "to", move.toShard },
             { "from_epoch", move.fromEpoch }, { "to_epoch", move.toEpoch } });
-        table.addRow({ "space", move.space, move.fromShard.empty() ? "(new)" : move.fromShard + " e" + std::to_string(move.fromEpoch),
+        table.addRow({ "space", move.space,
+            move.fromShard.empty() ? "(new)" : move.fromShard + " e" + std::to_string(move.fromEpoch),
             move.toShard.empty() ? "(removed)" : move.toShard + " e" + std::to_string(move.toEpoch) });
     }
     for (const auto& change : diff->shards) {
@@ -225,7 +228,8 @@ CommandResult cmdMapDiff(const CtlOptions& options, std::uint64_t a, std::uint64
     }
     for (const auto& change : diff->nodes) {
         nodes.push_back({ { "node", change.node }, { "added", change.added }, { "removed", change.removed } });
-        table.addRow({ "node", change.node, change.added ? "(new)" : "present", change.removed ? "(removed)" : "present" });
+        table.addRow(
+            { "node", change.node, change.added ? "(new)" : "present", change.removed ? "(removed)" : "present" });
     }
     const auto from = diff->fromRevision;
     const auto to = diff->toRevision;

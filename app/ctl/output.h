@@ -2,9 +2,8 @@
 
 #include "core/util/result.h"
 
-#include <nlohmann/json.hpp>
-
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

@@ -2,10 +2,9 @@
 #include "core/node/node_server.h"
 
 #include <CLI/CLI.hpp>
-#include <sys/prctl.h>
-
 #include <csignal>
 #include <iostream>
+#include <sys/prctl.h>
 
 namespace {
 
@@ -18,8 +17,7 @@ shardmap::core::NodeServerConfig parseConfig(CLI::App& app, int argc, char** arg
     std::int64_t historyMs = 10000;
     // Later flags win, so wrappers can append overrides to a base command line.
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-    app.add_option("--listen", config.listen, "HOST:PORT to serve on; port 0 picks a free port")
-        ->capture_default_str();
+    app.add_option("--listen", config.listen, "HOST:PORT to serve on; port 0 picks a free port")->capture_default_str();
     app.add_option("--data-dir", config.dataDir, "Directory holding the shard files")->capture_default_str();
     app.add_option("--node-id", config.nodeId, "Name this node reports (default: the host name)");
     app.add_option("--tls-cert", config.tls.certFile, "PEM server certificate (enables TLS)");
@@ -27,15 +25,24 @@ shardmap::core::NodeServerConfig parseConfig(CLI::App& app, int argc, char** arg
     app.add_option("--tls-ca", config.tls.caFile, "PEM CA; clients must present a certificate it signed");
     app.add_flag("--insecure", config.insecure, "Allow a non-loopback address without TLS");
     app.add_option("--shard-max-bytes", shardMaxBytes, "Largest a shard file may grow (0: unlimited)");
-    app.add_option("--min-free-bytes", config.minFreeBytes, "Free space the node keeps in reserve; writes are refused below it")
+    app.add_option(
+           "--min-free-bytes", config.minFreeBytes, "Free space the node keeps in reserve; writes are refused below it")
         ->capture_default_str();
-    app.add_option("--sync", sync, "SQLite synchronous mode: normal (survives a process crash) or full (also power loss)")
+    app.add_option(
+           "--sync", sync, "SQLite synchronous mode: normal (survives a process crash) or full (also power loss)")
         ->check(CLI::IsMember({ "normal", "full" }))
         ->capture_default_str();
-    app.add_option("--metrics-tick-ms", tickMs, "How often current metrics are sampled")->capture_default_str()->check(CLI::Range(100, 600000));
-    app.add_option("--history-interval-ms", historyMs, "Interval of the metrics history samples")->capture_default_str()->check(CLI::Range(100, 3600000));
-    app.add_option("--history-samples", config.historyCapacity, "Samples the metrics history keeps")->capture_default_str()->check(CLI::Range(1, 1000000));
-    app.add_flag("--exit-with-parent", exitWithParent, "Exit when the parent process dies (for supervisors and the demo)");
+    app.add_option("--metrics-tick-ms", tickMs, "How often current metrics are sampled")
+        ->capture_default_str()
+        ->check(CLI::Range(100, 600000));
+    app.add_option("--history-interval-ms", historyMs, "Interval of the metrics history samples")
+        ->capture_default_str()
+        ->check(CLI::Range(100, 3600000));
+    app.add_option("--history-samples", config.historyCapacity, "Samples the metrics history keeps")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000000));
+    app.add_flag(
+        "--exit-with-parent", exitWithParent, "Exit when the parent process dies (for supervisors and the demo)");
     app.parse(argc, argv);
     config.storeOptions.maxBytes = shardMaxBytes;
     config.storeOptions.syncFull = sync == "full";

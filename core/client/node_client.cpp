@@ -3,88 +3,87 @@
 #include "core/node/status_mapping.h"
 #include "shardmap/v1/node.grpc.pb.h"
 
-#include <grpcpp/grpcpp.h>
-
 #include <fstream>
+#include <grpcpp/grpcpp.h>
 #include <sstream>
 
 namespace shardmap::core {
 
 namespace {
 
-    Result<std::string> readPem(const std::string& path)
-    {
-        std::ifstream in(path, std::ios::binary);
-        if (!in)
-            return makeError(ErrorCode::NotFound, "cannot read PEM file", path);
-        std::stringstream buffer;
-        buffer << in.rdbuf();
-        return buffer.str();
-    }
+Result<std::string> readPem(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return makeError(ErrorCode::NotFound, "cannot read PEM file", path);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
 
-    Result<std::shared_ptr<grpc::ChannelCredentials>> credentialsFor(const NodeClientOptions& options)
-    {
-        if (options.caFile.empty())
-            return grpc::InsecureChannelCredentials();
-        grpc::SslCredentialsOptions ssl;
-        auto ca = readPem(options.caFile);
-        if (!ca)
-            return ca.error();
-        ssl.pem_root_certs = *ca;
-        if (!options.certFile.empty()) {
-            auto cert = readPem(options.certFile);
-            auto key = readPem(options.keyFile);
-            if (!cert || !key)
-                return !cert ? cert.error() : key.error();
-            ssl.pem_cert_chain = *cert;
-            ssl.pem_private_key = *key;
-        }
-        return grpc::SslCredentials(ssl);
+Result<std::shared_ptr<grpc::ChannelCredentials>> credentialsFor(const NodeClientOptions& options)
+{
+    if (options.caFile.empty())
+        return grpc::InsecureChannelCredentials();
+    grpc::SslCredentialsOptions ssl;
+    auto ca = readPem(options.caFile);
+    if (!ca)
+        return ca.error();
+    ssl.pem_root_certs = *ca;
+    if (!options.certFile.empty()) {
+        auto cert = readPem(options.certFile);
+        auto key = readPem(options.keyFile);
+        if (!cert || !key)
+            return !cert ? cert.error() : key.error();
+        ssl.pem_cert_chain = *cert;
+        ssl.pem_private_key = *key;
     }
+    return grpc::SslCredentials(ssl);
+}
 
-    void toProto(const Document& in, v1::Document& out)
-    {
-        out.set_space(in.space);
-        out.set_id(in.id);
-        out.set_version(in.version);
-        out.set_deleted(in.deleted);
-        for (const auto& [name, value] : in.fields)
-            (*out.mutable_fields())[name] = value;
-    }
+void toProto(const Document& in, v1::Document& out)
+{
+    out.set_space(in.space);
+    out.set_id(in.id);
+    out.set_version(in.version);
+    out.set_deleted(in.deleted);
+    for (const auto& [name, value] : in.fields)
+        (*out.mutable_fields())[name] = value;
+}
 
-    ShardSummary fromProto(const v1::ShardInfo& in)
-    {
-        return ShardSummary { in.shard_id(), in.health() != v1::SHARD_HEALTH_FAILED, in.error(),
-            { in.fields().begin(), in.fields().end() }, in.live_docs(), in.tombstones(), in.spaces(), in.bytes_on_disk(),
-            in.bytes_estimate() };
-    }
+ShardSummary fromProto(const v1::ShardInfo& in)
+{
+    return ShardSummary { in.shard_id(), in.health() != v1::SHARD_HEALTH_FAILED, in.error(),
+        { in.fields().begin(), in.fields().end() }, in.live_docs(), in.tombstones(), in.spaces(), in.bytes_on_disk(),
+        in.bytes_estimate() };
+}
 
-    Ownership fromProto(const v1::Ownership& in)
-    {
-        return Ownership { in.space(), static_cast<SpaceRole>(in.role()), in.epoch() };
-    }
+Ownership fromProto(const v1::Ownership& in)
+{
+    return Ownership { in.space(), static_cast<SpaceRole>(in.role()), in.epoch() };
+}
 
-    ShardMetricsValue fromProto(const v1::ShardMetrics& in)
-    {
-        ShardMetricsValue out { in.shard_id(), in.health() != v1::SHARD_HEALTH_FAILED, in.live_docs(), in.bytes_estimate(),
-            in.bytes_on_disk(), in.spaces(), in.queries_per_second(), in.writes_per_second(), in.docs_indexed_per_second(),
-            in.query_p50_ms(), in.query_p99_ms(), {} };
-        for (const auto& space : in.space_metrics())
-            out.spaceMetrics.push_back({ space.space(), space.live_docs(), space.bytes_estimate(),
-                space.queries_per_second(), space.writes_per_second() });
-        return out;
-    }
+ShardMetricsValue fromProto(const v1::ShardMetrics& in)
+{
+    ShardMetricsValue out { in.shard_id(), in.health() != v1::SHARD_HEALTH_FAILED, in.live_docs(), in.bytes_estimate(),
+        in.bytes_on_disk(), in.spaces(), in.queries_per_second(), in.writes_per_second(), in.docs_indexed_per_second(),
+        in.query_p50_ms(), in.query_p99_ms(), {} };
+    for (const auto& space : in.space_metrics())
+        out.spaceMetrics.push_back({ space.space(), space.live_docs(), space.bytes_estimate(),
+            space.queries_per_second(), space.writes_per_second() });
+    return out;
+}
 
-    NodeMetricsValue fromProto(const v1::NodeMetrics& in)
-    {
-        NodeMetricsValue out { in.unix_ms(), in.node_id(), in.rss_bytes(), in.sqlite_memory_bytes(), in.disk_total_bytes(),
-            in.disk_free_bytes(), in.cpu_percent(), in.io_read_bytes_per_second(), in.io_write_bytes_per_second(),
-            in.iowait_percent(), in.queries_per_second(), in.query_p50_ms(), in.query_p99_ms(),
-            in.docs_indexed_per_second(), in.bytes_on_disk(), {} };
-        for (const auto& shard : in.shards())
-            out.shards.push_back(fromProto(shard));
-        return out;
-    }
+NodeMetricsValue fromProto(const v1::NodeMetrics& in)
+{
+    NodeMetricsValue out { in.unix_ms(), in.node_id(), in.rss_bytes(), in.sqlite_memory_bytes(), in.disk_total_bytes(),
+        in.disk_free_bytes(), in.cpu_percent(), in.io_read_bytes_per_second(), in.io_write_bytes_per_second(),
+        in.iowait_percent(), in.queries_per_second(), in.query_p50_ms(), in.query_p99_ms(),
+        in.docs_indexed_per_second(), in.bytes_on_disk(), {} };
+    for (const auto& shard : in.shards())
+        out.shards.push_back(fromProto(shard));
+    return out;
+}
 
 } // namespace
 
@@ -101,7 +100,8 @@ struct GrpcNodeClient::Impl {
     }
 };
 
-Result<std::unique_ptr<GrpcNodeClient>> GrpcNodeClient::connect(const std::string& address, const NodeClientOptions& options)
+Result<std::unique_ptr<GrpcNodeClient>> GrpcNodeClient::connect(
+    const std::string& address, const NodeClientOptions& options)
 {
     auto credentials = credentialsFor(options);
     if (!credentials)
@@ -223,7 +223,8 @@ Result<SearchResult> GrpcNodeClient::search(const std::string& shard, const Shar
     return result;
 }
 
-Result<std::vector<SpaceStats>> GrpcNodeClient::spaceStats(const std::string& shard, const std::vector<std::string>& spaces)
+Result<std::vector<SpaceStats>> GrpcNodeClient::spaceStats(
+    const std::string& shard, const std::vector<std::string>& spaces)
 {
     v1::GetSpaceStatsRequest request;
     request.set_shard_id(shard);
@@ -250,8 +251,8 @@ Result<NodeMetricsValue> GrpcNodeClient::metrics(bool includeSpaces)
     return fromProto(response);
 }
 
-Result<ScanPage> GrpcNodeClient::scanPage(const std::string& shard, const std::string& space, const std::string& afterId,
-    std::uint32_t batchSize, bool includeTombstones)
+Result<ScanPage> GrpcNodeClient::scanPage(const std::string& shard, const std::string& space,
+    const std::string& afterId, std::uint32_t batchSize, bool includeTombstones)
 {
     v1::ScanRequest request;
     request.set_shard_id(shard);
@@ -282,8 +283,8 @@ Result<ScanPage> GrpcNodeClient::scanPage(const std::string& shard, const std::s
     return page;
 }
 
-Result<std::uint64_t> GrpcNodeClient::dropSpace(const std::string& shard, const std::string& space,
-    std::uint32_t maxRowsPerSecond)
+Result<std::uint64_t> GrpcNodeClient::dropSpace(
+    const std::string& shard, const std::string& space, std::uint32_t maxRowsPerSecond)
 {
     v1::DropSpaceRequest request;
     request.set_shard_id(shard);

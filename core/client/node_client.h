@@ -85,14 +85,17 @@ public:
     virtual Result<std::vector<Ownership>> ownerships(const std::string& shard, const std::string& space) = 0;
     virtual Result<WriteSummary> bulkWrite(const std::string& shard, const std::vector<WriteItem>& items) = 0;
     virtual Result<SearchResult> search(const std::string& shard, const ShardSearchRequest& request) = 0;
-    virtual Result<std::vector<SpaceStats>> spaceStats(const std::string& shard, const std::vector<std::string>& spaces) = 0;
+    virtual Result<std::vector<SpaceStats>> spaceStats(const std::string& shard, const std::vector<std::string>& spaces)
+        = 0;
     virtual Result<NodeMetricsValue> metrics(bool includeSpaces) = 0;
     // One page of a space's documents in id order after a cursor (tombstones included if asked).
     virtual Result<ScanPage> scanPage(const std::string& shard, const std::string& space, const std::string& afterId,
-        std::uint32_t batchSize, bool includeTombstones) = 0;
+        std::uint32_t batchSize, bool includeTombstones)
+        = 0;
     // Deletes a space's rows from a shard, paced; returns how many rows went.
-    virtual Result<std::uint64_t> dropSpace(const std::string& shard, const std::string& space,
-        std::uint32_t maxRowsPerSecond) = 0;
+    virtual Result<std::uint64_t> dropSpace(
+        const std::string& shard, const std::string& space, std::uint32_t maxRowsPerSecond)
+        = 0;
 };
 
 struct NodeClientOptions {
@@ -107,7 +110,8 @@ struct NodeClientOptions {
 // errors; a fencing refusal keeps its EpochMismatch facts in Error::details.
 class GrpcNodeClient final : public NodeClient {
 public:
-    static Result<std::unique_ptr<GrpcNodeClient>> connect(const std::string& address, const NodeClientOptions& options);
+    static Result<std::unique_ptr<GrpcNodeClient>> connect(
+        const std::string& address, const NodeClientOptions& options);
     ~GrpcNodeClient() override;
 
     const std::string& address() const override { return m_address; }
@@ -117,12 +121,13 @@ public:
     Result<std::vector<Ownership>> ownerships(const std::string& shard, const std::string& space) override;
     Result<WriteSummary> bulkWrite(const std::string& shard, const std::vector<WriteItem>& items) override;
     Result<SearchResult> search(const std::string& shard, const ShardSearchRequest& request) override;
-    Result<std::vector<SpaceStats>> spaceStats(const std::string& shard, const std::vector<std::string>& spaces) override;
+    Result<std::vector<SpaceStats>> spaceStats(
+        const std::string& shard, const std::vector<std::string>& spaces) override;
     Result<NodeMetricsValue> metrics(bool includeSpaces) override;
     Result<ScanPage> scanPage(const std::string& shard, const std::string& space, const std::string& afterId,
         std::uint32_t batchSize, bool includeTombstones) override;
-    Result<std::uint64_t> dropSpace(const std::string& shard, const std::string& space,
-        std::uint32_t maxRowsPerSecond) override;
+    Result<std::uint64_t> dropSpace(
+        const std::string& shard, const std::string& space, std::uint32_t maxRowsPerSecond) override;
 
 private:
     struct Impl;

@@ -2,49 +2,48 @@
 
 #include "core/util/validation.h"
 
+#include <fstream>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
-#include <unistd.h>
-
-#include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 namespace shardmap::core {
 
 namespace {
 
-    constexpr std::chrono::milliseconds kMinLeaseTtl { 100 };
+constexpr std::chrono::milliseconds kMinLeaseTtl { 100 };
 
-    std::string defaultControllerId()
-    {
-        char host[256] = {};
-        ::gethostname(host, sizeof host - 1);
-        return std::string(host) + "-" + std::to_string(::getpid());
-    }
+std::string defaultControllerId()
+{
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    return std::string(host) + "-" + std::to_string(::getpid());
+}
 
-    std::int64_t nowUnixMs()
-    {
-        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
-    }
+std::int64_t nowUnixMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
 
-    Status checkConfig(const ControllerServerConfig& config, const std::string& host)
-    {
-        if (config.storeUri.empty())
-            return makeError(ErrorCode::InvalidArgument,
-                "no shard map store given; pass --store URI or set SHARDMAP_STORE (e.g. sqlite:/var/lib/shardmap/map.db)");
-        if (config.leaseTtl < kMinLeaseTtl)
-            return makeError(ErrorCode::InvalidArgument,
-                "lease TTL is " + std::to_string(config.leaseTtl.count()) + " ms; it must be at least "
-                    + std::to_string(kMinLeaseTtl.count()) + " ms");
-        if (!isLoopbackHost(host) && !config.tls.enabled() && !config.insecure)
-            return makeError(ErrorCode::FailedPrecondition,
-                "refusing to listen on non-loopback address " + config.listen
-                    + " without TLS; pass --tls-cert/--tls-key, or --insecure if the network is trusted");
-        return {};
-    }
+Status checkConfig(const ControllerServerConfig& config, const std::string& host)
+{
+    if (config.storeUri.empty())
+        return makeError(ErrorCode::InvalidArgument,
+            "no shard map store given; pass --store URI or set SHARDMAP_STORE (e.g. sqlite:/var/lib/shardmap/map.db)");
+    if (config.leaseTtl < kMinLeaseTtl)
+        return makeError(ErrorCode::InvalidArgument,
+            "lease TTL is " + std::to_string(config.leaseTtl.count()) + " ms; it must be at least "
+                + std::to_string(kMinLeaseTtl.count()) + " ms");
+    if (!isLoopbackHost(host) && !config.tls.enabled() && !config.insecure)
+        return makeError(ErrorCode::FailedPrecondition,
+            "refusing to listen on non-loopback address " + config.listen
+                + " without TLS; pass --tls-cert/--tls-key, or --insecure if the network is trusted");
+    return {};
+}
 
 } // namespace
 
@@ -109,7 +108,8 @@ Status ControllerServer::startServer(const std::string& host)
     builder.SetMaxSendMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
     m_server = builder.BuildAndStart();
     if (!m_server || boundPort == 0)
-        return makeError(ErrorCode::Unavailable, "cannot listen on " + m_config.listen + " (address in use or invalid?)");
+        return makeError(
+            ErrorCode::Unavailable, "cannot listen on " + m_config.listen + " (address in use or invalid?)");
     const bool v6 = host.find(':') != std::string::npos;
     m_address = (v6 ? "[" + host + "]" : host) + ":" + std::to_string(boundPort);
 
@@ -121,7 +121,10 @@ Status ControllerServer::startServer(const std::string& host)
     return {};
 }
 
-ControllerServer::~ControllerServer() { shutdown(); }
+ControllerServer::~ControllerServer()
+{
+    shutdown();
+}
 
 void ControllerServer::shutdown(std::chrono::milliseconds grace)
 {

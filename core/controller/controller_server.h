@@ -7,12 +7,11 @@
 #include "core/store/metadata_store.h"
 #include "core/util/result.h"
 
-#include <grpcpp/server.h>
-
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <grpcpp/server.h>
 #include <memory>
 #include <mutex>
 #include <optional>

@@ -11,60 +11,60 @@ namespace shardmap::core {
 
 namespace {
 
-    Document toDocument(const v1::Document& in)
-    {
-        Document doc { in.space(), in.id(), in.version(), {}, in.deleted() };
-        for (const auto& [name, value] : in.fields())
-            doc.fields.emplace(name, value);
-        return doc;
-    }
+Document toDocument(const v1::Document& in)
+{
+    Document doc { in.space(), in.id(), in.version(), {}, in.deleted() };
+    for (const auto& [name, value] : in.fields())
+        doc.fields.emplace(name, value);
+    return doc;
+}
 
-    void toProto(const ItemResult& in, v1::ItemResult& out)
-    {
-        out.set_outcome(static_cast<v1::WriteOutcome>(in.outcome));
-        out.set_reason(in.reason);
-        out.set_stored_version(in.storedVersion);
-    }
+void toProto(const ItemResult& in, v1::ItemResult& out)
+{
+    out.set_outcome(static_cast<v1::WriteOutcome>(in.outcome));
+    out.set_reason(in.reason);
+    out.set_stored_version(in.storedVersion);
+}
 
-    void toProto(const SearchHit& in, v1::SearchHit& out)
-    {
-        out.set_space(in.space);
-        out.set_id(in.id);
-        out.set_version(in.version);
-        out.set_score(in.score);
-        out.set_snippet(in.snippet);
-    }
+void toProto(const SearchHit& in, v1::SearchHit& out)
+{
+    out.set_space(in.space);
+    out.set_id(in.id);
+    out.set_version(in.version);
+    out.set_score(in.score);
+    out.set_snippet(in.snippet);
+}
 
-    grpc::Status invalid(std::string message)
-    {
-        return toGrpcStatus(makeError(ErrorCode::InvalidArgument, std::move(message)));
-    }
+grpc::Status invalid(std::string message)
+{
+    return toGrpcStatus(makeError(ErrorCode::InvalidArgument, std::move(message)));
+}
 
-    // The router would find most of these too, but only after it has resolved spaces and asked
-    // nodes; checking here answers a bad request before any work, and names the router's limits
-    // (limit + offset) rather than what a node was sent.
-    grpc::Status checkSearch(const v1::RouterSearchRequest& request)
-    {
-        if (request.spaces().empty())
-            return invalid("a search names at least one space");
-        if (static_cast<std::size_t>(request.spaces_size()) > kMaxSearchSpaces)
-            return invalid("a search names at most " + std::to_string(kMaxSearchSpaces) + " spaces; this one names "
-                + std::to_string(request.spaces_size()));
-        for (const auto& space : request.spaces()) {
-            if (auto status = validateSpaceId(space); !status)
-                return toGrpcStatus(status.error());
-        }
-        if (request.query().size() > kMaxQueryBytes)
-            return invalid("query is " + std::to_string(request.query().size()) + " bytes; the limit is "
-                + std::to_string(kMaxQueryBytes));
-        if (request.limit() > kMaxSearchLimit)
-            return invalid("limit is at most " + std::to_string(kMaxSearchLimit));
-        const std::uint64_t depth = std::uint64_t { request.limit() == 0 ? 20u : request.limit() } + request.offset();
-        if (depth > kMaxSearchLimit)
-            return invalid("limit + offset is at most " + std::to_string(kMaxSearchLimit)
-                + " (every shard returns that many hits for the merge)");
-        return grpc::Status::OK;
+// The router would find most of these too, but only after it has resolved spaces and asked
+// nodes; checking here answers a bad request before any work, and names the router's limits
+// (limit + offset) rather than what a node was sent.
+grpc::Status checkSearch(const v1::RouterSearchRequest& request)
+{
+    if (request.spaces().empty())
+        return invalid("a search names at least one space");
+    if (static_cast<std::size_t>(request.spaces_size()) > kMaxSearchSpaces)
+        return invalid("a search names at most " + std::to_string(kMaxSearchSpaces) + " spaces; this one names "
+            + std::to_string(request.spaces_size()));
+    for (const auto& space : request.spaces()) {
+        if (auto status = validateSpaceId(space); !status)
+            return toGrpcStatus(status.error());
     }
+    if (request.query().size() > kMaxQueryBytes)
+        return invalid("query is " + std::to_string(request.query().size()) + " bytes; the limit is "
+            + std::to_string(kMaxQueryBytes));
+    if (request.limit() > kMaxSearchLimit)
+        return invalid("limit is at most " + std::to_string(kMaxSearchLimit));
+    const std::uint64_t depth = std::uint64_t { request.limit() == 0 ? 20u : request.limit() } + request.offset();
+    if (depth > kMaxSearchLimit)
+        return invalid("limit + offset is at most " + std::to_string(kMaxSearchLimit)
+            + " (every shard returns that many hits for the merge)");
+    return grpc::Status::OK;
+}
 
 } // namespace
 
@@ -113,7 +113,8 @@ grpc::Status RouterService::Search(
     return grpc::Status::OK;
 }
 
-grpc::Status RouterService::Resolve(grpc::ServerContext*, const v1::ResolveRequest* request, v1::ResolveResponse* response)
+grpc::Status RouterService::Resolve(
+    grpc::ServerContext*, const v1::ResolveRequest* request, v1::ResolveResponse* response)
 {
     if (auto status = validateSpaceId(request->space()); !status)
         return toGrpcStatus(status.error());

@@ -6,25 +6,25 @@ namespace shardmap::core {
 
 namespace {
 
-    Error notFound(const std::string& what, const std::string& id)
-    {
-        return makeError(ErrorCode::NotFound, "no " + what + " " + id + " in the shard map");
-    }
+Error notFound(const std::string& what, const std::string& id)
+{
+    return makeError(ErrorCode::NotFound, "no " + what + " " + id + " in the shard map");
+}
 
-    std::string listIds(const std::vector<const SpaceRecord*>& spaces, std::size_t most = 5)
-    {
-        std::string out;
-        for (std::size_t i = 0; i < spaces.size() && i < most; ++i)
-            out += (i ? ", " : "") + spaces[i]->id;
-        if (spaces.size() > most)
-            out += " and " + std::to_string(spaces.size() - most) + " more";
-        return out;
-    }
+std::string listIds(const std::vector<const SpaceRecord*>& spaces, std::size_t most = 5)
+{
+    std::string out;
+    for (std::size_t i = 0; i < spaces.size() && i < most; ++i)
+        out += (i ? ", " : "") + spaces[i]->id;
+    if (spaces.size() > most)
+        out += " and " + std::to_string(spaces.size() - most) + " more";
+    return out;
+}
 
-    bool transitionAllowed(ShardState from, ShardState to)
-    {
-        return from != ShardState::Retired || to == ShardState::Retired;
-    }
+bool transitionAllowed(ShardState from, ShardState to)
+{
+    return from != ShardState::Retired || to == ShardState::Retired;
+}
 
 } // namespace
 
@@ -34,7 +34,8 @@ Status validateNodeAddress(std::string_view address)
     if (colon == std::string_view::npos || colon == 0 || colon + 1 == address.size())
         return makeError(ErrorCode::InvalidArgument, "address '" + std::string(address) + "' is not HOST:PORT");
     const auto port = address.substr(colon + 1);
-    if (port.find_first_not_of("0123456789") != std::string_view::npos || port.size() > 5 || std::stoi(std::string(port)) > 65535)
+    if (port.find_first_not_of("0123456789") != std::string_view::npos || port.size() > 5
+        || std::stoi(std::string(port)) > 65535)
         return makeError(ErrorCode::InvalidArgument, "address '" + std::string(address) + "' has no valid port");
     return {};
 }
@@ -113,7 +114,8 @@ Result<std::uint64_t> MapEditor::addShard(const ShardRecord& shard, const Actor&
         std::nullopt, std::nullopt, actor.name, "add-shard", actor.reason };
     auto committed = m_store.commit(request);
     if (!committed && committed.error().code == ErrorCode::Conflict)
-        return makeError(ErrorCode::Conflict, "shard " + shard.id + " or node " + shard.node + " changed meanwhile; try again");
+        return makeError(
+            ErrorCode::Conflict, "shard " + shard.id + " or node " + shard.node + " changed meanwhile; try again");
     return committed;
 }
 
@@ -150,8 +152,9 @@ Result<std::uint64_t> MapEditor::removeShard(const std::string& shardId, const A
     if (found == map->shards.end())
         return notFound("shard", shardId);
     if (found->second.value.state != ShardState::Retired)
-        return makeError(ErrorCode::FailedPrecondition, "shard " + shardId + " is "
-                + shardStateName(found->second.value.state) + "; retire it before removing it from the map");
+        return makeError(ErrorCode::FailedPrecondition,
+            "shard " + shardId + " is " + shardStateName(found->second.value.state)
+                + "; retire it before removing it from the map");
     return commitOne({ keys::shard(shardId), std::nullopt, found->second.modRevision }, actor, "remove-shard");
 }
 
@@ -167,7 +170,8 @@ Result<std::uint64_t> MapEditor::pinSpace(const std::string& spaceId, const std:
     if (!shard)
         return notFound("shard", shardId);
     if (shard->state == ShardState::Retired)
-        return makeError(ErrorCode::FailedPrecondition, "shard " + shardId + " is retired; a space cannot be pinned to it");
+        return makeError(
+            ErrorCode::FailedPrecondition, "shard " + shardId + " is retired; a space cannot be pinned to it");
     SpaceRecord record = space->second.value;
     record.pin = shardId;
     return commitOne({ keys::space(spaceId), encode(record), space->second.modRevision }, actor, "pin-space");
@@ -208,7 +212,8 @@ Result<SpaceRecord> MapEditor::reassignSpace(const std::string& spaceId, const s
     SpaceRecord record = space->second.value;
     record.shard = shardId;
     record.epoch += 1;
-    auto committed = commitOne({ keys::space(spaceId), encode(record), space->second.modRevision }, actor, "reassign-space");
+    auto committed
+        = commitOne({ keys::space(spaceId), encode(record), space->second.modRevision }, actor, "reassign-space");
     if (!committed)
         return committed.error();
     return record;

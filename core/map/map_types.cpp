@@ -7,51 +7,63 @@ namespace shardmap::core {
 
 namespace {
 
-    constexpr std::array<std::pair<ShardState, const char*>, 4> kShardStates { {
-        { ShardState::Active, "active" },
-        { ShardState::Draining, "draining" },
-        { ShardState::Readonly, "readonly" },
-        { ShardState::Retired, "retired" },
-    } };
+constexpr std::array<std::pair<ShardState, const char*>, 4> kShardStates { {
+    { ShardState::Active, "active" },
+    { ShardState::Draining, "draining" },
+    { ShardState::Readonly, "readonly" },
+    { ShardState::Retired, "retired" },
+} };
 
-    constexpr std::array<std::pair<MigrationPhase, const char*>, 9> kPhases { {
-        { MigrationPhase::Queued, "queued" },
-        { MigrationPhase::DualWrite, "dual_write" },
-        { MigrationPhase::Backfill, "backfill" },
-        { MigrationPhase::Verify, "verify" },
-        { MigrationPhase::Cutover, "cutover" },
-        { MigrationPhase::Cleanup, "cleanup" },
-        { MigrationPhase::Done, "done" },
-        { MigrationPhase::Failed, "failed" },
-        { MigrationPhase::Cancelled, "cancelled" },
-    } };
+constexpr std::array<std::pair<MigrationPhase, const char*>, 9> kPhases { {
+    { MigrationPhase::Queued, "queued" },
+    { MigrationPhase::DualWrite, "dual_write" },
+    { MigrationPhase::Backfill, "backfill" },
+    { MigrationPhase::Verify, "verify" },
+    { MigrationPhase::Cutover, "cutover" },
+    { MigrationPhase::Cleanup, "cleanup" },
+    { MigrationPhase::Done, "done" },
+    { MigrationPhase::Failed, "failed" },
+    { MigrationPhase::Cancelled, "cancelled" },
+} };
 
-    template <typename Enum, std::size_t N>
-    const char* nameIn(const std::array<std::pair<Enum, const char*>, N>& table, Enum value)
-    {
-        for (const auto& [candidate, name] : table) {
-            if (candidate == value)
-                return name;
-        }
-        return "unknown";
+template <typename Enum, std::size_t N>
+const char* nameIn(const std::array<std::pair<Enum, const char*>, N>& table, Enum value)
+{
+    for (const auto& [candidate, name] : table) {
+        if (candidate == value)
+            return name;
     }
+    return "unknown";
+}
 
-    template <typename Enum, std::size_t N>
-    std::optional<Enum> parseIn(const std::array<std::pair<Enum, const char*>, N>& table, std::string_view text)
-    {
-        for (const auto& [value, name] : table) {
-            if (text == name)
-                return value;
-        }
-        return std::nullopt;
+template <typename Enum, std::size_t N>
+std::optional<Enum> parseIn(const std::array<std::pair<Enum, const char*>, N>& table, std::string_view text)
+{
+    for (const auto& [value, name] : table) {
+        if (text == name)
+            return value;
     }
+    return std::nullopt;
+}
 
 } // namespace
 
-const char* shardStateName(ShardState state) { return nameIn(kShardStates, state); }
-std::optional<ShardState> parseShardState(std::string_view name) { return parseIn(kShardStates, name); }
-const char* migrationPhaseName(MigrationPhase phase) { return nameIn(kPhases, phase); }
-std::optional<MigrationPhase> parseMigrationPhase(std::string_view name) { return parseIn(kPhases, name); }
+const char* shardStateName(ShardState state)
+{
+    return nameIn(kShardStates, state);
+}
+std::optional<ShardState> parseShardState(std::string_view name)
+{
+    return parseIn(kShardStates, name);
+}
+const char* migrationPhaseName(MigrationPhase phase)
+{
+    return nameIn(kPhases, phase);
+}
+std::optional<MigrationPhase> parseMigrationPhase(std::string_view name)
+{
+    return parseIn(kPhases, name);
+}
 
 bool isFinal(MigrationPhase phase)
 {

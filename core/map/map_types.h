@@ -94,14 +94,26 @@ struct MigrationRecord {
 
 // Keys of the records in the metadata store.
 namespace keys {
-    inline constexpr std::string_view kNodes = "nodes/";
-    inline constexpr std::string_view kShards = "shards/";
-    inline constexpr std::string_view kSpaces = "spaces/";
-    inline constexpr std::string_view kMigrations = "migrations/";
-    inline std::string node(std::string_view id) { return std::string(kNodes) + std::string(id); }
-    inline std::string shard(std::string_view id) { return std::string(kShards) + std::string(id); }
-    inline std::string space(std::string_view id) { return std::string(kSpaces) + std::string(id); }
-    inline std::string migration(std::string_view id) { return std::string(kMigrations) + std::string(id); }
+inline constexpr std::string_view kNodes = "nodes/";
+inline constexpr std::string_view kShards = "shards/";
+inline constexpr std::string_view kSpaces = "spaces/";
+inline constexpr std::string_view kMigrations = "migrations/";
+inline std::string node(std::string_view id)
+{
+    return std::string(kNodes) + std::string(id);
+}
+inline std::string shard(std::string_view id)
+{
+    return std::string(kShards) + std::string(id);
+}
+inline std::string space(std::string_view id)
+{
+    return std::string(kSpaces) + std::string(id);
+}
+inline std::string migration(std::string_view id)
+{
+    return std::string(kMigrations) + std::string(id);
+}
 } // namespace keys
 
 } // namespace shardmap::core

@@ -1,8 +1,7 @@
 #include "core/map/shard_map.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace shardmap::core {
 
@@ -10,45 +9,45 @@ using nlohmann::json;
 
 namespace {
 
-    template <typename T, typename Parse>
-    Result<T> decodeWith(const std::string& text, const char* what, Parse parse)
-    {
-        const json doc = json::parse(text, nullptr, false);
-        if (!doc.is_object())
-            return makeError(ErrorCode::Internal, std::string("stored ") + what + " record is not a JSON object");
-        try {
-            return parse(doc);
-        } catch (const json::exception& error) {
-            return makeError(ErrorCode::Internal, std::string("stored ") + what + " record is malformed: " + error.what());
-        }
+template <typename T, typename Parse> Result<T> decodeWith(const std::string& text, const char* what, Parse parse)
+{
+    const json doc = json::parse(text, nullptr, false);
+    if (!doc.is_object())
+        return makeError(ErrorCode::Internal, std::string("stored ") + what + " record is not a JSON object");
+    try {
+        return parse(doc);
+    } catch (const json::exception& error) {
+        return makeError(ErrorCode::Internal, std::string("stored ") + what + " record is malformed: " + error.what());
     }
+}
 
-    template <typename T>
-    T optionalField(const json& doc, const char* name, T fallback)
-    {
-        const auto found = doc.find(name);
-        return found == doc.end() || found->is_null() ? fallback : found->get<T>();
-    }
+template <typename T> T optionalField(const json& doc, const char* name, T fallback)
+{
+    const auto found = doc.find(name);
+    return found == doc.end() || found->is_null() ? fallback : found->get<T>();
+}
 
-    std::string_view idOf(std::string_view key, std::string_view prefix) { return key.substr(prefix.size()); }
+std::string_view idOf(std::string_view key, std::string_view prefix)
+{
+    return key.substr(prefix.size());
+}
 
-    template <typename T, typename Decode>
-    Status decodeInto(std::map<std::string, Versioned<T>>& out, const StoredRecord& record, Decode decode)
-    {
-        auto value = decode(record.value);
-        if (!value)
-            return makeError(value.error().code, value.error().message, record.key);
-        std::string id = value->id; // copied first: the record is moved into the map below
-        out.emplace(std::move(id), Versioned<T> { std::move(*value), record.modRevision });
-        return {};
-    }
+template <typename T, typename Decode>
+Status decodeInto(std::map<std::string, Versioned<T>>& out, const StoredRecord& record, Decode decode)
+{
+    auto value = decode(record.value);
+    if (!value)
+        return makeError(value.error().code, value.error().message, record.key);
+    std::string id = value->id; // copied first: the record is moved into the map below
+    out.emplace(std::move(id), Versioned<T> { std::move(*value), record.modRevision });
+    return {};
+}
 
-    template <typename T>
-    const T* findIn(const std::map<std::string, Versioned<T>>& map, const std::string& id)
-    {
-        const auto found = map.find(id);
-        return found == map.end() ? nullptr : &found->second.value;
-    }
+template <typename T> const T* findIn(const std::map<std::string, Versioned<T>>& map, const std::string& id)
+{
+    const auto found = map.find(id);
+    return found == map.end() ? nullptr : &found->second.value;
+}
 
 } // namespace
 
@@ -59,33 +58,37 @@ std::string encode(const NodeRecord& record)
 
 std::string encode(const ShardRecord& record)
 {
-    return json { { "id", record.id }, { "node", record.node }, { "state", shardStateName(record.state) },
-        { "capacity_docs", record.capacityDocs }, { "capacity_bytes", record.capacityBytes } }
-        .dump();
+    return json {
+        { "id", record.id }, { "node", record.node }, { "state", shardStateName(record.state) },
+        { "capacity_docs", record.capacityDocs }, { "capacity_bytes", record.capacityBytes }
+    }.dump();
 }
 
 std::string encode(const SpaceRecord& record)
 {
-    return json { { "id", record.id }, { "shard", record.shard }, { "epoch", record.epoch },
-        { "migration_id", record.migrationId }, { "target", record.target }, { "phase", migrationPhaseName(record.phase) },
-        { "pin", record.pin }, { "paused", record.paused } }
-        .dump();
+    return json {
+        { "id", record.id }, { "shard", record.shard }, { "epoch", record.epoch },
+        { "migration_id", record.migrationId }, { "target", record.target },
+        { "phase", migrationPhaseName(record.phase) }, { "pin", record.pin }, { "paused", record.paused }
+    }.dump();
 }
 
 std::string encode(const MigrationRecord& record)
 {
     const auto& p = record.progress;
-    return json { { "id", record.id }, { "space", record.space }, { "source", record.source }, { "target", record.target },
+    return json {
+        { "id", record.id }, { "space", record.space }, { "source", record.source }, { "target", record.target },
         { "phase", migrationPhaseName(record.phase) },
         { "progress",
             { { "docs_done", p.docsDone }, { "docs_total", p.docsTotal }, { "bytes_done", p.bytesDone },
-                { "bytes_total", p.bytesTotal }, { "docs_per_second", p.docsPerSecond }, { "eta_seconds", p.etaSeconds },
-                { "cursor", p.cursor } } },
+                { "bytes_total", p.bytesTotal }, { "docs_per_second", p.docsPerSecond },
+                { "eta_seconds", p.etaSeconds }, { "cursor", p.cursor } } },
         { "throttle_docs_per_second", record.throttleDocsPerSecond }, { "paused", record.paused },
-        { "requested_by", record.requestedBy }, { "reason", record.reason }, { "created_unix_ms", record.createdUnixMs },
-        { "updated_unix_ms", record.updatedUnixMs }, { "finished_unix_ms", record.finishedUnixMs },
-        { "cutover_unix_ms", record.cutoverUnixMs }, { "repairs", record.repairs }, { "error", record.error } }
-        .dump();
+        { "requested_by", record.requestedBy }, { "reason", record.reason },
+        { "created_unix_ms", record.createdUnixMs }, { "updated_unix_ms", record.updatedUnixMs },
+        { "finished_unix_ms", record.finishedUnixMs }, { "cutover_unix_ms", record.cutoverUnixMs },
+        { "repairs", record.repairs }, { "error", record.error }
+    }.dump();
 }
 
 Result<NodeRecord> decodeNode(const std::string& text)
@@ -103,7 +106,8 @@ Result<ShardRecord> decodeShard(const std::string& text)
         if (!state)
             throw json::other_error::create(501, "unknown shard state " + doc.at("state").dump(), &doc);
         return ShardRecord { doc.at("id").get<std::string>(), doc.at("node").get<std::string>(), *state,
-            optionalField<std::uint64_t>(doc, "capacity_docs", 0), optionalField<std::uint64_t>(doc, "capacity_bytes", 0) };
+            optionalField<std::uint64_t>(doc, "capacity_docs", 0),
+            optionalField<std::uint64_t>(doc, "capacity_bytes", 0) };
     });
 }
 
@@ -116,7 +120,8 @@ Result<SpaceRecord> decodeSpace(const std::string& text)
         record.epoch = doc.at("epoch").get<std::uint64_t>();
         record.migrationId = optionalField<std::string>(doc, "migration_id", "");
         record.target = optionalField<std::string>(doc, "target", "");
-        record.phase = parseMigrationPhase(optionalField<std::string>(doc, "phase", "done")).value_or(MigrationPhase::Done);
+        record.phase
+            = parseMigrationPhase(optionalField<std::string>(doc, "phase", "done")).value_or(MigrationPhase::Done);
         record.pin = optionalField<std::string>(doc, "pin", "");
         record.paused = optionalField<bool>(doc, "paused", false);
         return record;
@@ -175,9 +180,18 @@ Result<MapSnapshot> MapSnapshot::decode(const StoreSnapshot& snapshot)
     return map;
 }
 
-const NodeRecord* MapSnapshot::node(const std::string& id) const { return findIn(nodes, id); }
-const ShardRecord* MapSnapshot::shard(const std::string& id) const { return findIn(shards, id); }
-const SpaceRecord* MapSnapshot::space(const std::string& id) const { return findIn(spaces, id); }
+const NodeRecord* MapSnapshot::node(const std::string& id) const
+{
+    return findIn(nodes, id);
+}
+const ShardRecord* MapSnapshot::shard(const std::string& id) const
+{
+    return findIn(shards, id);
+}
+const SpaceRecord* MapSnapshot::space(const std::string& id) const
+{
+    return findIn(spaces, id);
+}
 
 std::vector<const SpaceRecord*> MapSnapshot::spacesOn(const std::string& shardId) const
 {
@@ -201,33 +215,33 @@ std::vector<const ShardRecord*> MapSnapshot::shardsOn(const std::string& nodeId)
 
 namespace {
 
-    struct KeyFold {
-        std::optional<std::string> before;
-        std::optional<std::string> after;
-    };
+struct KeyFold {
+    std::optional<std::string> before;
+    std::optional<std::string> after;
+};
 
-    void addSpace(MapDiff& diff, const std::string& key, const KeyFold& fold)
-    {
-        const auto before = fold.before ? decodeSpace(*fold.before) : Result<SpaceRecord>(Error {});
-        const auto after = fold.after ? decodeSpace(*fold.after) : Result<SpaceRecord>(Error {});
-        SpaceMove move { std::string(idOf(key, keys::kSpaces)), before ? before->shard : "", after ? after->shard : "",
-            before ? before->epoch : 0, after ? after->epoch : 0 };
-        if (move.fromShard != move.toShard || move.fromEpoch != move.toEpoch)
-            diff.spaces.push_back(std::move(move));
-    }
+void addSpace(MapDiff& diff, const std::string& key, const KeyFold& fold)
+{
+    const auto before = fold.before ? decodeSpace(*fold.before) : Result<SpaceRecord>(Error {});
+    const auto after = fold.after ? decodeSpace(*fold.after) : Result<SpaceRecord>(Error {});
+    SpaceMove move { std::string(idOf(key, keys::kSpaces)), before ? before->shard : "", after ? after->shard : "",
+        before ? before->epoch : 0, after ? after->epoch : 0 };
+    if (move.fromShard != move.toShard || move.fromEpoch != move.toEpoch)
+        diff.spaces.push_back(std::move(move));
+}
 
-    void addShard(MapDiff& diff, const std::string& key, const KeyFold& fold)
-    {
-        const auto before = fold.before ? decodeShard(*fold.before) : Result<ShardRecord>(Error {});
-        const auto after = fold.after ? decodeShard(*fold.after) : Result<ShardRecord>(Error {});
-        ShardChange change { std::string(idOf(key, keys::kShards)), std::nullopt, std::nullopt };
-        if (before)
-            change.before = before->state;
-        if (after)
-            change.after = after->state;
-        if (change.before != change.after)
-            diff.shards.push_back(std::move(change));
-    }
+void addShard(MapDiff& diff, const std::string& key, const KeyFold& fold)
+{
+    const auto before = fold.before ? decodeShard(*fold.before) : Result<ShardRecord>(Error {});
+    const auto after = fold.after ? decodeShard(*fold.after) : Result<ShardRecord>(Error {});
+    ShardChange change { std::string(idOf(key, keys::kShards)), std::nullopt, std::nullopt };
+    if (before)
+        change.before = before->state;
+    if (after)
+        change.after = after->state;
+    if (change.before != change.after)
+        diff.shards.push_back(std::move(change));
+}
 
 } // namespace
 

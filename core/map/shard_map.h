@@ -11,8 +11,7 @@
 namespace shardmap::core {
 
 // A record with the store revision that last changed it, for per-record compare-and-set.
-template <typename T>
-struct Versioned {
+template <typename T> struct Versioned {
     T value;
     std::uint64_t modRevision = 0;
 };
@@ -50,7 +49,7 @@ Result<MigrationRecord> decodeMigration(const std::string& json);
 struct SpaceMove {
     std::string space;
     std::string fromShard; // empty: the space was created
-    std::string toShard;   // empty: the space was removed
+    std::string toShard; // empty: the space was removed
     std::uint64_t fromEpoch = 0;
     std::uint64_t toEpoch = 0;
 };
@@ -58,7 +57,7 @@ struct SpaceMove {
 struct ShardChange {
     std::string shard;
     std::optional<ShardState> before; // nullopt: created
-    std::optional<ShardState> after;  // nullopt: removed
+    std::optional<ShardState> after; // nullopt: removed
 };
 
 struct NodeChange {

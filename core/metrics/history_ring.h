@@ -9,8 +9,7 @@
 namespace shardmap::core {
 
 // A fixed-capacity ring of samples, oldest dropped first. Thread-safe. T must be copyable.
-template <typename T>
-class HistoryRing final {
+template <typename T> class HistoryRing final {
 public:
     explicit HistoryRing(std::size_t capacity)
         : m_capacity(capacity == 0 ? 1 : capacity)

@@ -137,7 +137,6 @@ Result<std::uint64_t> parseStatmAnonymousPages(std::string_view text)
     return pages;
 }
 
-
 Result<ProcessCounters> readProcessCounters()
 {
     auto rss = readRssBytes();

@@ -1,25 +1,24 @@
 #include "core/node/node_metrics.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
+#include <sqlite3.h>
 
 namespace shardmap::core {
 
 namespace {
 
-    std::int64_t nowUnixMs()
-    {
-        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
-    }
+std::int64_t nowUnixMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
 
-    double rate(std::uint64_t now, std::uint64_t before, double seconds)
-    {
-        if (seconds <= 0 || now < before)
-            return 0;
-        return static_cast<double>(now - before) / seconds;
-    }
+double rate(std::uint64_t now, std::uint64_t before, double seconds)
+{
+    if (seconds <= 0 || now < before)
+        return 0;
+    return static_cast<double>(now - before) / seconds;
+}
 
 } // namespace
 
@@ -30,7 +29,10 @@ NodeMetricsSampler::NodeMetricsSampler(Options options, ShardRegistry& registry)
 {
 }
 
-NodeMetricsSampler::~NodeMetricsSampler() { stop(); }
+NodeMetricsSampler::~NodeMetricsSampler()
+{
+    stop();
+}
 
 void NodeMetricsSampler::start()
 {
@@ -199,7 +201,8 @@ v1::MetricsHistory NodeMetricsSampler::history(std::int64_t sinceUnixMs) const
 {
     v1::MetricsHistory out;
     out.set_interval_ms(m_options.historyInterval.count());
-    for (auto& sample : m_history.snapshot([sinceUnixMs](const v1::NodeMetrics& m) { return m.unix_ms() >= sinceUnixMs; }))
+    for (auto& sample :
+        m_history.snapshot([sinceUnixMs](const v1::NodeMetrics& m) { return m.unix_ms() >= sinceUnixMs; }))
         *out.add_samples() = std::move(sample);
     return out;
 }

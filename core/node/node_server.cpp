@@ -2,41 +2,40 @@
 
 #include "core/util/validation.h"
 
+#include <fstream>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
-#include <unistd.h>
-
-#include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 namespace shardmap::core {
 
 namespace {
 
-    Result<std::string> readFile(const std::string& path, std::string_view what)
-    {
-        std::ifstream in(path, std::ios::binary);
-        if (!in)
-            return makeError(ErrorCode::NotFound, "cannot read " + std::string(what), path);
-        std::stringstream buffer;
-        buffer << in.rdbuf();
-        return buffer.str();
-    }
+Result<std::string> readFile(const std::string& path, std::string_view what)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return makeError(ErrorCode::NotFound, "cannot read " + std::string(what), path);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
 
-    std::string defaultNodeId()
-    {
-        char host[256] = {};
-        ::gethostname(host, sizeof host - 1);
-        return std::string(host);
-    }
+std::string defaultNodeId()
+{
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    return std::string(host);
+}
 
-    std::int64_t nowUnixMs()
-    {
-        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
-    }
+std::int64_t nowUnixMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
 
 } // namespace
 
@@ -113,9 +112,9 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
     server->m_metrics = std::make_unique<NodeMetricsSampler>(
         NodeMetricsSampler::Options { nodeId, config.metricsTick, config.historyInterval, config.historyCapacity },
         *server->m_registry);
-    server->m_service = std::make_unique<NodeService>(
-        NodeService::Info { nodeId, SHARDMAP_VERSION, config.listen, nowUnixMs() }, *server->m_registry,
-        *server->m_metrics);
+    server->m_service
+        = std::make_unique<NodeService>(NodeService::Info { nodeId, SHARDMAP_VERSION, config.listen, nowUnixMs() },
+            *server->m_registry, *server->m_metrics);
 
     grpc::EnableDefaultHealthCheckService(true);
     grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -141,7 +140,10 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
     return server;
 }
 
-NodeServer::~NodeServer() { shutdown(); }
+NodeServer::~NodeServer()
+{
+    shutdown();
+}
 
 void NodeServer::shutdown(std::chrono::milliseconds grace)
 {

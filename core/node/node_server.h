@@ -6,10 +6,9 @@
 #include "core/util/fs.h"
 #include "core/util/result.h"
 
+#include <chrono>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
-
-#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>

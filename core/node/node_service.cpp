@@ -10,40 +10,40 @@ namespace shardmap::core {
 
 namespace {
 
-    Document toDocument(const v1::Document& in)
-    {
-        Document doc { in.space(), in.id(), in.version(), {}, in.deleted() };
-        for (const auto& [name, value] : in.fields())
-            doc.fields.emplace(name, value);
-        return doc;
-    }
+Document toDocument(const v1::Document& in)
+{
+    Document doc { in.space(), in.id(), in.version(), {}, in.deleted() };
+    for (const auto& [name, value] : in.fields())
+        doc.fields.emplace(name, value);
+    return doc;
+}
 
-    void toProto(const Document& in, v1::Document& out)
-    {
-        out.set_space(in.space);
-        out.set_id(in.id);
-        out.set_version(in.version);
-        out.set_deleted(in.deleted);
-        for (const auto& [name, value] : in.fields)
-            (*out.mutable_fields())[name] = value;
-    }
+void toProto(const Document& in, v1::Document& out)
+{
+    out.set_space(in.space);
+    out.set_id(in.id);
+    out.set_version(in.version);
+    out.set_deleted(in.deleted);
+    for (const auto& [name, value] : in.fields)
+        (*out.mutable_fields())[name] = value;
+}
 
-    void toProto(const Ownership& in, const std::string& shard, v1::Ownership& out)
-    {
-        out.set_shard_id(shard);
-        out.set_space(in.space);
-        out.set_role(static_cast<v1::SpaceRole>(in.role));
-        out.set_epoch(in.epoch);
-    }
+void toProto(const Ownership& in, const std::string& shard, v1::Ownership& out)
+{
+    out.set_shard_id(shard);
+    out.set_space(in.space);
+    out.set_role(static_cast<v1::SpaceRole>(in.role));
+    out.set_epoch(in.epoch);
+}
 
-    void toProto(const SpaceStats& in, v1::SpaceStats& out)
-    {
-        out.set_space(in.space);
-        out.set_live_docs(in.liveDocs);
-        out.set_bytes_estimate(in.bytesEstimate);
-        out.set_checksum(in.checksum);
-        out.set_tombstones(in.tombstones);
-    }
+void toProto(const SpaceStats& in, v1::SpaceStats& out)
+{
+    out.set_space(in.space);
+    out.set_live_docs(in.liveDocs);
+    out.set_bytes_estimate(in.bytesEstimate);
+    out.set_checksum(in.checksum);
+    out.set_tombstones(in.tombstones);
+}
 
 } // namespace
 
@@ -86,7 +86,8 @@ void NodeService::fillShardInfo(v1::ShardInfo& out, const ShardEntry& entry) con
     }
 }
 
-grpc::Status NodeService::CreateShard(grpc::ServerContext*, const v1::CreateShardRequest* request, v1::ShardInfo* response)
+grpc::Status NodeService::CreateShard(
+    grpc::ServerContext*, const v1::CreateShardRequest* request, v1::ShardInfo* response)
 {
     const std::vector<std::string> fields(request->fields().begin(), request->fields().end());
     auto store = m_registry.create(request->shard_id(), fields);
@@ -103,14 +104,16 @@ grpc::Status NodeService::DropShard(grpc::ServerContext*, const v1::DropShardReq
     return grpc::Status::OK;
 }
 
-grpc::Status NodeService::ListShards(grpc::ServerContext*, const v1::ListShardsRequest*, v1::ListShardsResponse* response)
+grpc::Status NodeService::ListShards(
+    grpc::ServerContext*, const v1::ListShardsRequest*, v1::ListShardsResponse* response)
 {
     for (const auto& entry : m_registry.list())
         fillShardInfo(*response->add_shards(), entry);
     return grpc::Status::OK;
 }
 
-grpc::Status NodeService::SetOwnership(grpc::ServerContext*, const v1::SetOwnershipRequest* request, v1::Ownership* response)
+grpc::Status NodeService::SetOwnership(
+    grpc::ServerContext*, const v1::SetOwnershipRequest* request, v1::Ownership* response)
 {
     auto store = m_registry.get(request->shard_id());
     if (!store)
@@ -138,14 +141,16 @@ grpc::Status NodeService::GetOwnership(
     return grpc::Status::OK;
 }
 
-grpc::Status NodeService::BulkWrite(grpc::ServerContext*, const v1::BulkWriteRequest* request, v1::BulkWriteResponse* response)
+grpc::Status NodeService::BulkWrite(
+    grpc::ServerContext*, const v1::BulkWriteRequest* request, v1::BulkWriteResponse* response)
 {
     auto store = m_registry.get(request->shard_id());
     if (!store)
         return toGrpcStatus(store.error());
     if (static_cast<std::size_t>(request->items_size()) > kMaxBatchItems)
         return toGrpcStatus(makeError(ErrorCode::InvalidArgument,
-            "batch has " + std::to_string(request->items_size()) + " items; the limit is " + std::to_string(kMaxBatchItems)));
+            "batch has " + std::to_string(request->items_size()) + " items; the limit is "
+                + std::to_string(kMaxBatchItems)));
     if (auto status = m_registry.checkDiskReserve(); !status)
         return toGrpcStatus(status.error());
     std::vector<WriteItem> items;
@@ -187,12 +192,13 @@ grpc::Status NodeService::Search(grpc::ServerContext*, const v1::SearchRequest* 
         out.set_snippet(hit.snippet);
     }
     response->set_compiled_query(result->compiledQuery);
-    m_metrics.recordQuery(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+    m_metrics.recordQuery(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
     return grpc::Status::OK;
 }
 
-grpc::Status NodeService::Scan(grpc::ServerContext* context, const v1::ScanRequest* request,
-    grpc::ServerWriter<v1::ScanBatch>* writer)
+grpc::Status NodeService::Scan(
+    grpc::ServerContext* context, const v1::ScanRequest* request, grpc::ServerWriter<v1::ScanBatch>* writer)
 {
     auto store = m_registry.get(request->shard_id());
     if (!store)
@@ -243,7 +249,8 @@ grpc::Status NodeService::DropSpace(grpc::ServerContext* context, const v1::Drop
     auto total = (*store)->countSpaceRows(request->space());
     if (!total)
         return toGrpcStatus(total.error());
-    const std::uint32_t batch = request->batch_size() == 0 ? 1000 : std::min<std::uint32_t>(request->batch_size(), 10000);
+    const std::uint32_t batch
+        = request->batch_size() == 0 ? 1000 : std::min<std::uint32_t>(request->batch_size(), 10000);
     v1::DropSpaceProgress progress;
     progress.set_total(*total);
     const auto started = std::chrono::steady_clock::now();
@@ -258,7 +265,8 @@ grpc::Status NodeService::DropSpace(grpc::ServerContext* context, const v1::Drop
         if (request->max_rows_per_second() > 0) {
             // Pace so that the deletes so far took at least deleted / rate seconds.
             const auto due = started
-                + std::chrono::duration<double>(static_cast<double>(progress.deleted()) / request->max_rows_per_second());
+                + std::chrono::duration<double>(
+                    static_cast<double>(progress.deleted()) / request->max_rows_per_second());
             while (std::chrono::steady_clock::now() < due && !stopping(context))
                 std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
@@ -266,14 +274,15 @@ grpc::Status NodeService::DropSpace(grpc::ServerContext* context, const v1::Drop
     return grpc::Status(grpc::StatusCode::CANCELLED, "drop stopped: node shutting down or call cancelled");
 }
 
-grpc::Status NodeService::GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest* request, v1::NodeMetrics* response)
+grpc::Status NodeService::GetMetrics(
+    grpc::ServerContext*, const v1::GetMetricsRequest* request, v1::NodeMetrics* response)
 {
     *response = m_metrics.current(request->include_spaces());
     return grpc::Status::OK;
 }
 
-grpc::Status NodeService::WatchMetrics(grpc::ServerContext* context, const v1::WatchMetricsRequest* request,
-    grpc::ServerWriter<v1::NodeMetrics>* writer)
+grpc::Status NodeService::WatchMetrics(
+    grpc::ServerContext* context, const v1::WatchMetricsRequest* request, grpc::ServerWriter<v1::NodeMetrics>* writer)
 {
     const auto interval = std::chrono::milliseconds(
         request->interval_ms() == 0 ? 1000 : std::max<std::uint32_t>(request->interval_ms(), 200));

@@ -35,14 +35,15 @@ public:
     grpc::Status BulkWrite(grpc::ServerContext*, const v1::BulkWriteRequest*, v1::BulkWriteResponse*) override;
     grpc::Status Search(grpc::ServerContext*, const v1::SearchRequest*, v1::SearchResponse*) override;
     grpc::Status Scan(grpc::ServerContext*, const v1::ScanRequest*, grpc::ServerWriter<v1::ScanBatch>*) override;
-    grpc::Status GetSpaceStats(grpc::ServerContext*, const v1::GetSpaceStatsRequest*, v1::GetSpaceStatsResponse*) override;
-    grpc::Status DropSpace(grpc::ServerContext*, const v1::DropSpaceRequest*,
-        grpc::ServerWriter<v1::DropSpaceProgress>*) override;
+    grpc::Status GetSpaceStats(
+        grpc::ServerContext*, const v1::GetSpaceStatsRequest*, v1::GetSpaceStatsResponse*) override;
+    grpc::Status DropSpace(
+        grpc::ServerContext*, const v1::DropSpaceRequest*, grpc::ServerWriter<v1::DropSpaceProgress>*) override;
     grpc::Status GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest*, v1::NodeMetrics*) override;
-    grpc::Status WatchMetrics(grpc::ServerContext*, const v1::WatchMetricsRequest*,
-        grpc::ServerWriter<v1::NodeMetrics>*) override;
-    grpc::Status GetMetricsHistory(grpc::ServerContext*, const v1::GetMetricsHistoryRequest*,
-        v1::MetricsHistory*) override;
+    grpc::Status WatchMetrics(
+        grpc::ServerContext*, const v1::WatchMetricsRequest*, grpc::ServerWriter<v1::NodeMetrics>*) override;
+    grpc::Status GetMetricsHistory(
+        grpc::ServerContext*, const v1::GetMetricsHistoryRequest*, v1::MetricsHistory*) override;
 
 private:
     void fillShardInfo(v1::ShardInfo& out, const ShardEntry& entry) const;

@@ -9,7 +9,7 @@
 namespace shardmap::core {
 
 namespace {
-    constexpr std::string_view kShardSuffix = ".db";
+constexpr std::string_view kShardSuffix = ".db";
 }
 
 ShardRegistry::ShardRegistry(Options options)

@@ -15,7 +15,7 @@ namespace shardmap::core {
 struct ShardEntry {
     std::string id;
     std::shared_ptr<ShardStore> store; // null when failed
-    std::string error;                 // why it failed
+    std::string error; // why it failed
 };
 
 // The shards of one data directory: <data-dir>/shards/<id>.db. Opens every shard file at start;

@@ -8,46 +8,46 @@ namespace shardmap::core {
 
 namespace {
 
-    grpc::StatusCode toGrpcCode(ErrorCode code)
-    {
-        switch (code) {
-        case ErrorCode::InvalidArgument: return grpc::StatusCode::INVALID_ARGUMENT;
-        case ErrorCode::NotFound: return grpc::StatusCode::NOT_FOUND;
-        case ErrorCode::AlreadyExists: return grpc::StatusCode::ALREADY_EXISTS;
-        case ErrorCode::FailedPrecondition: return grpc::StatusCode::FAILED_PRECONDITION;
-        case ErrorCode::ResourceExhausted: return grpc::StatusCode::RESOURCE_EXHAUSTED;
-        case ErrorCode::Unavailable: return grpc::StatusCode::UNAVAILABLE;
-        case ErrorCode::DeadlineExceeded: return grpc::StatusCode::DEADLINE_EXCEEDED;
-        case ErrorCode::Aborted: return grpc::StatusCode::ABORTED;
-        case ErrorCode::Cancelled: return grpc::StatusCode::CANCELLED;
-        case ErrorCode::Conflict: return grpc::StatusCode::ABORTED;
-        case ErrorCode::Internal: return grpc::StatusCode::INTERNAL;
-        }
-        return grpc::StatusCode::UNKNOWN;
+grpc::StatusCode toGrpcCode(ErrorCode code)
+{
+    switch (code) {
+    case ErrorCode::InvalidArgument: return grpc::StatusCode::INVALID_ARGUMENT;
+    case ErrorCode::NotFound: return grpc::StatusCode::NOT_FOUND;
+    case ErrorCode::AlreadyExists: return grpc::StatusCode::ALREADY_EXISTS;
+    case ErrorCode::FailedPrecondition: return grpc::StatusCode::FAILED_PRECONDITION;
+    case ErrorCode::ResourceExhausted: return grpc::StatusCode::RESOURCE_EXHAUSTED;
+    case ErrorCode::Unavailable: return grpc::StatusCode::UNAVAILABLE;
+    case ErrorCode::DeadlineExceeded: return grpc::StatusCode::DEADLINE_EXCEEDED;
+    case ErrorCode::Aborted: return grpc::StatusCode::ABORTED;
+    case ErrorCode::Cancelled: return grpc::StatusCode::CANCELLED;
+    case ErrorCode::Conflict: return grpc::StatusCode::ABORTED;
+    case ErrorCode::Internal: return grpc::StatusCode::INTERNAL;
     }
+    return grpc::StatusCode::UNKNOWN;
+}
 
-    ErrorCode fromGrpcCode(grpc::StatusCode code)
-    {
-        switch (code) {
-        case grpc::StatusCode::INVALID_ARGUMENT:
-        case grpc::StatusCode::OUT_OF_RANGE: return ErrorCode::InvalidArgument;
-        case grpc::StatusCode::NOT_FOUND: return ErrorCode::NotFound;
-        case grpc::StatusCode::ALREADY_EXISTS: return ErrorCode::AlreadyExists;
-        case grpc::StatusCode::FAILED_PRECONDITION: return ErrorCode::FailedPrecondition;
-        case grpc::StatusCode::RESOURCE_EXHAUSTED: return ErrorCode::ResourceExhausted;
-        case grpc::StatusCode::UNAVAILABLE: return ErrorCode::Unavailable;
-        case grpc::StatusCode::DEADLINE_EXCEEDED: return ErrorCode::DeadlineExceeded;
-        case grpc::StatusCode::ABORTED: return ErrorCode::Aborted;
-        case grpc::StatusCode::CANCELLED: return ErrorCode::Cancelled;
-        default: return ErrorCode::Internal;
-        }
+ErrorCode fromGrpcCode(grpc::StatusCode code)
+{
+    switch (code) {
+    case grpc::StatusCode::INVALID_ARGUMENT:
+    case grpc::StatusCode::OUT_OF_RANGE: return ErrorCode::InvalidArgument;
+    case grpc::StatusCode::NOT_FOUND: return ErrorCode::NotFound;
+    case grpc::StatusCode::ALREADY_EXISTS: return ErrorCode::AlreadyExists;
+    case grpc::StatusCode::FAILED_PRECONDITION: return ErrorCode::FailedPrecondition;
+    case grpc::StatusCode::RESOURCE_EXHAUSTED: return ErrorCode::ResourceExhausted;
+    case grpc::StatusCode::UNAVAILABLE: return ErrorCode::Unavailable;
+    case grpc::StatusCode::DEADLINE_EXCEEDED: return ErrorCode::DeadlineExceeded;
+    case grpc::StatusCode::ABORTED: return ErrorCode::Aborted;
+    case grpc::StatusCode::CANCELLED: return ErrorCode::Cancelled;
+    default: return ErrorCode::Internal;
     }
+}
 
-    std::uint64_t detailNumber(const Error& error, const std::string& key)
-    {
-        const auto found = error.details.find(key);
-        return found == error.details.end() ? 0 : std::stoull(found->second);
-    }
+std::uint64_t detailNumber(const Error& error, const std::string& key)
+{
+    const auto found = error.details.find(key);
+    return found == error.details.end() ? 0 : std::stoull(found->second);
+}
 
 } // namespace
 

@@ -11,12 +11,15 @@ namespace shardmap::core {
 
 namespace {
 
-    bool isEpochRefusal(const Error& error)
-    {
-        return error.code == ErrorCode::FailedPrecondition && error.details.contains("held_epoch");
-    }
+bool isEpochRefusal(const Error& error)
+{
+    return error.code == ErrorCode::FailedPrecondition && error.details.contains("held_epoch");
+}
 
-    std::uint64_t heldEpoch(const Error& error) { return std::stoull(error.details.at("held_epoch")); }
+std::uint64_t heldEpoch(const Error& error)
+{
+    return std::stoull(error.details.at("held_epoch"));
+}
 
 } // namespace
 
@@ -27,7 +30,10 @@ Router::Router(MetadataStore& store, NodeClientPool& nodes, RouterOptions option
 {
 }
 
-Router::~Router() { m_watch.reset(); }
+Router::~Router()
+{
+    m_watch.reset();
+}
 
 Result<std::unique_ptr<Router>> Router::start(MetadataStore& store, NodeClientPool& nodes, RouterOptions options)
 {
@@ -296,7 +302,8 @@ Result<Route> Router::routeForWrite(const std::string& space, RouterWriteResult&
         result.createdSpaces.push_back(space);
     }
     if (route->paused)
-        return makeError(ErrorCode::FailedPrecondition, "space " + space + " is paused; writes are refused until resumed");
+        return makeError(
+            ErrorCode::FailedPrecondition, "space " + space + " is paused; writes are refused until resumed");
     return *route;
 }
 
@@ -423,8 +430,8 @@ Result<SearchResult> Router::search(const ShardSearchRequest& request)
         [](const SearchHit& a, const SearchHit& b) { return a.score < b.score; });
     const std::size_t from = std::min<std::size_t>(request.offset, merged.hits.size());
     const std::size_t to = std::min(merged.hits.size(), from + limit);
-    merged.hits = std::vector<SearchHit>(merged.hits.begin() + static_cast<std::ptrdiff_t>(from),
-        merged.hits.begin() + static_cast<std::ptrdiff_t>(to));
+    merged.hits = std::vector<SearchHit>(
+        merged.hits.begin() + static_cast<std::ptrdiff_t>(from), merged.hits.begin() + static_cast<std::ptrdiff_t>(to));
     return merged;
 }
 

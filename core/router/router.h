@@ -7,10 +7,10 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <mutex>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <string>

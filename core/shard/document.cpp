@@ -1,9 +1,8 @@
 #include "core/shard/document.h"
 
-#include <xxhash.h>
-
 #include <array>
 #include <cstdio>
+#include <xxhash.h>
 
 namespace shardmap::core {
 
@@ -18,7 +17,10 @@ const char* spaceRoleName(SpaceRole role)
     return "unknown";
 }
 
-bool acceptsWrites(SpaceRole role) { return role == SpaceRole::Owner || role == SpaceRole::MigrationTarget; }
+bool acceptsWrites(SpaceRole role)
+{
+    return role == SpaceRole::Owner || role == SpaceRole::MigrationTarget;
+}
 
 std::uint64_t documentBytes(const Document& doc)
 {

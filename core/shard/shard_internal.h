@@ -14,8 +14,14 @@
 namespace shardmap::core::shard_internal {
 
 // SQLite stores signed 64-bit integers; versions and sums are unsigned and round-trip bit for bit.
-inline std::int64_t asStored(std::uint64_t value) { return static_cast<std::int64_t>(value); }
-inline std::uint64_t fromStored(std::int64_t value) { return static_cast<std::uint64_t>(value); }
+inline std::int64_t asStored(std::uint64_t value)
+{
+    return static_cast<std::int64_t>(value);
+}
+inline std::uint64_t fromStored(std::int64_t value)
+{
+    return static_cast<std::uint64_t>(value);
+}
 
 inline std::string joinColumns(const std::vector<std::string>& columns, std::string_view prefix)
 {

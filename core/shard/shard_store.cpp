@@ -3,12 +3,11 @@
 #include "core/shard/shard_internal.h"
 #include "core/util/validation.h"
 
-#include <nlohmann/json.hpp>
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <set>
+#include <sqlite3.h>
 
 namespace shardmap::core {
 
@@ -16,41 +15,41 @@ using namespace shard_internal;
 
 namespace {
 
-    constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 1;
 
-    Status validateItem(const Document& doc)
-    {
-        if (auto status = validateSpaceId(doc.space); !status)
+Status validateItem(const Document& doc)
+{
+    if (auto status = validateSpaceId(doc.space); !status)
+        return status;
+    if (auto status = validateDocId(doc.id); !status)
+        return status;
+    if (doc.version == 0)
+        return makeError(ErrorCode::InvalidArgument, "version must be at least 1");
+    if (doc.version > static_cast<std::uint64_t>(INT64_MAX))
+        return makeError(ErrorCode::InvalidArgument, "version must be below 2^63");
+    if (doc.deleted && !doc.fields.empty())
+        return makeError(ErrorCode::InvalidArgument, "a tombstone carries no fields");
+    if (documentBytes(doc) > kMaxDocumentBytes)
+        return makeError(ErrorCode::InvalidArgument,
+            "document is " + std::to_string(documentBytes(doc)) + " bytes; the limit is "
+                + std::to_string(kMaxDocumentBytes));
+    for (const auto& [name, value] : doc.fields) {
+        if (auto status = validateFieldName(name); !status)
             return status;
-        if (auto status = validateDocId(doc.id); !status)
-            return status;
-        if (doc.version == 0)
-            return makeError(ErrorCode::InvalidArgument, "version must be at least 1");
-        if (doc.version > static_cast<std::uint64_t>(INT64_MAX))
-            return makeError(ErrorCode::InvalidArgument, "version must be below 2^63");
-        if (doc.deleted && !doc.fields.empty())
-            return makeError(ErrorCode::InvalidArgument, "a tombstone carries no fields");
-        if (documentBytes(doc) > kMaxDocumentBytes)
-            return makeError(ErrorCode::InvalidArgument,
-                "document is " + std::to_string(documentBytes(doc)) + " bytes; the limit is "
-                    + std::to_string(kMaxDocumentBytes));
-        for (const auto& [name, value] : doc.fields) {
-            if (auto status = validateFieldName(name); !status)
-                return status;
-            if (!isValidUtf8(value))
-                return makeError(ErrorCode::InvalidArgument, "field '" + name + "' is not valid UTF-8");
-        }
-        return {};
+        if (!isValidUtf8(value))
+            return makeError(ErrorCode::InvalidArgument, "field '" + name + "' is not valid UTF-8");
     }
+    return {};
+}
 
-    void addTerm(SpaceStats& delta, std::uint64_t bytes, std::uint64_t term, int sign)
-    {
-        // Unsigned arithmetic wraps modulo 2^64, which is what the sums need.
-        const auto factor = static_cast<std::uint64_t>(static_cast<std::int64_t>(sign));
-        delta.liveDocs += factor;
-        delta.bytesEstimate += factor * bytes;
-        delta.checksum += factor * term;
-    }
+void addTerm(SpaceStats& delta, std::uint64_t bytes, std::uint64_t term, int sign)
+{
+    // Unsigned arithmetic wraps modulo 2^64, which is what the sums need.
+    const auto factor = static_cast<std::uint64_t>(static_cast<std::int64_t>(sign));
+    delta.liveDocs += factor;
+    delta.bytesEstimate += factor * bytes;
+    delta.checksum += factor * term;
+}
 
 } // namespace
 
@@ -133,7 +132,8 @@ Status ShardStore::initialise(bool create, const std::string& shardId, const Sha
             return makeError(ErrorCode::Internal, "integrity check failed: " + *check, m_path);
     }
     if (options.maxBytes > 0) {
-        const std::string limit = "PRAGMA max_page_count=" + std::to_string(std::max<std::uint64_t>(options.maxBytes / 4096, 16));
+        const std::string limit
+            = "PRAGMA max_page_count=" + std::to_string(std::max<std::uint64_t>(options.maxBytes / 4096, 16));
         if (auto status = m_writer.exec(limit); !status)
             return status;
     }
@@ -149,8 +149,8 @@ Status ShardStore::createSchema(const std::string& shardId, const ShardStoreOpti
     if (auto status = validateShardId(shardId); !status)
         return status;
     if (options.fields.empty() || options.fields.size() > kMaxSchemaFields)
-        return makeError(ErrorCode::InvalidArgument,
-            "a shard needs 1-" + std::to_string(kMaxSchemaFields) + " searchable fields");
+        return makeError(
+            ErrorCode::InvalidArgument, "a shard needs 1-" + std::to_string(kMaxSchemaFields) + " searchable fields");
     std::set<std::string> seen;
     for (const auto& field : options.fields) {
         if (auto status = validateFieldName(field); !status)
@@ -163,14 +163,18 @@ Status ShardStore::createSchema(const std::string& shardId, const ShardStoreOpti
     // its rowid, and rows are written explicitly rather than by triggers, because SQLite 3.40
     // flushes FTS5's pending data at every statement savepoint a trigger opens (measured: half
     // the ingest rate; docs/BENCHMARKS.md).
-    const std::string sql = "PRAGMA page_size=4096; BEGIN IMMEDIATE;"
-        "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
-        "CREATE TABLE docs(rowid INTEGER PRIMARY KEY, space TEXT NOT NULL, id TEXT NOT NULL,"
-        " version INTEGER NOT NULL, deleted INTEGER NOT NULL, bytes INTEGER NOT NULL, extra TEXT, UNIQUE(space, id));"
-        "CREATE VIRTUAL TABLE fts USING fts5(sp" + names + ", prefix='2 3', tokenize='unicode61 remove_diacritics 2');"
-        "CREATE TABLE spaces(space TEXT PRIMARY KEY, live INTEGER NOT NULL, bytes INTEGER NOT NULL,"
-        " checksum INTEGER NOT NULL, tombstones INTEGER NOT NULL) WITHOUT ROWID;"
-        "CREATE TABLE ownership(space TEXT PRIMARY KEY, role INTEGER NOT NULL, epoch INTEGER NOT NULL) WITHOUT ROWID;";
+    const std::string sql
+        = "PRAGMA page_size=4096; BEGIN IMMEDIATE;"
+          "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
+          "CREATE TABLE docs(rowid INTEGER PRIMARY KEY, space TEXT NOT NULL, id TEXT NOT NULL,"
+          " version INTEGER NOT NULL, deleted INTEGER NOT NULL, bytes INTEGER NOT NULL, extra TEXT, UNIQUE(space, id));"
+          "CREATE VIRTUAL TABLE fts USING fts5(sp"
+        + names
+        + ", prefix='2 3', tokenize='unicode61 remove_diacritics 2');"
+          "CREATE TABLE spaces(space TEXT PRIMARY KEY, live INTEGER NOT NULL, bytes INTEGER NOT NULL,"
+          " checksum INTEGER NOT NULL, tombstones INTEGER NOT NULL) WITHOUT ROWID;"
+          "CREATE TABLE ownership(space TEXT PRIMARY KEY, role INTEGER NOT NULL, epoch INTEGER NOT NULL) WITHOUT "
+          "ROWID;";
     if (auto status = m_writer.exec(sql); !status) {
         (void)m_writer.exec("ROLLBACK");
         return status;
@@ -179,8 +183,9 @@ Status ShardStore::createSchema(const std::string& shardId, const ShardStoreOpti
     if (!insertMeta)
         return insertMeta.error();
     const nlohmann::json fieldList = options.fields;
-    for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>> {
-             { "schema_version", std::to_string(kSchemaVersion) }, { "shard_id", shardId }, { "fields", fieldList.dump() } }) {
+    for (const auto& [key, value] :
+        std::vector<std::pair<std::string, std::string>> { { "schema_version", std::to_string(kSchemaVersion) },
+            { "shard_id", shardId }, { "fields", fieldList.dump() } }) {
         if (auto status = insertMeta->bind(1, key).bind(2, value).run(); !status)
             return status;
     }
@@ -219,7 +224,8 @@ Status ShardStore::loadOwnerships()
             return row.error();
         if (!*row)
             return {};
-        Ownership own { stmt->columnText(0), static_cast<SpaceRole>(stmt->columnInt(1)), fromStored(stmt->columnInt(2)) };
+        Ownership own { stmt->columnText(0), static_cast<SpaceRole>(stmt->columnInt(1)),
+            fromStored(stmt->columnInt(2)) };
         m_ownerships[own.space] = own;
     }
 }
@@ -233,21 +239,24 @@ Status ShardStore::prepareWriteStatements()
     auto lookup = m_writer.prepare("SELECT rowid, version, deleted, bytes FROM docs WHERE space = ?1 AND id = ?2");
     auto insertDoc = m_writer.prepare(
         "INSERT INTO docs(space, id, version, deleted, bytes, extra) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-    auto updateDoc = m_writer.prepare("UPDATE docs SET version = ?2, deleted = ?3, bytes = ?4, extra = ?5 WHERE rowid = ?1");
+    auto updateDoc
+        = m_writer.prepare("UPDATE docs SET version = ?2, deleted = ?3, bytes = ?4, extra = ?5 WHERE rowid = ?1");
     auto ftsInsert = m_writer.prepare(
         "INSERT INTO fts(rowid, sp" + joinColumns(columns, "") + ") VALUES (?1, ?2" + placeholders + ")");
     auto ftsDelete = m_writer.prepare("DELETE FROM fts WHERE rowid = ?1");
     // Aggregates are read, added in C++ and written back: SQLite would turn an overflowing
     // integer sum into a REAL, and the checksum needs arithmetic modulo 2^64.
     auto readSpace = m_writer.prepare("SELECT live, bytes, checksum, tombstones FROM spaces WHERE space = ?1");
-    auto upsert = m_writer.prepare("INSERT INTO spaces(space, live, bytes, checksum, tombstones) VALUES (?1, ?2, ?3, ?4, ?5)"
-                                   " ON CONFLICT(space) DO UPDATE SET live = ?2, bytes = ?3, checksum = ?4, tombstones = ?5");
+    auto upsert
+        = m_writer.prepare("INSERT INTO spaces(space, live, bytes, checksum, tombstones) VALUES (?1, ?2, ?3, ?4, ?5)"
+                           " ON CONFLICT(space) DO UPDATE SET live = ?2, bytes = ?3, checksum = ?4, tombstones = ?5");
     for (auto* prepared : { &lookup, &insertDoc, &updateDoc, &ftsInsert, &ftsDelete, &readSpace, &upsert }) {
         if (!*prepared)
             return prepared->error();
     }
-    m_stmts = std::make_unique<WriteStatements>(WriteStatements { std::move(*lookup), std::move(*insertDoc),
-        std::move(*updateDoc), std::move(*ftsInsert), std::move(*ftsDelete), std::move(*readSpace), std::move(*upsert) });
+    m_stmts = std::make_unique<WriteStatements>(
+        WriteStatements { std::move(*lookup), std::move(*insertDoc), std::move(*updateDoc), std::move(*ftsInsert),
+            std::move(*ftsDelete), std::move(*readSpace), std::move(*upsert) });
     return {};
 }
 
@@ -302,7 +311,8 @@ void ShardStore::commitPending()
     {
         std::lock_guard lock(m_queueMutex);
         std::size_t items = 0;
-        while (!m_queue.empty() && (group.empty() || items + m_queue.front()->items.size() <= m_options.maxGroupItems)) {
+        while (
+            !m_queue.empty() && (group.empty() || items + m_queue.front()->items.size() <= m_options.maxGroupItems)) {
             items += m_queue.front()->items.size();
             group.push_back(std::move(m_queue.front()));
             m_queue.pop_front();
@@ -329,8 +339,8 @@ void ShardStore::commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group)
         if (!status) {
             batch->result = status.error();
             const auto code = status.error().code;
-            storageFailure = code == ErrorCode::ResourceExhausted || code == ErrorCode::Internal
-                || code == ErrorCode::Unavailable;
+            storageFailure
+                = code == ErrorCode::ResourceExhausted || code == ErrorCode::Internal || code == ErrorCode::Unavailable;
             if (sqlite3_get_autocommit(m_writer.handle()) || storageFailure)
                 break;
             (void)m_writer.exec("ROLLBACK TO batch");
@@ -382,7 +392,8 @@ Status ShardStore::checkEpochs(const PendingBatch& batch) const
                 + " for space " + item.doc.space + "; shard " + m_id + " holds epoch " + std::to_string(held.epoch);
         Error error = makeError(ErrorCode::FailedPrecondition, why, m_id);
         error.details = { { "shard", m_id }, { "space", item.doc.space }, { "held_epoch", std::to_string(held.epoch) },
-            { "held_role", std::to_string(static_cast<int>(held.role)) }, { "sent_epoch", std::to_string(item.epoch) } };
+            { "held_role", std::to_string(static_cast<int>(held.role)) },
+            { "sent_epoch", std::to_string(item.epoch) } };
         return error;
     }
     return {};
@@ -454,9 +465,16 @@ Result<ItemResult> ShardStore::applyItem(const Document& doc, std::unordered_map
     }
     Statement& stmt = exists ? m_stmts->updateDoc : m_stmts->insertDoc;
     if (exists)
-        stmt.bind(1, rowid).bind(2, asStored(doc.version)).bind(3, std::int64_t { doc.deleted }).bind(4, asStored(bytes));
+        stmt.bind(1, rowid)
+            .bind(2, asStored(doc.version))
+            .bind(3, std::int64_t { doc.deleted })
+            .bind(4, asStored(bytes));
     else
-        stmt.bind(1, doc.space).bind(2, doc.id).bind(3, asStored(doc.version)).bind(4, std::int64_t { doc.deleted }).bind(5, asStored(bytes));
+        stmt.bind(1, doc.space)
+            .bind(2, doc.id)
+            .bind(3, asStored(doc.version))
+            .bind(4, std::int64_t { doc.deleted })
+            .bind(5, asStored(bytes));
     const int extraIndex = exists ? 5 : 6;
     if (extra.empty())
         stmt.bindNull(extraIndex);
@@ -473,7 +491,8 @@ Result<ItemResult> ShardStore::applyItem(const Document& doc, std::unordered_map
     return ItemResult { WriteOutcome::Applied, {}, doc.version };
 }
 
-void ShardStore::splitFields(const Document& doc, std::vector<std::optional<std::string>>& text, std::string& extra) const
+void ShardStore::splitFields(
+    const Document& doc, std::vector<std::optional<std::string>>& text, std::string& extra) const
 {
     // One value per FTS column: the schema fields, then every other field joined in f__other.
     text.assign(m_fields.size() + 1, std::nullopt);
@@ -494,7 +513,8 @@ void ShardStore::splitFields(const Document& doc, std::vector<std::optional<std:
     }
 }
 
-Status ShardStore::indexText(std::int64_t rowid, const std::string& space, const std::vector<std::optional<std::string>>& text)
+Status ShardStore::indexText(
+    std::int64_t rowid, const std::string& space, const std::vector<std::optional<std::string>>& text)
 {
     auto& insert = m_stmts->ftsInsert;
     insert.bind(1, rowid).bind(2, spaceToken(space));
@@ -519,8 +539,8 @@ Status ShardStore::applyDeltas(const std::unordered_map<std::string, SpaceStats>
         }
         SpaceStats total { space };
         if (*row)
-            total = { space, fromStored(read.columnInt(0)), fromStored(read.columnInt(1)), fromStored(read.columnInt(2)),
-                fromStored(read.columnInt(3)) };
+            total = { space, fromStored(read.columnInt(0)), fromStored(read.columnInt(1)),
+                fromStored(read.columnInt(2)), fromStored(read.columnInt(3)) };
         read.reset();
         // Deltas are unsigned with wrap-around; adding them undoes earlier additions exactly.
         total.liveDocs += delta.liveDocs;
@@ -576,7 +596,9 @@ Result<Ownership> ShardStore::setOwnership(const Ownership& ownership)
                                  " ON CONFLICT(space) DO UPDATE SET role = ?2, epoch = ?3");
     if (!stmt)
         return stmt.error();
-    stmt->bind(1, ownership.space).bind(2, std::int64_t { static_cast<int>(ownership.role) }).bind(3, asStored(ownership.epoch));
+    stmt->bind(1, ownership.space)
+        .bind(2, std::int64_t { static_cast<int>(ownership.role) })
+        .bind(3, asStored(ownership.epoch));
     if (auto status = stmt->run(); !status)
         return status.error();
     std::lock_guard lock(m_ownershipMutex);

@@ -1,10 +1,9 @@
 #include "core/shard/shard_internal.h"
 #include "core/util/validation.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <chrono>
+#include <nlohmann/json.hpp>
 
 // The read half of ShardStore: search, scan and aggregates, each on a pooled reader connection.
 namespace shardmap::core {
@@ -13,13 +12,13 @@ using namespace shard_internal;
 
 namespace {
 
-    int countMarks(const std::string& snippet)
-    {
-        int marks = 0;
-        for (std::size_t at = snippet.find("[["); at != std::string::npos; at = snippet.find("[[", at + 2))
-            ++marks;
-        return marks;
-    }
+int countMarks(const std::string& snippet)
+{
+    int marks = 0;
+    for (std::size_t at = snippet.find("[["); at != std::string::npos; at = snippet.find("[[", at + 2))
+        ++marks;
+    return marks;
+}
 
 } // namespace
 
@@ -29,8 +28,8 @@ Result<SearchResult> ShardStore::search(const ShardSearchRequest& request)
     if (request.spaces.empty())
         return makeError(ErrorCode::InvalidArgument, "a search names at least one space");
     if (request.spaces.size() > kMaxSearchSpaces)
-        return makeError(ErrorCode::InvalidArgument,
-            "a search names at most " + std::to_string(kMaxSearchSpaces) + " spaces");
+        return makeError(
+            ErrorCode::InvalidArgument, "a search names at most " + std::to_string(kMaxSearchSpaces) + " spaces");
     for (const auto& space : request.spaces) {
         if (auto status = validateSpaceId(space); !status)
             return status.error();
@@ -59,7 +58,8 @@ Result<SearchResult> ShardStore::search(const ShardSearchRequest& request)
     // The space token already scopes the match; the IN check guards against token collisions.
     const std::string sql = "SELECT d.space, d.id, d.version, m.score, m.rowid FROM (SELECT rowid, bm25(fts, " + weights
         + ") AS score FROM fts WHERE fts MATCH ?1 ORDER BY score LIMIT ?2) AS m JOIN docs d ON d.rowid = m.rowid"
-          " WHERE d.space IN (" + placeholders + ") ORDER BY m.score LIMIT ?3 OFFSET ?4";
+          " WHERE d.space IN ("
+        + placeholders + ") ORDER BY m.score LIMIT ?3 OFFSET ?4";
 
     auto lease = acquireReader();
     if (!lease)
@@ -81,8 +81,8 @@ Result<SearchResult> ShardStore::search(const ShardSearchRequest& request)
             return makeError(row.error().code, "search failed: " + row.error().message, m_id);
         if (!*row)
             break;
-        result.hits.push_back({ stmt->columnText(0), stmt->columnText(1), fromStored(stmt->columnInt(2)),
-            stmt->columnDouble(3), {} });
+        result.hits.push_back(
+            { stmt->columnText(0), stmt->columnText(1), fromStored(stmt->columnInt(2)), stmt->columnDouble(3), {} });
         rowids.push_back(stmt->columnInt(4));
     }
     if (request.snippets) {
@@ -133,8 +133,9 @@ Result<ScanPage> ShardStore::scan(
         return status.error();
     const std::uint32_t limit = batchSize == 0 ? 500 : std::min(batchSize, kMaxScanBatch);
     const auto columns = textColumns(m_fields);
-    const std::string sql = "SELECT d.id, d.version, d.deleted" + joinColumns(columns, "f.") + ", d.extra FROM docs d"
-        " LEFT JOIN fts f ON f.rowid = d.rowid WHERE d.space = ?1 AND d.id > ?2"
+    const std::string sql = "SELECT d.id, d.version, d.deleted" + joinColumns(columns, "f.")
+        + ", d.extra FROM docs d"
+          " LEFT JOIN fts f ON f.rowid = d.rowid WHERE d.space = ?1 AND d.id > ?2"
         + (includeTombstones ? "" : " AND d.deleted = 0") + " ORDER BY d.id LIMIT ?3";
     auto lease = acquireReader();
     if (!lease)
@@ -174,8 +175,9 @@ Result<std::vector<SpaceStats>> ShardStore::spaceStats(const std::vector<std::st
     if (!lease)
         return lease.error();
     const bool all = spaces.empty();
-    auto stmt = lease->db().prepare(all ? "SELECT space, live, bytes, checksum, tombstones FROM spaces ORDER BY space"
-                                        : "SELECT space, live, bytes, checksum, tombstones FROM spaces WHERE space = ?1");
+    auto stmt
+        = lease->db().prepare(all ? "SELECT space, live, bytes, checksum, tombstones FROM spaces ORDER BY space"
+                                  : "SELECT space, live, bytes, checksum, tombstones FROM spaces WHERE space = ?1");
     if (!stmt)
         return stmt.error();
     std::vector<SpaceStats> out;

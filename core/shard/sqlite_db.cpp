@@ -1,7 +1,6 @@
 #include "core/shard/sqlite_db.h"
 
 #include <sqlite3.h>
-
 #include <utility>
 
 namespace shardmap::core {
@@ -46,7 +45,10 @@ Statement& Statement::operator=(Statement&& other) noexcept
     return *this;
 }
 
-Statement::~Statement() { sqlite3_finalize(m_stmt); }
+Statement::~Statement()
+{
+    sqlite3_finalize(m_stmt);
+}
 
 Statement& Statement::bind(int index, std::string_view text)
 {
@@ -93,7 +95,10 @@ void Statement::reset()
     sqlite3_clear_bindings(m_stmt);
 }
 
-std::int64_t Statement::columnInt(int column) const { return sqlite3_column_int64(m_stmt, column); }
+std::int64_t Statement::columnInt(int column) const
+{
+    return sqlite3_column_int64(m_stmt, column);
+}
 
 std::string Statement::columnText(int column) const
 {
@@ -104,9 +109,15 @@ std::string Statement::columnText(int column) const
     return std::string(reinterpret_cast<const char*>(text), static_cast<std::size_t>(size));
 }
 
-bool Statement::columnIsNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
+bool Statement::columnIsNull(int column) const
+{
+    return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
+}
 
-double Statement::columnDouble(int column) const { return sqlite3_column_double(m_stmt, column); }
+double Statement::columnDouble(int column) const
+{
+    return sqlite3_column_double(m_stmt, column);
+}
 
 Result<SqliteDb> SqliteDb::open(const std::string& path, Options options)
 {
@@ -142,7 +153,10 @@ SqliteDb& SqliteDb::operator=(SqliteDb&& other) noexcept
     return *this;
 }
 
-SqliteDb::~SqliteDb() { sqlite3_close_v2(m_db); }
+SqliteDb::~SqliteDb()
+{
+    sqlite3_close_v2(m_db);
+}
 
 Status SqliteDb::exec(std::string_view sql)
 {
@@ -158,15 +172,14 @@ Status SqliteDb::exec(std::string_view sql)
 Result<Statement> SqliteDb::prepare(std::string_view sql)
 {
     sqlite3_stmt* stmt = nullptr;
-    const int rc = sqlite3_prepare_v3(m_db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt,
-        nullptr);
+    const int rc
+        = sqlite3_prepare_v3(m_db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
     if (rc != SQLITE_OK)
         return sqliteError(m_db, rc, "preparing '" + std::string(sql.substr(0, 60)) + "'");
     return Statement(m_db, stmt);
 }
 
-template <typename T, typename Read>
-Result<T> SqliteDb::queryOne(std::string_view sql, Read read)
+template <typename T, typename Read> Result<T> SqliteDb::queryOne(std::string_view sql, Read read)
 {
     auto stmt = prepare(sql);
     if (!stmt)

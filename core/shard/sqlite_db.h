@@ -75,8 +75,7 @@ public:
     const std::string& path() const { return m_path; }
 
 private:
-    template <typename T, typename Read>
-    Result<T> queryOne(std::string_view sql, Read read);
+    template <typename T, typename Read> Result<T> queryOne(std::string_view sql, Read read);
 
     sqlite3* m_db = nullptr;
     std::string m_path;

@@ -109,15 +109,18 @@ public:
     // Audit records with fromRevision < revision <= toRevision (toRevision 0: up to now), oldest
     // first, at most limit (0: no limit).
     virtual Result<std::vector<AuditRecord>> history(
-        std::uint64_t fromRevision, std::uint64_t toRevision, std::size_t limit) = 0;
+        std::uint64_t fromRevision, std::uint64_t toRevision, std::size_t limit)
+        = 0;
     // Every commit after fromRevision, in order, first those already made, then new ones.
     virtual Result<std::unique_ptr<WatchHandle>> watch(
-        std::uint64_t fromRevision, WatchCallback onRecord, WatchErrorCallback onError) = 0;
+        std::uint64_t fromRevision, WatchCallback onRecord, WatchErrorCallback onError)
+        = 0;
 
     // Grants the lease to holder if it is free, expired, or already the holder's (then renews).
     // FailedPrecondition naming the current holder otherwise.
-    virtual Result<LeaseGrant> acquireLease(const std::string& name, const std::string& holder,
-        std::chrono::milliseconds ttl) = 0;
+    virtual Result<LeaseGrant> acquireLease(
+        const std::string& name, const std::string& holder, std::chrono::milliseconds ttl)
+        = 0;
     // Extends a held lease; FailedPrecondition if it was lost (expired and taken, or re-granted).
     virtual Result<LeaseGrant> renewLease(const LeaseGrant& grant, std::chrono::milliseconds ttl) = 0;
     virtual Status releaseLease(const LeaseGrant& grant) = 0;

@@ -7,16 +7,16 @@ namespace shardmap::core {
 
 namespace {
 
-    constexpr std::string_view kSqliteScheme = "sqlite:";
+constexpr std::string_view kSqliteScheme = "sqlite:";
 
-    // "sqlite:PATH"; "sqlite://PATH" is accepted too, since people write URIs that way.
-    std::string sqlitePath(const std::string& uri)
-    {
-        std::string path = uri.substr(kSqliteScheme.size());
-        if (path.starts_with("//"))
-            path.erase(0, 2);
-        return path;
-    }
+// "sqlite:PATH"; "sqlite://PATH" is accepted too, since people write URIs that way.
+std::string sqlitePath(const std::string& uri)
+{
+    std::string path = uri.substr(kSqliteScheme.size());
+    if (path.starts_with("//"))
+        path.erase(0, 2);
+    return path;
+}
 
 } // namespace
 

@@ -22,372 +22,370 @@ namespace shardmap::core {
 
 namespace {
 
-    constexpr std::string_view kMagic = "shardmap-store";
-    // Audit records a watch reads per read transaction; it delivers them after the transaction
-    // ends so that a slow callback does not pin a WAL snapshot.
-    constexpr std::size_t kWatchBatch = 256;
-    // A conflict message names the keys changed since the expected revision, found in at most this
-    // many recent audit records, and at most this many keys.
-    constexpr std::int64_t kConflictScanRecords = 100;
-    constexpr std::size_t kConflictKeysNamed = 10;
+constexpr std::string_view kMagic = "shardmap-store";
+// Audit records a watch reads per read transaction; it delivers them after the transaction
+// ends so that a slow callback does not pin a WAL snapshot.
+constexpr std::size_t kWatchBatch = 256;
+// A conflict message names the keys changed since the expected revision, found in at most this
+// many recent audit records, and at most this many keys.
+constexpr std::int64_t kConflictScanRecords = 100;
+constexpr std::size_t kConflictKeysNamed = 10;
 
-    constexpr std::string_view kReadRevisionSql = "SELECT value FROM meta WHERE key = 'revision'";
-    constexpr std::string_view kReadVersionSql = "SELECT value FROM meta WHERE key = 'schema_version'";
-    constexpr std::string_view kHistorySql
-        = "SELECT revision, unix_ms, actor, action, reason, changes FROM audit"
-          " WHERE revision > ?1 AND (?2 = 0 OR revision <= ?2) ORDER BY revision LIMIT ?3";
-    constexpr std::string_view kListSql = "SELECT key, value, create_revision, mod_revision FROM records"
-                                          " WHERE key >= ?1 AND (?2 IS NULL OR key < ?2) ORDER BY key";
+constexpr std::string_view kReadRevisionSql = "SELECT value FROM meta WHERE key = 'revision'";
+constexpr std::string_view kReadVersionSql = "SELECT value FROM meta WHERE key = 'schema_version'";
+constexpr std::string_view kHistorySql
+    = "SELECT revision, unix_ms, actor, action, reason, changes FROM audit"
+      " WHERE revision > ?1 AND (?2 = 0 OR revision <= ?2) ORDER BY revision LIMIT ?3";
+constexpr std::string_view kListSql = "SELECT key, value, create_revision, mod_revision FROM records"
+                                      " WHERE key >= ?1 AND (?2 IS NULL OR key < ?2) ORDER BY key";
 
-    std::string schemaSql()
-    {
-        return "CREATE TABLE meta(key TEXT PRIMARY KEY, value NOT NULL) WITHOUT ROWID;"
-               "CREATE TABLE records(key TEXT PRIMARY KEY, value TEXT NOT NULL, create_revision INTEGER NOT NULL,"
-               " mod_revision INTEGER NOT NULL) WITHOUT ROWID;"
-               "CREATE TABLE audit(revision INTEGER PRIMARY KEY, unix_ms INTEGER NOT NULL, actor TEXT NOT NULL,"
-               " action TEXT NOT NULL, reason TEXT NOT NULL, changes TEXT NOT NULL);"
-               "CREATE TABLE leases(name TEXT PRIMARY KEY, holder TEXT NOT NULL, token INTEGER NOT NULL,"
-               " expires_unix_ms INTEGER NOT NULL) WITHOUT ROWID;"
-               "INSERT INTO meta(key, value) VALUES ('magic', '"
-            + std::string(kMagic) + "'), ('schema_version', " + std::to_string(SqliteStore::kSchemaVersion)
-            + "), ('revision', 0);";
-    }
+std::string schemaSql()
+{
+    return "CREATE TABLE meta(key TEXT PRIMARY KEY, value NOT NULL) WITHOUT ROWID;"
+           "CREATE TABLE records(key TEXT PRIMARY KEY, value TEXT NOT NULL, create_revision INTEGER NOT NULL,"
+           " mod_revision INTEGER NOT NULL) WITHOUT ROWID;"
+           "CREATE TABLE audit(revision INTEGER PRIMARY KEY, unix_ms INTEGER NOT NULL, actor TEXT NOT NULL,"
+           " action TEXT NOT NULL, reason TEXT NOT NULL, changes TEXT NOT NULL);"
+           "CREATE TABLE leases(name TEXT PRIMARY KEY, holder TEXT NOT NULL, token INTEGER NOT NULL,"
+           " expires_unix_ms INTEGER NOT NULL) WITHOUT ROWID;"
+           "INSERT INTO meta(key, value) VALUES ('magic', '"
+        + std::string(kMagic) + "'), ('schema_version', " + std::to_string(SqliteStore::kSchemaVersion)
+        + "), ('revision', 0);";
+}
 
-    std::int64_t nowUnixMs()
-    {
-        const auto now = std::chrono::system_clock::now().time_since_epoch();
-        return std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
-    }
+std::int64_t nowUnixMs()
+{
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    return std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
+}
 
-    // SQLite integers are signed; revisions and tokens never come near 2^63, so clamp rather than wrap.
-    std::int64_t asStored(std::uint64_t value)
-    {
-        return static_cast<std::int64_t>(std::min<std::uint64_t>(value, INT64_MAX));
-    }
-    std::uint64_t fromStored(std::int64_t value)
-    {
-        return value < 0 ? 0 : static_cast<std::uint64_t>(value);
-    }
-    std::string inQuotes(const std::string& text)
-    {
-        return "'" + text + "'";
-    }
+// SQLite integers are signed; revisions and tokens never come near 2^63, so clamp rather than wrap.
+std::int64_t asStored(std::uint64_t value)
+{
+    return static_cast<std::int64_t>(std::min<std::uint64_t>(value, INT64_MAX));
+}
+std::uint64_t fromStored(std::int64_t value)
+{
+    return value < 0 ? 0 : static_cast<std::uint64_t>(value);
+}
+std::string inQuotes(const std::string& text)
+{
+    return "'" + text + "'";
+}
 
-    // SQLITE_BUSY past the busy timeout is the one error a person can do something about.
-    Error lockedError(Error error)
-    {
-        if (error.code == ErrorCode::Unavailable)
-            error.message = "store is locked by another process (" + error.message + ")";
-        return error;
-    }
+// SQLITE_BUSY past the busy timeout is the one error a person can do something about.
+Error lockedError(Error error)
+{
+    if (error.code == ErrorCode::Unavailable)
+        error.message = "store is locked by another process (" + error.message + ")";
+    return error;
+}
 
-    Error notAStore(const std::string& path, const std::string& why)
-    {
-        return makeError(ErrorCode::FailedPrecondition, path + " is not a Shardmap store (" + why + ")");
-    }
+Error notAStore(const std::string& path, const std::string& why)
+{
+    return makeError(ErrorCode::FailedPrecondition, path + " is not a Shardmap store (" + why + ")");
+}
 
-    Error readOnlyError(const std::string& what)
-    {
-        return makeError(ErrorCode::FailedPrecondition,
-            what
-                + " is read-only (or not writable by this user); the store needs to write its file and the -wal"
-                  " and -shm files beside it");
-    }
+Error readOnlyError(const std::string& what)
+{
+    return makeError(ErrorCode::FailedPrecondition,
+        what
+            + " is read-only (or not writable by this user); the store needs to write its file and the -wal"
+              " and -shm files beside it");
+}
 
-    std::filesystem::path directoryOf(const std::string& path)
-    {
-        const auto parent = std::filesystem::path(path).parent_path();
-        return parent.empty() ? std::filesystem::path(".") : parent;
-    }
+std::filesystem::path directoryOf(const std::string& path)
+{
+    const auto parent = std::filesystem::path(path).parent_path();
+    return parent.empty() ? std::filesystem::path(".") : parent;
+}
 
-    // Refuses what SQLite would get wrong or half-do: a read-only file opens silently read-only, and
-    // a WAL database in a read-only directory fails only at the first read.
-    Status checkLocation(const std::string& path, bool create)
-    {
-        std::error_code ignored;
-        const auto status = std::filesystem::status(path, ignored);
-        const bool exists = std::filesystem::exists(status);
-        if (exists && std::filesystem::is_directory(status))
-            return notAStore(path, "it is a directory");
-        if (!exists && !create)
-            return makeError(ErrorCode::NotFound, "no Shardmap store at " + path + " (run `shardmapctl init`)");
-        const auto directory = directoryOf(path);
-        if (!std::filesystem::is_directory(directory, ignored))
-            return makeError(ErrorCode::NotFound,
-                "no Shardmap store at " + path + ": " + directory.string() + " is not a directory");
-        if (exists && ::access(path.c_str(), W_OK) != 0)
-            return readOnlyError(path);
-        if (::access(directory.c_str(), W_OK) != 0)
-            return readOnlyError("directory " + directory.string());
-        return {};
-    }
+// Refuses what SQLite would get wrong or half-do: a read-only file opens silently read-only, and
+// a WAL database in a read-only directory fails only at the first read.
+Status checkLocation(const std::string& path, bool create)
+{
+    std::error_code ignored;
+    const auto status = std::filesystem::status(path, ignored);
+    const bool exists = std::filesystem::exists(status);
+    if (exists && std::filesystem::is_directory(status))
+        return notAStore(path, "it is a directory");
+    if (!exists && !create)
+        return makeError(ErrorCode::NotFound, "no Shardmap store at " + path + " (run `shardmapctl init`)");
+    const auto directory = directoryOf(path);
+    if (!std::filesystem::is_directory(directory, ignored))
+        return makeError(
+            ErrorCode::NotFound, "no Shardmap store at " + path + ": " + directory.string() + " is not a directory");
+    if (exists && ::access(path.c_str(), W_OK) != 0)
+        return readOnlyError(path);
+    if (::access(directory.c_str(), W_OK) != 0)
+        return readOnlyError("directory " + directory.string());
+    return {};
+}
 
-    // Creates an empty file (a valid empty SQLite database) if there is none; true when this call
-    // created it, so that a failed open can remove it again.
-    Result<bool> createIfMissing(const std::string& path, bool create)
-    {
-        if (!create)
-            return false;
-        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd >= 0) {
-            ::close(fd);
-            return true;
-        }
-        if (errno == EEXIST)
-            return false;
-        if (errno == EACCES || errno == EROFS || errno == EPERM)
-            return readOnlyError("directory " + directoryOf(path).string());
-        return makeError(ErrorCode::Internal, "cannot create " + path + ": " + std::strerror(errno));
+// Creates an empty file (a valid empty SQLite database) if there is none; true when this call
+// created it, so that a failed open can remove it again.
+Result<bool> createIfMissing(const std::string& path, bool create)
+{
+    if (!create)
+        return false;
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        ::close(fd);
+        return true;
     }
+    if (errno == EEXIST)
+        return false;
+    if (errno == EACCES || errno == EROFS || errno == EPERM)
+        return readOnlyError("directory " + directoryOf(path).string());
+    return makeError(ErrorCode::Internal, "cannot create " + path + ": " + std::strerror(errno));
+}
 
-    // Undoes createIfMissing after a failed open, unless another opener has written to the file.
-    void removeIfStillEmpty(const std::string& path)
-    {
-        std::error_code error;
-        if (std::filesystem::file_size(path, error) != 0 || error || std::filesystem::exists(path + "-wal", error))
-            return;
-        for (const char* suffix : { "", "-shm", "-journal" })
-            std::filesystem::remove(path + suffix, error);
+// Undoes createIfMissing after a failed open, unless another opener has written to the file.
+void removeIfStillEmpty(const std::string& path)
+{
+    std::error_code error;
+    if (std::filesystem::file_size(path, error) != 0 || error || std::filesystem::exists(path + "-wal", error))
+        return;
+    for (const char* suffix : { "", "-shm", "-journal" })
+        std::filesystem::remove(path + suffix, error);
+}
+
+// Counts tables with the raw API: the result code tells "not a database" from everything else.
+Result<std::int64_t> countTables(SqliteDb& db)
+{
+    std::int64_t count = 0;
+    const auto readCount = [](void* out, int, char** values, char**) {
+        *static_cast<std::int64_t*>(out) = std::strtoll(values[0], nullptr, 10);
+        return 0;
+    };
+    const int rc = sqlite3_exec(db.handle(), "SELECT count(*) FROM sqlite_master", readCount, &count, nullptr);
+    if ((rc & 0xFF) == SQLITE_NOTADB)
+        return notAStore(db.path(), "not an SQLite database");
+    if (rc != SQLITE_OK)
+        return lockedError(sqliteError(db.handle(), rc, "reading " + db.path()));
+    return count;
+}
+
+// Moves the schema from version `from` to from + 1; a new schema version adds a case here.
+Status upgradeStep([[maybe_unused]] SqliteDb& db, std::int64_t from)
+{
+    switch (from) {
+    default: return makeError(ErrorCode::Internal, "no upgrade from store schema version " + std::to_string(from));
     }
+}
 
-    // Counts tables with the raw API: the result code tells "not a database" from everything else.
-    Result<std::int64_t> countTables(SqliteDb& db)
-    {
-        std::int64_t count = 0;
-        const auto readCount = [](void* out, int, char** values, char**) {
-            *static_cast<std::int64_t*>(out) = std::strtoll(values[0], nullptr, 10);
-            return 0;
-        };
-        const int rc = sqlite3_exec(db.handle(), "SELECT count(*) FROM sqlite_master", readCount, &count, nullptr);
-        if ((rc & 0xFF) == SQLITE_NOTADB)
-            return notAStore(db.path(), "not an SQLite database");
-        if (rc != SQLITE_OK)
-            return lockedError(sqliteError(db.handle(), rc, "reading " + db.path()));
-        return count;
+Result<std::uint64_t> readRevisionFrom(SqliteDb& db)
+{
+    auto revision = db.queryInt(kReadRevisionSql);
+    if (!revision)
+        return revision.error();
+    return fromStored(*revision);
+}
+
+nlohmann::json textOrNull(const std::optional<std::string>& text)
+{
+    return text ? nlohmann::json(*text) : nlohmann::json(nullptr);
+}
+
+std::optional<std::string> textField(const nlohmann::json& object, const char* name)
+{
+    const auto found = object.find(name);
+    if (found == object.end() || !found->is_string())
+        return std::nullopt;
+    return found->get<std::string>();
+}
+
+Result<std::string> encodeChanges(const std::vector<RecordChange>& changes)
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& change : changes)
+        list.push_back(
+            { { "key", change.key }, { "before", textOrNull(change.before) }, { "after", textOrNull(change.after) } });
+    try {
+        return list.dump();
+    } catch (const nlohmann::json::exception& error) {
+        return makeError(ErrorCode::InvalidArgument, std::string("cannot encode the audit record: ") + error.what());
     }
+}
 
-    // Moves the schema from version `from` to from + 1; a new schema version adds a case here.
-    Status upgradeStep([[maybe_unused]] SqliteDb& db, std::int64_t from)
-    {
-        switch (from) {
-        default: return makeError(ErrorCode::Internal, "no upgrade from store schema version " + std::to_string(from));
-        }
-    }
-
-    Result<std::uint64_t> readRevisionFrom(SqliteDb& db)
-    {
-        auto revision = db.queryInt(kReadRevisionSql);
-        if (!revision)
-            return revision.error();
-        return fromStored(*revision);
-    }
-
-    nlohmann::json textOrNull(const std::optional<std::string>& text)
-    {
-        return text ? nlohmann::json(*text) : nlohmann::json(nullptr);
-    }
-
-    std::optional<std::string> textField(const nlohmann::json& object, const char* name)
-    {
-        const auto found = object.find(name);
-        if (found == object.end() || !found->is_string())
-            return std::nullopt;
-        return found->get<std::string>();
-    }
-
-    Result<std::string> encodeChanges(const std::vector<RecordChange>& changes)
-    {
-        nlohmann::json list = nlohmann::json::array();
-        for (const auto& change : changes)
-            list.push_back({ { "key", change.key }, { "before", textOrNull(change.before) },
-                { "after", textOrNull(change.after) } });
-        try {
-            return list.dump();
-        } catch (const nlohmann::json::exception& error) {
-            return makeError(
-                ErrorCode::InvalidArgument, std::string("cannot encode the audit record: ") + error.what());
-        }
-    }
-
-    Result<std::vector<RecordChange>> decodeChanges(const std::string& text, std::uint64_t revision)
-    {
-        const auto damaged = makeError(ErrorCode::Internal, "audit record " + std::to_string(revision) + " is damaged");
-        const auto list = nlohmann::json::parse(text, nullptr, false);
-        if (list.is_discarded() || !list.is_array())
+Result<std::vector<RecordChange>> decodeChanges(const std::string& text, std::uint64_t revision)
+{
+    const auto damaged = makeError(ErrorCode::Internal, "audit record " + std::to_string(revision) + " is damaged");
+    const auto list = nlohmann::json::parse(text, nullptr, false);
+    if (list.is_discarded() || !list.is_array())
+        return damaged;
+    std::vector<RecordChange> changes;
+    for (const auto& item : list) {
+        auto key = item.is_object() ? textField(item, "key") : std::nullopt;
+        if (!key)
             return damaged;
-        std::vector<RecordChange> changes;
-        for (const auto& item : list) {
-            auto key = item.is_object() ? textField(item, "key") : std::nullopt;
-            if (!key)
-                return damaged;
-            changes.push_back({ std::move(*key), textField(item, "before"), textField(item, "after") });
+        changes.push_back({ std::move(*key), textField(item, "before"), textField(item, "after") });
+    }
+    return changes;
+}
+
+Result<AuditRecord> auditFromRow(const Statement& stmt)
+{
+    AuditRecord record { fromStored(stmt.columnInt(0)), stmt.columnInt(1), stmt.columnText(2), stmt.columnText(3),
+        stmt.columnText(4), {} };
+    auto changes = decodeChanges(stmt.columnText(5), record.revision);
+    if (!changes)
+        return changes.error();
+    record.changes = std::move(*changes);
+    return record;
+}
+
+// One statement, so one read transaction even outside an explicit one.
+Result<std::vector<AuditRecord>> readHistory(SqliteDb& db, std::uint64_t from, std::uint64_t to, std::size_t limit)
+{
+    auto stmt = db.prepare(kHistorySql);
+    if (!stmt)
+        return stmt.error();
+    const auto rows = limit == 0 ? std::int64_t { -1 } : asStored(limit);
+    stmt->bind(1, asStored(from)).bind(2, asStored(to)).bind(3, rows);
+    std::vector<AuditRecord> records;
+    while (true) {
+        auto row = stmt->step();
+        if (!row)
+            return row.error();
+        if (!*row)
+            return records;
+        auto record = auditFromRow(*stmt);
+        if (!record)
+            return record.error();
+        records.push_back(std::move(*record));
+    }
+}
+
+// The smallest key above every key that starts with prefix; nullopt when there is none.
+std::optional<std::string> prefixEnd(std::string prefix)
+{
+    while (!prefix.empty()) {
+        const auto last = static_cast<unsigned char>(prefix.back());
+        if (last != 0xFF) {
+            prefix.back() = static_cast<char>(last + 1);
+            return prefix;
         }
-        return changes;
+        prefix.pop_back();
     }
+    return std::nullopt;
+}
 
-    Result<AuditRecord> auditFromRow(const Statement& stmt)
-    {
-        AuditRecord record { fromStored(stmt.columnInt(0)), stmt.columnInt(1), stmt.columnText(2), stmt.columnText(3),
-            stmt.columnText(4), {} };
-        auto changes = decodeChanges(stmt.columnText(5), record.revision);
-        if (!changes)
-            return changes.error();
-        record.changes = std::move(*changes);
-        return record;
+Result<std::map<std::string, StoredRecord>> readRecords(SqliteDb& db, const std::string& prefix)
+{
+    auto stmt = db.prepare(kListSql);
+    if (!stmt)
+        return stmt.error();
+    const auto end = prefixEnd(prefix);
+    stmt->bind(1, prefix);
+    end ? stmt->bind(2, *end) : stmt->bindNull(2);
+    std::map<std::string, StoredRecord> records;
+    while (true) {
+        auto row = stmt->step();
+        if (!row)
+            return row.error();
+        if (!*row)
+            return records;
+        StoredRecord record { stmt->columnText(0), stmt->columnText(1), fromStored(stmt->columnInt(2)),
+            fromStored(stmt->columnInt(3)) };
+        records.emplace(record.key, std::move(record));
     }
+}
 
-    // One statement, so one read transaction even outside an explicit one.
-    Result<std::vector<AuditRecord>> readHistory(SqliteDb& db, std::uint64_t from, std::uint64_t to, std::size_t limit)
-    {
-        auto stmt = db.prepare(kHistorySql);
-        if (!stmt)
-            return stmt.error();
-        const auto rows = limit == 0 ? std::int64_t { -1 } : asStored(limit);
-        stmt->bind(1, asStored(from)).bind(2, asStored(to)).bind(3, rows);
-        std::vector<AuditRecord> records;
-        while (true) {
-            auto row = stmt->step();
-            if (!row)
-                return row.error();
-            if (!*row)
-                return records;
-            auto record = auditFromRow(*stmt);
-            if (!record)
-                return record.error();
-            records.push_back(std::move(*record));
-        }
-    }
+Status validateText(const std::string& what, std::string_view text)
+{
+    if (!isValidUtf8(text))
+        return makeError(ErrorCode::InvalidArgument, what + " is not valid UTF-8");
+    return {};
+}
 
-    // The smallest key above every key that starts with prefix; nullopt when there is none.
-    std::optional<std::string> prefixEnd(std::string prefix)
-    {
-        while (!prefix.empty()) {
-            const auto last = static_cast<unsigned char>(prefix.back());
-            if (last != 0xFF) {
-                prefix.back() = static_cast<char>(last + 1);
-                return prefix;
-            }
-            prefix.pop_back();
-        }
-        return std::nullopt;
-    }
+Status validateMutation(const Mutation& mutation)
+{
+    if (mutation.key.empty())
+        return makeError(ErrorCode::InvalidArgument, "a mutation has an empty key");
+    if (auto status = validateText("a key", mutation.key); !status)
+        return status;
+    if (mutation.value)
+        return validateText("the value of " + inQuotes(mutation.key), *mutation.value);
+    return {};
+}
 
-    Result<std::map<std::string, StoredRecord>> readRecords(SqliteDb& db, const std::string& prefix)
-    {
-        auto stmt = db.prepare(kListSql);
-        if (!stmt)
-            return stmt.error();
-        const auto end = prefixEnd(prefix);
-        stmt->bind(1, prefix);
-        end ? stmt->bind(2, *end) : stmt->bindNull(2);
-        std::map<std::string, StoredRecord> records;
-        while (true) {
-            auto row = stmt->step();
-            if (!row)
-                return row.error();
-            if (!*row)
-                return records;
-            StoredRecord record { stmt->columnText(0), stmt->columnText(1), fromStored(stmt->columnInt(2)),
-                fromStored(stmt->columnInt(3)) };
-            records.emplace(record.key, std::move(record));
-        }
-    }
-
-    Status validateText(const std::string& what, std::string_view text)
-    {
-        if (!isValidUtf8(text))
-            return makeError(ErrorCode::InvalidArgument, what + " is not valid UTF-8");
-        return {};
-    }
-
-    Status validateMutation(const Mutation& mutation)
-    {
-        if (mutation.key.empty())
-            return makeError(ErrorCode::InvalidArgument, "a mutation has an empty key");
-        if (auto status = validateText("a key", mutation.key); !status)
+Status validateRequest(const CommitRequest& request)
+{
+    if (request.mutations.empty())
+        return makeError(ErrorCode::InvalidArgument, "a commit needs at least one mutation");
+    std::set<std::string_view> keys;
+    for (const auto& mutation : request.mutations) {
+        if (auto status = validateMutation(mutation); !status)
             return status;
-        if (mutation.value)
-            return validateText("the value of " + inQuotes(mutation.key), *mutation.value);
-        return {};
+        if (!keys.insert(mutation.key).second)
+            return makeError(
+                ErrorCode::InvalidArgument, "key " + inQuotes(mutation.key) + " appears twice in one commit");
     }
-
-    Status validateRequest(const CommitRequest& request)
-    {
-        if (request.mutations.empty())
-            return makeError(ErrorCode::InvalidArgument, "a commit needs at least one mutation");
-        std::set<std::string_view> keys;
-        for (const auto& mutation : request.mutations) {
-            if (auto status = validateMutation(mutation); !status)
-                return status;
-            if (!keys.insert(mutation.key).second)
-                return makeError(
-                    ErrorCode::InvalidArgument, "key " + inQuotes(mutation.key) + " appears twice in one commit");
-        }
-        for (const auto* text : { &request.actor, &request.action, &request.reason }) {
-            if (auto status = validateText("the actor, action or reason", *text); !status)
-                return status;
-        }
-        return {};
+    for (const auto* text : { &request.actor, &request.action, &request.reason }) {
+        if (auto status = validateText("the actor, action or reason", *text); !status)
+            return status;
     }
+    return {};
+}
 
-    Status validateLease(const std::string& name, const std::string& holder, std::chrono::milliseconds ttl)
-    {
-        if (name.empty() || holder.empty())
-            return makeError(ErrorCode::InvalidArgument, "a lease needs a name and a holder");
-        if (ttl.count() <= 0)
-            return makeError(ErrorCode::InvalidArgument, "a lease needs a positive time to live");
-        return {};
-    }
+Status validateLease(const std::string& name, const std::string& holder, std::chrono::milliseconds ttl)
+{
+    if (name.empty() || holder.empty())
+        return makeError(ErrorCode::InvalidArgument, "a lease needs a name and a holder");
+    if (ttl.count() <= 0)
+        return makeError(ErrorCode::InvalidArgument, "a lease needs a positive time to live");
+    return {};
+}
 
-    std::optional<std::string> expectationProblem(const Mutation& mutation, const std::optional<StoredRecord>& record)
-    {
-        if (!mutation.expectModRevision)
-            return std::nullopt;
-        const auto expected = std::to_string(*mutation.expectModRevision);
-        if (*mutation.expectModRevision == 0 && record)
-            return inQuotes(mutation.key) + " already exists (mod revision " + std::to_string(record->modRevision)
-                + ")";
-        if (*mutation.expectModRevision != 0 && !record)
-            return inQuotes(mutation.key) + " does not exist (expected mod revision " + expected + ")";
-        if (record && record->modRevision != *mutation.expectModRevision)
-            return inQuotes(mutation.key) + " changed: mod revision " + std::to_string(record->modRevision)
-                + ", expected " + expected;
+std::optional<std::string> expectationProblem(const Mutation& mutation, const std::optional<StoredRecord>& record)
+{
+    if (!mutation.expectModRevision)
         return std::nullopt;
-    }
+    const auto expected = std::to_string(*mutation.expectModRevision);
+    if (*mutation.expectModRevision == 0 && record)
+        return inQuotes(mutation.key) + " already exists (mod revision " + std::to_string(record->modRevision) + ")";
+    if (*mutation.expectModRevision != 0 && !record)
+        return inQuotes(mutation.key) + " does not exist (expected mod revision " + expected + ")";
+    if (record && record->modRevision != *mutation.expectModRevision)
+        return inQuotes(mutation.key) + " changed: mod revision " + std::to_string(record->modRevision) + ", expected "
+            + expected;
+    return std::nullopt;
+}
 
-    std::string joined(const std::vector<std::string>& parts, std::string_view separator)
-    {
-        std::string out;
-        for (const auto& part : parts)
-            out += (out.empty() ? "" : std::string(separator)) + part;
-        return out;
-    }
+std::string joined(const std::vector<std::string>& parts, std::string_view separator)
+{
+    std::string out;
+    for (const auto& part : parts)
+        out += (out.empty() ? "" : std::string(separator)) + part;
+    return out;
+}
 
-    Error conflictError(const std::vector<std::string>& problems, std::uint64_t current)
-    {
-        Error error = makeError(ErrorCode::Conflict,
-            "the map changed (it is at revision " + std::to_string(current) + "): " + joined(problems, "; "));
-        error.details["current_revision"] = std::to_string(current);
-        return error;
-    }
+Error conflictError(const std::vector<std::string>& problems, std::uint64_t current)
+{
+    Error error = makeError(ErrorCode::Conflict,
+        "the map changed (it is at revision " + std::to_string(current) + "): " + joined(problems, "; "));
+    error.details["current_revision"] = std::to_string(current);
+    return error;
+}
 
-    std::string describeLease(const std::string& holder, std::uint64_t token, std::int64_t expires, std::int64_t now)
-    {
-        const std::string who = inQuotes(holder) + " (token " + std::to_string(token) + ")";
-        if (expires == 0)
-            return "it was released by " + who;
-        if (expires <= now)
-            return "it expired " + std::to_string(now - expires) + " ms ago, last held by " + who;
-        return "it is held by " + who + " for another " + std::to_string(expires - now) + " ms";
-    }
+std::string describeLease(const std::string& holder, std::uint64_t token, std::int64_t expires, std::int64_t now)
+{
+    const std::string who = inQuotes(holder) + " (token " + std::to_string(token) + ")";
+    if (expires == 0)
+        return "it was released by " + who;
+    if (expires <= now)
+        return "it expired " + std::to_string(now - expires) + " ms ago, last held by " + who;
+    return "it is held by " + who + " for another " + std::to_string(expires - now) + " ms";
+}
 
-    Error leaseError(std::string message, const std::string& holder, std::uint64_t token)
-    {
-        Error error = makeError(ErrorCode::FailedPrecondition, std::move(message));
-        error.details["holder"] = holder;
-        error.details["token"] = std::to_string(token);
-        return error;
-    }
+Error leaseError(std::string message, const std::string& holder, std::uint64_t token)
+{
+    Error error = makeError(ErrorCode::FailedPrecondition, std::move(message));
+    error.details["holder"] = holder;
+    error.details["token"] = std::to_string(token);
+    return error;
+}
 
 } // namespace
 

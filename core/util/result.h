@@ -46,8 +46,7 @@ inline Error makeError(ErrorCode code, std::string message, std::string context 
 }
 
 // Either a value or an Error, in the spirit of C++23 std::expected (not available in g++ 12).
-template <typename T>
-class [[nodiscard]] Result {
+template <typename T> class [[nodiscard]] Result {
 public:
     Result(T value)
         : m_state(std::move(value))
@@ -92,8 +91,7 @@ private:
 };
 
 // Result<void>: success carries nothing.
-template <>
-class [[nodiscard]] Result<void> {
+template <> class [[nodiscard]] Result<void> {
 public:
     Result() = default;
     Result(Error error)

@@ -6,51 +6,51 @@ namespace shardmap::core {
 
 namespace {
 
-    bool isIdChar(char c, std::string_view extra)
-    {
-        const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-        return alnum || extra.find(c) != std::string_view::npos;
-    }
+bool isIdChar(char c, std::string_view extra)
+{
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    return alnum || extra.find(c) != std::string_view::npos;
+}
 
-    std::string quoted(std::string_view text)
-    {
-        constexpr std::size_t kShown = 40;
-        std::string out = "'" + std::string(text.substr(0, kShown));
-        if (text.size() > kShown)
-            out += "...";
-        return out + "'";
-    }
+std::string quoted(std::string_view text)
+{
+    constexpr std::size_t kShown = 40;
+    std::string out = "'" + std::string(text.substr(0, kShown));
+    if (text.size() > kShown)
+        out += "...";
+    return out + "'";
+}
 
-    Status validateIdentifier(std::string_view what, std::string_view value, std::size_t maxLength,
-        std::string_view extraChars)
-    {
-        if (value.empty())
-            return makeError(ErrorCode::InvalidArgument, std::string(what) + " is empty");
-        if (value.size() > maxLength)
+Status validateIdentifier(
+    std::string_view what, std::string_view value, std::size_t maxLength, std::string_view extraChars)
+{
+    if (value.empty())
+        return makeError(ErrorCode::InvalidArgument, std::string(what) + " is empty");
+    if (value.size() > maxLength)
+        return makeError(ErrorCode::InvalidArgument,
+            std::string(what) + " " + quoted(value) + " is " + std::to_string(value.size())
+                + " characters long; the limit is " + std::to_string(maxLength));
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        if (!isIdChar(value[i], extraChars))
             return makeError(ErrorCode::InvalidArgument,
-                std::string(what) + " " + quoted(value) + " is " + std::to_string(value.size())
-                    + " characters long; the limit is " + std::to_string(maxLength));
-        for (std::size_t i = 0; i < value.size(); ++i) {
-            if (!isIdChar(value[i], extraChars))
-                return makeError(ErrorCode::InvalidArgument,
-                    std::string(what) + " " + quoted(value) + " has a character outside [A-Za-z0-9"
-                        + std::string(extraChars) + "] at position " + std::to_string(i));
-        }
-        return {};
+                std::string(what) + " " + quoted(value) + " has a character outside [A-Za-z0-9"
+                    + std::string(extraChars) + "] at position " + std::to_string(i));
     }
+    return {};
+}
 
-    int utf8SequenceLength(unsigned char lead)
-    {
-        if (lead < 0x80)
-            return 1;
-        if (lead >= 0xC2 && lead <= 0xDF)
-            return 2;
-        if (lead >= 0xE0 && lead <= 0xEF)
-            return 3;
-        if (lead >= 0xF0 && lead <= 0xF4)
-            return 4;
-        return 0;
-    }
+int utf8SequenceLength(unsigned char lead)
+{
+    if (lead < 0x80)
+        return 1;
+    if (lead >= 0xC2 && lead <= 0xDF)
+        return 2;
+    if (lead >= 0xE0 && lead <= 0xEF)
+        return 3;
+    if (lead >= 0xF0 && lead <= 0xF4)
+        return 4;
+    return 0;
+}
 
 } // namespace
 
@@ -94,7 +94,8 @@ Status validateFieldName(std::string_view field)
         return makeError(ErrorCode::InvalidArgument, "field name " + quoted(field) + " must start with a-z");
     for (char c : field) {
         if (!isIdChar(c, "_") || (c >= 'A' && c <= 'Z'))
-            return makeError(ErrorCode::InvalidArgument, "field name " + quoted(field) + " may use only a-z, 0-9 and _");
+            return makeError(
+                ErrorCode::InvalidArgument, "field name " + quoted(field) + " may use only a-z, 0-9 and _");
     }
     return {};
 }

@@ -26,7 +26,8 @@ protected:
         SpaceRecord space;
         space.id = id;
         space.shard = shard;
-        ASSERT_TRUE(m_store->commit({ { { keys::space(id), encode(space), 0 } }, std::nullopt, std::nullopt, "t", "create", "" }));
+        ASSERT_TRUE(m_store->commit(
+            { { { keys::space(id), encode(space), 0 } }, std::nullopt, std::nullopt, "t", "create", "" }));
     }
 
     TempDir m_dir;
@@ -43,8 +44,10 @@ TEST_F(MapEditorTest, DuplicatesAndUnknownIdsAreRefused)
     EXPECT_EQ(m_editor->addNode({ "n2", "127.0.0.1:7401", {} }, m_actor).error().code, ErrorCode::AlreadyExists);
     EXPECT_EQ(m_editor->addNode({ "n 3", "127.0.0.1:9", {} }, m_actor).error().code, ErrorCode::InvalidArgument);
     EXPECT_EQ(m_editor->addNode({ "n3", "nowhere", {} }, m_actor).error().code, ErrorCode::InvalidArgument);
-    EXPECT_EQ(m_editor->addShard({ "s1", "n1", ShardState::Active, 0, 0 }, m_actor).error().code, ErrorCode::AlreadyExists);
-    EXPECT_EQ(m_editor->addShard({ "s9", "ghost", ShardState::Active, 0, 0 }, m_actor).error().code, ErrorCode::NotFound);
+    EXPECT_EQ(
+        m_editor->addShard({ "s1", "n1", ShardState::Active, 0, 0 }, m_actor).error().code, ErrorCode::AlreadyExists);
+    EXPECT_EQ(
+        m_editor->addShard({ "s9", "ghost", ShardState::Active, 0, 0 }, m_actor).error().code, ErrorCode::NotFound);
     EXPECT_EQ(m_editor->setShardState("ghost", ShardState::Draining, m_actor).error().code, ErrorCode::NotFound);
     EXPECT_EQ(m_editor->pinSpace("ghost", "s1", m_actor).error().code, ErrorCode::NotFound);
 }
@@ -93,8 +96,8 @@ TEST_F(MapEditorTest, TwoAdministratorsMovingOneSpaceCannotBothWin)
     toS2.epoch += 1;
     SpaceRecord backToS1 = read.value;
     backToS1.epoch += 1;
-    auto first = m_store->commit({ { { keys::space("acme"), encode(toS2), read.modRevision } }, std::nullopt, std::nullopt,
-        "alice", "reassign-space", "" });
+    auto first = m_store->commit({ { { keys::space("acme"), encode(toS2), read.modRevision } }, std::nullopt,
+        std::nullopt, "alice", "reassign-space", "" });
     auto second = m_store->commit({ { { keys::space("acme"), encode(backToS1), read.modRevision } }, std::nullopt,
         std::nullopt, "bob", "reassign-space", "" });
     EXPECT_TRUE(first);

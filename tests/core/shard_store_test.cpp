@@ -3,10 +3,9 @@
 #include "tests/support/test_dir.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
-
 #include <map>
 #include <random>
+#include <sqlite3.h>
 #include <thread>
 
 using namespace shardmap::core;
@@ -223,8 +222,8 @@ TEST_F(ShardStoreTest, SearchSupportsTheQueryLanguageWithSnippetsAndPaging)
 {
     write({ Document { "acme", "a", 1, { { "title", "Update notes" }, { "body", "the quick brown fox" } }, false },
         Document { "acme", "b", 1, { { "title", "Upgrade" }, { "body", "a slow brown dog" } }, false },
-        Document { "acme", "c", 1, { { "title", "Other" }, { "body", "nothing here" }, { "owner", "fox mulder" } },
-            false } });
+        Document {
+            "acme", "c", 1, { { "title", "Other" }, { "body", "nothing here" }, { "owner", "fox mulder" } }, false } });
     EXPECT_EQ(searchIds("up*"), (std::vector<std::string> { "a", "b" }));
     EXPECT_EQ(searchIds("upd*"), std::vector<std::string> { "a" });
     EXPECT_EQ(searchIds("\"brown fox\""), std::vector<std::string> { "a" });
@@ -369,7 +368,8 @@ TEST_F(ShardStoreTest, OneRefusedBatchInAGroupDoesNotAffectTheOthers)
         threads.emplace_back([&, t] {
             const std::uint64_t epoch = t % 2 == 0 ? 1 : 99; // odd threads send a wrong epoch
             for (int b = 0; b < 20; ++b) {
-                auto result = m_store->write({ { doc("acme", "t" + std::to_string(t) + "-" + std::to_string(b), 1, "x"), epoch } });
+                auto result = m_store->write(
+                    { { doc("acme", "t" + std::to_string(t) + "-" + std::to_string(b), 1, "x"), epoch } });
                 if (!result)
                     ++refused;
             }

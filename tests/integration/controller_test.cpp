@@ -1,9 +1,8 @@
 // shardmapd, the real binary, against real nodes and a real SQLite shard map: the Router service,
 // its refusals, its start-up checks, and the executor election across two replicas.
-#include "node_test_helpers.h"
-
 #include "core/client/node_client.h"
 #include "core/map/map_editor.h"
+#include "node_test_helpers.h"
 #include "shardmap/v1/router.grpc.pb.h"
 
 #include <csignal>
@@ -99,8 +98,7 @@ Exit runToExit(const std::string& stderrFile, const std::vector<std::string>& ar
 }
 
 // Polls until the predicate holds or the deadline passes; returns whether it held.
-template <typename Predicate>
-bool pollUntil(std::chrono::milliseconds timeout, Predicate predicate)
+template <typename Predicate> bool pollUntil(std::chrono::milliseconds timeout, Predicate predicate)
 {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (std::chrono::steady_clock::now() < deadline) {
@@ -111,7 +109,8 @@ bool pollUntil(std::chrono::milliseconds timeout, Predicate predicate)
     return predicate();
 }
 
-v1::RouterWriteResponse write(ControllerProcess& controller, const std::vector<v1::Document>& docs, grpc::Status* status)
+v1::RouterWriteResponse write(
+    ControllerProcess& controller, const std::vector<v1::Document>& docs, grpc::Status* status)
 {
     v1::RouterWriteRequest request;
     for (const auto& doc : docs)
@@ -208,7 +207,8 @@ TEST_F(ControllerTest, WritesSearchesAndResolvesThroughTheRouterService)
     EXPECT_EQ(created, (std::vector<std::string> { "acme", "beta" }));
 
     // The same versions again change nothing; a tombstone deletes.
-    auto again = write(*controller, { makeDoc("acme", "d1", 1, "hello shard map"), makeTombstone("acme", "d2", 2) }, &status);
+    auto again
+        = write(*controller, { makeDoc("acme", "d1", 1, "hello shard map"), makeTombstone("acme", "d2", 2) }, &status);
     ASSERT_TRUE(status.ok()) << status.error_message();
     EXPECT_EQ(again.results(0).outcome(), v1::WRITE_OUTCOME_STALE);
     EXPECT_EQ(again.results(1).outcome(), v1::WRITE_OUTCOME_APPLIED);
@@ -304,7 +304,8 @@ TEST_F(ControllerTest, ExactlyOneReplicaLeadsAndAStandbyTakesOverWhenItIsKilled)
     auto b = startController("cb", { "--lease-ttl-ms", "1000" });
     ASSERT_TRUE(a && b);
     ASSERT_TRUE(pollUntil(std::chrono::seconds(5), [&] { return a->leads() || b->leads(); }))
-        << "no replica leads; stderr:\n" << a->stderrText() << b->stderrText();
+        << "no replica leads; stderr:\n"
+        << a->stderrText() << b->stderrText();
     // Over several renewal periods the leadership stays with one replica and the other stands by.
     const bool aLeads = a->leads();
     for (int i = 0; i < 8; ++i) {
@@ -328,7 +329,8 @@ TEST_F(ControllerTest, ExactlyOneReplicaLeadsAndAStandbyTakesOverWhenItIsKilled)
     ASSERT_TRUE(leader->process().wait(std::chrono::seconds(5)));
     const auto killed = std::chrono::steady_clock::now();
     ASSERT_TRUE(pollUntil(std::chrono::seconds(4), [&] { return standby->leads(); }))
-        << "the standby did not take over; stderr:\n" << standby->stderrText();
+        << "the standby did not take over; stderr:\n"
+        << standby->stderrText();
     const auto takeover = std::chrono::steady_clock::now() - killed;
     // At most a TTL for the lease to expire plus a renewal period to notice, with slack.
     EXPECT_LT(takeover, std::chrono::milliseconds(2500));
@@ -376,8 +378,9 @@ TEST_F(ControllerTest, APausedLeaderThatLostItsLeaseStepsDown)
     a->process().signal(SIGSTOP);
     ASSERT_TRUE(pollUntil(std::chrono::seconds(4), [&] { return b->leads(); })) << b->stderrText();
     a->process().signal(SIGCONT);
-    ASSERT_TRUE(pollUntil(std::chrono::seconds(3), [&] { return a->health(kExecutorHealth) == HealthCheckResponse::NOT_SERVING; }))
-        << a->stderrText();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(3), [&] {
+        return a->health(kExecutorHealth) == HealthCheckResponse::NOT_SERVING;
+    })) << a->stderrText();
     EXPECT_TRUE(b->leads());
     EXPECT_NE(a->stderrText().find("lost the executor lease"), std::string::npos) << a->stderrText();
 }

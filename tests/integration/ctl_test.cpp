@@ -1,9 +1,8 @@
 // shardmapctl, the real binary, against real nodes and a real SQLite store.
 #include "node_test_helpers.h"
 
-#include <nlohmann/json.hpp>
-
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 using namespace shardmap;
 using namespace shardmap::testing;
@@ -30,8 +29,8 @@ protected:
 
     CtlRun ctl(std::vector<std::string> args, const std::string& store = {})
     {
-        std::vector<std::string> argv { SHARDMAP_CTL_BINARY, "--store", store.empty() ? "sqlite:" + m_dir.file("map.db") : store,
-            "--actor", "tester" };
+        std::vector<std::string> argv { SHARDMAP_CTL_BINARY, "--store",
+            store.empty() ? "sqlite:" + m_dir.file("map.db") : store, "--actor", "tester" };
         argv.insert(argv.end(), args.begin(), args.end());
         const std::string errFile = m_dir.file("ctl.stderr");
         std::filesystem::remove(errFile);
@@ -51,7 +50,8 @@ protected:
         ASSERT_EQ(ctl({ "init" }).code, 0);
         for (int i = 0; i < 2; ++i) {
             const auto n = std::to_string(i);
-            auto added = ctl({ "node", "add", "n" + n, m_nodes[static_cast<std::size_t>(i)]->address(), "--label", "zone=z" + n });
+            auto added = ctl(
+                { "node", "add", "n" + n, m_nodes[static_cast<std::size_t>(i)]->address(), "--label", "zone=z" + n });
             ASSERT_EQ(added.code, 0) << added.err;
             auto shard = ctl({ "shard", "create", "s" + n, "--node", "n" + n });
             ASSERT_EQ(shard.code, 0) << shard.err;
@@ -89,8 +89,10 @@ TEST_F(CtlTest, WritesAndSearchesThroughTheRouter)
     ASSERT_EQ(written.code, 0) << written.err;
     EXPECT_NE(written.out.find("created space acme"), std::string::npos) << written.out;
     std::ofstream lines(m_dir.file("docs.jsonl"));
-    lines << R"({"space":"acme","id":"doc-2","fields":{"title":"Plan","body":"north expansion"}})" << "\n"
-          << R"({"space":"globex","id":"g-1","fields":{"body":"north pole"}})" << "\n";
+    lines << R"({"space":"acme","id":"doc-2","fields":{"title":"Plan","body":"north expansion"}})"
+          << "\n"
+          << R"({"space":"globex","id":"g-1","fields":{"body":"north pole"}})"
+          << "\n";
     lines.close();
     auto bulk = ctl({ "--json", "write", "--file", m_dir.file("docs.jsonl") });
     ASSERT_EQ(bulk.code, 0) << bulk.err;

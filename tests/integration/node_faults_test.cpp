@@ -1,14 +1,12 @@
 // Process-level behaviour of shardmap-node: flags, restarts, crashes, corrupt files, full disks.
 #include "node_test_helpers.h"
 
-#include <sqlite3.h>
-
 #include <atomic>
 #include <csignal>
 #include <fstream>
 #include <map>
+#include <sqlite3.h>
 #include <thread>
-
 #include <unistd.h>
 
 using namespace shardmap;
@@ -22,7 +20,8 @@ std::string integrityCheck(const std::string& path)
     sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
     sqlite3_stmt* stmt = nullptr;
     sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &stmt, nullptr);
-    std::string result = sqlite3_step(stmt) == SQLITE_ROW ? reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)) : "no row";
+    std::string result
+        = sqlite3_step(stmt) == SQLITE_ROW ? reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)) : "no row";
     sqlite3_finalize(stmt);
     sqlite3_close(db);
     return result;
@@ -48,7 +47,8 @@ TEST(NodeProcessTest, HelpListsTheFlags)
     TempDir dir;
     const auto [code, text] = runNode({ "--help" }, dir);
     EXPECT_EQ(code, 0);
-    for (const char* flag : { "--listen", "--data-dir", "--node-id", "--tls-cert", "--tls-key", "--tls-ca", "--insecure" })
+    for (const char* flag :
+        { "--listen", "--data-dir", "--node-id", "--tls-cert", "--tls-key", "--tls-ca", "--insecure" })
         EXPECT_NE(text.find(flag), std::string::npos) << flag;
 }
 
@@ -115,7 +115,8 @@ TEST(NodeProcessTest, SigtermFinishesTheBatchInFlight)
     ASSERT_TRUE(setOwner(node->stub(), "s1", "acme", 1).ok());
     std::vector<v1::Document> docs;
     for (int i = 0; i < 8000; ++i)
-        docs.push_back(makeDoc("acme", "d" + std::to_string(i), 1, "a batch large enough to be in flight " + std::to_string(i)));
+        docs.push_back(
+            makeDoc("acme", "d" + std::to_string(i), 1, "a batch large enough to be in flight " + std::to_string(i)));
     v1::BulkWriteResponse response;
     grpc::Status status;
     std::thread writer([&] { status = bulkWrite(node->stub(), "s1", docs, 1, &response); });
@@ -249,7 +250,8 @@ TEST(NodeProcessTest, FullShardIsResourceExhaustedWithNothingHalfWritten)
     ASSERT_TRUE(bulkWrite(node->stub(), "s1", { makeDoc("acme", "first", 1, "kept") }, 1, &response).ok());
     std::vector<v1::Document> docs;
     for (int i = 0; i < 300; ++i)
-        docs.push_back(makeDoc("acme", "big" + std::to_string(i), 1, std::string(3000, static_cast<char>('a' + i % 26)) + " overflow"));
+        docs.push_back(makeDoc(
+            "acme", "big" + std::to_string(i), 1, std::string(3000, static_cast<char>('a' + i % 26)) + " overflow"));
     auto full = bulkWrite(node->stub(), "s1", docs, 1, &response);
     ASSERT_EQ(full.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << full.error_message();
     EXPECT_EQ(spaceStats(node->stub(), "s1", "acme").live_docs(), 1u);
@@ -320,7 +322,8 @@ TEST(NodeProcessTest, FullFilesystemIsResourceExhaustedAndWritesResumeWhenSpaceR
         std::vector<v1::Document> docs;
         const std::string batch = "b" + std::to_string(b);
         for (int i = 0; i < 40; ++i) {
-            auto doc = makeDoc("acme", batch + "-" + std::to_string(i), 1, std::string(900, static_cast<char>('a' + i % 26)));
+            auto doc = makeDoc(
+                "acme", batch + "-" + std::to_string(i), 1, std::string(900, static_cast<char>('a' + i % 26)));
             (*doc.mutable_fields())["batch"] = batch;
             docs.push_back(doc);
         }

@@ -2,7 +2,6 @@
 #include "node_test_helpers.h"
 
 #include <grpcpp/generic/generic_stub.h>
-
 #include <thread>
 
 using namespace shardmap;
@@ -96,11 +95,14 @@ TEST_F(NodeRpcTest, OwnershipIsSetAndRead)
 TEST_F(NodeRpcTest, BulkWriteReportsPerItemOutcomes)
 {
     v1::BulkWriteResponse response;
-    ASSERT_TRUE(bulkWrite(stub(), "s1", { makeDoc("acme", "a", 2, "x"), makeDoc("acme", "b", 1, "y") }, 1, &response).ok());
+    ASSERT_TRUE(
+        bulkWrite(stub(), "s1", { makeDoc("acme", "a", 2, "x"), makeDoc("acme", "b", 1, "y") }, 1, &response).ok());
     EXPECT_EQ(response.applied(), 2u);
     v1::Document bad = makeDoc("acme", "c", 1, "z");
     (*bad.mutable_fields())["Bad-Field"] = "v";
-    ASSERT_TRUE(bulkWrite(stub(), "s1", { makeDoc("acme", "a", 1, "old"), bad, makeTombstone("acme", "b", 5) }, 1, &response).ok());
+    ASSERT_TRUE(
+        bulkWrite(stub(), "s1", { makeDoc("acme", "a", 1, "old"), bad, makeTombstone("acme", "b", 5) }, 1, &response)
+            .ok());
     ASSERT_EQ(response.results_size(), 3);
     EXPECT_EQ(response.results(0).outcome(), v1::WRITE_OUTCOME_STALE);
     EXPECT_EQ(response.results(0).stored_version(), 2u);
@@ -136,8 +138,8 @@ TEST_F(NodeRpcTest, SearchRanksMarksAndPages)
 {
     v1::BulkWriteResponse response;
     ASSERT_TRUE(bulkWrite(stub(), "s1",
-        { makeDoc("acme", "a", 1, "update the server update now", "Update"), makeDoc("acme", "b", 1, "an update", "Other"),
-            makeDoc("acme", "c", 1, "upgrade path", "Upgrade") },
+        { makeDoc("acme", "a", 1, "update the server update now", "Update"),
+            makeDoc("acme", "b", 1, "an update", "Other"), makeDoc("acme", "c", 1, "upgrade path", "Upgrade") },
         1, &response)
                     .ok());
     v1::SearchResponse result;
@@ -299,7 +301,8 @@ TEST_F(NodeRpcTest, HealthServiceAndReflectionAnswer)
     grpc::GenericStub generic(m_node->channel());
     auto context = contextWithDeadline();
     grpc::CompletionQueue queue;
-    auto call = generic.PrepareCall(context.get(), "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", &queue);
+    auto call
+        = generic.PrepareCall(context.get(), "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", &queue);
     void* tag = nullptr;
     bool ok = false;
     call->StartCall(reinterpret_cast<void*>(1));
@@ -322,8 +325,7 @@ TEST_F(NodeRpcTest, HealthServiceAndReflectionAnswer)
     call->Finish(nullptr, reinterpret_cast<void*>(4));
     grpc::Status finished;
     queue.Shutdown();
-    while (queue.Next(&tag, &ok)) {
-    }
+    while (queue.Next(&tag, &ok)) { }
 }
 
 TEST_F(NodeRpcTest, BadInputsGetClearErrors)
@@ -382,7 +384,8 @@ TEST_F(NodeRpcTest, AShardCreatedSinceTheLastSampleIsInTheMetricsAtOnce)
     ASSERT_TRUE(createShard(stub(), "fresh").ok());
     v1::NodeMetrics metrics;
     ASSERT_TRUE(stub().GetMetrics(contextWithDeadline().get(), {}, &metrics).ok());
-    const bool found = std::any_of(metrics.shards().begin(), metrics.shards().end(),
-        [](const v1::ShardMetrics& shard) { return shard.shard_id() == "fresh" && shard.health() == v1::SHARD_HEALTH_OK; });
+    const bool found = std::any_of(metrics.shards().begin(), metrics.shards().end(), [](const v1::ShardMetrics& shard) {
+        return shard.shard_id() == "fresh" && shard.health() == v1::SHARD_HEALTH_OK;
+    });
     EXPECT_TRUE(found) << "an allocator must see a new shard as empty, not as unreachable";
 }

@@ -12,14 +12,17 @@ namespace {
 bool makeCertificates(const TempDir& dir)
 {
     const std::string d = dir.path();
-    const std::string script = "cd '" + d + "' && "
-        "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=test-ca 2>/dev/null && "
-        "printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > san.ext && "
-        "openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost 2>/dev/null && "
-        "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 "
-        "-extfile san.ext 2>/dev/null && "
-        "openssl req -newkey rsa:2048 -nodes -keyout client.key -out client.csr -subj /CN=console 2>/dev/null && "
-        "openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.pem -days 2 2>/dev/null";
+    const std::string script = "cd '" + d
+        + "' && "
+          "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=test-ca 2>/dev/null "
+          "&& "
+          "printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > san.ext && "
+          "openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost 2>/dev/null && "
+          "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 "
+          "-extfile san.ext 2>/dev/null && "
+          "openssl req -newkey rsa:2048 -nodes -keyout client.key -out client.csr -subj /CN=console 2>/dev/null && "
+          "openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.pem -days 2 "
+          "2>/dev/null";
     return std::system(script.c_str()) == 0;
 }
 
@@ -63,8 +66,8 @@ TEST(NodeTlsTest, TlsAllowsNonLoopbackAndMissingKeyIsAClearError)
 {
     TempDir dir;
     ASSERT_TRUE(makeCertificates(dir));
-    auto withKey = ChildProcess::spawn({ nodeBinary(), "--listen", "0.0.0.0:0", "--data-dir", dir.file("d"), "--tls-cert",
-                                           dir.file("server.pem"), "--tls-key", dir.file("server.key") },
+    auto withKey = ChildProcess::spawn({ nodeBinary(), "--listen", "0.0.0.0:0", "--data-dir", dir.file("d"),
+                                           "--tls-cert", dir.file("server.pem"), "--tls-key", dir.file("server.key") },
         dir.file("a.stderr"));
     ASSERT_TRUE(withKey);
     const auto line = withKey->readLine(std::chrono::seconds(20));

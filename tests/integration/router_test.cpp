@@ -1,9 +1,8 @@
 // The core router against real shardmap-node processes and a real SQLite shard map.
-#include "node_test_helpers.h"
-
 #include "core/client/node_client.h"
 #include "core/map/map_editor.h"
 #include "core/router/router.h"
+#include "node_test_helpers.h"
 
 #include <atomic>
 
@@ -51,7 +50,8 @@ public:
     {
         return m_real->search(s, r);
     }
-    core::Result<std::vector<core::SpaceStats>> spaceStats(const std::string& s, const std::vector<std::string>& sp) override
+    core::Result<std::vector<core::SpaceStats>> spaceStats(
+        const std::string& s, const std::vector<std::string>& sp) override
     {
         return m_real->spaceStats(s, sp);
     }
@@ -270,8 +270,9 @@ TEST_F(RouterTest, AMigratingSpaceIsWrittenToBothAndAFailingTargetDoesNotFailThe
     record.migrationId = "m-1";
     record.target = target;
     record.phase = core::MigrationPhase::DualWrite;
-    ASSERT_TRUE(m_store->commit({ { { core::keys::space("acme"), core::encode(record), map->spaces.at("acme").modRevision } },
-        std::nullopt, std::nullopt, "test", "start-migration", "" }));
+    ASSERT_TRUE(
+        m_store->commit({ { { core::keys::space("acme"), core::encode(record), map->spaces.at("acme").modRevision } },
+            std::nullopt, std::nullopt, "test", "start-migration", "" }));
     auto targetClient = m_pool.get(m_nodes[targetIndex]->address());
     ASSERT_TRUE((*targetClient)->setOwnership(target, { "acme", core::SpaceRole::MigrationTarget, 1 }));
     ASSERT_TRUE(router->waitForRevision(*m_store->currentRevision(), std::chrono::seconds(2)));
@@ -338,7 +339,8 @@ TEST_F(RouterTest, OneBatchForManySpacesKeepsInputOrderAndSplitsWhenASpaceMoved)
     auto newOwner = m_pool.get(m_nodes[other == "s0" ? 0 : 1]->address());
     ASSERT_TRUE((*newOwner)->setOwnership(other, { "c", core::SpaceRole::Owner, moved->epoch }));
     ASSERT_TRUE((*m_pool.get(c.nodeAddress))->setOwnership(c.shard, { "c", core::SpaceRole::Fenced, moved->epoch }));
-    auto written = router->write({ doc("c", "2", "x", 5), doc("a", "2", "x", 5), doc("c", "1", "old", 1), doc("b", "2", "x", 5) });
+    auto written = router->write(
+        { doc("c", "2", "x", 5), doc("a", "2", "x", 5), doc("c", "1", "old", 1), doc("b", "2", "x", 5) });
     ASSERT_TRUE(written) << written.error().describe();
     ASSERT_EQ(written->results.size(), 4u);
     EXPECT_EQ(written->results[0].outcome, core::WriteOutcome::Applied);

@@ -1,12 +1,14 @@
 #include "tests/support/node_process.h"
 
-#include <gtest/gtest.h>
-
 #include <csignal>
+#include <gtest/gtest.h>
 
 namespace shardmap::testing {
 
-std::string nodeBinary() { return SHARDMAP_NODE_BINARY; }
+std::string nodeBinary()
+{
+    return SHARDMAP_NODE_BINARY;
+}
 
 std::unique_ptr<grpc::ClientContext> contextWithDeadline(std::chrono::milliseconds timeout)
 {
@@ -19,8 +21,8 @@ std::unique_ptr<NodeProcess> NodeProcess::start(const std::string& dataDir, cons
 {
     auto node = std::make_unique<NodeProcess>();
     node->m_stderrFile = dataDir + ".stderr.log";
-    std::vector<std::string> argv { nodeBinary(), "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--node-id", "test-node",
-        "--min-free-bytes", "0" };
+    std::vector<std::string> argv { nodeBinary(), "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--node-id",
+        "test-node", "--min-free-bytes", "0" };
     argv.insert(argv.end(), extraArgs.begin(), extraArgs.end());
     auto child = ChildProcess::spawn(argv, node->m_stderrFile);
     if (!child) {

@@ -4,7 +4,6 @@
 #include "tests/support/process.h"
 
 #include <grpcpp/grpcpp.h>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,7 +14,8 @@ namespace shardmap::testing {
 class NodeProcess final {
 public:
     // Starts the node on dataDir with extra flags; fails the calling test if it does not listen.
-    static std::unique_ptr<NodeProcess> start(const std::string& dataDir, const std::vector<std::string>& extraArgs = {});
+    static std::unique_ptr<NodeProcess> start(
+        const std::string& dataDir, const std::vector<std::string>& extraArgs = {});
 
     const std::string& address() const { return m_address; }
     v1::Node::Stub& stub() { return *m_stub; }

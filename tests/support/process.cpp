@@ -1,15 +1,14 @@
 #include "tests/support/process.h"
 
 #include <fcntl.h>
+#include <fstream>
 #include <poll.h>
 #include <signal.h>
+#include <sstream>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <unistd.h>
-
-#include <fstream>
-#include <sstream>
 #include <thread>
+#include <unistd.h>
 #include <utility>
 
 namespace shardmap::testing {
@@ -67,7 +66,8 @@ std::optional<std::string> ChildProcess::readLine(std::chrono::milliseconds time
             m_buffer.erase(0, newline + 1);
             return line;
         }
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left
+            = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0)
             return std::nullopt;
         pollfd fd { m_stdout, POLLIN, 0 };
