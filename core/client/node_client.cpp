@@ -1,5 +1,6 @@
 #include "core/client/node_client.h"
 
+#include "core/node/proto_convert.h"
 #include "core/node/status_mapping.h"
 #include "shardmap/v1/node.grpc.pb.h"
 
@@ -39,16 +40,6 @@ Result<std::shared_ptr<grpc::ChannelCredentials>> credentialsFor(const NodeClien
         ssl.pem_private_key = *key;
     }
     return grpc::SslCredentials(ssl);
-}
-
-void toProto(const Document& in, v1::Document& out)
-{
-    out.set_space(in.space);
-    out.set_id(in.id);
-    out.set_version(in.version);
-    out.set_deleted(in.deleted);
-    for (const auto& [name, value] : in.fields)
-        (*out.mutable_fields())[name] = value;
 }
 
 ShardSummary fromProto(const v1::ShardInfo& in)
@@ -194,8 +185,7 @@ Result<WriteSummary> GrpcNodeClient::bulkWrite(const std::string& shard, const s
         return fromGrpcStatus(status, m_address);
     WriteSummary summary;
     for (const auto& result : response.results())
-        summary.results.push_back(
-            { static_cast<WriteOutcome>(result.outcome()), result.reason(), result.stored_version() });
+        summary.results.push_back(fromProto(result));
     summary.applied = response.applied();
     summary.stale = response.stale();
     summary.rejected = response.rejected();
@@ -219,7 +209,7 @@ Result<SearchResult> GrpcNodeClient::search(const std::string& shard, const Shar
     SearchResult result;
     result.compiledQuery = response.compiled_query();
     for (const auto& hit : response.hits())
-        result.hits.push_back({ hit.space(), hit.id(), hit.version(), hit.score(), hit.snippet() });
+        result.hits.push_back(fromProto(hit));
     return result;
 }
 
@@ -268,10 +258,7 @@ Result<ScanPage> GrpcNodeClient::scanPage(const std::string& shard, const std::s
     v1::ScanBatch batch;
     while (reader->Read(&batch)) {
         for (const auto& doc : batch.docs()) {
-            Document out { doc.space(), doc.id(), doc.version(), {}, doc.deleted() };
-            for (const auto& [name, value] : doc.fields())
-                out.fields.emplace(name, value);
-            page.docs.push_back(std::move(out));
+            page.docs.push_back(fromProto(doc));
         }
         page.cursor = batch.cursor();
         page.done = batch.done();

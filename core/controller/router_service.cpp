@@ -1,5 +1,6 @@
 #include "core/controller/router_service.h"
 
+#include "core/node/proto_convert.h"
 #include "core/node/status_mapping.h"
 #include "core/query/query_compiler.h"
 #include "core/util/validation.h"
@@ -10,30 +11,6 @@
 namespace shardmap::core {
 
 namespace {
-
-Document toDocument(const v1::Document& in)
-{
-    Document doc { in.space(), in.id(), in.version(), {}, in.deleted() };
-    for (const auto& [name, value] : in.fields())
-        doc.fields.emplace(name, value);
-    return doc;
-}
-
-void toProto(const ItemResult& in, v1::ItemResult& out)
-{
-    out.set_outcome(static_cast<v1::WriteOutcome>(in.outcome));
-    out.set_reason(in.reason);
-    out.set_stored_version(in.storedVersion);
-}
-
-void toProto(const SearchHit& in, v1::SearchHit& out)
-{
-    out.set_space(in.space);
-    out.set_id(in.id);
-    out.set_version(in.version);
-    out.set_score(in.score);
-    out.set_snippet(in.snippet);
-}
 
 grpc::Status invalid(std::string message)
 {
@@ -82,7 +59,7 @@ grpc::Status RouterService::BulkWrite(
     std::vector<Document> docs;
     docs.reserve(static_cast<std::size_t>(request->docs_size()));
     for (const auto& doc : request->docs())
-        docs.push_back(toDocument(doc));
+        docs.push_back(fromProto(doc));
     auto written = m_router.write(docs);
     if (!written)
         return toGrpcStatus(written.error());

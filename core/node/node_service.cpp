@@ -1,5 +1,6 @@
 #include "core/node/node_service.h"
 
+#include "core/node/proto_convert.h"
 #include "core/node/status_mapping.h"
 #include "core/util/validation.h"
 
@@ -9,24 +10,6 @@
 namespace shardmap::core {
 
 namespace {
-
-Document toDocument(const v1::Document& in)
-{
-    Document doc { in.space(), in.id(), in.version(), {}, in.deleted() };
-    for (const auto& [name, value] : in.fields())
-        doc.fields.emplace(name, value);
-    return doc;
-}
-
-void toProto(const Document& in, v1::Document& out)
-{
-    out.set_space(in.space);
-    out.set_id(in.id);
-    out.set_version(in.version);
-    out.set_deleted(in.deleted);
-    for (const auto& [name, value] : in.fields)
-        (*out.mutable_fields())[name] = value;
-}
 
 void toProto(const Ownership& in, const std::string& shard, v1::Ownership& out)
 {
@@ -156,16 +139,12 @@ grpc::Status NodeService::BulkWrite(
     std::vector<WriteItem> items;
     items.reserve(static_cast<std::size_t>(request->items_size()));
     for (const auto& item : request->items())
-        items.push_back(WriteItem { toDocument(item.doc()), item.epoch() });
+        items.push_back(WriteItem { fromProto(item.doc()), item.epoch() });
     auto summary = (*store)->write(std::move(items));
     if (!summary)
         return toGrpcStatus(summary.error());
-    for (const auto& result : summary->results) {
-        auto& out = *response->add_results();
-        out.set_outcome(static_cast<v1::WriteOutcome>(result.outcome));
-        out.set_reason(result.reason);
-        out.set_stored_version(result.storedVersion);
-    }
+    for (const auto& result : summary->results)
+        toProto(result, *response->add_results());
     response->set_applied(summary->applied);
     response->set_stale(summary->stale);
     response->set_rejected(summary->rejected);
@@ -183,14 +162,8 @@ grpc::Status NodeService::Search(grpc::ServerContext*, const v1::SearchRequest* 
     auto result = (*store)->search(search);
     if (!result)
         return toGrpcStatus(result.error());
-    for (const auto& hit : result->hits) {
-        auto& out = *response->add_hits();
-        out.set_space(hit.space);
-        out.set_id(hit.id);
-        out.set_version(hit.version);
-        out.set_score(hit.score);
-        out.set_snippet(hit.snippet);
-    }
+    for (const auto& hit : result->hits)
+        toProto(hit, *response->add_hits());
     response->set_compiled_query(result->compiledQuery);
     m_metrics.recordQuery(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
