@@ -158,7 +158,8 @@ Result<std::uint64_t> MapEditor::removeShard(const std::string& shardId, const A
     return commitOne({ keys::shard(shardId), std::nullopt, found->second.modRevision }, actor, "remove-shard");
 }
 
-Result<std::uint64_t> MapEditor::pinSpace(const std::string& spaceId, const std::string& shardId, const Actor& actor)
+Result<MapEditor::SpaceEdit> MapEditor::editSpace(
+    const std::string& spaceId, const Actor& actor, const std::string& action, const SpaceChange& change)
 {
     auto map = snapshot();
     if (!map)
@@ -166,57 +167,69 @@ Result<std::uint64_t> MapEditor::pinSpace(const std::string& spaceId, const std:
     const auto space = map->spaces.find(spaceId);
     if (space == map->spaces.end())
         return notFound("space", spaceId);
-    const ShardRecord* shard = map->shard(shardId);
-    if (!shard)
-        return notFound("shard", shardId);
-    if (shard->state == ShardState::Retired)
-        return makeError(
-            ErrorCode::FailedPrecondition, "shard " + shardId + " is retired; a space cannot be pinned to it");
     SpaceRecord record = space->second.value;
-    record.pin = shardId;
-    return commitOne({ keys::space(spaceId), encode(record), space->second.modRevision }, actor, "pin-space");
+    auto changed = change(*map, record);
+    if (!changed)
+        return changed.error();
+    if (!*changed)
+        return SpaceEdit { record, map->revision };
+    auto committed = commitOne({ keys::space(spaceId), encode(record), space->second.modRevision }, actor, action);
+    if (!committed)
+        return committed.error();
+    return SpaceEdit { record, *committed };
+}
+
+Result<std::uint64_t> MapEditor::pinSpace(const std::string& spaceId, const std::string& shardId, const Actor& actor)
+{
+    auto edit
+        = editSpace(spaceId, actor, "pin-space", [&](const MapSnapshot& map, SpaceRecord& record) -> Result<bool> {
+              const ShardRecord* shard = map.shard(shardId);
+              if (!shard)
+                  return notFound("shard", shardId);
+              if (shard->state == ShardState::Retired)
+                  return makeError(ErrorCode::FailedPrecondition,
+                      "shard " + shardId + " is retired; a space cannot be pinned to it");
+              record.pin = shardId;
+              return true;
+          });
+    if (!edit)
+        return edit.error();
+    return edit->revision;
 }
 
 Result<std::uint64_t> MapEditor::unpinSpace(const std::string& spaceId, const Actor& actor)
 {
-    auto map = snapshot();
-    if (!map)
-        return map.error();
-    const auto space = map->spaces.find(spaceId);
-    if (space == map->spaces.end())
-        return notFound("space", spaceId);
-    SpaceRecord record = space->second.value;
-    if (record.pin.empty())
-        return map->revision;
-    record.pin.clear();
-    return commitOne({ keys::space(spaceId), encode(record), space->second.modRevision }, actor, "unpin-space");
+    auto edit = editSpace(spaceId, actor, "unpin-space", [](const MapSnapshot&, SpaceRecord& record) -> Result<bool> {
+        const bool pinned = !record.pin.empty();
+        record.pin.clear();
+        return pinned;
+    });
+    if (!edit)
+        return edit.error();
+    return edit->revision;
 }
 
 Result<SpaceRecord> MapEditor::reassignSpace(const std::string& spaceId, const std::string& shardId, const Actor& actor)
 {
-    auto map = snapshot();
-    if (!map)
-        return map.error();
-    const auto space = map->spaces.find(spaceId);
-    if (space == map->spaces.end())
-        return notFound("space", spaceId);
-    const ShardRecord* shard = map->shard(shardId);
-    if (!shard)
-        return notFound("shard", shardId);
-    if (shard->state != ShardState::Active)
-        return makeError(ErrorCode::FailedPrecondition,
-            "shard " + shardId + " is " + shardStateName(shard->state) + "; only an active shard can take a space");
-    if (space->second.value.migrating())
-        return makeError(ErrorCode::FailedPrecondition,
-            "space " + spaceId + " is migrating (" + space->second.value.migrationId + "); finish or cancel it first");
-    SpaceRecord record = space->second.value;
-    record.shard = shardId;
-    record.epoch += 1;
-    auto committed
-        = commitOne({ keys::space(spaceId), encode(record), space->second.modRevision }, actor, "reassign-space");
-    if (!committed)
-        return committed.error();
-    return record;
+    auto edit
+        = editSpace(spaceId, actor, "reassign-space", [&](const MapSnapshot& map, SpaceRecord& record) -> Result<bool> {
+              const ShardRecord* shard = map.shard(shardId);
+              if (!shard)
+                  return notFound("shard", shardId);
+              if (shard->state != ShardState::Active)
+                  return makeError(ErrorCode::FailedPrecondition,
+                      "shard " + shardId + " is " + shardStateName(shard->state)
+                          + "; only an active shard can take a space");
+              if (record.migrating())
+                  return makeError(ErrorCode::FailedPrecondition,
+                      "space " + spaceId + " is migrating (" + record.migrationId + "); finish or cancel it first");
+              record.shard = shardId;
+              record.epoch += 1;
+              return true;
+          });
+    if (!edit)
+        return edit.error();
+    return edit->record;
 }
 
 } // namespace shardmap::core

@@ -3,6 +3,7 @@
 #include "core/map/shard_map.h"
 #include "core/store/metadata_store.h"
 
+#include <functional>
 #include <map>
 #include <string>
 
@@ -40,6 +41,16 @@ public:
     Result<MapSnapshot> snapshot();
 
 private:
+    struct SpaceEdit {
+        SpaceRecord record;
+        std::uint64_t revision = 0;
+    };
+    // Changes one space record in place; returns whether anything changed (nothing is committed
+    // when not) or the reason the change is refused.
+    using SpaceChange = std::function<Result<bool>(const MapSnapshot&, SpaceRecord&)>;
+    // Reads the space, applies change, commits it with a compare-and-set on the record read.
+    Result<SpaceEdit> editSpace(
+        const std::string& spaceId, const Actor& actor, const std::string& action, const SpaceChange& change);
     Result<std::uint64_t> commitOne(Mutation mutation, const Actor& actor, const std::string& action);
 
     MetadataStore& m_store;
