@@ -29,6 +29,8 @@ struct CtlOptions {
 
 // Opens the store named by --store (or SHARDMAP_STORE), with a message that says how to fix it.
 core::Result<std::unique_ptr<core::MetadataStore>> openCtlStore(const CtlOptions& options, bool create = false);
+// The map as of now, read from the store named by the options.
+core::Result<core::MapSnapshot> readMap(const CtlOptions& options);
 
 CommandResult cmdInit(const CtlOptions& options);
 CommandResult cmdNodeAdd(const CtlOptions& options, const std::string& id, const std::string& address,

@@ -108,11 +108,7 @@ CommandResult cmdShardCreate(const CtlOptions& options, const ShardCreateArgs& a
 
 CommandResult cmdShardList(const CtlOptions& options)
 {
-    auto store = openCtlStore(options);
-    if (!store)
-        return store.error();
-    core::MapEditor editor(**store);
-    auto map = editor.snapshot();
+    auto map = readMap(options);
     if (!map)
         return map.error();
     auto pool = makePool(options);
@@ -254,11 +250,7 @@ CommandResult cmdSearch(const CtlOptions& options, const SearchArgs& args)
 
 CommandResult cmdStats(const CtlOptions& options, bool spaces)
 {
-    auto store = openCtlStore(options);
-    if (!store)
-        return store.error();
-    core::MapEditor editor(**store);
-    auto map = editor.snapshot();
+    auto map = readMap(options);
     if (!map)
         return map.error();
     auto pool = makePool(options);

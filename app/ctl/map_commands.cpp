@@ -52,6 +52,14 @@ core::Result<std::unique_ptr<core::MetadataStore>> openCtlStore(const CtlOptions
     return core::openStore(options.storeUri, create);
 }
 
+core::Result<core::MapSnapshot> readMap(const CtlOptions& options)
+{
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    return core::MapEditor(**store).snapshot();
+}
+
 CommandResult cmdInit(const CtlOptions& options)
 {
     auto store = openCtlStore(options, true);
