@@ -26,6 +26,14 @@ constexpr std::array<std::pair<MigrationPhase, const char*>, 9> kPhases { {
     { MigrationPhase::Cancelled, "cancelled" },
 } };
 
+constexpr std::array<std::pair<OperationKind, const char*>, 5> kOperationKinds { {
+    { OperationKind::Drain, "drain" },
+    { OperationKind::RetireNode, "retire-node" },
+    { OperationKind::Split, "split" },
+    { OperationKind::Merge, "merge" },
+    { OperationKind::Isolate, "isolate" },
+} };
+
 template <typename Enum, std::size_t N>
 const char* nameIn(const std::array<std::pair<Enum, const char*>, N>& table, Enum value)
 {
@@ -63,6 +71,15 @@ const char* migrationPhaseName(MigrationPhase phase)
 std::optional<MigrationPhase> parseMigrationPhase(std::string_view name)
 {
     return parseIn(kPhases, name);
+}
+
+const char* operationKindName(OperationKind kind)
+{
+    return nameIn(kOperationKinds, kind);
+}
+std::optional<OperationKind> parseOperationKind(std::string_view name)
+{
+    return parseIn(kOperationKinds, name);
 }
 
 bool isFinal(MigrationPhase phase)

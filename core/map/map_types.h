@@ -19,6 +19,8 @@ struct NodeRecord {
     std::string id;
     std::string address;
     std::map<std::string, std::string> labels;
+    // Retired by a retire-node operation: its shards are retired, nothing is placed on it.
+    bool retired = false;
 
     bool operator==(const NodeRecord&) const = default;
 };
@@ -73,23 +75,96 @@ struct MigrationProgress {
 struct MigrationRecord {
     std::string id;
     std::string space;
+    // The direction the migration moves the space now. A rollback swaps them (rolledBack).
     std::string source;
     std::string target;
     MigrationPhase phase = MigrationPhase::Queued;
     MigrationProgress progress;
+    // 0: the default of MigrationSettings.
     std::uint64_t throttleDocsPerSecond = 0;
     bool paused = false;
     std::string requestedBy;
     std::string reason;
+    // The operation (drain, split ...) that queued this migration, if any.
+    std::string operation;
     std::int64_t createdUnixMs = 0;
+    std::int64_t startedUnixMs = 0;
     std::int64_t updatedUnixMs = 0;
     std::int64_t finishedUnixMs = 0;
     std::int64_t cutoverUnixMs = 0;
-    // Verify found source and target apart and backfilled again this many times.
+    // The executor leaves the migration alone until then (backoff after a failed attempt).
+    std::int64_t notBeforeUnixMs = 0;
+    // Every document of the source has been copied once; verify and repairs follow.
+    bool backfilled = false;
+    // Verify found source and target apart and repaired this many times, copying repairedDocs.
     std::uint32_t repairs = 0;
+    std::uint64_t repairedDocs = 0;
+    // Requests of an administrator that the executor carries out at its next step.
+    bool cancelRequested = false;
+    bool rollbackRequested = false;
+    // Rolled back after cutover: source and target were swapped and the space moved back.
+    bool rolledBack = false;
+    // Winding down: dual writes stopped, the target's copy is being removed; ends in abortPhase.
+    bool aborting = false;
+    MigrationPhase abortPhase = MigrationPhase::Cancelled;
+    // What the executor is doing or waiting for, for people ("waiting for the rollback window").
+    std::string status;
+    // The last error, kept while the executor retries and as the reason of a failure.
     std::string error;
 
+    bool active() const { return !isFinal(phase); }
     bool operator==(const MigrationRecord&) const = default;
+};
+
+// How the executor runs migrations; one record (settings/migrations), changeable while they run.
+struct MigrationSettings {
+    // Migrations past queued and before cleanup, across the fleet, per node and per shard (as
+    // source or target). 0: no limit.
+    std::uint32_t maxConcurrent = 4;
+    std::uint32_t maxPerNode = 2;
+    std::uint32_t maxPerShard = 1;
+    // Backfill rate of a migration without its own throttle; 0: as fast as the nodes go.
+    std::uint64_t defaultThrottleDocsPerSecond = 0;
+    std::uint32_t backfillBatch = 1000;
+    // How long the old source keeps receiving writes after cutover, so that a rollback needs no
+    // backfill; its copy is deleted after that.
+    std::uint64_t rollbackWindowSeconds = 600;
+    // Longest the cutover may hold the space's writes; past it the cutover aborts and retries.
+    std::uint64_t cutoverTimeoutMs = 2000;
+    // Rows per second the cleanup deletes from the old source (0: no limit).
+    std::uint32_t cleanupRowsPerSecond = 20000;
+    // Largest share of a target's capacity (docs, bytes) a migration may fill.
+    double maxTargetFill = 0.9;
+    // Verify rounds that may repair before the migration fails.
+    std::uint32_t maxRepairs = 5;
+
+    bool operator==(const MigrationSettings&) const = default;
+};
+
+enum class OperationKind { Drain, RetireNode, Split, Merge, Isolate };
+const char* operationKindName(OperationKind kind);
+std::optional<OperationKind> parseOperationKind(std::string_view name);
+
+// A fleet change built from migrations (drain a shard, retire a node, split, merge, isolate),
+// recorded in one commit with its migrations. The executor finishes it when they are final
+// (retires the drained shard or node, the merged shard).
+struct OperationRecord {
+    std::string id;
+    OperationKind kind = OperationKind::Drain;
+    // What it acts on: a shard (drain, split, merge's source), a node (retire-node), a space
+    // (isolate); into: the shard that receives (merge), or the shard created (split, isolate).
+    std::string subject;
+    std::string into;
+    std::vector<std::string> migrations;
+    // Running, then done or failed (one of its migrations failed or was cancelled).
+    std::string state = "running";
+    std::string requestedBy;
+    std::string reason;
+    std::int64_t createdUnixMs = 0;
+    std::int64_t finishedUnixMs = 0;
+    std::string error;
+
+    bool operator==(const OperationRecord&) const = default;
 };
 
 // Keys of the records in the metadata store.
@@ -98,6 +173,8 @@ inline constexpr std::string_view kNodes = "nodes/";
 inline constexpr std::string_view kShards = "shards/";
 inline constexpr std::string_view kSpaces = "spaces/";
 inline constexpr std::string_view kMigrations = "migrations/";
+inline constexpr std::string_view kOperations = "operations/";
+inline constexpr std::string_view kMigrationSettings = "settings/migrations";
 inline std::string node(std::string_view id)
 {
     return std::string(kNodes) + std::string(id);
@@ -113,6 +190,10 @@ inline std::string space(std::string_view id)
 inline std::string migration(std::string_view id)
 {
     return std::string(kMigrations) + std::string(id);
+}
+inline std::string operation(std::string_view id)
+{
+    return std::string(kOperations) + std::string(id);
 }
 } // namespace keys
 

@@ -53,7 +53,9 @@ template <typename T> const T* findIn(const std::map<std::string, Versioned<T>>&
 
 std::string encode(const NodeRecord& record)
 {
-    return json { { "id", record.id }, { "address", record.address }, { "labels", record.labels } }.dump();
+    return json {
+        { "id", record.id }, { "address", record.address }, { "labels", record.labels }, { "retired", record.retired }
+    }.dump();
 }
 
 std::string encode(const ShardRecord& record)
@@ -84,18 +86,46 @@ std::string encode(const MigrationRecord& record)
                 { "bytes_total", p.bytesTotal }, { "docs_per_second", p.docsPerSecond },
                 { "eta_seconds", p.etaSeconds }, { "cursor", p.cursor } } },
         { "throttle_docs_per_second", record.throttleDocsPerSecond }, { "paused", record.paused },
-        { "requested_by", record.requestedBy }, { "reason", record.reason },
-        { "created_unix_ms", record.createdUnixMs }, { "updated_unix_ms", record.updatedUnixMs },
-        { "finished_unix_ms", record.finishedUnixMs }, { "cutover_unix_ms", record.cutoverUnixMs },
-        { "repairs", record.repairs }, { "error", record.error }
+        { "requested_by", record.requestedBy }, { "reason", record.reason }, { "operation", record.operation },
+        { "created_unix_ms", record.createdUnixMs }, { "started_unix_ms", record.startedUnixMs },
+        { "updated_unix_ms", record.updatedUnixMs }, { "finished_unix_ms", record.finishedUnixMs },
+        { "cutover_unix_ms", record.cutoverUnixMs }, { "not_before_unix_ms", record.notBeforeUnixMs },
+        { "backfilled", record.backfilled }, { "repairs", record.repairs }, { "repaired_docs", record.repairedDocs },
+        { "cancel_requested", record.cancelRequested }, { "rollback_requested", record.rollbackRequested },
+        { "rolled_back", record.rolledBack }, { "aborting", record.aborting },
+        { "abort_phase", migrationPhaseName(record.abortPhase) }, { "status", record.status },
+        { "error", record.error }
     }.dump();
+}
+
+std::string encode(const MigrationSettings& settings)
+{
+    return json { { "max_concurrent", settings.maxConcurrent }, { "max_per_node", settings.maxPerNode },
+        { "max_per_shard", settings.maxPerShard },
+        { "default_throttle_docs_per_second", settings.defaultThrottleDocsPerSecond },
+        { "backfill_batch", settings.backfillBatch }, { "rollback_window_seconds", settings.rollbackWindowSeconds },
+        { "cutover_timeout_ms", settings.cutoverTimeoutMs },
+        { "cleanup_rows_per_second", settings.cleanupRowsPerSecond }, { "max_target_fill", settings.maxTargetFill },
+        { "max_repairs", settings.maxRepairs } }
+        .dump();
+}
+
+std::string encode(const OperationRecord& record)
+{
+    return json { { "id", record.id }, { "kind", operationKindName(record.kind) }, { "subject", record.subject },
+        { "into", record.into }, { "migrations", record.migrations }, { "state", record.state },
+        { "requested_by", record.requestedBy }, { "reason", record.reason },
+        { "created_unix_ms", record.createdUnixMs }, { "finished_unix_ms", record.finishedUnixMs },
+        { "error", record.error } }
+        .dump();
 }
 
 Result<NodeRecord> decodeNode(const std::string& text)
 {
     return decodeWith<NodeRecord>(text, "node", [](const json& doc) {
         return NodeRecord { doc.at("id").get<std::string>(), doc.at("address").get<std::string>(),
-            optionalField<std::map<std::string, std::string>>(doc, "labels", {}) };
+            optionalField<std::map<std::string, std::string>>(doc, "labels", {}),
+            optionalField<bool>(doc, "retired", false) };
     });
 }
 
@@ -154,7 +184,63 @@ Result<MigrationRecord> decodeMigration(const std::string& text)
         record.updatedUnixMs = optionalField<std::int64_t>(doc, "updated_unix_ms", 0);
         record.finishedUnixMs = optionalField<std::int64_t>(doc, "finished_unix_ms", 0);
         record.cutoverUnixMs = optionalField<std::int64_t>(doc, "cutover_unix_ms", 0);
+        record.operation = optionalField<std::string>(doc, "operation", "");
+        record.startedUnixMs = optionalField<std::int64_t>(doc, "started_unix_ms", 0);
+        record.notBeforeUnixMs = optionalField<std::int64_t>(doc, "not_before_unix_ms", 0);
+        record.backfilled = optionalField<bool>(doc, "backfilled", false);
         record.repairs = optionalField<std::uint32_t>(doc, "repairs", 0);
+        record.repairedDocs = optionalField<std::uint64_t>(doc, "repaired_docs", 0);
+        record.cancelRequested = optionalField<bool>(doc, "cancel_requested", false);
+        record.rollbackRequested = optionalField<bool>(doc, "rollback_requested", false);
+        record.rolledBack = optionalField<bool>(doc, "rolled_back", false);
+        record.aborting = optionalField<bool>(doc, "aborting", false);
+        record.abortPhase = parseMigrationPhase(optionalField<std::string>(doc, "abort_phase", "cancelled"))
+                                .value_or(MigrationPhase::Cancelled);
+        record.status = optionalField<std::string>(doc, "status", "");
+        record.error = optionalField<std::string>(doc, "error", "");
+        return record;
+    });
+}
+
+Result<MigrationSettings> decodeMigrationSettings(const std::string& text)
+{
+    return decodeWith<MigrationSettings>(text, "migration settings", [](const json& doc) {
+        const MigrationSettings defaults;
+        MigrationSettings settings;
+        settings.maxConcurrent = optionalField<std::uint32_t>(doc, "max_concurrent", defaults.maxConcurrent);
+        settings.maxPerNode = optionalField<std::uint32_t>(doc, "max_per_node", defaults.maxPerNode);
+        settings.maxPerShard = optionalField<std::uint32_t>(doc, "max_per_shard", defaults.maxPerShard);
+        settings.defaultThrottleDocsPerSecond = optionalField<std::uint64_t>(
+            doc, "default_throttle_docs_per_second", defaults.defaultThrottleDocsPerSecond);
+        settings.backfillBatch = optionalField<std::uint32_t>(doc, "backfill_batch", defaults.backfillBatch);
+        settings.rollbackWindowSeconds
+            = optionalField<std::uint64_t>(doc, "rollback_window_seconds", defaults.rollbackWindowSeconds);
+        settings.cutoverTimeoutMs = optionalField<std::uint64_t>(doc, "cutover_timeout_ms", defaults.cutoverTimeoutMs);
+        settings.cleanupRowsPerSecond
+            = optionalField<std::uint32_t>(doc, "cleanup_rows_per_second", defaults.cleanupRowsPerSecond);
+        settings.maxTargetFill = optionalField<double>(doc, "max_target_fill", defaults.maxTargetFill);
+        settings.maxRepairs = optionalField<std::uint32_t>(doc, "max_repairs", defaults.maxRepairs);
+        return settings;
+    });
+}
+
+Result<OperationRecord> decodeOperation(const std::string& text)
+{
+    return decodeWith<OperationRecord>(text, "operation", [](const json& doc) {
+        OperationRecord record;
+        record.id = doc.at("id").get<std::string>();
+        const auto kind = parseOperationKind(doc.at("kind").get<std::string>());
+        if (!kind)
+            throw json::other_error::create(501, "unknown operation kind " + doc.at("kind").dump(), &doc);
+        record.kind = *kind;
+        record.subject = optionalField<std::string>(doc, "subject", "");
+        record.into = optionalField<std::string>(doc, "into", "");
+        record.migrations = optionalField<std::vector<std::string>>(doc, "migrations", {});
+        record.state = optionalField<std::string>(doc, "state", "running");
+        record.requestedBy = optionalField<std::string>(doc, "requested_by", "");
+        record.reason = optionalField<std::string>(doc, "reason", "");
+        record.createdUnixMs = optionalField<std::int64_t>(doc, "created_unix_ms", 0);
+        record.finishedUnixMs = optionalField<std::int64_t>(doc, "finished_unix_ms", 0);
         record.error = optionalField<std::string>(doc, "error", "");
         return record;
     });
@@ -174,6 +260,14 @@ Result<MapSnapshot> MapSnapshot::decode(const StoreSnapshot& snapshot)
             status = decodeInto(map.spaces, record, decodeSpace);
         else if (key.starts_with(keys::kMigrations))
             status = decodeInto(map.migrations, record, decodeMigration);
+        else if (key.starts_with(keys::kOperations))
+            status = decodeInto(map.operations, record, decodeOperation);
+        else if (key == keys::kMigrationSettings) {
+            auto settings = decodeMigrationSettings(record.value);
+            if (!settings)
+                return makeError(settings.error().code, settings.error().message, record.key);
+            map.settings = { std::move(*settings), record.modRevision };
+        }
         if (!status)
             return status.error();
     }

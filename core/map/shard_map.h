@@ -24,6 +24,9 @@ struct MapSnapshot {
     std::map<std::string, Versioned<ShardRecord>> shards;
     std::map<std::string, Versioned<SpaceRecord>> spaces;
     std::map<std::string, Versioned<MigrationRecord>> migrations;
+    std::map<std::string, Versioned<OperationRecord>> operations;
+    // The defaults (modRevision 0) until someone stores settings.
+    Versioned<MigrationSettings> settings;
 
     static Result<MapSnapshot> decode(const StoreSnapshot& snapshot);
 
@@ -40,10 +43,14 @@ std::string encode(const NodeRecord& record);
 std::string encode(const ShardRecord& record);
 std::string encode(const SpaceRecord& record);
 std::string encode(const MigrationRecord& record);
+std::string encode(const MigrationSettings& settings);
+std::string encode(const OperationRecord& record);
 Result<NodeRecord> decodeNode(const std::string& json);
 Result<ShardRecord> decodeShard(const std::string& json);
 Result<SpaceRecord> decodeSpace(const std::string& json);
 Result<MigrationRecord> decodeMigration(const std::string& json);
+Result<MigrationSettings> decodeMigrationSettings(const std::string& json);
+Result<OperationRecord> decodeOperation(const std::string& json);
 
 // What changed between two revisions of the map.
 struct SpaceMove {
