@@ -34,10 +34,13 @@ shardmap::core::ControllerServerConfig parseConfig(CLI::App& app, int argc, char
            "Executor lease time to live; renewed every third of it, a dead leader is replaced within about 4/3 of it")
         ->capture_default_str()
         ->check(CLI::Range(100, 3600000));
+    bool noExecutor = false;
+    app.add_flag("--no-executor", noExecutor, "Only route; never run migrations (even when holding the lease)");
     app.add_flag(
         "--exit-with-parent", exitWithParent, "Exit when the parent process dies (for supervisors and the demo)");
     app.parse(argc, argv);
     config.leaseTtl = std::chrono::milliseconds(leaseTtlMs);
+    config.runExecutor = !noExecutor;
     config.log = [](const std::string& message) { std::cerr << "shardmapd: " << message << std::endl; };
     return config;
 }

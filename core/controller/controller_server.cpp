@@ -67,8 +67,10 @@ Result<std::unique_ptr<ControllerServer>> ControllerServer::start(ControllerServ
         return status.error();
     if (auto status = server->startServer(hostPort->first); !status)
         return status.error();
-    // Last, so that a replica that failed to start never holds the lease.
-    server->m_election = std::thread([raw = server.get()] { raw->electionLoop(); });
+    // Last, so that a replica that failed to start never holds the lease. A replica that only
+    // routes never competes for it: holding it would keep the executor from running anywhere.
+    if (server->m_config.runExecutor)
+        server->m_election = std::thread([raw = server.get()] { raw->electionLoop(); });
     return server;
 }
 
@@ -84,11 +86,23 @@ Status ControllerServer::openStoreAndRouter()
     RouterOptions options;
     options.actor = "shardmapd/" + m_config.id;
     options.followChanges = true;
+    options.onTargetFailure = [this](const TargetWriteFailure& failure) {
+        // The write stands on the source; verify and the cutover's comparison find and repair
+        // what the target missed.
+        log("dual write to migration target " + failure.targetShard + " of " + failure.space
+            + " failed: " + failure.error.describe());
+    };
     auto router = Router::start(*m_store, *m_nodes, std::move(options));
     if (!router)
         return router.error();
     m_router = std::move(*router);
     m_service = std::make_unique<RouterService>(*m_router);
+    if (m_config.runExecutor) {
+        ExecutorOptions executor = m_config.executor;
+        executor.actor = "shardmapd/" + m_config.id;
+        executor.log = m_config.log;
+        m_executor = std::make_unique<MigrationExecutor>(*m_store, *m_nodes, std::move(executor));
+    }
     return {};
 }
 
@@ -141,6 +155,8 @@ void ControllerServer::shutdown(std::chrono::milliseconds grace)
         m_electionWake.notify_all();
         m_election.join();
     }
+    // No migration step may run once the lease is given back.
+    m_executor.reset();
     // The lease goes back before the calls in flight are drained: those are router calls, which
     // do not need it, and gRPC's graceful stop can take seconds with idle clients connected; a
     // standby should not wait that long (or a whole TTL) to take over the executor.
@@ -169,6 +185,8 @@ void ControllerServer::electionTick()
         tryRenew();
     else
         tryAcquire();
+    if (m_grant && m_executor)
+        m_executor->lead(*m_grant);
     if (m_grant && m_config.onLeaderTick)
         m_config.onLeaderTick(*m_grant);
 }
@@ -223,6 +241,8 @@ void ControllerServer::becomeLeader(const LeaseGrant& grant)
 
 void ControllerServer::stepDown(const std::string& why)
 {
+    if (m_executor)
+        m_executor->stepDown();
     m_grant.reset();
     m_leader = false;
     setExecutorHealth(false);

@@ -2,6 +2,7 @@
 
 #include "core/client/node_client.h"
 #include "core/controller/router_service.h"
+#include "core/migration/migration_executor.h"
 #include "core/node/node_server.h"
 #include "core/router/router.h"
 #include "core/store/metadata_store.h"
@@ -40,10 +41,13 @@ struct ControllerServerConfig {
     std::chrono::milliseconds leaseTtl { 10000 };
     // How the controller reaches the shard nodes (deadline, TLS).
     NodeClientOptions nodeClient;
+    // Run the migration executor while leading. Off: a replica that only routes and never
+    // takes part in the election.
+    bool runExecutor = true;
+    ExecutorOptions executor;
     // Called on the election thread after every successful acquire or renewal while this replica
-    // leads, with the current grant; the migration executor plugs in here (its commits are fenced
-    // with the grant). It must return well within leaseTtl / 3, or renewals are delayed and the
-    // lease may lapse: long work belongs on its own thread, checking isLeader().
+    // leads, with the current grant (after the executor was handed it), for tests and tools. It
+    // must return well within leaseTtl / 3, or renewals are delayed and the lease may lapse.
     std::function<void(const LeaseGrant&)> onLeaderTick;
     // Where the controller says what it does (leadership changes, store errors); empty: nowhere.
     std::function<void(const std::string&)> log;
@@ -68,6 +72,8 @@ public:
     // Whether this replica holds the executor lease, as of the last election tick.
     bool isLeader() const { return m_leader.load(); }
     Router& router() { return *m_router; }
+    // Null when runExecutor is off.
+    MigrationExecutor* executor() { return m_executor.get(); }
     void shutdown(std::chrono::milliseconds grace = std::chrono::seconds(10));
 
 private:
@@ -89,6 +95,7 @@ private:
     std::unique_ptr<NodeClientPool> m_nodes;
     std::unique_ptr<Router> m_router;
     std::unique_ptr<RouterService> m_service;
+    std::unique_ptr<MigrationExecutor> m_executor;
     std::unique_ptr<grpc::Server> m_server;
     std::string m_address;
 

@@ -99,6 +99,9 @@ struct MigrationRecord {
     // Verify found source and target apart and repaired this many times, copying repairedDocs.
     std::uint32_t repairs = 0;
     std::uint64_t repairedDocs = 0;
+    // Cutovers that aborted (aggregates apart with writes held, too slow); past
+    // MigrationSettings::maxRepairs in a row the migration fails.
+    std::uint32_t cutoverAborts = 0;
     // Requests of an administrator that the executor carries out at its next step.
     bool cancelRequested = false;
     bool rollbackRequested = false;
@@ -135,7 +138,8 @@ struct MigrationSettings {
     std::uint32_t cleanupRowsPerSecond = 20000;
     // Largest share of a target's capacity (docs, bytes) a migration may fill.
     double maxTargetFill = 0.9;
-    // Verify rounds that may repair before the migration fails.
+    // Aborted cutovers in a row before the migration fails (each is preceded by a verify that
+    // repairs what the target lacks).
     std::uint32_t maxRepairs = 5;
 
     bool operator==(const MigrationSettings&) const = default;

@@ -91,33 +91,35 @@ std::string encode(const MigrationRecord& record)
         { "updated_unix_ms", record.updatedUnixMs }, { "finished_unix_ms", record.finishedUnixMs },
         { "cutover_unix_ms", record.cutoverUnixMs }, { "not_before_unix_ms", record.notBeforeUnixMs },
         { "backfilled", record.backfilled }, { "repairs", record.repairs }, { "repaired_docs", record.repairedDocs },
-        { "cancel_requested", record.cancelRequested }, { "rollback_requested", record.rollbackRequested },
-        { "rolled_back", record.rolledBack }, { "aborting", record.aborting },
-        { "abort_phase", migrationPhaseName(record.abortPhase) }, { "status", record.status },
-        { "error", record.error }
+        { "cutover_aborts", record.cutoverAborts }, { "cancel_requested", record.cancelRequested },
+        { "rollback_requested", record.rollbackRequested }, { "rolled_back", record.rolledBack },
+        { "aborting", record.aborting }, { "abort_phase", migrationPhaseName(record.abortPhase) },
+        { "status", record.status }, { "error", record.error }
     }.dump();
 }
 
 std::string encode(const MigrationSettings& settings)
 {
-    return json { { "max_concurrent", settings.maxConcurrent }, { "max_per_node", settings.maxPerNode },
+    return json {
+        { "max_concurrent", settings.maxConcurrent }, { "max_per_node", settings.maxPerNode },
         { "max_per_shard", settings.maxPerShard },
         { "default_throttle_docs_per_second", settings.defaultThrottleDocsPerSecond },
         { "backfill_batch", settings.backfillBatch }, { "rollback_window_seconds", settings.rollbackWindowSeconds },
         { "cutover_timeout_ms", settings.cutoverTimeoutMs },
         { "cleanup_rows_per_second", settings.cleanupRowsPerSecond }, { "max_target_fill", settings.maxTargetFill },
-        { "max_repairs", settings.maxRepairs } }
-        .dump();
+        { "max_repairs", settings.maxRepairs }
+    }.dump();
 }
 
 std::string encode(const OperationRecord& record)
 {
-    return json { { "id", record.id }, { "kind", operationKindName(record.kind) }, { "subject", record.subject },
+    return json {
+        { "id", record.id }, { "kind", operationKindName(record.kind) }, { "subject", record.subject },
         { "into", record.into }, { "migrations", record.migrations }, { "state", record.state },
         { "requested_by", record.requestedBy }, { "reason", record.reason },
         { "created_unix_ms", record.createdUnixMs }, { "finished_unix_ms", record.finishedUnixMs },
-        { "error", record.error } }
-        .dump();
+        { "error", record.error }
+    }.dump();
 }
 
 Result<NodeRecord> decodeNode(const std::string& text)
@@ -190,6 +192,7 @@ Result<MigrationRecord> decodeMigration(const std::string& text)
         record.backfilled = optionalField<bool>(doc, "backfilled", false);
         record.repairs = optionalField<std::uint32_t>(doc, "repairs", 0);
         record.repairedDocs = optionalField<std::uint64_t>(doc, "repaired_docs", 0);
+        record.cutoverAborts = optionalField<std::uint32_t>(doc, "cutover_aborts", 0);
         record.cancelRequested = optionalField<bool>(doc, "cancel_requested", false);
         record.rollbackRequested = optionalField<bool>(doc, "rollback_requested", false);
         record.rolledBack = optionalField<bool>(doc, "rolled_back", false);

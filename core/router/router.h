@@ -107,6 +107,8 @@ private:
     void rebuildRoutes();
     std::optional<Route> routeFor(const SpaceRecord& space, std::uint64_t revision) const;
     struct WriteGroup;
+    // Waits until the watched map has at least this epoch for the space, or the timeout passed.
+    void waitForSpaceEpoch(const std::string& space, std::uint64_t epoch, std::chrono::milliseconds timeout) const;
     Result<Route> routeForWrite(const std::string& space, RouterWriteResult& result);
     Status writeGroup(WriteGroup group, const std::vector<Document>& docs, std::map<std::string, Route>& routes,
         std::vector<WriteGroup>& pending, RouterWriteResult& result);

@@ -154,9 +154,7 @@ Status failpoint(std::string_view name)
         ::kill(::getpid(), SIGKILL);
         ::pause();
         return {};
-    case Action::Sleep:
-        std::this_thread::sleep_for(std::chrono::milliseconds(sleepMs));
-        return {};
+    case Action::Sleep: std::this_thread::sleep_for(std::chrono::milliseconds(sleepMs)); return {};
     case Action::Fail:
         return makeError(ErrorCode::Unavailable, "failpoint " + std::string(name) + " injected an error");
     }

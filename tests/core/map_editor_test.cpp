@@ -161,6 +161,7 @@ TEST(MapCodecTest, RecordsRoundTripAndMalformedOnesAreErrors)
     migration.backfilled = true;
     migration.repairs = 2;
     migration.repairedDocs = 9;
+    migration.cutoverAborts = 4;
     migration.cancelRequested = true;
     migration.rollbackRequested = true;
     migration.rolledBack = true;
@@ -174,8 +175,8 @@ TEST(MapCodecTest, RecordsRoundTripAndMalformedOnesAreErrors)
     settings.maxTargetFill = 0.5;
     EXPECT_EQ(*decodeMigrationSettings(encode(settings)), settings);
     EXPECT_EQ(*decodeMigrationSettings("{}"), MigrationSettings {});
-    OperationRecord operation { "op-1", OperationKind::Split, "s1", "s9", { "m-1", "m-2" }, "running", "bob", "full",
-        1, 0, "" };
+    OperationRecord operation { "op-1", OperationKind::Split, "s1", "s9", { "m-1", "m-2" }, "running", "bob", "full", 1,
+        0, "" };
     EXPECT_EQ(*decodeOperation(encode(operation)), operation);
     EXPECT_FALSE(decodeOperation(R"({"id":"op","kind":"explode"})"));
     NodeRecord node { "n1", "127.0.0.1:1", { { "rack", "a" } }, true };

@@ -1,0 +1,137 @@
+#pragma once
+
+#include "core/client/node_client.h"
+#include "core/map/shard_map.h"
+#include "core/store/metadata_store.h"
+#include "core/util/result.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace shardmap::core {
+
+struct ExecutorOptions {
+    // Audit actor of the executor's commits (the replica's id).
+    std::string actor = "executor";
+    // How often the map is re-read when no change woke the executor.
+    std::chrono::milliseconds poll { 500 };
+    // Pause before retrying a step that failed (node unreachable, store busy), doubling up to
+    // maxBackoff while it keeps failing.
+    std::chrono::milliseconds backoff { 200 };
+    std::chrono::milliseconds maxBackoff { 5000 };
+    // Backfill progress is written to the store at most this often (and at the end).
+    std::chrono::milliseconds progressInterval { 250 };
+    // The executor stops acting this long before its lease would expire unrenewed, so that a
+    // paused or partitioned former leader never races its successor.
+    std::chrono::milliseconds leaseMargin { 300 };
+    std::function<void(const std::string&)> log;
+};
+
+// One cutover as the executor measured it: how long the space's writes were held.
+struct CutoverTiming {
+    std::string migration;
+    std::chrono::microseconds held { 0 };
+    bool committed = false;
+};
+
+// Drives migrations through the phases of ARCHITECTURE §6. It acts only while lead() keeps it
+// supplied with a live lease grant (the ControllerServer election calls it on every renewal);
+// every commit is fenced with that grant and every node call is made only while the grant has
+// more than leaseMargin left, so a former leader that wakes up late does nothing.
+//
+// Each step reads the records it needs, does one idempotent transition, and commits it with a
+// compare-and-set on the records it read, so a crash anywhere leaves a state the next executor
+// resumes from (the phase, the backfill cursor, the epochs). The epochs it sends to nodes are
+// derived from the space record's epoch E: E while dual writing, E + 1 for the cutover fence,
+// committed to the map before anyone writes with it.
+//
+// One worker thread per migration in progress; a scheduler thread starts queued migrations as
+// the concurrency limits of settings/migrations allow, retries failed steps with backoff, wakes
+// migrations waiting for their rollback window, and finishes operations (drain, merge ...) once
+// their migrations are final.
+class MigrationExecutor {
+public:
+    MigrationExecutor(MetadataStore& store, NodeClientPool& nodes, ExecutorOptions options);
+    ~MigrationExecutor();
+    MigrationExecutor(const MigrationExecutor&) = delete;
+    MigrationExecutor& operator=(const MigrationExecutor&) = delete;
+
+    // This replica leads with this grant (renewed or new); starts acting if it was not.
+    void lead(const LeaseGrant& grant);
+    // Stops acting and waits for the workers to finish their current call.
+    void stepDown();
+    bool leading() const;
+    // Cutovers done or aborted by this executor, oldest first (for benchmarks and tests).
+    std::vector<CutoverTiming> cutoverTimings() const;
+
+private:
+    struct Context;
+    enum class Next { Continue, Wait, Finished };
+    struct StepResult {
+        Next next = Next::Continue;
+        std::chrono::milliseconds wait { 0 };
+    };
+
+    void schedulerLoop();
+    void scheduleOnce();
+    void runWorker(const std::string& id);
+    Result<StepResult> step(const std::string& id);
+
+    Result<StepResult> startMigration(Context& ctx);
+    Result<StepResult> enterBackfill(Context& ctx);
+    Result<StepResult> backfill(Context& ctx);
+    Result<StepResult> verify(Context& ctx);
+    Result<StepResult> cutover(Context& ctx);
+    Result<StepResult> abortCutover(Context& ctx, std::uint64_t fenceEpoch, const std::string& why);
+    Result<StepResult> cleanup(Context& ctx);
+    Result<StepResult> rollback(Context& ctx);
+    Result<StepResult> abort(Context& ctx);
+    Result<StepResult> beginAbort(Context& ctx, MigrationPhase endPhase, const std::string& why);
+    Result<std::uint64_t> repairByRange(Context& ctx, bool& targetOnly);
+    Status finishOperations();
+
+    Result<Context> load(const std::string& id);
+    Result<std::shared_ptr<NodeClient>> clientFor(const Context& ctx, const std::string& shard);
+    Status own(const Context& ctx, const std::string& shard, SpaceRole role, std::uint64_t epoch);
+    Result<SpaceStats> statsOf(const Context& ctx, const std::string& shard);
+    // Commits the space and/or migration records of ctx as changed, CAS on what was read.
+    Result<std::uint64_t> commit(Context& ctx, bool space, const std::string& action, const std::string& reason);
+    // Updates only the migration record, re-reading and re-applying change on a conflict with
+    // an administrator's request (pause, throttle), so progress never overwrites them.
+    Status updateMigration(Context& ctx, const std::function<void(MigrationRecord&)>& change);
+    Status checkLease() const;
+    std::optional<LeaseGrant> grant() const;
+    void log(const std::string& message) const;
+    void recordCutover(CutoverTiming timing);
+
+    MetadataStore& m_store;
+    NodeClientPool& m_nodes;
+    ExecutorOptions m_options;
+
+    mutable std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::optional<LeaseGrant> m_grant;
+    bool m_leading = false;
+    bool m_stopping = false;
+    std::thread m_scheduler;
+    std::unique_ptr<WatchHandle> m_watch;
+    // Migrations with a worker running; ids whose worker ended, to be joined.
+    std::map<std::string, std::thread> m_workers;
+    std::vector<std::string> m_finishedWorkers;
+    // When a migration that waits (backoff, rollback window) is due again.
+    std::map<std::string, std::chrono::steady_clock::time_point> m_dueAt;
+    std::map<std::string, int> m_failures;
+    std::vector<CutoverTiming> m_cutovers;
+};
+
+} // namespace shardmap::core

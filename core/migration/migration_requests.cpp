@@ -1,0 +1,395 @@
+#include "core/migration/migration_requests.h"
+
+#include "core/migration/fleet_facts.h"
+
+#include <atomic>
+#include <cstdio>
+#include <functional>
+#include <random>
+
+namespace shardmap::core {
+
+namespace {
+
+// The executor rewrites a running migration's record at every batch, so an administrator's
+// compare-and-set on it can lose a race that says nothing about the request: re-read, re-check
+// and try again a few times before reporting the conflict.
+constexpr int kCommitAttempts = 5;
+
+std::string bytesText(std::uint64_t bytes)
+{
+    const char* units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    double value = static_cast<double>(bytes);
+    int unit = 0;
+    while (value >= 1024 && unit < 4) {
+        value /= 1024;
+        ++unit;
+    }
+    char text[32];
+    if (unit == 0)
+        std::snprintf(text, sizeof text, "%llu B", static_cast<unsigned long long>(bytes));
+    else
+        std::snprintf(text, sizeof text, "%.1f %s", value, units[unit]);
+    return text;
+}
+
+std::string percentText(double share)
+{
+    char text[16];
+    std::snprintf(text, sizeof text, "%.0f%%", share * 100);
+    return text;
+}
+
+std::string timeOrderedId(const char* prefix)
+{
+    // Random start per process, then consecutive: ids of one process never repeat within a
+    // millisecond, and two processes collide only by a 1 in 65536 chance.
+    static std::atomic<std::uint32_t> counter { std::random_device {}() };
+    const std::uint32_t suffix = counter.fetch_add(1) & 0xffffu;
+    char id[48];
+    std::snprintf(id, sizeof id, "%s-%013lld-%04x", prefix, static_cast<long long>(nowUnixMs()), suffix);
+    return id;
+}
+
+Status checkDisk(const SpaceRecord& space, const ShardRecord& target, const PreflightFacts& facts)
+{
+    if (!facts.targetNodeDiskFree)
+        return refusal("cannot read the free disk of node " + target.node + " (target shard " + target.id
+            + "); room that cannot be checked is not room");
+    const std::uint64_t needed = facts.spaceBytes > UINT64_MAX / 2 ? UINT64_MAX : facts.spaceBytes * 2;
+    if (*facts.targetNodeDiskFree < needed)
+        return refusal("node " + target.node + " of shard " + target.id + " has " + bytesText(*facts.targetNodeDiskFree)
+            + " free; space " + space.id + " needs twice its " + bytesText(facts.spaceBytes) + ", "
+            + bytesText(needed));
+    return {};
+}
+
+Status checkFill(const SpaceRecord& space, const ShardRecord& target, double maxFill, const char* unit,
+    std::uint64_t capacity, std::optional<std::uint64_t> held, std::uint64_t adding)
+{
+    if (capacity == 0)
+        return {};
+    const std::string limit = std::to_string(capacity) + " " + unit;
+    if (!held)
+        return refusal("cannot read the load of shard " + target.id + " (node " + target.node
+            + " did not answer) to check its capacity of " + limit);
+    const std::uint64_t after = *held + adding;
+    if (static_cast<double>(after) > maxFill * static_cast<double>(capacity))
+        return refusal("shard " + target.id + " would hold " + std::to_string(after) + " of its " + limit + " ("
+            + percentText(static_cast<double>(after) / static_cast<double>(capacity)) + ") with space " + space.id
+            + " (" + std::to_string(adding) + " " + unit + "), above the " + percentText(maxFill) + " limit");
+    return {};
+}
+
+} // namespace
+
+Status checkTargetShard(const MapSnapshot& map, const ShardRecord& target)
+{
+    if (target.state != ShardState::Active)
+        return refusal("shard " + target.id + " is " + shardStateName(target.state)
+            + "; only an active shard can receive a space");
+    const NodeRecord* node = map.node(target.node);
+    if (!node)
+        return refusal("shard " + target.id + " is on node " + target.node + ", which is not in the shard map");
+    if (node->retired)
+        return refusal("shard " + target.id + " is on node " + target.node + ", which is retired");
+    return {};
+}
+
+Status preflightMap(
+    const MapSnapshot& map, const std::string& spaceId, const std::string& targetShard, const std::string& ownMigration)
+{
+    const SpaceRecord* space = map.space(spaceId);
+    if (!space)
+        return unknownId("space", spaceId);
+    const ShardRecord* target = map.shard(targetShard);
+    if (!target)
+        return unknownId("shard", targetShard);
+    if (space->migrating() && space->migrationId != ownMigration)
+        return refusal("space " + spaceId + " is already migrating (" + space->migrationId
+            + "); wait for it to finish or cancel it first");
+    if (space->shard == targetShard)
+        return refusal("space " + spaceId + " is already on shard " + targetShard);
+    if (!space->pin.empty() && space->pin != targetShard)
+        return refusal(
+            "space " + spaceId + " is pinned to shard " + space->pin + "; unpin it before moving it to " + targetShard);
+    return checkTargetShard(map, *target);
+}
+
+Status preflightMigration(const MapSnapshot& map, const std::string& spaceId, const std::string& targetShard,
+    const PreflightFacts& facts, const std::string& ownMigration)
+{
+    if (auto status = preflightMap(map, spaceId, targetShard, ownMigration); !status)
+        return status;
+    const SpaceRecord& space = *map.space(spaceId);
+    const ShardRecord& target = *map.shard(targetShard);
+    if (auto status = checkDisk(space, target, facts); !status)
+        return status;
+    const double maxFill = map.settings.value.maxTargetFill;
+    if (auto status
+        = checkFill(space, target, maxFill, "docs", target.capacityDocs, facts.targetShardDocs, facts.spaceDocs);
+        !status)
+        return status;
+    return checkFill(space, target, maxFill, "bytes", target.capacityBytes, facts.targetShardBytes, facts.spaceBytes);
+}
+
+PreflightFacts gatherPreflightFacts(
+    const MapSnapshot& map, NodeClientPool& nodes, const std::string& spaceId, const std::string& targetShard)
+{
+    const SpaceRecord* space = map.space(spaceId);
+    const ShardRecord* target = map.shard(targetShard);
+    if (!space || !target)
+        return {};
+    FleetFacts facts(map, nodes);
+    return facts.preflightFacts(facts.spaceSize(*space), *target);
+}
+
+std::string newMigrationId()
+{
+    return timeOrderedId("m");
+}
+
+std::string newOperationId()
+{
+    return timeOrderedId("op");
+}
+
+MigrationRequests::MigrationRequests(MetadataStore& store, NodeClientPool& nodes)
+    : m_store(store)
+    , m_nodes(nodes)
+{
+}
+
+Result<MigrationRecord> MigrationRequests::queue(
+    const std::string& spaceId, const std::string& targetShard, const Actor& actor, std::uint64_t throttle)
+{
+    auto map = readMapSnapshot(m_store);
+    if (!map)
+        return map.error();
+    // The map's own refusals first: they need no node to answer.
+    if (auto status = preflightMap(*map, spaceId, targetShard); !status)
+        return status.error();
+    const auto facts = gatherPreflightFacts(*map, m_nodes, spaceId, targetShard);
+    if (auto status = preflightMigration(*map, spaceId, targetShard, facts); !status)
+        return status.error();
+    const auto& space = map->spaces.at(spaceId);
+    MigrationRecord record;
+    record.id = newMigrationId();
+    record.space = spaceId;
+    record.source = space.value.shard;
+    record.target = targetShard;
+    record.throttleDocsPerSecond = throttle;
+    record.requestedBy = actor.name;
+    record.reason = actor.reason;
+    record.createdUnixMs = record.updatedUnixMs = nowUnixMs();
+    SpaceRecord marked = space.value;
+    marked.migrationId = record.id;
+    marked.phase = MigrationPhase::Queued;
+    CommitRequest request { { { keys::migration(record.id), encode(record), 0 },
+                                { keys::space(spaceId), encode(marked), space.modRevision } },
+        std::nullopt, std::nullopt, actor.name, "migrate", actor.reason };
+    auto committed = m_store.commit(request);
+    if (!committed && committed.error().code == ErrorCode::Conflict)
+        return makeError(
+            ErrorCode::Conflict, "space " + spaceId + " changed while the migration was checked; try again");
+    if (!committed)
+        return committed.error();
+    return record;
+}
+
+namespace {
+
+// Changes one migration record (and adds other mutations if needed); returns whether anything
+// changed or why the request is refused.
+using MigrationChange = std::function<Result<bool>(const MapSnapshot&, MigrationRecord&, std::vector<Mutation>&)>;
+
+Result<MigrationRecord> editMigration(MetadataStore& store, const std::string& migrationId, const Actor& actor,
+    const std::string& action, const MigrationChange& change)
+{
+    for (int attempt = 1;; ++attempt) {
+        auto map = readMapSnapshot(store);
+        if (!map)
+            return map.error();
+        const auto found = map->migrations.find(migrationId);
+        if (found == map->migrations.end())
+            return unknownId("migration", migrationId);
+        MigrationRecord record = found->second.value;
+        std::vector<Mutation> mutations { { keys::migration(migrationId), std::nullopt, found->second.modRevision } };
+        auto changed = change(*map, record, mutations);
+        if (!changed)
+            return changed.error();
+        if (!*changed)
+            return record;
+        mutations.front().value = encode(record);
+        auto committed = store.commit({ mutations, std::nullopt, std::nullopt, actor.name, action, actor.reason });
+        if (committed)
+            return record;
+        if (committed.error().code != ErrorCode::Conflict || attempt == kCommitAttempts)
+            return committed.error();
+    }
+}
+
+Status refuseFinal(const MigrationRecord& record, const std::string& what)
+{
+    if (!isFinal(record.phase))
+        return {};
+    return refusal("migration " + record.id + " is " + migrationPhaseName(record.phase) + "; " + what);
+}
+
+std::string byWhom(const Actor& actor)
+{
+    return actor.name + (actor.reason.empty() ? "" : ": " + actor.reason);
+}
+
+} // namespace
+
+Result<MigrationRecord> MigrationRequests::pause(const std::string& migrationId, const Actor& actor)
+{
+    return editMigration(m_store, migrationId, actor, "pause-migration",
+        [](const MapSnapshot&, MigrationRecord& record, std::vector<Mutation>&) -> Result<bool> {
+            if (auto status = refuseFinal(record, "there is nothing to pause"); !status)
+                return status.error();
+            if (record.paused)
+                return false;
+            record.paused = true;
+            return true;
+        });
+}
+
+Result<MigrationRecord> MigrationRequests::resume(const std::string& migrationId, const Actor& actor)
+{
+    return editMigration(m_store, migrationId, actor, "resume-migration",
+        [](const MapSnapshot&, MigrationRecord& record, std::vector<Mutation>&) -> Result<bool> {
+            if (auto status = refuseFinal(record, "there is nothing to resume"); !status)
+                return status.error();
+            if (!record.paused)
+                return false;
+            record.paused = false;
+            return true;
+        });
+}
+
+Result<MigrationRecord> MigrationRequests::setThrottle(
+    const std::string& migrationId, std::uint64_t docsPerSecond, const Actor& actor)
+{
+    return editMigration(m_store, migrationId, actor, "throttle-migration",
+        [docsPerSecond](const MapSnapshot&, MigrationRecord& record, std::vector<Mutation>&) -> Result<bool> {
+            if (auto status = refuseFinal(record, "its throttle no longer matters"); !status)
+                return status.error();
+            if (record.throttleDocsPerSecond == docsPerSecond)
+                return false;
+            record.throttleDocsPerSecond = docsPerSecond;
+            return true;
+        });
+}
+
+Result<MigrationRecord> MigrationRequests::cancel(const std::string& migrationId, const Actor& actor)
+{
+    return editMigration(m_store, migrationId, actor, "cancel-migration",
+        [&actor](const MapSnapshot& map, MigrationRecord& record, std::vector<Mutation>& mutations) -> Result<bool> {
+            if (auto status = refuseFinal(record, "there is nothing to cancel"); !status)
+                return status.error();
+            switch (record.phase) {
+            case MigrationPhase::Cutover:
+                return refusal("migration " + record.id + " is cutting over; once it is in cleanup use rollback");
+            case MigrationPhase::Cleanup:
+                return refusal("migration " + record.id + " is past cutover (space " + record.space + " is on "
+                    + record.target + "); after cutover use rollback");
+            case MigrationPhase::Queued: break;
+            default:
+                if (record.cancelRequested)
+                    return false;
+                // The executor stops dual writes and removes the target's copy at its next step.
+                record.cancelRequested = true;
+                return true;
+            }
+            // Queued: nothing was copied and no node knows of it; done in this commit.
+            const auto now = nowUnixMs();
+            record.phase = MigrationPhase::Cancelled;
+            record.finishedUnixMs = record.updatedUnixMs = now;
+            record.status = "cancelled by " + byWhom(actor);
+            const auto space = map.spaces.find(record.space);
+            if (space != map.spaces.end() && space->second.value.migrationId == record.id) {
+                SpaceRecord cleared = space->second.value;
+                cleared.migrationId.clear();
+                cleared.target.clear();
+                cleared.phase = MigrationPhase::Done;
+                mutations.push_back({ keys::space(record.space), encode(cleared), space->second.modRevision });
+            }
+            return true;
+        });
+}
+
+Result<MigrationRecord> MigrationRequests::rollback(const std::string& migrationId, const Actor& actor)
+{
+    return editMigration(m_store, migrationId, actor, "rollback-migration",
+        [](const MapSnapshot& map, MigrationRecord& record, std::vector<Mutation>&) -> Result<bool> {
+            if (record.phase == MigrationPhase::Done)
+                return refusal("migration " + record.id
+                    + " is done and its rollback window has closed; queue a "
+                      "migration back instead");
+            if (auto status = refuseFinal(record, "there is nothing to roll back"); !status)
+                return status.error();
+            if (record.phase == MigrationPhase::Cutover)
+                return refusal("migration " + record.id + " is cutting over; roll it back once it is in cleanup");
+            if (record.phase != MigrationPhase::Cleanup)
+                return refusal("migration " + record.id + " has not cut over yet (phase "
+                    + migrationPhaseName(record.phase) + "); cancel it instead");
+            if (record.rollbackRequested)
+                return false;
+            const SpaceRecord* space = map.space(record.space);
+            const bool windowOpen = space && space->migrationId == record.id && space->shard == record.target
+                && space->target == record.source;
+            if (!windowOpen)
+                return refusal("the rollback window of migration " + record.id + " has closed (the copy on "
+                    + record.source + " is being deleted); queue a migration back instead");
+            record.rollbackRequested = true;
+            return true;
+        });
+}
+
+Result<MigrationSettings> MigrationRequests::settings()
+{
+    auto map = readMapSnapshot(m_store);
+    if (!map)
+        return map.error();
+    return map->settings.value;
+}
+
+namespace {
+
+Status validateSettings(const MigrationSettings& settings)
+{
+    if (settings.backfillBatch < 1 || settings.backfillBatch > 5000)
+        return makeError(ErrorCode::InvalidArgument,
+            "backfill batch must be 1 to 5000 documents, not " + std::to_string(settings.backfillBatch));
+    if (!(settings.maxTargetFill > 0 && settings.maxTargetFill <= 1))
+        return makeError(ErrorCode::InvalidArgument,
+            "max target fill must be above 0 and at most 1, not " + std::to_string(settings.maxTargetFill));
+    if (settings.cutoverTimeoutMs < 50)
+        return makeError(ErrorCode::InvalidArgument,
+            "cutover timeout must be at least 50 ms, not " + std::to_string(settings.cutoverTimeoutMs));
+    return {};
+}
+
+} // namespace
+
+Result<std::uint64_t> MigrationRequests::setSettings(const MigrationSettings& settings, const Actor& actor)
+{
+    if (auto status = validateSettings(settings); !status)
+        return status.error();
+    auto map = readMapSnapshot(m_store);
+    if (!map)
+        return map.error();
+    if (map->settings.value == settings && map->settings.modRevision != 0)
+        return map->revision;
+    // modRevision 0: no settings stored yet, and nobody may store them first unseen.
+    CommitRequest request { { { std::string(keys::kMigrationSettings), encode(settings), map->settings.modRevision } },
+        std::nullopt, std::nullopt, actor.name, "set-migration-settings", actor.reason };
+    auto committed = m_store.commit(request);
+    if (!committed && committed.error().code == ErrorCode::Conflict)
+        return makeError(ErrorCode::Conflict, "the migration settings changed meanwhile; read them again and retry");
+    return committed;
+}
+
+} // namespace shardmap::core

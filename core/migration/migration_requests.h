@@ -1,0 +1,108 @@
+#pragma once
+
+// What administrators (shardmapctl, the console) ask of migrations. Every request is validated
+// against a fresh snapshot of the map and recorded as one compare-and-set commit with its audit
+// record; the migration executor inside shardmapd carries requests out at its next step. Nothing
+// here talks to shard documents: requests only change records (and read node metrics for the
+// preflight's disk check).
+
+#include "core/client/node_client.h"
+#include "core/map/map_editor.h"
+#include "core/map/shard_map.h"
+#include "core/store/metadata_store.h"
+#include "core/util/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shardmap::core {
+
+// What the preflight knows about the space and the target besides the map.
+struct PreflightFacts {
+    std::uint64_t spaceDocs = 0;
+    std::uint64_t spaceBytes = 0;
+    // Of the target shard, from its node's metrics; nullopt when the node did not answer.
+    std::optional<std::uint64_t> targetShardDocs;
+    std::optional<std::uint64_t> targetShardBytes;
+    std::optional<std::uint64_t> targetNodeDiskFree;
+};
+
+// The checks of ARCHITECTURE §6 "queued", run at queue time and again when the executor starts
+// the migration: the space exists and is not pinned elsewhere or migrating (unless ownMigration
+// names the migration being started), the target exists, is active, on a live (not retired) node
+// and is not the source; the target's node has at least 2x the space's bytes free; the target
+// stays within settings.maxTargetFill of its capacity. FailedPrecondition (NotFound for unknown
+// ids) with a sentence saying which check refused and the numbers.
+Status preflightMigration(const MapSnapshot& map, const std::string& spaceId, const std::string& targetShard,
+    const PreflightFacts& facts, const std::string& ownMigration = {});
+
+// Reads the facts for a preflight from the source's and target's nodes (one metrics call each,
+// with per-space numbers). Unreachable nodes leave their facts unknown; the disk check then
+// refuses, because room that cannot be checked is not room.
+PreflightFacts gatherPreflightFacts(
+    const MapSnapshot& map, NodeClientPool& nodes, const std::string& spaceId, const std::string& targetShard);
+
+// A new migration's id: "m-" + 13-digit unix milliseconds + "-" + 4 hex digits, so that ids sort
+// by creation time. Two ids made in the same millisecond differ in the suffix.
+std::string newMigrationId();
+// The same for operations: "op-" + 13-digit unix milliseconds + "-" + 4 hex digits.
+std::string newOperationId();
+
+// The administrator's side of migrations: queue one, steer it (pause, resume, throttle, cancel,
+// rollback), change the executor's settings, and start operations that queue many at once. Each
+// request reads a fresh snapshot, checks it, and commits one compare-and-set with its audit
+// record (action "migrate", "pause-migration", "drain" ...); a refused request commits nothing.
+// Requests on a running migration's record are retried a few times when they lose a race to the
+// executor's progress updates.
+class MigrationRequests {
+public:
+    MigrationRequests(MetadataStore& store, NodeClientPool& nodes);
+
+    // Queues a move of one space to a shard after the preflight: one commit that creates the
+    // migration record (phase queued) and marks the space (migrationId, phase queued).
+    // throttle 0: the settings' default.
+    Result<MigrationRecord> queue(
+        const std::string& spaceId, const std::string& targetShard, const Actor& actor, std::uint64_t throttle = 0);
+
+    // Pause stops the executor from advancing it (dual writes go on); resume lets it continue.
+    Result<MigrationRecord> pause(const std::string& migrationId, const Actor& actor);
+    Result<MigrationRecord> resume(const std::string& migrationId, const Actor& actor);
+    // Before cutover only. A queued migration is cancelled at once (nothing was copied yet);
+    // a running one is marked cancelRequested and the executor removes the target's copy.
+    Result<MigrationRecord> cancel(const std::string& migrationId, const Actor& actor);
+    // After cutover and before the rollback window closed (phase cleanup, old source still
+    // receiving writes): marks rollbackRequested; the executor moves the space back.
+    Result<MigrationRecord> rollback(const std::string& migrationId, const Actor& actor);
+    // docs/s for one migration; 0: the settings' default.
+    Result<MigrationRecord> setThrottle(
+        const std::string& migrationId, std::uint64_t docsPerSecond, const Actor& actor);
+
+    Result<MigrationSettings> settings();
+    Result<std::uint64_t> setSettings(const MigrationSettings& settings, const Actor& actor);
+
+    // Operations: one commit each, with the operation record, its migrations and the shard
+    // state changes. The best other shard is chosen by the load-aware placement among active
+    // shards (spaces pinned to the shard are refused, naming them).
+    //   drain: every space of the shard to the best other shard; the shard becomes draining.
+    //   retireNode: drains every shard of the node; when all moved, the executor retires the
+    //     shards and marks the node retired.
+    //   split: creates newShard (on node, or the shard's node when empty) and moves a half of the
+    //     shard's spaces by bytes there (largest first, greedy bin packing, seed 002).
+    //   merge: moves every space of `from` to `into`; when done the executor retires `from`.
+    //   isolate: creates newShard (on node, or the space's node) and moves the space there, pinned.
+    Result<OperationRecord> drain(const std::string& shardId, const Actor& actor);
+    Result<OperationRecord> retireNode(const std::string& nodeId, const Actor& actor);
+    Result<OperationRecord> split(
+        const std::string& shardId, const std::string& newShard, const std::string& node, const Actor& actor);
+    Result<OperationRecord> merge(const std::string& from, const std::string& into, const Actor& actor);
+    Result<OperationRecord> isolate(
+        const std::string& spaceId, const std::string& newShard, const std::string& node, const Actor& actor);
+
+private:
+    MetadataStore& m_store;
+    NodeClientPool& m_nodes;
+};
+
+} // namespace shardmap::core
