@@ -3,11 +3,13 @@
 #include "core/map/map_editor.h"
 #include "core/store/metadata_store.h"
 
+#include <chrono>
 #include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,11 @@ namespace shardmap::app {
 struct CommandOutput {
     nlohmann::json json;
     std::function<void(std::ostream&)> human;
+    // A command that printed as it went (watch) leaves nothing more to print.
+    bool printed = false;
+    // Exit code of a command that succeeded but has an outcome to report (watch: 1 when a
+    // migration it waited for failed).
+    int exitCode = 0;
 };
 
 using CommandResult = core::Result<CommandOutput>;
@@ -25,6 +32,7 @@ struct CtlOptions {
     std::string storeUri;
     core::Actor actor;
     std::chrono::milliseconds timeout { 10000 };
+    bool json = false;
 };
 
 // Opens the store named by --store (or SHARDMAP_STORE), with a message that says how to fix it.
@@ -72,5 +80,62 @@ struct SearchArgs {
 };
 CommandResult cmdSearch(const CtlOptions& options, const SearchArgs& args);
 CommandResult cmdStats(const CtlOptions& options, bool spaces);
+
+// Migrations and the operations built from them (migration_commands.cpp, operation_commands.cpp,
+// watch_command.cpp).
+CommandResult cmdMigrate(
+    const CtlOptions& options, const std::string& space, const std::string& target, std::uint64_t throttle);
+struct MigrationFilter {
+    bool all = false;
+    std::string space;
+    std::string shard;
+    std::string state; // queued, running, finished
+};
+CommandResult cmdMigrationList(const CtlOptions& options, const MigrationFilter& filter);
+CommandResult cmdMigrationShow(const CtlOptions& options, const std::string& id);
+enum class MigrationAction { Pause, Resume, Cancel, Rollback };
+CommandResult cmdMigrationAction(const CtlOptions& options, MigrationAction action, const std::string& id);
+CommandResult cmdMigrationThrottle(const CtlOptions& options, const std::string& id, std::uint64_t docsPerSecond);
+// Unset fields keep their value; nothing set: show the settings.
+struct SettingsChange {
+    std::optional<std::uint32_t> maxConcurrent;
+    std::optional<std::uint32_t> maxPerNode;
+    std::optional<std::uint32_t> maxPerShard;
+    std::optional<std::uint64_t> defaultThrottle;
+    std::optional<std::uint32_t> backfillBatch;
+    std::optional<std::uint64_t> rollbackWindowSeconds;
+    std::optional<std::uint64_t> cutoverTimeoutMs;
+    std::optional<std::uint32_t> cleanupRowsPerSecond;
+    std::optional<double> maxTargetFill;
+    std::optional<std::uint32_t> maxRepairs;
+};
+CommandResult cmdMigrationSettings(const CtlOptions& options, const SettingsChange& change);
+
+struct OperationArgs {
+    core::OperationKind kind = core::OperationKind::Drain;
+    std::string subject; // the shard, node or space acted on
+    std::string into; // merge: the receiving shard; split, isolate: the new shard
+    std::string node; // split, isolate: where the new shard goes (default: the subject's node)
+};
+CommandResult cmdOperation(const CtlOptions& options, const OperationArgs& args);
+CommandResult cmdOperationList(const CtlOptions& options);
+CommandResult cmdOperationShow(const CtlOptions& options, const std::string& id);
+
+struct WatchArgs {
+    std::vector<std::string> ids;
+    bool once = false;
+};
+CommandResult cmdWatch(const CtlOptions& options, const WatchArgs& args);
+
+} // namespace shardmap::app
+
+namespace CLI {
+class App;
+}
+
+namespace shardmap::app {
+
+// Adds migrate, migrations, drain, retire-node, split, merge, isolate, operations and watch.
+void addMigrationCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
 
 } // namespace shardmap::app

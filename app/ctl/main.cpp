@@ -40,11 +40,13 @@ int report(const CommandResult& result, bool json)
         std::cerr << "shardmapctl: " << error.describe() << "\n";
         return exitCodeFor(error.code);
     }
+    if (result->printed)
+        return result->exitCode;
     if (json)
         std::cout << result->json.dump(2) << "\n";
     else if (result->human)
         result->human(std::cout);
-    return 0;
+    return result->exitCode;
 }
 
 } // namespace
@@ -55,16 +57,20 @@ int main(int argc, char** argv)
                    "Exit codes: 0 ok, 2 invalid input, 3 not found, 4 conflict/exists, 5 refused (precondition), "
                    "6 unavailable, 1 other." };
     app.require_subcommand(1);
+    // --json, --reason and the other global options also after the subcommand.
+    app.fallthrough();
     CtlOptions options;
     options.storeUri = envOr("SHARDMAP_STORE", "");
     options.actor.name = envOr("USER", "shardmapctl");
-    bool json = false;
-    int timeoutMs = 10000;
     app.add_option("--store", options.storeUri, "Store URI: sqlite:PATH (default: $SHARDMAP_STORE)");
-    app.add_flag("--json", json, "Print JSON for scripts");
+    app.add_flag("--json", options.json, "Print JSON for scripts");
     app.add_option("--actor", options.actor.name, "Who is acting, for the audit log (default: $USER)");
     app.add_option("--reason", options.actor.reason, "Why, for the audit log");
-    app.add_option("--timeout-ms", timeoutMs, "Deadline of each call to a node")->check(CLI::Range(100, 600000));
+    // Set as the option is parsed: the command callbacks run inside app.parse().
+    app.add_option_function<int>(
+           "--timeout-ms", [&options](const int& ms) { options.timeout = std::chrono::milliseconds(ms); },
+           "Deadline of each call to a node")
+        ->check(CLI::Range(100, 600000));
 
     CommandResult result = shardmap::core::makeError(shardmap::core::ErrorCode::Internal, "no command ran");
     auto run = [&](auto command) { return [&, command] { result = command(); }; };
@@ -163,11 +169,12 @@ int main(int argc, char** argv)
     stats->add_flag("--spaces", withSpaces, "Also list every space");
     stats->callback(run([&] { return cmdStats(options, withSpaces); }));
 
+    addMigrationCommands(app, options, result);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
         return app.exit(error);
     }
-    options.timeout = std::chrono::milliseconds(timeoutMs);
-    return report(result, json);
+    return report(result, options.json);
 }

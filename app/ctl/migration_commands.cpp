@@ -1,0 +1,357 @@
+// shardmapctl commands that queue, inspect and steer live migrations.
+#include "app/ctl/commands.h"
+#include "app/ctl/migration_view.h"
+#include "app/ctl/output.h"
+#include "core/migration/migration_requests.h"
+
+#include <algorithm>
+#include <ostream>
+
+namespace shardmap::app {
+
+using core::ErrorCode;
+using core::MigrationRecord;
+using nlohmann::json;
+
+namespace {
+
+// The finished migrations `migrations list` shows without --all.
+constexpr std::size_t kRecentFinished = 20;
+
+template <typename F> CommandResult withRequests(const CtlOptions& options, F body)
+{
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    core::NodeClientOptions clientOptions;
+    clientOptions.callTimeout = options.timeout;
+    core::NodeClientPool pool(clientOptions);
+    core::MigrationRequests requests(**store, pool);
+    return body(requests, **store);
+}
+
+std::string docsText(const core::MigrationProgress& progress)
+{
+    return std::to_string(progress.docsDone) + "/" + std::to_string(progress.docsTotal);
+}
+
+bool inState(const MigrationRecord& migration, const std::string& state)
+{
+    if (state == "queued")
+        return migration.phase == core::MigrationPhase::Queued;
+    if (state == "running")
+        return migration.active() && migration.phase != core::MigrationPhase::Queued;
+    return !migration.active();
+}
+
+std::vector<MigrationRecord> selectMigrations(const core::MapSnapshot& map, const MigrationFilter& filter)
+{
+    std::vector<MigrationRecord> active;
+    std::vector<MigrationRecord> finished;
+    // Ids start with their creation time, so map order is creation order.
+    for (const auto& [id, versioned] : map.migrations) {
+        const auto& migration = versioned.value;
+        if (!filter.space.empty() && migration.space != filter.space)
+            continue;
+        if (!filter.shard.empty() && migration.source != filter.shard && migration.target != filter.shard)
+            continue;
+        if (!filter.state.empty() && !inState(migration, filter.state))
+            continue;
+        (migration.active() ? active : finished).push_back(migration);
+    }
+    if (!filter.all && filter.state.empty() && finished.size() > kRecentFinished)
+        finished.erase(finished.begin(), finished.end() - static_cast<std::ptrdiff_t>(kRecentFinished));
+    finished.insert(finished.end(), active.begin(), active.end());
+    std::sort(finished.begin(), finished.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    return finished;
+}
+
+std::string timeOrDash(std::int64_t unixMs)
+{
+    return unixMs > 0 ? formatTime(unixMs) : "-";
+}
+
+std::string yesNo(bool value)
+{
+    return value ? "yes" : "no";
+}
+
+// Every field of the record, as label and text.
+std::vector<std::pair<std::string, std::string>> describe(const MigrationRecord& m)
+{
+    const auto& p = m.progress;
+    const std::string throttle
+        = m.throttleDocsPerSecond ? std::to_string(m.throttleDocsPerSecond) + " docs/s" : "the settings' default";
+    return { { "migration", m.id }, { "space", m.space }, { "source", m.source }, { "target", m.target },
+        { "phase", core::migrationPhaseName(m.phase) }, { "progress", progressBar(progressShare(m)) },
+        { "docs", docsText(p) }, { "bytes", humanBytes(p.bytesDone) + " / " + humanBytes(p.bytesTotal) },
+        { "rate", fixed(p.docsPerSecond) + " docs/s" }, { "eta", etaText(p.etaSeconds) },
+        { "cursor", p.cursor.empty() ? "-" : p.cursor }, { "throttle", throttle }, { "paused", yesNo(m.paused) },
+        { "requested by", m.requestedBy }, { "reason", m.reason },
+        { "operation", m.operation.empty() ? "-" : m.operation }, { "created", timeOrDash(m.createdUnixMs) },
+        { "started", timeOrDash(m.startedUnixMs) }, { "updated", timeOrDash(m.updatedUnixMs) },
+        { "cutover", timeOrDash(m.cutoverUnixMs) }, { "finished", timeOrDash(m.finishedUnixMs) },
+        { "not before", timeOrDash(m.notBeforeUnixMs) }, { "backfilled", yesNo(m.backfilled) },
+        { "repairs", std::to_string(m.repairs) + " (" + std::to_string(m.repairedDocs) + " docs)" },
+        { "cancel requested", yesNo(m.cancelRequested) }, { "rollback requested", yesNo(m.rollbackRequested) },
+        { "rolled back", yesNo(m.rolledBack) },
+        { "aborting", m.aborting ? std::string("yes, to ") + core::migrationPhaseName(m.abortPhase) : "no" },
+        { "status", m.status.empty() ? "-" : m.status }, { "error", m.error.empty() ? "-" : m.error } };
+}
+
+// The top-level fields that differ between two encodings of the record ("phase backfill ->
+// verify", "progress").
+std::vector<std::string> changedFields(
+    const std::optional<std::string>& before, const std::optional<std::string>& after)
+{
+    if (!before)
+        return { "created" };
+    if (!after)
+        return { "removed" };
+    const json a = json::parse(*before, nullptr, false);
+    const json b = json::parse(*after, nullptr, false);
+    if (!a.is_object() || !b.is_object())
+        return { "changed" };
+    std::vector<std::string> out;
+    for (const auto& [key, value] : b.items()) {
+        if (a.contains(key) && a.at(key) == value)
+            continue;
+        if (value.is_primitive() && a.contains(key))
+            out.push_back(key + " " + a.at(key).dump() + " -> " + value.dump());
+        else
+            out.push_back(key);
+    }
+    return out;
+}
+
+core::Result<json> migrationHistory(core::MetadataStore& store, const std::string& id)
+{
+    const std::string key = core::keys::migration(id);
+    auto listed = store.list(key);
+    if (!listed)
+        return listed.error();
+    const auto record = listed->records.find(key);
+    const std::uint64_t from = record == listed->records.end() ? 0 : record->second.createRevision - 1;
+    auto audit = store.history(from, 0, 0);
+    if (!audit)
+        return audit.error();
+    json out = json::array();
+    for (const auto& entry : *audit) {
+        for (const auto& change : entry.changes) {
+            if (change.key != key)
+                continue;
+            out.push_back({ { "revision", entry.revision }, { "unix_ms", entry.unixMs }, { "actor", entry.actor },
+                { "action", entry.action }, { "reason", entry.reason },
+                { "changes", changedFields(change.before, change.after) } });
+        }
+    }
+    return out;
+}
+
+void printHistory(std::ostream& out, const json& history)
+{
+    Table table({ "REV", "TIME", "ACTOR", "ACTION", "CHANGES", "REASON" });
+    for (const auto& entry : history) {
+        std::string changes;
+        for (const auto& change : entry["changes"])
+            changes += (changes.empty() ? "" : ", ") + change.get<std::string>();
+        table.addRow({ std::to_string(entry["revision"].get<std::uint64_t>()),
+            formatTime(entry["unix_ms"].get<std::int64_t>()), entry["actor"].get<std::string>(),
+            entry["action"].get<std::string>(), changes, entry["reason"].get<std::string>() });
+    }
+    table.print(out);
+}
+
+CommandOutput migrationOutput(const MigrationRecord& migration, std::string what)
+{
+    return { json { { "migration", migrationJson(migration) }, { "result", what } },
+        [what](std::ostream& out) { out << what << "\n"; } };
+}
+
+} // namespace
+
+CommandResult cmdMigrate(
+    const CtlOptions& options, const std::string& space, const std::string& target, std::uint64_t throttle)
+{
+    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) -> CommandResult {
+        auto queued = requests.queue(space, target, options.actor, throttle);
+        if (!queued)
+            return queued.error();
+        return migrationOutput(*queued,
+            "queued " + queued->id + ": space " + space + " " + directionText(*queued)
+                + "; the controller runs it (follow it with `shardmapctl watch " + queued->id + "`)");
+    });
+}
+
+CommandResult cmdMigrationList(const CtlOptions& options, const MigrationFilter& filter)
+{
+    if (!filter.state.empty() && filter.state != "queued" && filter.state != "running" && filter.state != "finished")
+        return core::makeError(
+            ErrorCode::InvalidArgument, "unknown state '" + filter.state + "'; use queued, running or finished");
+    auto map = readMap(options);
+    if (!map)
+        return map.error();
+    const auto selected = selectMigrations(*map, filter);
+    json list = json::array();
+    Table table({ "MIGRATION", "SPACE", "FROM -> TO", "PHASE", "PROGRESS", "DOCS", "DOCS/S", "ETA", "CREATED", "BY",
+        "STATUS" });
+    for (const auto& m : selected) {
+        list.push_back(migrationJson(m));
+        table.addRow(
+            { m.id, m.space, directionText(m), core::migrationPhaseName(m.phase), percentText(progressShare(m)),
+                docsText(m.progress), fixed(m.progress.docsPerSecond), etaText(m.active() ? m.progress.etaSeconds : -1),
+                formatTime(m.createdUnixMs), m.requestedBy, migrationStatus(m) });
+    }
+    return CommandOutput { json { { "revision", map->revision }, { "migrations", list } }, [table](std::ostream& out) {
+                              if (table.empty())
+                                  out << "no migrations\n";
+                              else
+                                  table.print(out);
+                          } };
+}
+
+CommandResult cmdMigrationShow(const CtlOptions& options, const std::string& id)
+{
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    auto map = core::MapEditor(**store).snapshot();
+    if (!map)
+        return map.error();
+    const auto found = map->migrations.find(id);
+    if (found == map->migrations.end())
+        return core::makeError(ErrorCode::NotFound, "no migration " + id + " in the shard map");
+    auto history = migrationHistory(**store, id);
+    if (!history)
+        return history.error();
+    const auto fields = describe(found->second.value);
+    json out { { "revision", map->revision }, { "migration", migrationJson(found->second.value) },
+        { "history", *history } };
+    return CommandOutput { out, [fields, history = *history](std::ostream& stream) {
+                              std::size_t width = 0;
+                              for (const auto& [label, value] : fields)
+                                  width = std::max(width, label.size());
+                              for (const auto& [label, value] : fields)
+                                  stream << label << std::string(width - label.size() + 2, ' ') << value << "\n";
+                              stream << "\nhistory:\n";
+                              printHistory(stream, history);
+                          } };
+}
+
+CommandResult cmdMigrationAction(const CtlOptions& options, MigrationAction action, const std::string& id)
+{
+    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) -> CommandResult {
+        switch (action) {
+        case MigrationAction::Pause: {
+            auto done = requests.pause(id, options.actor);
+            return done ? CommandResult(migrationOutput(*done, "migration " + id + " paused")) : done.error();
+        }
+        case MigrationAction::Resume: {
+            auto done = requests.resume(id, options.actor);
+            return done ? CommandResult(migrationOutput(*done, "migration " + id + " resumed")) : done.error();
+        }
+        case MigrationAction::Cancel: {
+            auto done = requests.cancel(id, options.actor);
+            if (!done)
+                return done.error();
+            return migrationOutput(*done,
+                done->phase == core::MigrationPhase::Cancelled
+                    ? "migration " + id + " cancelled; space " + done->space + " stays on " + done->source
+                    : "cancel of " + id + " requested; the controller removes the copy on " + done->target);
+        }
+        case MigrationAction::Rollback: {
+            auto done = requests.rollback(id, options.actor);
+            if (!done)
+                return done.error();
+            return migrationOutput(*done,
+                "rollback of " + id + " requested; the controller moves space " + done->space + " back to "
+                    + done->source);
+        }
+        }
+        return core::makeError(ErrorCode::Internal, "unknown migration action");
+    });
+}
+
+CommandResult cmdMigrationThrottle(const CtlOptions& options, const std::string& id, std::uint64_t docsPerSecond)
+{
+    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) -> CommandResult {
+        auto done = requests.setThrottle(id, docsPerSecond, options.actor);
+        if (!done)
+            return done.error();
+        return migrationOutput(*done,
+            docsPerSecond ? "migration " + id + " throttled to " + std::to_string(docsPerSecond) + " docs/s"
+                          : "migration " + id + " uses the default throttle");
+    });
+}
+
+namespace {
+
+bool changesNothing(const SettingsChange& c)
+{
+    return !c.maxConcurrent && !c.maxPerNode && !c.maxPerShard && !c.defaultThrottle && !c.backfillBatch
+        && !c.rollbackWindowSeconds && !c.cutoverTimeoutMs && !c.cleanupRowsPerSecond && !c.maxTargetFill
+        && !c.maxRepairs;
+}
+
+core::MigrationSettings applied(core::MigrationSettings s, const SettingsChange& c)
+{
+    s.maxConcurrent = c.maxConcurrent.value_or(s.maxConcurrent);
+    s.maxPerNode = c.maxPerNode.value_or(s.maxPerNode);
+    s.maxPerShard = c.maxPerShard.value_or(s.maxPerShard);
+    s.defaultThrottleDocsPerSecond = c.defaultThrottle.value_or(s.defaultThrottleDocsPerSecond);
+    s.backfillBatch = c.backfillBatch.value_or(s.backfillBatch);
+    s.rollbackWindowSeconds = c.rollbackWindowSeconds.value_or(s.rollbackWindowSeconds);
+    s.cutoverTimeoutMs = c.cutoverTimeoutMs.value_or(s.cutoverTimeoutMs);
+    s.cleanupRowsPerSecond = c.cleanupRowsPerSecond.value_or(s.cleanupRowsPerSecond);
+    s.maxTargetFill = c.maxTargetFill.value_or(s.maxTargetFill);
+    s.maxRepairs = c.maxRepairs.value_or(s.maxRepairs);
+    return s;
+}
+
+// Labelled as the flags that change them.
+Table settingsTable(const core::MigrationSettings& s)
+{
+    auto limit = [](std::uint64_t value, const char* unit) {
+        return value ? std::to_string(value) + unit : std::string("no limit");
+    };
+    Table table({ "SETTING", "VALUE" });
+    table.addRow({ "max-concurrent", limit(s.maxConcurrent, "") });
+    table.addRow({ "max-per-node", limit(s.maxPerNode, "") });
+    table.addRow({ "max-per-shard", limit(s.maxPerShard, "") });
+    table.addRow({ "default-throttle", limit(s.defaultThrottleDocsPerSecond, " docs/s") });
+    table.addRow({ "batch", std::to_string(s.backfillBatch) + " docs" });
+    table.addRow({ "rollback-window", std::to_string(s.rollbackWindowSeconds) + " s" });
+    table.addRow({ "cutover-timeout-ms", std::to_string(s.cutoverTimeoutMs) + " ms" });
+    table.addRow({ "cleanup-rate", limit(s.cleanupRowsPerSecond, " rows/s") });
+    table.addRow({ "max-target-fill", fixed(s.maxTargetFill, 2) });
+    table.addRow({ "max-repairs", std::to_string(s.maxRepairs) });
+    return table;
+}
+
+} // namespace
+
+CommandResult cmdMigrationSettings(const CtlOptions& options, const SettingsChange& change)
+{
+    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) -> CommandResult {
+        auto current = requests.settings();
+        if (!current)
+            return current.error();
+        if (changesNothing(change)) {
+            const Table table = settingsTable(*current);
+            return CommandOutput { json { { "settings", settingsJson(*current) } },
+                [table](std::ostream& out) { table.print(out); } };
+        }
+        const auto wanted = applied(*current, change);
+        auto revision = requests.setSettings(wanted, options.actor);
+        if (!revision)
+            return revision.error();
+        const Table table = settingsTable(wanted);
+        return CommandOutput { json { { "revision", *revision }, { "settings", settingsJson(wanted) } },
+            [table, rev = *revision](std::ostream& out) {
+                table.print(out);
+                out << "migration settings saved (map revision " << rev << ")\n";
+            } };
+    });
+}
+
+} // namespace shardmap::app

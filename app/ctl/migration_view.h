@@ -1,0 +1,30 @@
+#pragma once
+
+// How shardmapctl shows migrations and operations: JSON in the store's own field names, and the
+// short texts of tables (progress, rate, ETA, status).
+
+#include "core/map/map_types.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace shardmap::app {
+
+nlohmann::json migrationJson(const core::MigrationRecord& migration);
+nlohmann::json operationJson(const core::OperationRecord& operation);
+nlohmann::json settingsJson(const core::MigrationSettings& settings);
+
+// Share of the documents copied, 0..1; a finished migration is complete, one past backfill too.
+double progressShare(const core::MigrationRecord& migration);
+// "[#######-------------]  35%"
+std::string progressBar(double share, int width = 20);
+std::string percentText(double share);
+// "1h02m", "3m05s", "42s"; "-" when unknown.
+std::string etaText(std::int64_t seconds);
+// What a person should know besides the phase: the error, requests waiting for the executor,
+// pause, the executor's status line.
+std::string migrationStatus(const core::MigrationRecord& migration);
+// "from -> to" as the migration moves now.
+std::string directionText(const core::MigrationRecord& migration);
+
+} // namespace shardmap::app
