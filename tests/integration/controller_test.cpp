@@ -4,6 +4,7 @@
 #include "core/map/map_editor.h"
 #include "node_test_helpers.h"
 #include "shardmap/v1/router.grpc.pb.h"
+#include "tests/support/controller_process.h"
 
 #include <csignal>
 #include <filesystem>
@@ -15,68 +16,6 @@ using namespace shardmap::testing;
 using grpc::health::v1::HealthCheckResponse;
 
 namespace {
-
-constexpr const char* kExecutorHealth = "shardmap.v1.Controller/executor";
-
-// A real shardmapd process on loopback (port 0), with stubs for its Router and health services.
-class ControllerProcess final {
-public:
-    static std::unique_ptr<ControllerProcess> start(const std::string& stderrFile, const std::vector<std::string>& args)
-    {
-        auto controller = std::make_unique<ControllerProcess>();
-        controller->m_stderrFile = stderrFile;
-        std::vector<std::string> argv { SHARDMAP_CONTROLLER_BINARY, "--listen", "127.0.0.1:0" };
-        argv.insert(argv.end(), args.begin(), args.end());
-        auto child = ChildProcess::spawn(argv, stderrFile);
-        if (!child) {
-            ADD_FAILURE() << "cannot spawn " << SHARDMAP_CONTROLLER_BINARY;
-            return nullptr;
-        }
-        controller->m_process = std::make_unique<ChildProcess>(std::move(*child));
-        const auto line = controller->m_process->readLine(std::chrono::seconds(20));
-        const std::string prefix = "listening on ";
-        if (!line || !line->starts_with(prefix)) {
-            ADD_FAILURE() << "shardmapd did not report its address; stderr:\n" << readWholeFile(stderrFile);
-            return nullptr;
-        }
-        controller->m_address = line->substr(prefix.size());
-        controller->m_channel = grpc::CreateChannel(controller->m_address, grpc::InsecureChannelCredentials());
-        controller->m_router = v1::Router::NewStub(controller->m_channel);
-        controller->m_health = grpc::health::v1::Health::NewStub(controller->m_channel);
-        return controller;
-    }
-
-    v1::Router::Stub& router() { return *m_router; }
-    ChildProcess& process() { return *m_process; }
-    std::string stderrText() const { return readWholeFile(m_stderrFile); }
-
-    // The status of a health service name; UNKNOWN when the call itself fails.
-    HealthCheckResponse::ServingStatus health(const std::string& service)
-    {
-        grpc::health::v1::HealthCheckRequest request;
-        request.set_service(service);
-        HealthCheckResponse response;
-        const auto status = m_health->Check(contextWithDeadline(std::chrono::seconds(2)).get(), request, &response);
-        return status.ok() ? response.status() : HealthCheckResponse::UNKNOWN;
-    }
-    bool leads() { return health(kExecutorHealth) == HealthCheckResponse::SERVING; }
-
-    // Drops the test's connection, so that a graceful stop need not wait for an idle client.
-    void disconnect()
-    {
-        m_router.reset();
-        m_health.reset();
-        m_channel.reset();
-    }
-
-private:
-    std::unique_ptr<ChildProcess> m_process;
-    std::string m_address;
-    std::string m_stderrFile;
-    std::shared_ptr<grpc::Channel> m_channel;
-    std::unique_ptr<v1::Router::Stub> m_router;
-    std::unique_ptr<grpc::health::v1::Health::Stub> m_health;
-};
 
 struct Exit {
     std::optional<int> code;
@@ -95,18 +34,6 @@ Exit runToExit(const std::string& stderrFile, const std::vector<std::string>& ar
     exit.code = child->wait(std::chrono::seconds(10));
     exit.err = readWholeFile(stderrFile);
     return exit;
-}
-
-// Polls until the predicate holds or the deadline passes; returns whether it held.
-template <typename Predicate> bool pollUntil(std::chrono::milliseconds timeout, Predicate predicate)
-{
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (predicate())
-            return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return predicate();
 }
 
 v1::RouterWriteResponse write(

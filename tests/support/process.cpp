@@ -13,7 +13,8 @@
 
 namespace shardmap::testing {
 
-std::optional<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv, const std::string& stderrFile)
+std::optional<ChildProcess> ChildProcess::spawn(
+    const std::vector<std::string>& argv, const std::string& stderrFile, const std::vector<std::string>& env)
 {
     int pipeFds[2];
     if (::pipe2(pipeFds, O_CLOEXEC) != 0)
@@ -31,6 +32,8 @@ std::optional<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& 
         for (const auto& arg : argv)
             args.push_back(const_cast<char*>(arg.c_str()));
         args.push_back(nullptr);
+        for (const auto& entry : env)
+            ::putenv(const_cast<char*>(entry.c_str()));
         ::execv(args[0], args.data());
         ::_exit(127);
     }
@@ -89,17 +92,19 @@ void ChildProcess::signal(int sig) const
 
 std::optional<int> ChildProcess::wait(std::chrono::milliseconds timeout)
 {
+    // Checked at least once, so a zero timeout polls.
     const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
+    for (;;) {
         int status = 0;
         const pid_t done = ::waitpid(m_pid, &status, WNOHANG);
         if (done == m_pid) {
             m_exited = true;
             return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         }
+        if (std::chrono::steady_clock::now() >= deadline)
+            return std::nullopt;
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    return std::nullopt;
 }
 
 std::string readWholeFile(const std::string& path)

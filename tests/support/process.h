@@ -12,7 +12,9 @@ namespace shardmap::testing {
 // stderr kept in a file for diagnostics. Killed (SIGKILL) at destruction if still running.
 class ChildProcess final {
 public:
-    static std::optional<ChildProcess> spawn(const std::vector<std::string>& argv, const std::string& stderrFile);
+    // env: extra NAME=VALUE entries added to this process's environment for the child.
+    static std::optional<ChildProcess> spawn(
+        const std::vector<std::string>& argv, const std::string& stderrFile, const std::vector<std::string>& env = {});
     ChildProcess(ChildProcess&& other) noexcept;
     ChildProcess& operator=(ChildProcess&&) = delete;
     ChildProcess(const ChildProcess&) = delete;

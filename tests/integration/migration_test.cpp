@@ -1,0 +1,250 @@
+// Live migrations end to end: real nodes, a real shardmapd running the executor, a real SQLite
+// shard map, and writers going through shardmapd's Router service while spaces move. Every test
+// checks the §6 invariants against the workload's model of acknowledged writes.
+#include "core/map/map_editor.h"
+#include "core/migration/migration_requests.h"
+#include "node_test_helpers.h"
+#include "tests/support/controller_process.h"
+#include "tests/support/workload.h"
+
+#include <set>
+
+using namespace shardmap;
+using namespace shardmap::testing;
+
+namespace {
+
+class MigrationTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        for (int i = 0; i < 2; ++i) {
+            m_nodes.push_back(NodeProcess::start(m_dir.file("node" + std::to_string(i))));
+            ASSERT_TRUE(m_nodes.back());
+        }
+        auto store = core::openStore(storeUri(), true);
+        ASSERT_TRUE(store) << store.error().describe();
+        m_store = std::move(*store);
+        core::MapEditor editor(*m_store);
+        for (std::size_t i = 0; i < 2; ++i) {
+            const std::string n = "n" + std::to_string(i);
+            const std::string s = "s" + std::to_string(i);
+            ASSERT_TRUE(editor.addNode({ n, m_nodes[i]->address(), {}, false }, m_actor));
+            auto client = m_pool.get(m_nodes[i]->address());
+            ASSERT_TRUE(client);
+            ASSERT_TRUE((*client)->createShard(s, {}));
+            ASSERT_TRUE(editor.addShard({ s, n, core::ShardState::Active, 0, 0 }, m_actor));
+        }
+        core::MigrationSettings settings;
+        settings.rollbackWindowSeconds = 0;
+        settings.backfillBatch = 100;
+        setSettings(settings);
+    }
+
+    std::string storeUri() const { return "sqlite:" + m_dir.file("map.db"); }
+
+    void setSettings(const core::MigrationSettings& settings)
+    {
+        core::MigrationRequests requests(*m_store, m_pool);
+        auto set = requests.setSettings(settings, m_actor);
+        ASSERT_TRUE(set) << set.error().describe();
+    }
+
+    std::unique_ptr<ControllerProcess> startController(
+        const std::string& id, const std::vector<std::string>& env = {}, const std::string& ttl = "1000")
+    {
+        return ControllerProcess::start(
+            m_dir.file(id + ".stderr.log"), { "--store", storeUri(), "--id", id, "--lease-ttl-ms", ttl }, env);
+    }
+
+    core::MigrationRecord migration(const std::string& id)
+    {
+        auto map = core::MapSnapshot::decode(*m_store->snapshot());
+        const auto found = map->migrations.find(id);
+        return found == map->migrations.end() ? core::MigrationRecord {} : found->second.value;
+    }
+
+    core::SpaceRecord space(const std::string& id)
+    {
+        auto map = core::MapSnapshot::decode(*m_store->snapshot());
+        return *map->space(id);
+    }
+
+    bool waitFor(const std::string& id, const std::function<bool(const core::MigrationRecord&)>& predicate,
+        std::chrono::milliseconds timeout = std::chrono::seconds(60))
+    {
+        return pollUntil(timeout, [&] { return predicate(migration(id)); });
+    }
+
+    std::shared_ptr<core::NodeClient> nodeOf(const std::string& shard)
+    {
+        return *m_pool.get(m_nodes[shard == "s0" ? 0 : 1]->address());
+    }
+
+    std::string otherShard(const std::string& shard) const { return shard == "s0" ? "s1" : "s0"; }
+
+    core::MigrationRecord queue(const std::string& space, const std::string& target, std::uint64_t throttle = 0)
+    {
+        core::MigrationRequests requests(*m_store, m_pool);
+        auto queued = requests.queue(space, target, m_actor, throttle);
+        EXPECT_TRUE(queued) << queued.error().describe();
+        return queued ? *queued : core::MigrationRecord {};
+    }
+
+    // The §6 end state of a completed migration of `space` to `target`.
+    void expectMovedCleanly(const std::string& spaceId, const std::string& source, const std::string& target,
+        const std::map<std::string, ModelEntry>& model)
+    {
+        const auto record = space(spaceId);
+        EXPECT_EQ(record.shard, target);
+        EXPECT_TRUE(record.migrationId.empty());
+        EXPECT_TRUE(record.target.empty());
+        EXPECT_EQ(compareWithModel(*nodeOf(target), target, spaceId, model), std::vector<std::string> {});
+        EXPECT_EQ(rowsOf(*nodeOf(source), source, spaceId), 0u) << "the old copy was not cleaned up";
+        // Exactly one owner: the target owns at the map's epoch, the source is fenced.
+        auto owner = nodeOf(target)->ownerships(target, spaceId);
+        ASSERT_TRUE(owner && owner->size() == 1);
+        EXPECT_EQ(owner->front().role, core::SpaceRole::Owner);
+        EXPECT_EQ(owner->front().epoch, record.epoch);
+        auto old = nodeOf(source)->ownerships(source, spaceId);
+        ASSERT_TRUE(old && old->size() == 1);
+        EXPECT_EQ(old->front().role, core::SpaceRole::Fenced);
+    }
+
+    TempDir m_dir;
+    std::vector<std::unique_ptr<NodeProcess>> m_nodes;
+    std::unique_ptr<core::MetadataStore> m_store;
+    core::NodeClientPool m_pool;
+    core::Actor m_actor { "test", "migration test" };
+};
+
+} // namespace
+
+TEST_F(MigrationTest, MovesASpaceWhileWritersInsertUpdateAndDelete)
+{
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    Workload workload(
+        { { "acme" }, 600, 2, 4, 0.2, std::chrono::milliseconds(2), 11 }, { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string source = space("acme").shard;
+    const std::string target = otherShard(source);
+    workload.start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const auto queued = queue("acme", target);
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); })) << migration(queued.id).status << "\n"
+                                                                               << controller->stderrText();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200)); // writes after the move too
+    workload.stop();
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(20))) << workload.lastError();
+
+    const auto done = migration(queued.id);
+    EXPECT_EQ(done.phase, core::MigrationPhase::Done) << done.error;
+    EXPECT_GT(done.progress.docsDone, 0u);
+    EXPECT_EQ(done.progress.docsDone, done.progress.docsTotal);
+    EXPECT_GT(done.cutoverUnixMs, 0);
+    EXPECT_TRUE(workload.anomalies().empty()) << workload.anomalies().front();
+    EXPECT_GT(workload.acknowledged(), 100u);
+    expectMovedCleanly("acme", source, target, workload.model("acme"));
+    // Every phase was recorded in the audit trail, by shardmapd.
+    auto history = m_store->history(0, 0, 0);
+    std::set<std::string> actions;
+    for (const auto& record : *history) {
+        if (record.actor.starts_with("shardmapd/"))
+            actions.insert(record.action);
+    }
+    for (const char* action : { "migration-dual-write", "migration-backfill", "migration-verify",
+             "migration-cutover-start", "migration-cutover", "migration-done" })
+        EXPECT_TRUE(actions.contains(action)) << action;
+}
+
+TEST_F(MigrationTest, CancelBeforeCutoverLeavesTheSourceAndRemovesTheTargetCopy)
+{
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    Workload workload({ { "acme" }, 2000, 1, 4, 0.2, std::chrono::milliseconds(5), 12 },
+        { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string source = space("acme").shard;
+    const std::string target = otherShard(source);
+    workload.start();
+    const auto queued = queue("acme", target, 500); // slow enough to cancel in the middle
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return m.progress.docsDone >= 300; }))
+        << migration(queued.id).status;
+    ASSERT_GT(rowsOf(*nodeOf(target), target, "acme"), 0u);
+    core::MigrationRequests requests(*m_store, m_pool);
+    ASSERT_TRUE(requests.cancel(queued.id, m_actor));
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+    workload.stop();
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(20))) << workload.lastError();
+
+    EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Cancelled);
+    const auto record = space("acme");
+    EXPECT_EQ(record.shard, source);
+    EXPECT_TRUE(record.migrationId.empty());
+    EXPECT_TRUE(record.target.empty());
+    EXPECT_EQ(compareWithModel(*nodeOf(source), source, "acme", workload.model("acme")), std::vector<std::string> {});
+    EXPECT_EQ(rowsOf(*nodeOf(target), target, "acme"), 0u) << "the target kept part of the copy";
+}
+
+TEST_F(MigrationTest, RollbackInTheWindowMovesBackWithoutBackfill)
+{
+    core::MigrationSettings settings;
+    settings.rollbackWindowSeconds = 120;
+    settings.backfillBatch = 100;
+    setSettings(settings);
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    Workload workload(
+        { { "acme" }, 300, 2, 4, 0.2, std::chrono::milliseconds(3), 13 }, { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string source = space("acme").shard;
+    const std::string target = otherShard(source);
+    workload.start();
+    const auto queued = queue("acme", target);
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return m.phase == core::MigrationPhase::Cleanup; }))
+        << migration(queued.id).status << controller->stderrText();
+    EXPECT_EQ(space("acme").shard, target);
+    EXPECT_EQ(space("acme").target, source) << "the old source follows the writes during the window";
+    std::this_thread::sleep_for(std::chrono::milliseconds(300)); // writes land on the new owner
+    const auto copied = migration(queued.id).progress.docsDone;
+
+    core::MigrationRequests requests(*m_store, m_pool);
+    auto rolled = requests.rollback(queued.id, m_actor);
+    ASSERT_TRUE(rolled) << rolled.error().describe();
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+    workload.stop();
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(20))) << workload.lastError();
+
+    const auto back = migration(queued.id);
+    EXPECT_EQ(back.phase, core::MigrationPhase::Cancelled) << back.error;
+    EXPECT_TRUE(back.rolledBack);
+    EXPECT_EQ(back.progress.docsDone, copied) << "a rollback must not copy the space again";
+    expectMovedCleanly("acme", target, source, workload.model("acme"));
+}
+
+TEST_F(MigrationTest, PauseHoldsTheBackfillAndResumeFinishesIt)
+{
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    Workload workload({ { "acme" }, 1500, 1, 4, 0.2, std::chrono::milliseconds(5), 14 },
+        { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string source = space("acme").shard;
+    const std::string target = otherShard(source);
+    const auto queued = queue("acme", target, 400);
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return m.progress.docsDone >= 200; }));
+    core::MigrationRequests requests(*m_store, m_pool);
+    ASSERT_TRUE(requests.pause(queued.id, m_actor));
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return m.status == "paused"; })) << migration(queued.id).status;
+    const auto held = migration(queued.id).progress.docsDone;
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    EXPECT_EQ(migration(queued.id).progress.docsDone, held);
+    EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Backfill);
+    // Throttle changed while it runs: unlimited now.
+    ASSERT_TRUE(requests.setThrottle(queued.id, 0, m_actor));
+    ASSERT_TRUE(requests.resume(queued.id, m_actor));
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+    EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Done);
+    expectMovedCleanly("acme", source, target, workload.model("acme"));
+}
