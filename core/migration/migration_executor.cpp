@@ -1023,21 +1023,9 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cleanup(Context& ctx)
     }
     if (auto status = own(ctx, m.target, SpaceRole::Owner, sp.epoch); !status)
         log("migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
-    // Fenced at the current epoch before deleting: a router that still dual-writes with an old
-    // epoch can no longer put documents back.
-    if (auto status = own(ctx, m.source, SpaceRole::Fenced, sp.epoch); !status)
-        return status.error();
-    if (auto status = failpoint("migration.cleanup.before_drop"); !status)
-        return status.error();
-    auto client = clientFor(ctx, m.source);
-    if (!client)
-        return client.error();
-    if (auto status = checkLease(); !status)
-        return status.error();
-    auto dropped = (*client)->dropSpace(m.source, m.space, ctx.settings.cleanupRowsPerSecond);
+    auto dropped = removeCopy(ctx, m.source, "migration.cleanup.before_drop");
     if (!dropped)
-        return makeError(
-            dropped.error().code, "removing " + m.space + " from " + m.source + ": " + dropped.error().message);
+        return dropped.error();
     sp.migrationId.clear();
     sp.target.clear();
     sp.phase = MigrationPhase::Done;
@@ -1049,6 +1037,27 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cleanup(Context& ctx)
         return committed.error();
     log("migration " + m.id + ": " + m.status);
     return StepResult { Next::Finished };
+}
+
+Result<std::uint64_t> MigrationExecutor::removeCopy(Context& ctx, const std::string& shard, const char* failpointName)
+{
+    const MigrationRecord& m = ctx.m();
+    // Fenced at the current epoch before deleting: a router that still writes there with an old
+    // epoch can no longer put documents back.
+    if (auto status = own(ctx, shard, SpaceRole::Fenced, ctx.sp().epoch); !status)
+        return status.error();
+    if (auto status = failpoint(failpointName); !status)
+        return status.error();
+    auto client = clientFor(ctx, shard);
+    if (!client)
+        return client.error();
+    if (auto status = checkLease(); !status)
+        return status.error();
+    auto dropped = (*client)->dropSpace(shard, m.space, ctx.settings.cleanupRowsPerSecond);
+    if (!dropped)
+        return makeError(dropped.error().code,
+            "removing the copy of " + m.space + " from " + shard + ": " + dropped.error().message);
+    return *dropped;
 }
 
 Result<MigrationExecutor::StepResult> MigrationExecutor::beginAbort(
@@ -1083,19 +1092,8 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::abort(Context& ctx)
         if (auto status = own(ctx, m.source, SpaceRole::Owner, ctx.sp().epoch); !status)
             log("migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
         if (ctx.shards.contains(m.target)) {
-            if (auto status = own(ctx, m.target, SpaceRole::Fenced, ctx.sp().epoch); !status)
-                return status.error();
-            if (auto status = failpoint("migration.abort.before_drop"); !status)
-                return status.error();
-            auto client = clientFor(ctx, m.target);
-            if (!client)
-                return client.error();
-            if (auto status = checkLease(); !status)
-                return status.error();
-            auto dropped = (*client)->dropSpace(m.target, m.space, ctx.settings.cleanupRowsPerSecond);
-            if (!dropped)
-                return makeError(dropped.error().code,
-                    "removing the copy of " + m.space + " from " + m.target + ": " + dropped.error().message);
+            if (auto dropped = removeCopy(ctx, m.target, "migration.abort.before_drop"); !dropped)
+                return dropped.error();
         }
     }
     if (owns) {
