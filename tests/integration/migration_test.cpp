@@ -248,3 +248,90 @@ TEST_F(MigrationTest, PauseHoldsTheBackfillAndResumeFinishesIt)
     EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Done);
     expectMovedCleanly("acme", source, target, workload.model("acme"));
 }
+
+TEST_F(MigrationTest, ACutoverPastItsTimeLimitAbortsToDualWriteAndSucceedsLater)
+{
+    core::MigrationSettings settings;
+    settings.rollbackWindowSeconds = 0;
+    settings.backfillBatch = 100;
+    settings.cutoverTimeoutMs = 300;
+    setSettings(settings);
+    // The first cutover stalls after fencing the source, past its limit.
+    auto controller = startController("c1", { "SHARDMAP_FAILPOINTS=migration.cutover.fenced=sleep(600)@1" });
+    ASSERT_TRUE(controller);
+    Workload workload(
+        { { "acme" }, 300, 2, 4, 0.2, std::chrono::milliseconds(3), 15 }, { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string source = space("acme").shard;
+    const std::string target = otherShard(source);
+    workload.start();
+    const auto queued = queue("acme", target);
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+    workload.stop();
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(20))) << workload.lastError();
+
+    EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Done) << migration(queued.id).error;
+    std::vector<std::string> actions;
+    const auto history = m_store->history(0, 0, 0); // kept: the loop must not iterate a temporary
+    ASSERT_TRUE(history);
+    for (const auto& record : *history) {
+        if (record.action.starts_with("migration-cutover"))
+            actions.push_back(record.action);
+    }
+    EXPECT_EQ(actions,
+        (std::vector<std::string> {
+            "migration-cutover-start", "migration-cutover-abort", "migration-cutover-start", "migration-cutover" }));
+    expectMovedCleanly("acme", source, target, workload.model("acme"));
+}
+
+TEST_F(MigrationTest, TheOldSourceFollowsWritesUntilTheRollbackWindowClosesThenIsCleanedUp)
+{
+    core::MigrationSettings settings;
+    settings.rollbackWindowSeconds = 2;
+    settings.backfillBatch = 100;
+    setSettings(settings);
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    Workload workload(
+        { { "acme" }, 200, 1, 4, 0.2, std::chrono::milliseconds(3), 16 }, { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string source = space("acme").shard;
+    const std::string target = otherShard(source);
+    workload.start();
+    const auto queued = queue("acme", target);
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return m.phase == core::MigrationPhase::Cleanup; }));
+    EXPECT_EQ(space("acme").target, source);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    // During the window the old source holds the same documents as the new owner.
+    workload.stop();
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(20))) << workload.lastError();
+    EXPECT_EQ(compareWithModel(*nodeOf(source), source, "acme", workload.model("acme")), std::vector<std::string> {});
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+    EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Done);
+    EXPECT_GE(migration(queued.id).finishedUnixMs - migration(queued.id).cutoverUnixMs, 2000);
+    expectMovedCleanly("acme", source, target, workload.model("acme"));
+}
+
+TEST_F(MigrationTest, AMergeMovesEverySpaceAndTheExecutorRetiresTheEmptiedShard)
+{
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    Workload workload({ { "a1", "a2", "a3", "a4" }, 50, 1, 4, 0.2, std::chrono::milliseconds(3), 17 },
+        { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    core::MigrationRequests requests(*m_store, m_pool);
+    auto merged = requests.merge("s0", "s1", m_actor);
+    ASSERT_TRUE(merged) << merged.error().describe();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] {
+        auto map = core::MapSnapshot::decode(*m_store->snapshot());
+        return map->operations.at(merged->id).value.state != "running";
+    })) << controller->stderrText();
+    auto map = core::MapSnapshot::decode(*m_store->snapshot());
+    EXPECT_EQ(map->operations.at(merged->id).value.state, "done") << map->operations.at(merged->id).value.error;
+    EXPECT_EQ(map->shard("s0")->state, core::ShardState::Retired);
+    for (const std::string id : { "a1", "a2", "a3", "a4" }) {
+        EXPECT_EQ(map->space(id)->shard, "s1") << id;
+        EXPECT_EQ(compareWithModel(*nodeOf("s1"), "s1", id, workload.model(id)), std::vector<std::string> {}) << id;
+        EXPECT_EQ(rowsOf(*nodeOf("s0"), "s0", id), 0u) << id;
+    }
+}
