@@ -261,16 +261,17 @@ void MigrationExecutor::scheduleOnce()
             && under(perNode[nodeOfShard[m.source]], settings.maxPerNode)
             && under(perNode[nodeOfShard[m.target]], settings.maxPerNode);
     };
-    for (const auto& m : active) {
-        if (holdsSlot(m))
-            take(m);
-    }
 
     const auto now = std::chrono::steady_clock::now();
     {
         std::lock_guard lock(m_mutex);
         if (!m_leading)
             return;
+        // A queued migration whose worker is starting it holds its slot already.
+        for (const auto& m : active) {
+            if (holdsSlot(m) || (m.phase == MigrationPhase::Queued && m_workers.contains(m.id)))
+                take(m);
+        }
         for (const auto& m : active) {
             if (m_workers.contains(m.id))
                 continue;

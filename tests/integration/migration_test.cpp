@@ -335,3 +335,39 @@ TEST_F(MigrationTest, AMergeMovesEverySpaceAndTheExecutorRetiresTheEmptiedShard)
         EXPECT_EQ(rowsOf(*nodeOf("s0"), "s0", id), 0u) << id;
     }
 }
+
+TEST_F(MigrationTest, TheConcurrencyLimitStartsQueuedMigrationsOneAtATime)
+{
+    core::MigrationSettings settings;
+    settings.rollbackWindowSeconds = 0;
+    settings.backfillBatch = 50;
+    settings.maxConcurrent = 1;
+    settings.maxPerShard = 0;
+    settings.maxPerNode = 0;
+    setSettings(settings);
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    Workload workload({ { "b1", "b2", "b3" }, 300, 1, 4, 0.2, std::chrono::milliseconds(3), 18 },
+        { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    std::vector<std::string> ids;
+    for (const std::string id : { "b1", "b2", "b3" })
+        ids.push_back(queue(id, otherShard(space(id).shard), 1000).id);
+    int mostAtOnce = 0;
+    const bool finished = pollUntil(std::chrono::seconds(60), [&] {
+        int running = 0;
+        int active = 0;
+        for (const auto& id : ids) {
+            const auto m = migration(id);
+            active += m.active() ? 1 : 0;
+            running
+                += m.active() && m.phase != core::MigrationPhase::Queued && m.phase != core::MigrationPhase::Cleanup;
+        }
+        mostAtOnce = std::max(mostAtOnce, running);
+        return active == 0;
+    });
+    ASSERT_TRUE(finished) << controller->stderrText();
+    EXPECT_EQ(mostAtOnce, 1);
+    for (const auto& id : ids)
+        EXPECT_EQ(migration(id).phase, core::MigrationPhase::Done) << id;
+}
