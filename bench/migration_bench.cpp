@@ -95,6 +95,9 @@ struct Options {
     std::string callsCsv;
     bool skipBackfill = false;
     bool skipSearch = false;
+    // Node i runs on CPU i and shardmapd on CPU 0 (taskset): the search test's source (node 1)
+    // then has a core to itself, as it would have a host to itself in a fleet.
+    bool pin = false;
     bool skipCutover = false;
     bool keepData = false;
     bool json = false;
@@ -363,13 +366,23 @@ struct Fleet {
     }
 };
 
+// The command line of a fleet process, pinned to one CPU when --pin asks for it.
+std::vector<std::string> pinned(const Options& o, int cpu, std::vector<std::string> args)
+{
+    if (!o.pin)
+        return args;
+    args.insert(args.begin(), { "/usr/bin/taskset", "-c", std::to_string(cpu) });
+    return args;
+}
+
 void startFleet(Fleet& fleet, const Options& o)
 {
     for (std::size_t i = 0; i < 2; ++i) {
         const auto data = fleet.dir / ("node" + std::to_string(i));
         fleet.nodes.push_back(
-            ChildProcess::spawn({ o.nodeBinary, "--listen", "127.0.0.1:0", "--data-dir", data.string(), "--node-id",
-                                    "n" + std::to_string(i), "--min-free-bytes", "0", "--exit-with-parent" },
+            ChildProcess::spawn(pinned(o, static_cast<int>(i),
+                                    { o.nodeBinary, "--listen", "127.0.0.1:0", "--data-dir", data.string(), "--node-id",
+                                        "n" + std::to_string(i), "--min-free-bytes", "0", "--exit-with-parent" }),
                 (fleet.dir / ("node" + std::to_string(i) + ".log")).string()));
     }
     fleet.store = orThrow(core::openStore(fleet.storeUri(), true), "opening the store");
@@ -388,9 +401,11 @@ void startFleet(Fleet& fleet, const Options& o)
     settings.backfillBatch = o.backfillBatch;
     settings.rollbackWindowSeconds = 0;
     orThrow(requests.setSettings(settings, fleet.actor), "setting the migration settings");
-    fleet.controller = ChildProcess::spawn({ o.controllerBinary, "--store", fleet.storeUri(), "--listen", "127.0.0.1:0",
-                                               "--id", "bench", "--lease-ttl-ms", "2000", "--exit-with-parent" },
-        fleet.controllerLog());
+    fleet.controller
+        = ChildProcess::spawn(pinned(o, 0,
+                                  { o.controllerBinary, "--store", fleet.storeUri(), "--listen", "127.0.0.1:0", "--id",
+                                      "bench", "--lease-ttl-ms", "2000", "--exit-with-parent" }),
+            fleet.controllerLog());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1352,6 +1367,8 @@ void addOptions(CLI::App& app, Options& o)
     app.add_option("--work-dir", o.workDir, "Where the temp directory goes (default: the system temp dir)");
     app.add_flag("--skip-backfill", o.skipBackfill, "Skip test 1 (direct ingest against backfill)");
     app.add_flag("--skip-search", o.skipSearch, "Skip test 3 (search during backfill)");
+    app.add_flag(
+        "--pin", o.pin, "Pin node i to CPU i and shardmapd to CPU 0, so the search test's source has a core to itself");
     app.add_flag("--skip-cutover", o.skipCutover, "Skip test 2 (cutover write pause)");
     app.add_flag("--keep-data", o.keepData, "Keep the temp directory (node data, map, logs)");
     app.add_flag("--json", o.json, "Also print a JSON summary");

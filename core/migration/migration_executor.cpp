@@ -599,6 +599,13 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::backfill(Context& ctx)
     if (!target)
         return target.error();
     std::uint32_t batch = std::clamp<std::uint32_t>(ctx.settings.backfillBatch, 1, kMaxScanBatch);
+    // A throttled copy goes in about 20 small batches a second rather than a few large bursts
+    // followed by sleeps: the source and target see an even load, their searches even latency.
+    const std::uint64_t startThrottle
+        = m.throttleDocsPerSecond > 0 ? m.throttleDocsPerSecond : ctx.settings.defaultThrottleDocsPerSecond;
+    if (startThrottle > 0)
+        batch = static_cast<std::uint32_t>(
+            std::min<std::uint64_t>(batch, std::max<std::uint64_t>(20, startThrottle / 20)));
     const std::string space = m.space;
     const std::string sourceShard = m.source;
     const std::string targetShard = m.target;

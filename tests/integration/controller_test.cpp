@@ -5,6 +5,7 @@
 #include "node_test_helpers.h"
 #include "shardmap/v1/router.grpc.pb.h"
 #include "tests/support/controller_process.h"
+#include "tests/support/fleet_test.h"
 
 #include <csignal>
 #include <filesystem>
@@ -67,32 +68,9 @@ grpc::Status resolve(ControllerProcess& controller, const std::string& space, v1
     return controller.router().Resolve(contextWithDeadline().get(), request, response);
 }
 
-class ControllerTest : public ::testing::Test {
+class ControllerTest : public FleetTest<::testing::Test> {
 protected:
-    void SetUp() override
-    {
-        for (int i = 0; i < 2; ++i) {
-            m_nodes.push_back(NodeProcess::start(m_dir.file("node" + std::to_string(i))));
-            ASSERT_TRUE(m_nodes.back());
-        }
-        auto store = core::openStore(storeUri(), true);
-        ASSERT_TRUE(store) << store.error().describe();
-        m_store = std::move(*store);
-        core::MapEditor editor(*m_store);
-        for (std::size_t i = 0; i < 2; ++i) {
-            const std::string n = "n" + std::to_string(i);
-            const std::string s = "s" + std::to_string(i);
-            ASSERT_TRUE(editor.addNode({ n, m_nodes[i]->address(), {} }, m_actor));
-            auto client = m_pool.get(m_nodes[i]->address());
-            ASSERT_TRUE(client);
-            auto created = (*client)->createShard(s, {});
-            ASSERT_TRUE(created) << created.error().describe();
-            auto added = editor.addShard({ s, n, core::ShardState::Active, 0, 0 }, m_actor);
-            ASSERT_TRUE(added) << added.error().describe();
-        }
-    }
-
-    std::string storeUri() const { return "sqlite:" + m_dir.file("map.db"); }
+    void SetUp() override { startFleet(2); }
 
     std::unique_ptr<ControllerProcess> startController(const std::string& id, std::vector<std::string> extra = {})
     {
@@ -102,12 +80,6 @@ protected:
     }
 
     std::string nodeAddressOf(const std::string& shard) const { return m_nodes[shard == "s0" ? 0 : 1]->address(); }
-
-    TempDir m_dir;
-    std::vector<std::unique_ptr<NodeProcess>> m_nodes;
-    std::unique_ptr<core::MetadataStore> m_store;
-    core::NodeClientPool m_pool;
-    core::Actor m_actor { "test", "controller test" };
 };
 
 } // namespace

@@ -12,6 +12,7 @@
 #include "core/router/router.h"
 #include "node_test_helpers.h"
 #include "tests/support/controller_process.h"
+#include "tests/support/fleet_test.h"
 #include "tests/support/workload.h"
 
 #include <csignal>
@@ -88,26 +89,11 @@ std::vector<Fault> faults()
     return list;
 }
 
-class MigrationFaultTest : public ::testing::TestWithParam<Fault> {
+class MigrationFaultTest : public FleetTest<::testing::TestWithParam<Fault>> {
 protected:
     void SetUp() override
     {
-        for (int i = 0; i < 2; ++i) {
-            m_dataDirs.push_back(m_dir.file("node" + std::to_string(i)));
-            m_nodes.push_back(NodeProcess::start(m_dataDirs.back()));
-            ASSERT_TRUE(m_nodes.back());
-        }
-        auto store = core::openStore(storeUri(), true);
-        ASSERT_TRUE(store) << store.error().describe();
-        m_store = std::move(*store);
-        core::MapEditor editor(*m_store);
-        for (std::size_t i = 0; i < 2; ++i) {
-            const std::string n = "n" + std::to_string(i);
-            const std::string s = "s" + std::to_string(i);
-            ASSERT_TRUE(editor.addNode({ n, m_nodes[i]->address(), {}, false }, m_actor));
-            ASSERT_TRUE((*m_pool.get(m_nodes[i]->address()))->createShard(s, {}));
-            ASSERT_TRUE(editor.addShard({ s, n, core::ShardState::Active, 0, 0 }, m_actor));
-        }
+        startFleet(2);
         core::MigrationSettings settings;
         settings.rollbackWindowSeconds = 0;
         settings.backfillBatch = 50;
@@ -115,8 +101,6 @@ protected:
         core::MigrationRequests requests(*m_store, m_pool);
         ASSERT_TRUE(requests.setSettings(settings, m_actor));
     }
-
-    std::string storeUri() const { return "sqlite:" + m_dir.file("map.db"); }
 
     std::unique_ptr<ControllerProcess> startReplica(
         const std::string& id, const std::vector<std::string>& flags, const std::string& failpoints)
@@ -145,11 +129,6 @@ protected:
         return *map->space(id);
     }
 
-    std::shared_ptr<core::NodeClient> nodeOf(const std::string& shard)
-    {
-        return *m_pool.get(m_nodes[shard == "s0" ? 0 : 1]->address());
-    }
-
     void restartNode(std::size_t index)
     {
         const std::string address = m_nodes[index]->address();
@@ -170,13 +149,6 @@ protected:
         sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
         sqlite3_close(db);
     }
-
-    TempDir m_dir;
-    std::vector<std::string> m_dataDirs;
-    std::vector<std::unique_ptr<NodeProcess>> m_nodes;
-    std::unique_ptr<core::MetadataStore> m_store;
-    core::NodeClientPool m_pool;
-    core::Actor m_actor { "test", "fault harness" };
 };
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "core/migration/migration_requests.h"
 #include "node_test_helpers.h"
 #include "tests/support/controller_process.h"
+#include "tests/support/fleet_test.h"
 #include "tests/support/workload.h"
 
 #include <set>
@@ -14,34 +15,16 @@ using namespace shardmap::testing;
 
 namespace {
 
-class MigrationTest : public ::testing::Test {
+class MigrationTest : public FleetTest<::testing::Test> {
 protected:
     void SetUp() override
     {
-        for (int i = 0; i < 2; ++i) {
-            m_nodes.push_back(NodeProcess::start(m_dir.file("node" + std::to_string(i))));
-            ASSERT_TRUE(m_nodes.back());
-        }
-        auto store = core::openStore(storeUri(), true);
-        ASSERT_TRUE(store) << store.error().describe();
-        m_store = std::move(*store);
-        core::MapEditor editor(*m_store);
-        for (std::size_t i = 0; i < 2; ++i) {
-            const std::string n = "n" + std::to_string(i);
-            const std::string s = "s" + std::to_string(i);
-            ASSERT_TRUE(editor.addNode({ n, m_nodes[i]->address(), {}, false }, m_actor));
-            auto client = m_pool.get(m_nodes[i]->address());
-            ASSERT_TRUE(client);
-            ASSERT_TRUE((*client)->createShard(s, {}));
-            ASSERT_TRUE(editor.addShard({ s, n, core::ShardState::Active, 0, 0 }, m_actor));
-        }
+        startFleet(2);
         core::MigrationSettings settings;
         settings.rollbackWindowSeconds = 0;
         settings.backfillBatch = 100;
         setSettings(settings);
     }
-
-    std::string storeUri() const { return "sqlite:" + m_dir.file("map.db"); }
 
     void setSettings(const core::MigrationSettings& settings)
     {
@@ -76,11 +59,6 @@ protected:
         return pollUntil(timeout, [&] { return predicate(migration(id)); });
     }
 
-    std::shared_ptr<core::NodeClient> nodeOf(const std::string& shard)
-    {
-        return *m_pool.get(m_nodes[shard == "s0" ? 0 : 1]->address());
-    }
-
     std::string otherShard(const std::string& shard) const { return shard == "s0" ? "s1" : "s0"; }
 
     core::MigrationRecord queue(const std::string& space, const std::string& target, std::uint64_t throttle = 0)
@@ -110,12 +88,6 @@ protected:
         ASSERT_TRUE(old && old->size() == 1);
         EXPECT_EQ(old->front().role, core::SpaceRole::Fenced);
     }
-
-    TempDir m_dir;
-    std::vector<std::unique_ptr<NodeProcess>> m_nodes;
-    std::unique_ptr<core::MetadataStore> m_store;
-    core::NodeClientPool m_pool;
-    core::Actor m_actor { "test", "migration test" };
 };
 
 } // namespace

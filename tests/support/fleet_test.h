@@ -1,0 +1,61 @@
+#pragma once
+
+#include "core/client/node_client.h"
+#include "core/map/map_editor.h"
+#include "core/store/metadata_store.h"
+#include "tests/support/node_process.h"
+#include "tests/support/test_dir.h"
+
+#include <gtest/gtest.h>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace shardmap::testing {
+
+// A test fixture with a small real fleet: `count` shardmap-node processes (n0, n1 ... on data
+// dirs node0, node1 ... under the test's temp dir), one shard each (s0 on n0, s1 on n1 ...), and
+// a fresh SQLite shard map listing them. Base is ::testing::Test or ::testing::TestWithParam<T>.
+template <typename Base> class FleetTest : public Base {
+protected:
+    void startFleet(std::size_t count)
+    {
+        for (std::size_t i = 0; i < count; ++i) {
+            m_dataDirs.push_back(m_dir.file("node" + std::to_string(i)));
+            m_nodes.push_back(NodeProcess::start(m_dataDirs.back()));
+            ASSERT_TRUE(m_nodes.back());
+        }
+        auto store = core::openStore(storeUri(), true);
+        ASSERT_TRUE(store) << store.error().describe();
+        m_store = std::move(*store);
+        core::MapEditor editor(*m_store);
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::string node = "n" + std::to_string(i);
+            const std::string shard = "s" + std::to_string(i);
+            ASSERT_TRUE(editor.addNode({ node, m_nodes[i]->address(), {}, false }, m_actor));
+            auto client = m_pool.get(m_nodes[i]->address());
+            ASSERT_TRUE(client);
+            auto created = (*client)->createShard(shard, {});
+            ASSERT_TRUE(created) << created.error().describe();
+            auto added = editor.addShard({ shard, node, core::ShardState::Active, 0, 0 }, m_actor);
+            ASSERT_TRUE(added) << added.error().describe();
+        }
+    }
+
+    std::string storeUri() const { return "sqlite:" + m_dir.file("map.db"); }
+
+    // The client of the node that holds shard "s<i>".
+    std::shared_ptr<core::NodeClient> nodeOf(const std::string& shard)
+    {
+        return *m_pool.get(m_nodes.at(std::stoul(shard.substr(1)))->address());
+    }
+
+    TempDir m_dir;
+    std::vector<std::string> m_dataDirs;
+    std::vector<std::unique_ptr<NodeProcess>> m_nodes;
+    std::unique_ptr<core::MetadataStore> m_store;
+    core::NodeClientPool m_pool;
+    core::Actor m_actor { "test", "integration test" };
+};
+
+} // namespace shardmap::testing
