@@ -41,6 +41,8 @@ core::Result<std::unique_ptr<core::MetadataStore>> openCtlStore(const CtlOptions
 core::Result<core::MapSnapshot> readMap(const CtlOptions& options);
 
 CommandResult cmdInit(const CtlOptions& options);
+// Copies the map and its history from one store into a new, empty one.
+CommandResult cmdStoreCopy(const CtlOptions& options, const std::string& fromUri, const std::string& toUri);
 CommandResult cmdNodeAdd(const CtlOptions& options, const std::string& id, const std::string& address,
     const std::map<std::string, std::string>& labels);
 CommandResult cmdNodeRemove(const CtlOptions& options, const std::string& id);

@@ -79,6 +79,14 @@ int main(int argc, char** argv)
         return cmdInit(options);
     }));
 
+    auto* storeCmd = app.add_subcommand("store", "The store itself")->require_subcommand(1);
+    static std::string copyFrom, copyTo;
+    auto* storeCopy = storeCmd->add_subcommand(
+        "copy", "Copy the whole map with its history into a new, empty store (e.g. SQLite to etcd)");
+    storeCopy->add_option("--from", copyFrom, "Store URI to copy from")->required();
+    storeCopy->add_option("--to", copyTo, "Store URI to copy into; must be empty")->required();
+    storeCopy->callback(run([&] { return cmdStoreCopy(options, copyFrom, copyTo); }));
+
     auto* node = app.add_subcommand("node", "Nodes of the fleet")->require_subcommand(1);
     static std::string id, address, shard, space, state;
     static std::vector<std::string> labels;

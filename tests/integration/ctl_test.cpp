@@ -174,3 +174,24 @@ TEST_F(CtlTest, StoreProblemsAreExplained)
     auto badUri = ctl({ "node", "list" }, "mysql://x");
     EXPECT_EQ(badUri.code, 2);
 }
+
+TEST_F(CtlTest, StoreCopyMovesTheMapWithItsHistoryIntoAnEmptyStore)
+{
+    buildFleet();
+    const std::string copy = "sqlite:" + m_dir.file("copy.db");
+    auto copied = ctl({ "store", "copy", "--from", "sqlite:" + m_dir.file("map.db"), "--to", copy, "--json" });
+    ASSERT_EQ(copied.code, 0) << copied.err;
+    const auto out = copied.parsed();
+    EXPECT_EQ(out["commits"], 4); // 2 nodes and 2 shards (init commits nothing)
+    auto nodes = ctl({ "node", "list", "--json" }, copy);
+    ASSERT_EQ(nodes.code, 0) << nodes.err;
+    EXPECT_EQ(nodes.parsed().size(), 2u);
+    auto history = ctl({ "map", "history", "--json" }, copy);
+    ASSERT_EQ(history.code, 0) << history.err;
+    EXPECT_NE(history.out.find("tester"), std::string::npos) << "actors are kept";
+
+    // A second copy into the now non-empty store is refused and changes nothing.
+    auto again = ctl({ "store", "copy", "--from", "sqlite:" + m_dir.file("map.db"), "--to", copy });
+    EXPECT_EQ(again.code, 5) << again.err;
+    EXPECT_NE(again.err.find("not empty"), std::string::npos) << again.err;
+}

@@ -1,0 +1,96 @@
+#include "core/store/store_copy.h"
+
+#include <ctime>
+
+namespace shardmap::core {
+
+namespace {
+
+constexpr std::size_t kPage = 500;
+
+std::string isoTime(std::int64_t unixMs)
+{
+    const std::time_t seconds = unixMs / 1000;
+    std::tm utc {};
+    ::gmtime_r(&seconds, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+} // namespace
+
+Result<CopyResult> copyStore(
+    MetadataStore& from, MetadataStore& to, const std::function<void(const CopyProgress&)>& progress)
+{
+    auto destination = to.currentRevision();
+    if (!destination)
+        return destination.error();
+    if (*destination != 0)
+        return makeError(ErrorCode::FailedPrecondition,
+            "the destination " + to.describe() + " is not empty (revision " + std::to_string(*destination)
+                + "); copy into a new store");
+    // The state to arrive at, read first: history up to its revision is replayed.
+    auto source = from.snapshot();
+    if (!source)
+        return source.error();
+    CopyResult result;
+    result.sourceRevision = source->revision;
+
+    std::uint64_t after = 0;
+    while (after < source->revision) {
+        auto page = from.history(after, source->revision, kPage);
+        if (!page)
+            return page.error();
+        if (page->empty())
+            return makeError(ErrorCode::Internal,
+                "the source's history ends at revision " + std::to_string(after) + " but its map is at "
+                    + std::to_string(source->revision));
+        for (const auto& record : *page) {
+            if (record.revision != after + 1)
+                return makeError(ErrorCode::FailedPrecondition,
+                    "the source's history starts at revision " + std::to_string(record.revision) + ", not "
+                        + std::to_string(after + 1) + " (pruned); it cannot be copied with its history");
+            CommitRequest request;
+            for (const auto& change : record.changes)
+                request.mutations.push_back({ change.key, change.after, std::nullopt });
+            request.actor = record.actor;
+            request.action = record.action;
+            request.reason = "[copied from " + from.describe() + " revision " + std::to_string(record.revision) + " of "
+                + isoTime(record.unixMs) + "] " + record.reason;
+            auto committed = to.commit(request);
+            if (!committed)
+                return makeError(committed.error().code,
+                    "copying revision " + std::to_string(record.revision) + ": " + committed.error().message);
+            after = record.revision;
+            ++result.commits;
+            if (progress && (result.commits % 100 == 0 || after == source->revision))
+                progress({ after, source->revision });
+        }
+    }
+
+    auto copied = to.snapshot();
+    if (!copied)
+        return copied.error();
+    std::string differences;
+    auto note = [&](const std::string& key) {
+        if (differences.size() < 400)
+            differences += (differences.empty() ? "" : ", ") + key;
+    };
+    for (const auto& [key, record] : source->records) {
+        const auto found = copied->records.find(key);
+        if (found == copied->records.end() || found->second.value != record.value)
+            note(key);
+    }
+    for (const auto& [key, record] : copied->records) {
+        if (!source->records.contains(key))
+            note(key);
+    }
+    if (!differences.empty())
+        return makeError(ErrorCode::Internal,
+            "the copy differs from the source at revision " + std::to_string(source->revision) + " in: " + differences);
+    result.records = copied->records.size();
+    return result;
+}
+
+} // namespace shardmap::core
