@@ -104,6 +104,50 @@ TEST_F(MultiControllerTest, AStoppedLeaderIsReplacedMidBackfillAndCannotActWhenI
     EXPECT_EQ(rowsOf(*nodeOf(source), source, "acme"), 0u);
 }
 
+TEST_F(MultiControllerTest, AKilledLeaderIsReplacedWithinTheLeaseAndTheBackfillResumesFromItsCursor)
+{
+    const std::vector<std::string> slow { "SHARDMAP_FAILPOINTS=migration.backfill.batch=sleep(60)" };
+    auto a = replica("a", slow);
+    ASSERT_TRUE(a);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(5), [&] { return a->leads(); }));
+    auto b = replica("b", slow);
+    ASSERT_TRUE(b);
+    Workload workload(
+        { { "acme" }, 1500, 2, 4, 0.2, std::chrono::milliseconds(5), 22 }, { routerServicePath(b->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string source = core::MapSnapshot::decode(*m_store->snapshot())->space("acme")->shard;
+    const std::string target = source == "s0" ? "s1" : "s0";
+    workload.start();
+    core::MigrationRequests requests(*m_store, m_pool);
+    auto queued = requests.queue("acme", target, m_actor);
+    ASSERT_TRUE(queued) << queued.error().describe();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(20), [&] { return migration(queued->id).progress.docsDone >= 300; }));
+
+    a->process().signal(SIGKILL);
+    const auto killedAt = std::chrono::steady_clock::now();
+    const auto cursorAtKill = migration(queued->id).progress.docsDone;
+    const auto revisionAtKill = *m_store->currentRevision();
+    // The first step of the new leader: a commit by b after the kill.
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(10), [&] { return !commitsBy("b", revisionAtKill).empty(); }))
+        << b->stderrText();
+    EXPECT_LT(std::chrono::steady_clock::now() - killedAt, std::chrono::milliseconds(1500 + 1500 / 3 + 1000));
+    const auto first = commitsBy("b", revisionAtKill).front();
+    ASSERT_EQ(first.changes.size(), 1u);
+    auto resumed = core::decodeMigration(*first.changes.front().after);
+    ASSERT_TRUE(resumed);
+    // Resumed from the cursor: its first progress already counts what a had copied.
+    EXPECT_GE(resumed->progress.docsDone, cursorAtKill);
+    EXPECT_GT(resumed->progress.docsDone, 0u);
+
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] { return !migration(queued->id).active(); }))
+        << b->stderrText();
+    workload.stop();
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(20))) << workload.lastError();
+    EXPECT_EQ(migration(queued->id).phase, core::MigrationPhase::Done) << migration(queued->id).error;
+    EXPECT_EQ(compareWithModel(*nodeOf(target), target, "acme", workload.model("acme")), std::vector<std::string> {});
+    EXPECT_EQ(rowsOf(*nodeOf(source), source, "acme"), 0u);
+}
+
 TEST_F(MultiControllerTest, EveryReplicaRoutesAndSeesAMapChangeWithinASecond)
 {
     auto a = replica("a");
