@@ -129,8 +129,9 @@ public:
     virtual std::string describe() const = 0;
 };
 
-// Opens a store from a URI: "sqlite:PATH" (created if missing when create is true).
-// Later: "etcd://HOST:PORT[,HOST:PORT...]/PREFIX".
+// Opens a store from a URI: "sqlite:PATH" (created if missing when create is true) or
+// "etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password=P&ca=FILE&cert=FILE&key=FILE]" (see
+// EtcdStoreConfig; create writes the store's marker under PREFIX if it is missing).
 Result<std::unique_ptr<MetadataStore>> openStore(const std::string& uri, bool create);
 
 } // namespace shardmap::core

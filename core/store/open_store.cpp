@@ -1,3 +1,4 @@
+#include "core/store/etcd_store.h"
 #include "core/store/metadata_store.h"
 #include "core/store/sqlite_store.h"
 
@@ -8,6 +9,7 @@ namespace shardmap::core {
 namespace {
 
 constexpr std::string_view kSqliteScheme = "sqlite:";
+constexpr std::string_view kEtcdScheme = "etcd://";
 
 // "sqlite:PATH"; "sqlite://PATH" is accepted too, since people write URIs that way.
 std::string sqlitePath(const std::string& uri)
@@ -18,13 +20,26 @@ std::string sqlitePath(const std::string& uri)
     return path;
 }
 
+Result<std::unique_ptr<MetadataStore>> openEtcd(const std::string& uri, bool create)
+{
+    auto config = EtcdStoreConfig::parse(uri);
+    if (!config)
+        return config.error();
+    auto store = EtcdStore::open(std::move(*config), create);
+    if (!store)
+        return store.error();
+    return std::unique_ptr<MetadataStore>(std::move(*store));
+}
+
 } // namespace
 
 Result<std::unique_ptr<MetadataStore>> openStore(const std::string& uri, bool create)
 {
+    if (uri.starts_with(kEtcdScheme))
+        return openEtcd(uri, create);
     if (!uri.starts_with(kSqliteScheme))
         return makeError(ErrorCode::InvalidArgument,
-            "unknown store URI '" + uri + "'; expected sqlite:PATH (etcd://HOST:PORT/PREFIX arrives later)");
+            "unknown store URI '" + uri + "'; expected sqlite:PATH or etcd://HOST:PORT[,HOST:PORT...]/PREFIX");
     const std::string path = sqlitePath(uri);
     if (path.empty())
         return makeError(ErrorCode::InvalidArgument, "store URI '" + uri + "' has no path; expected sqlite:PATH");

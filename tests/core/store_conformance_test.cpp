@@ -12,11 +12,14 @@
 // Adding a backend is a traits struct and one more entry in Backends.
 
 #include "core/store/metadata_store.h"
+#include "tests/support/etcd_process.h"
 #include "tests/support/test_dir.h"
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <gtest/gtest.h>
 #include <latch>
@@ -35,7 +38,32 @@ struct SqliteBackend {
     static constexpr std::chrono::milliseconds kShortTtl { 150 };
 };
 
-using Backends = ::testing::Types<SqliteBackend>;
+// A real etcd server on loopback, one per test binary; each test's map lives under a prefix of its
+// own. CI installs etcd, so a missing or broken etcd fails every case here (loudly, not skipped)
+// unless SHARDMAP_ALLOW_NO_ETCD=1 says that this machine is not expected to have it.
+struct EtcdBackend {
+    static std::string uri(const TempDir& dir)
+    {
+        std::string ignored;
+        const auto* etcd = shardmap::testing::EtcdProcess::shared(ignored);
+        const auto name = std::filesystem::path(dir.path()).filename().string();
+        return "etcd://" + (etcd ? etcd->endpoint() : std::string("127.0.0.1:1")) + "/shardmap-test/" + name;
+    }
+    static std::optional<std::string> unavailable()
+    {
+        std::string error;
+        if (shardmap::testing::EtcdProcess::shared(error))
+            return std::nullopt;
+        const char* allowed = std::getenv("SHARDMAP_ALLOW_NO_ETCD");
+        if (!allowed || std::string(allowed) != "1")
+            ADD_FAILURE() << "the etcd backend cannot be tested: " << error
+                          << " (set SHARDMAP_ALLOW_NO_ETCD=1 to skip these cases instead)";
+        return error;
+    }
+    static constexpr std::chrono::milliseconds kShortTtl { 150 };
+};
+
+using Backends = ::testing::Types<SqliteBackend, EtcdBackend>;
 
 Mutation put(std::string key, std::string value, std::optional<std::uint64_t> expectModRevision = std::nullopt)
 {

@@ -344,7 +344,7 @@ TEST_F(SqliteStoreTest, OpenStoreUnderstandsSqliteUris)
     EXPECT_EQ((*store)->describe(), "sqlite:" + path());
     auto again = openStore("sqlite://" + path(), false);
     EXPECT_TRUE(again) << errorText(again.error());
-    for (const std::string uri : { "etcd://127.0.0.1:2379/shardmap", "sqlite:", "map.db" }) {
+    for (const std::string uri : { "mysql://127.0.0.1/shardmap", "sqlite:", "map.db" }) {
         auto refused = openStore(uri, true);
         ASSERT_FALSE(refused) << uri;
         EXPECT_EQ(refused.error().code, ErrorCode::InvalidArgument) << uri;

@@ -1,0 +1,754 @@
+#include "core/store/etcd_store.h"
+
+#include "core/store/etcd_client.h"
+#include "core/store/etcd_store_codec.h"
+#include "core/store/etcd_watch.h"
+#include "core/util/validation.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <set>
+#include <thread>
+
+namespace shardmap::core {
+
+using namespace etcd_codec;
+
+namespace {
+
+constexpr std::string_view kScheme = "etcd://";
+constexpr std::string_view kMagic = "shardmap-store 1";
+constexpr std::string_view kDefaultPort = ":2379";
+// A conflict message names the keys changed since the expected revision, found in at most this
+// many recent audit records, and at most this many keys.
+constexpr std::uint64_t kConflictScanRecords = 100;
+constexpr std::size_t kConflictKeysNamed = 10;
+
+std::int64_t nowUnixMs()
+{
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    return std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
+}
+
+std::string inQuotes(const std::string& text)
+{
+    return "'" + text + "'";
+}
+
+std::string joined(const std::vector<std::string>& parts, std::string_view separator)
+{
+    std::string out;
+    for (const auto& part : parts)
+        out += (out.empty() ? "" : std::string(separator)) + part;
+    return out;
+}
+
+std::vector<std::string> split(const std::string& text, char separator)
+{
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (true) {
+        const auto end = text.find(separator, start);
+        parts.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        if (end == std::string::npos)
+            return parts;
+        start = end + 1;
+    }
+}
+
+Result<std::string> percentDecoded(const std::string& text)
+{
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '%') {
+            out += text[i];
+            continue;
+        }
+        if (i + 2 >= text.size() || !std::isxdigit(static_cast<unsigned char>(text[i + 1]))
+            || !std::isxdigit(static_cast<unsigned char>(text[i + 2])))
+            return makeError(ErrorCode::InvalidArgument, "bad %-escape in '" + text + "'");
+        out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+        i += 2;
+    }
+    return out;
+}
+
+Status applyOption(EtcdStoreConfig& config, const std::string& name, const std::string& value)
+{
+    const std::pair<const char*, std::string*> texts[] = {
+        { "user", &config.user },
+        { "password", &config.password },
+        { "ca", &config.caFile },
+        { "cert", &config.certFile },
+        { "key", &config.keyFile },
+    };
+    for (const auto& [option, field] : texts) {
+        if (name == option) {
+            *field = value;
+            return {};
+        }
+    }
+    if (name == "timeout_ms") {
+        const auto ms = std::strtoll(value.c_str(), nullptr, 10);
+        if (ms <= 0)
+            return makeError(ErrorCode::InvalidArgument, "timeout_ms must be a positive number of milliseconds");
+        config.callTimeout = std::chrono::milliseconds(ms);
+        return {};
+    }
+    return makeError(ErrorCode::InvalidArgument,
+        "unknown etcd store option '" + name + "'; known: user, password, ca, cert, key, timeout_ms");
+}
+
+Status validateMutation(const Mutation& mutation)
+{
+    if (mutation.key.empty())
+        return makeError(ErrorCode::InvalidArgument, "a record key cannot be empty");
+    if (!isValidUtf8(mutation.key))
+        return makeError(ErrorCode::InvalidArgument, "a record key must be UTF-8");
+    if (mutation.value && !isValidUtf8(*mutation.value))
+        return makeError(ErrorCode::InvalidArgument, "the value of " + inQuotes(mutation.key) + " is not UTF-8");
+    return {};
+}
+
+Status validateRequest(const CommitRequest& request)
+{
+    if (request.mutations.empty())
+        return makeError(ErrorCode::InvalidArgument, "a commit needs at least one mutation");
+    if (request.mutations.size() > EtcdStore::kMaxMutations)
+        return makeError(ErrorCode::InvalidArgument,
+            "a commit to etcd takes at most " + std::to_string(EtcdStore::kMaxMutations) + " mutations, not "
+                + std::to_string(request.mutations.size()));
+    std::set<std::string_view> keys;
+    for (const auto& mutation : request.mutations) {
+        if (auto status = validateMutation(mutation); !status)
+            return status;
+        if (!keys.insert(mutation.key).second)
+            return makeError(
+                ErrorCode::InvalidArgument, "key " + inQuotes(mutation.key) + " appears twice in one commit");
+    }
+    for (const auto* text : { &request.actor, &request.action, &request.reason }) {
+        if (!isValidUtf8(*text))
+            return makeError(ErrorCode::InvalidArgument, "the actor, action or reason is not UTF-8");
+    }
+    return {};
+}
+
+Status validateLease(const std::string& name, const std::string& holder, std::chrono::milliseconds ttl)
+{
+    if (name.empty() || holder.empty())
+        return makeError(ErrorCode::InvalidArgument, "a lease needs a name and a holder");
+    if (ttl.count() <= 0)
+        return makeError(ErrorCode::InvalidArgument, "a lease needs a positive time to live");
+    return {};
+}
+
+std::optional<std::string> expectationProblem(const Mutation& mutation, const std::optional<StoredRecord>& record)
+{
+    if (!mutation.expectModRevision)
+        return std::nullopt;
+    const auto expected = std::to_string(*mutation.expectModRevision);
+    if (*mutation.expectModRevision == 0 && record)
+        return inQuotes(mutation.key) + " already exists (mod revision " + std::to_string(record->modRevision) + ")";
+    if (*mutation.expectModRevision != 0 && !record)
+        return inQuotes(mutation.key) + " does not exist (expected mod revision " + expected + ")";
+    if (record && record->modRevision != *mutation.expectModRevision)
+        return inQuotes(mutation.key) + " changed: mod revision " + std::to_string(record->modRevision) + ", expected "
+            + expected;
+    return std::nullopt;
+}
+
+Error conflictError(const std::vector<std::string>& problems, std::uint64_t current)
+{
+    Error error = makeError(ErrorCode::Conflict,
+        "the map changed (it is at revision " + std::to_string(current) + "): " + joined(problems, "; "));
+    error.details["current_revision"] = std::to_string(current);
+    return error;
+}
+
+std::string describeLease(const LeaseRow& lease, std::int64_t now)
+{
+    const std::string who = inQuotes(lease.holder) + " (token " + std::to_string(lease.token) + ")";
+    if (lease.expiresUnixMs == 0)
+        return "it was released by " + who;
+    if (lease.expiresUnixMs <= now)
+        return "it expired " + std::to_string(now - lease.expiresUnixMs) + " ms ago, last held by " + who;
+    return "it is held by " + who + " for another " + std::to_string(lease.expiresUnixMs - now) + " ms";
+}
+
+Error leaseError(std::string message, const std::optional<LeaseRow>& lease)
+{
+    Error error = makeError(ErrorCode::FailedPrecondition, std::move(message));
+    error.details["holder"] = lease ? lease->holder : std::string();
+    error.details["token"] = std::to_string(lease ? lease->token : 0);
+    return error;
+}
+
+std::string leaseState(const std::optional<LeaseRow>& lease, std::int64_t now)
+{
+    return lease ? describeLease(*lease, now) : "it was never granted";
+}
+
+bool outcomeUnknown(const Error& error)
+{
+    const auto found = error.details.find("outcome");
+    return found != error.details.end() && found->second == "unknown";
+}
+
+std::string newCommitId()
+{
+    thread_local std::mt19937_64 random { std::random_device {}() };
+    return std::to_string(random());
+}
+
+// Spreads out clients that lost a race for the counter so that they do not collide again.
+void backOff(int attempt)
+{
+    thread_local std::mt19937 random { std::random_device {}() };
+    std::uniform_int_distribution<int> ms(0, std::min(attempt, 20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms(random)));
+}
+
+const etcdserverpb::RangeResponse& rangeAt(const etcdserverpb::TxnResponse& response, int index)
+{
+    return response.responses(index).response_range();
+}
+
+std::optional<mvccpb::KeyValue> onlyValue(const etcdserverpb::RangeResponse& range)
+{
+    if (range.kvs_size() == 0)
+        return std::nullopt;
+    return range.kvs(0);
+}
+
+Result<std::uint64_t> counterValue(const etcdserverpb::RangeResponse& range)
+{
+    const auto kv = onlyValue(range);
+    if (!kv)
+        return std::uint64_t { 0 };
+    return parseRevision(kv->value());
+}
+
+} // namespace
+
+// ---- configuration ----------------------------------------------------------------------------
+
+Result<EtcdStoreConfig> EtcdStoreConfig::parse(const std::string& uri)
+{
+    const auto usage = " (expected etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password=P&ca=F&cert=F&key=F])";
+    if (!uri.starts_with(kScheme))
+        return makeError(ErrorCode::InvalidArgument, "'" + uri + "' is not an etcd store URI" + usage);
+    const std::string rest = uri.substr(kScheme.size());
+    const auto slash = rest.find('/');
+    if (slash == std::string::npos)
+        return makeError(ErrorCode::InvalidArgument, "etcd store URI '" + uri + "' has no prefix" + usage);
+    EtcdStoreConfig config;
+    for (auto& endpoint : split(rest.substr(0, slash), ',')) {
+        if (endpoint.empty())
+            return makeError(ErrorCode::InvalidArgument, "etcd store URI '" + uri + "' has an empty endpoint" + usage);
+        if (endpoint.find(':') == std::string::npos)
+            endpoint += kDefaultPort;
+        config.endpoints.push_back(endpoint);
+    }
+    const auto question = rest.find('?', slash);
+    std::string prefix
+        = rest.substr(slash + 1, question == std::string::npos ? std::string::npos : question - slash - 1);
+    while (!prefix.empty() && prefix.back() == '/')
+        prefix.pop_back();
+    if (prefix.empty())
+        return makeError(ErrorCode::InvalidArgument, "etcd store URI '" + uri + "' has no prefix" + usage);
+    config.prefix = prefix;
+    if (question == std::string::npos)
+        return config;
+    for (const auto& pair : split(rest.substr(question + 1), '&')) {
+        const auto equals = pair.find('=');
+        auto value = percentDecoded(equals == std::string::npos ? std::string() : pair.substr(equals + 1));
+        if (!value)
+            return value.error();
+        if (auto status = applyOption(config, pair.substr(0, equals), *value); !status)
+            return status.error();
+    }
+    if (config.password.size() && config.user.empty())
+        return makeError(ErrorCode::InvalidArgument, "etcd store URI '" + uri + "' has a password but no user");
+    return config;
+}
+
+std::string EtcdStoreConfig::describe() const
+{
+    return std::string(kScheme) + joined(endpoints, ",") + "/" + prefix;
+}
+
+// ---- opening -----------------------------------------------------------------------------------
+
+struct EtcdStore::CommitRead {
+    struct Touched {
+        std::optional<StoredRecord> record;
+        std::int64_t etcdRevision = 0; // the key's etcd mod_revision, 0: absent
+    };
+    std::uint64_t current = 0;
+    std::int64_t counterEtcdRevision = 0;
+    std::map<std::string, Touched> touched;
+    std::optional<LeaseRow> lease;
+    std::int64_t leaseEtcdRevision = 0;
+};
+
+struct EtcdStore::LeaseRead {
+    std::optional<LeaseRow> lease;
+    std::int64_t etcdRevision = 0;
+};
+
+Result<std::unique_ptr<EtcdStore>> EtcdStore::open(EtcdStoreConfig config, bool create)
+{
+    auto client = EtcdClient::create(config);
+    if (!client)
+        return client.error();
+    std::unique_ptr<EtcdStore> store(new EtcdStore(std::move(config), std::move(*client)));
+    if (auto status = store->initialise(create); !status) {
+        Error error = status.error();
+        if (error.context.empty())
+            error.context = store->describe();
+        return error;
+    }
+    return store;
+}
+
+EtcdStore::EtcdStore(EtcdStoreConfig config, std::shared_ptr<EtcdClient> client)
+    : m_config(std::move(config))
+    , m_client(std::move(client))
+    , m_root(m_config.prefix + "/")
+    , m_watches(std::make_shared<EtcdWatchRegistry>())
+{
+}
+
+EtcdStore::~EtcdStore()
+{
+    m_watches->close();
+}
+
+// Checks the marker key; with create, writes it unless another client just did.
+Status EtcdStore::initialise(bool create)
+{
+    constexpr int kAttempts = 3;
+    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+        etcdserverpb::RangeRequest request;
+        request.set_key(magicKey(m_root));
+        auto marker = m_client->range(request);
+        if (!marker)
+            return marker.error();
+        if (const auto kv = onlyValue(*marker)) {
+            if (kv->value() == kMagic)
+                return {};
+            return makeError(ErrorCode::FailedPrecondition,
+                describe() + " is not a Shardmap store (its marker reads '" + kv->value() + "')");
+        }
+        if (!create)
+            return makeError(ErrorCode::NotFound, "no Shardmap store at " + describe() + " (run `shardmapctl init`)");
+        etcdserverpb::TxnRequest txn;
+        *txn.add_compare() = modRevisionIs(magicKey(m_root), 0);
+        *txn.add_success() = putOp(magicKey(m_root), std::string(kMagic));
+        auto written = m_client->writeTxn(txn);
+        if (written && written->succeeded())
+            return {};
+        if (!written && !outcomeUnknown(written.error()))
+            return written.error();
+    }
+    return makeError(ErrorCode::Unavailable, "cannot create the store marker in etcd");
+}
+
+std::string EtcdStore::describe() const
+{
+    return m_config.describe();
+}
+
+Status EtcdStore::compactEtcd()
+{
+    etcdserverpb::RangeRequest request;
+    request.set_key(magicKey(m_root));
+    auto response = m_client->range(request);
+    if (!response)
+        return response.error();
+    return m_client->compact(response->header().revision());
+}
+
+// ---- reads -------------------------------------------------------------------------------------
+
+Result<StoreSnapshot> EtcdStore::snapshot()
+{
+    return list({});
+}
+
+// The counter and the records in one read-only Txn: both as of the same etcd revision.
+Result<StoreSnapshot> EtcdStore::list(const std::string& prefix)
+{
+    const std::string from = dataKey(m_root, prefix);
+    etcdserverpb::TxnRequest txn;
+    *txn.add_success() = rangeOp(revisionKey(m_root));
+    *txn.add_success() = rangeOp(from, rangeEnd(from));
+    auto response = m_client->readTxn(txn);
+    if (!response)
+        return response.error();
+    if (response->responses_size() != 2)
+        return makeError(ErrorCode::Internal,
+            "etcd answered a read with " + std::to_string(response->responses_size()) + " results instead of 2");
+    StoreSnapshot snapshot;
+    auto revision = counterValue(rangeAt(*response, 0));
+    if (!revision)
+        return revision.error();
+    snapshot.revision = *revision;
+    const std::size_t skip = dataPrefix(m_root).size();
+    for (const auto& kv : rangeAt(*response, 1).kvs()) {
+        const std::string key = kv.key().substr(skip);
+        auto record = decodeRecord(key, kv.value());
+        if (!record)
+            return record.error();
+        snapshot.records.emplace(key, std::move(*record));
+    }
+    return snapshot;
+}
+
+Result<std::uint64_t> EtcdStore::currentRevision()
+{
+    etcdserverpb::RangeRequest request;
+    request.set_key(revisionKey(m_root));
+    auto response = m_client->range(request);
+    if (!response)
+        return response.error();
+    return counterValue(*response);
+}
+
+Result<std::vector<AuditRecord>> EtcdStore::history(
+    std::uint64_t fromRevision, std::uint64_t toRevision, std::size_t limit)
+{
+    std::vector<AuditRecord> records;
+    if (toRevision != 0 && toRevision <= fromRevision)
+        return records;
+    etcdserverpb::RangeRequest request;
+    request.set_key(auditKey(m_root, fromRevision + 1));
+    request.set_range_end(toRevision != 0 ? auditKey(m_root, toRevision + 1) : rangeEnd(auditPrefix(m_root)));
+    request.set_limit(static_cast<std::int64_t>(limit));
+    auto response = m_client->range(request);
+    if (!response)
+        return response.error();
+    for (const auto& kv : response->kvs()) {
+        auto record = decodeAudit(kv.value());
+        if (!record)
+            return record.error();
+        records.push_back(std::move(*record));
+    }
+    return records;
+}
+
+Result<std::unique_ptr<WatchHandle>> EtcdStore::watch(
+    std::uint64_t fromRevision, WatchCallback onRecord, WatchErrorCallback onError)
+{
+    if (!onRecord)
+        return makeError(ErrorCode::InvalidArgument, "a watch needs a callback");
+    return EtcdWatch::start(
+        m_client, m_root, fromRevision, std::move(onRecord), std::move(onError), m_config.retryFor, m_watches);
+}
+
+// ---- commits -----------------------------------------------------------------------------------
+
+Result<std::uint64_t> EtcdStore::commit(const CommitRequest& request)
+{
+    if (auto status = validateRequest(request); !status)
+        return status.error();
+    const auto deadline = std::chrono::steady_clock::now() + m_config.retryFor;
+    // Attempts whose Txn may or may not have been applied: (revision, audit record written).
+    std::vector<std::pair<std::uint64_t, std::string>> unknown;
+    for (int attempt = 1;; ++attempt) {
+        for (const auto& [revision, audit] : unknown) {
+            auto mine = auditRecordIs(revision, audit);
+            if (mine && *mine)
+                return revision;
+        }
+        auto read = readForCommit(request);
+        if (!read) {
+            Error error = read.error();
+            if (!unknown.empty()) {
+                error.message = "the commit's outcome is unknown (" + error.message + "); re-read the map";
+                error.details["outcome"] = "unknown";
+            }
+            return error;
+        }
+        if (auto status = checkCommit(request, *read); !status)
+            return status.error();
+        const std::size_t unknownBefore = unknown.size();
+        auto committed = tryCommit(request, *read);
+        if (!committed) {
+            if (!outcomeUnknown(committed.error()))
+                return committed.error();
+            unknown.emplace_back(read->current + 1, committed.error().details.at("audit"));
+        } else if (*committed) {
+            return read->current + 1;
+        }
+        if (std::chrono::steady_clock::now() > deadline)
+            return makeError(unknown.size() > unknownBefore ? ErrorCode::Unavailable : ErrorCode::Aborted,
+                "commit gave up after " + std::to_string(attempt)
+                    + " attempts: other commits kept moving the map revision, or etcd did not answer");
+        backOff(attempt);
+    }
+}
+
+// The counter, every touched record and the fence's lease, as of one etcd revision.
+Result<EtcdStore::CommitRead> EtcdStore::readForCommit(const CommitRequest& request)
+{
+    etcdserverpb::TxnRequest txn;
+    *txn.add_success() = rangeOp(revisionKey(m_root));
+    for (const auto& mutation : request.mutations)
+        *txn.add_success() = rangeOp(dataKey(m_root, mutation.key));
+    if (request.fence)
+        *txn.add_success() = rangeOp(leaseKey(m_root, request.fence->name));
+    auto response = m_client->readTxn(txn);
+    if (!response)
+        return response.error();
+    if (response->responses_size() != txn.success_size())
+        return makeError(ErrorCode::Internal, "etcd answered a read with the wrong number of results");
+    CommitRead read;
+    auto current = counterValue(rangeAt(*response, 0));
+    if (!current)
+        return current.error();
+    read.current = *current;
+    if (const auto kv = onlyValue(rangeAt(*response, 0)))
+        read.counterEtcdRevision = kv->mod_revision();
+    int index = 1;
+    for (const auto& mutation : request.mutations) {
+        CommitRead::Touched touched;
+        if (const auto kv = onlyValue(rangeAt(*response, index++))) {
+            auto record = decodeRecord(mutation.key, kv->value());
+            if (!record)
+                return record.error();
+            touched = { std::move(*record), kv->mod_revision() };
+        }
+        read.touched.emplace(mutation.key, std::move(touched));
+    }
+    if (request.fence) {
+        if (const auto kv = onlyValue(rangeAt(*response, index))) {
+            auto lease = decodeLease(request.fence->name, kv->value());
+            if (!lease)
+                return lease.error();
+            read.lease = std::move(*lease);
+            read.leaseEtcdRevision = kv->mod_revision();
+        }
+    }
+    return read;
+}
+
+Status EtcdStore::checkCommit(const CommitRequest& request, const CommitRead& read)
+{
+    if (const auto& fence = request.fence) {
+        const auto now = nowUnixMs();
+        const auto& lease = read.lease;
+        const bool held
+            = lease && lease->holder == fence->holder && lease->token == fence->token && lease->expiresUnixMs > now;
+        if (!held)
+            return leaseError("commit refused: lease " + inQuotes(fence->name) + " is no longer held by "
+                    + inQuotes(fence->holder) + " with token " + std::to_string(fence->token) + ": "
+                    + leaseState(lease, now),
+                lease);
+    }
+    std::vector<std::string> problems;
+    if (request.expectRevision && *request.expectRevision != read.current) {
+        auto changed = describeChangesSince(*request.expectRevision, read.current);
+        if (!changed)
+            return changed.error();
+        problems.push_back(std::move(*changed));
+    }
+    for (const auto& mutation : request.mutations) {
+        if (auto problem = expectationProblem(mutation, read.touched.at(mutation.key).record))
+            problems.push_back(std::move(*problem));
+    }
+    if (problems.empty())
+        return {};
+    return conflictError(problems, read.current);
+}
+
+// Names the keys changed after `revision` (newest first) with their current mod revisions.
+Result<std::string> EtcdStore::describeChangesSince(std::uint64_t revision, std::uint64_t current)
+{
+    if (revision > current)
+        return "expected revision " + std::to_string(revision) + " does not exist yet";
+    const std::uint64_t scanFrom
+        = std::max<std::uint64_t>(revision, current - std::min<std::uint64_t>(current, kConflictScanRecords));
+    auto recent = history(scanFrom, current, 0);
+    if (!recent)
+        return recent.error();
+    std::vector<std::string> keys;
+    for (auto record = recent->rbegin(); record != recent->rend(); ++record) {
+        for (const auto& change : record->changes) {
+            if (std::find(keys.begin(), keys.end(), change.key) == keys.end())
+                keys.push_back(change.key);
+        }
+    }
+    keys.resize(std::min(keys.size(), kConflictKeysNamed + 1));
+    etcdserverpb::TxnRequest txn;
+    for (std::size_t i = 0; i < keys.size() && i < kConflictKeysNamed; ++i)
+        *txn.add_success() = rangeOp(dataKey(m_root, keys[i]));
+    auto response = m_client->readTxn(txn);
+    if (!response)
+        return response.error();
+    std::vector<std::string> named;
+    for (int i = 0; i < response->responses_size(); ++i) {
+        const auto& key = keys[static_cast<std::size_t>(i)];
+        const auto kv = onlyValue(rangeAt(*response, i));
+        auto record = kv ? decodeRecord(key, kv->value()) : Result<StoredRecord>(StoredRecord {});
+        if (!record)
+            return record.error();
+        named.push_back(
+            inQuotes(key) + (kv ? " (mod revision " + std::to_string(record->modRevision) + ")" : " (deleted)"));
+    }
+    if (keys.size() > kConflictKeysNamed || scanFrom > revision)
+        named.push_back("and more");
+    return "expected revision " + std::to_string(revision) + "; changed since: " + joined(named, ", ");
+}
+
+// Sends the commit's Txn: true when it was applied, false when something it read changed first.
+// An outcome-unknown error carries the audit record it tried to write in details["audit"].
+Result<bool> EtcdStore::tryCommit(const CommitRequest& request, const CommitRead& read)
+{
+    const std::uint64_t revision = read.current + 1;
+    etcdserverpb::TxnRequest txn;
+    *txn.add_compare() = modRevisionIs(revisionKey(m_root), read.counterEtcdRevision);
+    for (const auto& [key, touched] : read.touched)
+        *txn.add_compare() = modRevisionIs(dataKey(m_root, key), touched.etcdRevision);
+    if (request.fence)
+        *txn.add_compare() = modRevisionIs(leaseKey(m_root, request.fence->name), read.leaseEtcdRevision);
+
+    AuditRecord audit { revision, nowUnixMs(), request.actor, request.action, request.reason, {} };
+    for (const auto& mutation : request.mutations) {
+        const auto& before = read.touched.at(mutation.key).record;
+        audit.changes.push_back({ mutation.key, before ? std::optional(before->value) : std::nullopt, mutation.value });
+        const std::string key = dataKey(m_root, mutation.key);
+        if (mutation.value)
+            *txn.add_success()
+                = putOp(key, encodeRecord(*mutation.value, before ? before->createRevision : revision, revision));
+        else
+            *txn.add_success() = deleteOp(key);
+    }
+    const std::string auditText = encodeAudit(audit, newCommitId());
+    *txn.add_success() = putOp(revisionKey(m_root), std::to_string(revision));
+    *txn.add_success() = putOp(auditKey(m_root, revision), auditText);
+
+    auto response = m_client->writeTxn(txn);
+    if (!response) {
+        Error error = response.error();
+        if (outcomeUnknown(error))
+            error.details["audit"] = auditText;
+        return error;
+    }
+    return response->succeeded();
+}
+
+Result<bool> EtcdStore::auditRecordIs(std::uint64_t revision, const std::string& expected)
+{
+    etcdserverpb::RangeRequest request;
+    request.set_key(auditKey(m_root, revision));
+    auto response = m_client->range(request);
+    if (!response)
+        return response.error();
+    const auto kv = onlyValue(*response);
+    return kv && kv->value() == expected;
+}
+
+// ---- leases ------------------------------------------------------------------------------------
+
+Result<EtcdStore::LeaseRead> EtcdStore::readLease(const std::string& name)
+{
+    etcdserverpb::RangeRequest request;
+    request.set_key(leaseKey(m_root, name));
+    auto response = m_client->range(request);
+    if (!response)
+        return response.error();
+    LeaseRead read;
+    if (const auto kv = onlyValue(*response)) {
+        auto lease = decodeLease(name, kv->value());
+        if (!lease)
+            return lease.error();
+        read = { std::move(*lease), kv->mod_revision() };
+    }
+    return read;
+}
+
+// decide(lease, now) returns the row to write, or nullopt to leave the lease as it is. The
+// result is the row written (name and all), or a grant with an empty holder when nothing was.
+template <typename Decide> Result<LeaseGrant> EtcdStore::changeLease(const std::string& name, Decide decide)
+{
+    const auto deadline = std::chrono::steady_clock::now() + m_config.retryFor;
+    std::vector<LeaseRow> unknown; // written, but the outcome is unknown
+    for (int attempt = 1;; ++attempt) {
+        auto read = readLease(name);
+        if (!read)
+            return read.error();
+        if (read->lease && std::find(unknown.begin(), unknown.end(), *read->lease) != unknown.end())
+            return LeaseGrant { name, read->lease->holder, read->lease->token, read->lease->expiresUnixMs };
+        Result<std::optional<LeaseRow>> next = decide(read->lease, nowUnixMs());
+        if (!next)
+            return next.error();
+        if (!*next)
+            return LeaseGrant { name, {}, 0, 0 };
+        const LeaseRow row = **next;
+        etcdserverpb::TxnRequest txn;
+        *txn.add_compare() = modRevisionIs(leaseKey(m_root, name), read->etcdRevision);
+        *txn.add_success() = putOp(leaseKey(m_root, name), encodeLease(row));
+        auto written = m_client->writeTxn(txn);
+        if (written && written->succeeded())
+            return LeaseGrant { name, row.holder, row.token, row.expiresUnixMs };
+        if (!written && !outcomeUnknown(written.error()))
+            return written.error();
+        if (!written)
+            unknown.push_back(row);
+        if (std::chrono::steady_clock::now() > deadline)
+            return makeError(ErrorCode::Aborted,
+                "lease " + inQuotes(name) + " kept changing (or etcd did not answer) for "
+                    + std::to_string(m_config.retryFor.count()) + " ms");
+        backOff(attempt);
+    }
+}
+
+Result<LeaseGrant> EtcdStore::acquireLease(
+    const std::string& name, const std::string& holder, std::chrono::milliseconds ttl)
+{
+    if (auto status = validateLease(name, holder, ttl); !status)
+        return status.error();
+    return changeLease(
+        name, [&](const std::optional<LeaseRow>& lease, std::int64_t now) -> Result<std::optional<LeaseRow>> {
+            const bool live = lease && lease->expiresUnixMs > now;
+            if (live && lease->holder != holder)
+                return leaseError("lease " + inQuotes(name) + " is taken: " + describeLease(*lease, now), lease);
+            // The holder's own live lease is renewed; anything else starts a new grant with a new token.
+            const std::uint64_t token = live ? lease->token : (lease ? lease->token + 1 : 1);
+            return std::optional(LeaseRow { holder, token, now + ttl.count() });
+        });
+}
+
+Result<LeaseGrant> EtcdStore::renewLease(const LeaseGrant& grant, std::chrono::milliseconds ttl)
+{
+    if (auto status = validateLease(grant.name, grant.holder, ttl); !status)
+        return status.error();
+    return changeLease(
+        grant.name, [&](const std::optional<LeaseRow>& lease, std::int64_t now) -> Result<std::optional<LeaseRow>> {
+            if (!lease || lease->holder != grant.holder || lease->token != grant.token || lease->expiresUnixMs == 0)
+                return leaseError("lease " + inQuotes(grant.name) + " was lost by " + inQuotes(grant.holder) + ": "
+                        + leaseState(lease, now),
+                    lease);
+            return std::optional(LeaseRow { grant.holder, grant.token, now + ttl.count() });
+        });
+}
+
+Status EtcdStore::releaseLease(const LeaseGrant& grant)
+{
+    auto released = changeLease(
+        grant.name, [&](const std::optional<LeaseRow>& lease, std::int64_t) -> Result<std::optional<LeaseRow>> {
+            if (!lease || lease->holder != grant.holder || lease->token != grant.token || lease->expiresUnixMs == 0)
+                return std::optional<LeaseRow>(); // already lost or released: nothing to give back
+            // The key stays, so the next grant's token follows this one's.
+            return std::optional(LeaseRow { grant.holder, grant.token, 0 });
+        });
+    if (!released)
+        return released.error();
+    return {};
+}
+
+} // namespace shardmap::core

@@ -1,0 +1,300 @@
+// etcd-only cases of the metadata store: what the SQLite backend has no counterpart for (several
+// endpoints, a server that restarts, compaction, authentication). The cases both backends share
+// are in store_conformance_test.cpp.
+
+#include "core/store/etcd_store.h"
+#include "tests/support/etcd_process.h"
+
+#include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <mutex>
+#include <thread>
+
+using namespace shardmap::core;
+using namespace std::chrono_literals;
+using shardmap::testing::EtcdProcess;
+using shardmap::testing::TempDir;
+
+namespace {
+
+std::string errorText(const Error& error)
+{
+    return std::string(errorCodeName(error.code)) + ": " + error.describe();
+}
+
+CommitRequest request(const std::string& key, const std::string& value)
+{
+    CommitRequest result;
+    result.mutations.push_back({ key, value, std::nullopt });
+    result.actor = "tester";
+    result.action = "test";
+    return result;
+}
+
+// Records a watch delivers, for the test thread to wait on; block() holds the callback.
+class Collector {
+public:
+    WatchCallback callback()
+    {
+        return [this](const AuditRecord& record) {
+            std::unique_lock lock(m_mutex);
+            m_changed.wait(lock, [this] { return !m_blocked; });
+            m_revisions.push_back(record.revision);
+            m_changed.notify_all();
+        };
+    }
+    WatchErrorCallback errorCallback()
+    {
+        return [this](const Error& error) {
+            std::lock_guard lock(m_mutex);
+            m_errors.push_back(errorText(error));
+            m_changed.notify_all();
+        };
+    }
+    void block(bool blocked)
+    {
+        std::lock_guard lock(m_mutex);
+        m_blocked = blocked;
+        m_changed.notify_all();
+    }
+    bool waitForCount(std::size_t count, std::chrono::milliseconds timeout = 30s)
+    {
+        std::unique_lock lock(m_mutex);
+        return m_changed.wait_for(lock, timeout, [&] { return m_revisions.size() >= count; });
+    }
+    std::vector<std::uint64_t> revisions()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_revisions;
+    }
+    std::vector<std::string> errors()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_errors;
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    bool m_blocked = false;
+    std::vector<std::uint64_t> m_revisions;
+    std::vector<std::string> m_errors;
+};
+
+std::vector<std::uint64_t> oneTo(std::uint64_t last)
+{
+    std::vector<std::uint64_t> out;
+    for (std::uint64_t revision = 1; revision <= last; ++revision)
+        out.push_back(revision);
+    return out;
+}
+
+// Like the conformance suite: a missing etcd fails these cases unless SHARDMAP_ALLOW_NO_ETCD=1.
+bool etcdMayBeMissing()
+{
+    const char* allowed = std::getenv("SHARDMAP_ALLOW_NO_ETCD");
+    return allowed && std::string(allowed) == "1";
+}
+
+class EtcdStoreTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        std::string error;
+        m_shared = EtcdProcess::shared(error);
+        if (!m_shared && etcdMayBeMissing())
+            GTEST_SKIP() << error;
+        ASSERT_TRUE(m_shared) << "the etcd backend cannot be tested: " << error;
+    }
+
+    // A fresh map on the shared server, reached through endpoints (default: the server's).
+    std::string uri(const std::string& endpoints = {}, const std::string& options = {}) const
+    {
+        const auto name = std::filesystem::path(m_dir.path()).filename().string();
+        return "etcd://" + (endpoints.empty() ? m_shared->endpoint() : endpoints) + "/shardmap-test/" + name + options;
+    }
+
+    std::unique_ptr<EtcdStore> open(const std::string& uri)
+    {
+        auto config = EtcdStoreConfig::parse(uri);
+        EXPECT_TRUE(config) << errorText(config.error());
+        if (!config)
+            return nullptr;
+        auto store = EtcdStore::open(std::move(*config), true);
+        EXPECT_TRUE(store) << errorText(store.error());
+        return store ? std::move(*store) : nullptr;
+    }
+
+    std::unique_ptr<EtcdProcess> startOwnServer()
+    {
+        std::string error;
+        auto etcd = EtcdProcess::start(error);
+        EXPECT_TRUE(etcd) << error;
+        return etcd;
+    }
+
+    TempDir m_dir;
+    EtcdProcess* m_shared = nullptr;
+};
+
+TEST(EtcdStoreConfigTest, ParsesEndpointsPrefixAndOptions)
+{
+    auto config = EtcdStoreConfig::parse("etcd://a:1,b/maps/prod/?user=u&password=p%26q&timeout_ms=250");
+    ASSERT_TRUE(config) << errorText(config.error());
+    EXPECT_EQ(config->endpoints, (std::vector<std::string> { "a:1", "b:2379" }));
+    EXPECT_EQ(config->prefix, "maps/prod");
+    EXPECT_EQ(config->user, "u");
+    EXPECT_EQ(config->password, "p&q");
+    EXPECT_EQ(config->callTimeout, 250ms);
+    EXPECT_EQ(config->describe(), "etcd://a:1,b:2379/maps/prod");
+    for (const std::string bad : { "etcd://a:1", "etcd://a:1/", "etcd://,a:1/p", "etcd://a:1/p?colour=red",
+             "etcd://a:1/p?password=x", "etcd://a:1/p?user=%zz" }) {
+        auto refused = EtcdStoreConfig::parse(bad);
+        ASSERT_FALSE(refused) << bad;
+        EXPECT_EQ(refused.error().code, ErrorCode::InvalidArgument) << bad;
+    }
+}
+
+TEST_F(EtcdStoreTest, OpenStoreUnderstandsEtcdUrisAndNeedsTheMarker)
+{
+    auto missing = openStore(uri(), false);
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().code, ErrorCode::NotFound) << errorText(missing.error());
+    auto store = openStore(uri(), true);
+    ASSERT_TRUE(store) << errorText(store.error());
+    EXPECT_EQ((*store)->describe(), uri());
+    auto again = openStore(uri(), false);
+    EXPECT_TRUE(again) << errorText(again.error());
+}
+
+TEST_F(EtcdStoreTest, FailsOverFromADeadEndpoint)
+{
+    // Port 1 on loopback refuses connections: every call there fails at once with UNAVAILABLE.
+    auto store = open(uri("127.0.0.1:1," + m_shared->endpoint()));
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->commit(request("k", "1")));
+    Collector collector;
+    auto watch = store->watch(0, collector.callback(), collector.errorCallback());
+    ASSERT_TRUE(watch);
+    ASSERT_TRUE(store->commit(request("k", "2")));
+    ASSERT_TRUE(collector.waitForCount(2));
+    EXPECT_EQ(collector.revisions(), oneTo(2));
+    auto snap = store->snapshot();
+    ASSERT_TRUE(snap) << errorText(snap.error());
+    EXPECT_EQ(snap->records.at("k").value, "2");
+
+    auto refused = EtcdStore::open(*EtcdStoreConfig::parse(uri("127.0.0.1:1", "?timeout_ms=500")), true);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, ErrorCode::Unavailable) << errorText(refused.error());
+}
+
+TEST_F(EtcdStoreTest, WatchContinuesAfterTheServerRestarts)
+{
+    auto etcd = startOwnServer();
+    ASSERT_TRUE(etcd);
+    // A short call timeout: the commit made while the server is down gives up sooner.
+    auto store = open("etcd://" + etcd->endpoint() + "/restart?timeout_ms=2000");
+    ASSERT_TRUE(store);
+    for (int i = 1; i <= 3; ++i)
+        ASSERT_TRUE(store->commit(request("k", std::to_string(i))));
+    Collector collector;
+    auto watch = store->watch(0, collector.callback(), collector.errorCallback());
+    ASSERT_TRUE(watch);
+    ASSERT_TRUE(collector.waitForCount(3));
+
+    etcd->stop();
+    auto down = store->commit(request("k", "down"));
+    ASSERT_FALSE(down);
+    EXPECT_EQ(down.error().code, ErrorCode::Unavailable) << errorText(down.error());
+    std::string error;
+    ASSERT_TRUE(etcd->restart(error)) << error;
+
+    for (int i = 4; i <= 5; ++i) {
+        auto committed = store->commit(request("k", std::to_string(i)));
+        ASSERT_TRUE(committed) << errorText(committed.error());
+        EXPECT_EQ(*committed, static_cast<std::uint64_t>(i));
+    }
+    ASSERT_TRUE(collector.waitForCount(5)) << "got " << collector.revisions().size();
+    EXPECT_EQ(collector.revisions(), oneTo(5));
+    EXPECT_TRUE(collector.errors().empty());
+    watch->reset();
+}
+
+TEST_F(EtcdStoreTest, WatchReListsAfterCompactionAndHistoryStaysWhole)
+{
+    auto store = open(uri());
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->commit(request("k", "1")));
+    Collector collector;
+    // The watch reads revision 1 and is held in its callback; meanwhile the commits it would
+    // stream are compacted away, so its etcd watch starts at a compacted revision.
+    collector.block(true);
+    auto watch = store->watch(0, collector.callback(), collector.errorCallback());
+    ASSERT_TRUE(watch);
+    std::this_thread::sleep_for(200ms);
+    for (int i = 2; i <= 10; ++i)
+        ASSERT_TRUE(store->commit(request("k", std::to_string(i))));
+    ASSERT_TRUE(store->compactEtcd());
+    collector.block(false);
+    ASSERT_TRUE(collector.waitForCount(10)) << "got " << collector.revisions().size();
+    ASSERT_TRUE(store->commit(request("k", "11")));
+    ASSERT_TRUE(collector.waitForCount(11));
+    EXPECT_EQ(collector.revisions(), oneTo(11));
+    EXPECT_TRUE(collector.errors().empty());
+
+    auto history = store->history(0, 0, 0);
+    ASSERT_TRUE(history) << errorText(history.error());
+    EXPECT_EQ(history->size(), 11u);
+    Collector late;
+    auto replay = store->watch(0, late.callback(), late.errorCallback());
+    ASSERT_TRUE(replay);
+    ASSERT_TRUE(late.waitForCount(11));
+    EXPECT_EQ(late.revisions(), oneTo(11));
+}
+
+TEST_F(EtcdStoreTest, DestroyingTheStoreEndsItsWatchesWithAnError)
+{
+    auto store = open(uri());
+    ASSERT_TRUE(store);
+    Collector collector;
+    auto watch = store->watch(0, collector.callback(), collector.errorCallback());
+    ASSERT_TRUE(watch);
+    store.reset();
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (collector.errors().empty() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(10ms);
+    ASSERT_EQ(collector.errors().size(), 1u);
+    EXPECT_NE(collector.errors()[0].find("closed"), std::string::npos) << collector.errors()[0];
+}
+
+TEST_F(EtcdStoreTest, AuthenticatesWithUserAndPassword)
+{
+    auto etcd = startOwnServer();
+    ASSERT_TRUE(etcd);
+    std::string error;
+    ASSERT_TRUE(etcd->etcdctl({ "user", "add", "root:rootpw" }, error)) << error;
+    (void)etcd->etcdctl({ "user", "grant-role", "root", "root" }, error); // 3.4 grants it itself
+    ASSERT_TRUE(etcd->etcdctl({ "auth", "enable" }, error)) << error;
+
+    const std::string base = "etcd://" + etcd->endpoint() + "/auth";
+    auto store = open(base + "?user=root&password=rootpw");
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->commit(request("k", "1")));
+    Collector collector;
+    auto watch = store->watch(0, collector.callback(), collector.errorCallback());
+    ASSERT_TRUE(watch);
+    ASSERT_TRUE(store->commit(request("k", "2")));
+    ASSERT_TRUE(collector.waitForCount(2));
+    auto grant = store->acquireLease("leader", "ctl-a", 10s);
+    ASSERT_TRUE(grant) << errorText(grant.error());
+
+    for (const std::string options : { "?user=root&password=wrong", "" }) {
+        auto refused = EtcdStore::open(*EtcdStoreConfig::parse(base + options), false);
+        ASSERT_FALSE(refused) << options;
+        EXPECT_EQ(refused.error().code, ErrorCode::FailedPrecondition) << errorText(refused.error());
+    }
+}
+
+} // namespace

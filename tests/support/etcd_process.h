@@ -1,0 +1,50 @@
+#pragma once
+
+#include "tests/support/process.h"
+#include "tests/support/test_dir.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shardmap::testing {
+
+// A throwaway etcd server for tests: /usr/bin/etcd on 127.0.0.1 with free client and peer ports
+// (never the default 2379, where Debian's etcd-server service may listen) and a data dir of its
+// own, removed at destruction. Its log goes to etcd.log in the data dir's parent.
+class EtcdProcess final {
+public:
+    static constexpr const char* kBinary = "/usr/bin/etcd";
+    static constexpr const char* kCtlBinary = "/usr/bin/etcdctl";
+
+    // Starts a server and waits until it answers; nullptr and why in *error otherwise.
+    static std::unique_ptr<EtcdProcess> start(std::string& error);
+    // The server shared by every test of this binary, started on first use and stopped at exit;
+    // nullptr and why in *error when etcd is missing or does not start.
+    static EtcdProcess* shared(std::string& error);
+    ~EtcdProcess();
+
+    EtcdProcess(const EtcdProcess&) = delete;
+    EtcdProcess& operator=(const EtcdProcess&) = delete;
+
+    // "127.0.0.1:PORT"
+    std::string endpoint() const;
+    // Stops the server (SIGTERM, then SIGKILL) keeping its data; restart() brings it back on the
+    // same ports with the same data.
+    void stop();
+    bool restart(std::string& error);
+    // Runs etcdctl against this server; true when it exits 0.
+    bool etcdctl(const std::vector<std::string>& args, std::string& error) const;
+
+private:
+    EtcdProcess(int clientPort, int peerPort);
+    bool launch(std::string& error);
+
+    TempDir m_dir;
+    int m_clientPort;
+    int m_peerPort;
+    std::optional<ChildProcess> m_process;
+};
+
+} // namespace shardmap::testing
