@@ -3,6 +3,7 @@
 #include "core/migration/migration_requests.h"
 #include "node_test_helpers.h"
 #include "tests/support/controller_process.h"
+#include "tests/support/etcd_process.h"
 #include "tests/support/fleet_test.h"
 #include "tests/support/workload.h"
 
@@ -13,10 +14,18 @@ using namespace shardmap::testing;
 
 namespace {
 
-class MultiControllerTest : public FleetTest<::testing::Test> {
+// Runs on each store backend: "sqlite" (one file) and "etcd" (a real etcd server on loopback,
+// shared by the tests of this binary, a fresh key prefix per test).
+class MultiControllerTest : public FleetTest<::testing::TestWithParam<std::string>> {
 protected:
     void SetUp() override
     {
+        if (GetParam() == "etcd") {
+            std::string error;
+            auto* etcd = EtcdProcess::shared(error);
+            ASSERT_TRUE(etcd) << "etcd is needed for this test and did not start: " << error;
+            m_storeUri = "etcd://" + etcd->endpoint() + "/" + std::filesystem::path(m_dir.path()).filename().string();
+        }
         startFleet(2);
         core::MigrationSettings settings;
         settings.rollbackWindowSeconds = 0;
@@ -52,7 +61,7 @@ protected:
 
 } // namespace
 
-TEST_F(MultiControllerTest, AStoppedLeaderIsReplacedMidBackfillAndCannotActWhenItWakes)
+TEST_P(MultiControllerTest, AStoppedLeaderIsReplacedMidBackfillAndCannotActWhenItWakes)
 {
     // Both replicas copy slowly, so the backfill spans the takeover.
     const std::vector<std::string> slow { "SHARDMAP_FAILPOINTS=migration.backfill.batch=sleep(60)" };
@@ -104,7 +113,7 @@ TEST_F(MultiControllerTest, AStoppedLeaderIsReplacedMidBackfillAndCannotActWhenI
     EXPECT_EQ(rowsOf(*nodeOf(source), source, "acme"), 0u);
 }
 
-TEST_F(MultiControllerTest, AKilledLeaderIsReplacedWithinTheLeaseAndTheBackfillResumesFromItsCursor)
+TEST_P(MultiControllerTest, AKilledLeaderIsReplacedWithinTheLeaseAndTheBackfillResumesFromItsCursor)
 {
     const std::vector<std::string> slow { "SHARDMAP_FAILPOINTS=migration.backfill.batch=sleep(60)" };
     auto a = replica("a", slow);
@@ -148,7 +157,7 @@ TEST_F(MultiControllerTest, AKilledLeaderIsReplacedWithinTheLeaseAndTheBackfillR
     EXPECT_EQ(rowsOf(*nodeOf(source), source, "acme"), 0u);
 }
 
-TEST_F(MultiControllerTest, EveryReplicaRoutesAndSeesAMapChangeWithinASecond)
+TEST_P(MultiControllerTest, EveryReplicaRoutesAndSeesAMapChangeWithinASecond)
 {
     auto a = replica("a");
     auto b = replica("b");
@@ -177,3 +186,6 @@ TEST_F(MultiControllerTest, EveryReplicaRoutesAndSeesAMapChangeWithinASecond)
     EXPECT_TRUE(seen) << "b did not see the change within a second";
     EXPECT_LT(std::chrono::steady_clock::now() - committedAt, std::chrono::milliseconds(1000));
 }
+
+INSTANTIATE_TEST_SUITE_P(Stores, MultiControllerTest, ::testing::Values("sqlite", "etcd"),
+    [](const ::testing::TestParamInfo<std::string>& test) { return test.param; });

@@ -42,7 +42,9 @@ protected:
         }
     }
 
-    std::string storeUri() const { return "sqlite:" + m_dir.file("map.db"); }
+    // The map's store: an SQLite file in the test's directory unless the fixture set
+    // m_storeUri (an etcd prefix) before startFleet().
+    std::string storeUri() const { return m_storeUri.empty() ? "sqlite:" + m_dir.file("map.db") : m_storeUri; }
 
     // The client of the node that holds shard "s<i>".
     std::shared_ptr<core::NodeClient> nodeOf(const std::string& shard)
@@ -56,6 +58,7 @@ protected:
     std::unique_ptr<core::MetadataStore> m_store;
     core::NodeClientPool m_pool;
     core::Actor m_actor { "test", "integration test" };
+    std::string m_storeUri;
 };
 
 } // namespace shardmap::testing
