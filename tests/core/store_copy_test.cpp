@@ -1,5 +1,6 @@
 #include "core/map/map_editor.h"
 #include "core/store/store_copy.h"
+#include "tests/support/etcd_process.h"
 #include "tests/support/test_dir.h"
 
 #include <gtest/gtest.h>
@@ -96,4 +97,25 @@ TEST(StoreCopyTest, AnEmptySourceCopiesToAnEmptyDestination)
     ASSERT_TRUE(copied) << copied.error().describe();
     EXPECT_EQ(copied->commits, 0u);
     EXPECT_EQ(*to->currentRevision(), 0u);
+}
+
+TEST(StoreCopyTest, CopiesFromSqliteIntoEtcd)
+{
+    std::string error;
+    auto* etcd = shardmap::testing::EtcdProcess::shared(error);
+    ASSERT_TRUE(etcd) << "etcd is needed for this test and did not start: " << error;
+    TempDir dir;
+    auto from = open("sqlite:" + dir.file("from.db"));
+    fill(*from);
+    auto to = open("etcd://" + etcd->endpoint() + "/" + std::filesystem::path(dir.path()).filename().string());
+    ASSERT_TRUE(to);
+    auto copied = copyStore(*from, *to);
+    ASSERT_TRUE(copied) << copied.error().describe();
+    const auto source = from->snapshot();
+    const auto target = to->snapshot();
+    EXPECT_EQ(target->revision, source->revision);
+    ASSERT_EQ(target->records.size(), source->records.size());
+    for (const auto& [key, record] : source->records)
+        EXPECT_EQ(target->records.at(key).value, record.value) << key;
+    EXPECT_EQ(to->history(0, 0, 0)->size(), from->history(0, 0, 0)->size());
 }
