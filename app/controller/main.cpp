@@ -23,7 +23,9 @@ shardmap::core::ControllerServerConfig parseConfig(CLI::App& app, int argc, char
     std::int64_t leaseTtlMs = 10000;
     // Later flags win, so wrappers can append overrides to a base command line.
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-    app.add_option("--store", config.storeUri, "Shard map store URI: sqlite:PATH (default: $SHARDMAP_STORE)");
+    app.add_option("--store", config.storeUri,
+        "Shard map store URI: sqlite:PATH or "
+        "etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password=P&ca=F&cert=F&key=F] (default: $SHARDMAP_STORE)");
     app.add_option("--listen", config.listen, "HOST:PORT to serve on; port 0 picks a free port")->capture_default_str();
     app.add_option("--id", config.id, "This replica's name as lease holder and audit actor (default: HOST-PID)");
     app.add_option("--tls-cert", config.tls.certFile, "PEM server certificate (enables TLS)");

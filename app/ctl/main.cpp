@@ -62,7 +62,9 @@ int main(int argc, char** argv)
     CtlOptions options;
     options.storeUri = envOr("SHARDMAP_STORE", "");
     options.actor.name = envOr("USER", "shardmapctl");
-    app.add_option("--store", options.storeUri, "Store URI: sqlite:PATH (default: $SHARDMAP_STORE)");
+    app.add_option("--store", options.storeUri,
+        "Store URI: sqlite:PATH or etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password=P&ca=F&cert=F&key=F] "
+        "(default: $SHARDMAP_STORE)");
     app.add_flag("--json", options.json, "Print JSON for scripts");
     app.add_option("--actor", options.actor.name, "Who is acting, for the audit log (default: $USER)");
     app.add_option("--reason", options.actor.reason, "Why, for the audit log");

@@ -29,7 +29,7 @@ inline constexpr std::string_view kExecutorHealthService = "shardmap.v1.Controll
 inline constexpr std::string_view kRouterHealthService = "shardmap.v1.Router";
 
 struct ControllerServerConfig {
-    // Store URI ("sqlite:PATH"); the store must exist (`shardmapctl init`).
+    // Store URI ("sqlite:PATH" or "etcd://HOST:PORT[,...]/PREFIX"); it must exist (`shardmapctl init`).
     std::string storeUri;
     std::string listen = "127.0.0.1:7500";
     // This replica's name as lease holder and audit actor; empty: "<hostname>-<pid>".
