@@ -3,6 +3,7 @@
 // are in store_conformance_test.cpp.
 
 #include "core/store/etcd_store.h"
+#include "tests/support/certificates.h"
 #include "tests/support/etcd_process.h"
 
 #include <condition_variable>
@@ -294,6 +295,34 @@ TEST_F(EtcdStoreTest, AuthenticatesWithUserAndPassword)
         auto refused = EtcdStore::open(*EtcdStoreConfig::parse(base + options), false);
         ASSERT_FALSE(refused) << options;
         EXPECT_EQ(refused.error().code, ErrorCode::FailedPrecondition) << errorText(refused.error());
+    }
+}
+
+TEST_F(EtcdStoreTest, TalksTlsWithAClientCertificateAndRefusesWithoutOne)
+{
+    ASSERT_TRUE(shardmap::testing::makeTestCertificates(m_dir.path())) << "openssl failed";
+    const EtcdProcess::Tls tls { m_dir.file("ca.pem"), m_dir.file("server.pem"), m_dir.file("server.key"),
+        m_dir.file("client.pem"), m_dir.file("client.key") };
+    std::string error;
+    auto etcd = EtcdProcess::start(error, tls);
+    ASSERT_TRUE(etcd) << error;
+    const std::string base = "etcd://" + etcd->endpoint() + "/tls";
+    auto store = open(base + "?ca=" + tls.ca + "&cert=" + tls.clientCert + "&key=" + tls.clientKey);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->commit(request("k", "1")));
+    Collector collector;
+    auto watch = store->watch(0, collector.callback(), collector.errorCallback());
+    ASSERT_TRUE(watch);
+    ASSERT_TRUE(store->commit(request("k", "2")));
+    ASSERT_TRUE(collector.waitForCount(2));
+
+    // Plaintext against a TLS server, and TLS without a client certificate, do not get in.
+    for (const std::string options : { std::string(), "?ca=" + tls.ca + "&timeout_ms=1000" }) {
+        auto config = EtcdStoreConfig::parse(base + options);
+        ASSERT_TRUE(config);
+        config->retryFor = 2s;
+        auto refused = EtcdStore::open(std::move(*config), false);
+        EXPECT_FALSE(refused) << "opened with '" << options << "'";
     }
 }
 

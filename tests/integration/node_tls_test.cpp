@@ -1,5 +1,6 @@
 // TLS and client-certificate checks against a real shardmap-node with certificates made here.
 #include "node_test_helpers.h"
+#include "tests/support/certificates.h"
 
 #include <cstdlib>
 
@@ -8,22 +9,9 @@ using namespace shardmap::testing;
 
 namespace {
 
-// Makes a CA, a server certificate for localhost/127.0.0.1 and a client certificate with openssl.
 bool makeCertificates(const TempDir& dir)
 {
-    const std::string d = dir.path();
-    const std::string script = "cd '" + d
-        + "' && "
-          "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=test-ca 2>/dev/null "
-          "&& "
-          "printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > san.ext && "
-          "openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost 2>/dev/null && "
-          "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 "
-          "-extfile san.ext 2>/dev/null && "
-          "openssl req -newkey rsa:2048 -nodes -keyout client.key -out client.csr -subj /CN=console 2>/dev/null && "
-          "openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.pem -days 2 "
-          "2>/dev/null";
-    return std::system(script.c_str()) == 0;
+    return makeTestCertificates(dir.path());
 }
 
 grpc::Status nodeInfo(const std::shared_ptr<grpc::ChannelCredentials>& credentials, const std::string& address)

@@ -42,7 +42,7 @@ std::string url(int port)
 
 } // namespace
 
-std::unique_ptr<EtcdProcess> EtcdProcess::start(std::string& error)
+std::unique_ptr<EtcdProcess> EtcdProcess::start(std::string& error, const std::optional<Tls>& tls)
 {
     if (::access(kBinary, X_OK) != 0 || ::access(kCtlBinary, X_OK) != 0) {
         error = std::string(kBinary) + " or " + kCtlBinary
@@ -60,7 +60,7 @@ std::unique_ptr<EtcdProcess> EtcdProcess::start(std::string& error)
             error = "no free port on 127.0.0.1 for etcd";
             return nullptr;
         }
-        std::unique_ptr<EtcdProcess> etcd(new EtcdProcess(clientPort, peerPort));
+        std::unique_ptr<EtcdProcess> etcd(new EtcdProcess(clientPort, peerPort, tls));
         if (etcd->launch(error))
             return etcd;
     }
@@ -75,9 +75,10 @@ EtcdProcess* EtcdProcess::shared(std::string& error)
     return server.get();
 }
 
-EtcdProcess::EtcdProcess(int clientPort, int peerPort)
+EtcdProcess::EtcdProcess(int clientPort, int peerPort, std::optional<Tls> tls)
     : m_clientPort(clientPort)
     , m_peerPort(peerPort)
+    , m_tls(std::move(tls))
 {
 }
 
@@ -93,10 +94,16 @@ std::string EtcdProcess::endpoint() const
 
 bool EtcdProcess::launch(std::string& error)
 {
-    const std::vector<std::string> argv = { kBinary, "--name", "t0", "--data-dir", m_dir.file("data"),
-        "--listen-client-urls", url(m_clientPort), "--advertise-client-urls", url(m_clientPort), "--listen-peer-urls",
-        url(m_peerPort), "--initial-advertise-peer-urls", url(m_peerPort), "--initial-cluster", "t0=" + url(m_peerPort),
+    const std::string clientUrl = m_tls ? "https://127.0.0.1:" + std::to_string(m_clientPort) : url(m_clientPort);
+    std::vector<std::string> argv = { kBinary, "--name", "t0", "--data-dir", m_dir.file("data"), "--listen-client-urls",
+        clientUrl, "--advertise-client-urls", clientUrl, "--listen-peer-urls", url(m_peerPort),
+        "--initial-advertise-peer-urls", url(m_peerPort), "--initial-cluster", "t0=" + url(m_peerPort),
         "--initial-cluster-state", "new", "--logger", "zap", "--log-level", "warn" };
+    if (m_tls) {
+        argv.insert(argv.end(),
+            { "--cert-file", m_tls->cert, "--key-file", m_tls->key, "--trusted-ca-file", m_tls->ca,
+                "--client-cert-auth" });
+    }
     auto spawned = ChildProcess::spawn(argv, m_dir.file("etcd.log"));
     if (!spawned) {
         error = "cannot start " + std::string(kBinary);
@@ -140,6 +147,10 @@ bool EtcdProcess::restart(std::string& error)
 bool EtcdProcess::etcdctl(const std::vector<std::string>& args, std::string& error) const
 {
     std::vector<std::string> argv = { kCtlBinary, "--endpoints=" + endpoint(), "--command-timeout=5s" };
+    if (m_tls) {
+        argv.insert(
+            argv.end(), { "--cacert=" + m_tls->ca, "--cert=" + m_tls->clientCert, "--key=" + m_tls->clientKey });
+    }
     argv.insert(argv.end(), args.begin(), args.end());
     const std::string log = m_dir.file("etcdctl.log");
     std::error_code ignored;

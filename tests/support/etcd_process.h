@@ -18,8 +18,18 @@ public:
     static constexpr const char* kBinary = "/usr/bin/etcd";
     static constexpr const char* kCtlBinary = "/usr/bin/etcdctl";
 
+    // PEM files for a server that speaks only TLS and requires client certificates signed by ca.
+    struct Tls {
+        std::string ca;
+        std::string cert;
+        std::string key;
+        // The client certificate etcdctl uses for its health checks.
+        std::string clientCert;
+        std::string clientKey;
+    };
+
     // Starts a server and waits until it answers; nullptr and why in *error otherwise.
-    static std::unique_ptr<EtcdProcess> start(std::string& error);
+    static std::unique_ptr<EtcdProcess> start(std::string& error, const std::optional<Tls>& tls = std::nullopt);
     // The server shared by every test of this binary, started on first use and stopped at exit;
     // nullptr and why in *error when etcd is missing or does not start.
     static EtcdProcess* shared(std::string& error);
@@ -38,12 +48,13 @@ public:
     bool etcdctl(const std::vector<std::string>& args, std::string& error) const;
 
 private:
-    EtcdProcess(int clientPort, int peerPort);
+    EtcdProcess(int clientPort, int peerPort, std::optional<Tls> tls);
     bool launch(std::string& error);
 
     TempDir m_dir;
     int m_clientPort;
     int m_peerPort;
+    std::optional<Tls> m_tls;
     std::optional<ChildProcess> m_process;
 };
 
