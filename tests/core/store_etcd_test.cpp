@@ -3,6 +3,7 @@
 // are in store_conformance_test.cpp.
 
 #include "core/store/etcd_store.h"
+#include "core/util/failpoint.h"
 #include "tests/support/certificates.h"
 #include "tests/support/etcd_process.h"
 
@@ -324,6 +325,22 @@ TEST_F(EtcdStoreTest, TalksTlsWithAClientCertificateAndRefusesWithoutOne)
         auto refused = EtcdStore::open(std::move(*config), false);
         EXPECT_FALSE(refused) << "opened with '" << options << "'";
     }
+}
+
+TEST_F(EtcdStoreTest, ACommitWhoseAnswerWasLostIsFoundByItsAuditRecordNotAppliedTwice)
+{
+    auto store = open(uri());
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->commit(request("k", "1")));
+    ASSERT_TRUE(setFailpoints("etcd.commit.answer_lost=error@1").ok());
+    auto committed = store->commit(request("k", "2"));
+    ASSERT_TRUE(setFailpoints("").ok());
+    ASSERT_TRUE(committed) << errorText(committed.error());
+    EXPECT_EQ(*committed, 2u);
+    EXPECT_EQ(*store->currentRevision(), 2u) << "the retry applied the commit a second time";
+    const auto history = store->history(0, 0, 0);
+    ASSERT_TRUE(history);
+    EXPECT_EQ(history->size(), 2u);
 }
 
 } // namespace
