@@ -144,6 +144,8 @@ protected:
     {
         sqlite3* db = nullptr;
         ASSERT_EQ(sqlite3_open(m_dir.file("map.db").c_str(), &db), SQLITE_OK);
+        // The executor may be committing right now: wait for the lock like any writer would.
+        sqlite3_busy_timeout(db, 5000);
         ASSERT_EQ(sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
         std::this_thread::sleep_for(duration);
         sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
