@@ -113,7 +113,7 @@ void MigrationExecutor::lead(const LeaseGrant& grant)
         if (!m_scheduler.joinable())
             m_scheduler = std::thread([this] { schedulerLoop(); });
     }
-    m_wake.notify_all();
+    poke();
 }
 
 void MigrationExecutor::stepDown()
@@ -193,17 +193,16 @@ void MigrationExecutor::schedulerLoop()
             *revision,
             [this](const AuditRecord&) {
                 // Any commit may be a new request; wake the scheduler (cheap, never blocks long).
-                m_wake.notify_all();
+                poke();
             },
             [this](const Error& error) { log("map watch ended, polling instead: " + error.describe()); });
         if (watch)
             m_watch = std::move(*watch);
     }
     std::unique_lock lock(m_mutex);
+    // Schedules first and then waits, so a new leader starts at once; a poke that arrives while
+    // scheduling is remembered and ends the next wait immediately.
     while (!m_stopping) {
-        m_wake.wait_for(lock, m_options.poll);
-        if (m_stopping)
-            break;
         for (const auto& id : m_finishedWorkers) {
             auto worker = m_workers.find(id);
             if (worker != m_workers.end()) {
@@ -212,12 +211,19 @@ void MigrationExecutor::schedulerLoop()
             }
         }
         m_finishedWorkers.clear();
-        if (!m_leading)
-            continue;
-        lock.unlock();
-        scheduleOnce();
-        lock.lock();
+        if (m_leading) {
+            lock.unlock();
+            scheduleOnce();
+            lock.lock();
+        }
+        m_wake.wait_for(lock, m_options.poll, [this] { return m_stopping || m_poked.exchange(false); });
     }
+}
+
+void MigrationExecutor::poke()
+{
+    m_poked = true;
+    m_wake.notify_all();
 }
 
 void MigrationExecutor::scheduleOnce()
@@ -338,7 +344,7 @@ void MigrationExecutor::runWorker(const std::string& id)
             m_dueAt[id] = std::chrono::steady_clock::now() + wait;
         m_finishedWorkers.push_back(id);
     }
-    m_wake.notify_all();
+    poke();
 }
 
 // ---- reading and committing ------------------------------------------------------------------

@@ -83,6 +83,8 @@ private:
     };
 
     void schedulerLoop();
+    // Wakes the scheduler now (a map change, a worker that ended, a new grant).
+    void poke();
     void scheduleOnce();
     void runWorker(const std::string& id);
     Result<StepResult> step(const std::string& id);
@@ -122,6 +124,7 @@ private:
 
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
+    std::atomic<bool> m_poked { false };
     std::optional<LeaseGrant> m_grant;
     bool m_leading = false;
     bool m_stopping = false;
