@@ -3,6 +3,7 @@
 #include "core/store/etcd_client.h"
 #include "core/store/etcd_store_codec.h"
 #include "core/store/etcd_watch.h"
+#include "core/store/store_rules.h"
 #include "core/util/failpoint.h"
 #include "core/util/validation.h"
 
@@ -20,6 +21,12 @@ using namespace etcd_codec;
 
 namespace {
 
+using store_rules::conflictError;
+using store_rules::expectationProblem;
+using store_rules::inQuotes;
+using store_rules::joined;
+using store_rules::validateLease;
+
 constexpr std::string_view kScheme = "etcd://";
 constexpr std::string_view kMagic = "shardmap-store 1";
 constexpr std::string_view kDefaultPort = ":2379";
@@ -32,19 +39,6 @@ std::int64_t nowUnixMs()
 {
     const auto now = std::chrono::system_clock::now().time_since_epoch();
     return std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
-}
-
-std::string inQuotes(const std::string& text)
-{
-    return "'" + text + "'";
-}
-
-std::string joined(const std::vector<std::string>& parts, std::string_view separator)
-{
-    std::string out;
-    for (const auto& part : parts)
-        out += (out.empty() ? "" : std::string(separator)) + part;
-    return out;
 }
 
 std::vector<std::string> split(const std::string& text, char separator)
@@ -103,80 +97,9 @@ Status applyOption(EtcdStoreConfig& config, const std::string& name, const std::
         "unknown etcd store option '" + name + "'; known: user, password, ca, cert, key, timeout_ms");
 }
 
-Status validateMutation(const Mutation& mutation)
-{
-    if (mutation.key.empty())
-        return makeError(ErrorCode::InvalidArgument, "a record key cannot be empty");
-    if (!isValidUtf8(mutation.key))
-        return makeError(ErrorCode::InvalidArgument, "a record key must be UTF-8");
-    if (mutation.value && !isValidUtf8(*mutation.value))
-        return makeError(ErrorCode::InvalidArgument, "the value of " + inQuotes(mutation.key) + " is not UTF-8");
-    return {};
-}
-
-Status validateRequest(const CommitRequest& request)
-{
-    if (request.mutations.empty())
-        return makeError(ErrorCode::InvalidArgument, "a commit needs at least one mutation");
-    if (request.mutations.size() > EtcdStore::kMaxMutations)
-        return makeError(ErrorCode::InvalidArgument,
-            "a commit to etcd takes at most " + std::to_string(EtcdStore::kMaxMutations) + " mutations, not "
-                + std::to_string(request.mutations.size()));
-    std::set<std::string_view> keys;
-    for (const auto& mutation : request.mutations) {
-        if (auto status = validateMutation(mutation); !status)
-            return status;
-        if (!keys.insert(mutation.key).second)
-            return makeError(
-                ErrorCode::InvalidArgument, "key " + inQuotes(mutation.key) + " appears twice in one commit");
-    }
-    for (const auto* text : { &request.actor, &request.action, &request.reason }) {
-        if (!isValidUtf8(*text))
-            return makeError(ErrorCode::InvalidArgument, "the actor, action or reason is not UTF-8");
-    }
-    return {};
-}
-
-Status validateLease(const std::string& name, const std::string& holder, std::chrono::milliseconds ttl)
-{
-    if (name.empty() || holder.empty())
-        return makeError(ErrorCode::InvalidArgument, "a lease needs a name and a holder");
-    if (ttl.count() <= 0)
-        return makeError(ErrorCode::InvalidArgument, "a lease needs a positive time to live");
-    return {};
-}
-
-std::optional<std::string> expectationProblem(const Mutation& mutation, const std::optional<StoredRecord>& record)
-{
-    if (!mutation.expectModRevision)
-        return std::nullopt;
-    const auto expected = std::to_string(*mutation.expectModRevision);
-    if (*mutation.expectModRevision == 0 && record)
-        return inQuotes(mutation.key) + " already exists (mod revision " + std::to_string(record->modRevision) + ")";
-    if (*mutation.expectModRevision != 0 && !record)
-        return inQuotes(mutation.key) + " does not exist (expected mod revision " + expected + ")";
-    if (record && record->modRevision != *mutation.expectModRevision)
-        return inQuotes(mutation.key) + " changed: mod revision " + std::to_string(record->modRevision) + ", expected "
-            + expected;
-    return std::nullopt;
-}
-
-Error conflictError(const std::vector<std::string>& problems, std::uint64_t current)
-{
-    Error error = makeError(ErrorCode::Conflict,
-        "the map changed (it is at revision " + std::to_string(current) + "): " + joined(problems, "; "));
-    error.details["current_revision"] = std::to_string(current);
-    return error;
-}
-
 std::string describeLease(const LeaseRow& lease, std::int64_t now)
 {
-    const std::string who = inQuotes(lease.holder) + " (token " + std::to_string(lease.token) + ")";
-    if (lease.expiresUnixMs == 0)
-        return "it was released by " + who;
-    if (lease.expiresUnixMs <= now)
-        return "it expired " + std::to_string(now - lease.expiresUnixMs) + " ms ago, last held by " + who;
-    return "it is held by " + who + " for another " + std::to_string(lease.expiresUnixMs - now) + " ms";
+    return store_rules::describeLease(lease.holder, lease.token, lease.expiresUnixMs, now);
 }
 
 Error leaseError(std::string message, const std::optional<LeaseRow>& lease)
@@ -454,7 +377,7 @@ Result<std::unique_ptr<WatchHandle>> EtcdStore::watch(
 
 Result<std::uint64_t> EtcdStore::commit(const CommitRequest& request)
 {
-    if (auto status = validateRequest(request); !status)
+    if (auto status = store_rules::validateCommitRequest(request, EtcdStore::kMaxMutations); !status)
         return status.error();
     const auto deadline = std::chrono::steady_clock::now() + m_config.retryFor;
     // Attempts whose Txn may or may not have been applied: (revision, audit record written).

@@ -1,5 +1,6 @@
 #include "core/store/sqlite_store.h"
 
+#include "core/store/store_rules.h"
 #include "core/util/validation.h"
 
 #include <algorithm>
@@ -21,6 +22,13 @@
 namespace shardmap::core {
 
 namespace {
+
+using store_rules::conflictError;
+using store_rules::describeLease;
+using store_rules::expectationProblem;
+using store_rules::inQuotes;
+using store_rules::joined;
+using store_rules::validateLease;
 
 constexpr std::string_view kMagic = "shardmap-store";
 // Audit records a watch reads per read transaction; it delivers them after the transaction
@@ -68,11 +76,6 @@ std::uint64_t fromStored(std::int64_t value)
 {
     return value < 0 ? 0 : static_cast<std::uint64_t>(value);
 }
-std::string inQuotes(const std::string& text)
-{
-    return "'" + text + "'";
-}
-
 // SQLITE_BUSY past the busy timeout is the one error a person can do something about.
 Error lockedError(Error error)
 {
@@ -290,93 +293,6 @@ Result<std::map<std::string, StoredRecord>> readRecords(SqliteDb& db, const std:
             fromStored(stmt->columnInt(3)) };
         records.emplace(record.key, std::move(record));
     }
-}
-
-Status validateText(const std::string& what, std::string_view text)
-{
-    if (!isValidUtf8(text))
-        return makeError(ErrorCode::InvalidArgument, what + " is not valid UTF-8");
-    return {};
-}
-
-Status validateMutation(const Mutation& mutation)
-{
-    if (mutation.key.empty())
-        return makeError(ErrorCode::InvalidArgument, "a mutation has an empty key");
-    if (auto status = validateText("a key", mutation.key); !status)
-        return status;
-    if (mutation.value)
-        return validateText("the value of " + inQuotes(mutation.key), *mutation.value);
-    return {};
-}
-
-Status validateRequest(const CommitRequest& request)
-{
-    if (request.mutations.empty())
-        return makeError(ErrorCode::InvalidArgument, "a commit needs at least one mutation");
-    std::set<std::string_view> keys;
-    for (const auto& mutation : request.mutations) {
-        if (auto status = validateMutation(mutation); !status)
-            return status;
-        if (!keys.insert(mutation.key).second)
-            return makeError(
-                ErrorCode::InvalidArgument, "key " + inQuotes(mutation.key) + " appears twice in one commit");
-    }
-    for (const auto* text : { &request.actor, &request.action, &request.reason }) {
-        if (auto status = validateText("the actor, action or reason", *text); !status)
-            return status;
-    }
-    return {};
-}
-
-Status validateLease(const std::string& name, const std::string& holder, std::chrono::milliseconds ttl)
-{
-    if (name.empty() || holder.empty())
-        return makeError(ErrorCode::InvalidArgument, "a lease needs a name and a holder");
-    if (ttl.count() <= 0)
-        return makeError(ErrorCode::InvalidArgument, "a lease needs a positive time to live");
-    return {};
-}
-
-std::optional<std::string> expectationProblem(const Mutation& mutation, const std::optional<StoredRecord>& record)
-{
-    if (!mutation.expectModRevision)
-        return std::nullopt;
-    const auto expected = std::to_string(*mutation.expectModRevision);
-    if (*mutation.expectModRevision == 0 && record)
-        return inQuotes(mutation.key) + " already exists (mod revision " + std::to_string(record->modRevision) + ")";
-    if (*mutation.expectModRevision != 0 && !record)
-        return inQuotes(mutation.key) + " does not exist (expected mod revision " + expected + ")";
-    if (record && record->modRevision != *mutation.expectModRevision)
-        return inQuotes(mutation.key) + " changed: mod revision " + std::to_string(record->modRevision) + ", expected "
-            + expected;
-    return std::nullopt;
-}
-
-std::string joined(const std::vector<std::string>& parts, std::string_view separator)
-{
-    std::string out;
-    for (const auto& part : parts)
-        out += (out.empty() ? "" : std::string(separator)) + part;
-    return out;
-}
-
-Error conflictError(const std::vector<std::string>& problems, std::uint64_t current)
-{
-    Error error = makeError(ErrorCode::Conflict,
-        "the map changed (it is at revision " + std::to_string(current) + "): " + joined(problems, "; "));
-    error.details["current_revision"] = std::to_string(current);
-    return error;
-}
-
-std::string describeLease(const std::string& holder, std::uint64_t token, std::int64_t expires, std::int64_t now)
-{
-    const std::string who = inQuotes(holder) + " (token " + std::to_string(token) + ")";
-    if (expires == 0)
-        return "it was released by " + who;
-    if (expires <= now)
-        return "it expired " + std::to_string(now - expires) + " ms ago, last held by " + who;
-    return "it is held by " + who + " for another " + std::to_string(expires - now) + " ms";
 }
 
 Error leaseError(std::string message, const std::string& holder, std::uint64_t token)
@@ -860,7 +776,7 @@ std::string SqliteStore::describe() const
 
 Result<std::uint64_t> SqliteStore::commit(const CommitRequest& request)
 {
-    if (auto status = validateRequest(request); !status)
+    if (auto status = store_rules::validateCommitRequest(request); !status)
         return status.error();
     auto revision = writeTransaction<std::uint64_t>([&] { return commitLocked(request); });
     if (revision)

@@ -1,0 +1,33 @@
+#pragma once
+
+// The rules every MetadataStore backend applies the same way, so that a request is refused with
+// the same code and words whichever store is behind it (the conformance suite checks both).
+
+#include "core/store/metadata_store.h"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shardmap::core::store_rules {
+
+std::string inQuotes(const std::string& text);
+std::string joined(const std::vector<std::string>& parts, std::string_view separator);
+
+// At least one mutation, at most maxMutations (0: no limit), non-empty UTF-8 keys and values,
+// no key twice, UTF-8 actor/action/reason. InvalidArgument saying which.
+Status validateCommitRequest(const CommitRequest& request, std::size_t maxMutations = 0);
+Status validateLease(const std::string& name, const std::string& holder, std::chrono::milliseconds ttl);
+
+// Why a mutation's expectModRevision does not hold for the record as stored (nullopt: it holds).
+std::optional<std::string> expectationProblem(const Mutation& mutation, const std::optional<StoredRecord>& record);
+// ErrorCode::Conflict listing the problems, with details "current_revision".
+Error conflictError(const std::vector<std::string>& problems, std::uint64_t current);
+
+// "it is held by 'a' (token 3) for another 900 ms", "it expired ...", "it was released by ...".
+std::string describeLease(const std::string& holder, std::uint64_t token, std::int64_t expiresUnixMs, std::int64_t now);
+
+} // namespace shardmap::core::store_rules
