@@ -318,7 +318,7 @@ TEST_F(EtcdStoreTest, TalksTlsWithAClientCertificateAndRefusesWithoutOne)
     ASSERT_TRUE(collector.waitForCount(2));
 
     // Plaintext against a TLS server, and TLS without a client certificate, do not get in.
-    for (const std::string options : { std::string(), "?ca=" + tls.ca + "&timeout_ms=1000" }) {
+    for (const std::string& options : { std::string(), "?ca=" + tls.ca + "&timeout_ms=1000" }) {
         auto config = EtcdStoreConfig::parse(base + options);
         ASSERT_TRUE(config);
         config->retryFor = 2s;
