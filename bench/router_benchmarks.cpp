@@ -730,6 +730,12 @@ public:
         return std::vector<SpaceStats> {};
     }
     Result<NodeMetricsValue> metrics(bool) override { return NodeMetricsValue {}; }
+    Result<MetricsHistoryValue> metricsHistory(std::int64_t) override { return MetricsHistoryValue {}; }
+    std::unique_ptr<MetricsSubscription> watchMetrics(
+        std::chrono::milliseconds, bool, MetricsCallback, MetricsEndCallback) override
+    {
+        return nullptr;
+    }
     Result<ScanPage> scanPage(const std::string&, const std::string&, const std::string&, std::uint32_t, bool) override
     {
         return ScanPage { {}, {}, true };

@@ -4,8 +4,10 @@
 #include "core/node/status_mapping.h"
 #include "shardmap/v1/node.grpc.pb.h"
 
+#include <condition_variable>
 #include <fstream>
 #include <grpcpp/grpcpp.h>
+#include <mutex>
 #include <sstream>
 
 namespace shardmap::core {
@@ -239,6 +241,90 @@ Result<NodeMetricsValue> GrpcNodeClient::metrics(bool includeSpaces)
     if (!status.ok())
         return fromGrpcStatus(status, m_address);
     return fromProto(response);
+}
+
+Result<MetricsHistoryValue> GrpcNodeClient::metricsHistory(std::int64_t sinceUnixMs)
+{
+    v1::GetMetricsHistoryRequest request;
+    request.set_since_unix_ms(sinceUnixMs);
+    v1::MetricsHistory response;
+    const auto status = m_impl->stub->GetMetricsHistory(m_impl->context().get(), request, &response);
+    if (!status.ok())
+        return fromGrpcStatus(status, m_address);
+    MetricsHistoryValue out;
+    out.intervalMs = response.interval_ms();
+    out.samples.reserve(static_cast<std::size_t>(response.samples_size()));
+    for (const auto& sample : response.samples())
+        out.samples.push_back(fromProto(sample));
+    return out;
+}
+
+namespace {
+
+// One WatchMetrics stream on gRPC's callback API: no thread of ours, reads re-armed from
+// OnReadDone, the end reported once from OnDone, which the destructor waits for.
+class MetricsReactor final : public grpc::ClientReadReactor<v1::NodeMetrics>, public MetricsSubscription {
+public:
+    MetricsReactor(v1::Node::Stub& stub, const v1::WatchMetricsRequest& request, std::string address,
+        MetricsCallback onSample, MetricsEndCallback onEnd)
+        : m_address(std::move(address))
+        , m_onSample(std::move(onSample))
+        , m_onEnd(std::move(onEnd))
+    {
+        stub.async()->WatchMetrics(&m_context, &request, this);
+        StartRead(&m_sample);
+        StartCall();
+    }
+
+    ~MetricsReactor() override
+    {
+        m_context.TryCancel();
+        std::unique_lock lock(m_mutex);
+        m_doneChanged.wait(lock, [this] { return m_done; });
+    }
+
+    void OnReadDone(bool ok) override
+    {
+        if (!ok)
+            return; // the stream ended; OnDone follows
+        if (m_onSample)
+            m_onSample(fromProto(m_sample));
+        StartRead(&m_sample);
+    }
+
+    void OnDone(const grpc::Status& status) override
+    {
+        if (m_onEnd) {
+            if (status.ok() || status.error_code() == grpc::StatusCode::CANCELLED)
+                m_onEnd(Status {});
+            else
+                m_onEnd(fromGrpcStatus(status, m_address));
+        }
+        std::lock_guard lock(m_mutex);
+        m_done = true;
+        m_doneChanged.notify_all();
+    }
+
+private:
+    grpc::ClientContext m_context;
+    v1::NodeMetrics m_sample;
+    std::string m_address;
+    MetricsCallback m_onSample;
+    MetricsEndCallback m_onEnd;
+    std::mutex m_mutex;
+    std::condition_variable m_doneChanged;
+    bool m_done = false;
+};
+
+} // namespace
+
+std::unique_ptr<MetricsSubscription> GrpcNodeClient::watchMetrics(
+    std::chrono::milliseconds interval, bool includeSpaces, MetricsCallback onSample, MetricsEndCallback onEnd)
+{
+    v1::WatchMetricsRequest request;
+    request.set_interval_ms(static_cast<std::uint32_t>(std::max<std::int64_t>(200, interval.count())));
+    request.set_include_spaces(includeSpaces);
+    return std::make_unique<MetricsReactor>(*m_impl->stub, request, m_address, std::move(onSample), std::move(onEnd));
 }
 
 Result<ScanPage> GrpcNodeClient::scanPage(const std::string& shard, const std::string& space,

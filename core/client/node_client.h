@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -72,6 +73,22 @@ struct NodeMetricsValue {
     std::vector<ShardMetricsValue> shards;
 };
 
+// A node's metrics history, oldest first, sampled every intervalMs.
+struct MetricsHistoryValue {
+    std::int64_t intervalMs = 0;
+    std::vector<NodeMetricsValue> samples;
+};
+
+// A live metrics stream. Samples and the end arrive on a gRPC thread: copy, hand over, return.
+// Destroying the subscription cancels the stream and waits until no callback runs any more.
+class MetricsSubscription {
+public:
+    virtual ~MetricsSubscription() = default;
+};
+using MetricsCallback = std::function<void(const NodeMetricsValue&)>;
+// Called exactly once when the stream ends: ok after a cancel, the error otherwise.
+using MetricsEndCallback = std::function<void(const Status&)>;
+
 // A shard node as the control plane sees it. The one real implementation talks gRPC
 // (GrpcNodeClient); tests use it against real nodes, fault tests wrap it.
 class NodeClient {
@@ -88,6 +105,12 @@ public:
     virtual Result<std::vector<SpaceStats>> spaceStats(const std::string& shard, const std::vector<std::string>& spaces)
         = 0;
     virtual Result<NodeMetricsValue> metrics(bool includeSpaces) = 0;
+    // The samples the node kept since sinceUnixMs (0: all of them).
+    virtual Result<MetricsHistoryValue> metricsHistory(std::int64_t sinceUnixMs) = 0;
+    // A sample every interval (at least 200 ms) until the subscription is destroyed.
+    virtual std::unique_ptr<MetricsSubscription> watchMetrics(
+        std::chrono::milliseconds interval, bool includeSpaces, MetricsCallback onSample, MetricsEndCallback onEnd)
+        = 0;
     // One page of a space's documents in id order after a cursor (tombstones included if asked).
     virtual Result<ScanPage> scanPage(const std::string& shard, const std::string& space, const std::string& afterId,
         std::uint32_t batchSize, bool includeTombstones)
@@ -124,6 +147,9 @@ public:
     Result<std::vector<SpaceStats>> spaceStats(
         const std::string& shard, const std::vector<std::string>& spaces) override;
     Result<NodeMetricsValue> metrics(bool includeSpaces) override;
+    Result<MetricsHistoryValue> metricsHistory(std::int64_t sinceUnixMs) override;
+    std::unique_ptr<MetricsSubscription> watchMetrics(std::chrono::milliseconds interval, bool includeSpaces,
+        MetricsCallback onSample, MetricsEndCallback onEnd) override;
     Result<ScanPage> scanPage(const std::string& shard, const std::string& space, const std::string& afterId,
         std::uint32_t batchSize, bool includeTombstones) override;
     Result<std::uint64_t> dropSpace(

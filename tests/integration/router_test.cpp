@@ -56,6 +56,15 @@ public:
         return m_real->spaceStats(s, sp);
     }
     core::Result<core::NodeMetricsValue> metrics(bool spaces) override { return m_real->metrics(spaces); }
+    core::Result<core::MetricsHistoryValue> metricsHistory(std::int64_t since) override
+    {
+        return m_real->metricsHistory(since);
+    }
+    std::unique_ptr<core::MetricsSubscription> watchMetrics(std::chrono::milliseconds interval, bool spaces,
+        core::MetricsCallback onSample, core::MetricsEndCallback onEnd) override
+    {
+        return m_real->watchMetrics(interval, spaces, std::move(onSample), std::move(onEnd));
+    }
     core::Result<core::ScanPage> scanPage(const std::string& s, const std::string& sp, const std::string& after,
         std::uint32_t batch, bool tombstones) override
     {
