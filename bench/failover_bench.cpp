@@ -26,6 +26,7 @@
 // Nothing here asserts on timings. Results: docs/BENCHMARKS.md, "The shard map on etcd and
 // failover (issue 5)".
 
+#include "bench/bench_report.h"
 #include "bench/corpus.h"
 #include "core/client/node_client.h"
 #include "core/map/map_editor.h"
@@ -109,34 +110,9 @@ std::int64_t nowUnixMs()
         .count();
 }
 
-double percentile(std::vector<double> samples, double fraction)
-{
-    if (samples.empty())
-        return 0;
-    std::sort(samples.begin(), samples.end());
-    const double rank = fraction * static_cast<double>(samples.size() - 1);
-    const auto low = static_cast<std::size_t>(std::floor(rank));
-    const auto high = std::min(samples.size() - 1, low + 1);
-    return samples[low] + (samples[high] - samples[low]) * (rank - static_cast<double>(low));
-}
-
-std::string loadAverage()
-{
-    std::ifstream in("/proc/loadavg");
-    std::string one, five, fifteen;
-    in >> one >> five >> fifteen;
-    return one + " " + five + " " + fifteen;
-}
-
-std::string utcNow()
-{
-    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm {};
-    ::gmtime_r(&now, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &tm);
-    return text;
-}
+using shardmap::bench::loadAverage;
+using shardmap::bench::percentile;
+using shardmap::bench::utcNow;
 
 std::string readLineOrThrow(ChildProcess& child, const std::string& what, const std::string& log)
 {

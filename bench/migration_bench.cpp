@@ -18,6 +18,7 @@
 // Nothing here asserts on timings; the program reports and exits 0 unless something failed.
 // Results and commands: docs/BENCHMARKS.md, "Live migrations (issue 4)".
 
+#include "bench/bench_report.h"
 #include "bench/corpus.h"
 #include "core/client/node_client.h"
 #include "core/map/map_editor.h"
@@ -121,16 +122,9 @@ template <typename T> T orThrow(core::Result<T> result, const std::string& what)
     return std::move(result.value());
 }
 
-double percentile(std::vector<double> samples, double fraction)
-{
-    if (samples.empty())
-        return 0;
-    std::sort(samples.begin(), samples.end());
-    const double rank = fraction * static_cast<double>(samples.size() - 1);
-    const auto low = static_cast<std::size_t>(std::floor(rank));
-    const auto high = std::min(samples.size() - 1, low + 1);
-    return samples[low] + (samples[high] - samples[low]) * (rank - static_cast<double>(low));
-}
+using shardmap::bench::loadAverage;
+using shardmap::bench::percentile;
+using shardmap::bench::utcNow;
 
 struct Latency {
     std::size_t count = 0;
@@ -162,14 +156,6 @@ nlohmann::json toJson(const Latency& l)
         { "mean_ms", l.mean } };
 }
 
-std::string loadAverage()
-{
-    std::ifstream in("/proc/loadavg");
-    std::string one, five, fifteen;
-    in >> one >> five >> fifteen;
-    return one + " " + five + " " + fifteen;
-}
-
 std::string cpuModel()
 {
     std::ifstream in("/proc/cpuinfo");
@@ -180,16 +166,6 @@ std::string cpuModel()
         }
     }
     return "unknown";
-}
-
-std::string utcNow()
-{
-    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm {};
-    ::gmtime_r(&now, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &tm);
-    return text;
 }
 
 double selfCpuSeconds()

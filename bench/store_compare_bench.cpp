@@ -23,6 +23,7 @@
 // Each backend starts empty. Nothing here asserts on timings; results: docs/BENCHMARKS.md,
 // "The shard map on etcd and failover (issue 5)".
 
+#include "bench/bench_report.h"
 #include "core/store/metadata_store.h"
 #include "tests/support/etcd_process.h"
 #include "tests/support/test_dir.h"
@@ -77,34 +78,9 @@ double millisBetween(Clock::time_point from, Clock::time_point to)
     return std::chrono::duration<double, std::milli>(to - from).count();
 }
 
-double percentile(std::vector<double> samples, double fraction)
-{
-    if (samples.empty())
-        return 0;
-    std::sort(samples.begin(), samples.end());
-    const double rank = fraction * static_cast<double>(samples.size() - 1);
-    const auto low = static_cast<std::size_t>(std::floor(rank));
-    const auto high = std::min(samples.size() - 1, low + 1);
-    return samples[low] + (samples[high] - samples[low]) * (rank - static_cast<double>(low));
-}
-
-std::string loadAverage()
-{
-    std::ifstream in("/proc/loadavg");
-    std::string one, five, fifteen;
-    in >> one >> five >> fifteen;
-    return one + " " + five + " " + fifteen;
-}
-
-std::string utcNow()
-{
-    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm {};
-    ::gmtime_r(&now, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &tm);
-    return text;
-}
+using shardmap::bench::loadAverage;
+using shardmap::bench::percentile;
+using shardmap::bench::utcNow;
 
 core::CommitRequest cas(const std::string& key, std::uint64_t value, std::uint64_t modRevision)
 {
