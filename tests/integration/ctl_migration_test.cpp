@@ -3,6 +3,7 @@
 // on its own.
 #include "core/client/node_client.h"
 #include "core/map/map_editor.h"
+#include "ctl_run.h"
 #include "node_test_helpers.h"
 
 #include <nlohmann/json.hpp>
@@ -12,13 +13,6 @@ using namespace shardmap::testing;
 using nlohmann::json;
 
 namespace {
-
-struct CtlRun {
-    int code = -1;
-    std::string out;
-    std::string err;
-    json parsed() const { return json::parse(out, nullptr, false); }
-};
 
 class CtlMigrationTest : public ::testing::Test {
 protected:
@@ -37,22 +31,7 @@ protected:
         }
     }
 
-    CtlRun ctl(std::vector<std::string> args)
-    {
-        std::vector<std::string> argv { SHARDMAP_CTL_BINARY, "--store", storeUri(), "--actor", "tester" };
-        argv.insert(argv.end(), args.begin(), args.end());
-        const std::string errFile = m_dir.file("ctl.stderr");
-        std::filesystem::remove(errFile);
-        auto child = ChildProcess::spawn(argv, errFile);
-        CtlRun run;
-        if (!child)
-            return run;
-        while (auto line = child->readLine(std::chrono::seconds(30)))
-            run.out += *line + "\n";
-        run.code = child->wait(std::chrono::seconds(30)).value_or(-1);
-        run.err = readWholeFile(errFile);
-        return run;
-    }
+    CtlRun ctl(std::vector<std::string> args) { return runCtl(m_dir, storeUri(), args); }
 
     std::string storeUri() const { return "sqlite:" + m_dir.file("map.db"); }
 

@@ -1,4 +1,5 @@
 // shardmapctl, the real binary, against real nodes and a real SQLite store.
+#include "ctl_run.h"
 #include "node_test_helpers.h"
 
 #include <fstream>
@@ -9,13 +10,6 @@ using namespace shardmap::testing;
 using nlohmann::json;
 
 namespace {
-
-struct CtlRun {
-    int code = -1;
-    std::string out;
-    std::string err;
-    json parsed() const { return json::parse(out, nullptr, false); }
-};
 
 class CtlTest : public ::testing::Test {
 protected:
@@ -29,20 +23,7 @@ protected:
 
     CtlRun ctl(std::vector<std::string> args, const std::string& store = {})
     {
-        std::vector<std::string> argv { SHARDMAP_CTL_BINARY, "--store",
-            store.empty() ? "sqlite:" + m_dir.file("map.db") : store, "--actor", "tester" };
-        argv.insert(argv.end(), args.begin(), args.end());
-        const std::string errFile = m_dir.file("ctl.stderr");
-        std::filesystem::remove(errFile);
-        auto child = ChildProcess::spawn(argv, errFile);
-        CtlRun run;
-        if (!child)
-            return run;
-        while (auto line = child->readLine(std::chrono::seconds(30)))
-            run.out += *line + "\n";
-        run.code = child->wait(std::chrono::seconds(30)).value_or(-1);
-        run.err = readWholeFile(errFile);
-        return run;
+        return runCtl(m_dir, store.empty() ? "sqlite:" + m_dir.file("map.db") : store, args);
     }
 
     void buildFleet()
