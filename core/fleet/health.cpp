@@ -1,0 +1,141 @@
+#include "core/fleet/health.h"
+
+#include <algorithm>
+
+namespace shardmap::core {
+
+namespace {
+
+// The level a value reaches against an amber and a red threshold (red checked first, so an
+// administrator who sets red below amber still gets red).
+HealthLevel levelOf(double value, double warning, double critical)
+{
+    if (value >= critical) {
+        return HealthLevel::Critical;
+    }
+    return value >= warning ? HealthLevel::Warning : HealthLevel::Ok;
+}
+
+void addThresholdReason(HealthAssessment& out, HealthMetric metric, double value, double warning, double critical)
+{
+    const HealthLevel level = levelOf(value, warning, critical);
+    if (level == HealthLevel::Ok) {
+        return;
+    }
+    out.reasons.push_back({ metric, level, value, level == HealthLevel::Critical ? critical : warning, {}, {} });
+}
+
+void finish(HealthAssessment& out)
+{
+    std::stable_sort(out.reasons.begin(), out.reasons.end(),
+        [](const HealthReason& a, const HealthReason& b) { return a.level > b.level; });
+    out.level = out.reasons.empty() ? HealthLevel::Ok : out.reasons.front().level;
+}
+
+void evaluateVitals(HealthAssessment& out, const NodeSampleWindow& samples, const HealthThresholds& thresholds)
+{
+    const NodeVitals& latest = samples.latest();
+    if (const auto disk = diskUsedPercent(latest)) {
+        addThresholdReason(
+            out, HealthMetric::DiskUsed, *disk, thresholds.diskUsedWarningPercent, thresholds.diskUsedCriticalPercent);
+    }
+    if (thresholds.memoryLimitBytes > 0) {
+        const double percent
+            = 100.0 * static_cast<double>(latest.rssBytes) / static_cast<double>(thresholds.memoryLimitBytes);
+        addThresholdReason(
+            out, HealthMetric::Memory, percent, thresholds.memoryWarningPercent, thresholds.memoryCriticalPercent);
+    }
+    if (const auto cpu = samples.cpuAverage(thresholds.cpuWindowMs); cpu && *cpu >= thresholds.cpuWarningPercent) {
+        out.reasons.push_back(
+            { HealthMetric::CpuAverage, HealthLevel::Warning, *cpu, thresholds.cpuWarningPercent, {}, {} });
+    }
+}
+
+} // namespace
+
+NodeVitals NodeVitals::of(const NodeMetricsValue& sample)
+{
+    return { sample.unixMs, sample.cpuPercent, sample.rssBytes, sample.diskTotalBytes, sample.diskFreeBytes };
+}
+
+void NodeSampleWindow::add(const NodeVitals& vitals, std::int64_t retainMs)
+{
+    if (!m_samples.empty() && vitals.unixMs < m_samples.back().unixMs) {
+        m_samples.clear();
+    }
+    m_samples.push_back(vitals);
+    const std::int64_t cutoff = vitals.unixMs - std::max<std::int64_t>(retainMs, 0);
+    // Keep the newest sample at or before the cutoff: it shows that the window is covered.
+    while (m_samples.size() >= 2 && m_samples[1].unixMs <= cutoff) {
+        m_samples.pop_front();
+    }
+    while (m_samples.size() > kMaxSamples) {
+        m_samples.pop_front();
+    }
+}
+
+std::optional<double> NodeSampleWindow::cpuAverage(std::int64_t windowMs) const
+{
+    if (m_samples.empty()) {
+        return std::nullopt;
+    }
+    const std::int64_t cutoff = m_samples.back().unixMs - windowMs;
+    if (m_samples.front().unixMs > cutoff) {
+        return std::nullopt;
+    }
+    double sum = 0;
+    std::size_t count = 0;
+    for (auto it = m_samples.rbegin(); it != m_samples.rend() && it->unixMs >= cutoff; ++it) {
+        sum += it->cpuPercent;
+        ++count;
+    }
+    return sum / static_cast<double>(count);
+}
+
+std::optional<double> diskUsedPercent(const NodeVitals& vitals)
+{
+    if (vitals.diskTotalBytes == 0) {
+        return std::nullopt;
+    }
+    const auto free = std::min(vitals.diskFreeBytes, vitals.diskTotalBytes);
+    return 100.0 * static_cast<double>(vitals.diskTotalBytes - free) / static_cast<double>(vitals.diskTotalBytes);
+}
+
+HealthAssessment evaluateNode(const NodeHealthInput& node, const HealthThresholds& thresholds)
+{
+    HealthAssessment out;
+    if (node.retired) {
+        // Retired nodes are expected to go away; neither their link nor their figures alarm.
+        out.reasons.push_back({ HealthMetric::NodeRetired, HealthLevel::Info, 0, 0, {}, {} });
+        finish(out);
+        return out;
+    }
+    if (node.reachable == false) {
+        out.reasons.push_back({ HealthMetric::Unreachable, HealthLevel::Critical, 0, 0, node.linkError, {} });
+    }
+    // The last figures of an unreachable node still count: a full disk stays full.
+    if (node.samples && !node.samples->empty()) {
+        evaluateVitals(out, *node.samples, thresholds);
+    }
+    finish(out);
+    return out;
+}
+
+HealthAssessment evaluateShard(const ShardHealthInput& shard)
+{
+    HealthAssessment out;
+    if (shard.state != ShardState::Active) {
+        out.reasons.push_back({ HealthMetric::ShardState, HealthLevel::Info, 0, 0, {}, shard.state });
+    }
+    if (shard.nodeSampled && shard.state != ShardState::Retired) {
+        if (!shard.reported) {
+            out.reasons.push_back({ HealthMetric::ShardMissing, HealthLevel::Warning, 0, 0, {}, {} });
+        } else if (!shard.healthy) {
+            out.reasons.push_back({ HealthMetric::ShardUnhealthy, HealthLevel::Critical, 0, 0, {}, {} });
+        }
+    }
+    finish(out);
+    return out;
+}
+
+} // namespace shardmap::core

@@ -1,0 +1,131 @@
+#pragma once
+
+#include "core/client/node_client.h"
+#include "core/map/map_types.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shardmap::core {
+
+// When a node or shard counts as amber (Warning) or red (Critical). The defaults follow what
+// operators of search fleets alert on: disk used at 80/90 %, CPU at 85 % averaged over five
+// minutes (a short burst is normal during merges), the process's memory near its limit. An
+// administrator changes them in the console; the console stores them, the core only evaluates.
+struct HealthThresholds {
+    double diskUsedWarningPercent = 80;
+    double diskUsedCriticalPercent = 90;
+    double cpuWarningPercent = 85;
+    std::int64_t cpuWindowMs = 5 * 60 * 1000;
+    // Resident memory a node may use; 0 turns the memory check off.
+    std::uint64_t memoryLimitBytes = std::uint64_t { 4 } << 30;
+    double memoryWarningPercent = 80;
+    double memoryCriticalPercent = 95;
+
+    bool operator==(const HealthThresholds&) const = default;
+};
+
+// Ordered: a row shows the worst level of its reasons. Info is worth seeing (a draining shard)
+// but not a problem.
+enum class HealthLevel { Ok, Info, Warning, Critical };
+
+enum class HealthMetric {
+    // The console has no live link to the node (detail: the link's error).
+    Unreachable,
+    // The node is retired: no link is expected.
+    NodeRetired,
+    DiskUsed,
+    CpuAverage,
+    Memory,
+    // The node's sample reports the shard unhealthy.
+    ShardUnhealthy,
+    // The node's sample does not list a shard the map places on it.
+    ShardMissing,
+    // Draining, read-only or retired (state).
+    ShardState,
+};
+
+// Why a node or shard has its level, as facts; the console words them. Percentages are
+// 0..100; value and threshold are unused (0) for the metrics that have no figure.
+struct HealthReason {
+    HealthMetric metric = HealthMetric::Unreachable;
+    HealthLevel level = HealthLevel::Ok;
+    double value = 0;
+    double threshold = 0;
+    std::string detail;
+    std::optional<ShardState> state;
+
+    bool operator==(const HealthReason&) const = default;
+};
+
+// A level with its reasons, worst first. Ok has no reasons.
+struct HealthAssessment {
+    HealthLevel level = HealthLevel::Ok;
+    std::vector<HealthReason> reasons;
+
+    bool operator==(const HealthAssessment&) const = default;
+};
+
+// The figures of one node sample that health depends on.
+struct NodeVitals {
+    std::int64_t unixMs = 0;
+    double cpuPercent = 0;
+    std::uint64_t rssBytes = 0;
+    std::uint64_t diskTotalBytes = 0;
+    std::uint64_t diskFreeBytes = 0;
+
+    static NodeVitals of(const NodeMetricsValue& sample);
+    bool operator==(const NodeVitals&) const = default;
+};
+
+// A node's recent vitals, oldest first, for averages over a time window. Keeps what the window
+// needs plus one older sample (which tells that the window is fully covered), at most
+// kMaxSamples, so memory stays bounded whatever the sample rate.
+class NodeSampleWindow {
+public:
+    static constexpr std::size_t kMaxSamples = 4096;
+
+    // Appends a sample and drops what is older than retainMs before it. A sample older than the
+    // newest one (the node's clock went back, it restarted) starts the window over.
+    void add(const NodeVitals& vitals, std::int64_t retainMs);
+    void clear() { m_samples.clear(); }
+
+    bool empty() const { return m_samples.empty(); }
+    std::size_t size() const { return m_samples.size(); }
+    const NodeVitals& latest() const { return m_samples.back(); }
+    // Mean CPU of the samples within windowMs of the newest one; nullopt until the samples
+    // cover the whole window (a burst right after connecting is not a five-minute average).
+    std::optional<double> cpuAverage(std::int64_t windowMs) const;
+
+private:
+    std::deque<NodeVitals> m_samples;
+};
+
+struct NodeHealthInput {
+    // Whether the console has a live link; nullopt while the first connection attempt runs.
+    std::optional<bool> reachable;
+    std::string linkError;
+    bool retired = false;
+    // May be empty (no sample yet).
+    const NodeSampleWindow* samples = nullptr;
+};
+
+struct ShardHealthInput {
+    ShardState state = ShardState::Active;
+    // Whether the node's latest sample listed the shard, and if so whether it was healthy.
+    bool nodeSampled = false;
+    bool reported = false;
+    bool healthy = true;
+};
+
+HealthAssessment evaluateNode(const NodeHealthInput& node, const HealthThresholds& thresholds);
+HealthAssessment evaluateShard(const ShardHealthInput& shard);
+
+// Percentage of the disk in use, nullopt when the total is unknown (0).
+std::optional<double> diskUsedPercent(const NodeVitals& vitals);
+
+} // namespace shardmap::core
