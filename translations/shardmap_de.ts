@@ -1,0 +1,860 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>shardmap::widgets::ConnectDialog</name>
+    <message>
+        <source>Connect to a Fleet</source>
+        <translation>Mit einer Flotte verbinden</translation>
+    </message>
+    <message>
+        <source>Choose a recent connection…</source>
+        <translation>Zuletzt verwendete Verbindung wählen…</translation>
+    </message>
+    <message>
+        <source>&amp;Recent:</source>
+        <translation>&amp;Zuletzt verwendet:</translation>
+    </message>
+    <message>
+        <source>SQLite file</source>
+        <translation>SQLite-Datei</translation>
+    </message>
+    <message>
+        <source>etcd cluster</source>
+        <translation>etcd-Cluster</translation>
+    </message>
+    <message>
+        <source>&amp;Shard map store:</source>
+        <translation>&amp;Speicher der Shard-Map:</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>&amp;Metrics interval:</source>
+        <translation>&amp;Metrik-Intervall:</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>&amp;Verbinden</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>&amp;File:</source>
+        <translation>&amp;Datei:</translation>
+    </message>
+    <message>
+        <source>SQLite databases (*.db *.sqlite *.sqlite3);;All files (*)</source>
+        <translation>SQLite-Datenbanken (*.db *.sqlite *.sqlite3);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>The shard map&apos;s SQLite file</source>
+        <translation>Die SQLite-Datei der Shard-Map</translation>
+    </message>
+    <message>
+        <source>PEM files (*.pem *.crt *.key);;All files (*)</source>
+        <translation>PEM-Dateien (*.pem *.crt *.key);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>host:port, host:port, …</source>
+        <translation>host:port, host:port, …</translation>
+    </message>
+    <message>
+        <source>&amp;Endpoints:</source>
+        <translation>&amp;Endpunkte:</translation>
+    </message>
+    <message>
+        <source>Key prefix, e.g. shardmap</source>
+        <translation>Schlüsselpräfix, z. B. shardmap</translation>
+    </message>
+    <message>
+        <source>&amp;Prefix:</source>
+        <translation>&amp;Präfix:</translation>
+    </message>
+    <message>
+        <source>&amp;User:</source>
+        <translation>&amp;Benutzer:</translation>
+    </message>
+    <message>
+        <source>Pass&amp;word:</source>
+        <translation>Pass&amp;wort:</translation>
+    </message>
+    <message>
+        <source>etcd TLS</source>
+        <translation>etcd-TLS</translation>
+    </message>
+    <message>
+        <source>CA certificate:</source>
+        <translation>CA-Zertifikat:</translation>
+    </message>
+    <message>
+        <source>Client certificate:</source>
+        <translation>Client-Zertifikat:</translation>
+    </message>
+    <message>
+        <source>Client key:</source>
+        <translation>Client-Schlüssel:</translation>
+    </message>
+    <message>
+        <source>Node TLS (optional)</source>
+        <translation>TLS zu den Knoten (optional)</translation>
+    </message>
+    <message>
+        <source>Choose the SQLite file of the shard map.</source>
+        <translation>Wählen Sie die SQLite-Datei der Shard-Map.</translation>
+    </message>
+    <message>
+        <source>The node client certificate needs its key file.</source>
+        <translation>Das Client-Zertifikat für die Knoten braucht seine Schlüsseldatei.</translation>
+    </message>
+    <message>
+        <source>The node key file needs its client certificate.</source>
+        <translation>Die Schlüsseldatei für die Knoten braucht ihr Client-Zertifikat.</translation>
+    </message>
+    <message>
+        <source>Enter at least one etcd endpoint as host:port.</source>
+        <translation>Geben Sie mindestens einen etcd-Endpunkt als host:port ein.</translation>
+    </message>
+    <message>
+        <source>“%1” is not an endpoint of the form host:port.</source>
+        <translation>„%1“ ist kein Endpunkt der Form host:port.</translation>
+    </message>
+    <message>
+        <source>Enter the key prefix of the shard map in etcd.</source>
+        <translation>Geben Sie das Schlüsselpräfix der Shard-Map in etcd ein.</translation>
+    </message>
+    <message>
+        <source>A password needs a user name.</source>
+        <translation>Zu einem Passwort gehört ein Benutzername.</translation>
+    </message>
+    <message>
+        <source>The etcd client certificate needs its key file.</source>
+        <translation>Das etcd-Client-Zertifikat braucht seine Schlüsseldatei.</translation>
+    </message>
+    <message>
+        <source>The etcd key file needs its client certificate.</source>
+        <translation>Die etcd-Schlüsseldatei braucht ihr Client-Zertifikat.</translation>
+    </message>
+    <message>
+        <source>Saving the password in the system keyring…</source>
+        <translation>Das Passwort wird im Schlüsselbund des Systems gespeichert…</translation>
+    </message>
+    <message>
+        <source>Press Connect again to connect without saving it.</source>
+        <translation>Klicken Sie erneut auf „Verbinden“, um ohne gespeichertes Passwort zu verbinden.</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::DetailPage</name>
+    <message>
+        <source>Documents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes on disk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queries per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Query latency (p99)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Indexing rate (docs/s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node memory (RSS)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node disk free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node IO wait</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>5 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>24 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare with…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draw other shards beside this one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the chart as a PNG image or a PDF document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 is unreachable: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the history of node %1 could not be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shard %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shard %1 on node %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shard %1 (not in the map)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No shard selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, compared with %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spaces on shard %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (node %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::FleetConnection</name>
+    <message>
+        <source>Connecting to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disconnected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store unreachable: %1 — retrying in %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the metrics stream ended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no metrics for %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 is not in the map</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 is unreachable: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::FleetModel</name>
+    <message>
+        <source>%1 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>draining</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>online</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spaces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size on disk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RSS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disk free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IO wait</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queries/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p99 latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Indexed/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node unreachable: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node retired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>disk %1 % used (red at %2 %)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>disk %1 % used (amber at %2 %)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU %1 % averaged over %2 min (amber at %3 %)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RSS at %1 % of the %2 memory limit (red at %3 %)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RSS at %1 % of the %2 memory limit (amber at %3 %)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the node reports the shard unhealthy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the node does not report this shard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shard is draining</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shard is read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shard is retired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shard is active</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::FleetPage</name>
+    <message>
+        <source>Only problems</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter nodes and shards</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Thresholds…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sparkline:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::HealthSettingsDialog</name>
+    <message>
+        <source>Health Thresholds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disk used, amber at:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disk used, red at:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU average, amber at:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU averaged over:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node memory limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory (RSS) of the limit, amber at:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory (RSS) of the limit, red at:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::MainWindow</name>
+    <message>
+        <source>Shardmap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fleet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shard detail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (Ctrl+%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Connect…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Recent connections</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Disconnect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export chart…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Find space…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Fleet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shard &amp;detail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Health thresholds…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About Shardmap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find space by id (Ctrl+F)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected: connect to a fleet to find spaces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No space &quot;%1&quot; in the shard map</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About Shardmap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Shardmap %1&lt;/h3&gt;&lt;p&gt;The control plane and console of a sharded full-text search fleet.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected. Use File ▸ Connect… (Ctrl+O) to open a fleet&apos;s shard map.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reconnecting to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — Shardmap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Map revision %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No metrics yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Metrics %1 s old</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>&amp;Sprache:</translation>
+    </message>
+    <message>
+        <source>The language changes at the next start of Shardmap.</source>
+        <translation>Die Sprache ändert sich beim nächsten Start von Shardmap.</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Hell</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Dunkel</translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation>&amp;Farbschema:</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::RecentConnections</name>
+    <message>
+        <source>no system keyring (%1)</source>
+        <translation>kein Schlüsselbund des Systems (%1)</translation>
+    </message>
+    <message>
+        <source>the system keyring refused it (%1)</source>
+        <translation>der Schlüsselbund des Systems hat es abgelehnt (%1)</translation>
+    </message>
+    <message>
+        <source>The password was not saved: %1.</source>
+        <translation>Das Passwort wurde nicht gespeichert: %1.</translation>
+    </message>
+    <message>
+        <source>No password is saved for this connection.</source>
+        <translation>Für diese Verbindung ist kein Passwort gespeichert.</translation>
+    </message>
+    <message>
+        <source>The password could not be read: %1.</source>
+        <translation>Das Passwort konnte nicht gelesen werden: %1.</translation>
+    </message>
+    <message>
+        <source>No recent connections</source>
+        <translation>Keine zuletzt verwendeten Verbindungen</translation>
+    </message>
+    <message>
+        <source>Clear Recent Connections</source>
+        <translation>Liste der zuletzt verwendeten Verbindungen leeren</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::SpacesModel</name>
+    <message>
+        <source>%1/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of the shard&apos;s bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The space&apos;s share of the bytes on this shard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Docs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queries/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writes/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of shard</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::TimeSeriesChart</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>billions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>millions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>thousands</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not write the image %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot export to %1: choose a file name ending in .png or .pdf.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not write the PDF file %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::keyring</name>
+    <message>
+        <source>no keyring service on the session bus</source>
+        <translation>kein Schlüsselbund-Dienst auf dem Sitzungsbus</translation>
+    </message>
+    <message>
+        <source>built without QtKeychain</source>
+        <translation>ohne QtKeychain gebaut</translation>
+    </message>
+    <message>
+        <source>no D-Bus session bus</source>
+        <translation>kein D-Bus-Sitzungsbus</translation>
+    </message>
+</context>
+</TS>

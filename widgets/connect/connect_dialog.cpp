@@ -1,0 +1,457 @@
+#include "widgets/connect/connect_dialog.h"
+
+#include "widgets/connect/recent_connections.h"
+#include "widgets/style/theme.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace shardmap::widgets {
+
+namespace {
+
+const auto kSqliteScheme = QStringLiteral("sqlite:");
+const auto kEtcdScheme = QStringLiteral("etcd://");
+
+QStringList endpointList(const QString& text)
+{
+    static const QRegularExpression separators(QStringLiteral("[,\\s]+"));
+    return text.split(separators, Qt::SkipEmptyParts);
+}
+
+bool isHostPort(const QString& endpoint)
+{
+    static const QRegularExpression hostPort(QStringLiteral("^([A-Za-z0-9._-]+|\\[[0-9A-Fa-f:.]+\\]):([0-9]{1,5})$"));
+    const QRegularExpressionMatch match = hostPort.match(endpoint);
+    if (!match.hasMatch()) {
+        return false;
+    }
+    const int port = match.captured(2).toInt();
+    return port > 0 && port <= 65535;
+}
+
+QString trimmedPrefix(const QString& text)
+{
+    QString prefix = text.trimmed();
+    while (prefix.startsWith(QLatin1Char('/'))) {
+        prefix.remove(0, 1);
+    }
+    while (prefix.endsWith(QLatin1Char('/'))) {
+        prefix.chop(1);
+    }
+    return prefix;
+}
+
+QString encoded(const QString& value)
+{
+    // core's URI parser percent-decodes option values; '/' stays readable.
+    return QString::fromLatin1(QUrl::toPercentEncoding(value, "/"));
+}
+
+void setNoteColor(QLabel* label, HealthColorRole role)
+{
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::WindowText, healthColor(role));
+    label->setPalette(palette);
+}
+
+} // namespace
+
+ConnectDialog::ConnectDialog(RecentConnections* recent, QWidget* parent)
+    : QDialog(parent)
+    , m_recent(recent)
+{
+    setWindowTitle(tr("Connect to a Fleet"));
+    auto* layout = new QVBoxLayout(this);
+
+    auto* top = new QFormLayout;
+    m_recentCombo = new QComboBox(this);
+    m_recentCombo->setObjectName(QStringLiteral("recentCombo"));
+    m_recentCombo->setPlaceholderText(tr("Choose a recent connection…"));
+    top->addRow(tr("&Recent:"), m_recentCombo);
+    m_storeKind = new QComboBox(this);
+    m_storeKind->setObjectName(QStringLiteral("storeKind"));
+    m_storeKind->addItem(tr("SQLite file"));
+    m_storeKind->addItem(tr("etcd cluster"));
+    top->addRow(tr("&Shard map store:"), m_storeKind);
+    layout->addLayout(top);
+
+    m_storePages = new QStackedWidget(this);
+    m_storePages->addWidget(createSqlitePage());
+    m_storePages->addWidget(createEtcdPage());
+    layout->addWidget(m_storePages);
+    connect(m_storeKind, &QComboBox::currentIndexChanged, m_storePages, &QStackedWidget::setCurrentIndex);
+
+    layout->addWidget(createNodeTlsBox());
+    auto* intervalForm = new QFormLayout;
+    m_metricsInterval = new QSpinBox(this);
+    m_metricsInterval->setObjectName(QStringLiteral("metricsInterval"));
+    m_metricsInterval->setRange(250, 60000);
+    m_metricsInterval->setSingleStep(250);
+    m_metricsInterval->setSuffix(tr(" ms"));
+    m_metricsInterval->setValue(ConnectionSpec().metricsIntervalMs);
+    intervalForm->addRow(tr("&Metrics interval:"), m_metricsInterval);
+    layout->addLayout(intervalForm);
+
+    m_error = createNoteLabel(QStringLiteral("errorLabel"));
+    setNoteColor(m_error, HealthColorRole::Critical);
+    layout->addWidget(m_error);
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_buttons->setObjectName(QStringLiteral("buttons"));
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&Connect"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &ConnectDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &ConnectDialog::reject);
+    layout->addWidget(m_buttons);
+
+    fillRecentCombo();
+    if (m_recent) {
+        connect(m_recent, &RecentConnections::passwordSaved, this, &ConnectDialog::onPasswordSaved);
+        connect(m_recent, &RecentConnections::passwordNotSaved, this, &ConnectDialog::onPasswordNotSaved);
+    }
+}
+
+QLabel* ConnectDialog::createNoteLabel(const QString& name)
+{
+    auto* label = new QLabel(this);
+    label->setObjectName(name);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
+    label->hide();
+    return label;
+}
+
+QLineEdit* ConnectDialog::addFileRow(
+    QFormLayout* form, const QString& label, const QString& name, const QString& filter)
+{
+    auto* row = new QWidget(this);
+    auto* rowLayout = new QHBoxLayout(row);
+    rowLayout->setContentsMargins(0, 0, 0, 0);
+    auto* edit = new QLineEdit(row);
+    edit->setObjectName(name);
+    auto* browse = new QPushButton(tr("Browse…"), row);
+    browse->setObjectName(name + QStringLiteral("Browse"));
+    rowLayout->addWidget(edit, 1);
+    rowLayout->addWidget(browse);
+    form->addRow(label, row);
+    connect(browse, &QPushButton::clicked, this, [this, edit, label, filter]() {
+        const QString file = QFileDialog::getOpenFileName(
+            this, QString(label).remove(QLatin1Char('&')).remove(QLatin1Char(':')), edit->text(), filter);
+        if (!file.isEmpty()) {
+            edit->setText(file);
+        }
+    });
+    return edit;
+}
+
+QWidget* ConnectDialog::createSqlitePage()
+{
+    auto* page = new QWidget(this);
+    auto* form = new QFormLayout(page);
+    form->setContentsMargins(0, 0, 0, 0);
+    m_sqlitePath = addFileRow(form, tr("&File:"), QStringLiteral("sqlitePath"),
+        tr("SQLite databases (*.db *.sqlite *.sqlite3);;All files (*)"));
+    m_sqlitePath->setPlaceholderText(tr("The shard map's SQLite file"));
+    return page;
+}
+
+QWidget* ConnectDialog::createEtcdPage()
+{
+    const QString pemFilter = tr("PEM files (*.pem *.crt *.key);;All files (*)");
+    auto* page = new QWidget(this);
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* form = new QFormLayout;
+    m_endpoints = new QLineEdit(page);
+    m_endpoints->setObjectName(QStringLiteral("etcdEndpoints"));
+    m_endpoints->setPlaceholderText(tr("host:port, host:port, …"));
+    form->addRow(tr("&Endpoints:"), m_endpoints);
+    m_prefix = new QLineEdit(page);
+    m_prefix->setObjectName(QStringLiteral("etcdPrefix"));
+    m_prefix->setPlaceholderText(tr("Key prefix, e.g. shardmap"));
+    form->addRow(tr("&Prefix:"), m_prefix);
+    m_user = new QLineEdit(page);
+    m_user->setObjectName(QStringLiteral("etcdUser"));
+    form->addRow(tr("&User:"), m_user);
+    m_password = new QLineEdit(page);
+    m_password->setObjectName(QStringLiteral("etcdPassword"));
+    m_password->setEchoMode(QLineEdit::Password);
+    form->addRow(tr("Pass&word:"), m_password);
+    m_passwordNote = createNoteLabel(QStringLiteral("passwordNote"));
+    form->addRow(QString(), m_passwordNote);
+    layout->addLayout(form);
+
+    auto* tls = new QGroupBox(tr("etcd TLS"), page);
+    auto* tlsForm = new QFormLayout(tls);
+    m_etcdCa = addFileRow(tlsForm, tr("CA certificate:"), QStringLiteral("etcdCa"), pemFilter);
+    m_etcdCert = addFileRow(tlsForm, tr("Client certificate:"), QStringLiteral("etcdCert"), pemFilter);
+    m_etcdKey = addFileRow(tlsForm, tr("Client key:"), QStringLiteral("etcdKey"), pemFilter);
+    layout->addWidget(tls);
+    return page;
+}
+
+QGroupBox* ConnectDialog::createNodeTlsBox()
+{
+    const QString pemFilter = tr("PEM files (*.pem *.crt *.key);;All files (*)");
+    auto* box = new QGroupBox(tr("Node TLS (optional)"), this);
+    auto* form = new QFormLayout(box);
+    m_nodeCa = addFileRow(form, tr("CA certificate:"), QStringLiteral("nodeCa"), pemFilter);
+    m_nodeCert = addFileRow(form, tr("Client certificate:"), QStringLiteral("nodeCert"), pemFilter);
+    m_nodeKey = addFileRow(form, tr("Client key:"), QStringLiteral("nodeKey"), pemFilter);
+    return box;
+}
+
+void ConnectDialog::fillRecentCombo()
+{
+    m_recentCombo->clear();
+    const QList<ConnectionSpec> specs = m_recent ? m_recent->list() : QList<ConnectionSpec>();
+    for (const ConnectionSpec& spec : specs) {
+        m_recentCombo->addItem(RecentConnections::displayName(spec));
+    }
+    m_recentCombo->setCurrentIndex(-1);
+    m_recentCombo->setEnabled(!specs.isEmpty());
+    connect(m_recentCombo, &QComboBox::activated, this, &ConnectDialog::applyRecent, Qt::UniqueConnection);
+}
+
+void ConnectDialog::applyRecent(int index)
+{
+    const QList<ConnectionSpec> specs = m_recent ? m_recent->list() : QList<ConnectionSpec>();
+    if (index < 0 || index >= specs.size()) {
+        return;
+    }
+    setSpec(specs.at(index));
+    if (m_recent->hasSavedPassword(specs.at(index).key())) {
+        loadSavedPassword(specs.at(index).key());
+    }
+}
+
+void ConnectDialog::loadSavedPassword(const QString& key)
+{
+    m_recent->loadPassword(key, this, [this, key](const QString& password, const QString& error) {
+        // The user may have picked another connection or typed a password meanwhile.
+        if (spec().key() != key || !m_password->text().isEmpty()) {
+            return;
+        }
+        m_password->setText(password);
+        m_passwordNote->setText(error);
+        m_passwordNote->setVisible(!error.isEmpty());
+    });
+}
+
+ConnectionSpec ConnectDialog::spec() const
+{
+    ConnectionSpec result;
+    if (m_storeKind->currentIndex() == SqlitePage) {
+        const QString path = m_sqlitePath->text().trimmed();
+        result.storeUri = path.isEmpty() ? QString() : kSqliteScheme + QFileInfo(path).absoluteFilePath();
+    } else {
+        result.storeUri = etcdStoreUri();
+        result.password = m_password->text();
+    }
+    result.nodeCaFile = m_nodeCa->text().trimmed();
+    result.nodeCertFile = m_nodeCert->text().trimmed();
+    result.nodeKeyFile = m_nodeKey->text().trimmed();
+    result.metricsIntervalMs = m_metricsInterval->value();
+    return result;
+}
+
+QString ConnectDialog::etcdStoreUri() const
+{
+    QStringList query;
+    const auto addOption = [&query](const char* name, const QString& value) {
+        if (!value.trimmed().isEmpty()) {
+            query << QLatin1String(name) + QLatin1Char('=') + encoded(value.trimmed());
+        }
+    };
+    addOption("user", m_user->text());
+    addOption("ca", m_etcdCa->text());
+    addOption("cert", m_etcdCert->text());
+    addOption("key", m_etcdKey->text());
+    QString uri = kEtcdScheme + endpointList(m_endpoints->text()).join(QLatin1Char(',')) + QLatin1Char('/')
+        + trimmedPrefix(m_prefix->text());
+    if (!query.isEmpty()) {
+        uri += QLatin1Char('?') + query.join(QLatin1Char('&'));
+    }
+    return uri;
+}
+
+void ConnectDialog::setSpec(const ConnectionSpec& spec)
+{
+    QString password = spec.password;
+    const QString uri = stripPassword(spec.storeUri, password.isEmpty() ? &password : nullptr);
+    if (uri.startsWith(kEtcdScheme)) {
+        m_storeKind->setCurrentIndex(EtcdPage);
+        setEtcdUri(uri);
+        m_password->setText(password);
+    } else {
+        m_storeKind->setCurrentIndex(SqlitePage);
+        QString path = uri.startsWith(kSqliteScheme) ? uri.mid(kSqliteScheme.size()) : uri;
+        if (path.startsWith(QLatin1String("//"))) {
+            path.remove(0, 2); // "sqlite://PATH", which core accepts too
+        }
+        m_sqlitePath->setText(path);
+        m_password->clear();
+    }
+    m_nodeCa->setText(spec.nodeCaFile);
+    m_nodeCert->setText(spec.nodeCertFile);
+    m_nodeKey->setText(spec.nodeKeyFile);
+    m_metricsInterval->setValue(spec.metricsIntervalMs);
+    m_passwordNote->hide();
+    showError({});
+}
+
+void ConnectDialog::setEtcdUri(const QString& uri)
+{
+    const QString rest = uri.mid(kEtcdScheme.size());
+    const QString location = rest.section(QLatin1Char('?'), 0, 0);
+    m_endpoints->setText(location.section(QLatin1Char('/'), 0, 0).split(QLatin1Char(',')).join(QStringLiteral(", ")));
+    m_prefix->setText(location.section(QLatin1Char('/'), 1));
+    for (QLineEdit* edit : { m_user, m_etcdCa, m_etcdCert, m_etcdKey }) {
+        edit->clear();
+    }
+    const QStringList items = rest.section(QLatin1Char('?'), 1).split(QLatin1Char('&'), Qt::SkipEmptyParts);
+    for (const QString& item : items) {
+        const QString name = item.section(QLatin1Char('='), 0, 0);
+        const QString value = QUrl::fromPercentEncoding(item.section(QLatin1Char('='), 1).toUtf8());
+        if (name == QLatin1String("user")) {
+            m_user->setText(value);
+        } else if (name == QLatin1String("ca")) {
+            m_etcdCa->setText(value);
+        } else if (name == QLatin1String("cert")) {
+            m_etcdCert->setText(value);
+        } else if (name == QLatin1String("key")) {
+            m_etcdKey->setText(value);
+        }
+    }
+}
+
+QString ConnectDialog::validationError() const
+{
+    return firstProblem().message;
+}
+
+ConnectDialog::Problem ConnectDialog::firstProblem() const
+{
+    if (m_storeKind->currentIndex() == SqlitePage) {
+        if (m_sqlitePath->text().trimmed().isEmpty()) {
+            return { tr("Choose the SQLite file of the shard map."), m_sqlitePath };
+        }
+    } else if (Problem problem = etcdProblem(); problem.field) {
+        return problem;
+    }
+    if (!m_nodeCert->text().trimmed().isEmpty() && m_nodeKey->text().trimmed().isEmpty()) {
+        return { tr("The node client certificate needs its key file."), m_nodeKey };
+    }
+    if (m_nodeCert->text().trimmed().isEmpty() && !m_nodeKey->text().trimmed().isEmpty()) {
+        return { tr("The node key file needs its client certificate."), m_nodeCert };
+    }
+    return {};
+}
+
+ConnectDialog::Problem ConnectDialog::etcdProblem() const
+{
+    const QStringList endpoints = endpointList(m_endpoints->text());
+    if (endpoints.isEmpty()) {
+        return { tr("Enter at least one etcd endpoint as host:port."), m_endpoints };
+    }
+    for (const QString& endpoint : endpoints) {
+        if (!isHostPort(endpoint)) {
+            return { tr("“%1” is not an endpoint of the form host:port.").arg(endpoint), m_endpoints };
+        }
+    }
+    if (trimmedPrefix(m_prefix->text()).isEmpty()) {
+        return { tr("Enter the key prefix of the shard map in etcd."), m_prefix };
+    }
+    if (!m_password->text().isEmpty() && m_user->text().trimmed().isEmpty()) {
+        return { tr("A password needs a user name."), m_user };
+    }
+    if (!m_etcdCert->text().trimmed().isEmpty() && m_etcdKey->text().trimmed().isEmpty()) {
+        return { tr("The etcd client certificate needs its key file."), m_etcdKey };
+    }
+    if (m_etcdCert->text().trimmed().isEmpty() && !m_etcdKey->text().trimmed().isEmpty()) {
+        return { tr("The etcd key file needs its client certificate."), m_etcdCert };
+    }
+    return {};
+}
+
+void ConnectDialog::showError(const Problem& problem)
+{
+    m_error->setText(problem.message);
+    m_error->setVisible(!problem.message.isEmpty());
+    if (problem.field) {
+        problem.field->setFocus();
+    }
+}
+
+void ConnectDialog::accept()
+{
+    if (!m_pendingKey.isEmpty()) {
+        return; // still waiting for the keyring
+    }
+    const Problem problem = firstProblem();
+    showError(problem);
+    if (!problem.message.isEmpty()) {
+        return;
+    }
+    const ConnectionSpec current = spec();
+    if (!m_recent || current == m_unsavedPasswordSpec) {
+        // Already remembered; the user read that the password was not saved.
+        QDialog::accept();
+        return;
+    }
+    m_recent->remember(current);
+    if (current.password.isEmpty()) {
+        QDialog::accept();
+        return;
+    }
+    m_pendingKey = current.key();
+    setWaitingForKeyring(true);
+}
+
+void ConnectDialog::setWaitingForKeyring(bool waiting)
+{
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(!waiting);
+    if (waiting) {
+        setNoteColor(m_passwordNote, HealthColorRole::Unknown);
+        m_passwordNote->setText(tr("Saving the password in the system keyring…"));
+        m_passwordNote->show();
+    }
+}
+
+void ConnectDialog::onPasswordSaved(const QString& key)
+{
+    if (key != m_pendingKey) {
+        return;
+    }
+    m_pendingKey.clear();
+    setWaitingForKeyring(false);
+    m_passwordNote->hide();
+    QDialog::accept();
+}
+
+void ConnectDialog::onPasswordNotSaved(const QString& key, const QString& message)
+{
+    if (key != m_pendingKey) {
+        return;
+    }
+    m_pendingKey.clear();
+    setWaitingForKeyring(false);
+    m_unsavedPasswordSpec = spec();
+    setNoteColor(m_passwordNote, HealthColorRole::Warning);
+    m_passwordNote->setText(message + QLatin1Char(' ') + tr("Press Connect again to connect without saving it."));
+    m_passwordNote->show();
+}
+
+} // namespace shardmap::widgets

@@ -1,0 +1,85 @@
+#pragma once
+
+#include "widgets/session/connection_spec.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QDialogButtonBox;
+class QFormLayout;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QStackedWidget;
+
+namespace shardmap::widgets {
+
+class RecentConnections;
+
+// Asks where the shard map's store is (an SQLite file, or etcd endpoints + prefix with optional
+// TLS and user/password) and how to reach the nodes (optional TLS files). Problems with the input
+// are shown inline and keep the dialog open. On accept the connection is remembered in
+// RecentConnections; a password goes to the system keyring, asynchronously: the dialog closes
+// once the keyring confirmed, or says inline that the password was not saved and closes on the
+// next Connect.
+class ConnectDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit ConnectDialog(RecentConnections* recent, QWidget* parent = nullptr);
+
+    ConnectionSpec spec() const;
+    void setSpec(const ConnectionSpec& spec);
+    // The first problem with the current input as a translated sentence; empty when acceptable.
+    QString validationError() const;
+
+    void accept() override;
+
+private:
+    struct Problem {
+        QString message;
+        QWidget* field = nullptr;
+    };
+    enum StorePage { SqlitePage, EtcdPage };
+
+    QWidget* createSqlitePage();
+    QWidget* createEtcdPage();
+    QGroupBox* createNodeTlsBox();
+    QLineEdit* addFileRow(QFormLayout* form, const QString& label, const QString& name, const QString& filter);
+    QLabel* createNoteLabel(const QString& name);
+    void fillRecentCombo();
+    void applyRecent(int index);
+    void loadSavedPassword(const QString& key);
+    Problem firstProblem() const;
+    Problem etcdProblem() const;
+    QString etcdStoreUri() const;
+    void setEtcdUri(const QString& uri);
+    void showError(const Problem& problem);
+    void setWaitingForKeyring(bool waiting);
+    void onPasswordSaved(const QString& key);
+    void onPasswordNotSaved(const QString& key, const QString& message);
+
+    RecentConnections* m_recent;
+    QComboBox* m_recentCombo = nullptr;
+    QComboBox* m_storeKind = nullptr;
+    QStackedWidget* m_storePages = nullptr;
+    QLineEdit* m_sqlitePath = nullptr;
+    QLineEdit* m_endpoints = nullptr;
+    QLineEdit* m_prefix = nullptr;
+    QLineEdit* m_user = nullptr;
+    QLineEdit* m_password = nullptr;
+    QLineEdit* m_etcdCa = nullptr;
+    QLineEdit* m_etcdCert = nullptr;
+    QLineEdit* m_etcdKey = nullptr;
+    QLineEdit* m_nodeCa = nullptr;
+    QLineEdit* m_nodeCert = nullptr;
+    QLineEdit* m_nodeKey = nullptr;
+    QSpinBox* m_metricsInterval = nullptr;
+    QLabel* m_passwordNote = nullptr;
+    QLabel* m_error = nullptr;
+    QDialogButtonBox* m_buttons = nullptr;
+    QString m_pendingKey; // the keyring is saving this connection's password
+    ConnectionSpec m_unsavedPasswordSpec; // told the user its password was not saved
+};
+
+} // namespace shardmap::widgets

@@ -1,0 +1,368 @@
+#include "widgets/console/main_window.h"
+
+#include "widgets/connect/connect_dialog.h"
+#include "widgets/connect/recent_connections.h"
+#include "widgets/detail/detail_page.h"
+#include "widgets/fleet/fleet_page.h"
+#include "widgets/style/preferences_dialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace shardmap::widgets {
+
+namespace {
+
+QIcon resourceIcon(const char* name)
+{
+    return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_connection(new FleetConnection(this))
+    , m_recent(new RecentConnections(this))
+{
+    setWindowTitle(tr("Shardmap"));
+    setWindowIcon(QIcon(QStringLiteral(":/shardmap.svg")));
+
+    m_banner = new QLabel(this);
+    m_banner->setObjectName(QStringLiteral("connectionBanner"));
+    m_banner->setWordWrap(true);
+    m_banner->setMargin(6);
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #f6d36b; color: #3a2a00; border-radius: 3px; }"));
+    m_banner->hide();
+
+    m_navigation = new QListWidget(this);
+    m_navigation->setObjectName(QStringLiteral("navigation"));
+    m_navigation->setIconSize(QSize(20, 20));
+    m_navigation->setMaximumWidth(180);
+    m_pages = new QStackedWidget(this);
+    connect(m_navigation, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
+
+    m_fleetPage = new FleetPage(m_connection, this);
+    m_detailPage = new DetailPage(m_connection, this);
+    addPage(m_fleetPage, tr("Fleet"), resourceIcon("node"));
+    addPage(m_detailPage, tr("Shard detail"), resourceIcon("shard"));
+    connect(m_fleetPage, &FleetPage::detailRequested, this, &MainWindow::showDetail);
+
+    auto* splitter = new QSplitter(this);
+    splitter->addWidget(m_navigation);
+    splitter->addWidget(m_pages);
+    splitter->setStretchFactor(1, 1);
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_banner);
+    layout->addWidget(splitter, 1);
+    setCentralWidget(central);
+
+    buildMenus();
+    buildStatusBar();
+
+    connect(m_connection, &FleetConnection::stateChanged, this, &MainWindow::connectionStateChanged);
+    connect(m_connection, &FleetConnection::mapChanged, this, &MainWindow::updateRevision);
+    connect(m_connection, &FleetConnection::nodeSample, this, &MainWindow::updateMetricsAge);
+    connect(&m_ageTimer, &QTimer::timeout, this, &MainWindow::updateMetricsAge);
+    m_ageTimer.start(1000);
+    connectionStateChanged(m_connection->state(), QString());
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    if (!settings.contains(QStringLiteral("window/geometry"))) {
+        resize(1280, 800);
+    }
+}
+
+MainWindow::~MainWindow()
+{
+    // The connection outlives the pages that hold it, and says nothing to a half-destroyed window.
+    disconnect(m_connection, nullptr, this, nullptr);
+    delete m_pages;
+    m_pages = nullptr;
+}
+
+int MainWindow::addPage(QWidget* page, const QString& title, const QIcon& icon)
+{
+    const int index = m_pages->addWidget(page);
+    auto* item = new QListWidgetItem(icon, title, m_navigation);
+    item->setToolTip(tr("%1 (Ctrl+%2)").arg(title).arg(index + 1));
+    if (index < 9) {
+        auto* shortcut = new QAction(this);
+        shortcut->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + index)));
+        connect(shortcut, &QAction::triggered, this, [this, page] { showPage(page); });
+        addAction(shortcut);
+    }
+    if (m_navigation->currentRow() < 0) {
+        m_navigation->setCurrentRow(0);
+    }
+    return index;
+}
+
+void MainWindow::showPage(QWidget* page)
+{
+    const int index = m_pages->indexOf(page);
+    if (index >= 0) {
+        m_navigation->setCurrentRow(index);
+    }
+}
+
+QWidget* MainWindow::currentPage() const
+{
+    return m_pages->currentWidget();
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* connectAction
+        = file->addAction(resourceIcon("connect"), tr("&Connect…"), this, &MainWindow::openConnectDialog);
+    connectAction->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("&Recent connections"));
+    m_recent->bindMenu(m_recentMenu);
+    connect(m_recent, &RecentConnections::connectionRequested, this, &MainWindow::openRecent);
+    m_disconnectAction
+        = file->addAction(resourceIcon("disconnect"), tr("&Disconnect"), this, &MainWindow::disconnectFromFleet);
+    file->addSeparator();
+    QAction* exportAction
+        = file->addAction(resourceIcon("export"), tr("&Export chart…"), this, &MainWindow::exportChart);
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* find = view->addAction(resourceIcon("find"), tr("&Find space…"), this, &MainWindow::focusFindSpace);
+    find->setShortcut(QKeySequence::Find);
+    view->addAction(tr("&Fleet"), this, [this] { showPage(m_fleetPage); });
+    view->addAction(tr("Shard &detail"), this, [this] { showPage(m_detailPage); });
+
+    QMenu* settingsMenu = menuBar()->addMenu(tr("&Settings"));
+    settingsMenu->addAction(tr("&Health thresholds…"), this, &MainWindow::editHealthThresholds);
+    QAction* preferences
+        = settingsMenu->addAction(resourceIcon("settings"), tr("&Preferences…"), this, &MainWindow::openPreferences);
+    preferences->setShortcut(QKeySequence::Preferences);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Shardmap"), this, &MainWindow::about);
+
+    QToolBar* toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("mainToolbar"));
+    toolbar->setMovable(false);
+    toolbar->addAction(connectAction);
+    toolbar->addAction(exportAction);
+    toolbar->addSeparator();
+    m_findSpace = new QLineEdit(toolbar);
+    m_findSpace->setObjectName(QStringLiteral("findSpace"));
+    m_findSpace->setPlaceholderText(tr("Find space by id (Ctrl+F)"));
+    m_findSpace->setClearButtonEnabled(true);
+    m_findSpace->setMaximumWidth(280);
+    connect(m_findSpace, &QLineEdit::returnPressed, this, [this] { findSpace(m_findSpace->text().trimmed()); });
+    toolbar->addWidget(m_findSpace);
+}
+
+void MainWindow::buildStatusBar()
+{
+    m_connectionLabel = new QLabel(this);
+    m_revisionLabel = new QLabel(this);
+    m_metricsAgeLabel = new QLabel(this);
+    statusBar()->addPermanentWidget(m_connectionLabel, 1);
+    statusBar()->addPermanentWidget(m_revisionLabel);
+    statusBar()->addPermanentWidget(m_metricsAgeLabel);
+    updateRevision();
+    updateMetricsAge();
+}
+
+void MainWindow::openRecent(const ConnectionSpec& spec)
+{
+    if (!m_recent->hasSavedPassword(spec.key())) {
+        connectTo(spec);
+        return;
+    }
+    // The password comes from the keyring asynchronously; without it the store says what is missing.
+    m_recent->loadPassword(spec.key(), this, [this, spec](const QString& password, const QString& error) {
+        if (!error.isEmpty()) {
+            statusBar()->showMessage(error, 8000);
+        }
+        ConnectionSpec withSecret = spec;
+        withSecret.password = password;
+        connectTo(withSecret);
+    });
+}
+
+void MainWindow::openConnectDialog()
+{
+    auto* dialog = new ConnectDialog(m_recent, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (m_connection->state() != FleetConnection::State::Disconnected) {
+        dialog->setSpec(m_connection->spec());
+    }
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { connectTo(dialog->spec()); });
+    dialog->open();
+}
+
+void MainWindow::connectTo(const ConnectionSpec& spec)
+{
+    m_connection->open(spec);
+}
+
+void MainWindow::disconnectFromFleet()
+{
+    m_connection->close();
+}
+
+void MainWindow::focusFindSpace()
+{
+    m_findSpace->setFocus(Qt::ShortcutFocusReason);
+    m_findSpace->selectAll();
+}
+
+bool MainWindow::findSpace(const QString& spaceId)
+{
+    if (spaceId.isEmpty()) {
+        return false;
+    }
+    if (!m_connection->map()) {
+        statusBar()->showMessage(tr("Not connected: connect to a fleet to find spaces"), 5000);
+        return false;
+    }
+    if (!m_detailPage->showSpace(spaceId)) {
+        statusBar()->showMessage(tr("No space \"%1\" in the shard map").arg(spaceId), 5000);
+        return false;
+    }
+    showPage(m_detailPage);
+    return true;
+}
+
+void MainWindow::showDetail(const QString& nodeId, const QString& shardId)
+{
+    if (shardId.isEmpty()) {
+        m_detailPage->showNode(nodeId);
+    } else {
+        m_detailPage->showShard(shardId);
+    }
+    showPage(m_detailPage);
+}
+
+void MainWindow::exportChart()
+{
+    showPage(m_detailPage);
+    m_detailPage->exportChartInteractive();
+}
+
+void MainWindow::openPreferences()
+{
+    auto* dialog = new PreferencesDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void MainWindow::editHealthThresholds()
+{
+    m_fleetPage->editThresholds();
+}
+
+void MainWindow::about()
+{
+    QMessageBox::about(this, tr("About Shardmap"),
+        tr("<h3>Shardmap %1</h3><p>The control plane and console of a sharded full-text search fleet.</p>")
+            .arg(QApplication::applicationVersion()));
+}
+
+void MainWindow::connectionStateChanged(FleetConnection::State state, const QString& detail)
+{
+    const QString store = m_connection->spec().storeUri;
+    switch (state) {
+    case FleetConnection::State::Disconnected:
+        m_connectionLabel->setText(tr("Not connected"));
+        m_banner->setText(tr("Not connected. Use File ▸ Connect… (Ctrl+O) to open a fleet's shard map."));
+        m_banner->show();
+        break;
+    case FleetConnection::State::Connecting:
+        m_connectionLabel->setText(tr("Connecting to %1…").arg(store));
+        if (detail.isEmpty() || m_connection->lastError().isEmpty()) {
+            m_banner->hide();
+        } else {
+            m_banner->setText(detail);
+            m_banner->show();
+        }
+        break;
+    case FleetConnection::State::Connected:
+        m_connectionLabel->setText(tr("Connected: %1").arg(store));
+        m_banner->hide();
+        break;
+    case FleetConnection::State::Reconnecting:
+        m_connectionLabel->setText(tr("Reconnecting to %1…").arg(store));
+        m_banner->setText(detail);
+        m_banner->show();
+        break;
+    }
+    m_disconnectAction->setEnabled(state != FleetConnection::State::Disconnected);
+    setWindowTitle(state == FleetConnection::State::Disconnected ? tr("Shardmap") : tr("%1 — Shardmap").arg(store));
+    updateRevision();
+    updateMetricsAge();
+}
+
+void MainWindow::updateRevision()
+{
+    const MapPtr map = m_connection->map();
+    m_revisionLabel->setText(map ? tr("Map revision %1").arg(map->revision) : QString());
+}
+
+void MainWindow::updateMetricsAge()
+{
+    const qint64 newest = m_connection->newestSampleArrivalMs();
+    if (newest == 0) {
+        m_metricsAgeLabel->setText(m_connection->map() ? tr("No metrics yet") : QString());
+        return;
+    }
+    const qint64 age = std::max<qint64>(0, (QDateTime::currentMSecsSinceEpoch() - newest) / 1000);
+    m_metricsAgeLabel->setText(tr("Metrics %1 s old").arg(age));
+}
+
+QString MainWindow::connectionText() const
+{
+    return m_connectionLabel->text();
+}
+
+QString MainWindow::revisionText() const
+{
+    return m_revisionLabel->text();
+}
+
+QString MainWindow::metricsAgeText() const
+{
+    return m_metricsAgeLabel->text();
+}
+
+QString MainWindow::bannerText() const
+{
+    return m_banner->isVisibleTo(this) ? m_banner->text() : QString();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    m_connection->close();
+    event->accept();
+}
+
+} // namespace shardmap::widgets

@@ -1,0 +1,90 @@
+#pragma once
+
+#include "widgets/session/fleet_connection.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QTimer>
+
+class QAction;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QMenu;
+class QStackedWidget;
+
+namespace shardmap::widgets {
+
+class DetailPage;
+class FleetPage;
+class RecentConnections;
+
+// The console's shell: pages (Fleet, Shard detail; later Map, Migrations, Plans, Audit) in a
+// stack with a navigation list, menus with shortcuts, a find-space box, a banner for a lost
+// connection and a status bar with the connection, the map revision and the age of the newest
+// metrics. It only wires: data comes from FleetConnection, views from the pages.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    FleetConnection* connection() const { return m_connection; }
+    FleetPage* fleetPage() const { return m_fleetPage; }
+    DetailPage* detailPage() const { return m_detailPage; }
+    RecentConnections* recentConnections() const { return m_recent; }
+
+    // Adds a page to the navigation; later issues add theirs the same way. Returns its index.
+    int addPage(QWidget* page, const QString& title, const QIcon& icon);
+    void showPage(QWidget* page);
+    QWidget* currentPage() const;
+
+    // Connects without the dialog (`shardmap --store URI`).
+    void connectTo(const ConnectionSpec& spec);
+    // Opens the detail page where the space lives; false (and says so) if the map has no such space.
+    bool findSpace(const QString& spaceId);
+
+    // The status bar's texts, for tests and screenshots.
+    QString connectionText() const;
+    QString revisionText() const;
+    QString metricsAgeText() const;
+    QString bannerText() const;
+
+public slots:
+    void openConnectDialog();
+    void disconnectFromFleet();
+    void focusFindSpace();
+    void exportChart();
+    void openPreferences();
+    void editHealthThresholds();
+    void about();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void buildStatusBar();
+    void openRecent(const ConnectionSpec& spec);
+    void connectionStateChanged(FleetConnection::State state, const QString& detail);
+    void updateRevision();
+    void updateMetricsAge();
+    void showDetail(const QString& nodeId, const QString& shardId);
+
+    FleetConnection* m_connection = nullptr;
+    RecentConnections* m_recent = nullptr;
+    QListWidget* m_navigation = nullptr;
+    QStackedWidget* m_pages = nullptr;
+    FleetPage* m_fleetPage = nullptr;
+    DetailPage* m_detailPage = nullptr;
+    QLabel* m_banner = nullptr;
+    QLineEdit* m_findSpace = nullptr;
+    QLabel* m_connectionLabel = nullptr;
+    QLabel* m_revisionLabel = nullptr;
+    QLabel* m_metricsAgeLabel = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_disconnectAction = nullptr;
+    QTimer m_ageTimer;
+};
+
+} // namespace shardmap::widgets

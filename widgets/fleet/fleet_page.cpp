@@ -1,0 +1,152 @@
+#include "widgets/fleet/fleet_page.h"
+
+#include "widgets/fleet/fleet_filter_proxy.h"
+#include "widgets/fleet/fleet_model.h"
+#include "widgets/fleet/health_settings.h"
+#include "widgets/fleet/sparkline_delegate.h"
+#include "widgets/session/fleet_connection.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QTimer>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace shardmap::widgets {
+
+FleetPage::FleetPage(FleetConnection* connection, QWidget* parent)
+    : QWidget(parent)
+    , m_model(new FleetModel(this))
+    , m_proxy(new FleetFilterProxy(this))
+    , m_filter(new QLineEdit(this))
+    , m_metric(new QComboBox(this))
+    , m_onlyProblems(new QCheckBox(tr("Only problems"), this))
+    , m_view(new QTreeView(this))
+{
+    QSettings settings;
+    m_model->setThresholds(loadHealthThresholds(settings));
+    m_proxy->setSourceModel(m_model);
+    // Rows are re-sorted and re-filtered on a timer, not on every metrics tick: rows that jump
+    // every second cannot be read, and Qt 6.4's live re-sort inside dataChanged can hand out
+    // stale indexes when a slot reads unexplored children during its layout signals.
+    m_proxy->setDynamicSortFilter(false);
+    m_reorder.setInterval(kReorderMs);
+    connect(&m_reorder, &QTimer::timeout, this, &FleetPage::reorder);
+    m_reorder.start();
+
+    m_filter->setPlaceholderText(tr("Filter nodes and shards"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &FleetFilterProxy::setFilterText);
+    connect(m_onlyProblems, &QCheckBox::toggled, m_proxy, &FleetFilterProxy::setOnlyProblems);
+
+    for (int i = 0; i < FleetModel::kMetricCount; ++i) {
+        const auto metric = static_cast<FleetModel::Metric>(i);
+        m_metric->addItem(FleetModel::metricName(metric), i);
+    }
+    m_metric->setCurrentIndex(m_metric->findData(static_cast<int>(m_model->sparklineMetric())));
+    connect(m_metric, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_model->setSparklineMetric(static_cast<FleetModel::Metric>(m_metric->itemData(index).toInt()));
+    });
+    auto* thresholds = new QPushButton(tr("Thresholds…"), this);
+    connect(thresholds, &QPushButton::clicked, this, &FleetPage::editThresholds);
+
+    m_view->setModel(m_proxy);
+    m_view->setUniformRowHeights(true);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(FleetModel::NameColumn, Qt::AscendingOrder);
+    m_view->setAlternatingRowColors(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setItemDelegateForColumn(FleetModel::HistoryColumn, new SparklineDelegate(m_view));
+    m_view->header()->setStretchLastSection(false);
+    m_view->header()->setSectionResizeMode(FleetModel::HistoryColumn, QHeaderView::Stretch);
+    // activated covers double-click and Enter (platform-dependent: single click where the
+    // style activates on single click).
+    connect(m_view, &QTreeView::activated, this, &FleetPage::activate);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_filter, 1);
+    auto* metricLabel = new QLabel(tr("Sparkline:"), this);
+    metricLabel->setBuddy(m_metric);
+    bar->addWidget(metricLabel);
+    bar->addWidget(m_metric);
+    bar->addWidget(m_onlyProblems);
+    bar->addWidget(thresholds);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+
+    if (connection) {
+        connectTo(connection);
+        showCurrent(connection);
+    }
+}
+
+FleetPage::~FleetPage() = default;
+
+void FleetPage::reorder()
+{
+    // Only what can change with the figures: the sort by a live column, the "only problems"
+    // filter (health moves). Names and ids keep their order as rows come and go.
+    const int column = m_proxy->sortColumn();
+    const bool liveSort = column != FleetModel::NameColumn && column != FleetModel::AddressColumn && column >= 0;
+    if (liveSort || m_onlyProblems->isChecked()) {
+        m_proxy->invalidate();
+    }
+}
+
+void FleetPage::connectTo(FleetConnection* connection)
+{
+    connect(connection, &FleetConnection::mapChanged, m_model, &FleetModel::setMap);
+    connect(connection, &FleetConnection::nodeSample, m_model, &FleetModel::applySample);
+    connect(connection, &FleetConnection::nodeLinkChanged, m_model, &FleetModel::setNodeLink);
+}
+
+void FleetPage::showCurrent(FleetConnection* connection)
+{
+    const MapPtr map = connection->map();
+    if (!map) {
+        return;
+    }
+    m_model->setMap(map);
+    for (const auto& entry : map->nodes) {
+        const QString nodeId = QString::fromStdString(entry.first);
+        const FleetConnection::NodeLinkInfo link = connection->nodeLink(nodeId);
+        // Neither up nor failed yet: the first attempt is still running ("connecting").
+        if (link.reachable || !link.error.isEmpty()) {
+            m_model->setNodeLink(nodeId, link.reachable, link.error);
+        }
+        if (const SamplePtr sample = connection->latestSample(nodeId)) {
+            m_model->applySample(nodeId, sample);
+        }
+    }
+}
+
+void FleetPage::editThresholds()
+{
+    HealthSettingsDialog dialog(m_model->thresholds(), this);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    const core::HealthThresholds thresholds = dialog.thresholds();
+    m_model->setThresholds(thresholds);
+    QSettings settings;
+    saveHealthThresholds(settings, thresholds);
+}
+
+void FleetPage::activate(const QModelIndex& proxyIndex)
+{
+    if (!proxyIndex.isValid()) {
+        return;
+    }
+    emit detailRequested(
+        proxyIndex.data(FleetModel::NodeIdRole).toString(), proxyIndex.data(FleetModel::ShardIdRole).toString());
+}
+
+} // namespace shardmap::widgets

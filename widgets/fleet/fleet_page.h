@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QTimer>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLineEdit;
+class QModelIndex;
+class QTreeView;
+
+namespace shardmap::widgets {
+
+class FleetConnection;
+class FleetFilterProxy;
+class FleetModel;
+
+// The fleet overview: every node with its shards, live figures, health colours with reasons,
+// a sparkline of a chosen metric, a filter and an "only problems" switch. Fed by a
+// FleetConnection (map, samples, link changes); health thresholds come from the settings and
+// can be edited (editThresholds).
+class FleetPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit FleetPage(FleetConnection* connection, QWidget* parent = nullptr);
+    ~FleetPage() override;
+
+    FleetModel* model() const { return m_model; }
+    FleetFilterProxy* proxy() const { return m_proxy; }
+    QTreeView* view() const { return m_view; }
+
+    // Opens the threshold dialog; on OK applies the thresholds and saves them in the settings.
+    void editThresholds();
+
+    // How often rows are re-sorted by a live column and re-filtered by health.
+    static constexpr int kReorderMs = 2000;
+    // Re-sorts and re-filters now (the timer's work).
+    void reorder();
+
+signals:
+    // A row was double-clicked or activated with Enter; shardId is empty for a node row.
+    void detailRequested(const QString& nodeId, const QString& shardId);
+
+private:
+    void connectTo(FleetConnection* connection);
+    void showCurrent(FleetConnection* connection);
+    void activate(const QModelIndex& proxyIndex);
+
+    FleetModel* m_model = nullptr;
+    FleetFilterProxy* m_proxy = nullptr;
+    QLineEdit* m_filter = nullptr;
+    QComboBox* m_metric = nullptr;
+    QCheckBox* m_onlyProblems = nullptr;
+    QTreeView* m_view = nullptr;
+    QTimer m_reorder;
+};
+
+} // namespace shardmap::widgets

@@ -1,0 +1,494 @@
+#include "widgets/session/fleet_connection.h"
+
+#include <QDateTime>
+#include <QSet>
+#include <algorithm>
+#include <utility>
+
+namespace shardmap::widgets {
+
+namespace {
+
+constexpr int kStaleCheckMs = 1000;
+// A stream that sent nothing for this many intervals is treated as lost (a stopped process keeps
+// its connection open but sends nothing).
+constexpr int kStaleIntervals = 5;
+
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+QString fromCore(const core::Error& error)
+{
+    return QString::fromStdString(error.describe());
+}
+
+} // namespace
+
+// One node's metrics stream and its reconnect state. Lives on the UI thread; the subscription's
+// callbacks only post values back to the connection, tagged with the generation they belong to.
+struct FleetConnection::NodeLink {
+    QString id;
+    std::string address;
+    std::shared_ptr<core::NodeClient> client;
+    std::unique_ptr<core::MetricsSubscription> subscription;
+    // Grows with every (re)subscription: values of an older stream are dropped.
+    std::uint64_t generation = 0;
+    bool connecting = false;
+    bool includeSpaces = false;
+    bool reachable = false;
+    QString error;
+    int failures = 0;
+    qint64 retryAtMs = 0;
+    qint64 lastSampleMs = 0;
+    qint64 subscribedAtMs = 0;
+    QTimer* retry = nullptr;
+    SamplePtr latest;
+};
+
+FleetConnection::FleetConnection(QObject* parent)
+    : QObject(parent)
+{
+    m_pool.setMaxThreadCount(4);
+    m_pool.setExpiryTimeout(30000);
+    m_storeRetry.setSingleShot(true);
+    connect(&m_storeRetry, &QTimer::timeout, this, [this] { openStore(m_generation.next()); });
+    m_staleCheck.setInterval(kStaleCheckMs);
+    connect(&m_staleCheck, &QTimer::timeout, this, &FleetConnection::checkStaleStreams);
+}
+
+FleetConnection::~FleetConnection()
+{
+    close();
+    m_pool.waitForDone();
+}
+
+void FleetConnection::setReconnectBackoff(int firstMs, int maxMs)
+{
+    m_backoffFirstMs = std::max(1, firstMs);
+    m_backoffMaxMs = std::max(m_backoffFirstMs, maxMs);
+}
+
+int FleetConnection::backoffDelay(int failures) const
+{
+    qint64 delay = m_backoffFirstMs;
+    for (int i = 1; i < failures && delay < m_backoffMaxMs; ++i) {
+        delay *= 2;
+    }
+    return static_cast<int>(std::min<qint64>(delay, m_backoffMaxMs));
+}
+
+template <typename Handle> void FleetConnection::disposeLater(Handle handle)
+{
+    if (!handle) {
+        return;
+    }
+    auto shared = std::shared_ptr<typename Handle::element_type>(std::move(handle));
+    m_pool.start([shared]() mutable { shared.reset(); });
+}
+
+void FleetConnection::open(const ConnectionSpec& spec)
+{
+    close();
+    m_spec = spec;
+    m_storeFailures = 0;
+    setState(State::Connecting, tr("Connecting to %1").arg(spec.storeUri));
+    openStore(m_generation.next());
+}
+
+void FleetConnection::close()
+{
+    m_generation.invalidate();
+    m_storeRetry.stop();
+    m_staleCheck.stop();
+    disposeLater(std::move(m_watch));
+    m_watchStarted = false;
+    for (const auto& link : std::as_const(m_nodes)) {
+        ++link->generation;
+        delete link->retry;
+        disposeLater(std::move(link->subscription));
+    }
+    m_nodes.clear();
+    m_store.reset();
+    m_map.reset();
+    m_refreshRunning = false;
+    m_refreshPending = false;
+    m_newestArrivalMs = 0;
+    m_lastError.clear();
+    if (m_state != State::Disconnected) {
+        setState(State::Disconnected, tr("Disconnected"));
+    }
+}
+
+void FleetConnection::setState(State state, const QString& detail)
+{
+    m_state = state;
+    emit stateChanged(state, detail);
+}
+
+void FleetConnection::openStore(std::uint64_t generation)
+{
+    const std::string uri = m_spec.storeUriWithSecret();
+    runInBackground(
+        m_pool, this,
+        [uri]() -> core::Result<std::shared_ptr<core::MetadataStore>> {
+            auto store = core::openStore(uri, false);
+            if (!store) {
+                return store.error();
+            }
+            return std::shared_ptr<core::MetadataStore>(std::move(*store));
+        },
+        [this, generation](core::Result<std::shared_ptr<core::MetadataStore>> store) {
+            if (!store) {
+                storeFailed(generation, fromCore(store.error()));
+            } else {
+                storeOpened(generation, std::move(*store));
+            }
+        });
+}
+
+void FleetConnection::storeOpened(std::uint64_t generation, std::shared_ptr<core::MetadataStore> store)
+{
+    if (!m_generation.isCurrent(generation)) {
+        return;
+    }
+    m_store = std::move(store);
+    m_watchStarted = false;
+    refreshMap();
+}
+
+void FleetConnection::storeFailed(std::uint64_t generation, const QString& error)
+{
+    if (!m_generation.isCurrent(generation)) {
+        return; // a failure of a store this connection already left
+    }
+    m_generation.invalidate();
+    disposeLater(std::move(m_watch));
+    m_watchStarted = false;
+    m_store.reset();
+    m_refreshRunning = false;
+    m_refreshPending = false;
+    m_lastError = error;
+    ++m_storeFailures;
+    const int delay = backoffDelay(m_storeFailures);
+    m_storeRetry.start(delay);
+    const QString detail = tr("Store unreachable: %1 — retrying in %2 s").arg(error).arg((delay + 999) / 1000);
+    setState(m_map ? State::Reconnecting : State::Connecting, detail);
+}
+
+void FleetConnection::refreshMap()
+{
+    if (!m_store) {
+        return;
+    }
+    if (m_refreshRunning) {
+        m_refreshPending = true;
+        return;
+    }
+    m_refreshRunning = true;
+    m_refreshPending = false;
+    const std::uint64_t generation = m_generation.current();
+    auto store = m_store;
+    runInBackground(
+        m_pool, this,
+        [store]() -> core::Result<core::MapSnapshot> {
+            auto snapshot = store->snapshot();
+            if (!snapshot) {
+                return snapshot.error();
+            }
+            return core::MapSnapshot::decode(*snapshot);
+        },
+        [this, generation](core::Result<core::MapSnapshot> map) { mapArrived(generation, std::move(map)); });
+}
+
+void FleetConnection::mapArrived(std::uint64_t generation, core::Result<core::MapSnapshot> map)
+{
+    if (!m_generation.isCurrent(generation)) {
+        return; // closed, reopened or failed meanwhile
+    }
+    m_refreshRunning = false;
+    if (!map) {
+        storeFailed(generation, fromCore(map.error()));
+        return;
+    }
+    const std::uint64_t revision = map->revision;
+    const bool changed = !m_map || m_map->revision != revision;
+    if (changed) {
+        m_map = std::make_shared<const core::MapSnapshot>(std::move(*map));
+    }
+    m_storeFailures = 0;
+    m_lastError.clear();
+    if (!m_watchStarted) {
+        m_watchStarted = true;
+        startWatch(generation, revision);
+    }
+    if (m_state != State::Connected) {
+        setState(State::Connected, tr("Connected to %1").arg(QString::fromStdString(m_store->describe())));
+        m_staleCheck.start();
+    }
+    if (changed) {
+        syncNodes();
+        emit mapChanged(m_map);
+    }
+    if (m_refreshPending) {
+        refreshMap();
+    }
+}
+
+void FleetConnection::startWatch(std::uint64_t generation, std::uint64_t fromRevision)
+{
+    // Every commit after the snapshot only marks the map dirty; refreshes are coalesced, so a
+    // burst of commits costs one snapshot, not one each. The watch opens on the pool (the store
+    // may do IO there).
+    auto store = m_store;
+    QPointer<FleetConnection> self(this);
+    runInBackground(
+        m_pool, this,
+        [store, fromRevision, self, generation]() -> core::Result<std::shared_ptr<core::WatchHandle>> {
+            auto handle = store->watch(
+                fromRevision, [self](const core::AuditRecord&) { postTo(self.data(), [self] { self->refreshMap(); }); },
+                [self, generation](const core::Error& error) {
+                    const QString text = QString::fromStdString(error.describe());
+                    postTo(self.data(), [self, generation, text] { self->storeFailed(generation, text); });
+                });
+            if (!handle) {
+                return handle.error();
+            }
+            return std::shared_ptr<core::WatchHandle>(std::move(*handle));
+        },
+        [this, generation](core::Result<std::shared_ptr<core::WatchHandle>> handle) {
+            if (!handle) {
+                storeFailed(generation, fromCore(handle.error()));
+                return;
+            }
+            if (!m_generation.isCurrent(generation)) {
+                disposeLater(std::move(*handle)); // the connection moved on meanwhile
+                return;
+            }
+            m_watch = std::move(*handle);
+        });
+}
+
+void FleetConnection::syncNodes()
+{
+    QSet<QString> wanted;
+    for (const auto& [id, node] : m_map->nodes) {
+        if (node.value.retired) {
+            continue;
+        }
+        const QString nodeId = QString::fromStdString(id);
+        wanted.insert(nodeId);
+        auto found = m_nodes.find(nodeId);
+        if (found != m_nodes.end() && (*found)->address == node.value.address) {
+            continue;
+        }
+        if (found != m_nodes.end()) {
+            ++(*found)->generation;
+            delete (*found)->retry;
+            disposeLater(std::move((*found)->subscription));
+            m_nodes.erase(found);
+        }
+        auto link = std::make_shared<NodeLink>();
+        link->id = nodeId;
+        link->address = node.value.address;
+        link->includeSpaces = m_spaceDetail.value(nodeId) > 0;
+        link->retry = new QTimer(this);
+        link->retry->setSingleShot(true);
+        connect(link->retry, &QTimer::timeout, this, [this, nodeId] {
+            if (auto it = m_nodes.find(nodeId); it != m_nodes.end()) {
+                connectNode(**it);
+            }
+        });
+        m_nodes.insert(nodeId, link);
+        connectNode(*link);
+    }
+    for (auto it = m_nodes.begin(); it != m_nodes.end();) {
+        if (wanted.contains(it.key())) {
+            ++it;
+            continue;
+        }
+        ++(*it)->generation;
+        delete (*it)->retry;
+        disposeLater(std::move((*it)->subscription));
+        it = m_nodes.erase(it);
+    }
+}
+
+void FleetConnection::connectNode(NodeLink& link)
+{
+    // A fresh client (and channel) per attempt: a gRPC channel that saw its server die can sit in
+    // its own reconnect backoff for many seconds after the server is back.
+    if (link.connecting) {
+        return;
+    }
+    link.connecting = true;
+    const std::uint64_t generation = ++link.generation;
+    const std::string address = link.address;
+    const core::NodeClientOptions options = m_spec.nodeOptions();
+    const QString nodeId = link.id;
+    runInBackground(
+        m_pool, this,
+        [address, options]() -> core::Result<std::shared_ptr<core::NodeClient>> {
+            auto client = core::GrpcNodeClient::connect(address, options);
+            if (!client) {
+                return client.error();
+            }
+            return std::shared_ptr<core::NodeClient>(std::move(*client));
+        },
+        [this, nodeId, generation](core::Result<std::shared_ptr<core::NodeClient>> client) {
+            auto it = m_nodes.find(nodeId);
+            if (it == m_nodes.end() || (*it)->generation != generation) {
+                return;
+            }
+            NodeLink& current = **it;
+            current.connecting = false;
+            if (!client) {
+                nodeFailed(nodeId, generation, fromCore(client.error()));
+                return;
+            }
+            current.client = std::move(*client);
+            subscribe(current);
+        });
+}
+
+void FleetConnection::subscribe(NodeLink& link)
+{
+    disposeLater(std::move(link.subscription));
+    const std::uint64_t generation = ++link.generation;
+    const QString nodeId = link.id;
+    QPointer<FleetConnection> self(this);
+    link.subscribedAtMs = nowMs();
+    link.lastSampleMs = 0;
+    link.subscription = link.client->watchMetrics(
+        std::chrono::milliseconds(m_spec.metricsIntervalMs), link.includeSpaces,
+        [self, nodeId, generation](const core::NodeMetricsValue& value) {
+            auto sample = std::make_shared<const core::NodeMetricsValue>(value);
+            postTo(self.data(), [self, nodeId, generation, sample] {
+                auto it = self->m_nodes.find(nodeId);
+                if (it == self->m_nodes.end() || (*it)->generation != generation) {
+                    return;
+                }
+                NodeLink& current = **it;
+                const qint64 now = nowMs();
+                current.lastSampleMs = now;
+                current.latest = sample;
+                self->m_newestArrivalMs = now;
+                if (!current.reachable) {
+                    current.reachable = true;
+                    current.failures = 0;
+                    current.error.clear();
+                    current.retryAtMs = 0;
+                    emit self->nodeLinkChanged(nodeId, true, QString());
+                }
+                emit self->nodeSample(nodeId, sample);
+            });
+        },
+        [self, nodeId, generation](const core::Status& status) {
+            const QString error = status.ok() ? QString() : QString::fromStdString(status.error().describe());
+            postTo(self.data(), [self, nodeId, generation, error] {
+                self->nodeFailed(
+                    nodeId, generation, error.isEmpty() ? FleetConnection::tr("the metrics stream ended") : error);
+            });
+        });
+}
+
+void FleetConnection::nodeFailed(const QString& nodeId, std::uint64_t linkGeneration, const QString& error)
+{
+    auto it = m_nodes.find(nodeId);
+    if (it == m_nodes.end() || (*it)->generation != linkGeneration) {
+        return; // an older stream, or one we ended ourselves
+    }
+    NodeLink& link = **it;
+    ++link.generation;
+    link.connecting = false;
+    disposeLater(std::move(link.subscription));
+    link.client.reset();
+    ++link.failures;
+    const int delay = backoffDelay(link.failures);
+    link.retryAtMs = nowMs() + delay;
+    link.retry->start(delay);
+    const bool changed = link.reachable || link.error != error;
+    link.reachable = false;
+    link.error = error;
+    if (changed) {
+        emit nodeLinkChanged(nodeId, false, error);
+    }
+}
+
+void FleetConnection::checkStaleStreams()
+{
+    const qint64 now = nowMs();
+    const qint64 limit = static_cast<qint64>(m_spec.metricsIntervalMs) * kStaleIntervals + 2000;
+    for (const auto& link : std::as_const(m_nodes)) {
+        if (!link->subscription) {
+            continue;
+        }
+        const qint64 since = link->lastSampleMs ? link->lastSampleMs : link->subscribedAtMs;
+        if (now - since > limit) {
+            nodeFailed(link->id, link->generation, tr("no metrics for %1 s").arg((now - since) / 1000));
+        }
+    }
+}
+
+SamplePtr FleetConnection::latestSample(const QString& nodeId) const
+{
+    auto it = m_nodes.find(nodeId);
+    return it == m_nodes.end() ? nullptr : (*it)->latest;
+}
+
+FleetConnection::NodeLinkInfo FleetConnection::nodeLink(const QString& nodeId) const
+{
+    auto it = m_nodes.find(nodeId);
+    if (it == m_nodes.end()) {
+        return {};
+    }
+    return { (*it)->reachable, (*it)->error, (*it)->retryAtMs };
+}
+
+void FleetConnection::acquireSpaceDetail(const QString& nodeId)
+{
+    if (++m_spaceDetail[nodeId] != 1) {
+        return;
+    }
+    if (auto it = m_nodes.find(nodeId); it != m_nodes.end()) {
+        (*it)->includeSpaces = true;
+        if ((*it)->client && (*it)->subscription) {
+            subscribe(**it);
+        }
+    }
+}
+
+void FleetConnection::releaseSpaceDetail(const QString& nodeId)
+{
+    auto count = m_spaceDetail.find(nodeId);
+    if (count == m_spaceDetail.end() || --(*count) > 0) {
+        return;
+    }
+    m_spaceDetail.erase(count);
+    if (auto it = m_nodes.find(nodeId); it != m_nodes.end()) {
+        (*it)->includeSpaces = false;
+        if ((*it)->client && (*it)->subscription) {
+            subscribe(**it);
+        }
+    }
+}
+
+void FleetConnection::fetchHistory(const QString& nodeId, qint64 sinceUnixMs, QObject* context,
+    std::function<void(core::Result<core::MetricsHistoryValue>)> done)
+{
+    auto it = m_nodes.find(nodeId);
+    std::shared_ptr<core::NodeClient> client = it == m_nodes.end() ? nullptr : (*it)->client;
+    if (!client) {
+        const QString why = it == m_nodes.end() ? tr("node %1 is not in the map").arg(nodeId)
+                                                : tr("node %1 is unreachable: %2").arg(nodeId, (*it)->error);
+        const std::string node = nodeId.toStdString();
+        postTo(context,
+            [done, why, node] { done(core::makeError(core::ErrorCode::Unavailable, why.toStdString(), node)); });
+        return;
+    }
+    runInBackground(
+        m_pool, context, [client, sinceUnixMs] { return client->metricsHistory(sinceUnixMs); }, std::move(done));
+}
+
+} // namespace shardmap::widgets

@@ -1,0 +1,122 @@
+#pragma once
+
+#include "core/client/node_client.h"
+#include "core/map/shard_map.h"
+#include "core/store/metadata_store.h"
+#include "widgets/bridge/background.h"
+#include "widgets/session/connection_spec.h"
+
+#include <QHash>
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <QTimer>
+#include <functional>
+#include <memory>
+
+namespace shardmap::widgets {
+
+using MapPtr = std::shared_ptr<const core::MapSnapshot>;
+using SamplePtr = std::shared_ptr<const core::NodeMetricsValue>;
+
+// The console's link to one fleet: the shard map's store (watched; every change arrives as a
+// fresh decoded snapshot) and a live metrics stream from every node the map lists. Everything
+// that touches the network or the disk runs on this object's pool or on gRPC's threads; results
+// come back as values through signals on the UI thread. Lost links reconnect with backoff and
+// say so (stateChanged, nodeLinkChanged).
+class FleetConnection : public QObject {
+    Q_OBJECT
+public:
+    enum class State { Disconnected, Connecting, Connected, Reconnecting };
+    Q_ENUM(State)
+
+    struct NodeLinkInfo {
+        bool reachable = false;
+        QString error;
+        // When the next attempt starts (ms since epoch), 0 while connected.
+        qint64 retryAtMs = 0;
+    };
+
+    explicit FleetConnection(QObject* parent = nullptr);
+    ~FleetConnection() override;
+
+    // Connects to the fleet (closing the current one first). Returns at once; stateChanged and
+    // mapChanged follow.
+    void open(const ConnectionSpec& spec);
+    void close();
+
+    State state() const { return m_state; }
+    const ConnectionSpec& spec() const { return m_spec; }
+    // Why the last attempt failed (empty when connected).
+    QString lastError() const { return m_lastError; }
+    // The newest map (nullptr before the first one arrived).
+    MapPtr map() const { return m_map; }
+    // The newest sample of a node (nullptr if none yet), and when the newest of any node arrived.
+    SamplePtr latestSample(const QString& nodeId) const;
+    qint64 newestSampleArrivalMs() const { return m_newestArrivalMs; }
+    NodeLinkInfo nodeLink(const QString& nodeId) const;
+
+    // Ask a node's stream to carry per-space figures (detail views showing the node's spaces).
+    // Counted: every acquire needs a release.
+    void acquireSpaceDetail(const QString& nodeId);
+    void releaseSpaceDetail(const QString& nodeId);
+
+    // A node's metrics history since sinceUnixMs, delivered to done on the UI thread unless
+    // context is gone by then.
+    void fetchHistory(const QString& nodeId, qint64 sinceUnixMs, QObject* context,
+        std::function<void(core::Result<core::MetricsHistoryValue>)> done);
+
+    // For actions of later pages (run them on pool(), never on the UI thread).
+    std::shared_ptr<core::MetadataStore> store() const { return m_store; }
+    QThreadPool& pool() { return m_pool; }
+
+    // Backoff of store and node reconnects: first delay, doubled per failure up to the cap.
+    void setReconnectBackoff(int firstMs, int maxMs);
+
+signals:
+    void stateChanged(shardmap::widgets::FleetConnection::State state, const QString& detail);
+    void mapChanged(const shardmap::widgets::MapPtr& map);
+    void nodeSample(const QString& nodeId, const shardmap::widgets::SamplePtr& sample);
+    void nodeLinkChanged(const QString& nodeId, bool reachable, const QString& error);
+
+private:
+    struct NodeLink;
+
+    void setState(State state, const QString& detail);
+    void openStore(std::uint64_t generation);
+    void storeOpened(std::uint64_t generation, std::shared_ptr<core::MetadataStore> store);
+    void storeFailed(std::uint64_t generation, const QString& error);
+    void refreshMap();
+    void mapArrived(std::uint64_t generation, core::Result<core::MapSnapshot> map);
+    void startWatch(std::uint64_t generation, std::uint64_t fromRevision);
+    void syncNodes();
+    void connectNode(NodeLink& link);
+    void subscribe(NodeLink& link);
+    void nodeFailed(const QString& nodeId, std::uint64_t linkGeneration, const QString& error);
+    void checkStaleStreams();
+    int backoffDelay(int failures) const;
+    // Destroys a stream or watch handle on the pool: their destructors wait for callbacks in flight.
+    template <typename Handle> void disposeLater(Handle handle);
+
+    ConnectionSpec m_spec;
+    State m_state = State::Disconnected;
+    QString m_lastError;
+    QThreadPool m_pool;
+    Generation m_generation;
+    std::shared_ptr<core::MetadataStore> m_store;
+    std::shared_ptr<core::WatchHandle> m_watch;
+    bool m_watchStarted = false;
+    int m_storeFailures = 0;
+    QTimer m_storeRetry;
+    bool m_refreshRunning = false;
+    bool m_refreshPending = false;
+    MapPtr m_map;
+    QHash<QString, std::shared_ptr<NodeLink>> m_nodes;
+    QHash<QString, int> m_spaceDetail;
+    qint64 m_newestArrivalMs = 0;
+    QTimer m_staleCheck;
+    int m_backoffFirstMs = 500;
+    int m_backoffMaxMs = 15000;
+};
+
+} // namespace shardmap::widgets
