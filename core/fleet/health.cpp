@@ -1,6 +1,7 @@
 #include "core/fleet/health.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace shardmap::core {
 
@@ -74,22 +75,54 @@ void NodeSampleWindow::add(const NodeVitals& vitals, std::int64_t retainMs)
     }
 }
 
+void NodeSampleWindow::seed(const std::vector<NodeVitals>& older, std::int64_t retainMs)
+{
+    // Only what lies before the first sample held, oldest first, so the order stays intact.
+    const std::int64_t first = m_samples.empty() ? std::numeric_limits<std::int64_t>::max() : m_samples.front().unixMs;
+    std::vector<NodeVitals> before;
+    for (const NodeVitals& vitals : older) {
+        if (vitals.unixMs < first && (before.empty() || vitals.unixMs > before.back().unixMs)) {
+            before.push_back(vitals);
+        }
+    }
+    m_samples.insert(m_samples.begin(), before.begin(), before.end());
+    if (m_samples.empty()) {
+        return;
+    }
+    const std::int64_t cutoff = m_samples.back().unixMs - std::max<std::int64_t>(retainMs, 0);
+    while (m_samples.size() >= 2 && m_samples[1].unixMs <= cutoff) {
+        m_samples.pop_front();
+    }
+    while (m_samples.size() > kMaxSamples) {
+        m_samples.pop_front();
+    }
+}
+
 std::optional<double> NodeSampleWindow::cpuAverage(std::int64_t windowMs) const
 {
     if (m_samples.empty()) {
         return std::nullopt;
     }
-    const std::int64_t cutoff = m_samples.back().unixMs - windowMs;
+    const std::int64_t newest = m_samples.back().unixMs;
+    const std::int64_t cutoff = newest - windowMs;
     if (m_samples.front().unixMs > cutoff) {
         return std::nullopt;
     }
-    double sum = 0;
-    std::size_t count = 0;
-    for (auto it = m_samples.rbegin(); it != m_samples.rend() && it->unixMs >= cutoff; ++it) {
-        sum += it->cpuPercent;
-        ++count;
+    if (windowMs <= 0) {
+        return m_samples.back().cpuPercent;
     }
-    return sum / static_cast<double>(count);
+    // Time-weighted: a sample's CPU is the mean over the interval since the sample before it, so
+    // ten-second history samples and one-second live samples count by the time they cover.
+    double sum = 0;
+    for (std::size_t i = 1; i < m_samples.size(); ++i) {
+        const std::int64_t end = m_samples[i].unixMs;
+        if (end <= cutoff) {
+            continue;
+        }
+        const std::int64_t start = std::max(m_samples[i - 1].unixMs, cutoff);
+        sum += m_samples[i].cpuPercent * static_cast<double>(end - start);
+    }
+    return sum / static_cast<double>(newest - cutoff);
 }
 
 std::optional<double> diskUsedPercent(const NodeVitals& vitals)

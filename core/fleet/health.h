@@ -92,13 +92,17 @@ public:
     // Appends a sample and drops what is older than retainMs before it. A sample older than the
     // newest one (the node's clock went back, it restarted) starts the window over.
     void add(const NodeVitals& vitals, std::int64_t retainMs);
+    // Adds samples from before the oldest one held (a node's history, fetched after the live
+    // stream started), so the window is covered without waiting for it to fill.
+    void seed(const std::vector<NodeVitals>& older, std::int64_t retainMs);
     void clear() { m_samples.clear(); }
 
     bool empty() const { return m_samples.empty(); }
     std::size_t size() const { return m_samples.size(); }
     const NodeVitals& latest() const { return m_samples.back(); }
-    // Mean CPU of the samples within windowMs of the newest one; nullopt until the samples
-    // cover the whole window (a burst right after connecting is not a five-minute average).
+    // Mean CPU over the windowMs before the newest sample, weighted by the time each sample
+    // covers; nullopt until the samples cover the whole window (a burst right after connecting
+    // is not a five-minute average).
     std::optional<double> cpuAverage(std::int64_t windowMs) const;
 
 private:

@@ -173,3 +173,43 @@ TEST(HealthShard, MissingFromTheNodesSampleIsAmber)
     // A retired shard is expected to be gone from its node.
     EXPECT_EQ(evaluateShard({ ShardState::Retired, true, false, true }).level, HealthLevel::Info);
 }
+
+// Ten-second history samples and one-second live samples count by the time they cover: a
+// quiet four and a half minutes of history and a busy half minute of live samples are not
+// "mostly busy" because the live samples are more numerous.
+TEST(HealthNode, CpuAverageIsWeightedByTime)
+{
+    NodeSampleWindow window;
+    const std::int64_t start = 1'000'000;
+    for (int s = 0; s <= 270; s += 10) {
+        window.add(vitals(start + s * 1000LL, 20), 300'000);
+    }
+    for (int s = 271; s <= 300; ++s) {
+        window.add(vitals(start + s * 1000LL, 100), 300'000);
+    }
+    const auto average = window.cpuAverage(300'000);
+    ASSERT_TRUE(average.has_value());
+    EXPECT_NEAR(*average, 20 * 270.0 / 300 + 100 * 30.0 / 300, 0.01); // 28 %, not 68 %
+}
+
+// History fetched after the live stream started fills the window from before its first sample.
+TEST(HealthNode, SeededHistoryCoversTheWindowAtOnce)
+{
+    NodeSampleWindow window;
+    const std::int64_t now = 10'000'000;
+    window.add(vitals(now - 1000, 95), 300'000);
+    window.add(vitals(now, 95), 300'000);
+    EXPECT_FALSE(window.cpuAverage(300'000).has_value());
+
+    std::vector<NodeVitals> history;
+    for (std::int64_t t = now - 400'000; t < now; t += 10'000) {
+        history.push_back(vitals(t, 90));
+    }
+    window.seed(history, 300'000);
+    const auto average = window.cpuAverage(300'000);
+    ASSERT_TRUE(average.has_value());
+    EXPECT_GT(*average, 85);
+    EXPECT_EQ(window.latest().unixMs, now); // the live samples stay the newest
+    const HealthAssessment health = evaluateNode({ true, {}, false, &window }, HealthThresholds {});
+    EXPECT_EQ(health.level, HealthLevel::Warning);
+}

@@ -1,6 +1,7 @@
 // FleetConnection against real shard nodes and a real SQLite shard map: the map arrives and
 // follows commits, every node streams metrics, a killed node is reported and comes back, a
 // store that cannot be opened is retried with backoff, and nothing arrives after close().
+#include "tests/support/etcd_process.h"
 #include "tests/support/fleet_test.h"
 #include "widgets/session/fleet_connection.h"
 
@@ -58,6 +59,27 @@ TEST_F(FleetConnectionTest, MapArrivesAndFollowsCommits)
     ASSERT_TRUE(waitFor([&] { return connection.map()->revision > before; }));
     EXPECT_TRUE(connection.map()->shard("s9"));
     EXPECT_GE(maps.count(), 2);
+}
+
+// The same console on a shard map kept in a real etcd (started by the test on loopback).
+TEST_F(FleetConnectionTest, MapFromEtcdArrivesAndFollowsCommits)
+{
+    std::string error;
+    auto* etcd = testing::EtcdProcess::shared(error);
+    ASSERT_TRUE(etcd) << "etcd is needed for this test and did not start: " << error;
+    m_storeUri = "etcd://" + etcd->endpoint() + "/" + std::filesystem::path(m_dir.path()).filename().string();
+    startFleet(1);
+    FleetConnection connection;
+    connection.open(spec());
+    ASSERT_TRUE(waitFor([&] { return connection.state() == FleetConnection::State::Connected; }))
+        << connection.lastError().toStdString();
+    EXPECT_EQ(connection.map()->nodes.size(), 1u);
+    const std::uint64_t before = connection.map()->revision;
+    core::MapEditor editor(*m_store);
+    ASSERT_TRUE(editor.addShard({ "s5", "n0", core::ShardState::Active, 0, 0 }, m_actor));
+    ASSERT_TRUE(waitFor([&] { return connection.map()->revision > before; }));
+    EXPECT_TRUE(connection.map()->shard("s5"));
+    EXPECT_TRUE(waitFor([&] { return connection.nodeLink(QStringLiteral("n0")).reachable; }));
 }
 
 TEST_F(FleetConnectionTest, EveryNodeStreamsMetricsOnTheUiThread)

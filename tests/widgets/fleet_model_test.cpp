@@ -380,6 +380,27 @@ TEST(FleetModel, CpuCountsAveragedOverFiveMinutes)
     EXPECT_EQ(cell(t.model.nodeIndex("n2"), Qt::ToolTipRole), "CPU 90 % averaged over 5 min (amber at 85 %)");
 }
 
+// A node's history fetched when it comes up covers the CPU window at once.
+TEST(FleetModel, SeededHistoryCoversTheCpuWindow)
+{
+    TestedModel t;
+    t.model.setMap(smallMap());
+    t.model.setNodeLink("n1", true, {});
+    const std::int64_t now = kStartMs + 600'000;
+    t.model.applySample("n1", makeSample({ .node = "n1", .unixMs = now, .cpu = 92 }));
+    EXPECT_EQ(level(t.model.nodeIndex("n1")), int(core::HealthLevel::Ok)); // one sample: no average
+
+    core::MetricsHistoryValue history;
+    history.intervalMs = 10000;
+    for (std::int64_t ms = now - 360'000; ms < now; ms += 10'000) {
+        history.samples.push_back(*makeSample({ .node = "n1", .unixMs = ms, .cpu = 90 }));
+    }
+    QSignalSpy changed(&t.model, &QAbstractItemModel::dataChanged);
+    t.model.seedHistory("n1", history);
+    EXPECT_EQ(level(t.model.nodeIndex("n1")), int(core::HealthLevel::Warning));
+    EXPECT_GE(changed.count(), 1);
+}
+
 TEST(FleetModel, ThresholdChangeReevaluates)
 {
     TestedModel t;

@@ -496,6 +496,22 @@ FleetModel::ChangeMask FleetModel::evaluateShard(ShardRow& shard)
     return kAllColumns | kHealthChanged;
 }
 
+void FleetModel::seedHistory(const QString& nodeId, const core::MetricsHistoryValue& history)
+{
+    const auto found = m_nodeById.find(nodeId.toStdString());
+    if (found == m_nodeById.end() || history.samples.empty()) {
+        return;
+    }
+    std::vector<core::NodeVitals> vitals;
+    vitals.reserve(history.samples.size());
+    for (const auto& sample : history.samples) {
+        vitals.push_back(core::NodeVitals::of(sample));
+    }
+    NodeRow& node = *found->second;
+    node.window.seed(vitals, m_thresholds.cpuWindowMs);
+    emitNodeChanged(node, evaluateNode(node));
+}
+
 void FleetModel::setNodeLink(const QString& nodeId, bool reachable, const QString& error)
 {
     const std::string id = nodeId.toStdString();

@@ -77,6 +77,9 @@ public:
     // The console's link to a node came up or went down. Until the first call for a node its
     // link counts as "connecting" (no verdict).
     void setNodeLink(const QString& nodeId, bool reachable, const QString& error);
+    // The node's history from before its first live sample: fills the CPU window at once
+    // instead of five minutes after connecting.
+    void seedHistory(const QString& nodeId, const core::MetricsHistoryValue& history);
     void setThresholds(const core::HealthThresholds& thresholds);
     const core::HealthThresholds& thresholds() const { return m_thresholds; }
     void setSparklineMetric(Metric metric);

@@ -8,6 +8,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -106,6 +107,21 @@ void FleetPage::connectTo(FleetConnection* connection)
     connect(connection, &FleetConnection::mapChanged, m_model, &FleetModel::setMap);
     connect(connection, &FleetConnection::nodeSample, m_model, &FleetModel::applySample);
     connect(connection, &FleetConnection::nodeLinkChanged, m_model, &FleetModel::setNodeLink);
+    // A node that comes up: its recent history covers the health window (CPU over 5 minutes).
+    connect(
+        connection, &FleetConnection::nodeLinkChanged, this, [this, connection](const QString& nodeId, bool reachable) {
+            if (!reachable) {
+                return;
+            }
+            const qint64 since
+                = QDateTime::currentMSecsSinceEpoch() - m_model->thresholds().cpuWindowMs - kHistoryMarginMs;
+            connection->fetchHistory(
+                nodeId, since, this, [this, nodeId](core::Result<core::MetricsHistoryValue> history) {
+                    if (history) {
+                        m_model->seedHistory(nodeId, *history);
+                    }
+                });
+        });
 }
 
 void FleetPage::showCurrent(FleetConnection* connection)

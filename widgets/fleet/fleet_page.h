@@ -34,6 +34,8 @@ public:
 
     // How often rows are re-sorted by a live column and re-filtered by health.
     static constexpr int kReorderMs = 2000;
+    // History fetched beyond the CPU window, so one sample before it shows it is covered.
+    static constexpr qint64 kHistoryMarginMs = 60000;
     // Re-sorts and re-filters now (the timer's work).
     void reorder();
 
