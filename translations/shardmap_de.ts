@@ -152,522 +152,522 @@
     <name>shardmap::widgets::DetailPage</name>
     <message>
         <source>Documents</source>
-        <translation type="unfinished"></translation>
+        <translation>Dokumente</translation>
     </message>
     <message>
         <source>Bytes on disk</source>
-        <translation type="unfinished"></translation>
+        <translation>Belegter Speicherplatz</translation>
     </message>
     <message>
         <source>Queries per second</source>
-        <translation type="unfinished"></translation>
+        <translation>Abfragen pro Sekunde</translation>
     </message>
     <message>
         <source>Query latency (p99)</source>
-        <translation type="unfinished"></translation>
+        <translation>Abfragelatenz (p99)</translation>
     </message>
     <message>
         <source>Indexing rate (docs/s)</source>
-        <translation type="unfinished"></translation>
+        <translation>Indexierungsrate (Dok./s)</translation>
     </message>
     <message>
         <source>Node memory (RSS)</source>
-        <translation type="unfinished"></translation>
+        <translation>Arbeitsspeicher des Knotens (RSS)</translation>
     </message>
     <message>
         <source>Node disk free</source>
-        <translation type="unfinished"></translation>
+        <translation>Freier Speicherplatz des Knotens</translation>
     </message>
     <message>
         <source>Node CPU</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU-Auslastung des Knotens</translation>
     </message>
     <message>
         <source>Node IO wait</source>
-        <translation type="unfinished"></translation>
+        <translation>E/A-Wartezeit des Knotens</translation>
     </message>
     <message>
         <source>5 min</source>
-        <translation type="unfinished"></translation>
+        <translation>5 min</translation>
     </message>
     <message>
         <source>1 h</source>
-        <translation type="unfinished"></translation>
+        <translation>1 h</translation>
     </message>
     <message>
         <source>24 h</source>
-        <translation type="unfinished"></translation>
+        <translation>24 h</translation>
     </message>
     <message>
         <source>Compare with…</source>
-        <translation type="unfinished"></translation>
+        <translation>Vergleichen mit…</translation>
     </message>
     <message>
         <source>Draw other shards beside this one</source>
-        <translation type="unfinished"></translation>
+        <translation>Weitere Shards neben diesem einzeichnen</translation>
     </message>
     <message>
         <source>Export…</source>
-        <translation type="unfinished"></translation>
+        <translation>Exportieren…</translation>
     </message>
     <message>
         <source>Save the chart as a PNG image or a PDF document</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Diagramm als PNG-Bild oder PDF-Dokument speichern</translation>
     </message>
     <message>
         <source>node %1 is unreachable: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten %1 ist nicht erreichbar: %2</translation>
     </message>
     <message>
         <source>the history of node %1 could not be read: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>der Verlauf von Knoten %1 konnte nicht gelesen werden: %2</translation>
     </message>
     <message>
         <source>node %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten %1</translation>
     </message>
     <message>
         <source>shard %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Shard %1</translation>
     </message>
     <message>
         <source>Node %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten %1</translation>
     </message>
     <message>
         <source>Shard %1 on node %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Shard %1 auf Knoten %2</translation>
     </message>
     <message>
         <source>Shard %1 (not in the map)</source>
-        <translation type="unfinished"></translation>
+        <translation>Shard %1 (nicht in der Shard-Map)</translation>
     </message>
     <message>
         <source>No shard selected</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Shard ausgewählt</translation>
     </message>
     <message>
         <source>%1, compared with %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1, verglichen mit %2</translation>
     </message>
     <message>
         <source>Spaces on shard %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Spaces auf Shard %1</translation>
     </message>
     <message>
         <source>%1 (node %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (Knoten %2)</translation>
     </message>
     <message>
         <source>PNG image (*.png)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG-Bild (*.png)</translation>
     </message>
     <message>
         <source>PDF document (*.pdf)</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF-Dokument (*.pdf)</translation>
     </message>
     <message>
         <source>Export chart</source>
-        <translation type="unfinished"></translation>
+        <translation>Diagramm exportieren</translation>
     </message>
 </context>
 <context>
     <name>shardmap::widgets::FleetConnection</name>
     <message>
         <source>Connecting to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbindung zu %1 wird hergestellt</translation>
     </message>
     <message>
         <source>Disconnected</source>
-        <translation type="unfinished"></translation>
+        <translation>Getrennt</translation>
     </message>
     <message>
         <source>Store unreachable: %1 — retrying in %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>Speicher der Shard-Map nicht erreichbar: %1 — neuer Versuch in %2 s</translation>
     </message>
     <message>
         <source>Connected to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbunden mit %1</translation>
     </message>
     <message>
         <source>the metrics stream ended</source>
-        <translation type="unfinished"></translation>
+        <translation>der Metrik-Stream wurde beendet</translation>
     </message>
     <message>
         <source>no metrics for %1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>seit %1 s keine Metriken</translation>
     </message>
     <message>
         <source>node %1 is not in the map</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten %1 ist nicht in der Shard-Map</translation>
     </message>
     <message>
         <source>node %1 is unreachable: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten %1 ist nicht erreichbar: %2</translation>
     </message>
 </context>
 <context>
     <name>shardmap::widgets::FleetModel</name>
     <message>
         <source>%1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %</translation>
     </message>
     <message>
         <source>%1/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1/s</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <source>active</source>
-        <translation type="unfinished"></translation>
+        <translation>aktiv</translation>
     </message>
     <message>
         <source>draining</source>
-        <translation type="unfinished"></translation>
+        <translation>wird geleert</translation>
     </message>
     <message>
         <source>read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>schreibgeschützt</translation>
     </message>
     <message>
         <source>retired</source>
-        <translation type="unfinished"></translation>
+        <translation>stillgelegt</translation>
     </message>
     <message>
         <source>connecting</source>
-        <translation type="unfinished"></translation>
+        <translation>verbindet</translation>
     </message>
     <message>
         <source>online</source>
-        <translation type="unfinished"></translation>
+        <translation>online</translation>
     </message>
     <message>
         <source>unreachable</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht erreichbar</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>Name</translation>
     </message>
     <message>
         <source>State</source>
-        <translation type="unfinished"></translation>
+        <translation>Status</translation>
     </message>
     <message>
         <source>Address</source>
-        <translation type="unfinished"></translation>
+        <translation>Adresse</translation>
     </message>
     <message>
         <source>Spaces</source>
-        <translation type="unfinished"></translation>
+        <translation>Spaces</translation>
     </message>
     <message>
         <source>Documents</source>
-        <translation type="unfinished"></translation>
+        <translation>Dokumente</translation>
     </message>
     <message>
         <source>Size on disk</source>
-        <translation type="unfinished"></translation>
+        <translation>Größe auf Datenträger</translation>
     </message>
     <message>
         <source>RSS</source>
-        <translation type="unfinished"></translation>
+        <translation>RSS</translation>
     </message>
     <message>
         <source>Disk free</source>
-        <translation type="unfinished"></translation>
+        <translation>Speicherplatz frei</translation>
     </message>
     <message>
         <source>CPU</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU</translation>
     </message>
     <message>
         <source>IO wait</source>
-        <translation type="unfinished"></translation>
+        <translation>E/A-Wartezeit</translation>
     </message>
     <message>
         <source>Queries/s</source>
-        <translation type="unfinished"></translation>
+        <translation>Abfragen/s</translation>
     </message>
     <message>
         <source>p99 latency</source>
-        <translation type="unfinished"></translation>
+        <translation>p99-Latenz</translation>
     </message>
     <message>
         <source>Indexed/s</source>
-        <translation type="unfinished"></translation>
+        <translation>Indexiert/s</translation>
     </message>
     <message>
         <source>%1 history</source>
-        <translation type="unfinished"></translation>
+        <translation>Verlauf (%1)</translation>
     </message>
     <message>
         <source>node unreachable</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten nicht erreichbar</translation>
     </message>
     <message>
         <source>node unreachable: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten nicht erreichbar: %1</translation>
     </message>
     <message>
         <source>node retired</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten stillgelegt</translation>
     </message>
     <message>
         <source>disk %1 % used (red at %2 %)</source>
-        <translation type="unfinished"></translation>
+        <translation>Datenträger zu %1 % belegt (rot ab %2 %)</translation>
     </message>
     <message>
         <source>disk %1 % used (amber at %2 %)</source>
-        <translation type="unfinished"></translation>
+        <translation>Datenträger zu %1 % belegt (gelb ab %2 %)</translation>
     </message>
     <message>
         <source>CPU %1 % averaged over %2 min (amber at %3 %)</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU %1 % im Mittel über %2 min (gelb ab %3 %)</translation>
     </message>
     <message>
         <source>RSS at %1 % of the %2 memory limit (red at %3 %)</source>
-        <translation type="unfinished"></translation>
+        <translation>RSS bei %1 % des Speicherlimits von %2 (rot ab %3 %)</translation>
     </message>
     <message>
         <source>RSS at %1 % of the %2 memory limit (amber at %3 %)</source>
-        <translation type="unfinished"></translation>
+        <translation>RSS bei %1 % des Speicherlimits von %2 (gelb ab %3 %)</translation>
     </message>
     <message>
         <source>the node reports the shard unhealthy</source>
-        <translation type="unfinished"></translation>
+        <translation>der Knoten meldet den Shard als fehlerhaft</translation>
     </message>
     <message>
         <source>the node does not report this shard</source>
-        <translation type="unfinished"></translation>
+        <translation>der Knoten meldet diesen Shard nicht</translation>
     </message>
     <message>
         <source>shard is draining</source>
-        <translation type="unfinished"></translation>
+        <translation>Shard wird geleert</translation>
     </message>
     <message>
         <source>shard is read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>Shard ist schreibgeschützt</translation>
     </message>
     <message>
         <source>shard is retired</source>
-        <translation type="unfinished"></translation>
+        <translation>Shard ist stillgelegt</translation>
     </message>
     <message>
         <source>shard is active</source>
-        <translation type="unfinished"></translation>
+        <translation>Shard ist aktiv</translation>
     </message>
 </context>
 <context>
     <name>shardmap::widgets::FleetPage</name>
     <message>
         <source>Only problems</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur Probleme</translation>
     </message>
     <message>
         <source>Filter nodes and shards</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten und Shards filtern</translation>
     </message>
     <message>
         <source>Thresholds…</source>
-        <translation type="unfinished"></translation>
+        <translation>Schwellenwerte…</translation>
     </message>
     <message>
         <source>Sparkline:</source>
-        <translation type="unfinished"></translation>
+        <translation>Sparkline:</translation>
     </message>
 </context>
 <context>
     <name>shardmap::widgets::HealthSettingsDialog</name>
     <message>
         <source>Health Thresholds</source>
-        <translation type="unfinished"></translation>
+        <translation>Schwellenwerte für den Zustand</translation>
     </message>
     <message>
         <source> min</source>
-        <translation type="unfinished"></translation>
+        <translation> min</translation>
     </message>
     <message>
         <source> GiB</source>
-        <translation type="unfinished"></translation>
+        <translation> GiB</translation>
     </message>
     <message>
         <source>No limit</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Limit</translation>
     </message>
     <message>
         <source>Disk used, amber at:</source>
-        <translation type="unfinished"></translation>
+        <translation>Datenträger belegt, gelb ab:</translation>
     </message>
     <message>
         <source>Disk used, red at:</source>
-        <translation type="unfinished"></translation>
+        <translation>Datenträger belegt, rot ab:</translation>
     </message>
     <message>
         <source>CPU average, amber at:</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU-Mittelwert, gelb ab:</translation>
     </message>
     <message>
         <source>CPU averaged over:</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU gemittelt über:</translation>
     </message>
     <message>
         <source>Node memory limit:</source>
-        <translation type="unfinished"></translation>
+        <translation>Speicherlimit pro Knoten:</translation>
     </message>
     <message>
         <source>Memory (RSS) of the limit, amber at:</source>
-        <translation type="unfinished"></translation>
+        <translation>RSS-Anteil am Speicherlimit, gelb ab:</translation>
     </message>
     <message>
         <source>Memory (RSS) of the limit, red at:</source>
-        <translation type="unfinished"></translation>
+        <translation>RSS-Anteil am Speicherlimit, rot ab:</translation>
     </message>
     <message>
         <source> %</source>
-        <translation type="unfinished"></translation>
+        <translation> %</translation>
     </message>
 </context>
 <context>
     <name>shardmap::widgets::MainWindow</name>
     <message>
         <source>Shardmap</source>
-        <translation type="unfinished"></translation>
+        <translation>Shardmap</translation>
     </message>
     <message>
         <source>Fleet</source>
-        <translation type="unfinished"></translation>
+        <translation>Flotte</translation>
     </message>
     <message>
         <source>Shard detail</source>
-        <translation type="unfinished"></translation>
+        <translation>Shard-Details</translation>
     </message>
     <message>
         <source>%1 (Ctrl+%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (Strg+%2)</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Datei</translation>
     </message>
     <message>
         <source>&amp;Connect…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Verbinden…</translation>
     </message>
     <message>
         <source>&amp;Recent connections</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Zuletzt verwendete Verbindungen</translation>
     </message>
     <message>
         <source>&amp;Disconnect</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Trennen</translation>
     </message>
     <message>
         <source>&amp;Export chart…</source>
-        <translation type="unfinished"></translation>
+        <translation>Diagramm &amp;exportieren…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Beenden</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ansicht</translation>
     </message>
     <message>
         <source>&amp;Find space…</source>
-        <translation type="unfinished"></translation>
+        <translation>Space &amp;suchen…</translation>
     </message>
     <message>
         <source>&amp;Fleet</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Flotte</translation>
     </message>
     <message>
         <source>Shard &amp;detail</source>
-        <translation type="unfinished"></translation>
+        <translation>Shard-&amp;Details</translation>
     </message>
     <message>
         <source>&amp;Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Einstellungen</translation>
     </message>
     <message>
         <source>&amp;Health thresholds…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Schwellenwerte für den Zustand…</translation>
     </message>
     <message>
         <source>&amp;Preferences…</source>
-        <translation type="unfinished"></translation>
+        <translation>Shardmap &amp;einrichten…</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Hilfe</translation>
     </message>
     <message>
         <source>&amp;About Shardmap</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Über Shardmap</translation>
     </message>
     <message>
         <source>Main</source>
-        <translation type="unfinished"></translation>
+        <translation>Hauptwerkzeugleiste</translation>
     </message>
     <message>
         <source>Find space by id (Ctrl+F)</source>
-        <translation type="unfinished"></translation>
+        <translation>Space nach ID suchen (Strg+F)</translation>
     </message>
     <message>
         <source>Not connected: connect to a fleet to find spaces</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht verbunden: Verbinden Sie sich mit einer Flotte, um Spaces zu suchen</translation>
     </message>
     <message>
         <source>No space &quot;%1&quot; in the shard map</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Space „%1“ in der Shard-Map</translation>
     </message>
     <message>
         <source>About Shardmap</source>
-        <translation type="unfinished"></translation>
+        <translation>Über Shardmap</translation>
     </message>
     <message>
         <source>&lt;h3&gt;Shardmap %1&lt;/h3&gt;&lt;p&gt;The control plane and console of a sharded full-text search fleet.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;Shardmap %1&lt;/h3&gt;&lt;p&gt;Die Steuerungsebene und Konsole einer Volltextsuch-Flotte mit Sharding.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Not connected</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht verbunden</translation>
     </message>
     <message>
         <source>Not connected. Use File ▸ Connect… (Ctrl+O) to open a fleet&apos;s shard map.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht verbunden. Öffnen Sie mit Datei ▸ Verbinden… (Strg+O) die Shard-Map einer Flotte.</translation>
     </message>
     <message>
         <source>Connecting to %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbindung zu %1 wird hergestellt…</translation>
     </message>
     <message>
         <source>Connected: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbunden: %1</translation>
     </message>
     <message>
         <source>Reconnecting to %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbindung zu %1 wird wiederhergestellt…</translation>
     </message>
     <message>
         <source>%1 — Shardmap</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — Shardmap</translation>
     </message>
     <message>
         <source>Map revision %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Shard-Map-Revision %1</translation>
     </message>
     <message>
         <source>No metrics yet</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch keine Metriken</translation>
     </message>
     <message>
         <source>Metrics %1 s old</source>
-        <translation type="unfinished"></translation>
+        <translation>Metriken %1 s alt</translation>
     </message>
 </context>
 <context>
@@ -736,110 +736,110 @@
     <name>shardmap::widgets::SpacesModel</name>
     <message>
         <source>%1/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1/s</translation>
     </message>
     <message>
         <source>%1 of the shard&apos;s bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 der Bytes des Shards</translation>
     </message>
     <message>
         <source>–</source>
-        <translation type="unfinished"></translation>
+        <translation>–</translation>
     </message>
     <message>
         <source>%1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %</translation>
     </message>
     <message>
         <source>The space&apos;s share of the bytes on this shard</source>
-        <translation type="unfinished"></translation>
+        <translation>Anteil des Spaces an den Bytes dieses Shards</translation>
     </message>
     <message>
         <source>Space</source>
-        <translation type="unfinished"></translation>
+        <translation>Space</translation>
     </message>
     <message>
         <source>Docs</source>
-        <translation type="unfinished"></translation>
+        <translation>Dok.</translation>
     </message>
     <message>
         <source>Bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>Bytes</translation>
     </message>
     <message>
         <source>Queries/s</source>
-        <translation type="unfinished"></translation>
+        <translation>Abfragen/s</translation>
     </message>
     <message>
         <source>Writes/s</source>
-        <translation type="unfinished"></translation>
+        <translation>Schreibvorgänge/s</translation>
     </message>
     <message>
         <source>Share of shard</source>
-        <translation type="unfinished"></translation>
+        <translation>Anteil am Shard</translation>
     </message>
 </context>
 <context>
     <name>shardmap::widgets::TimeSeriesChart</name>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>B</source>
-        <translation type="unfinished"></translation>
+        <translation>B</translation>
     </message>
     <message>
         <source>KiB</source>
-        <translation type="unfinished"></translation>
+        <translation>KiB</translation>
     </message>
     <message>
         <source>MiB</source>
-        <translation type="unfinished"></translation>
+        <translation>MiB</translation>
     </message>
     <message>
         <source>GiB</source>
-        <translation type="unfinished"></translation>
+        <translation>GiB</translation>
     </message>
     <message>
         <source>TiB</source>
-        <translation type="unfinished"></translation>
+        <translation>TiB</translation>
     </message>
     <message>
         <source>billions</source>
-        <translation type="unfinished"></translation>
+        <translation>Milliarden</translation>
     </message>
     <message>
         <source>millions</source>
-        <translation type="unfinished"></translation>
+        <translation>Millionen</translation>
     </message>
     <message>
         <source>thousands</source>
-        <translation type="unfinished"></translation>
+        <translation>Tausend</translation>
     </message>
     <message>
         <source>%</source>
-        <translation type="unfinished"></translation>
+        <translation>%</translation>
     </message>
     <message>
         <source>per second</source>
-        <translation type="unfinished"></translation>
+        <translation>pro Sekunde</translation>
     </message>
     <message>
         <source>ms</source>
-        <translation type="unfinished"></translation>
+        <translation>ms</translation>
     </message>
     <message>
         <source>Could not write the image %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Bild %1 konnte nicht geschrieben werden.</translation>
     </message>
     <message>
         <source>Cannot export to %1: choose a file name ending in .png or .pdf.</source>
-        <translation type="unfinished"></translation>
+        <translation>Export nach %1 nicht möglich: Wählen Sie einen Dateinamen mit der Endung .png oder .pdf.</translation>
     </message>
     <message>
         <source>Could not write the PDF file %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die PDF-Datei %1 konnte nicht geschrieben werden.</translation>
     </message>
 </context>
 <context>
