@@ -2,13 +2,13 @@
 # Installs what is missing, builds, and runs the demo: two local shard nodes, a shard map in an
 # SQLite store, documents of twenty tenants written through the router, searches and live
 # figures — then leaves the fleet running for you to explore with shardmapctl (Ctrl-C stops it).
-# The Qt console joins this demo when it exists.
+# With a display, the Qt console opens on the fleet; quitting it ends the demo.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/install-deps.sh
 cmake --preset release >/dev/null
-cmake --build --preset release -j "$(nproc)" --target shardmap-node shardmapctl
+cmake --build --preset release -j "$(nproc)" --target shardmap-node shardmapctl shardmap
 
 demo="${SHARDMAP_DEMO_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/shardmap-demo}"
 mkdir -p "$demo"
@@ -76,5 +76,11 @@ The fleet keeps running (Ctrl-C stops it). Try, with SHARDMAP_STORE=$SHARDMAP_ST
   $bin/ctl/shardmapctl write --space tenant-99 --id hello --field title=Hello --field body=world
   $bin/ctl/shardmapctl map history
   $bin/ctl/shardmapctl --json stats --spaces
+  $bin/console/shardmap --store $SHARDMAP_STORE      (the console)
 HELP
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+    echo "demo: opening the console; quitting it stops the fleet"
+    "$bin/console/shardmap" --store "$SHARDMAP_STORE"
+    exit 0
+fi
 wait
