@@ -294,7 +294,7 @@ std::vector<const SpaceRecord*> MapSnapshot::spacesOn(const std::string& shardId
 {
     std::vector<const SpaceRecord*> out;
     for (const auto& [id, space] : spaces) {
-        if (space.value.shard == shardId || space.value.target == shardId)
+        if (space.value.shard == shardId || (!space.value.target.empty() && space.value.target == shardId))
             out.push_back(&space.value);
     }
     return out;

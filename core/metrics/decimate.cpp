@@ -36,10 +36,15 @@ void keepExtremes(
         kept[count++] = 0;
     if (end == points.size())
         kept[count++] = points.size() - 1;
-    std::sort(kept, kept + count);
-    const std::size_t* last = std::unique(kept, kept + count);
-    for (const std::size_t* index = kept; index != last; ++index)
-        out.push_back(points[*index]);
+    // At most four indexes: an insertion sort (std::sort here trips GCC 12's -Warray-bounds at -O3).
+    for (std::size_t i = 1; i < count; ++i) {
+        for (std::size_t j = i; j > 0 && kept[j - 1] > kept[j]; --j)
+            std::swap(kept[j - 1], kept[j]);
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        if (i == 0 || kept[i] != kept[i - 1])
+            out.push_back(points[kept[i]]);
+    }
 }
 
 } // namespace

@@ -187,3 +187,20 @@ TEST(MapCodecTest, RecordsRoundTripAndMalformedOnesAreErrors)
     EXPECT_FALSE(decodeNode("not json"));
     EXPECT_FALSE(decodeSpace(R"({"id":"x"})"));
 }
+
+// spacesOn lists owners and migration targets; an empty id matches nothing (a space that is not
+// migrating has an empty target, which once made "no shard selected" list every space).
+TEST(MapSnapshotTest, SpacesOnMatchesOwnersAndTargetsOnly)
+{
+    MapSnapshot map;
+    SpaceRecord still { "a", "s1" };
+    SpaceRecord moving { "b", "s1" };
+    moving.migrationId = "m-1";
+    moving.target = "s2";
+    map.spaces["a"] = { still, 1 };
+    map.spaces["b"] = { moving, 2 };
+    EXPECT_EQ(map.spacesOn("s1").size(), 2u);
+    ASSERT_EQ(map.spacesOn("s2").size(), 1u);
+    EXPECT_EQ(map.spacesOn("s2").front()->id, "b");
+    EXPECT_TRUE(map.spacesOn("").empty());
+}

@@ -28,7 +28,7 @@ SpacesModel::SpacesModel(QObject* parent)
 void SpacesModel::setShard(const MapPtr& map, const QString& shardId)
 {
     std::vector<QString> ids;
-    if (map) {
+    if (map && !shardId.isEmpty()) {
         for (const core::SpaceRecord* space : map->spacesOn(shardId.toStdString()))
             ids.push_back(QString::fromStdString(space->id));
     }

@@ -214,8 +214,9 @@ void FleetConnection::mapArrived(std::uint64_t generation, core::Result<core::Ma
     }
     const std::uint64_t revision = map->revision;
     const bool changed = !m_map || m_map->revision != revision;
+    MapPtr previous;
     if (changed) {
-        m_map = std::make_shared<const core::MapSnapshot>(std::move(*map));
+        previous = std::exchange(m_map, std::make_shared<const core::MapSnapshot>(std::move(*map)));
     }
     m_storeFailures = 0;
     m_lastError.clear();
@@ -230,6 +231,10 @@ void FleetConnection::mapArrived(std::uint64_t generation, core::Result<core::Ma
     if (changed) {
         syncNodes();
         emit mapChanged(m_map);
+    }
+    // Every view has the new map now; freeing the old one (100k spaces: tens of ms) is pool work.
+    if (previous) {
+        m_pool.start([previous = std::move(previous)]() mutable { previous.reset(); });
     }
     if (m_refreshPending) {
         refreshMap();
