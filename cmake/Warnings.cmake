@@ -6,6 +6,10 @@ target_compile_options(shardmap_warnings INTERFACE
 # GCC 12 at -O3 reports -Wrestrict inside libstdc++'s operator+(const char*, std::string&&)
 # (GCC bug 105329), a false positive on ordinary string concatenation.
 target_compile_options(shardmap_warnings INTERFACE -Wno-restrict)
+# GCC 12 at -O3 reports -Wmaybe-uninitialized on moving a value out of a std::variant (our
+# Result<T>) into a lambda's argument (GCC bug 80635 and kin), false on every such line of the
+# console's bridge. Reading a truly uninitialized variable is still -Wuninitialized.
+target_compile_options(shardmap_warnings INTERFACE -Wno-maybe-uninitialized)
 # -Wnull-dereference is left out: at -O2 GCC 12 reports it inside libstdc++ code inlined from
 # CLI11, where no null pointer exists.
 if(SHARDMAP_WERROR)
