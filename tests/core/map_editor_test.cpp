@@ -193,8 +193,11 @@ TEST(MapCodecTest, RecordsRoundTripAndMalformedOnesAreErrors)
 TEST(MapSnapshotTest, SpacesOnMatchesOwnersAndTargetsOnly)
 {
     MapSnapshot map;
-    SpaceRecord still { "a", "s1" };
-    SpaceRecord moving { "b", "s1" };
+    SpaceRecord still;
+    still.id = "a";
+    still.shard = "s1";
+    SpaceRecord moving = still;
+    moving.id = "b";
     moving.migrationId = "m-1";
     moving.target = "s2";
     map.spaces["a"] = { still, 1 };

@@ -1,6 +1,7 @@
 // The console shell's connect dialog, recent connections (settings and keyring), translations,
 // icons and theme. A system keyring is not required: where one exists the password goes there,
 // where none does (CI) the tests check that the loss is reported and nothing leaks to settings.
+#include "tests/widgets/wait_for.h"
 #include "widgets/connect/connect_dialog.h"
 #include "widgets/connect/recent_connections.h"
 #include "widgets/style/i18n.h"
@@ -32,19 +33,7 @@ namespace {
 
 const auto kTestService = QStringLiteral("shardmap-tests");
 
-// Runs the event loop until the condition holds or the limit passes (a wait, not a timing assert).
-template <typename Condition> bool waitFor(Condition condition, int limitMs = 30000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!condition()) {
-        if (timer.elapsed() > limitMs) {
-            return false;
-        }
-        QTest::qWait(5);
-    }
-    return true;
-}
+using testing::waitFor;
 
 // Each test keeps its recent connections in a group of its own and leaves nothing behind.
 class RecentFixture {

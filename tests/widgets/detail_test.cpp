@@ -5,6 +5,7 @@
 #include "core/store/metadata_store.h"
 #include "tests/support/node_process.h"
 #include "tests/support/test_dir.h"
+#include "tests/widgets/wait_for.h"
 #include "widgets/charts/time_series_chart.h"
 #include "widgets/detail/detail_page.h"
 #include "widgets/detail/spaces_model.h"
@@ -27,19 +28,7 @@
 namespace shardmap::widgets {
 namespace {
 
-// Processes events until the condition holds or the limit passes (a wait, not a timing assert).
-template <typename Condition> bool waitFor(Condition condition, int limitMs = 30000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!condition()) {
-        if (timer.elapsed() > limitMs)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(5);
-    }
-    return true;
-}
+using testing::waitFor;
 
 // A map of shards (id -> node) and spaces (id -> shard).
 MapPtr makeMap(const std::vector<std::pair<std::string, std::string>>& shards,

@@ -3,6 +3,7 @@
 // store that cannot be opened is retried with backoff, and nothing arrives after close().
 #include "tests/support/etcd_process.h"
 #include "tests/support/fleet_test.h"
+#include "tests/widgets/wait_for.h"
 #include "widgets/session/fleet_connection.h"
 
 #include <QCoreApplication>
@@ -14,20 +15,7 @@
 namespace shardmap::widgets {
 namespace {
 
-// Processes events until the condition holds or the limit passes (a wait, not a timing assert).
-template <typename Condition> bool waitFor(Condition condition, int limitMs = 20000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!condition()) {
-        if (timer.elapsed() > limitMs) {
-            return false;
-        }
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(5);
-    }
-    return true;
-}
+using testing::waitFor;
 
 class FleetConnectionTest : public testing::FleetTest<::testing::Test> {
 protected:
