@@ -24,6 +24,7 @@ core::Result<core::OperationRecord> runOperation(
     case OperationKind::Split: return requests.split(args.subject, args.into, args.node, actor);
     case OperationKind::Merge: return requests.merge(args.subject, args.into, actor);
     case OperationKind::Isolate: return requests.isolate(args.subject, args.into, args.node, actor);
+    case OperationKind::Move: break; // a list of moves: the console's plans, `migrate` one by one
     }
     return core::makeError(ErrorCode::Internal, "unknown operation");
 }
@@ -36,6 +37,7 @@ std::string summary(const core::OperationRecord& op)
     case OperationKind::Split: return "shard " + op.subject + " splits into new shard " + op.into;
     case OperationKind::Merge: return "shard " + op.subject + " merges into " + op.into;
     case OperationKind::Isolate: return "space " + op.subject + " moves to new shard " + op.into + ", pinned";
+    case OperationKind::Move: return "planned moves of " + op.subject;
     }
     return op.subject;
 }

@@ -26,12 +26,13 @@ constexpr std::array<std::pair<MigrationPhase, const char*>, 9> kPhases { {
     { MigrationPhase::Cancelled, "cancelled" },
 } };
 
-constexpr std::array<std::pair<OperationKind, const char*>, 5> kOperationKinds { {
+constexpr std::array<std::pair<OperationKind, const char*>, 6> kOperationKinds { {
     { OperationKind::Drain, "drain" },
     { OperationKind::RetireNode, "retire-node" },
     { OperationKind::Split, "split" },
     { OperationKind::Merge, "merge" },
     { OperationKind::Isolate, "isolate" },
+    { OperationKind::Move, "move" },
 } };
 
 template <typename Enum, std::size_t N>

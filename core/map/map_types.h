@@ -145,7 +145,8 @@ struct MigrationSettings {
     bool operator==(const MigrationSettings&) const = default;
 };
 
-enum class OperationKind { Drain, RetireNode, Split, Merge, Isolate };
+// Move: a list of chosen moves queued together (the console's plans).
+enum class OperationKind { Drain, RetireNode, Split, Merge, Isolate, Move };
 const char* operationKindName(OperationKind kind);
 std::optional<OperationKind> parseOperationKind(std::string_view name);
 

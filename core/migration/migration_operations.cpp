@@ -422,4 +422,43 @@ Result<OperationRecord> MigrationRequests::isolate(
     return commitOperation(m_store, std::move(draft), actor);
 }
 
+Result<OperationRecord> MigrationRequests::moveSpaces(
+    const std::vector<std::pair<std::string, std::string>>& requested, const Actor& actor)
+{
+    if (requested.empty())
+        return makeError(ErrorCode::InvalidArgument, "no moves to queue");
+    auto map = readMapSnapshot(m_store);
+    if (!map)
+        return map.error();
+    FleetFacts facts(*map, m_nodes);
+    std::set<std::string> seen;
+    std::vector<const SpaceRecord*> spaces;
+    std::vector<Move> moves;
+    for (const auto& [spaceId, targetId] : requested) {
+        const SpaceRecord* space = map->space(spaceId);
+        if (!space)
+            return unknownId("space", spaceId);
+        if (!seen.insert(spaceId).second)
+            return makeError(ErrorCode::InvalidArgument, "space " + spaceId + " is listed twice");
+        const ShardRecord* target = map->shard(targetId);
+        if (!target)
+            return unknownId("shard", targetId);
+        if (space->shard == targetId)
+            return refusal("space " + spaceId + " is already on shard " + targetId);
+        if (!space->pin.empty() && space->pin != targetId)
+            return refusal("space " + spaceId + " is pinned to " + space->pin + "; unpin it first");
+        if (auto status = checkTargetShard(*map, *target); !status)
+            return status.error();
+        spaces.push_back(space);
+        moves.push_back(moveOf(*map, facts, *space, targetId));
+    }
+    if (auto status = checkMovable(spaces, {}); !status)
+        return status.error();
+    if (auto status = preflightMoves(*map, facts, moves); !status)
+        return status.error();
+    const std::string subject = moves.size() == 1 ? moves.front().space.id : std::to_string(moves.size()) + " spaces";
+    OperationDraft draft { OperationKind::Move, subject, {}, std::move(moves), {}, {} };
+    return commitOperation(m_store, std::move(draft), actor);
+}
+
 } // namespace shardmap::core

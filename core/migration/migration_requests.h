@@ -99,6 +99,11 @@ public:
     Result<OperationRecord> merge(const std::string& from, const std::string& into, const Actor& actor);
     Result<OperationRecord> isolate(
         const std::string& spaceId, const std::string& newShard, const std::string& node, const Actor& actor);
+    //   move: each listed space (id, target shard) to its target, all or none in one commit (a
+    //     plan drafted in the console); every space must exist, not migrate, not be pinned
+    //     elsewhere, and its target must take it (the same preflight as queue).
+    Result<OperationRecord> moveSpaces(
+        const std::vector<std::pair<std::string, std::string>>& moves, const Actor& actor);
 
 private:
     MetadataStore& m_store;

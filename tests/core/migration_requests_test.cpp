@@ -397,3 +397,33 @@ TEST_F(MigrationRequestsTest, QueueRefusesBeforeAskingAnyNode)
         << noRoom.error().message;
     EXPECT_EQ(map().revision, before);
 }
+
+// A list of moves (a console plan) is queued whole or not at all: one bad entry refuses the
+// others and commits nothing.
+TEST_F(MigrationRequestsTest, MoveSpacesIsAllOrNothing)
+{
+    MapEditor editor(*m_store);
+    SpaceRecord space;
+    space.id = "acme";
+    space.shard = "s1";
+    ASSERT_TRUE(m_store->commit(
+        { { { keys::space("acme"), encode(space), 0 } }, std::nullopt, std::nullopt, "router", "create-space", "" }));
+    const std::uint64_t before = map().revision;
+
+    auto unknown = m_requests->moveSpaces({ { "acme", "s2" }, { "ghost", "s2" } }, m_actor);
+    ASSERT_FALSE(unknown);
+    EXPECT_EQ(unknown.error().code, ErrorCode::NotFound);
+    EXPECT_NE(unknown.error().message.find("ghost"), std::string::npos);
+
+    auto same = m_requests->moveSpaces({ { "acme", "s1" } }, m_actor);
+    ASSERT_FALSE(same);
+    EXPECT_NE(same.error().message.find("already on shard s1"), std::string::npos);
+
+    auto twice = m_requests->moveSpaces({ { "acme", "s2" }, { "acme", "s2" } }, m_actor);
+    ASSERT_FALSE(twice);
+    EXPECT_NE(twice.error().message.find("twice"), std::string::npos);
+
+    EXPECT_FALSE(m_requests->moveSpaces({}, m_actor));
+    EXPECT_EQ(map().revision, before);
+    EXPECT_TRUE(map().migrations.empty());
+}

@@ -1,0 +1,178 @@
+#include "core/plan/move_rules.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace shardmap::core {
+
+namespace {
+
+MoveVerdict refuse(MoveRefusal refusal, std::string reason)
+{
+    return MoveVerdict { refusal, std::move(reason), 0, 0 };
+}
+
+// Moves a space's figures from one shard's load to another's.
+void shift(std::map<std::string, ShardLoad>& loads, const SpaceFigures& figures, const std::string& from,
+    const std::string& to)
+{
+    ShardLoad& source = loads[from];
+    source.docs -= std::min(source.docs, figures.docs);
+    source.bytes -= std::min(source.bytes, figures.bytes);
+    ShardLoad& target = loads[to];
+    target.docs += figures.docs;
+    target.bytes += figures.bytes;
+}
+
+} // namespace
+
+std::string formatBytes(std::uint64_t bytes)
+{
+    static const char* const units[] = { "B", "KB", "MB", "GB", "TB" };
+    double value = static_cast<double>(bytes);
+    std::size_t unit = 0;
+    while (value >= 1000 && unit + 1 < std::size(units)) {
+        value /= 1000;
+        ++unit;
+    }
+    char text[32];
+    if (unit == 0)
+        std::snprintf(text, sizeof text, "%llu B", static_cast<unsigned long long>(bytes));
+    else
+        std::snprintf(text, sizeof text, "%.1f %s", value, units[unit]);
+    return text;
+}
+
+MoveRules::MoveRules(
+    const MapSnapshot& map, std::map<std::string, SpaceFigures> spaces, std::map<std::string, ShardLoad> shardLoads)
+    : m_map(map)
+    , m_spaces(std::move(spaces))
+    , m_loads(std::move(shardLoads))
+{
+    for (const auto& [id, shard] : m_map.shards) {
+        if (m_loads.contains(id))
+            continue;
+        ShardLoad sum;
+        for (const auto& [spaceId, space] : m_map.spaces) {
+            if (space.value.shard != id)
+                continue;
+            const SpaceFigures f = figures(spaceId);
+            sum.docs += f.docs;
+            sum.bytes += f.bytes;
+        }
+        m_loads[id] = sum;
+    }
+}
+
+SpaceFigures MoveRules::figures(const std::string& space) const
+{
+    const auto found = m_spaces.find(space);
+    return found == m_spaces.end() ? SpaceFigures {} : found->second;
+}
+
+ShardLoad MoveRules::load(const std::string& shard) const
+{
+    const auto found = m_loads.find(shard);
+    return found == m_loads.end() ? ShardLoad {} : found->second;
+}
+
+std::string MoveRules::projectedShard(const std::string& space, const std::vector<PlannedMove>& moves) const
+{
+    const SpaceRecord* record = m_map.space(space);
+    std::string shard;
+    if (record)
+        shard = record->migrating() && !record->target.empty() ? record->target : record->shard;
+    for (const PlannedMove& move : moves) {
+        if (move.space == space)
+            shard = move.to;
+    }
+    return shard;
+}
+
+std::map<std::string, ShardLoad> MoveRules::projectedLoads(const std::vector<PlannedMove>& moves) const
+{
+    std::map<std::string, ShardLoad> loads = m_loads;
+    std::map<std::string, std::string> where;
+    for (const auto& [id, space] : m_map.spaces) {
+        where[id] = space.value.shard;
+        // Queued and running migrations whose cutover has not happened yet still count at the source.
+        if (space.value.migrating() && !space.value.target.empty() && space.value.target != space.value.shard) {
+            shift(loads, figures(id), space.value.shard, space.value.target);
+            where[id] = space.value.target;
+        }
+    }
+    for (const PlannedMove& move : moves) {
+        const auto found = where.find(move.space);
+        if (found == where.end() || found->second == move.to)
+            continue;
+        shift(loads, figures(move.space), found->second, move.to);
+        found->second = move.to;
+    }
+    return loads;
+}
+
+MoveVerdict MoveRules::checkTarget(const ShardRecord& target) const
+{
+    switch (target.state) {
+    case ShardState::Active: break;
+    case ShardState::Draining: return refuse(MoveRefusal::TargetDraining, "shard " + target.id + " is draining");
+    case ShardState::Readonly: return refuse(MoveRefusal::TargetReadonly, "shard " + target.id + " is readonly");
+    case ShardState::Retired: return refuse(MoveRefusal::TargetRetired, "shard " + target.id + " is retired");
+    }
+    const NodeRecord* node = m_map.node(target.node);
+    if (!node || node->retired)
+        return refuse(MoveRefusal::TargetNodeRetired, "node " + target.node + " of shard " + target.id + " is retired");
+    return {};
+}
+
+MoveVerdict MoveRules::checkCapacity(
+    const std::string& space, const ShardRecord& target, const std::vector<PlannedMove>& planned) const
+{
+    const double maxFill = m_map.settings.value.maxTargetFill > 0 ? m_map.settings.value.maxTargetFill : 1.0;
+    const ShardLoad after = projectedLoads(planned)[target.id];
+    const SpaceFigures f = figures(space);
+    const auto limitOf = [maxFill](std::uint64_t capacity) {
+        return static_cast<std::uint64_t>(std::floor(static_cast<double>(capacity) * maxFill));
+    };
+    if (target.capacityDocs > 0 && after.docs + f.docs > limitOf(target.capacityDocs)) {
+        MoveVerdict verdict = refuse(MoveRefusal::OverCapacityDocs,
+            "shard " + target.id + " is full: it would hold " + std::to_string(after.docs + f.docs)
+                + " docs, its limit is " + std::to_string(limitOf(target.capacityDocs)));
+        verdict.wouldHold = after.docs + f.docs;
+        verdict.limit = limitOf(target.capacityDocs);
+        return verdict;
+    }
+    if (target.capacityBytes > 0 && after.bytes + f.bytes > limitOf(target.capacityBytes)) {
+        const std::uint64_t limit = limitOf(target.capacityBytes);
+        const std::uint64_t free = limit > after.bytes ? limit - after.bytes : 0;
+        MoveVerdict verdict = refuse(MoveRefusal::OverCapacityBytes,
+            "shard " + target.id + " is full: it has " + formatBytes(free) + " free, space " + space + " needs "
+                + formatBytes(f.bytes));
+        verdict.wouldHold = after.bytes + f.bytes;
+        verdict.limit = limit;
+        return verdict;
+    }
+    return {};
+}
+
+MoveVerdict MoveRules::check(
+    const std::string& space, const std::string& target, const std::vector<PlannedMove>& planned) const
+{
+    const SpaceRecord* record = m_map.space(space);
+    if (!record)
+        return refuse(MoveRefusal::UnknownSpace, "no space " + space + " in the map");
+    const ShardRecord* shard = m_map.shard(target);
+    if (!shard)
+        return refuse(MoveRefusal::UnknownShard, "no shard " + target + " in the map");
+    if (projectedShard(space, planned) == target)
+        return refuse(MoveRefusal::SameShard, "space " + space + " is already on shard " + target);
+    if (record->migrating())
+        return refuse(MoveRefusal::Migrating, "space " + space + " is already migrating (" + record->migrationId + ")");
+    if (!record->pin.empty() && record->pin != target)
+        return refuse(MoveRefusal::PinnedElsewhere, "space " + space + " is pinned to shard " + record->pin);
+    if (MoveVerdict verdict = checkTarget(*shard); !verdict.allowed())
+        return verdict;
+    return checkCapacity(space, *shard, planned);
+}
+
+} // namespace shardmap::core

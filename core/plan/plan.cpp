@@ -1,0 +1,126 @@
+#include "core/plan/plan.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+
+using nlohmann::json;
+
+namespace shardmap::core {
+
+void Plan::addMove(const PlannedMove& move)
+{
+    const auto found
+        = std::find_if(moves.begin(), moves.end(), [&](const PlannedMove& m) { return m.space == move.space; });
+    if (found == moves.end()) {
+        if (move.from != move.to)
+            moves.push_back(move);
+        return;
+    }
+    found->to = move.to;
+    if (found->from == found->to)
+        moves.erase(found);
+}
+
+const PlannedMove* Plan::moveOf(const std::string& space) const
+{
+    const auto found = std::find_if(moves.begin(), moves.end(), [&](const PlannedMove& m) { return m.space == space; });
+    return found == moves.end() ? nullptr : &*found;
+}
+
+std::string Plan::encode() const
+{
+    json list = json::array();
+    for (const PlannedMove& move : moves)
+        list.push_back({ { "space", move.space }, { "from", move.from }, { "to", move.to } });
+    const json document = { { "version", 1 }, { "baseRevision", baseRevision }, { "createdBy", createdBy },
+        { "createdUnixMs", createdUnixMs }, { "reason", reason }, { "moves", list } };
+    return document.dump(2);
+}
+
+Result<Plan> Plan::decode(const std::string& text)
+{
+    const json document = json::parse(text, nullptr, false);
+    if (document.is_discarded() || !document.is_object())
+        return makeError(ErrorCode::InvalidArgument, "not a plan: the file is not a JSON object");
+    if (document.value("version", 0) != 1)
+        return makeError(ErrorCode::InvalidArgument, "not a plan of this version (expected \"version\": 1)");
+    try {
+        Plan plan;
+        plan.baseRevision = document.at("baseRevision").get<std::uint64_t>();
+        plan.createdBy = document.value("createdBy", "");
+        plan.createdUnixMs = document.value("createdUnixMs", std::int64_t { 0 });
+        plan.reason = document.value("reason", "");
+        for (const json& move : document.at("moves")) {
+            PlannedMove value { move.at("space").get<std::string>(), move.at("from").get<std::string>(),
+                move.at("to").get<std::string>() };
+            if (value.space.empty() || value.to.empty())
+                return makeError(ErrorCode::InvalidArgument, "a move of the plan names no space or target");
+            plan.moves.push_back(std::move(value));
+        }
+        return plan;
+    } catch (const json::exception& error) {
+        return makeError(ErrorCode::InvalidArgument, std::string("not a plan: ") + error.what());
+    }
+}
+
+std::vector<PlanConflict> Plan::checkAgainst(const MapSnapshot& map) const
+{
+    std::vector<PlanConflict> conflicts;
+    for (const PlannedMove& move : moves) {
+        const SpaceRecord* space = map.space(move.space);
+        const ShardRecord* target = map.shard(move.to);
+        if (!space) {
+            conflicts.push_back({ move.space, "space " + move.space + " was removed" });
+            continue;
+        }
+        if (space->shard != move.from)
+            conflicts.push_back(
+                { move.space, "space " + move.space + " moved from shard " + move.from + " to " + space->shard });
+        else if (space->migrating())
+            conflicts.push_back({ move.space,
+                "space " + move.space + " is migrating to shard " + space->target + " (" + space->migrationId + ")" });
+        else if (!space->pin.empty() && space->pin != move.to)
+            conflicts.push_back({ move.space, "space " + move.space + " was pinned to shard " + space->pin });
+        if (!target)
+            conflicts.push_back({ move.space, "shard " + move.to + " was removed" });
+        else if (target->state != ShardState::Active)
+            conflicts.push_back(
+                { move.space, "shard " + move.to + " is now " + std::string(shardStateName(target->state)) });
+    }
+    return conflicts;
+}
+
+std::vector<std::string> describeDiff(const MapDiff& diff, const Plan& plan)
+{
+    std::set<std::string> spaces;
+    std::set<std::string> shards;
+    for (const PlannedMove& move : plan.moves) {
+        spaces.insert(move.space);
+        shards.insert(move.from);
+        shards.insert(move.to);
+    }
+    std::vector<std::string> lines;
+    for (const SpaceMove& move : diff.spaces) {
+        if (!spaces.contains(move.space) || move.fromShard == move.toShard)
+            continue;
+        if (move.toShard.empty())
+            lines.push_back("space " + move.space + " was removed");
+        else if (move.fromShard.empty())
+            lines.push_back("space " + move.space + " was created on shard " + move.toShard);
+        else
+            lines.push_back("space " + move.space + " moved from shard " + move.fromShard + " to " + move.toShard);
+    }
+    for (const ShardChange& change : diff.shards) {
+        if (!shards.contains(change.shard))
+            continue;
+        if (!change.after)
+            lines.push_back("shard " + change.shard + " was removed");
+        else if (change.before)
+            lines.push_back("shard " + change.shard + " went from " + shardStateName(*change.before) + " to "
+                + shardStateName(*change.after));
+    }
+    return lines;
+}
+
+} // namespace shardmap::core
