@@ -2,6 +2,145 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>DemoMode</name>
+    <message>
+        <source>Demo failed: %1</source>
+        <translation>Demo fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Demo: %1 documents written, %2 searches, %3 errors through the router</source>
+        <translation>Demo: %1 Dokumente geschrieben, %2 Suchen, %3 Fehler über den Router</translation>
+    </message>
+    <message>
+        <source> (last error: %1)</source>
+        <translation> (letzter Fehler: %1)</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::AuditModel</name>
+    <message numerus="yes">
+        <source>%n record(s)</source>
+        <translation>
+            <numerusform>%n Datensatz</numerusform>
+            <numerusform>%n Datensätze</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Revision</source>
+        <translation>Revision</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Actor</source>
+        <translation>Akteur</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>Änderungen</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::AuditPage</name>
+    <message>
+        <source>Load older</source>
+        <translation>Ältere laden</translation>
+    </message>
+    <message>
+        <source>Select two revisions to see what changed between them.</source>
+        <translation>Wählen Sie zwei Revisionen aus, um zu sehen, was sich zwischen ihnen geändert hat.</translation>
+    </message>
+    <message>
+        <source>Could not read the map&apos;s history: %1</source>
+        <translation>Der Verlauf der Shard-Map konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Could not read older revisions: %1</source>
+        <translation>Ältere Revisionen konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>The oldest revision is shown.</source>
+        <translation>Die älteste Revision wird angezeigt.</translation>
+    </message>
+    <message>
+        <source>Not connected to a fleet.</source>
+        <translation>Nicht mit einer Flotte verbunden.</translation>
+    </message>
+    <message>
+        <source>Changes from revision %1 to %2 (computing…)</source>
+        <translation>Änderungen von Revision %1 bis %2 (wird berechnet…)</translation>
+    </message>
+    <message>
+        <source>Changes from revision %1 to %2</source>
+        <translation>Änderungen von Revision %1 bis %2</translation>
+    </message>
+    <message>
+        <source>Could not compare revisions %1 and %2: %3</source>
+        <translation>Die Revisionen %1 und %2 konnten nicht verglichen werden: %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>Changes from revision %1 to %2 (%n commit(s))</source>
+        <translation>
+            <numerusform>Änderungen von Revision %1 bis %2 (%n Commit)</numerusform>
+            <numerusform>Änderungen von Revision %1 bis %2 (%n Commits)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Space %1 created on %2</source>
+        <translation>Space %1 auf %2 angelegt</translation>
+    </message>
+    <message>
+        <source>Space %1 removed from %2</source>
+        <translation>Space %1 von %2 entfernt</translation>
+    </message>
+    <message>
+        <source>Space %1 stayed on %2 (epoch %3 → %4)</source>
+        <translation>Space %1 blieb auf %2 (Epoche %3 → %4)</translation>
+    </message>
+    <message>
+        <source>Space %1 moved %2 → %3 (epoch %4 → %5)</source>
+        <translation>Space %1 verschoben %2 → %3 (Epoche %4 → %5)</translation>
+    </message>
+    <message>
+        <source>Shard %1 created (%2)</source>
+        <translation>Shard %1 angelegt (%2)</translation>
+    </message>
+    <message>
+        <source>Shard %1 removed</source>
+        <translation>Shard %1 entfernt</translation>
+    </message>
+    <message>
+        <source>Shard %1: %2 → %3</source>
+        <translation>Shard %1: %2 → %3</translation>
+    </message>
+    <message>
+        <source>Node %1 added</source>
+        <translation>Knoten %1 hinzugefügt</translation>
+    </message>
+    <message>
+        <source>Node %1 removed</source>
+        <translation>Knoten %1 entfernt</translation>
+    </message>
+    <message>
+        <source>Node %1 changed</source>
+        <translation>Knoten %1 geändert</translation>
+    </message>
+    <message>
+        <source>No spaces, shards or nodes changed.</source>
+        <translation>Es wurden keine Spaces, Shards oder Knoten geändert.</translation>
+    </message>
+</context>
+<context>
     <name>shardmap::widgets::ConnectDialog</name>
     <message>
         <source>Connect to a Fleet</source>
@@ -146,6 +285,76 @@
     <message>
         <source>Press Connect again to connect without saving it.</source>
         <translation>Klicken Sie erneut auf „Verbinden“, um ohne gespeichertes Passwort zu verbinden.</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::DemoFleet</name>
+    <message>
+        <source>The demo fleet did not start within %1 s (still waiting for: %2).</source>
+        <translation>Die Demo-Flotte ist nicht innerhalb von %1 s gestartet (wartet noch auf: %2).</translation>
+    </message>
+    <message>
+        <source>the shard map</source>
+        <translation>die Shard-Map</translation>
+    </message>
+    <message>
+        <source>Cannot find %1: it is neither next to this program nor on PATH (set %2 to its path).</source>
+        <translation>%1 wurde nicht gefunden: Es liegt weder neben diesem Programm noch im PATH (setzen Sie %2 auf seinen Pfad).</translation>
+    </message>
+    <message>
+        <source>Cannot run %1: %2 is not an executable file.</source>
+        <translation>%1 kann nicht ausgeführt werden: %2 ist keine ausführbare Datei.</translation>
+    </message>
+    <message>
+        <source>Cannot create a temporary directory for the demo: %1</source>
+        <translation>Für die Demo kann kein temporäres Verzeichnis angelegt werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Demo: starting %n shard node(s)…</source>
+        <translation>
+            <numerusform>Demo: %n Shard-Knoten wird gestartet…</numerusform>
+            <numerusform>Demo: %n Shard-Knoten werden gestartet…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot start %1 (%2): %3</source>
+        <translation>%1 (%2) kann nicht gestartet werden: %3</translation>
+    </message>
+    <message>
+        <source>Demo: %1 is listening on %2</source>
+        <translation>Demo: %1 lauscht auf %2</translation>
+    </message>
+    <message>
+        <source>Demo: fleet ready — router on %1, shard map %2, files in %3</source>
+        <translation>Demo: Flotte bereit — Router auf %1, Shard-Map %2, Dateien in %3</translation>
+    </message>
+    <message>
+        <source>Demo: registering nodes and creating shards in %1</source>
+        <translation>Demo: Knoten werden registriert und Shards in %1 angelegt</translation>
+    </message>
+    <message>
+        <source>Cannot set up the demo&apos;s shard map: %1</source>
+        <translation>Die Shard-Map der Demo kann nicht eingerichtet werden: %1</translation>
+    </message>
+    <message>
+        <source>Demo: starting shardmapd (the router)…</source>
+        <translation>Demo: shardmapd (der Router) wird gestartet…</translation>
+    </message>
+    <message>
+        <source>crashed</source>
+        <translation>ist abgestürzt</translation>
+    </message>
+    <message>
+        <source>exited with code %1</source>
+        <translation>wurde mit Code %1 beendet</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2: %3</translation>
+    </message>
+    <message>
+        <source>(no log)</source>
+        <translation>(kein Protokoll)</translation>
     </message>
 </context>
 <context>
@@ -669,6 +878,559 @@
         <source>Metrics %1 s old</source>
         <translation>Metriken %1 s alt</translation>
     </message>
+    <message>
+        <source>Shard map</source>
+        <translation>Shard-Map</translation>
+    </message>
+    <message>
+        <source>Migrations</source>
+        <translation>Migrationen</translation>
+    </message>
+    <message>
+        <source>Audit</source>
+        <translation>Prüfprotokoll</translation>
+    </message>
+    <message>
+        <source>Shard &amp;map</source>
+        <translation>Shard-&amp;Map</translation>
+    </message>
+    <message>
+        <source>&amp;Migrations</source>
+        <translation>M&amp;igrationen</translation>
+    </message>
+    <message>
+        <source>&amp;Audit</source>
+        <translation>&amp;Prüfprotokoll</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::MapPage</name>
+    <message>
+        <source>Size by docs</source>
+        <translation>Größe nach Dokumenten</translation>
+    </message>
+    <message>
+        <source>Size by bytes</source>
+        <translation>Größe nach Bytes</translation>
+    </message>
+    <message>
+        <source>Find space…</source>
+        <translation>Space suchen…</translation>
+    </message>
+    <message>
+        <source>Move to…</source>
+        <translation>Verschieben nach…</translation>
+    </message>
+    <message>
+        <source>Plan mode</source>
+        <translation>Planmodus</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Rückgängig</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>Wiederholen</translation>
+    </message>
+    <message>
+        <source>Save plan…</source>
+        <translation>Plan speichern…</translation>
+    </message>
+    <message>
+        <source>Save plan</source>
+        <translation>Plan speichern</translation>
+    </message>
+    <message>
+        <source>Plans (*.json)</source>
+        <translation>Pläne (*.json)</translation>
+    </message>
+    <message>
+        <source>Open plan…</source>
+        <translation>Plan öffnen…</translation>
+    </message>
+    <message>
+        <source>Open plan</source>
+        <translation>Plan öffnen</translation>
+    </message>
+    <message>
+        <source>Discard plan</source>
+        <translation>Plan verwerfen</translation>
+    </message>
+    <message>
+        <source>Apply plan</source>
+        <translation>Plan anwenden</translation>
+    </message>
+    <message>
+        <source>No space %1 in the map</source>
+        <translation>Kein Space %1 in der Shard-Map</translation>
+    </message>
+    <message numerus="yes">
+        <source>Move %n space(s) to %1</source>
+        <translation>
+            <numerusform>%n Space nach %1 verschieben</numerusform>
+            <numerusform>%n Spaces nach %1 verschieben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Move spaces</source>
+        <translation>Spaces verschieben</translation>
+    </message>
+    <message>
+        <source>Spaces:</source>
+        <translation>Spaces:</translation>
+    </message>
+    <message>
+        <source>To shard:</source>
+        <translation>Ziel-Shard:</translation>
+    </message>
+    <message>
+        <source>Documents:</source>
+        <translation>Dokumente:</translation>
+    </message>
+    <message>
+        <source>Size:</source>
+        <translation>Größe:</translation>
+    </message>
+    <message>
+        <source>Expected duration:</source>
+        <translation>Voraussichtliche Dauer:</translation>
+    </message>
+    <message>
+        <source>unthrottled (as fast as the nodes go)</source>
+        <translation>ungedrosselt (so schnell die Knoten können)</translation>
+    </message>
+    <message>
+        <source>about %1 s at %2 docs/s</source>
+        <translation>etwa %1 s bei %2 Dok./s</translation>
+    </message>
+    <message>
+        <source>Target after the move:</source>
+        <translation>Ziel nach der Verschiebung:</translation>
+    </message>
+    <message>
+        <source>%1 docs, %2%3</source>
+        <translation>%1 Dokumente, %2%3</translation>
+    </message>
+    <message>
+        <source> (%1% of its capacity)</source>
+        <translation> (%1 % seiner Kapazität)</translation>
+    </message>
+    <message>
+        <source>Why (recorded with the migration)</source>
+        <translation>Begründung (wird mit der Migration gespeichert)</translation>
+    </message>
+    <message>
+        <source>Reason:</source>
+        <translation>Grund:</translation>
+    </message>
+    <message>
+        <source>Queue migrations</source>
+        <translation>Migrationen einreihen</translation>
+    </message>
+    <message>
+        <source>Not connected to a shard map</source>
+        <translation>Nicht mit einer Shard-Map verbunden</translation>
+    </message>
+    <message numerus="yes">
+        <source>Queueing %n migration(s)…</source>
+        <translation>
+            <numerusform>%n Migration wird eingereiht…</numerusform>
+            <numerusform>%n Migrationen werden eingereiht…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The map changed since the plan was drafted; nothing was queued:
+%1</source>
+        <translation>Die Shard-Map hat sich geändert, seit der Plan entworfen wurde; nichts wurde eingereiht:
+%1</translation>
+    </message>
+    <message>
+        <source>Queued %1; refused: %2</source>
+        <translation>Eingereiht: %1; abgelehnt: %2</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>nichts</translation>
+    </message>
+    <message>
+        <source>Queued %1</source>
+        <translation>Eingereiht: %1</translation>
+    </message>
+    <message>
+        <source>Select the spaces to move first</source>
+        <translation>Wählen Sie zuerst die zu verschiebenden Spaces aus</translation>
+    </message>
+    <message numerus="yes">
+        <source>Move %n space(s) to…</source>
+        <translation>
+            <numerusform>%n Space verschieben nach…</numerusform>
+            <numerusform>%n Spaces verschieben nach…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Could not save the plan to %1: %2</source>
+        <translation>Der Plan konnte nicht unter %1 gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>Plan saved to %1</source>
+        <translation>Plan unter %1 gespeichert</translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2</source>
+        <translation>%1 konnte nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a plan: %2</source>
+        <translation>%1 ist kein Plan: %2</translation>
+    </message>
+    <message>
+        <source>The map changed since this plan was drafted (revision %1):
+%2</source>
+        <translation>Die Shard-Map hat sich geändert, seit dieser Plan entworfen wurde (Revision %1):
+%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Plan with %n move(s) opened</source>
+        <translation>
+            <numerusform>Plan mit %n Verschiebung geöffnet</numerusform>
+            <numerusform>Plan mit %n Verschiebungen geöffnet</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The plan has no moves</source>
+        <translation>Der Plan enthält keine Verschiebungen</translation>
+    </message>
+    <message>
+        <source>plan drafted by %1</source>
+        <translation>Plan entworfen von %1</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::MigrationsModel</name>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 (paused)</source>
+        <translation>%1 (angehalten)</translation>
+    </message>
+    <message>
+        <source>%1 (cancelling)</source>
+        <translation>%1 (wird abgebrochen)</translation>
+    </message>
+    <message>
+        <source>%1 (rolling back)</source>
+        <translation>%1 (wird rückabgewickelt)</translation>
+    </message>
+    <message>
+        <source>%1 (rolled back)</source>
+        <translation>%1 (rückabgewickelt)</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>%1 docs/s</source>
+        <translation>%1 Dok./s</translation>
+    </message>
+    <message>
+        <source>Migration</source>
+        <translation>Migration</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>Space</translation>
+    </message>
+    <message>
+        <source>Source → target</source>
+        <translation>Quelle → Ziel</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>Phase</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Fortschritt</translation>
+    </message>
+    <message>
+        <source>Docs</source>
+        <translation>Dok.</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>Bytes</translation>
+    </message>
+    <message>
+        <source>Rate</source>
+        <translation>Rate</translation>
+    </message>
+    <message>
+        <source>ETA</source>
+        <translation>Restzeit</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>Beendet</translation>
+    </message>
+    <message>
+        <source>Requested by</source>
+        <translation>Angefordert von</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::MigrationsPage</name>
+    <message>
+        <source>Pause</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Roll back</source>
+        <translation>Rückabwickeln</translation>
+    </message>
+    <message>
+        <source>Throttle</source>
+        <translation>Drosseln</translation>
+    </message>
+    <message>
+        <source>Paused %1.</source>
+        <translation>%1 angehalten.</translation>
+    </message>
+    <message>
+        <source>Resumed %1.</source>
+        <translation>%1 fortgesetzt.</translation>
+    </message>
+    <message>
+        <source>Asked to cancel %1.</source>
+        <translation>Abbruch von %1 angefordert.</translation>
+    </message>
+    <message>
+        <source>Asked to roll back %1.</source>
+        <translation>Rückabwicklung von %1 angefordert.</translation>
+    </message>
+    <message>
+        <source>Changed the throttle of %1.</source>
+        <translation>Drosselung von %1 geändert.</translation>
+    </message>
+    <message>
+        <source>All states</source>
+        <translation>Alle Zustände</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>Eingereiht</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Laufend</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Abgeschlossen</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>Any time</source>
+        <translation>Beliebiger Zeitraum</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>Letzte Stunde</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>Letzte 24 Stunden</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>Letzte 7 Tage</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>Space</translation>
+    </message>
+    <message>
+        <source>Shard (source or target)</source>
+        <translation>Shard (Quelle oder Ziel)</translation>
+    </message>
+    <message>
+        <source>Pause…</source>
+        <translation>Anhalten…</translation>
+    </message>
+    <message>
+        <source>Resume…</source>
+        <translation>Fortsetzen…</translation>
+    </message>
+    <message>
+        <source>Cancel…</source>
+        <translation>Abbrechen…</translation>
+    </message>
+    <message>
+        <source>Roll back…</source>
+        <translation>Rückabwickeln…</translation>
+    </message>
+    <message>
+        <source> docs/s</source>
+        <translation> Dok./s</translation>
+    </message>
+    <message>
+        <source>default rate</source>
+        <translation>Standardrate</translation>
+    </message>
+    <message>
+        <source>Set throttle…</source>
+        <translation>Drosselung festlegen…</translation>
+    </message>
+    <message>
+        <source>Concurrent migrations:</source>
+        <translation>Gleichzeitige Migrationen:</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>kein Limit</translation>
+    </message>
+    <message>
+        <source>Apply…</source>
+        <translation>Übernehmen…</translation>
+    </message>
+    <message>
+        <source>There is no migration %1 in the map.</source>
+        <translation>In der Shard-Map gibt es keine Migration %1.</translation>
+    </message>
+    <message>
+        <source>Migration %1 is %2 already.</source>
+        <translation>Migration %1 ist bereits im Zustand „%2“.</translation>
+    </message>
+    <message>
+        <source>Migration %1 is paused already.</source>
+        <translation>Migration %1 ist bereits angehalten.</translation>
+    </message>
+    <message>
+        <source>Migration %1 is not paused.</source>
+        <translation>Migration %1 ist nicht angehalten.</translation>
+    </message>
+    <message>
+        <source>Migration %1 is past its cutover; roll it back instead.</source>
+        <translation>Migration %1 hat die Umschaltung bereits hinter sich; fordern Sie stattdessen eine Rückabwicklung an.</translation>
+    </message>
+    <message>
+        <source>Migration %1 is being cancelled already.</source>
+        <translation>Migration %1 wird bereits abgebrochen.</translation>
+    </message>
+    <message>
+        <source>A rollback is possible after the cutover, while the rollback window is open; migration %1 is in phase %2.</source>
+        <translation>Eine Rückabwicklung ist nach der Umschaltung möglich, solange das Rückabwicklungsfenster offen ist; Migration %1 ist in der Phase %2.</translation>
+    </message>
+    <message>
+        <source>Migration %1 is being rolled back already.</source>
+        <translation>Migration %1 wird bereits rückabgewickelt.</translation>
+    </message>
+    <message>
+        <source>Select a migration first.</source>
+        <translation>Wählen Sie zuerst eine Migration aus.</translation>
+    </message>
+    <message>
+        <source>At most %1 migrations run at once now.</source>
+        <translation>Jetzt laufen höchstens %1 Migrationen gleichzeitig.</translation>
+    </message>
+    <message>
+        <source>Not connected to a fleet.</source>
+        <translation>Nicht mit einer Flotte verbunden.</translation>
+    </message>
+    <message>
+        <source>Migration %1: %2</source>
+        <translation>Migration %1: %2</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>Why (recorded in the audit log)</source>
+        <translation>Begründung (wird im Prüfprotokoll festgehalten)</translation>
+    </message>
+    <message>
+        <source>Reason:</source>
+        <translation>Grund:</translation>
+    </message>
+    <message>
+        <source>%1 migration %2 of space %3 (%4 → %5)?</source>
+        <translation>%1: Migration %2 von Space %3 (%4 → %5)?</translation>
+    </message>
+    <message>
+        <source>Let the executor run any number of migrations at once?</source>
+        <translation>Soll der Executor beliebig viele Migrationen gleichzeitig ausführen?</translation>
+    </message>
+    <message>
+        <source>Let the executor run at most %1 migrations at once?</source>
+        <translation>Soll der Executor höchstens %1 Migrationen gleichzeitig ausführen?</translation>
+    </message>
+    <message>
+        <source>Concurrent migrations</source>
+        <translation>Gleichzeitige Migrationen</translation>
+    </message>
+    <message>
+        <source>Migration %1 of space %2 finished.</source>
+        <translation>Migration %1 von Space %2 abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>Migration %1 of space %2 failed: %3</source>
+        <translation>Migration %1 von Space %2 fehlgeschlagen: %3</translation>
+    </message>
+    <message>
+        <source>Migration %1 of space %2 was cancelled.</source>
+        <translation>Migration %1 von Space %2 wurde abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Migration %1 of space %2 was cancelled: %3</source>
+        <translation>Migration %1 von Space %2 wurde abgebrochen: %3</translation>
+    </message>
+    <message>
+        <source>Shardmap migrations</source>
+        <translation>Shardmap-Migrationen</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::PreferencesDialog</name>
@@ -730,6 +1492,115 @@
     <message>
         <source>Clear Recent Connections</source>
         <translation>Liste der zuletzt verwendeten Verbindungen leeren</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::ShardMapModel</name>
+    <message>
+        <source>Shard %1 on node %2 (%3)</source>
+        <translation>Shard %1 auf Knoten %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Space %1: %2 docs, %3</source>
+        <translation>Space %1: %2 Dokumente, %3</translation>
+    </message>
+    <message>
+        <source>Space %1 (no figures yet)</source>
+        <translation>Space %1 (noch keine Zahlen)</translation>
+    </message>
+    <message>
+        <source>No space %1 in the map</source>
+        <translation>Kein Space %1 in der Shard-Map</translation>
+    </message>
+    <message>
+        <source>No shard %1 in the map</source>
+        <translation>Kein Shard %1 in der Shard-Map</translation>
+    </message>
+    <message>
+        <source>Space %1 is already on shard %2</source>
+        <translation>Space %1 liegt bereits auf Shard %2</translation>
+    </message>
+    <message>
+        <source>Shard %1 is draining</source>
+        <translation>Shard %1 wird geleert</translation>
+    </message>
+    <message>
+        <source>Shard %1 is readonly</source>
+        <translation>Shard %1 ist schreibgeschützt</translation>
+    </message>
+    <message>
+        <source>Shard %1 is retired</source>
+        <translation>Shard %1 ist stillgelegt</translation>
+    </message>
+    <message>
+        <source>The node of shard %1 is retired</source>
+        <translation>Der Knoten von Shard %1 ist stillgelegt</translation>
+    </message>
+    <message>
+        <source>Space %1 is pinned to another shard</source>
+        <translation>Space %1 ist fest an einen anderen Shard gebunden</translation>
+    </message>
+    <message>
+        <source>Space %1 is already migrating</source>
+        <translation>Space %1 wird bereits migriert</translation>
+    </message>
+    <message>
+        <source>Shard %1 is full: it would hold %2 docs, its limit is %3</source>
+        <translation>Shard %1 ist voll: Er hätte dann %2 Dokumente, sein Limit liegt bei %3</translation>
+    </message>
+    <message>
+        <source>Shard %1 is full: it would hold %2, its limit is %3</source>
+        <translation>Shard %1 ist voll: Er hätte dann %2, sein Limit liegt bei %3</translation>
+    </message>
+    <message>
+        <source>No spaces to move</source>
+        <translation>Keine Spaces zum Verschieben</translation>
+    </message>
+    <message>
+        <source>Drop the spaces on a shard&apos;s lane</source>
+        <translation>Legen Sie die Spaces auf der Spur eines Shards ab</translation>
+    </message>
+    <message>
+        <source>Only spaces can be moved onto a shard</source>
+        <translation>Nur Spaces können auf einen Shard verschoben werden</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::ShardMapView</name>
+    <message>
+        <source>%1 docs</source>
+        <translation>%1 Dokumente</translation>
+    </message>
+    <message>
+        <source>Node %1</source>
+        <translation>Knoten %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>+%n small spaces</source>
+        <translation>
+            <numerusform>+%n kleiner Space</numerusform>
+            <numerusform>+%n kleine Spaces</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1% now, %2% after moves</source>
+        <translation>jetzt %1 %, nach den Verschiebungen %2 %</translation>
+    </message>
+    <message>
+        <source>%1 now, %2 after moves (no limit)</source>
+        <translation>jetzt %1, nach den Verschiebungen %2 (kein Limit)</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>%1 ⇢ %2 (plan)</source>
+        <translation>%1 ⇢ %2 (Plan)</translation>
     </message>
 </context>
 <context>

@@ -1,13 +1,104 @@
 // shardmap: the console. Parses the command line, applies language and theme, opens the main
-// window and, with --store, connects it.
+// window and, with --store, connects it; with --demo, starts a loopback fleet with a load
+// generator first (widgets/demo) and connects to that.
 #include "widgets/console/main_window.h"
+#include "widgets/demo/demo_fleet.h"
+#include "widgets/demo/load_generator.h"
 #include "widgets/session/connection_spec.h"
 #include "widgets/style/i18n.h"
 #include "widgets/style/theme.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSocketNotifier>
+#include <QStatusBar>
 #include <QTimer>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace {
+
+int g_signalSocket[2] = { -1, -1 };
+
+// SIGTERM and SIGINT quit the event loop, so that the demo's children are stopped and its
+// files removed as on a normal quit (a SIGKILL is covered by the children's death signal).
+void quitOnStopSignals(QCoreApplication& app)
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalSocket) != 0)
+        return;
+    auto* notifier = new QSocketNotifier(g_signalSocket[1], QSocketNotifier::Read, &app);
+    QObject::connect(notifier, &QSocketNotifier::activated, &app, [notifier] {
+        notifier->setEnabled(false);
+        char byte = 0;
+        [[maybe_unused]] const auto got = ::read(g_signalSocket[1], &byte, 1);
+        QCoreApplication::quit();
+    });
+    struct sigaction action = {};
+    action.sa_handler = [](int) {
+        const char byte = 1;
+        [[maybe_unused]] const auto sent = ::write(g_signalSocket[0], &byte, 1);
+    };
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    ::sigaction(SIGTERM, &action, nullptr);
+    ::sigaction(SIGINT, &action, nullptr);
+}
+
+void showDemoStatus(shardmap::widgets::MainWindow& window, const QString& text, int timeoutMs = 0)
+{
+    window.statusBar()->showMessage(text, timeoutMs);
+    std::fprintf(stderr, "shardmap: %s\n", qPrintable(text));
+}
+
+// --demo: the fleet, then the console connected to it and the load generator writing to it.
+// Both are stopped (load first) before the window goes away.
+void startDemo(QApplication& app, shardmap::widgets::MainWindow& window, shardmap::widgets::DemoFleet& fleet,
+    std::unique_ptr<shardmap::widgets::LoadGenerator>& load, int metricsIntervalMs)
+{
+    using shardmap::widgets::DemoFleet;
+    QObject::connect(
+        &fleet, &DemoFleet::progress, &window, [&window](const QString& text) { showDemoStatus(window, text); });
+    QObject::connect(&fleet, &DemoFleet::failed, &window, [&window, &load](const QString& error) {
+        if (load)
+            load->stop();
+        showDemoStatus(window, QCoreApplication::translate("DemoMode", "Demo failed: %1").arg(error));
+    });
+    auto* ticker = new QTimer(&window);
+    QObject::connect(ticker, &QTimer::timeout, &window, [&window, &load] {
+        if (!load)
+            return;
+        QString text = QCoreApplication::translate(
+            "DemoMode", "Demo: %1 documents written, %2 searches, %3 errors through the router")
+                           .arg(load->writes())
+                           .arg(load->searches())
+                           .arg(load->errors());
+        if (const auto error = load->lastError(); !error.empty())
+            text += QCoreApplication::translate("DemoMode", " (last error: %1)").arg(QString::fromStdString(error));
+        window.statusBar()->showMessage(text);
+    });
+    QObject::connect(&fleet, &DemoFleet::ready, &window,
+        [&window, &fleet, &load, ticker, metricsIntervalMs](shardmap::widgets::ConnectionSpec spec) {
+            spec.metricsIntervalMs = metricsIntervalMs;
+            window.connectTo(spec);
+            shardmap::widgets::LoadGenerator::Options options;
+            options.routerAddress = fleet.routerAddress().toStdString();
+            load = std::make_unique<shardmap::widgets::LoadGenerator>(options);
+            load->start();
+            ticker->start(1000);
+        });
+    QObject::connect(&app, &QCoreApplication::aboutToQuit, &fleet, [&fleet, &load, ticker] {
+        ticker->stop();
+        if (load)
+            load->stop();
+        fleet.stop();
+    });
+    fleet.start();
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -32,15 +123,25 @@ int main(int argc, char** argv)
         QStringLiteral("1000"));
     parser.addOption(storeOption);
     parser.addOption(languageOption);
+    const QCommandLineOption demoOption(QStringLiteral("demo"),
+        QStringLiteral("Start a demo fleet on loopback (3 shard nodes, shardmapd, a shard map in a temporary "
+                       "directory, a load generator) and connect to it; quitting stops it."));
     parser.addOption(intervalOption);
+    parser.addOption(demoOption);
     parser.process(app);
+    quitOnStopSignals(app);
 
     shardmap::widgets::installTranslations(app, parser.value(languageOption));
     shardmap::widgets::ThemeManager theme;
 
+    // Declared before the window so that they outlive it; the fleet stops its children on quit.
+    shardmap::widgets::DemoFleet fleet;
+    std::unique_ptr<shardmap::widgets::LoadGenerator> load;
     shardmap::widgets::MainWindow window;
     window.show();
-    if (parser.isSet(storeOption)) {
+    if (parser.isSet(demoOption)) {
+        startDemo(app, window, fleet, load, std::max(200, parser.value(intervalOption).toInt()));
+    } else if (parser.isSet(storeOption)) {
         shardmap::widgets::ConnectionSpec spec;
         spec.storeUri = shardmap::widgets::stripPassword(parser.value(storeOption), &spec.password);
         spec.metricsIntervalMs = std::max(200, parser.value(intervalOption).toInt());

@@ -4,10 +4,14 @@
 // as a test artifact.
 #include "core/fleet/health.h"
 #include "tests/support/fleet_test.h"
+#include "tests/widgets/wait_for.h"
+#include "widgets/audit/audit_page.h"
 #include "widgets/console/main_window.h"
 #include "widgets/detail/detail_page.h"
 #include "widgets/fleet/fleet_model.h"
 #include "widgets/fleet/fleet_page.h"
+#include "widgets/map/map_page.h"
+#include "widgets/migrations/migrations_page.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -20,19 +24,7 @@
 namespace shardmap::widgets {
 namespace {
 
-template <typename Condition> bool waitFor(Condition condition, int limitMs = 20000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!condition()) {
-        if (timer.elapsed() > limitMs) {
-            return false;
-        }
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(5);
-    }
-    return true;
-}
+using testing::waitFor;
 
 int healthOf(const FleetModel& model, const QString& nodeId)
 {
@@ -162,8 +154,9 @@ TEST_F(ConsoleTest, ScreenshotOfEveryPage)
 
     const QString dir = QStringLiteral(SHARDMAP_TEST_ARTIFACTS) + QStringLiteral("/screenshots");
     ASSERT_TRUE(QDir().mkpath(dir));
-    const QList<QPair<QWidget*, QString>> pages
-        = { { window.fleetPage(), QStringLiteral("fleet") }, { window.detailPage(), QStringLiteral("detail") } };
+    const QList<QPair<QWidget*, QString>> pages = { { window.fleetPage(), QStringLiteral("fleet") },
+        { window.detailPage(), QStringLiteral("detail") }, { window.mapPage(), QStringLiteral("map") },
+        { window.migrationsPage(), QStringLiteral("migrations") }, { window.auditPage(), QStringLiteral("audit") } };
     for (const auto& [page, name] : pages) {
         window.showPage(page);
         for (int i = 0; i < 20; ++i) {

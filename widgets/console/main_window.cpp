@@ -1,9 +1,12 @@
 #include "widgets/console/main_window.h"
 
+#include "widgets/audit/audit_page.h"
 #include "widgets/connect/connect_dialog.h"
 #include "widgets/connect/recent_connections.h"
 #include "widgets/detail/detail_page.h"
 #include "widgets/fleet/fleet_page.h"
+#include "widgets/map/map_page.h"
+#include "widgets/migrations/migrations_page.h"
 #include "widgets/style/preferences_dialog.h"
 
 #include <QAction>
@@ -61,6 +64,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_detailPage = new DetailPage(m_connection, this);
     addPage(m_fleetPage, tr("Fleet"), resourceIcon("node"));
     addPage(m_detailPage, tr("Shard detail"), resourceIcon("shard"));
+    m_mapPage = new MapPage(m_connection, this);
+    addPage(m_mapPage, tr("Shard map"), resourceIcon("shard"));
+    m_migrationsPage = new MigrationsPage(m_connection, this);
+    addPage(m_migrationsPage, tr("Migrations"), resourceIcon("refresh"));
+    m_auditPage = new AuditPage(m_connection, this);
+    addPage(m_auditPage, tr("Audit"), resourceIcon("find"));
     connect(m_fleetPage, &FleetPage::detailRequested, this, &MainWindow::showDetail);
 
     auto* splitter = new QSplitter(this);
@@ -153,6 +162,9 @@ void MainWindow::buildMenus()
     find->setShortcut(QKeySequence::Find);
     view->addAction(tr("&Fleet"), this, [this] { showPage(m_fleetPage); });
     view->addAction(tr("Shard &detail"), this, [this] { showPage(m_detailPage); });
+    view->addAction(tr("Shard &map"), this, [this] { showPage(m_mapPage); });
+    view->addAction(tr("&Migrations"), this, [this] { showPage(m_migrationsPage); });
+    view->addAction(tr("&Audit"), this, [this] { showPage(m_auditPage); });
 
     QMenu* settingsMenu = menuBar()->addMenu(tr("&Settings"));
     settingsMenu->addAction(tr("&Health thresholds…"), this, &MainWindow::editHealthThresholds);

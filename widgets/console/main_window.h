@@ -15,8 +15,11 @@ class QStackedWidget;
 
 namespace shardmap::widgets {
 
+class AuditPage;
 class DetailPage;
 class FleetPage;
+class MapPage;
+class MigrationsPage;
 class RecentConnections;
 
 // The console's shell: pages (Fleet, Shard detail; later Map, Migrations, Plans, Audit) in a
@@ -32,6 +35,9 @@ public:
     FleetConnection* connection() const { return m_connection; }
     FleetPage* fleetPage() const { return m_fleetPage; }
     DetailPage* detailPage() const { return m_detailPage; }
+    MapPage* mapPage() const { return m_mapPage; }
+    MigrationsPage* migrationsPage() const { return m_migrationsPage; }
+    AuditPage* auditPage() const { return m_auditPage; }
     RecentConnections* recentConnections() const { return m_recent; }
 
     // Adds a page to the navigation; later issues add theirs the same way. Returns its index.
@@ -77,6 +83,9 @@ private:
     QStackedWidget* m_pages = nullptr;
     FleetPage* m_fleetPage = nullptr;
     DetailPage* m_detailPage = nullptr;
+    MapPage* m_mapPage = nullptr;
+    MigrationsPage* m_migrationsPage = nullptr;
+    AuditPage* m_auditPage = nullptr;
     QLabel* m_banner = nullptr;
     QLineEdit* m_findSpace = nullptr;
     QLabel* m_connectionLabel = nullptr;

@@ -1,0 +1,522 @@
+// The shard map page: the lanes-and-tiles model (incremental, under QAbstractItemModelTester),
+// its drag and drop contract with refusals and their reasons, drag events on the view, plan
+// mode (undo/redo, save/open, apply against a map that moved on), and a drop that queues a real
+// migration run by a real shardmapd against real nodes.
+#include "core/map/map_editor.h"
+#include "core/migration/migration_requests.h"
+#include "core/store/metadata_store.h"
+#include "tests/support/controller_process.h"
+#include "tests/support/fleet_test.h"
+#include "tests/support/workload.h"
+#include "widgets/map/map_page.h"
+#include "widgets/map/shard_map_model.h"
+#include "widgets/map/shard_map_view.h"
+
+#include <QAbstractItemModelTester>
+#include <QCoreApplication>
+#include <QDragEnterEvent>
+#include <QElapsedTimer>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QThread>
+#include <QUndoStack>
+#include <gtest/gtest.h>
+
+namespace shardmap::widgets {
+namespace {
+
+template <typename Condition> bool waitUntil(Condition condition, int limitMs = 30000)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!condition()) {
+        if (timer.elapsed() > limitMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(5);
+    }
+    return true;
+}
+
+// Nodes n0 (shard s0) and n1 (shards s1, s2); spaces a, b on s0, c on s1.
+std::shared_ptr<core::MapSnapshot> makeMap(std::uint64_t revision = 1)
+{
+    auto map = std::make_shared<core::MapSnapshot>();
+    map->revision = revision;
+    map->settings.value.maxTargetFill = 1.0;
+    map->settings.value.defaultThrottleDocsPerSecond = 100;
+    map->nodes["n0"] = { core::NodeRecord { "n0", "127.0.0.1:1", {}, false }, 1 };
+    map->nodes["n1"] = { core::NodeRecord { "n1", "127.0.0.1:2", {}, false }, 1 };
+    map->shards["s0"] = { core::ShardRecord { "s0", "n0", core::ShardState::Active, 0, 0 }, 1 };
+    map->shards["s1"] = { core::ShardRecord { "s1", "n1", core::ShardState::Active, 0, 0 }, 1 };
+    map->shards["s2"] = { core::ShardRecord { "s2", "n1", core::ShardState::Active, 0, 0 }, 1 };
+    for (const auto& [space, shard] : { std::pair { "a", "s0" }, { "b", "s0" }, { "c", "s1" } }) {
+        core::SpaceRecord record;
+        record.id = space;
+        record.shard = shard;
+        map->spaces[space] = { record, 1 };
+    }
+    return map;
+}
+
+SamplePtr makeSample(const std::string& node, const std::map<std::string, std::vector<core::SpaceMetricsValue>>& shards)
+{
+    auto sample = std::make_shared<core::NodeMetricsValue>();
+    sample->nodeId = node;
+    for (const auto& [shard, spaces] : shards) {
+        core::ShardMetricsValue figures;
+        figures.shard = shard;
+        for (const auto& space : spaces) {
+            figures.liveDocs += space.liveDocs;
+            figures.bytesEstimate += space.bytesEstimate;
+        }
+        figures.spaceMetrics = spaces;
+        sample->shards.push_back(figures);
+    }
+    return sample;
+}
+
+void feed(ShardMapModel& model)
+{
+    model.applySample(
+        QStringLiteral("n0"), makeSample("n0", { { "s0", { { "a", 100, 1000, 5, 0 }, { "b", 50, 500, 1, 0 } } } }));
+    model.applySample(QStringLiteral("n1"), makeSample("n1", { { "s1", { { "c", 10, 100, 0, 0 } } }, { "s2", {} } }));
+}
+
+QString laneOf(const ShardMapModel& model, const QString& space)
+{
+    return model.spaceIndex(space).parent().data(ShardMapModel::IdRole).toString();
+}
+
+qulonglong projectedDocs(const ShardMapModel& model, const QString& shard)
+{
+    return model.laneIndex(shard).data(ShardMapModel::ProjectedDocsRole).toULongLong();
+}
+
+std::unique_ptr<QMimeData> dragOf(ShardMapModel& model, const QStringList& spaces)
+{
+    QModelIndexList indexes;
+    for (const QString& space : spaces)
+        indexes.push_back(model.spaceIndex(space));
+    return std::unique_ptr<QMimeData>(model.mimeData(indexes));
+}
+
+} // namespace
+
+TEST(MapModel, LanesGroupedByNodeUpdateIncrementally)
+{
+    ShardMapModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    auto map = makeMap();
+    model.setMap(map);
+    ASSERT_EQ(model.rowCount(), 3);
+    EXPECT_EQ((model.index(0, 0).data(ShardMapModel::NodeRole).toString()).toStdString(), "n0");
+    EXPECT_EQ(model.rowCount(model.laneIndex(QStringLiteral("s0"))), 2);
+    feed(model);
+    EXPECT_EQ(model.spaceIndex(QStringLiteral("a")).data(ShardMapModel::DocsRole).toULongLong(), 100u);
+    EXPECT_EQ(model.laneIndex(QStringLiteral("s0")).data(ShardMapModel::DocsRole).toULongLong(), 150u);
+
+    // A space moves, one appears, a shard appears: rows move without a reset and keep figures.
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    auto next = std::make_shared<core::MapSnapshot>(*makeMap(2));
+    next->spaces["a"].value.shard = "s1";
+    next->spaces["d"] = { core::SpaceRecord { "d", "s2", 1, {}, {}, core::MigrationPhase::Done, {}, false }, 2 };
+    next->shards["s3"] = { core::ShardRecord { "s3", "n0", core::ShardState::Draining, 0, 0 }, 2 };
+    model.setMap(next);
+    EXPECT_EQ(resets.count(), 0);
+    EXPECT_EQ(model.rowCount(), 4);
+    EXPECT_EQ((model.index(1, 0).data(ShardMapModel::IdRole).toString()).toStdString(), "s3"); // beside s0 on n0
+    EXPECT_EQ((laneOf(model, QStringLiteral("a"))).toStdString(), "s1");
+    EXPECT_EQ(model.spaceIndex(QStringLiteral("a")).data(ShardMapModel::DocsRole).toULongLong(), 100u);
+    EXPECT_EQ((laneOf(model, QStringLiteral("d"))).toStdString(), "s2");
+    model.setMap(makeMap(3));
+    EXPECT_EQ(model.rowCount(), 3);
+    model.setMap(nullptr);
+    EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(MapModel, DragContractAllowsAndRefusesWithReasons)
+{
+    ShardMapModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    auto map = makeMap();
+    map->shards["s2"].value.state = core::ShardState::Draining;
+    model.setMap(map);
+    feed(model);
+
+    EXPECT_EQ(model.mimeTypes(), QStringList { QString::fromLatin1(ShardMapModel::kMimeType) });
+    EXPECT_TRUE(model.supportedDropActions() & Qt::MoveAction);
+    const auto both = dragOf(model, { QStringLiteral("a"), QStringLiteral("b") });
+    EXPECT_EQ(ShardMapModel::spacesOf(both.get()), (QStringList { QStringLiteral("a"), QStringLiteral("b") }));
+    const QModelIndex s1 = model.laneIndex(QStringLiteral("s1"));
+    EXPECT_TRUE(model.canDropMimeData(both.get(), Qt::MoveAction, -1, -1, s1));
+    // Onto a space tile means onto its lane.
+    EXPECT_TRUE(model.canDropMimeData(both.get(), Qt::MoveAction, -1, -1, model.spaceIndex(QStringLiteral("c"))));
+
+    const QModelIndex s2 = model.laneIndex(QStringLiteral("s2"));
+    EXPECT_FALSE(model.canDropMimeData(both.get(), Qt::MoveAction, -1, -1, s2));
+    EXPECT_EQ((model.dropRefusal(both.get(), s2)).toStdString(), "Shard s2 is draining");
+    const QModelIndex s0 = model.laneIndex(QStringLiteral("s0"));
+    EXPECT_EQ((model.dropRefusal(both.get(), s0)).toStdString(), "Space a is already on shard s0");
+
+    auto pinned = std::make_shared<core::MapSnapshot>(*map);
+    pinned->revision = 2;
+    pinned->spaces["b"].value.pin = "s0";
+    pinned->spaces["c"].value.migrationId = "m-1";
+    pinned->spaces["c"].value.target = "s2";
+    // s1 holds 10 docs (c, which is leaving for s2): a (100) fits, a + b (150) do not.
+    pinned->shards["s1"].value.capacityDocs = 120;
+    model.setMap(pinned);
+    EXPECT_EQ((model.dropRefusal(both.get(), s1)).toStdString(), "Space b is pinned to another shard");
+    const auto c = dragOf(model, { QStringLiteral("c") });
+    EXPECT_EQ((model.dropRefusal(c.get(), s0)).toStdString(), "Space c is already migrating");
+    pinned->spaces["b"].value.pin.clear();
+    model.setMap(std::make_shared<core::MapSnapshot>(*pinned));
+    EXPECT_EQ((model.dropRefusal(both.get(), s1)).toStdString(),
+        "Shard s1 is full: it would hold 150 docs, its limit is 120");
+    const auto a = dragOf(model, { QStringLiteral("a") });
+    EXPECT_TRUE(model.dropRefusal(a.get(), s1).isEmpty());
+
+    // A refused drop requests nothing; an allowed one requests the moves and writes nothing itself.
+    QSignalSpy requested(&model, &ShardMapModel::movesRequested);
+    EXPECT_FALSE(model.dropMimeData(both.get(), Qt::MoveAction, -1, -1, s1));
+    EXPECT_TRUE(model.dropMimeData(a.get(), Qt::MoveAction, -1, -1, s1));
+    ASSERT_EQ(requested.count(), 1);
+    EXPECT_EQ(requested.front().at(0).toStringList(), QStringList { QStringLiteral("a") });
+    EXPECT_EQ((requested.front().at(1).toString()).toStdString(), "s1");
+    EXPECT_EQ((laneOf(model, QStringLiteral("a"))).toStdString(), "s0");
+}
+
+TEST(MapView, DragEventsAcceptAllowedLanesAndShowWhyOthersRefuse)
+{
+    ShardMapModel model;
+    auto map = makeMap();
+    map->shards["s2"].value.state = core::ShardState::Draining;
+    model.setMap(map);
+    feed(model);
+    ShardMapView view;
+    view.setModel(&model);
+    view.resize(900, 500);
+    view.show();
+    QSignalSpy requested(&model, &ShardMapModel::movesRequested);
+    const auto drag = dragOf(model, { QStringLiteral("a") });
+    const QPoint s1 = view.laneRect(QStringLiteral("s1")).center();
+    const QPoint s2 = view.laneRect(QStringLiteral("s2")).center();
+
+    QDragEnterEvent enter(s1, Qt::MoveAction, drag.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view.viewport(), &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    EXPECT_TRUE(view.dragActive());
+    EXPECT_TRUE(view.laneRefusal(QStringLiteral("s1")).isEmpty());
+    EXPECT_EQ((view.laneRefusal(QStringLiteral("s2"))).toStdString(), "Shard s2 is draining");
+    EXPECT_EQ((view.laneRefusal(QStringLiteral("s0"))).toStdString(), "Space a is already on shard s0");
+    const QImage duringDrag = view.viewport()->grab().toImage();
+    EXPECT_FALSE(duringDrag.isNull());
+
+    QDragMoveEvent overRefused(s2, Qt::MoveAction, drag.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view.viewport(), &overRefused);
+    EXPECT_FALSE(overRefused.isAccepted());
+    QDragMoveEvent overAllowed(s1, Qt::MoveAction, drag.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view.viewport(), &overAllowed);
+    EXPECT_TRUE(overAllowed.isAccepted());
+
+    QDropEvent refusedDrop(QPointF(s2), Qt::MoveAction, drag.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view.viewport(), &refusedDrop);
+    EXPECT_FALSE(refusedDrop.isAccepted());
+    EXPECT_EQ(requested.count(), 0);
+    EXPECT_FALSE(view.dragActive());
+
+    QDragEnterEvent again(s1, Qt::MoveAction, drag.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view.viewport(), &again);
+    QDropEvent drop(QPointF(s1), Qt::MoveAction, drag.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view.viewport(), &drop);
+    EXPECT_TRUE(drop.isAccepted());
+    ASSERT_EQ(requested.count(), 1);
+    EXPECT_EQ((requested.front().at(1).toString()).toStdString(), "s1");
+
+    // Something that is not spaces is not taken at all.
+    QMimeData text;
+    text.setText(QStringLiteral("hello"));
+    QDragEnterEvent foreign(s1, Qt::MoveAction, &text, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view.viewport(), &foreign);
+    EXPECT_FALSE(foreign.isAccepted());
+}
+
+TEST(MapView, ManySmallSpacesAggregateAndFindZoomsToOne)
+{
+    ShardMapModel model;
+    auto map = makeMap();
+    std::vector<core::SpaceMetricsValue> figures { { "a", 1000000, 0, 0, 0 } };
+    for (int i = 0; i < 2000; ++i) {
+        const std::string id = "t" + std::to_string(i);
+        map->spaces[id] = { core::SpaceRecord { id, "s0", 1, {}, {}, core::MigrationPhase::Done, {}, false }, 1 };
+        figures.push_back({ id, 10, 100, 0, 0 });
+    }
+    model.setMap(map);
+    model.applySample(QStringLiteral("n0"), makeSample("n0", { { "s0", figures } }));
+    ShardMapView view;
+    view.setModel(&model);
+    view.resize(900, 400);
+    view.show();
+    const QStringList small = view.aggregatedSpaces(QStringLiteral("s0"));
+    EXPECT_GT(small.size(), 1900);
+    EXPECT_FALSE(small.contains(QStringLiteral("a")));
+    EXPECT_TRUE(view.scrollToSpace(QStringLiteral("t1234")));
+    EXPECT_EQ((view.highlightedSpace()).toStdString(), "t1234");
+    EXPECT_GT(view.zoom(), 1.0);
+    EXPECT_TRUE(view.viewport()->rect().intersects(view.visualRect(model.spaceIndex(QStringLiteral("t1234")))));
+    EXPECT_FALSE(view.scrollToSpace(QStringLiteral("nope")));
+}
+
+class MapPageTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        page = std::make_unique<MapPage>(&connection);
+        page->model()->setMap(makeMap());
+        feed(*page->model());
+    }
+
+    FleetConnection connection;
+    std::unique_ptr<MapPage> page;
+};
+
+TEST_F(MapPageTest, PlanMovesUndoRedoAndProjectedLoads)
+{
+    ShardMapModel& model = *page->model();
+    EXPECT_EQ(projectedDocs(model, QStringLiteral("s1")), 10u);
+    page->setPlanMode(true);
+    ASSERT_TRUE(page->requestMoves({ QStringLiteral("a") }, QStringLiteral("s1")));
+    EXPECT_EQ(projectedDocs(model, QStringLiteral("s1")), 110u);
+    EXPECT_EQ(projectedDocs(model, QStringLiteral("s0")), 50u);
+    EXPECT_EQ(
+        (model.spaceIndex(QStringLiteral("a")).data(ShardMapModel::PlannedToRole).toString()).toStdString(), "s1");
+    ASSERT_TRUE(page->requestMoves({ QStringLiteral("b") }, QStringLiteral("s2")));
+    EXPECT_EQ(projectedDocs(model, QStringLiteral("s2")), 50u);
+    EXPECT_EQ(page->plan().moves.size(), 2u);
+    // A drafted move counts: moving a to s1 again is refused, with the reason inline.
+    EXPECT_FALSE(page->requestMoves({ QStringLiteral("a") }, QStringLiteral("s1")));
+    EXPECT_EQ((page->messageText()).toStdString(), "Space a is already on shard s1");
+
+    page->undoStack()->undo();
+    EXPECT_EQ(projectedDocs(model, QStringLiteral("s2")), 0u);
+    page->undoStack()->undo();
+    EXPECT_EQ(projectedDocs(model, QStringLiteral("s1")), 10u);
+    EXPECT_TRUE(page->plan().moves.empty());
+    page->undoStack()->redo();
+    EXPECT_EQ(projectedDocs(model, QStringLiteral("s1")), 110u);
+    EXPECT_EQ(page->plan().baseRevision, 1u);
+
+    // The estimate of a move: docs, bytes, duration at the throttle, the target after it.
+    const MoveEstimate estimate = page->estimate({ QStringLiteral("b") }, QStringLiteral("s1"));
+    EXPECT_EQ(estimate.docs, 50u);
+    EXPECT_EQ(estimate.bytes, 500u);
+    EXPECT_DOUBLE_EQ(estimate.seconds, 0.5);
+    EXPECT_EQ(estimate.targetDocsAfter, 160u);
+}
+
+TEST_F(MapPageTest, PlanSavesAndOpensAgain)
+{
+    page->setPlanMode(true);
+    ASSERT_TRUE(page->requestMoves({ QStringLiteral("a"), QStringLiteral("b") }, QStringLiteral("s2")));
+    testing::TempDir dir;
+    const QString path = QString::fromStdString(dir.file("plan.json"));
+    ASSERT_TRUE(page->savePlan(path)) << page->messageText().toStdString();
+    const core::Plan saved = page->plan();
+    page->discardPlan();
+    EXPECT_TRUE(page->plan().moves.empty());
+    EXPECT_EQ(projectedDocs(*page->model(), QStringLiteral("s2")), 0u);
+    ASSERT_TRUE(page->openPlan(path)) << page->messageText().toStdString();
+    EXPECT_EQ(page->plan(), saved);
+    EXPECT_TRUE(page->planMode());
+    EXPECT_EQ(projectedDocs(*page->model(), QStringLiteral("s2")), 150u);
+    EXPECT_FALSE(page->openPlan(QString::fromStdString(dir.file("missing.json"))));
+    EXPECT_FALSE(page->messageText().isEmpty());
+}
+
+// Against a real SQLite shard map (no nodes needed: applying a plan only writes records).
+class MapPageStoreTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        auto opened = core::openStore(storeUri(), true);
+        ASSERT_TRUE(opened) << opened.error().describe();
+        store = std::move(*opened);
+        core::MapEditor editor(*store);
+        ASSERT_TRUE(editor.addNode({ "n0", "127.0.0.1:1", {}, false }, actor));
+        ASSERT_TRUE(editor.addShard({ "s0", "n0", core::ShardState::Active, 0, 0 }, actor));
+        ASSERT_TRUE(editor.addShard({ "s1", "n0", core::ShardState::Active, 0, 0 }, actor));
+        for (const std::string space : { "x", "y" }) {
+            core::SpaceRecord record;
+            record.id = space;
+            record.shard = "s0";
+            core::CommitRequest request;
+            request.mutations.push_back({ "spaces/" + space, core::encode(record), 0 });
+            request.actor = "test";
+            request.action = "add space";
+            ASSERT_TRUE(store->commit(request));
+        }
+    }
+
+    std::string storeUri() const { return "sqlite:" + dir.file("map.db"); }
+
+    testing::TempDir dir;
+    std::unique_ptr<core::MetadataStore> store;
+    core::Actor actor { "test", "map page test" };
+};
+
+TEST_F(MapPageStoreTest, ApplyingAPlanOnAMapThatMovedOnSaysWhatChangedAndQueuesNothing)
+{
+    FleetConnection connection;
+    MapPage page(&connection);
+    ConnectionSpec spec;
+    spec.storeUri = QString::fromStdString(storeUri());
+    connection.open(spec);
+    ASSERT_TRUE(waitUntil([&] { return page.model()->spaceIndex(QStringLiteral("x")).isValid(); }));
+    page.setPlanMode(true);
+    ASSERT_TRUE(page.requestMoves({ QStringLiteral("x") }, QStringLiteral("s1")));
+    ASSERT_TRUE(page.requestMoves({ QStringLiteral("y") }, QStringLiteral("s1")));
+
+    core::MapEditor editor(*store);
+    ASSERT_TRUE(editor.reassignSpace("x", "s1", actor));
+    ASSERT_TRUE(waitUntil([&] { return laneOf(*page.model(), QStringLiteral("x")) == QStringLiteral("s1"); }));
+
+    QSignalSpy refused(&page, &MapPage::planRefused);
+    QSignalSpy applied(&page, &MapPage::planApplied);
+    page.applyPlan();
+    ASSERT_TRUE(refused.wait(20000) || refused.count() == 1);
+    EXPECT_EQ(applied.count(), 0);
+    EXPECT_TRUE(refused.front().at(0).toString().contains(QStringLiteral("space x moved from shard s0 to s1")))
+        << refused.front().at(0).toString().toStdString();
+    auto map = core::MapSnapshot::decode(*store->snapshot());
+    EXPECT_TRUE(map->migrations.empty());
+    EXPECT_EQ(page.plan().moves.size(), 2u); // kept, to be fixed or discarded
+}
+
+class MapEndToEndTest : public testing::FleetTest<::testing::Test> { };
+
+TEST_F(MapEndToEndTest, DropQueuesAMigrationThatMovesTheDocumentsAndTheTile)
+{
+    startFleet(2);
+    core::MigrationSettings settings;
+    settings.rollbackWindowSeconds = 0;
+    settings.backfillBatch = 100;
+    {
+        core::MigrationRequests requests(*m_store, m_pool);
+        ASSERT_TRUE(requests.setSettings(settings, m_actor));
+    }
+    auto controller = testing::ControllerProcess::start(
+        m_dir.file("c1.stderr.log"), { "--store", storeUri(), "--id", "c1", "--lease-ttl-ms", "1000" });
+    ASSERT_TRUE(controller);
+    testing::Workload workload({ { "acme" }, 120, 1, 8, 0.0, std::chrono::milliseconds(0), 3 },
+        { testing::routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+
+    FleetConnection connection;
+    connection.setReconnectBackoff(100, 500);
+    MapPage page(&connection);
+    page.resize(1000, 600);
+    page.show();
+    ConnectionSpec spec;
+    spec.storeUri = QString::fromStdString(storeUri());
+    spec.metricsIntervalMs = 200;
+    connection.open(spec);
+    ShardMapModel& model = *page.model();
+    ASSERT_TRUE(waitUntil([&] { return model.spaceIndex(QStringLiteral("acme")).isValid(); }));
+    const QString source = laneOf(model, QStringLiteral("acme"));
+    const QString target = source == QStringLiteral("s0") ? QStringLiteral("s1") : QStringLiteral("s0");
+    // Per-space figures arrive because the visible page asked the node streams for them.
+    EXPECT_TRUE(waitUntil(
+        [&] { return model.spaceIndex(QStringLiteral("acme")).data(ShardMapModel::DocsRole).toULongLong() > 0; }));
+
+    MoveEstimate confirmed;
+    page.setConfirmer([&](const MoveEstimate& estimate, QString& reason) {
+        confirmed = estimate;
+        reason = QStringLiteral("make room on ") + source;
+        return true;
+    });
+    QSignalSpy queued(&page, &MapPage::movesQueued);
+    const auto drag = dragOf(model, { QStringLiteral("acme") });
+    ShardMapView* view = page.view();
+    const QPoint lane = view->laneRect(target).center();
+    QDragEnterEvent enter(lane, Qt::MoveAction, drag.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view->viewport(), &enter);
+    QDragMoveEvent move(lane, Qt::MoveAction, drag.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view->viewport(), &move);
+    EXPECT_TRUE(move.isAccepted()) << view->laneRefusal(target).toStdString();
+    QDropEvent drop(QPointF(lane), Qt::MoveAction, drag.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view->viewport(), &drop);
+    EXPECT_TRUE(drop.isAccepted());
+    EXPECT_EQ(confirmed.target, target);
+    EXPECT_EQ(confirmed.spaces, QStringList { QStringLiteral("acme") });
+
+    ASSERT_TRUE(queued.wait(20000) || queued.count() == 1) << page.messageText().toStdString();
+    const std::string id = queued.front().at(0).toStringList().value(0).toStdString();
+    auto map = core::MapSnapshot::decode(*m_store->snapshot());
+    ASSERT_TRUE(map->migrations.contains(id));
+    EXPECT_EQ(map->migrations.at(id).value.reason, "make room on " + source.toStdString());
+    EXPECT_EQ(map->migrations.at(id).value.target, target.toStdString());
+
+    ASSERT_TRUE(testing::pollUntil(std::chrono::seconds(60), [&] {
+        auto now = core::MapSnapshot::decode(*m_store->snapshot());
+        return !now->migrations.at(id).value.active();
+    })) << controller->stderrText();
+    map = core::MapSnapshot::decode(*m_store->snapshot());
+    EXPECT_EQ(map->migrations.at(id).value.phase, core::MigrationPhase::Done) << map->migrations.at(id).value.error;
+    EXPECT_EQ(
+        testing::compareWithModel(*nodeOf(target.toStdString()), target.toStdString(), "acme", workload.model("acme")),
+        std::vector<std::string> {});
+    EXPECT_TRUE(waitUntil([&] { return laneOf(model, QStringLiteral("acme")) == target; }));
+}
+
+} // namespace shardmap::widgets
+
+namespace shardmap::widgets {
+namespace {
+
+// A plan on an unchanged map is queued whole: one "move" operation with every migration, one commit.
+TEST_F(MapEndToEndTest, ApplyingAPlanQueuesEveryMoveInOneCommit)
+{
+    startFleet(2);
+    for (const char* id : { "p1", "p2" }) {
+        core::SpaceRecord space;
+        space.id = id;
+        space.shard = "s0";
+        core::CommitRequest request;
+        request.mutations.push_back({ "spaces/" + std::string(id), core::encode(space), 0 });
+        request.actor = "test";
+        request.action = "add space";
+        ASSERT_TRUE(m_store->commit(request));
+    }
+    FleetConnection connection;
+    MapPage page(&connection);
+    ConnectionSpec spec;
+    spec.storeUri = QString::fromStdString(storeUri());
+    connection.open(spec);
+    ASSERT_TRUE(waitUntil([&] { return page.model()->spaceIndex(QStringLiteral("p2")).isValid(); }));
+    page.setPlanMode(true);
+    ASSERT_TRUE(page.requestMoves({ QStringLiteral("p1") }, QStringLiteral("s1")));
+    ASSERT_TRUE(page.requestMoves({ QStringLiteral("p2") }, QStringLiteral("s1")));
+    const std::uint64_t before = core::MapSnapshot::decode(*m_store->snapshot())->revision;
+
+    QSignalSpy applied(&page, &MapPage::planApplied);
+    page.applyPlan();
+    ASSERT_TRUE(applied.wait(20000) || applied.count() == 1) << page.messageText().toStdString();
+    EXPECT_EQ(applied.front().at(0).toStringList().size(), 2);
+    auto map = core::MapSnapshot::decode(*m_store->snapshot());
+    ASSERT_TRUE(map);
+    EXPECT_EQ(map->revision, before + 1); // one commit
+    ASSERT_EQ(map->operations.size(), 1u);
+    const core::OperationRecord& operation = map->operations.begin()->second.value;
+    EXPECT_EQ(operation.kind, core::OperationKind::Move);
+    EXPECT_EQ(operation.migrations.size(), 2u);
+    for (const std::string& id : operation.migrations) {
+        ASSERT_TRUE(map->migrations.contains(id));
+        EXPECT_EQ(map->migrations.at(id).value.target, "s1");
+    }
+    EXPECT_TRUE(map->space("p1")->migrating());
+    EXPECT_TRUE(map->space("p2")->migrating());
+}
+
+} // namespace
+} // namespace shardmap::widgets

@@ -1,0 +1,347 @@
+// The migrations page: the model (incremental, under QAbstractItemModelTester), the filters, and
+// the page against real nodes, a real SQLite shard map and a real shardmapd running the executor.
+#include "core/migration/migration_requests.h"
+#include "tests/support/controller_process.h"
+#include "tests/support/fleet_test.h"
+#include "tests/support/workload.h"
+#include "widgets/migrations/migrations_filter_proxy.h"
+#include "widgets/migrations/migrations_model.h"
+#include "widgets/migrations/migrations_page.h"
+#include "widgets/session/fleet_connection.h"
+
+#include <QAbstractItemModelTester>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QSystemTrayIcon>
+#include <QThread>
+#include <gtest/gtest.h>
+
+namespace shardmap::widgets {
+namespace {
+
+template <typename Condition> bool waitFor(Condition condition, int limitMs = 60000)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!condition()) {
+        if (timer.elapsed() > limitMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(5);
+    }
+    return true;
+}
+
+core::MigrationRecord makeMigration(const std::string& id, const std::string& space, const std::string& source,
+    const std::string& target, core::MigrationPhase phase, std::int64_t createdMs = 1000)
+{
+    core::MigrationRecord record;
+    record.id = id;
+    record.space = space;
+    record.source = source;
+    record.target = target;
+    record.phase = phase;
+    record.createdUnixMs = createdMs;
+    record.requestedBy = "alice@console";
+    return record;
+}
+
+MapPtr makeMap(const std::vector<core::MigrationRecord>& migrations, std::uint64_t revision)
+{
+    auto map = std::make_shared<core::MapSnapshot>();
+    map->revision = revision;
+    for (const auto& record : migrations)
+        map->migrations[record.id] = { record, revision };
+    return map;
+}
+
+TEST(MigrationsModel, RowsFollowTheMapIncrementallyAndNeverReset)
+{
+    MigrationsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy inserts(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy removes(&model, &QAbstractItemModel::rowsRemoved);
+    QSignalSpy changes(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy finished(&model, &MigrationsModel::migrationFinished);
+
+    auto a = makeMigration("m-1", "acme", "s0", "s1", core::MigrationPhase::Queued);
+    model.setMap(makeMap({ a }, 1));
+    ASSERT_EQ(model.rowCount(), 1);
+    EXPECT_EQ(inserts.count(), 1);
+    EXPECT_EQ(model.index(0, MigrationsModel::RouteColumn).data().toString(), QStringLiteral("s0 → s1"));
+    EXPECT_LT(model.index(0, 0).data(MigrationsModel::ProgressRole).toDouble(), 0);
+
+    a.phase = core::MigrationPhase::Backfill;
+    a.progress.docsDone = 50;
+    a.progress.docsTotal = 200;
+    auto b = makeMigration("m-2", "blue", "s1", "s0", core::MigrationPhase::Queued);
+    model.setMap(makeMap({ a, b }, 2));
+    ASSERT_EQ(model.rowCount(), 2);
+    EXPECT_EQ(inserts.count(), 2);
+    ASSERT_EQ(changes.count(), 1);
+    const auto roles = changes.at(0).at(2).value<QList<int>>();
+    EXPECT_FALSE(roles.isEmpty()) << "dataChanged names its roles";
+    EXPECT_DOUBLE_EQ(model.index(0, 0).data(MigrationsModel::ProgressRole).toDouble(), 0.25);
+    EXPECT_EQ(model.index(0, MigrationsModel::ProgressColumn).data().toString(), QStringLiteral("25 %"));
+    EXPECT_EQ(model.index(0, MigrationsModel::DocsColumn).data(MigrationsModel::SortRole).toULongLong(), 50u);
+
+    // The same map again changes nothing.
+    model.setMap(makeMap({ a, b }, 3));
+    EXPECT_EQ(changes.count(), 1);
+
+    a.phase = core::MigrationPhase::Failed;
+    a.error = "target node unreachable";
+    model.setMap(makeMap({ a, b }, 4));
+    ASSERT_EQ(finished.count(), 1);
+    EXPECT_EQ(finished.at(0).at(0).toString(), QStringLiteral("m-1"));
+    EXPECT_EQ(finished.at(0).at(1).value<MigrationsModel::StateCategory>(), MigrationsModel::StateCategory::Failed);
+    EXPECT_EQ(finished.at(0).at(2).toString(), QStringLiteral("target node unreachable"));
+
+    model.setMap(makeMap({ b }, 5));
+    EXPECT_EQ(model.rowCount(), 1);
+    EXPECT_EQ(removes.count(), 1);
+    EXPECT_EQ(model.rowOf(QStringLiteral("m-2")), 0);
+    EXPECT_EQ(resets.count(), 0);
+}
+
+TEST(MigrationsFilterProxy, FiltersByStateSpaceShardAndTime)
+{
+    MigrationsModel model;
+    MigrationsFilterProxy proxy;
+    QAbstractItemModelTester modelTester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setMap(makeMap({ makeMigration("m-1", "acme", "s0", "s1", core::MigrationPhase::Done, 1000),
+                             makeMigration("m-2", "blue", "s1", "s2", core::MigrationPhase::Backfill, 5000),
+                             makeMigration("m-3", "acme-eu", "s2", "s0", core::MigrationPhase::Queued, 9000) },
+        1));
+    ASSERT_EQ(proxy.rowCount(), 3);
+
+    proxy.setStateFilter(MigrationsModel::StateCategory::Running);
+    ASSERT_EQ(proxy.rowCount(), 1);
+    EXPECT_EQ(proxy.index(0, 0).data().toString(), QStringLiteral("m-2"));
+    proxy.setStateFilter(std::nullopt);
+
+    proxy.setSpaceFilter(QStringLiteral("ACME"));
+    EXPECT_EQ(proxy.rowCount(), 2);
+    proxy.setShardFilter(QStringLiteral("s1"));
+    ASSERT_EQ(proxy.rowCount(), 1);
+    EXPECT_EQ(proxy.index(0, 0).data().toString(), QStringLiteral("m-1"));
+    proxy.setSpaceFilter({});
+    EXPECT_EQ(proxy.rowCount(), 2);
+    proxy.setShardFilter({});
+    proxy.setCreatedSince(4000);
+    EXPECT_EQ(proxy.rowCount(), 2);
+
+    // Rows that appear while filtered show up when they pass.
+    model.setMap(makeMap({ makeMigration("m-1", "acme", "s0", "s1", core::MigrationPhase::Done, 1000),
+                             makeMigration("m-2", "blue", "s1", "s2", core::MigrationPhase::Backfill, 5000),
+                             makeMigration("m-3", "acme-eu", "s2", "s0", core::MigrationPhase::Queued, 9000),
+                             makeMigration("m-4", "cyan", "s0", "s2", core::MigrationPhase::Queued, 9500) },
+        2));
+    EXPECT_EQ(proxy.rowCount(), 3);
+}
+
+class MigrationsPageTest : public testing::FleetTest<::testing::Test> {
+protected:
+    void SetUp() override
+    {
+        startFleet(2);
+        if (HasFatalFailure())
+            return;
+        core::MigrationSettings settings;
+        settings.rollbackWindowSeconds = 0;
+        settings.backfillBatch = 100;
+        setSettings(settings);
+    }
+
+    void setSettings(const core::MigrationSettings& settings)
+    {
+        core::MigrationRequests requests(*m_store, m_pool);
+        auto set = requests.setSettings(settings, m_actor);
+        ASSERT_TRUE(set) << set.error().describe();
+    }
+
+    void startController()
+    {
+        m_controller = testing::ControllerProcess::start(
+            m_dir.file("c1.stderr.log"), { "--store", storeUri(), "--id", "c1", "--lease-ttl-ms", "1000" });
+        ASSERT_TRUE(m_controller);
+    }
+
+    // Writes `docs` documents of the space through shardmapd (which places the space).
+    void writeDocuments(const std::string& space, int docs)
+    {
+        m_workload = std::make_unique<testing::Workload>(
+            testing::WorkloadOptions { { space }, docs, 1, 10, 0.0, std::chrono::milliseconds(1), 7 },
+            std::vector<testing::WritePath> { testing::routerServicePath(m_controller->address()) });
+        ASSERT_TRUE(m_workload->prefill()) << m_workload->lastError();
+    }
+
+    void openPage()
+    {
+        ConnectionSpec spec;
+        spec.storeUri = QString::fromStdString(storeUri());
+        spec.metricsIntervalMs = 200;
+        m_connection = std::make_unique<FleetConnection>();
+        m_page = std::make_unique<MigrationsPage>(m_connection.get());
+        m_connection->open(spec);
+        ASSERT_TRUE(waitFor([&] { return m_connection->state() == FleetConnection::State::Connected; }))
+            << m_connection->lastError().toStdString();
+    }
+
+    core::MapSnapshot map() { return *core::MapSnapshot::decode(*m_store->snapshot()); }
+
+    std::string shardOf(const std::string& space) { return map().space(space)->shard; }
+
+    const core::MigrationRecord* shown(const std::string& id)
+    {
+        return m_page->model()->record(QString::fromStdString(id));
+    }
+
+    core::MigrationRecord queue(const std::string& space, std::uint64_t throttle)
+    {
+        const std::string target = shardOf(space) == "s0" ? "s1" : "s0";
+        core::MigrationRequests requests(*m_store, m_pool);
+        auto queued = requests.queue(space, target, m_actor, throttle);
+        EXPECT_TRUE(queued) << queued.error().describe();
+        return queued ? *queued : core::MigrationRecord {};
+    }
+
+    // The audit record of the newest commit with this action.
+    std::optional<core::AuditRecord> lastAudit(const std::string& action)
+    {
+        auto history = m_store->history(0, 0, 0);
+        if (!history)
+            return std::nullopt;
+        for (auto it = history->rbegin(); it != history->rend(); ++it) {
+            if (it->action == action)
+                return *it;
+        }
+        return std::nullopt;
+    }
+
+    // Runs an action of the page and waits for its outcome.
+    std::pair<bool, QString> act(const std::function<void()>& action)
+    {
+        QSignalSpy done(m_page.get(), &MigrationsPage::actionFinished);
+        action();
+        if (!waitFor([&] { return done.count() > 0; }))
+            return { false, QStringLiteral("no answer") };
+        return { done.at(0).at(1).toBool(), done.at(0).at(2).toString() };
+    }
+
+    std::unique_ptr<testing::ControllerProcess> m_controller;
+    std::unique_ptr<testing::Workload> m_workload;
+    std::unique_ptr<FleetConnection> m_connection;
+    std::unique_ptr<MigrationsPage> m_page;
+};
+
+TEST_F(MigrationsPageTest, ShowsProgressPauseAndResumeAreAuditedAndDoneIsNotified)
+{
+    startController();
+    writeDocuments("acme", 1500);
+    openPage();
+    QAbstractItemModelTester tester(m_page->proxy(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy resets(m_page->model(), &QAbstractItemModel::modelReset);
+    QSignalSpy notified(m_page.get(), &MigrationsPage::migrationNotified);
+    const auto queued = queue("acme", 300);
+    const QString id = QString::fromStdString(queued.id);
+
+    ASSERT_TRUE(waitFor([&] { return shown(queued.id) && shown(queued.id)->progress.docsDone > 0; }));
+    EXPECT_EQ(m_page->model()->index(m_page->model()->rowOf(id), MigrationsModel::SpaceColumn).data().toString(),
+        QStringLiteral("acme"));
+
+    auto [paused, pauseMessage] = act([&] { m_page->pause(id, QStringLiteral("hold for the backup")); });
+    ASSERT_TRUE(paused) << pauseMessage.toStdString();
+    const auto pauseAudit = lastAudit("pause-migration");
+    ASSERT_TRUE(pauseAudit);
+    EXPECT_EQ(pauseAudit->reason, "hold for the backup");
+    EXPECT_EQ(QString::fromStdString(pauseAudit->actor), MigrationsPage::actorName());
+    EXPECT_TRUE(MigrationsPage::actorName().endsWith(QStringLiteral("@console")));
+    ASSERT_TRUE(waitFor([&] { return shown(queued.id)->paused; }));
+    m_page->selectMigration(id);
+    EXPECT_FALSE(m_page->refusal(MigrationsPage::Action::Pause, id).isEmpty());
+    EXPECT_TRUE(m_page->refusal(MigrationsPage::Action::Resume, id).isEmpty());
+
+    auto [throttled, throttleMessage] = act([&] { m_page->setThrottle(id, 0, QStringLiteral("full speed")); });
+    ASSERT_TRUE(throttled) << throttleMessage.toStdString();
+    auto [resumed, resumeMessage] = act([&] { m_page->resume(id, QStringLiteral("backup done")); });
+    ASSERT_TRUE(resumed) << resumeMessage.toStdString();
+    EXPECT_EQ(lastAudit("resume-migration")->reason, "backup done");
+
+    ASSERT_TRUE(waitFor([&] { return !shown(queued.id)->active(); }, 120000)) << m_controller->stderrText();
+    EXPECT_EQ(shown(queued.id)->phase, core::MigrationPhase::Done) << shown(queued.id)->error;
+    EXPECT_EQ(
+        m_page->model()->index(m_page->model()->rowOf(id), 0).data(MigrationsModel::ProgressRole).toDouble(), 1.0);
+    ASSERT_TRUE(waitFor([&] { return notified.count() > 0; }));
+    EXPECT_EQ(notified.at(0).at(0).toString(), id);
+    if (!QSystemTrayIcon::isSystemTrayAvailable()) {
+        EXPECT_TRUE(m_page->messageText().contains(id)) << m_page->messageText().toStdString();
+    }
+    EXPECT_EQ(resets.count(), 0);
+
+    // A finished migration cannot be paused: the store says why, inline.
+    auto [refused, why] = act([&] { m_page->pause(id, QStringLiteral("too late")); });
+    EXPECT_FALSE(refused);
+    EXPECT_FALSE(why.isEmpty());
+    EXPECT_TRUE(m_page->messageIsError());
+    EXPECT_TRUE(m_page->messageText().contains(why));
+}
+
+TEST_F(MigrationsPageTest, CancelFromThePageIsAuditedAndAnUnknownIdIsAnInlineError)
+{
+    startController();
+    writeDocuments("acme", 1500);
+    openPage();
+    const std::string source = shardOf("acme");
+    const auto queued = queue("acme", 200);
+    const QString id = QString::fromStdString(queued.id);
+    ASSERT_TRUE(waitFor([&] { return shown(queued.id) && shown(queued.id)->progress.docsDone > 0; }));
+
+    auto [cancelled, message] = act([&] { m_page->cancel(id, QStringLiteral("wrong target")); });
+    ASSERT_TRUE(cancelled) << message.toStdString();
+    EXPECT_EQ(lastAudit("cancel-migration")->reason, "wrong target");
+    ASSERT_TRUE(waitFor([&] { return !shown(queued.id)->active(); }, 120000)) << m_controller->stderrText();
+    EXPECT_EQ(shown(queued.id)->phase, core::MigrationPhase::Cancelled);
+    EXPECT_EQ(shardOf("acme"), source);
+
+    auto [unknown, why] = act([&] { m_page->resume(QStringLiteral("m-nope"), QStringLiteral("typo")); });
+    EXPECT_FALSE(unknown);
+    EXPECT_TRUE(m_page->messageIsError());
+    EXPECT_TRUE(m_page->messageText().contains(QStringLiteral("m-nope"))) << m_page->messageText().toStdString();
+
+    auto [limited, limitMessage] = act([&] { m_page->setMaxConcurrent(2, QStringLiteral("quiet hours")); });
+    ASSERT_TRUE(limited) << limitMessage.toStdString();
+    EXPECT_EQ(map().settings.value.maxConcurrent, 2u);
+}
+
+TEST_F(MigrationsPageTest, RollbackInTheWindowFromThePage)
+{
+    core::MigrationSettings settings;
+    settings.rollbackWindowSeconds = 120;
+    settings.backfillBatch = 100;
+    setSettings(settings);
+    startController();
+    writeDocuments("acme", 300);
+    openPage();
+    const std::string source = shardOf("acme");
+    const auto queued = queue("acme", 0);
+    const QString id = QString::fromStdString(queued.id);
+    ASSERT_TRUE(
+        waitFor([&] { return shown(queued.id) && shown(queued.id)->phase == core::MigrationPhase::Cleanup; }, 120000))
+        << m_controller->stderrText();
+    EXPECT_TRUE(m_page->refusal(MigrationsPage::Action::Rollback, id).isEmpty());
+
+    auto [rolled, message] = act([&] { m_page->rollback(id, QStringLiteral("latency regression")); });
+    ASSERT_TRUE(rolled) << message.toStdString();
+    EXPECT_EQ(lastAudit("rollback-migration")->reason, "latency regression");
+    ASSERT_TRUE(waitFor([&] { return !shown(queued.id)->active(); }, 120000)) << m_controller->stderrText();
+    EXPECT_TRUE(shown(queued.id)->rolledBack);
+    EXPECT_EQ(shardOf("acme"), source);
+}
+
+} // namespace
+} // namespace shardmap::widgets

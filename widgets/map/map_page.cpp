@@ -1,0 +1,588 @@
+#include "widgets/map/map_page.h"
+
+#include "core/migration/migration_requests.h"
+#include "widgets/bridge/background.h"
+#include "widgets/map/shard_map_view.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QLocale>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QToolBar>
+#include <QUndoCommand>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace shardmap::widgets {
+
+// One drafted move: the plan's moves before and after it.
+class PlanMoveCommand final : public QUndoCommand {
+public:
+    PlanMoveCommand(
+        MapPage* page, std::vector<core::PlannedMove> before, std::vector<core::PlannedMove> after, const QString& text)
+        : QUndoCommand(text)
+        , m_page(page)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+    {
+    }
+    void redo() override { m_page->setPlanMoves(m_after); }
+    void undo() override { m_page->setPlanMoves(m_before); }
+
+private:
+    MapPage* m_page;
+    std::vector<core::PlannedMove> m_before;
+    std::vector<core::PlannedMove> m_after;
+};
+
+namespace {
+
+// What the pool hands back after queueing: migration ids, or what refused.
+struct QueueOutcome {
+    QStringList ids;
+    QStringList errors;
+    QStringList changes;
+};
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+QueueOutcome queueOnPool(core::MetadataStore& store, core::NodeClientPool& nodes,
+    const std::vector<core::PlannedMove>& moves, const core::Actor& actor, const core::Plan* plan)
+{
+    QueueOutcome outcome;
+    if (plan) {
+        auto snapshot = store.snapshot();
+        if (!snapshot) {
+            outcome.errors.push_back(qs(snapshot.error().describe()));
+            return outcome;
+        }
+        auto map = core::MapSnapshot::decode(*snapshot);
+        if (!map) {
+            outcome.errors.push_back(qs(map.error().describe()));
+            return outcome;
+        }
+        const auto conflicts = plan->checkAgainst(*map);
+        if (!conflicts.empty()) {
+            for (const auto& conflict : conflicts)
+                outcome.changes.push_back(qs(conflict.message));
+            // What else changed on the way, from the audit records.
+            if (auto diff = core::diffRevisions(store, plan->baseRevision, map->revision)) {
+                for (const std::string& line : core::describeDiff(*diff, *plan)) {
+                    if (!outcome.changes.contains(qs(line)))
+                        outcome.changes.push_back(qs(line));
+                }
+            }
+            return outcome;
+        }
+    }
+    core::MigrationRequests requests(store, nodes);
+    if (plan) {
+        // A plan is applied whole: one commit with every move, or nothing and the reason.
+        std::vector<std::pair<std::string, std::string>> list;
+        for (const core::PlannedMove& move : moves)
+            list.emplace_back(move.space, move.to);
+        auto operation = requests.moveSpaces(list, actor);
+        if (!operation) {
+            outcome.errors.push_back(qs(operation.error().message));
+            return outcome;
+        }
+        for (const std::string& id : operation->migrations)
+            outcome.ids.push_back(qs(id));
+        return outcome;
+    }
+    for (const core::PlannedMove& move : moves) {
+        auto queued = requests.queue(move.space, move.to, actor);
+        if (queued)
+            outcome.ids.push_back(qs(queued->id));
+        else
+            outcome.errors.push_back(qs(move.space + ": " + queued.error().message));
+    }
+    return outcome;
+}
+
+} // namespace
+
+MapPage::MapPage(FleetConnection* connection, QWidget* parent)
+    : QWidget(parent)
+    , m_connection(connection)
+    , m_model(new ShardMapModel(this))
+    , m_view(new ShardMapView(this))
+    , m_undo(new QUndoStack(this))
+{
+    m_view->setModel(m_model);
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+    m_message->setVisible(false);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    buildToolBar();
+    layout->addWidget(m_message);
+    layout->addWidget(m_view, 1);
+
+    connect(m_model, &ShardMapModel::movesRequested, this,
+        [this](const QStringList& spaces, const QString& shard) { requestMoves(spaces, shard); });
+    connect(m_connection, &FleetConnection::mapChanged, this, &MapPage::mapChanged);
+    connect(m_connection, &FleetConnection::nodeSample, m_model, &ShardMapModel::applySample);
+    connect(m_undo, &QUndoStack::indexChanged, this, &MapPage::updateActions);
+    if (m_connection->map())
+        mapChanged(m_connection->map());
+    updateActions();
+}
+
+MapPage::~MapPage()
+{
+    // Children (undo stack, selection model) are destroyed after this and still signal.
+    disconnect(m_undo, nullptr, this, nullptr);
+    disconnect(m_view->selectionModel(), nullptr, this, nullptr);
+    disconnect(m_model, nullptr, this, nullptr);
+    releaseSpaceDetail();
+}
+
+void MapPage::buildToolBar()
+{
+    auto* bar = new QToolBar(this);
+    layout()->addWidget(bar);
+    m_sizeBy = new QComboBox(bar);
+    m_sizeBy->addItem(tr("Size by docs"), QVariant::fromValue(ShardMapModel::SizeBy::Docs));
+    m_sizeBy->addItem(tr("Size by bytes"), QVariant::fromValue(ShardMapModel::SizeBy::Bytes));
+    connect(m_sizeBy, &QComboBox::currentIndexChanged, this,
+        [this] { m_model->setSizeBy(m_sizeBy->currentData().value<ShardMapModel::SizeBy>()); });
+    bar->addWidget(m_sizeBy);
+    m_find = new QLineEdit(bar);
+    m_find->setPlaceholderText(tr("Find space…"));
+    m_find->setClearButtonEnabled(true);
+    connect(m_find, &QLineEdit::returnPressed, this, [this] { findSpace(m_find->text().trimmed()); });
+    bar->addWidget(m_find);
+    m_moveTo = bar->addAction(tr("Move to…"), this, &MapPage::moveSelectionTo);
+    m_moveTo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    bar->addSeparator();
+    m_planToggle = bar->addAction(tr("Plan mode"));
+    m_planToggle->setCheckable(true);
+    connect(m_planToggle, &QAction::toggled, this, &MapPage::setPlanMode);
+    QAction* undo = m_undo->createUndoAction(this, tr("Undo"));
+    undo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+    QAction* redo = m_undo->createRedoAction(this, tr("Redo"));
+    redo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
+    bar->addAction(undo);
+    bar->addAction(redo);
+    addAction(undo);
+    addAction(redo);
+    m_save = bar->addAction(tr("Save plan…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save plan"), {}, tr("Plans (*.json)"));
+        if (!path.isEmpty())
+            savePlan(path);
+    });
+    bar->addAction(tr("Open plan…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open plan"), {}, tr("Plans (*.json)"));
+        if (!path.isEmpty())
+            openPlan(path);
+    });
+    m_discard = bar->addAction(tr("Discard plan"), this, &MapPage::discardPlan);
+    m_apply = bar->addAction(tr("Apply plan"), this, &MapPage::applyPlan);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MapPage::updateActions);
+}
+
+void MapPage::updateActions()
+{
+    m_moveTo->setEnabled(!selectedSpaces().isEmpty() && !m_busy);
+    const bool hasPlan = !m_plan.moves.empty();
+    m_apply->setEnabled(hasPlan && !m_busy);
+    m_save->setEnabled(hasPlan);
+    m_discard->setEnabled(hasPlan || m_planMode);
+}
+
+void MapPage::mapChanged(const MapPtr& map)
+{
+    m_model->setMap(map);
+    syncSpaceDetail();
+}
+
+// The tiles need per-space figures, which node streams only carry on request.
+void MapPage::syncSpaceDetail()
+{
+    const MapPtr map = m_connection->map();
+    if (!isVisible() || !map)
+        return;
+    for (const auto& [id, node] : map->nodes) {
+        const QString nodeId = QString::fromStdString(id);
+        if (!m_detailNodes.contains(nodeId)) {
+            m_detailNodes.insert(nodeId);
+            m_connection->acquireSpaceDetail(nodeId);
+        }
+    }
+}
+
+void MapPage::releaseSpaceDetail()
+{
+    for (const QString& node : std::as_const(m_detailNodes))
+        m_connection->releaseSpaceDetail(node);
+    m_detailNodes.clear();
+}
+
+void MapPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    syncSpaceDetail();
+}
+
+void MapPage::hideEvent(QHideEvent* event)
+{
+    QWidget::hideEvent(event);
+    releaseSpaceDetail();
+}
+
+void MapPage::showMessage(const QString& text, bool error)
+{
+    m_message->setText(text);
+    m_message->setStyleSheet(error ? QStringLiteral("QLabel { background: #f8d7da; color: #58151c; padding: 6px; }")
+                                   : QStringLiteral("QLabel { background: #d1e7dd; color: #0a3622; padding: 6px; }"));
+    m_message->setVisible(!text.isEmpty());
+}
+
+QString MapPage::messageText() const
+{
+    return m_message->isHidden() ? QString() : m_message->text();
+}
+
+void MapPage::setConfirmer(Confirmer confirmer)
+{
+    m_confirmer = std::move(confirmer);
+}
+
+void MapPage::setSizeBy(ShardMapModel::SizeBy sizeBy)
+{
+    m_sizeBy->setCurrentIndex(sizeBy == ShardMapModel::SizeBy::Docs ? 0 : 1);
+}
+
+bool MapPage::findSpace(const QString& spaceId)
+{
+    if (m_view->scrollToSpace(spaceId)) {
+        showMessage({}, false);
+        return true;
+    }
+    showMessage(tr("No space %1 in the map").arg(spaceId), true);
+    return false;
+}
+
+QStringList MapPage::selectedSpaces() const
+{
+    QStringList spaces;
+    for (const QModelIndex& index : m_view->selectionModel()->selectedIndexes()) {
+        if (index.parent().isValid())
+            spaces.push_back(index.data(ShardMapModel::IdRole).toString());
+    }
+    spaces.sort();
+    return spaces;
+}
+
+MoveEstimate MapPage::estimate(const QStringList& spaces, const QString& shard) const
+{
+    MoveEstimate estimate;
+    estimate.spaces = spaces;
+    estimate.target = shard;
+    const core::MoveRules& rules = m_model->rules();
+    std::vector<core::PlannedMove> moves = m_planMode ? m_plan.moves : std::vector<core::PlannedMove> {};
+    for (const QString& space : spaces) {
+        const core::SpaceFigures figures = rules.figures(space.toStdString());
+        estimate.docs += figures.docs;
+        estimate.bytes += figures.bytes;
+        moves.push_back({ space.toStdString(), rules.projectedShard(space.toStdString()), shard.toStdString() });
+    }
+    const MapPtr map = m_model->map();
+    estimate.throttleDocsPerSecond = map ? map->settings.value.defaultThrottleDocsPerSecond : 0;
+    if (estimate.throttleDocsPerSecond > 0)
+        estimate.seconds = static_cast<double>(estimate.docs) / static_cast<double>(estimate.throttleDocsPerSecond);
+    const core::ShardLoad after = rules.projectedLoads(moves)[shard.toStdString()];
+    estimate.targetDocsAfter = after.docs;
+    estimate.targetBytesAfter = after.bytes;
+    const core::ShardRecord* target = map ? map->shard(shard.toStdString()) : nullptr;
+    if (target && target->capacityDocs > 0)
+        estimate.targetFillAfter = static_cast<double>(after.docs) / static_cast<double>(target->capacityDocs);
+    else if (target && target->capacityBytes > 0)
+        estimate.targetFillAfter = static_cast<double>(after.bytes) / static_cast<double>(target->capacityBytes);
+    return estimate;
+}
+
+bool MapPage::requestMoves(const QStringList& spaces, const QString& shard, const QString& reason, bool confirm)
+{
+    const QString refusal = m_model->moveRefusal(spaces, shard);
+    if (!refusal.isEmpty()) {
+        showMessage(refusal, true);
+        return false;
+    }
+    const core::MoveRules& rules = m_model->rules();
+    std::vector<core::PlannedMove> moves;
+    for (const QString& space : spaces)
+        moves.push_back({ space.toStdString(), rules.projectedShard(space.toStdString()), shard.toStdString() });
+    if (m_planMode) {
+        startPlanIfEmpty();
+        core::Plan after = m_plan;
+        for (const auto& move : moves) {
+            // A drafted move starts where the space is now, not where the draft had put it.
+            const core::SpaceRecord* record = m_model->map()->space(move.space);
+            after.addMove({ move.space, record ? record->shard : move.from, move.to });
+        }
+        m_undo->push(new PlanMoveCommand(this, m_plan.moves, after.moves,
+            tr("Move %n space(s) to %1", nullptr, static_cast<int>(spaces.size())).arg(shard)));
+        showMessage({}, false);
+        return true;
+    }
+    QString why = reason;
+    if (confirm && !confirmMoves(estimate(spaces, shard), why))
+        return false;
+    queueMoves(moves, why, false);
+    return true;
+}
+
+bool MapPage::confirmMoves(const MoveEstimate& estimate, QString& reason)
+{
+    if (m_confirmer)
+        return m_confirmer(estimate, reason);
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Move spaces"));
+    auto* form = new QFormLayout(&dialog);
+    const QLocale locale;
+    form->addRow(tr("Spaces:"), new QLabel(estimate.spaces.join(QStringLiteral(", ")), &dialog));
+    form->addRow(tr("To shard:"), new QLabel(estimate.target, &dialog));
+    form->addRow(tr("Documents:"), new QLabel(locale.toString(estimate.docs), &dialog));
+    form->addRow(tr("Size:"), new QLabel(QString::fromStdString(core::formatBytes(estimate.bytes)), &dialog));
+    form->addRow(tr("Expected duration:"),
+        new QLabel(estimate.seconds < 0
+                ? tr("unthrottled (as fast as the nodes go)")
+                : tr("about %1 s at %2 docs/s").arg(qRound(estimate.seconds)).arg(estimate.throttleDocsPerSecond),
+            &dialog));
+    form->addRow(tr("Target after the move:"),
+        new QLabel(tr("%1 docs, %2%3")
+                       .arg(locale.toString(estimate.targetDocsAfter),
+                           QString::fromStdString(core::formatBytes(estimate.targetBytesAfter)),
+                           estimate.targetFillAfter < 0
+                               ? QString()
+                               : tr(" (%1% of its capacity)").arg(qRound(estimate.targetFillAfter * 100))),
+            &dialog));
+    auto* reasonEdit = new QLineEdit(reason, &dialog);
+    reasonEdit->setPlaceholderText(tr("Why (recorded with the migration)"));
+    form->addRow(tr("Reason:"), reasonEdit);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Queue migrations"));
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return false;
+    reason = reasonEdit->text();
+    return true;
+}
+
+core::Actor MapPage::actor(const QString& reason) const
+{
+    QString name = qEnvironmentVariable("USER");
+    if (name.isEmpty())
+        name = QStringLiteral("console");
+    return { name.toStdString(), reason.toStdString() };
+}
+
+std::shared_ptr<core::NodeClientPool> MapPage::nodePool()
+{
+    const ConnectionSpec& spec = m_connection->spec();
+    const QString key = spec.nodeCaFile + QLatin1Char('|') + spec.nodeCertFile + QLatin1Char('|') + spec.nodeKeyFile;
+    if (!m_nodePool || key != m_nodePoolKey) {
+        m_nodePool = std::make_shared<core::NodeClientPool>(spec.nodeOptions());
+        m_nodePoolKey = key;
+    }
+    return m_nodePool;
+}
+
+void MapPage::queueMoves(const std::vector<core::PlannedMove>& moves, const QString& reason, bool fromPlan)
+{
+    auto store = m_connection->store();
+    if (!store) {
+        showMessage(tr("Not connected to a shard map"), true);
+        emit moveFailed(messageText());
+        return;
+    }
+    m_busy = true;
+    updateActions();
+    showMessage(tr("Queueing %n migration(s)…", nullptr, static_cast<int>(moves.size())), false);
+    auto nodes = nodePool();
+    const core::Actor who = actor(reason);
+    std::optional<core::Plan> plan;
+    if (fromPlan)
+        plan = m_plan;
+    runInBackground(
+        m_connection->pool(), this,
+        [store, nodes, moves, who, plan] { return queueOnPool(*store, *nodes, moves, who, plan ? &*plan : nullptr); },
+        [this, fromPlan](QueueOutcome outcome) {
+            m_busy = false;
+            if (!outcome.changes.isEmpty()) {
+                const QString text = tr("The map changed since the plan was drafted; nothing was queued:\n%1")
+                                         .arg(outcome.changes.join(QLatin1Char('\n')));
+                showMessage(text, true);
+                emit planRefused(text);
+            } else if (!outcome.errors.isEmpty()) {
+                showMessage(tr("Queued %1; refused: %2")
+                                .arg(outcome.ids.isEmpty() ? tr("nothing") : outcome.ids.join(QStringLiteral(", ")),
+                                    outcome.errors.join(QStringLiteral("; "))),
+                    true);
+                emit moveFailed(messageText());
+            } else {
+                showMessage(tr("Queued %1").arg(outcome.ids.join(QStringLiteral(", "))), false);
+                if (fromPlan) {
+                    m_undo->clear();
+                    setPlanMoves({});
+                    m_plan = {};
+                    emit planApplied(outcome.ids);
+                } else {
+                    emit movesQueued(outcome.ids);
+                }
+            }
+            updateActions();
+        });
+}
+
+QList<QPair<QString, QString>> MapPage::moveTargets(const QStringList& spaces) const
+{
+    QList<QPair<QString, QString>> targets;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QString shard = m_model->index(row, 0).data(ShardMapModel::IdRole).toString();
+        targets.push_back({ shard, m_model->moveRefusal(spaces, shard) });
+    }
+    return targets;
+}
+
+void MapPage::moveSelectionTo()
+{
+    const QStringList spaces = selectedSpaces();
+    if (spaces.isEmpty()) {
+        showMessage(tr("Select the spaces to move first"), true);
+        return;
+    }
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Move %n space(s) to…", nullptr, static_cast<int>(spaces.size())));
+    auto* layout = new QVBoxLayout(&dialog);
+    auto* list = new QListWidget(&dialog);
+    for (const auto& [shard, refusal] : moveTargets(spaces)) {
+        auto* item = new QListWidgetItem(refusal.isEmpty() ? shard : tr("%1 — %2").arg(shard, refusal), list);
+        item->setData(Qt::UserRole, shard);
+        if (!refusal.isEmpty())
+            item->setFlags(item->flags() & ~(Qt::ItemIsEnabled | Qt::ItemIsSelectable));
+    }
+    layout->addWidget(list);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(list, &QListWidget::itemDoubleClicked, &dialog, &QDialog::accept);
+    layout->addWidget(buttons);
+    if (dialog.exec() != QDialog::Accepted || !list->currentItem())
+        return;
+    requestMoves(spaces, list->currentItem()->data(Qt::UserRole).toString());
+}
+
+// Plan mode -------------------------------------------------------------------------------------
+
+void MapPage::setPlanMode(bool on)
+{
+    if (on == m_planMode)
+        return;
+    m_planMode = on;
+    m_planToggle->setChecked(on);
+    // Outside plan mode the draft stays (apply, save or discard it) but drops check the map only.
+    m_model->setPlannedMoves(on ? m_plan.moves : std::vector<core::PlannedMove> {});
+    updateActions();
+}
+
+void MapPage::startPlanIfEmpty()
+{
+    if (!m_plan.moves.empty() || !m_model->map())
+        return;
+    m_plan.baseRevision = m_model->map()->revision;
+    m_plan.createdBy = actor({}).name;
+    m_plan.createdUnixMs = QDateTime::currentMSecsSinceEpoch();
+}
+
+void MapPage::setPlanMoves(const std::vector<core::PlannedMove>& moves)
+{
+    m_plan.moves = moves;
+    m_model->setPlannedMoves(m_planMode ? moves : std::vector<core::PlannedMove> {});
+    updateActions();
+}
+
+bool MapPage::savePlan(const QString& path)
+{
+    QSaveFile file(path);
+    const std::string text = m_plan.encode();
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0
+        || !file.commit()) {
+        showMessage(tr("Could not save the plan to %1: %2").arg(path, file.errorString()), true);
+        return false;
+    }
+    showMessage(tr("Plan saved to %1").arg(path), false);
+    return true;
+}
+
+bool MapPage::openPlan(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        showMessage(tr("Could not open %1: %2").arg(path, file.errorString()), true);
+        return false;
+    }
+    auto plan = core::Plan::decode(file.readAll().toStdString());
+    if (!plan) {
+        showMessage(tr("%1 is not a plan: %2").arg(path, QString::fromStdString(plan.error().message)), true);
+        return false;
+    }
+    m_undo->clear();
+    m_plan = *plan;
+    setPlanMode(true);
+    setPlanMoves(m_plan.moves);
+    const MapPtr map = m_model->map();
+    QStringList changes;
+    if (map) {
+        for (const auto& conflict : m_plan.checkAgainst(*map))
+            changes.push_back(QString::fromStdString(conflict.message));
+    }
+    if (!changes.isEmpty())
+        showMessage(tr("The map changed since this plan was drafted (revision %1):\n%2")
+                        .arg(m_plan.baseRevision)
+                        .arg(changes.join(QLatin1Char('\n'))),
+            true);
+    else
+        showMessage(tr("Plan with %n move(s) opened", nullptr, static_cast<int>(m_plan.moves.size())), false);
+    return true;
+}
+
+void MapPage::discardPlan()
+{
+    m_undo->clear();
+    m_plan = {};
+    setPlanMoves({});
+    showMessage({}, false);
+}
+
+void MapPage::applyPlan()
+{
+    if (m_plan.moves.empty()) {
+        showMessage(tr("The plan has no moves"), true);
+        return;
+    }
+    queueMoves(m_plan.moves,
+        QString::fromStdString(m_plan.reason).isEmpty()
+            ? tr("plan drafted by %1").arg(QString::fromStdString(m_plan.createdBy))
+            : QString::fromStdString(m_plan.reason),
+        true);
+}
+
+} // namespace shardmap::widgets

@@ -1,0 +1,132 @@
+#pragma once
+
+#include "core/map/map_editor.h"
+#include "core/plan/plan.h"
+#include "widgets/map/shard_map_model.h"
+#include "widgets/session/fleet_connection.h"
+
+#include <QSet>
+#include <QWidget>
+#include <functional>
+#include <memory>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QUndoStack;
+
+namespace shardmap::widgets {
+
+class ShardMapView;
+
+// What a move of spaces to a shard would take, for the confirmation.
+struct MoveEstimate {
+    QStringList spaces;
+    QString target;
+    qulonglong docs = 0;
+    qulonglong bytes = 0;
+    // docs / throttle (MigrationSettings::defaultThrottleDocsPerSecond); -1 when unthrottled.
+    double seconds = -1;
+    qulonglong throttleDocsPerSecond = 0;
+    // The target after the queued moves and these.
+    qulonglong targetDocsAfter = 0;
+    qulonglong targetBytesAfter = 0;
+    // Of the target's capacity (docs, else bytes); -1 without a capacity.
+    double targetFillAfter = -1;
+};
+
+// The shard map page: shards as lanes grouped by node, spaces as tiles (ShardMapView), moves
+// by drag and drop or "Move to…", each confirmed with an estimate and queued as migrations in
+// the store on the connection's pool. In plan mode moves are drafted instead (undoable, saved
+// as JSON) and "Apply" queues them all, unless the map changed under them in a way they depend
+// on; then it says what changed and queues nothing. Refusals and errors show inline.
+class MapPage : public QWidget {
+    Q_OBJECT
+public:
+    using Confirmer = std::function<bool(const MoveEstimate& estimate, QString& reason)>;
+
+    explicit MapPage(FleetConnection* connection, QWidget* parent = nullptr);
+    ~MapPage() override;
+
+    ShardMapModel* model() const { return m_model; }
+    ShardMapView* view() const { return m_view; }
+    QUndoStack* undoStack() const { return m_undo; }
+
+    // Replaces the confirmation dialog (scripted use, tests): return true to go ahead, and
+    // optionally set the reason recorded with the migrations.
+    void setConfirmer(Confirmer confirmer);
+    MoveEstimate estimate(const QStringList& spaces, const QString& shard) const;
+    // Moves spaces to shard: refused (false, the reason inline) when the rules say no; in plan
+    // mode added to the draft (undoable); otherwise, after the confirmation when confirm is
+    // true, queued in the store off the UI thread (movesQueued or moveFailed follow). reason is
+    // recorded with the migrations.
+    bool requestMoves(const QStringList& spaces, const QString& shard, const QString& reason = {}, bool confirm = true);
+    QStringList selectedSpaces() const;
+    // Opens the "Move to…" dialog for the selected spaces.
+    void moveSelectionTo();
+    // Per shard: why the spaces may not go there (empty: they may).
+    QList<QPair<QString, QString>> moveTargets(const QStringList& spaces) const;
+    bool findSpace(const QString& spaceId);
+    void setSizeBy(ShardMapModel::SizeBy sizeBy);
+
+    void setPlanMode(bool on);
+    bool planMode() const { return m_planMode; }
+    const core::Plan& plan() const { return m_plan; }
+    bool savePlan(const QString& path);
+    bool openPlan(const QString& path);
+    void discardPlan();
+    // Queues every move of the draft (planApplied), or says what changed (planRefused).
+    void applyPlan();
+
+    // The inline message (refusal, error or outcome); empty when none.
+    QString messageText() const;
+
+signals:
+    void movesQueued(const QStringList& migrationIds);
+    void moveFailed(const QString& message);
+    void planApplied(const QStringList& migrationIds);
+    void planRefused(const QString& whatChanged);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
+
+private:
+    friend class PlanMoveCommand;
+
+    void buildToolBar();
+    void mapChanged(const MapPtr& map);
+    void syncSpaceDetail();
+    void releaseSpaceDetail();
+    void showMessage(const QString& text, bool error);
+    bool confirmMoves(const MoveEstimate& estimate, QString& reason);
+    void queueMoves(const std::vector<core::PlannedMove>& moves, const QString& reason, bool fromPlan);
+    void setPlanMoves(const std::vector<core::PlannedMove>& moves);
+    void startPlanIfEmpty();
+    std::shared_ptr<core::NodeClientPool> nodePool();
+    core::Actor actor(const QString& reason) const;
+    void updateActions();
+
+    FleetConnection* m_connection;
+    ShardMapModel* m_model;
+    ShardMapView* m_view;
+    QUndoStack* m_undo;
+    QLabel* m_message = nullptr;
+    QLineEdit* m_find = nullptr;
+    QComboBox* m_sizeBy = nullptr;
+    QAction* m_moveTo = nullptr;
+    QAction* m_planToggle = nullptr;
+    QAction* m_apply = nullptr;
+    QAction* m_save = nullptr;
+    QAction* m_discard = nullptr;
+    Confirmer m_confirmer;
+    bool m_planMode = false;
+    core::Plan m_plan;
+    QSet<QString> m_detailNodes;
+    std::shared_ptr<core::NodeClientPool> m_nodePool;
+    QString m_nodePoolKey;
+    bool m_busy = false;
+};
+
+} // namespace shardmap::widgets

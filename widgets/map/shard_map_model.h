@@ -1,0 +1,161 @@
+#pragma once
+
+#include "core/plan/move_rules.h"
+#include "widgets/session/fleet_connection.h"
+
+#include <QAbstractItemModel>
+#include <QHash>
+#include <QStringList>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace shardmap::widgets {
+
+// The shard map as lanes and tiles: top-level rows are shards (lanes), ordered by node so that
+// a node's shards sit together; their children are the spaces the shard owns. Membership comes
+// from the map (setMap inserts, removes and updates rows, never resets), figures from node
+// samples (dataChanged per lane, one merged range per sample). Lanes carry their fill now and
+// projected after the migrations queued in the map and the moves of a draft plan.
+//
+// Drag and drop: spaces are dragged as a list of ids (kMimeType); a lane (or a space in it)
+// takes them when core::MoveRules allows every one of them; dropRefusal() says why not.
+// dropMimeData never writes the store: it emits movesRequested and the page decides.
+class ShardMapModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    static constexpr const char* kMimeType = "application/x-shardmap-spaces";
+
+    enum class SizeBy { Docs, Bytes };
+    Q_ENUM(SizeBy)
+
+    enum Role {
+        // Lane or Space (ItemKind).
+        KindRole = Qt::UserRole,
+        // The shard or space id.
+        IdRole,
+        // Lanes: the node of the shard; spaces: the node of their shard.
+        NodeRole,
+        // Lanes: "active", "draining" ...; spaces: the lane's.
+        StateRole,
+        // qulonglong; spaces: 0 while no sample carried their figures.
+        DocsRole,
+        BytesRole,
+        // Docs or bytes (whichever sizeBy() says); what tiles are sized by.
+        SizeRole,
+        // Spaces: queries + writes per second (tiles are coloured by it); lanes: the shard's.
+        LoadRole,
+        // Spaces: whether a sample carried their figures yet.
+        FiguresKnownRole,
+        // Lanes: fill against capacity (0..1, by the sizeBy measure), -1 without capacity.
+        FillRole,
+        ProjectedFillRole,
+        // Lanes: the projected docs and bytes after queued and planned moves (qulonglong).
+        ProjectedDocsRole,
+        ProjectedBytesRole,
+        // Lanes: capacity in the sizeBy measure (0: unlimited).
+        CapacityRole,
+        // Spaces: the migration's target while migrating (empty otherwise); the pin.
+        MigratingToRole,
+        PinRole,
+        // Spaces: the target of the draft plan's move of the space (empty: none).
+        PlannedToRole,
+    };
+    Q_ENUM(Role)
+
+    enum class ItemKind { Lane, Space };
+    Q_ENUM(ItemKind)
+
+    explicit ShardMapModel(QObject* parent = nullptr);
+    ~ShardMapModel() override;
+
+    void setMap(const MapPtr& map);
+    MapPtr map() const { return m_map; }
+    // Figures of the node's shards and (when carried) spaces.
+    void applySample(const QString& nodeId, const SamplePtr& sample);
+
+    void setSizeBy(SizeBy sizeBy);
+    SizeBy sizeBy() const { return m_sizeBy; }
+    // The moves of a draft plan: projected loads and drop checks count them.
+    void setPlannedMoves(const std::vector<core::PlannedMove>& moves);
+    const std::vector<core::PlannedMove>& plannedMoves() const { return m_planned; }
+
+    QModelIndex laneIndex(const QString& shardId) const;
+    QModelIndex spaceIndex(const QString& spaceId) const;
+    // The lane of an index (itself for lanes), invalid for an invalid index.
+    QModelIndex laneOf(const QModelIndex& index) const;
+
+    // The rules on the current map, figures and draft (rebuilt lazily after changes).
+    const core::MoveRules& rules() const;
+    // Why spaces may not move to shard (empty: they may), translated.
+    QString moveRefusal(const QStringList& spaces, const QString& shard) const;
+    // Why the mime data may not be dropped on target (a lane or a space in it); empty: it may.
+    QString dropRefusal(const QMimeData* data, const QModelIndex& target) const;
+    static QStringList spacesOf(const QMimeData* data);
+    static QString refusalText(const core::MoveVerdict& verdict, const QString& space, const QString& shard);
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+
+    QStringList mimeTypes() const override;
+    QMimeData* mimeData(const QModelIndexList& indexes) const override;
+    bool canDropMimeData(
+        const QMimeData* data, Qt::DropAction action, int row, int column, const QModelIndex& parent) const override;
+    bool dropMimeData(
+        const QMimeData* data, Qt::DropAction action, int row, int column, const QModelIndex& parent) override;
+    Qt::DropActions supportedDropActions() const override;
+    Qt::DropActions supportedDragActions() const override;
+
+signals:
+    void movesRequested(const QStringList& spaces, const QString& targetShard);
+
+private:
+    struct Space {
+        QString id;
+        core::SpaceRecord record;
+        bool known = false;
+        core::SpaceMetricsValue figures;
+    };
+    struct Lane {
+        QString id;
+        QString node;
+        core::ShardRecord record;
+        bool sampled = false;
+        core::ShardMetricsValue figures;
+        core::ShardLoad projected;
+        std::vector<Space> spaces;
+        QHash<QString, int> rowOf;
+    };
+
+    static bool laneBefore(const Lane& lane, const QString& node, const QString& id);
+    Lane* laneAt(const QModelIndex& index) const;
+    int laneRow(const QString& shardId) const;
+    void removeLanes(const MapPtr& map);
+    void insertLanes(const MapPtr& map);
+    void removeSpaces(int laneRow, const MapPtr& map);
+    void addSpaces(int laneRow, const MapPtr& map);
+    QModelIndex dropTarget(int row, const QModelIndex& parent) const;
+    void reindexLanes();
+    void invalidateRules();
+    void updateProjections();
+    QVariant laneData(const Lane& lane, int role) const;
+    QVariant spaceData(const Lane& lane, const Space& space, int role) const;
+    std::uint64_t measure(const core::ShardLoad& load) const;
+
+    MapPtr m_map;
+    std::vector<std::unique_ptr<Lane>> m_lanes;
+    QHash<QString, int> m_laneRow;
+    // space -> shard it is listed under
+    QHash<QString, QString> m_spaceLane;
+    // Figures of spaces that left a lane during setMap, for the lane they enter.
+    QHash<QString, core::SpaceMetricsValue> m_departed;
+    SizeBy m_sizeBy = SizeBy::Docs;
+    std::vector<core::PlannedMove> m_planned;
+    mutable std::optional<core::MoveRules> m_rules;
+};
+
+} // namespace shardmap::widgets

@@ -1,0 +1,582 @@
+#include "widgets/map/shard_map_view.h"
+
+#include <QDragEnterEvent>
+#include <QLocale>
+#include <QMimeData>
+#include <QPainter>
+#include <QScrollBar>
+#include <QWheelEvent>
+#include <algorithm>
+
+namespace shardmap::widgets {
+
+namespace {
+
+constexpr int kNodeHeaderHeight = 22;
+constexpr int kLaneHeight = 66;
+constexpr int kLaneGap = 4;
+constexpr int kHeaderWidth = 190;
+constexpr int kMinTileWidth = 26;
+constexpr int kAggregateWidth = 96;
+constexpr int kTileGap = 2;
+constexpr double kMinZoom = 0.25;
+constexpr double kMaxZoom = 64.0;
+
+QString amount(qulonglong value, ShardMapModel::SizeBy sizeBy)
+{
+    if (sizeBy == ShardMapModel::SizeBy::Bytes)
+        return QString::fromStdString(core::formatBytes(value));
+    return ShardMapView::tr("%1 docs").arg(QLocale().toString(value));
+}
+
+} // namespace
+
+ShardMapView::ShardMapView(QWidget* parent)
+    : QAbstractItemView(parent)
+{
+    setSelectionMode(ExtendedSelection);
+    setDragDropMode(DragDrop);
+    setDefaultDropAction(Qt::MoveAction);
+    setDragEnabled(true);
+    setAcceptDrops(true);
+    viewport()->setAcceptDrops(true);
+    setMouseTracking(true);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+}
+
+void ShardMapView::setModel(QAbstractItemModel* model)
+{
+    if (m_model)
+        disconnect(m_model, nullptr, this, nullptr);
+    QAbstractItemView::setModel(model);
+    m_model = qobject_cast<ShardMapModel*>(model);
+    if (!m_model)
+        return;
+    for (auto signal : { &QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved })
+        connect(m_model, signal, this, &ShardMapView::invalidateLayout);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &ShardMapView::invalidateLayout);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ShardMapView::invalidateLayout);
+    invalidateLayout();
+}
+
+void ShardMapView::invalidateLayout()
+{
+    m_layoutDirty = true;
+    viewport()->update();
+}
+
+void ShardMapView::setZoom(double zoom)
+{
+    zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+    if (zoom == m_zoom)
+        return;
+    m_zoom = zoom;
+    invalidateLayout();
+    updateScrollBars();
+}
+
+void ShardMapView::layoutIfNeeded() const
+{
+    if (m_layoutDirty)
+        doLayout();
+}
+
+void ShardMapView::doLayout() const
+{
+    m_layoutDirty = false;
+    m_lanes.clear();
+    m_nodes.clear();
+    m_maxLoad = 0;
+    if (!m_model)
+        return;
+    const int tilesWidth = static_cast<int>(std::max(200, viewport()->width() - kHeaderWidth - 8) * m_zoom);
+    int y = 0;
+    QString node;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QModelIndex laneIndex = m_model->index(row, 0);
+        const QString laneNode = laneIndex.data(ShardMapModel::NodeRole).toString();
+        if (laneNode != node || row == 0) {
+            node = laneNode;
+            m_nodes.push_back({ node, QRect(0, y, kHeaderWidth + tilesWidth + 8, kNodeHeaderHeight) });
+            y += kNodeHeaderHeight;
+        }
+        LaneGeometry lane;
+        lane.shard = laneIndex.data(ShardMapModel::IdRole).toString();
+        lane.node = laneNode;
+        lane.row = row;
+        lane.rect = QRect(0, y, kHeaderWidth + tilesWidth + 8, kLaneHeight);
+        lane.header = QRect(0, y, kHeaderWidth, kLaneHeight);
+        lane.tiles = QRect(kHeaderWidth + 4, y + 4, tilesWidth, kLaneHeight - 8);
+        layoutTiles(lane);
+        m_lanes.push_back(std::move(lane));
+        y += kLaneHeight + kLaneGap;
+    }
+    m_contentSize = QSize(kHeaderWidth + tilesWidth + 8, y);
+    const_cast<ShardMapView*>(this)->updateScrollBars();
+}
+
+void ShardMapView::layoutTiles(LaneGeometry& lane) const
+{
+    const QModelIndex laneIndex = m_model->index(lane.row, 0);
+    struct Item {
+        QModelIndex index;
+        double weight;
+    };
+    std::vector<Item> items;
+    double total = 0;
+    for (int child = 0; child < m_model->rowCount(laneIndex); ++child) {
+        const QModelIndex index = m_model->index(child, 0, laneIndex);
+        // Spaces without figures yet count as one unit, so that a fresh map is still readable.
+        const double weight = std::max(1.0, index.data(ShardMapModel::SizeRole).toDouble());
+        m_maxLoad = std::max(m_maxLoad, index.data(ShardMapModel::LoadRole).toDouble());
+        items.push_back({ index, weight });
+        total += weight;
+    }
+    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.weight > b.weight; });
+    const int width = lane.tiles.width();
+    std::size_t shownCount = items.size();
+    double shownTotal = total;
+    // Small tiles from the end go into the aggregate until every shown tile is readable.
+    while (shownCount > 0) {
+        const int room = shownCount < items.size() ? width - kAggregateWidth - kTileGap : width;
+        const double last = items[shownCount - 1].weight / shownTotal * room;
+        if (last >= kMinTileWidth)
+            break;
+        --shownCount;
+        shownTotal -= items[shownCount].weight;
+    }
+    const int room = shownCount < items.size() ? width - kAggregateWidth - kTileGap : width;
+    int x = lane.tiles.left();
+    for (std::size_t i = 0; i < shownCount; ++i) {
+        const int w = std::max(kMinTileWidth / 2, static_cast<int>(items[i].weight / shownTotal * room) - kTileGap);
+        lane.shown.push_back(
+            { QPersistentModelIndex(items[i].index), QRect(x, lane.tiles.top(), w, lane.tiles.height()) });
+        x += w + kTileGap;
+    }
+    if (shownCount < items.size()) {
+        lane.aggregate
+            = QRect(x, lane.tiles.top(), std::max(kAggregateWidth, lane.tiles.right() - x), lane.tiles.height());
+        for (std::size_t i = shownCount; i < items.size(); ++i)
+            lane.aggregated.push_back(items[i].index.data(ShardMapModel::IdRole).toString());
+    }
+}
+
+void ShardMapView::updateScrollBars()
+{
+    horizontalScrollBar()->setPageStep(viewport()->width());
+    horizontalScrollBar()->setRange(0, std::max(0, m_contentSize.width() - viewport()->width()));
+    verticalScrollBar()->setPageStep(viewport()->height());
+    verticalScrollBar()->setSingleStep(kLaneHeight / 2);
+    verticalScrollBar()->setRange(0, std::max(0, m_contentSize.height() - viewport()->height()));
+}
+
+QPoint ShardMapView::toContent(const QPoint& viewportPoint) const
+{
+    return viewportPoint + QPoint(horizontalOffset(), verticalOffset());
+}
+
+QRect ShardMapView::toViewport(const QRect& contentRect) const
+{
+    return contentRect.translated(-horizontalOffset(), -verticalOffset());
+}
+
+const ShardMapView::LaneGeometry* ShardMapView::laneAtPoint(const QPoint& viewportPoint) const
+{
+    layoutIfNeeded();
+    const QPoint point = toContent(viewportPoint);
+    for (const LaneGeometry& lane : m_lanes) {
+        if (lane.rect.contains(point))
+            return &lane;
+    }
+    return nullptr;
+}
+
+QRect ShardMapView::laneRect(const QString& shardId) const
+{
+    layoutIfNeeded();
+    for (const LaneGeometry& lane : m_lanes) {
+        if (lane.shard == shardId)
+            return toViewport(lane.rect);
+    }
+    return {};
+}
+
+QStringList ShardMapView::aggregatedSpaces(const QString& shardId) const
+{
+    layoutIfNeeded();
+    for (const LaneGeometry& lane : m_lanes) {
+        if (lane.shard == shardId)
+            return lane.aggregated;
+    }
+    return {};
+}
+
+QRect ShardMapView::visualRect(const QModelIndex& index) const
+{
+    if (!index.isValid() || !m_model)
+        return {};
+    layoutIfNeeded();
+    const QString shard = m_model->laneOf(index).data(ShardMapModel::IdRole).toString();
+    for (const LaneGeometry& lane : m_lanes) {
+        if (lane.shard != shard)
+            continue;
+        if (!index.parent().isValid())
+            return toViewport(lane.rect);
+        for (const Tile& tile : lane.shown) {
+            if (tile.index == index)
+                return toViewport(tile.rect);
+        }
+        return toViewport(lane.aggregate);
+    }
+    return {};
+}
+
+void ShardMapView::scrollTo(const QModelIndex& index, ScrollHint)
+{
+    const QRect rect = visualRect(index);
+    if (!rect.isValid())
+        return;
+    const QRect area = viewport()->rect();
+    if (rect.left() < 0 || rect.right() > area.right())
+        horizontalScrollBar()->setValue(
+            horizontalOffset() + rect.left() - std::max(0, (area.width() - rect.width()) / 2));
+    if (rect.top() < 0 || rect.bottom() > area.bottom())
+        verticalScrollBar()->setValue(verticalOffset() + rect.top() - std::max(0, (area.height() - rect.height()) / 2));
+    viewport()->update();
+}
+
+bool ShardMapView::scrollToSpace(const QString& spaceId)
+{
+    if (!m_model)
+        return false;
+    const QModelIndex index = m_model->spaceIndex(spaceId);
+    if (!index.isValid())
+        return false;
+    const QString shard = m_model->laneOf(index).data(ShardMapModel::IdRole).toString();
+    while (aggregatedSpaces(shard).contains(spaceId) && m_zoom < kMaxZoom)
+        setZoom(m_zoom * 2);
+    m_highlight = spaceId;
+    setCurrentIndex(index);
+    if (selectionModel())
+        selectionModel()->select(index, QItemSelectionModel::ClearAndSelect);
+    scrollTo(index);
+    viewport()->update();
+    return true;
+}
+
+QModelIndex ShardMapView::indexAt(const QPoint& point) const
+{
+    const LaneGeometry* lane = laneAtPoint(point);
+    if (!lane)
+        return {};
+    const QPoint content = toContent(point);
+    for (const Tile& tile : lane->shown) {
+        if (tile.rect.contains(content))
+            return tile.index;
+    }
+    return m_model->index(lane->row, 0);
+}
+
+QModelIndex ShardMapView::moveCursor(CursorAction cursorAction, Qt::KeyboardModifiers)
+{
+    layoutIfNeeded();
+    const QModelIndex current = currentIndex();
+    for (std::size_t l = 0; l < m_lanes.size(); ++l) {
+        const auto& shown = m_lanes[l].shown;
+        for (std::size_t t = 0; t < shown.size(); ++t) {
+            if (shown[t].index != current)
+                continue;
+            switch (cursorAction) {
+            case MoveRight:
+            case MoveNext: return t + 1 < shown.size() ? QModelIndex(shown[t + 1].index) : current;
+            case MoveLeft:
+            case MovePrevious: return t > 0 ? QModelIndex(shown[t - 1].index) : current;
+            case MoveDown:
+                for (std::size_t next = l + 1; next < m_lanes.size(); ++next) {
+                    if (!m_lanes[next].shown.empty())
+                        return m_lanes[next].shown.front().index;
+                }
+                return current;
+            case MoveUp:
+                for (std::size_t prev = l; prev-- > 0;) {
+                    if (!m_lanes[prev].shown.empty())
+                        return m_lanes[prev].shown.front().index;
+                }
+                return current;
+            default: return current;
+            }
+        }
+    }
+    for (const LaneGeometry& lane : m_lanes) {
+        if (!lane.shown.empty())
+            return lane.shown.front().index;
+    }
+    return {};
+}
+
+int ShardMapView::horizontalOffset() const
+{
+    return horizontalScrollBar()->value();
+}
+
+int ShardMapView::verticalOffset() const
+{
+    return verticalScrollBar()->value();
+}
+
+bool ShardMapView::isIndexHidden(const QModelIndex&) const
+{
+    return false;
+}
+
+void ShardMapView::setSelection(const QRect& rect, QItemSelectionModel::SelectionFlags command)
+{
+    layoutIfNeeded();
+    const QRect content = rect.normalized().translated(horizontalOffset(), verticalOffset());
+    QItemSelection selection;
+    for (const LaneGeometry& lane : m_lanes) {
+        for (const Tile& tile : lane.shown) {
+            if (tile.rect.intersects(content))
+                selection.select(tile.index, tile.index);
+        }
+        if (lane.aggregate.isValid() && lane.aggregate.intersects(content)) {
+            for (const QString& id : lane.aggregated) {
+                const QModelIndex index = m_model->spaceIndex(id);
+                selection.select(index, index);
+            }
+        }
+    }
+    selectionModel()->select(selection, command);
+}
+
+QRegion ShardMapView::visualRegionForSelection(const QItemSelection& selection) const
+{
+    QRegion region;
+    for (const QModelIndex& index : selection.indexes())
+        region += visualRect(index);
+    return region;
+}
+
+void ShardMapView::resizeEvent(QResizeEvent* event)
+{
+    QAbstractItemView::resizeEvent(event);
+    invalidateLayout();
+    updateScrollBars();
+}
+
+void ShardMapView::wheelEvent(QWheelEvent* event)
+{
+    if (!(event->modifiers() & Qt::ControlModifier)) {
+        QAbstractItemView::wheelEvent(event);
+        return;
+    }
+    const int steps = event->angleDelta().y() / 120;
+    if (steps != 0)
+        setZoom(m_zoom * (steps > 0 ? 1.25 : 0.8));
+    event->accept();
+}
+
+bool ShardMapView::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::MouseButtonDblClick) {
+        // A double click on a "+N small spaces" tile zooms in until they are readable.
+        const auto* mouse = static_cast<QMouseEvent*>(event);
+        const LaneGeometry* lane = laneAtPoint(mouse->position().toPoint());
+        if (lane && lane->aggregate.contains(toContent(mouse->position().toPoint()))) {
+            setZoom(m_zoom * 2);
+            return true;
+        }
+    }
+    return QAbstractItemView::viewportEvent(event);
+}
+
+// Drag and drop -------------------------------------------------------------------------------
+
+void ShardMapView::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!m_model || ShardMapModel::spacesOf(event->mimeData()).isEmpty()) {
+        event->ignore();
+        return;
+    }
+    m_refusals.clear();
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QModelIndex lane = m_model->index(row, 0);
+        m_refusals.insert(lane.data(ShardMapModel::IdRole).toString(), m_model->dropRefusal(event->mimeData(), lane));
+    }
+    m_dragActive = true;
+    // Accepted as a whole so that moves follow; each move then says whether its lane takes them.
+    event->setDropAction(Qt::MoveAction);
+    event->accept();
+    viewport()->update();
+}
+
+bool ShardMapView::acceptDrag(QDropEvent* event)
+{
+    const LaneGeometry* lane = laneAtPoint(event->position().toPoint());
+    m_hoverLane = lane ? lane->shard : QString();
+    if (!lane || !m_refusals.value(lane->shard).isEmpty()) {
+        event->ignore();
+        return false;
+    }
+    event->setDropAction(Qt::MoveAction);
+    event->accept();
+    return true;
+}
+
+void ShardMapView::dragMoveEvent(QDragMoveEvent* event)
+{
+    if (!m_dragActive) {
+        event->ignore();
+        return;
+    }
+    acceptDrag(event);
+    viewport()->update();
+}
+
+void ShardMapView::dragLeaveEvent(QDragLeaveEvent* event)
+{
+    endDrag();
+    event->accept();
+}
+
+void ShardMapView::dropEvent(QDropEvent* event)
+{
+    const LaneGeometry* lane = laneAtPoint(event->position().toPoint());
+    const QModelIndex target = lane ? m_model->index(lane->row, 0) : QModelIndex();
+    endDrag();
+    // The model decides (the map may have changed since the drag entered).
+    if (!m_model || !m_model->canDropMimeData(event->mimeData(), Qt::MoveAction, -1, -1, target)) {
+        event->ignore();
+        return;
+    }
+    event->setDropAction(Qt::MoveAction);
+    event->accept();
+    m_model->dropMimeData(event->mimeData(), Qt::MoveAction, -1, -1, target);
+}
+
+void ShardMapView::endDrag()
+{
+    m_dragActive = false;
+    m_refusals.clear();
+    m_hoverLane.clear();
+    viewport()->update();
+}
+
+// Painting ------------------------------------------------------------------------------------
+
+void ShardMapView::paintEvent(QPaintEvent*)
+{
+    layoutIfNeeded();
+    QPainter painter(viewport());
+    painter.fillRect(viewport()->rect(), palette().base());
+    painter.translate(-horizontalOffset(), -verticalOffset());
+    const QRect visible = viewport()->rect().translated(horizontalOffset(), verticalOffset());
+    for (const NodeHeader& header : m_nodes) {
+        if (!header.rect.intersects(visible))
+            continue;
+        QFont bold = font();
+        bold.setBold(true);
+        painter.setFont(bold);
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(
+            header.rect.adjusted(4, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, tr("Node %1").arg(header.node));
+    }
+    painter.setFont(font());
+    for (const LaneGeometry& lane : m_lanes) {
+        if (lane.rect.intersects(visible))
+            paintLane(painter, lane);
+    }
+}
+
+void ShardMapView::paintLane(QPainter& painter, const LaneGeometry& lane) const
+{
+    const QModelIndex laneIndex = m_model->index(lane.row, 0);
+    QColor background = palette().color(QPalette::AlternateBase);
+    const bool refused = m_dragActive && !m_refusals.value(lane.shard).isEmpty();
+    if (m_dragActive)
+        background = refused ? QColor(220, 80, 80, 60) : QColor(80, 180, 90, lane.shard == m_hoverLane ? 120 : 60);
+    painter.fillRect(lane.rect, background);
+    painter.setPen(palette().color(QPalette::Text));
+    QFont bold = font();
+    bold.setBold(true);
+    painter.setFont(bold);
+    const QString state = laneIndex.data(ShardMapModel::StateRole).toString();
+    painter.drawText(lane.header.adjusted(6, 4, -4, 0), Qt::AlignTop | Qt::AlignLeft,
+        state == QLatin1String("active") ? lane.shard : tr("%1 (%2)").arg(lane.shard, state));
+    painter.setFont(font());
+    paintFill(painter, laneIndex, lane.header.adjusted(6, 24, -6, -6));
+    for (const Tile& tile : lane.shown)
+        paintTile(painter, tile.index, tile.rect);
+    if (lane.aggregate.isValid()) {
+        painter.fillRect(lane.aggregate, palette().color(QPalette::Mid));
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(lane.aggregate, Qt::AlignCenter | Qt::TextWordWrap,
+            tr("+%n small spaces", nullptr, static_cast<int>(lane.aggregated.size())));
+    }
+    if (refused) {
+        // The reason on the lane itself, where the pointer is.
+        painter.fillRect(lane.tiles, QColor(255, 255, 255, 170));
+        painter.setPen(QColor(160, 20, 20));
+        painter.drawText(lane.tiles, Qt::AlignCenter | Qt::TextWordWrap, m_refusals.value(lane.shard));
+    }
+}
+
+void ShardMapView::paintFill(QPainter& painter, const QModelIndex& lane, const QRect& rect) const
+{
+    const auto sizeBy = m_model->sizeBy();
+    const double now = lane.data(ShardMapModel::FillRole).toDouble();
+    const double projected = lane.data(ShardMapModel::ProjectedFillRole).toDouble();
+    const qulonglong projectedAmount
+        = (sizeBy == ShardMapModel::SizeBy::Docs ? lane.data(ShardMapModel::ProjectedDocsRole)
+                                                 : lane.data(ShardMapModel::ProjectedBytesRole))
+              .toULongLong();
+    const QRect bar(rect.left(), rect.top(), rect.width(), 10);
+    painter.setPen(palette().color(QPalette::Mid));
+    painter.drawRect(bar);
+    if (now >= 0) {
+        painter.fillRect(QRect(bar.left(), bar.top(), static_cast<int>(std::min(1.0, now) * bar.width()), bar.height()),
+            now > 0.9 ? QColor(210, 70, 60) : QColor(70, 140, 210));
+        const int px = bar.left() + static_cast<int>(std::min(1.0, projected) * bar.width());
+        painter.setPen(QPen(palette().color(QPalette::Text), 2));
+        painter.drawLine(px, bar.top() - 2, px, bar.bottom() + 2);
+    }
+    painter.setPen(palette().color(QPalette::Text));
+    const QString text = now >= 0
+        ? tr("%1% now, %2% after moves").arg(qRound(now * 100)).arg(qRound(projected * 100))
+        : tr("%1 now, %2 after moves (no limit)")
+              .arg(amount(lane.data(ShardMapModel::SizeRole).toULongLong(), sizeBy), amount(projectedAmount, sizeBy));
+    painter.drawText(QRect(rect.left(), bar.bottom() + 2, rect.width(), rect.bottom() - bar.bottom()),
+        Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
+}
+
+void ShardMapView::paintTile(QPainter& painter, const QModelIndex& index, const QRect& rect) const
+{
+    QColor colour = palette().color(QPalette::Midlight);
+    if (index.data(ShardMapModel::FiguresKnownRole).toBool()) {
+        const double load = m_maxLoad > 0 ? index.data(ShardMapModel::LoadRole).toDouble() / m_maxLoad : 0;
+        colour = QColor::fromHsvF(static_cast<float>(0.33 * (1 - load)), 0.45f, 0.9f);
+    }
+    painter.fillRect(rect, colour);
+    const QString id = index.data(ShardMapModel::IdRole).toString();
+    const QString migrating = index.data(ShardMapModel::MigratingToRole).toString();
+    const QString planned = index.data(ShardMapModel::PlannedToRole).toString();
+    QPen border(QColor(60, 60, 60), 1);
+    if (!planned.isEmpty() || !migrating.isEmpty())
+        border.setStyle(Qt::DashLine);
+    if (selectionModel() && selectionModel()->isSelected(index))
+        border = QPen(palette().color(QPalette::Highlight), 3);
+    if (id == m_highlight)
+        border = QPen(QColor(240, 190, 0), 4);
+    painter.setPen(border);
+    painter.drawRect(rect.adjusted(0, 0, -1, -1));
+    painter.setPen(QColor(20, 20, 20));
+    QString label = id;
+    if (!migrating.isEmpty())
+        label = tr("%1 → %2").arg(id, migrating);
+    else if (!planned.isEmpty())
+        label = tr("%1 ⇢ %2 (plan)").arg(id, planned);
+    painter.drawText(rect.adjusted(3, 2, -2, -2), Qt::AlignLeft | Qt::AlignTop | Qt::TextWrapAnywhere,
+        painter.fontMetrics().elidedText(label, Qt::ElideRight, rect.width() * 3));
+}
+
+} // namespace shardmap::widgets

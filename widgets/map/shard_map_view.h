@@ -1,0 +1,111 @@
+#pragma once
+
+#include "widgets/map/shard_map_model.h"
+
+#include <QAbstractItemView>
+#include <QHash>
+#include <QPersistentModelIndex>
+#include <vector>
+
+namespace shardmap::widgets {
+
+// Paints a ShardMapModel as lanes (one per shard, under a header per node) with a fill bar
+// (now, and projected after queued and planned moves) and the shard's spaces as tiles whose
+// width follows their docs or bytes and whose colour follows their load. Spaces too small to
+// read at the current zoom are aggregated into one "+N small spaces" tile; Ctrl+wheel zooms.
+// While spaces are dragged over it, every lane says whether it takes them: tinted green, or
+// red with the refusal drawn on the lane. Drops go through the model's contract
+// (canDropMimeData / dropMimeData), so the view never decides what may move.
+class ShardMapView : public QAbstractItemView {
+    Q_OBJECT
+public:
+    explicit ShardMapView(QWidget* parent = nullptr);
+
+    void setModel(QAbstractItemModel* model) override;
+    ShardMapModel* mapModel() const { return m_model; }
+
+    // Scrolls to the space's tile (zooming in when it is aggregated), selects and highlights it.
+    bool scrollToSpace(const QString& spaceId);
+    QString highlightedSpace() const { return m_highlight; }
+
+    double zoom() const { return m_zoom; }
+    void setZoom(double zoom);
+
+    // During a drag over the view: the refusal of each lane (empty: it takes the spaces).
+    bool dragActive() const { return m_dragActive; }
+    QString laneRefusal(const QString& shardId) const { return m_refusals.value(shardId); }
+    // Where a lane or tile is drawn, in viewport coordinates (for tests and tooltips).
+    QRect laneRect(const QString& shardId) const;
+    // The spaces shown in a lane's "+N small spaces" tile (empty: none aggregated).
+    QStringList aggregatedSpaces(const QString& shardId) const;
+
+    QRect visualRect(const QModelIndex& index) const override;
+    void scrollTo(const QModelIndex& index, ScrollHint hint = EnsureVisible) override;
+    QModelIndex indexAt(const QPoint& point) const override;
+
+protected:
+    QModelIndex moveCursor(CursorAction cursorAction, Qt::KeyboardModifiers modifiers) override;
+    int horizontalOffset() const override;
+    int verticalOffset() const override;
+    bool isIndexHidden(const QModelIndex& index) const override;
+    void setSelection(const QRect& rect, QItemSelectionModel::SelectionFlags command) override;
+    QRegion visualRegionForSelection(const QItemSelection& selection) const override;
+
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dragMoveEvent(QDragMoveEvent* event) override;
+    void dragLeaveEvent(QDragLeaveEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+
+private:
+    struct Tile {
+        QPersistentModelIndex index;
+        QRect rect;
+    };
+    struct LaneGeometry {
+        QString shard;
+        QString node;
+        int row = 0;
+        QRect rect; // whole lane, content coordinates
+        QRect header;
+        QRect tiles;
+        std::vector<Tile> shown;
+        QRect aggregate;
+        QStringList aggregated;
+    };
+    struct NodeHeader {
+        QString node;
+        QRect rect;
+    };
+
+    void layoutIfNeeded() const;
+    void doLayout() const;
+    void layoutTiles(LaneGeometry& lane) const;
+    void invalidateLayout();
+    const LaneGeometry* laneAtPoint(const QPoint& viewportPoint) const;
+    QPoint toContent(const QPoint& viewportPoint) const;
+    QRect toViewport(const QRect& contentRect) const;
+    void paintLane(QPainter& painter, const LaneGeometry& lane) const;
+    void paintTile(QPainter& painter, const QModelIndex& index, const QRect& rect) const;
+    void paintFill(QPainter& painter, const QModelIndex& lane, const QRect& rect) const;
+    void updateScrollBars();
+    bool acceptDrag(QDropEvent* event);
+    void endDrag();
+
+    ShardMapModel* m_model = nullptr;
+    double m_zoom = 1.0;
+    QString m_highlight;
+    bool m_dragActive = false;
+    QHash<QString, QString> m_refusals;
+    QString m_hoverLane;
+    mutable bool m_layoutDirty = true;
+    mutable std::vector<LaneGeometry> m_lanes;
+    mutable std::vector<NodeHeader> m_nodes;
+    mutable QSize m_contentSize;
+    mutable double m_maxLoad = 0;
+};
+
+} // namespace shardmap::widgets

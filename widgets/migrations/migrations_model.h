@@ -1,0 +1,98 @@
+#pragma once
+
+#include "widgets/session/fleet_connection.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QString>
+#include <vector>
+
+namespace shardmap::widgets {
+
+// The migrations of the shard map (queued, running and finished) as a table, one row per
+// migration record. Fed by whole map snapshots: a new migration inserts a row, a vanished one
+// removes it, and a changed record emits dataChanged for its row with explicit roles, merged
+// over adjacent rows. The model never resets on a map change.
+class MigrationsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        IdColumn,
+        SpaceColumn,
+        RouteColumn,
+        PhaseColumn,
+        ProgressColumn,
+        DocsColumn,
+        BytesColumn,
+        RateColumn,
+        EtaColumn,
+        StartedColumn,
+        FinishedColumn,
+        RequestedByColumn,
+        ColumnCount
+    };
+    Q_ENUM(Column)
+
+    enum Role {
+        // The raw value for sorting: ids as QString, numbers and times as numbers.
+        SortRole = Qt::UserRole,
+        // The same in every column of a row:
+        MigrationIdRole,
+        SpaceRole,
+        SourceRole,
+        TargetRole,
+        // int(core::MigrationPhase)
+        PhaseRole,
+        // A StateCategory (queued, running, finished ...) as int.
+        StateRole,
+        // Creation time, ms since the epoch (what the time filter looks at).
+        CreatedRole,
+        // Docs done / total as 0..1, or -1 while the total is unknown.
+        ProgressRole,
+        // The executor's status line, or the error of a failed migration.
+        StatusRole,
+    };
+    Q_ENUM(Role)
+
+    // How the page groups phases for filtering and actions.
+    enum class StateCategory { Queued, Running, Done, Failed, Cancelled };
+    Q_ENUM(StateCategory)
+
+    explicit MigrationsModel(QObject* parent = nullptr);
+
+    void setMap(const MapPtr& map);
+
+    // The row of a migration, -1 if there is none.
+    int rowOf(const QString& migrationId) const;
+    // The record of a row (for actions and tooltips); nullptr out of range.
+    const core::MigrationRecord* record(int row) const;
+    const core::MigrationRecord* record(const QString& migrationId) const;
+
+    static StateCategory categoryOf(const core::MigrationRecord& record);
+    static QString phaseText(const core::MigrationRecord& record);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+signals:
+    // A migration this model saw active became final (done, failed or cancelled). reason: the
+    // error of a failure, otherwise the executor's last status.
+    void migrationFinished(
+        const QString& migrationId, shardmap::widgets::MigrationsModel::StateCategory state, const QString& reason);
+
+private:
+    QVariant displayValue(const core::MigrationRecord& record, int column) const;
+    QVariant sortValue(const core::MigrationRecord& record, int column) const;
+    void removeMissing(const MapPtr& map);
+    void updateExisting(const MapPtr& map);
+    void insertNew(const MapPtr& map);
+    void emitChanged(const std::vector<int>& rows);
+    void reindex();
+
+    std::vector<core::MigrationRecord> m_rows;
+    QHash<QString, int> m_rowOf;
+};
+
+} // namespace shardmap::widgets

@@ -1,0 +1,478 @@
+#include "widgets/migrations/migrations_page.h"
+
+#include "core/migration/migration_requests.h"
+#include "widgets/migrations/migrations_filter_proxy.h"
+#include "widgets/migrations/progress_delegate.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QIcon>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSystemTrayIcon>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace shardmap::widgets {
+namespace {
+
+constexpr const char* kErrorStyle = "QLabel { background: #fff4ce; color: #5c4400; border: 1px solid #e0c060; "
+                                    "padding: 4px; }";
+constexpr const char* kInfoStyle = "QLabel { background: #e8f1fb; color: #173a5e; border: 1px solid #9cc0e6; "
+                                   "padding: 4px; }";
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+QString actionVerb(MigrationsPage::Action action)
+{
+    switch (action) {
+    case MigrationsPage::Action::Pause: return MigrationsPage::tr("Pause");
+    case MigrationsPage::Action::Resume: return MigrationsPage::tr("Resume");
+    case MigrationsPage::Action::Cancel: return MigrationsPage::tr("Cancel");
+    case MigrationsPage::Action::Rollback: return MigrationsPage::tr("Roll back");
+    case MigrationsPage::Action::Throttle: return MigrationsPage::tr("Throttle");
+    }
+    return {};
+}
+
+QString doneText(MigrationsPage::Action action, const QString& id)
+{
+    switch (action) {
+    case MigrationsPage::Action::Pause: return MigrationsPage::tr("Paused %1.").arg(id);
+    case MigrationsPage::Action::Resume: return MigrationsPage::tr("Resumed %1.").arg(id);
+    case MigrationsPage::Action::Cancel: return MigrationsPage::tr("Asked to cancel %1.").arg(id);
+    case MigrationsPage::Action::Rollback: return MigrationsPage::tr("Asked to roll back %1.").arg(id);
+    case MigrationsPage::Action::Throttle: return MigrationsPage::tr("Changed the throttle of %1.").arg(id);
+    }
+    return {};
+}
+
+} // namespace
+
+MigrationsPage::MigrationsPage(FleetConnection* connection, QWidget* parent)
+    : QWidget(parent)
+    , m_connection(connection)
+{
+    buildUi();
+    connect(m_connection, &FleetConnection::mapChanged, this, &MigrationsPage::mapArrived);
+    connect(m_model, &MigrationsModel::migrationFinished, this, &MigrationsPage::notifyFinished);
+    if (m_connection->map())
+        mapArrived(m_connection->map());
+    updateActions();
+}
+
+MigrationsPage::~MigrationsPage() = default;
+
+void MigrationsPage::buildUi()
+{
+    m_model = new MigrationsModel(this);
+    m_proxy = new MigrationsFilterProxy(this);
+    m_proxy->setSourceModel(m_model);
+    m_view = new QTableView(this);
+    m_view->setModel(m_proxy);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(MigrationsModel::IdColumn, Qt::DescendingOrder);
+    m_view->setItemDelegateForColumn(MigrationsModel::ProgressColumn, new ProgressDelegate(m_view));
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->verticalHeader()->hide();
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MigrationsPage::updateActions);
+
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildFilters());
+    layout->addWidget(buildActions());
+    layout->addWidget(m_message);
+    layout->addWidget(m_view, 1);
+}
+
+QWidget* MigrationsPage::buildFilters()
+{
+    auto* bar = new QWidget(this);
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(0, 0, 0, 0);
+    m_stateBox = new QComboBox(bar);
+    m_stateBox->addItem(tr("All states"));
+    m_stateBox->addItem(tr("Queued"), static_cast<int>(MigrationsModel::StateCategory::Queued));
+    m_stateBox->addItem(tr("Running"), static_cast<int>(MigrationsModel::StateCategory::Running));
+    m_stateBox->addItem(tr("Done"), static_cast<int>(MigrationsModel::StateCategory::Done));
+    m_stateBox->addItem(tr("Failed"), static_cast<int>(MigrationsModel::StateCategory::Failed));
+    m_stateBox->addItem(tr("Cancelled"), static_cast<int>(MigrationsModel::StateCategory::Cancelled));
+    connect(m_stateBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+        const QVariant state = m_stateBox->itemData(index);
+        m_proxy->setStateFilter(
+            state.isValid() ? std::optional(static_cast<MigrationsModel::StateCategory>(state.toInt())) : std::nullopt);
+    });
+    m_timeBox = new QComboBox(bar);
+    m_timeBox->addItem(tr("Any time"), qint64(0));
+    m_timeBox->addItem(tr("Last hour"), qint64(3600) * 1000);
+    m_timeBox->addItem(tr("Last 24 hours"), qint64(24 * 3600) * 1000);
+    m_timeBox->addItem(tr("Last 7 days"), qint64(7 * 24 * 3600) * 1000);
+    connect(m_timeBox, &QComboBox::currentIndexChanged, this, &MigrationsPage::applyTimeFilter);
+    m_spaceEdit = new QLineEdit(bar);
+    m_spaceEdit->setPlaceholderText(tr("Space"));
+    m_spaceEdit->setClearButtonEnabled(true);
+    connect(m_spaceEdit, &QLineEdit::textChanged, m_proxy, &MigrationsFilterProxy::setSpaceFilter);
+    m_shardEdit = new QLineEdit(bar);
+    m_shardEdit->setPlaceholderText(tr("Shard (source or target)"));
+    m_shardEdit->setClearButtonEnabled(true);
+    connect(m_shardEdit, &QLineEdit::textChanged, m_proxy, &MigrationsFilterProxy::setShardFilter);
+    row->addWidget(m_stateBox);
+    row->addWidget(m_timeBox);
+    row->addWidget(m_spaceEdit, 1);
+    row->addWidget(m_shardEdit, 1);
+    return bar;
+}
+
+QWidget* MigrationsPage::buildActions()
+{
+    auto* bar = new QWidget(this);
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(0, 0, 0, 0);
+    const auto button = [&](const QString& text, void (MigrationsPage::*slot)()) {
+        auto* created = new QPushButton(text, bar);
+        connect(created, &QPushButton::clicked, this, slot);
+        row->addWidget(created);
+        return created;
+    };
+    m_pauseButton = button(tr("Pause…"), &MigrationsPage::pauseSelected);
+    m_resumeButton = button(tr("Resume…"), &MigrationsPage::resumeSelected);
+    m_cancelButton = button(tr("Cancel…"), &MigrationsPage::cancelSelected);
+    m_rollbackButton = button(tr("Roll back…"), &MigrationsPage::rollbackSelected);
+    row->addSpacing(16);
+    m_throttleBox = new QSpinBox(bar);
+    m_throttleBox->setRange(0, 100000000);
+    m_throttleBox->setSuffix(tr(" docs/s"));
+    m_throttleBox->setSpecialValueText(tr("default rate"));
+    row->addWidget(m_throttleBox);
+    m_throttleButton = button(tr("Set throttle…"), &MigrationsPage::throttleSelected);
+    row->addSpacing(16);
+    row->addWidget(new QLabel(tr("Concurrent migrations:"), bar));
+    m_concurrentBox = new QSpinBox(bar);
+    m_concurrentBox->setRange(0, 1000);
+    m_concurrentBox->setSpecialValueText(tr("no limit"));
+    row->addWidget(m_concurrentBox);
+    m_concurrentButton = button(tr("Apply…"), &MigrationsPage::changeMaxConcurrent);
+    row->addStretch(1);
+    return bar;
+}
+
+void MigrationsPage::mapArrived(const MapPtr& map)
+{
+    m_map = map;
+    m_model->setMap(map);
+    if (map && !m_concurrentBox->hasFocus())
+        m_concurrentBox->setValue(static_cast<int>(map->settings.value.maxConcurrent));
+    updateActions();
+}
+
+void MigrationsPage::applyTimeFilter(int index)
+{
+    const qint64 span = m_timeBox->itemData(index).toLongLong();
+    m_proxy->setCreatedSince(span > 0 ? QDateTime::currentMSecsSinceEpoch() - span : 0);
+}
+
+QString MigrationsPage::actorName()
+{
+    QString user = qEnvironmentVariable("USER");
+    if (user.isEmpty())
+        user = qEnvironmentVariable("LOGNAME");
+    if (user.isEmpty())
+        user = qEnvironmentVariable("USERNAME");
+    if (user.isEmpty())
+        user = QStringLiteral("unknown");
+    return user + QStringLiteral("@console");
+}
+
+QString MigrationsPage::selectedMigration() const
+{
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    return rows.isEmpty() ? QString() : rows.first().data(MigrationsModel::MigrationIdRole).toString();
+}
+
+void MigrationsPage::selectMigration(const QString& migrationId)
+{
+    const int row = m_model->rowOf(migrationId);
+    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+    if (!index.isValid()) {
+        m_view->clearSelection();
+        return;
+    }
+    m_view->selectionModel()->select(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->scrollTo(index);
+}
+
+QString MigrationsPage::refusal(Action action, const QString& migrationId) const
+{
+    const core::MigrationRecord* record = m_model->record(migrationId);
+    if (!record)
+        return tr("There is no migration %1 in the map.").arg(migrationId);
+    const QString phase = qs(core::migrationPhaseName(record->phase));
+    if (!record->active())
+        return tr("Migration %1 is %2 already.").arg(migrationId, phase);
+    switch (action) {
+    case Action::Pause: return record->paused ? tr("Migration %1 is paused already.").arg(migrationId) : QString();
+    case Action::Resume: return record->paused ? QString() : tr("Migration %1 is not paused.").arg(migrationId);
+    case Action::Cancel:
+        if (record->phase == core::MigrationPhase::Cutover || record->phase == core::MigrationPhase::Cleanup)
+            return tr("Migration %1 is past its cutover; roll it back instead.").arg(migrationId);
+        return record->cancelRequested ? tr("Migration %1 is being cancelled already.").arg(migrationId) : QString();
+    case Action::Rollback:
+        if (record->phase != core::MigrationPhase::Cleanup)
+            return tr("A rollback is possible after the cutover, while the rollback window is open; migration %1 "
+                      "is in phase %2.")
+                .arg(migrationId, phase);
+        return record->rollbackRequested ? tr("Migration %1 is being rolled back already.").arg(migrationId)
+                                         : QString();
+    case Action::Throttle: return {};
+    }
+    return {};
+}
+
+void MigrationsPage::updateActions()
+{
+    const QString id = selectedMigration();
+    const auto update = [&](QPushButton* button, Action action) {
+        const QString why = id.isEmpty() ? tr("Select a migration first.") : refusal(action, id);
+        button->setEnabled(why.isEmpty());
+        button->setToolTip(why);
+    };
+    update(m_pauseButton, Action::Pause);
+    update(m_resumeButton, Action::Resume);
+    update(m_cancelButton, Action::Cancel);
+    update(m_rollbackButton, Action::Rollback);
+    update(m_throttleButton, Action::Throttle);
+    if (const auto* record = m_model->record(id); record && !m_throttleBox->hasFocus())
+        m_throttleBox->setValue(static_cast<int>(std::min<std::uint64_t>(record->throttleDocsPerSecond, 100000000)));
+}
+
+void MigrationsPage::pause(const QString& migrationId, const QString& reason)
+{
+    migrationAction(Action::Pause, migrationId, reason);
+}
+
+void MigrationsPage::resume(const QString& migrationId, const QString& reason)
+{
+    migrationAction(Action::Resume, migrationId, reason);
+}
+
+void MigrationsPage::cancel(const QString& migrationId, const QString& reason)
+{
+    migrationAction(Action::Cancel, migrationId, reason);
+}
+
+void MigrationsPage::rollback(const QString& migrationId, const QString& reason)
+{
+    migrationAction(Action::Rollback, migrationId, reason);
+}
+
+void MigrationsPage::setThrottle(const QString& migrationId, quint64 docsPerSecond, const QString& reason)
+{
+    const std::string id = migrationId.toStdString();
+    const QString done = doneText(Action::Throttle, migrationId);
+    send(migrationId, reason, [id, docsPerSecond, done](core::MigrationRequests& requests, const core::Actor& actor) {
+        auto result = requests.setThrottle(id, docsPerSecond, actor);
+        return result ? Outcome { true, done } : Outcome { false, qs(result.error().message) };
+    });
+}
+
+void MigrationsPage::setMaxConcurrent(quint32 maxConcurrent, const QString& reason)
+{
+    const QString done = tr("At most %1 migrations run at once now.").arg(maxConcurrent);
+    send({}, reason, [maxConcurrent, done](core::MigrationRequests& requests, const core::Actor& actor) {
+        auto settings = requests.settings();
+        if (!settings)
+            return Outcome { false, qs(settings.error().message) };
+        settings->maxConcurrent = maxConcurrent;
+        auto stored = requests.setSettings(*settings, actor);
+        return stored ? Outcome { true, done } : Outcome { false, qs(stored.error().message) };
+    });
+}
+
+void MigrationsPage::migrationAction(Action action, const QString& migrationId, const QString& reason)
+{
+    const std::string id = migrationId.toStdString();
+    const QString done = doneText(action, migrationId);
+    send(migrationId, reason, [action, id, done](core::MigrationRequests& requests, const core::Actor& actor) {
+        const auto result = [&] {
+            switch (action) {
+            case Action::Pause: return requests.pause(id, actor);
+            case Action::Resume: return requests.resume(id, actor);
+            case Action::Cancel: return requests.cancel(id, actor);
+            case Action::Rollback:
+            default: return requests.rollback(id, actor);
+            }
+        }();
+        return result ? Outcome { true, done } : Outcome { false, qs(result.error().message) };
+    });
+}
+
+void MigrationsPage::send(const QString& migrationId, const QString& reason, Request request)
+{
+    auto store = m_connection->store();
+    if (!store) {
+        finished(migrationId, { false, tr("Not connected to a fleet.") });
+        return;
+    }
+    const core::Actor actor { actorName().toStdString(), reason.toStdString() };
+    const core::NodeClientOptions options = m_connection->spec().nodeOptions();
+    runInBackground(
+        m_connection->pool(), this,
+        [store, options, actor, request = std::move(request)] {
+            core::NodeClientPool nodes(options);
+            core::MigrationRequests requests(*store, nodes);
+            return request(requests, actor);
+        },
+        [this, migrationId](const Outcome& outcome) { finished(migrationId, outcome); });
+}
+
+void MigrationsPage::finished(const QString& migrationId, const Outcome& outcome)
+{
+    const QString text = outcome.ok || migrationId.isEmpty() ? outcome.message
+                                                             : tr("Migration %1: %2").arg(migrationId, outcome.message);
+    showMessage(outcome.ok ? text : tr("Refused: %1").arg(text), !outcome.ok);
+    emit actionFinished(migrationId, outcome.ok, outcome.message);
+}
+
+bool MigrationsPage::askReason(const QString& title, const QString& question, QString* reason)
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(title);
+    auto* form = new QFormLayout(&dialog);
+    auto* text = new QLabel(question, &dialog);
+    text->setWordWrap(true);
+    form->addRow(text);
+    auto* reasonEdit = new QLineEdit(&dialog);
+    reasonEdit->setPlaceholderText(tr("Why (recorded in the audit log)"));
+    form->addRow(tr("Reason:"), reasonEdit);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    buttons->button(QDialogButtonBox::Ok)->setEnabled(false);
+    connect(reasonEdit, &QLineEdit::textChanged, buttons, [buttons](const QString& value) {
+        buttons->button(QDialogButtonBox::Ok)->setEnabled(!value.trimmed().isEmpty());
+    });
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return false;
+    *reason = reasonEdit->text().trimmed();
+    return true;
+}
+
+void MigrationsPage::confirmAndRun(Action action)
+{
+    const QString id = selectedMigration();
+    const QString why = id.isEmpty() ? tr("Select a migration first.") : refusal(action, id);
+    if (!why.isEmpty()) {
+        showMessage(why, true);
+        return;
+    }
+    const auto* record = m_model->record(id);
+    const QString what = tr("%1 migration %2 of space %3 (%4 → %5)?")
+                             .arg(actionVerb(action), id, qs(record->space), qs(record->source), qs(record->target));
+    QString reason;
+    if (!askReason(actionVerb(action), what, &reason))
+        return;
+    if (action == Action::Throttle)
+        setThrottle(id, static_cast<quint64>(m_throttleBox->value()), reason);
+    else
+        migrationAction(action, id, reason);
+}
+
+void MigrationsPage::pauseSelected()
+{
+    confirmAndRun(Action::Pause);
+}
+
+void MigrationsPage::resumeSelected()
+{
+    confirmAndRun(Action::Resume);
+}
+
+void MigrationsPage::cancelSelected()
+{
+    confirmAndRun(Action::Cancel);
+}
+
+void MigrationsPage::rollbackSelected()
+{
+    confirmAndRun(Action::Rollback);
+}
+
+void MigrationsPage::throttleSelected()
+{
+    confirmAndRun(Action::Throttle);
+}
+
+void MigrationsPage::changeMaxConcurrent()
+{
+    const auto value = static_cast<quint32>(m_concurrentBox->value());
+    const QString question = value == 0 ? tr("Let the executor run any number of migrations at once?")
+                                        : tr("Let the executor run at most %1 migrations at once?").arg(value);
+    QString reason;
+    if (askReason(tr("Concurrent migrations"), question, &reason))
+        setMaxConcurrent(value, reason);
+}
+
+void MigrationsPage::notifyFinished(
+    const QString& migrationId, MigrationsModel::StateCategory state, const QString& reason)
+{
+    const auto* record = m_model->record(migrationId);
+    const QString space = record ? qs(record->space) : QString();
+    QString text;
+    switch (state) {
+    case MigrationsModel::StateCategory::Done:
+        text = tr("Migration %1 of space %2 finished.").arg(migrationId, space);
+        break;
+    case MigrationsModel::StateCategory::Failed:
+        text = tr("Migration %1 of space %2 failed: %3").arg(migrationId, space, reason);
+        break;
+    default:
+        text = reason.isEmpty() ? tr("Migration %1 of space %2 was cancelled.").arg(migrationId, space)
+                                : tr("Migration %1 of space %2 was cancelled: %3").arg(migrationId, space, reason);
+        break;
+    }
+    const bool failed = state != MigrationsModel::StateCategory::Done;
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        if (!m_tray) {
+            m_tray = new QSystemTrayIcon(QIcon(QStringLiteral(":/shardmap.svg")), this);
+            m_tray->show();
+        }
+        m_tray->showMessage(
+            tr("Shardmap migrations"), text, failed ? QSystemTrayIcon::Warning : QSystemTrayIcon::Information);
+    } else {
+        showMessage(text, state == MigrationsModel::StateCategory::Failed);
+    }
+    emit migrationNotified(migrationId, text);
+}
+
+void MigrationsPage::showMessage(const QString& text, bool error)
+{
+    m_messageIsError = error;
+    m_message->setStyleSheet(QString::fromLatin1(error ? kErrorStyle : kInfoStyle));
+    m_message->setText(text);
+    m_message->setVisible(!text.isEmpty());
+}
+
+QString MigrationsPage::messageText() const
+{
+    return m_message->text();
+}
+
+} // namespace shardmap::widgets
