@@ -3,6 +3,7 @@
 // pages on request, new revisions as the map changes, and the diff of two revisions.
 #include "core/map/map_editor.h"
 #include "tests/support/fleet_test.h"
+#include "tests/widgets/wait_for.h"
 #include "widgets/audit/audit_model.h"
 #include "widgets/audit/audit_page.h"
 #include "widgets/session/fleet_connection.h"
@@ -19,18 +20,7 @@
 namespace shardmap::widgets {
 namespace {
 
-template <typename Condition> bool waitFor(Condition condition, int limitMs = 30000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!condition()) {
-        if (timer.elapsed() > limitMs)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(5);
-    }
-    return true;
-}
+using testing::waitFor;
 
 std::vector<AuditModel::Entry> entries(quint64 from, quint64 to)
 {

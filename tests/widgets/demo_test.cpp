@@ -3,6 +3,7 @@
 // router, stop() leaves no child alive, a killed console takes its children with it, and a
 // missing binary is named.
 #include "shardmap/v1/router.grpc.pb.h"
+#include "tests/widgets/wait_for.h"
 #include "widgets/demo/demo_fleet.h"
 #include "widgets/demo/load_generator.h"
 #include "widgets/session/fleet_connection.h"
@@ -23,18 +24,7 @@
 namespace shardmap::widgets {
 namespace {
 
-template <typename Condition> bool waitUntil(Condition condition, int limitMs = 60000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!condition()) {
-        if (timer.elapsed() > limitMs)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(5);
-    }
-    return true;
-}
+using testing::waitFor;
 
 // Gone, or a zombie waiting for a reaper that is not ours to be (an orphan's new parent).
 bool processGone(qint64 pid)
@@ -89,7 +79,7 @@ TEST_F(DemoTest, FleetStartsServesLoadAndStopsEveryChild)
     QSignalSpy failed(&fleet, &DemoFleet::failed);
     QSignalSpy progress(&fleet, &DemoFleet::progress);
     fleet.start();
-    ASSERT_TRUE(waitUntil([&] { return ready.count() + failed.count() > 0; }));
+    ASSERT_TRUE(waitFor([&] { return ready.count() + failed.count() > 0; }));
     ASSERT_EQ(failed.count(), 0) << failed.first().first().toString().toStdString();
     EXPECT_GE(progress.count(), 4);
     const auto pids = fleet.childPids();
@@ -100,10 +90,10 @@ TEST_F(DemoTest, FleetStartsServesLoadAndStopsEveryChild)
     const auto spec = ready.first().first().value<ConnectionSpec>();
     FleetConnection connection;
     connection.open(spec);
-    ASSERT_TRUE(waitUntil([&] { return connection.map() && connection.map()->nodes.size() == 3; }))
+    ASSERT_TRUE(waitFor([&] { return connection.map() && connection.map()->nodes.size() == 3; }))
         << connection.lastError().toStdString();
     EXPECT_EQ(connection.map()->shards.size(), 6u);
-    EXPECT_TRUE(waitUntil([&] { return connection.nodeLink(QStringLiteral("node-3")).reachable; }));
+    EXPECT_TRUE(waitFor([&] { return connection.nodeLink(QStringLiteral("node-3")).reachable; }));
 
     // The load generator writes through the router; what it wrote is found through the router.
     LoadGenerator::Options options;
@@ -112,7 +102,7 @@ TEST_F(DemoTest, FleetStartsServesLoadAndStopsEveryChild)
     options.searchesPerSecond = 10;
     LoadGenerator load(options);
     load.start();
-    ASSERT_TRUE(waitUntil([&] { return load.writes() >= 100 && load.searches() >= 2; })) << load.lastError();
+    ASSERT_TRUE(waitFor([&] { return load.writes() >= 100 && load.searches() >= 2; })) << load.lastError();
     load.stop();
     const auto written = load.writes();
     EXPECT_EQ(load.errors(), 0u) << load.lastError();
@@ -149,7 +139,7 @@ TEST_F(DemoTest, MissingBinaryIsNamed)
         QSignalSpy failed(&fleet, &DemoFleet::failed);
         QSignalSpy ready(&fleet, &DemoFleet::ready);
         fleet.start();
-        ASSERT_TRUE(waitUntil([&] { return failed.count() > 0; }));
+        ASSERT_TRUE(waitFor([&] { return failed.count() > 0; }));
         const QString error = failed.first().first().toString();
         EXPECT_TRUE(error.contains(QLatin1String(name))) << error.toStdString();
         EXPECT_TRUE(error.contains(QString::fromLatin1(missing))) << error.toStdString();
@@ -175,7 +165,7 @@ TEST_F(DemoTest, KilledConsoleLeavesNoOrphans)
     console.start(QStringLiteral(SHARDMAP_DEMO_CONSOLE_BINARY), { QStringLiteral("--demo") });
     ASSERT_TRUE(console.waitForStarted());
     QByteArray output;
-    const bool started = waitUntil([&] {
+    const bool started = waitFor([&] {
         output += console.readAll();
         return output.contains("fleet ready") || console.state() == QProcess::NotRunning;
     });
@@ -186,7 +176,7 @@ TEST_F(DemoTest, KilledConsoleLeavesNoOrphans)
     ::kill(static_cast<pid_t>(console.processId()), SIGKILL);
     ASSERT_TRUE(console.waitForFinished(10000));
     for (const qint64 pid : children)
-        EXPECT_TRUE(waitUntil([&] { return processGone(pid); }, 20000)) << "orphan " << pid << " survived";
+        EXPECT_TRUE(waitFor([&] { return processGone(pid); }, 20000)) << "orphan " << pid << " survived";
 }
 
 } // namespace

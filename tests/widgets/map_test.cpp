@@ -8,6 +8,7 @@
 #include "tests/support/controller_process.h"
 #include "tests/support/fleet_test.h"
 #include "tests/support/workload.h"
+#include "tests/widgets/wait_for.h"
 #include "widgets/map/map_page.h"
 #include "widgets/map/shard_map_model.h"
 #include "widgets/map/shard_map_view.h"
@@ -25,18 +26,7 @@
 namespace shardmap::widgets {
 namespace {
 
-template <typename Condition> bool waitUntil(Condition condition, int limitMs = 30000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!condition()) {
-        if (timer.elapsed() > limitMs)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(5);
-    }
-    return true;
-}
+using testing::waitFor;
 
 // Nodes n0 (shard s0) and n1 (shards s1, s2); spaces a, b on s0, c on s1.
 std::shared_ptr<core::MapSnapshot> makeMap(std::uint64_t revision = 1)
@@ -372,14 +362,14 @@ TEST_F(MapPageStoreTest, ApplyingAPlanOnAMapThatMovedOnSaysWhatChangedAndQueuesN
     ConnectionSpec spec;
     spec.storeUri = QString::fromStdString(storeUri());
     connection.open(spec);
-    ASSERT_TRUE(waitUntil([&] { return page.model()->spaceIndex(QStringLiteral("x")).isValid(); }));
+    ASSERT_TRUE(waitFor([&] { return page.model()->spaceIndex(QStringLiteral("x")).isValid(); }));
     page.setPlanMode(true);
     ASSERT_TRUE(page.requestMoves({ QStringLiteral("x") }, QStringLiteral("s1")));
     ASSERT_TRUE(page.requestMoves({ QStringLiteral("y") }, QStringLiteral("s1")));
 
     core::MapEditor editor(*store);
     ASSERT_TRUE(editor.reassignSpace("x", "s1", actor));
-    ASSERT_TRUE(waitUntil([&] { return laneOf(*page.model(), QStringLiteral("x")) == QStringLiteral("s1"); }));
+    ASSERT_TRUE(waitFor([&] { return laneOf(*page.model(), QStringLiteral("x")) == QStringLiteral("s1"); }));
 
     QSignalSpy refused(&page, &MapPage::planRefused);
     QSignalSpy applied(&page, &MapPage::planApplied);
@@ -422,11 +412,11 @@ TEST_F(MapEndToEndTest, DropQueuesAMigrationThatMovesTheDocumentsAndTheTile)
     spec.metricsIntervalMs = 200;
     connection.open(spec);
     ShardMapModel& model = *page.model();
-    ASSERT_TRUE(waitUntil([&] { return model.spaceIndex(QStringLiteral("acme")).isValid(); }));
+    ASSERT_TRUE(waitFor([&] { return model.spaceIndex(QStringLiteral("acme")).isValid(); }));
     const QString source = laneOf(model, QStringLiteral("acme"));
     const QString target = source == QStringLiteral("s0") ? QStringLiteral("s1") : QStringLiteral("s0");
     // Per-space figures arrive because the visible page asked the node streams for them.
-    EXPECT_TRUE(waitUntil(
+    EXPECT_TRUE(waitFor(
         [&] { return model.spaceIndex(QStringLiteral("acme")).data(ShardMapModel::DocsRole).toULongLong() > 0; }));
 
     MoveEstimate confirmed;
@@ -466,7 +456,7 @@ TEST_F(MapEndToEndTest, DropQueuesAMigrationThatMovesTheDocumentsAndTheTile)
     EXPECT_EQ(
         testing::compareWithModel(*nodeOf(target.toStdString()), target.toStdString(), "acme", workload.model("acme")),
         std::vector<std::string> {});
-    EXPECT_TRUE(waitUntil([&] { return laneOf(model, QStringLiteral("acme")) == target; }));
+    EXPECT_TRUE(waitFor([&] { return laneOf(model, QStringLiteral("acme")) == target; }));
 }
 
 } // namespace shardmap::widgets
@@ -493,7 +483,7 @@ TEST_F(MapEndToEndTest, ApplyingAPlanQueuesEveryMoveInOneCommit)
     ConnectionSpec spec;
     spec.storeUri = QString::fromStdString(storeUri());
     connection.open(spec);
-    ASSERT_TRUE(waitUntil([&] { return page.model()->spaceIndex(QStringLiteral("p2")).isValid(); }));
+    ASSERT_TRUE(waitFor([&] { return page.model()->spaceIndex(QStringLiteral("p2")).isValid(); }));
     page.setPlanMode(true);
     ASSERT_TRUE(page.requestMoves({ QStringLiteral("p1") }, QStringLiteral("s1")));
     ASSERT_TRUE(page.requestMoves({ QStringLiteral("p2") }, QStringLiteral("s1")));

@@ -4,6 +4,7 @@
 #include "tests/support/controller_process.h"
 #include "tests/support/fleet_test.h"
 #include "tests/support/workload.h"
+#include "tests/widgets/wait_for.h"
 #include "widgets/migrations/migrations_filter_proxy.h"
 #include "widgets/migrations/migrations_model.h"
 #include "widgets/migrations/migrations_page.h"
@@ -20,18 +21,7 @@
 namespace shardmap::widgets {
 namespace {
 
-template <typename Condition> bool waitFor(Condition condition, int limitMs = 60000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!condition()) {
-        if (timer.elapsed() > limitMs)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(5);
-    }
-    return true;
-}
+using testing::waitFor;
 
 core::MigrationRecord makeMigration(const std::string& id, const std::string& space, const std::string& source,
     const std::string& target, core::MigrationPhase phase, std::int64_t createdMs = 1000)

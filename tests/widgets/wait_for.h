@@ -9,7 +9,7 @@ namespace shardmap::testing {
 // Runs the event loop until the condition holds or the limit passes. A wait for something that
 // happens asynchronously (a node's stream, a store watch), not a timing assert: the limits are
 // generous and only a hang fails.
-template <typename Condition> bool waitFor(Condition condition, int limitMs = 30000)
+template <typename Condition> bool waitFor(Condition condition, int limitMs = 60000)
 {
     QElapsedTimer timer;
     timer.start();
