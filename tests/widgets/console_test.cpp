@@ -11,6 +11,7 @@
 #include "widgets/fleet/fleet_model.h"
 #include "widgets/fleet/fleet_page.h"
 #include "widgets/map/map_page.h"
+#include "widgets/map/shard_map_model.h"
 #include "widgets/migrations/migrations_page.h"
 
 #include <QCoreApplication>
@@ -131,6 +132,12 @@ TEST_F(ConsoleTest, FindSpaceOpensTheShardWhereItLives)
     ASSERT_TRUE(window.findSpace(QStringLiteral("acme")));
     EXPECT_EQ(window.currentPage(), window.detailPage());
     EXPECT_EQ(window.detailPage()->shardId(), QStringLiteral("s1"));
+
+    // On the shard map page the space's tile is found where it is.
+    window.showPage(window.mapPage());
+    ASSERT_TRUE(waitFor([&] { return window.mapPage()->model()->spaceIndex(QStringLiteral("acme")).isValid(); }));
+    EXPECT_TRUE(window.findSpace(QStringLiteral("acme")));
+    EXPECT_EQ(window.currentPage(), window.mapPage());
 
     window.showPage(window.fleetPage());
     EXPECT_FALSE(window.findSpace(QStringLiteral("no-such-space")));

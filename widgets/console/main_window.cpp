@@ -255,6 +255,10 @@ bool MainWindow::findSpace(const QString& spaceId)
         statusBar()->showMessage(tr("Not connected: connect to a fleet to find spaces"), 5000);
         return false;
     }
+    // On the shard map the tile is what the administrator looks for; elsewhere, the detail page.
+    if (currentPage() == m_mapPage && m_mapPage->findSpace(spaceId)) {
+        return true;
+    }
     if (!m_detailPage->showSpace(spaceId)) {
         statusBar()->showMessage(tr("No space \"%1\" in the shard map").arg(spaceId), 5000);
         return false;
