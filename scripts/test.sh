@@ -8,5 +8,6 @@ bash scripts/install-deps.sh
 export QT_QPA_PLATFORM=offscreen
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
 cmake --preset ci
+bash scripts/check-build-deps.sh build/ci
 cmake --build --preset ci -j "$(nproc)"
 ctest --preset ci
