@@ -13,13 +13,13 @@ MoveVerdict refuse(MoveRefusal refusal, std::string reason)
 }
 
 // Moves a space's figures from one shard's load to another's.
-void shift(std::map<std::string, ShardLoad>& loads, const SpaceFigures& figures, const std::string& from,
+void shift(std::map<std::string, ShardFigures>& loads, const SpaceFigures& figures, const std::string& from,
     const std::string& to)
 {
-    ShardLoad& source = loads[from];
+    ShardFigures& source = loads[from];
     source.docs -= std::min(source.docs, figures.docs);
     source.bytes -= std::min(source.bytes, figures.bytes);
-    ShardLoad& target = loads[to];
+    ShardFigures& target = loads[to];
     target.docs += figures.docs;
     target.bytes += figures.bytes;
 }
@@ -44,7 +44,7 @@ std::string formatBytes(std::uint64_t bytes)
 }
 
 MoveRules::MoveRules(
-    const MapSnapshot& map, std::map<std::string, SpaceFigures> spaces, std::map<std::string, ShardLoad> shardLoads)
+    const MapSnapshot& map, std::map<std::string, SpaceFigures> spaces, std::map<std::string, ShardFigures> shardLoads)
     : m_map(map)
     , m_spaces(std::move(spaces))
     , m_loads(std::move(shardLoads))
@@ -52,7 +52,7 @@ MoveRules::MoveRules(
     for (const auto& [id, shard] : m_map.shards) {
         if (m_loads.contains(id))
             continue;
-        ShardLoad sum;
+        ShardFigures sum;
         for (const auto& [spaceId, space] : m_map.spaces) {
             if (space.value.shard != id)
                 continue;
@@ -70,10 +70,10 @@ SpaceFigures MoveRules::figures(const std::string& space) const
     return found == m_spaces.end() ? SpaceFigures {} : found->second;
 }
 
-ShardLoad MoveRules::load(const std::string& shard) const
+ShardFigures MoveRules::load(const std::string& shard) const
 {
     const auto found = m_loads.find(shard);
-    return found == m_loads.end() ? ShardLoad {} : found->second;
+    return found == m_loads.end() ? ShardFigures {} : found->second;
 }
 
 std::string MoveRules::projectedShard(const std::string& space, const std::vector<PlannedMove>& moves) const
@@ -89,9 +89,9 @@ std::string MoveRules::projectedShard(const std::string& space, const std::vecto
     return shard;
 }
 
-std::map<std::string, ShardLoad> MoveRules::projectedLoads(const std::vector<PlannedMove>& moves) const
+std::map<std::string, ShardFigures> MoveRules::projectedLoads(const std::vector<PlannedMove>& moves) const
 {
-    std::map<std::string, ShardLoad> loads = m_loads;
+    std::map<std::string, ShardFigures> loads = m_loads;
     std::map<std::string, std::string> where;
     for (const auto& [id, space] : m_map.spaces) {
         where[id] = space.value.shard;
@@ -129,7 +129,7 @@ MoveVerdict MoveRules::checkCapacity(
     const std::string& space, const ShardRecord& target, const std::vector<PlannedMove>& planned) const
 {
     const double maxFill = m_map.settings.value.maxTargetFill > 0 ? m_map.settings.value.maxTargetFill : 1.0;
-    const ShardLoad after = projectedLoads(planned)[target.id];
+    const ShardFigures after = projectedLoads(planned)[target.id];
     const SpaceFigures f = figures(space);
     const auto limitOf = [maxFill](std::uint64_t capacity) {
         return static_cast<std::uint64_t>(std::floor(static_cast<double>(capacity) * maxFill));

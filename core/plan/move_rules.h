@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace shardmap::core {
@@ -16,18 +17,34 @@ struct SpaceFigures {
 };
 
 // What a shard holds, now or projected.
-struct ShardLoad {
+struct ShardFigures {
     std::uint64_t docs = 0;
     std::uint64_t bytes = 0;
 
-    bool operator==(const ShardLoad&) const = default;
+    bool operator==(const ShardFigures&) const = default;
 };
 
-// One move of a plan or of a drag: a space from its owner shard to another.
+// One move of a plan or of a drag: a space from its owner shard to another. The planner adds
+// why, and the space's size when it was planned.
 struct PlannedMove {
+    PlannedMove() = default;
+    PlannedMove(std::string space_, std::string from_, std::string to_, std::string reason_ = {},
+        std::uint64_t docs_ = 0, std::uint64_t bytes_ = 0)
+        : space(std::move(space_))
+        , from(std::move(from_))
+        , to(std::move(to_))
+        , reason(std::move(reason_))
+        , docs(docs_)
+        , bytes(bytes_)
+    {
+    }
+
     std::string space;
     std::string from;
     std::string to;
+    std::string reason;
+    std::uint64_t docs = 0;
+    std::uint64_t bytes = 0;
 
     bool operator==(const PlannedMove&) const = default;
 };
@@ -68,16 +85,16 @@ public:
     // shardLoads: the shards' figures from their nodes; a shard without an entry counts the
     // known figures of the spaces it owns.
     MoveRules(const MapSnapshot& map, std::map<std::string, SpaceFigures> spaces,
-        std::map<std::string, ShardLoad> shardLoads = {});
+        std::map<std::string, ShardFigures> shardLoads = {});
 
     // May space move to target, with the moves of planned made before it?
     MoveVerdict check(
         const std::string& space, const std::string& target, const std::vector<PlannedMove>& planned = {}) const;
 
     SpaceFigures figures(const std::string& space) const;
-    ShardLoad load(const std::string& shard) const;
+    ShardFigures load(const std::string& shard) const;
     // The load per shard after the migrations queued in the map and then moves.
-    std::map<std::string, ShardLoad> projectedLoads(const std::vector<PlannedMove>& moves = {}) const;
+    std::map<std::string, ShardFigures> projectedLoads(const std::vector<PlannedMove>& moves = {}) const;
     // Where the space will be after the map's queued migrations and moves (empty: unknown space).
     std::string projectedShard(const std::string& space, const std::vector<PlannedMove>& moves = {}) const;
 
@@ -88,7 +105,7 @@ private:
 
     const MapSnapshot& m_map;
     std::map<std::string, SpaceFigures> m_spaces;
-    std::map<std::string, ShardLoad> m_loads;
+    std::map<std::string, ShardFigures> m_loads;
 };
 
 // Human-readable amounts for refusals ("1.2 GB", "12,500 docs").

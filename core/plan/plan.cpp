@@ -31,10 +31,22 @@ const PlannedMove* Plan::moveOf(const std::string& space) const
 std::string Plan::encode() const
 {
     json list = json::array();
-    for (const PlannedMove& move : moves)
-        list.push_back({ { "space", move.space }, { "from", move.from }, { "to", move.to } });
+    for (const PlannedMove& move : moves) {
+        json entry = { { "space", move.space }, { "from", move.from }, { "to", move.to } };
+        if (!move.reason.empty())
+            entry["reason"] = move.reason;
+        if (move.docs || move.bytes) {
+            entry["docs"] = move.docs;
+            entry["bytes"] = move.bytes;
+        }
+        list.push_back(std::move(entry));
+    }
+    json created = json::array();
+    for (const ShardRecord& shard : newShards)
+        created.push_back(json::parse(core::encode(shard)));
     const json document = { { "version", 1 }, { "baseRevision", baseRevision }, { "createdBy", createdBy },
-        { "createdUnixMs", createdUnixMs }, { "reason", reason }, { "moves", list } };
+        { "createdUnixMs", createdUnixMs }, { "reason", reason }, { "kind", kind }, { "subject", subject },
+        { "into", into }, { "newShards", created }, { "moves", list } };
     return document.dump(2);
 }
 
@@ -51,9 +63,19 @@ Result<Plan> Plan::decode(const std::string& text)
         plan.createdBy = document.value("createdBy", "");
         plan.createdUnixMs = document.value("createdUnixMs", std::int64_t { 0 });
         plan.reason = document.value("reason", "");
+        plan.kind = document.value("kind", "move");
+        plan.subject = document.value("subject", "");
+        plan.into = document.value("into", "");
+        for (const json& shard : document.value("newShards", json::array())) {
+            auto record = decodeShard(shard.dump());
+            if (!record)
+                return makeError(ErrorCode::InvalidArgument, "a new shard of the plan is malformed: " + record.error().message);
+            plan.newShards.push_back(std::move(*record));
+        }
         for (const json& move : document.at("moves")) {
             PlannedMove value { move.at("space").get<std::string>(), move.at("from").get<std::string>(),
-                move.at("to").get<std::string>() };
+                move.at("to").get<std::string>(), move.value("reason", ""), move.value("docs", std::uint64_t { 0 }),
+                move.value("bytes", std::uint64_t { 0 }) };
             if (value.space.empty() || value.to.empty())
                 return makeError(ErrorCode::InvalidArgument, "a move of the plan names no space or target");
             plan.moves.push_back(std::move(value));
@@ -67,9 +89,21 @@ Result<Plan> Plan::decode(const std::string& text)
 std::vector<PlanConflict> Plan::checkAgainst(const MapSnapshot& map) const
 {
     std::vector<PlanConflict> conflicts;
+    std::map<std::string, const ShardRecord*> created;
+    for (const ShardRecord& shard : newShards) {
+        created[shard.id] = &shard;
+        if (map.shard(shard.id))
+            conflicts.push_back({ {}, "shard " + shard.id + " was created since the plan was made" });
+        const NodeRecord* node = map.node(shard.node);
+        if (!node)
+            conflicts.push_back({ {}, "node " + shard.node + " of the new shard " + shard.id + " was removed" });
+        else if (node->retired)
+            conflicts.push_back({ {}, "node " + shard.node + " of the new shard " + shard.id + " was retired" });
+    }
     for (const PlannedMove& move : moves) {
         const SpaceRecord* space = map.space(move.space);
-        const ShardRecord* target = map.shard(move.to);
+        const auto fresh = created.find(move.to);
+        const ShardRecord* target = fresh != created.end() ? fresh->second : map.shard(move.to);
         if (!space) {
             conflicts.push_back({ move.space, "space " + move.space + " was removed" });
             continue;

@@ -27,6 +27,13 @@ struct Plan {
     std::string createdBy;
     std::int64_t createdUnixMs = 0;
     std::string reason;
+    // What the plan does as a whole: "move" (moves chosen one by one, a rebalance, shards
+    // filled) or the operation it is ("drain", "retire-node", "split", "merge", "isolate"), what
+    // it acts on and the shard that receives; and the shards it creates before its moves.
+    std::string kind = "move";
+    std::string subject;
+    std::string into;
+    std::vector<ShardRecord> newShards;
 
     // Adds a move or, for a space already in the plan, redirects it (removed when it goes back
     // to where it came from).
@@ -37,7 +44,8 @@ struct Plan {
     static Result<Plan> decode(const std::string& json);
 
     // What changed in map since the plan was drafted that its moves depend on (empty: the plan
-    // still applies as drafted, whatever else changed).
+    // still applies as drafted, whatever else changed). A shard the plan creates must still not
+    // exist; its moves' targets are checked as the shards it creates.
     std::vector<PlanConflict> checkAgainst(const MapSnapshot& map) const;
 
     bool operator==(const Plan&) const = default;

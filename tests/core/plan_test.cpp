@@ -40,7 +40,7 @@ TEST(MoveRules, AllowsAMoveToAnActiveShard)
     const MapSnapshot map = makeMap();
     MoveRules rules(map, figures());
     EXPECT_TRUE(rules.check("x", "b0").allowed()) << rules.check("x", "b0").reason;
-    EXPECT_EQ(rules.load("a0"), (ShardLoad { 150, 1500 }));
+    EXPECT_EQ(rules.load("a0"), (ShardFigures { 150, 1500 }));
 }
 
 TEST(MoveRules, RefusesAndSaysWhy)
@@ -96,13 +96,13 @@ TEST(MoveRules, ProjectsLoadsAfterQueuedMigrationsAndPlannedMoves)
     map.spaces["z"].value.target = "b1";
     MoveRules rules(map, figures(), { { "a0", { 200, 2000 } } }); // a0 from its node: more than its spaces
     auto loads = rules.projectedLoads();
-    EXPECT_EQ(loads["b0"], (ShardLoad { 0, 0 }));
-    EXPECT_EQ(loads["b1"], (ShardLoad { 10, 100 }));
-    EXPECT_EQ(loads["a0"], (ShardLoad { 200, 2000 }));
+    EXPECT_EQ(loads["b0"], (ShardFigures { 0, 0 }));
+    EXPECT_EQ(loads["b1"], (ShardFigures { 10, 100 }));
+    EXPECT_EQ(loads["a0"], (ShardFigures { 200, 2000 }));
     loads = rules.projectedLoads({ { "x", "a0", "b0" }, { "y", "a0", "b1" } });
-    EXPECT_EQ(loads["a0"], (ShardLoad { 50, 500 }));
-    EXPECT_EQ(loads["b0"], (ShardLoad { 100, 1000 }));
-    EXPECT_EQ(loads["b1"], (ShardLoad { 60, 600 }));
+    EXPECT_EQ(loads["a0"], (ShardFigures { 50, 500 }));
+    EXPECT_EQ(loads["b0"], (ShardFigures { 100, 1000 }));
+    EXPECT_EQ(loads["b1"], (ShardFigures { 60, 600 }));
     EXPECT_EQ(rules.projectedShard("z"), "b1");
     EXPECT_EQ(rules.projectedShard("x", { { "x", "a0", "b0" } }), "b0");
     // A planned move counts as where the space is: moving it there again is refused.

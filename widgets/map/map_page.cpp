@@ -305,7 +305,7 @@ MoveEstimate MapPage::estimate(const QStringList& spaces, const QString& shard) 
     estimate.throttleDocsPerSecond = map ? map->settings.value.defaultThrottleDocsPerSecond : 0;
     if (estimate.throttleDocsPerSecond > 0)
         estimate.seconds = static_cast<double>(estimate.docs) / static_cast<double>(estimate.throttleDocsPerSecond);
-    const core::ShardLoad after = rules.projectedLoads(moves)[shard.toStdString()];
+    const core::ShardFigures after = rules.projectedLoads(moves)[shard.toStdString()];
     estimate.targetDocsAfter = after.docs;
     estimate.targetBytesAfter = after.bytes;
     const core::ShardRecord* target = map ? map->shard(shard.toStdString()) : nullptr;

@@ -247,7 +247,7 @@ const core::MoveRules& ShardMapModel::rules() const
     if (!m_rules) {
         static const core::MapSnapshot empty;
         std::map<std::string, core::SpaceFigures> spaces;
-        std::map<std::string, core::ShardLoad> loads;
+        std::map<std::string, core::ShardFigures> loads;
         for (const auto& lane : m_lanes) {
             if (lane->sampled)
                 loads[lane->id.toStdString()] = { lane->figures.liveDocs, lane->figures.bytesEstimate };
@@ -267,7 +267,7 @@ void ShardMapModel::updateProjections()
     for (int row = 0; row < static_cast<int>(m_lanes.size()); ++row) {
         Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
         const auto found = loads.find(lane.id.toStdString());
-        const core::ShardLoad projected = found == loads.end() ? core::ShardLoad {} : found->second;
+        const core::ShardFigures projected = found == loads.end() ? core::ShardFigures {} : found->second;
         if (projected == lane.projected && !lane.sampled)
             continue;
         lane.projected = projected;
@@ -345,7 +345,7 @@ int ShardMapModel::columnCount(const QModelIndex&) const
     return 1;
 }
 
-std::uint64_t ShardMapModel::measure(const core::ShardLoad& load) const
+std::uint64_t ShardMapModel::measure(const core::ShardFigures& load) const
 {
     return m_sizeBy == SizeBy::Docs ? load.docs : load.bytes;
 }
@@ -362,7 +362,7 @@ QVariant ShardMapModel::data(const QModelIndex& index, int role) const
 
 QVariant ShardMapModel::laneData(const Lane& lane, int role) const
 {
-    const core::ShardLoad now = rules().load(lane.id.toStdString());
+    const core::ShardFigures now = rules().load(lane.id.toStdString());
     const std::uint64_t capacity = m_sizeBy == SizeBy::Docs ? lane.record.capacityDocs : lane.record.capacityBytes;
     switch (role) {
     case Qt::DisplayRole:

@@ -126,7 +126,7 @@ private:
         core::ShardRecord record;
         bool sampled = false;
         core::ShardMetricsValue figures;
-        core::ShardLoad projected;
+        core::ShardFigures projected;
         std::vector<Space> spaces;
         QHash<QString, int> rowOf;
     };
@@ -144,7 +144,7 @@ private:
     void updateProjections();
     QVariant laneData(const Lane& lane, int role) const;
     QVariant spaceData(const Lane& lane, const Space& space, int role) const;
-    std::uint64_t measure(const core::ShardLoad& load) const;
+    std::uint64_t measure(const core::ShardFigures& load) const;
 
     MapPtr m_map;
     std::vector<std::unique_ptr<Lane>> m_lanes;
