@@ -161,13 +161,20 @@ struct OperationRecord {
     std::string subject;
     std::string into;
     std::vector<std::string> migrations;
-    // Running, then done or failed (one of its migrations failed or was cancelled).
+    // Running, then done or failed (one of its migrations failed or was cancelled). An operation
+    // too large for one store commit is "queuing" while its chunks commit (migrations grows
+    // chunk by chunk); one left queuing (its writer died between chunks) is finished by the
+    // executor as failed once its queued migrations end: the moves never queued are not made.
     std::string state = "running";
     std::string requestedBy;
     std::string reason;
     std::int64_t createdUnixMs = 0;
     std::int64_t finishedUnixMs = 0;
     std::string error;
+    // When a chunk of a queuing operation last committed.
+    std::int64_t updatedUnixMs = 0;
+    // Moves the operation was planned with (0 in records written before chunked operations).
+    std::uint64_t plannedMoves = 0;
 
     bool operator==(const OperationRecord&) const = default;
 };

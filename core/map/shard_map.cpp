@@ -118,6 +118,7 @@ std::string encode(const OperationRecord& record)
         { "into", record.into }, { "migrations", record.migrations }, { "state", record.state },
         { "requested_by", record.requestedBy }, { "reason", record.reason },
         { "created_unix_ms", record.createdUnixMs }, { "finished_unix_ms", record.finishedUnixMs },
+        { "updated_unix_ms", record.updatedUnixMs }, { "planned_moves", record.plannedMoves },
         { "error", record.error }
     }.dump();
 }
@@ -244,6 +245,8 @@ Result<OperationRecord> decodeOperation(const std::string& text)
         record.reason = optionalField<std::string>(doc, "reason", "");
         record.createdUnixMs = optionalField<std::int64_t>(doc, "created_unix_ms", 0);
         record.finishedUnixMs = optionalField<std::int64_t>(doc, "finished_unix_ms", 0);
+        record.updatedUnixMs = optionalField<std::int64_t>(doc, "updated_unix_ms", 0);
+        record.plannedMoves = optionalField<std::uint64_t>(doc, "planned_moves", 0);
         record.error = optionalField<std::string>(doc, "error", "");
         return record;
     });

@@ -1,5 +1,7 @@
 #include "core/migration/fleet_facts.h"
 
+#include <algorithm>
+
 namespace shardmap::core {
 
 Result<MapSnapshot> readMapSnapshot(MetadataStore& store)
@@ -72,6 +74,20 @@ SpaceSize FleetFacts::spaceSize(const SpaceRecord& space)
     return { stats->front().liveDocs, stats->front().bytesEstimate };
 }
 
+std::map<std::string, SpaceSize> FleetFacts::spaceSizes(const std::string& shardId, const std::vector<std::string>& spaces)
+{
+    std::map<std::string, SpaceSize> out;
+    const ShardRecord* shard = m_map.shard(shardId);
+    const NodeRecord* node = shard ? m_map.node(shard->node) : nullptr;
+    if (!node || spaces.empty())
+        return out;
+    auto client = m_nodes.get(node->address);
+    auto stats = client ? (*client)->spaceStats(shardId, spaces) : Result<std::vector<SpaceStats>>(client.error());
+    for (const auto& entry : stats ? *stats : std::vector<SpaceStats> {})
+        out[entry.space] = { entry.liveDocs, entry.bytesEstimate };
+    return out;
+}
+
 PreflightFacts FleetFacts::preflightFacts(const SpaceSize& space, const ShardRecord& target)
 {
     PreflightFacts facts;
@@ -110,6 +126,55 @@ std::vector<ShardLoad> FleetFacts::shardLoads(const std::set<std::string>& exclu
         loads.push_back(std::move(load));
     }
     return loads;
+}
+
+PlannerInput gatherPlannerInput(const MapSnapshot& map, FleetFacts& facts)
+{
+    std::map<std::string, LoadFigures> spaces;
+    for (const auto& [shardId, shard] : map.shards) {
+        const ShardMetricsValue* metrics = facts.shardMetrics(shardId);
+        if (!metrics)
+            continue;
+        for (const SpaceMetricsValue& entry : metrics->spaceMetrics) {
+            const SpaceRecord* space = map.space(entry.space);
+            if (space && space->shard == shardId)
+                spaces[entry.space] = { static_cast<double>(entry.liveDocs), static_cast<double>(entry.bytesEstimate),
+                    entry.queriesPerSecond, entry.writesPerSecond };
+        }
+    }
+    // Metrics are sampled: a space written since the last sample is asked for by id.
+    std::map<std::string, std::vector<std::string>> unsampled;
+    for (const auto& [id, space] : map.spaces) {
+        if (!spaces.contains(id))
+            unsampled[space.value.shard].push_back(id);
+    }
+    for (const auto& [shardId, ids] : unsampled) {
+        for (const auto& [id, size] : facts.spaceSizes(shardId, ids))
+            spaces[id] = { static_cast<double>(size.docs), static_cast<double>(size.bytes), 0, 0 };
+    }
+    std::map<std::string, PlannerNode> nodes;
+    for (const auto& [nodeId, node] : map.nodes) {
+        PlannerNode facts_;
+        const NodeMetricsValue* metrics = facts.nodeMetrics(nodeId);
+        if (metrics && metrics->diskTotalBytes > 0) {
+            facts_.diskFreeBytes = metrics->diskFreeBytes;
+            facts_.diskTotalBytes = metrics->diskTotalBytes;
+        }
+        nodes[nodeId] = facts_;
+    }
+    PlannerInput input = plannerInputFrom(map, spaces, nodes);
+    // The rate the executor measured for the newest migrations that copied anything.
+    std::vector<double> rates;
+    for (const auto& [id, migration] : map.migrations) {
+        if (migration.value.progress.docsPerSecond > 0)
+            rates.push_back(migration.value.progress.docsPerSecond);
+    }
+    if (!rates.empty()) {
+        const auto middle = rates.begin() + static_cast<std::ptrdiff_t>(rates.size() / 2);
+        std::nth_element(rates.begin(), middle, rates.end());
+        input.measuredDocsPerSecond = *middle;
+    }
+    return input;
 }
 
 } // namespace shardmap::core

@@ -6,6 +6,7 @@
 #include "core/map/shard_map.h"
 #include "core/migration/migration_requests.h"
 #include "core/placement/allocator.h"
+#include "core/plan/planner.h"
 
 #include <chrono>
 #include <cstdint>
@@ -52,6 +53,9 @@ public:
     // From the owner shard's per-space metrics, else from the node's space stats; zero when
     // neither answers.
     SpaceSize spaceSize(const SpaceRecord& space);
+    // The exact sizes of many spaces of one shard in one call to its node (empty when it does
+    // not answer).
+    std::map<std::string, SpaceSize> spaceSizes(const std::string& shardId, const std::vector<std::string>& spaces);
     // The target's side from its node's metrics; the target may be a shard about to be created
     // (its load then stays unknown).
     PreflightFacts preflightFacts(const SpaceSize& space, const ShardRecord& target);
@@ -64,5 +68,8 @@ private:
     NodeClientPool& m_nodes;
     std::map<std::string, std::optional<NodeMetricsValue>> m_metrics;
 };
+
+// The planner's input from the map and the nodes' metrics (one call per node).
+PlannerInput gatherPlannerInput(const MapSnapshot& map, FleetFacts& facts);
 
 } // namespace shardmap::core

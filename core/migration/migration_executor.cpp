@@ -1127,6 +1127,20 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::abort(Context& ctx)
 
 // ---- operations ------------------------------------------------------------------------------
 
+namespace {
+
+// A queuing operation whose chunks stopped coming this long ago lost its writer.
+constexpr std::int64_t kQueuingAbandonedMs = 60'000;
+
+bool needsFinishing(const OperationRecord& op)
+{
+    if (op.state == "running")
+        return true;
+    return op.state == "queuing" && nowUnixMs() - std::max(op.updatedUnixMs, op.createdUnixMs) > kQueuingAbandonedMs;
+}
+
+} // namespace
+
 Status MigrationExecutor::finishOperations()
 {
     auto listed = m_store.list(std::string(keys::kOperations));
@@ -1135,7 +1149,7 @@ Status MigrationExecutor::finishOperations()
     bool anyRunning = false;
     for (const auto& [key, record] : listed->records) {
         auto op = decodeOperation(record.value);
-        if (op && op->state == "running")
+        if (op && needsFinishing(*op))
             anyRunning = true;
     }
     if (!anyRunning)
@@ -1148,7 +1162,7 @@ Status MigrationExecutor::finishOperations()
         return map.error();
     for (const auto& [id, versioned] : map->operations) {
         OperationRecord op = versioned.value;
-        if (op.state != "running")
+        if (!needsFinishing(op))
             continue;
         std::vector<std::string> unfinished;
         std::vector<std::string> failed;
@@ -1168,7 +1182,14 @@ Status MigrationExecutor::finishOperations()
         request.action = std::string(operationKindName(op.kind)) + "-finished";
         request.reason = "operation " + op.id;
         op.finishedUnixMs = nowUnixMs();
-        if (!failed.empty()) {
+        const bool partial = op.plannedMoves > op.migrations.size();
+        if (partial) {
+            // Its writer died between chunks: the moves never queued are not made, and a shard
+            // that still holds spaces must not be retired.
+            op.state = "failed";
+            op.error = "interrupted while queuing: " + std::to_string(op.migrations.size()) + " of "
+                + std::to_string(op.plannedMoves) + " moves were queued (and ran); plan again for the rest";
+        } else if (!failed.empty()) {
             op.state = "failed";
             std::string list;
             for (const auto& f : failed)

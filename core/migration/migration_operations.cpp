@@ -1,7 +1,11 @@
-// MigrationRequests' operations: drain, retire-node, split, merge and isolate, each planned on
-// one snapshot and committed with all its migrations at once.
+// MigrationRequests' operations: drain, retire-node, split, merge and isolate, each planned by
+// the rebalance planner (core/plan/planner) on one snapshot and queued like any plan: checked
+// against the map, preflighted move by move, committed with all its migrations (in chunks when
+// the store takes fewer mutations per commit than the plan needs).
 #include "core/migration/fleet_facts.h"
 #include "core/migration/migration_requests.h"
+#include "core/plan/planner.h"
+#include "core/util/failpoint.h"
 #include "core/util/validation.h"
 
 #include <algorithm>
@@ -15,6 +19,8 @@ struct Move {
     std::uint64_t modRevision = 0;
     std::string target;
     SpaceSize size;
+    // Why the planner chose it, recorded in the migration's reason.
+    std::string reason;
 };
 
 // An operation before it is committed: its migrations and the shard and node changes.
@@ -35,17 +41,6 @@ std::string listSome(const std::vector<std::string>& items, std::size_t most = 5
         out += (i ? ", " : "") + items[i];
     if (items.size() > most)
         out += " and " + std::to_string(items.size() - most) + " more";
-    return out;
-}
-
-// Every space on (or migrating to) one of the shards, once.
-std::vector<const SpaceRecord*> spacesOf(const MapSnapshot& map, const std::set<std::string>& shards)
-{
-    std::vector<const SpaceRecord*> out;
-    for (const auto& [id, space] : map.spaces) {
-        if (shards.contains(space.value.shard) || shards.contains(space.value.target))
-            out.push_back(&space.value);
-    }
     return out;
 }
 
@@ -70,42 +65,7 @@ Status checkMovable(const std::vector<const SpaceRecord*>& spaces, const std::se
 
 Move moveOf(const MapSnapshot& map, FleetFacts& facts, const SpaceRecord& space, const std::string& target)
 {
-    return { space, map.spaces.at(space.id).modRevision, target, facts.spaceSize(space) };
-}
-
-void largestFirst(std::vector<Move>& moves)
-{
-    std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) {
-        return a.size.bytes != b.size.bytes ? a.size.bytes > b.size.bytes : a.space.id < b.space.id;
-    });
-}
-
-// Each space to the shard the load-aware allocator picks, largest first, counting what the plan
-// already put on each shard so that the spaces spread out instead of all landing on the
-// emptiest shard of the moment.
-Result<std::vector<Move>> placeOnBestShards(const MapSnapshot& map, FleetFacts& facts,
-    const std::vector<const SpaceRecord*>& spaces, const std::set<std::string>& excluded)
-{
-    std::vector<Move> moves;
-    for (const SpaceRecord* space : spaces)
-        moves.push_back(moveOf(map, facts, *space, {}));
-    largestFirst(moves);
-    auto loads = facts.shardLoads(excluded);
-    for (auto& move : moves) {
-        auto chosen = allocateShard(AllocationStrategy::LoadAware, move.space.id, loads, move.space.pin);
-        if (!chosen)
-            return makeError(
-                chosen.error().code, "no shard can take space " + move.space.id + ": " + chosen.error().message);
-        move.target = *chosen;
-        for (auto& load : loads) {
-            if (load.shard.id == move.target) {
-                load.docs += move.size.docs;
-                load.bytes += move.size.bytes;
-                ++load.spaces;
-            }
-        }
-    }
-    return moves;
+    return { space, map.spaces.at(space.id).modRevision, target, facts.spaceSize(space), {} };
 }
 
 // The preflight of every move, each seeing the docs and bytes the moves before it add to their
@@ -137,38 +97,6 @@ Status preflightMoves(const MapSnapshot& map, FleetFacts& facts, const std::vect
         nodeAdded += move.size.bytes;
     }
     return {};
-}
-
-// Moves every space off the shards to the best other shards.
-Result<std::vector<Move>> planEvacuation(const MapSnapshot& map, FleetFacts& facts, const std::set<std::string>& shards)
-{
-    const auto spaces = spacesOf(map, shards);
-    if (auto status = checkMovable(spaces, shards); !status)
-        return status.error();
-    auto moves = placeOnBestShards(map, facts, spaces, shards);
-    if (!moves)
-        return moves.error();
-    if (auto status = preflightMoves(map, facts, *moves); !status)
-        return status.error();
-    return moves;
-}
-
-// Largest first into the lighter of two bins (seed 002's greedy bin packing); the bin without
-// the largest space moves, so at most about half of the bytes are copied.
-std::vector<Move> halfByBytes(std::vector<Move> moves)
-{
-    largestFirst(moves);
-    std::uint64_t sums[2] = { 0, 0 };
-    std::size_t counts[2] = { 0, 0 };
-    std::vector<Move> moving;
-    for (auto& move : moves) {
-        const int bin = sums[0] < sums[1] || (sums[0] == sums[1] && counts[0] <= counts[1]) ? 0 : 1;
-        sums[bin] += move.size.bytes;
-        ++counts[bin];
-        if (bin == 1)
-            moving.push_back(std::move(move));
-    }
-    return moving;
 }
 
 Mutation shardInState(const Versioned<ShardRecord>& shard, ShardState state)
@@ -224,6 +152,39 @@ Status createShardOnNode(
     return {};
 }
 
+// The migration record and the marked space of one move of the operation.
+std::pair<Mutation, Mutation> queueMove(const Move& move, const OperationRecord& operation, const OperationDraft& draft,
+    const Actor& actor, std::string& migrationId)
+{
+    MigrationRecord migration;
+    migration.id = migrationId = newMigrationId();
+    migration.space = move.space.id;
+    migration.source = move.space.shard;
+    migration.target = move.target;
+    migration.operation = operation.id;
+    migration.requestedBy = actor.name;
+    migration.reason = move.reason.empty() ? actor.reason : actor.reason + (actor.reason.empty() ? "" : "; ") + move.reason;
+    migration.createdUnixMs = migration.updatedUnixMs = operation.createdUnixMs;
+    SpaceRecord marked = move.space;
+    marked.migrationId = migration.id;
+    marked.phase = MigrationPhase::Queued;
+    if (!draft.pin.empty())
+        marked.pin = draft.pin;
+    return { { keys::migration(migration.id), encode(migration), 0 }, { keys::space(marked.id), encode(marked), move.modRevision } };
+}
+
+Error conflictWhilePlanning(const Error& error, const std::string& action)
+{
+    if (error.code == ErrorCode::Conflict)
+        return makeError(ErrorCode::Conflict, "the shard map changed while the " + action + " was planned; try again");
+    return error;
+}
+
+// Commits the operation record, its migrations and its shard and node changes: in one commit
+// when the store takes that many mutations, else in chunks under one operation record that
+// stays "queuing" until the last chunk (docs/MIGRATIONS.md says what a crash between chunks
+// leaves). The first chunk carries the shard and node changes, so that a drained shard stops
+// receiving new spaces before any of its moves is queued.
 Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft draft, const Actor& actor)
 {
     OperationRecord operation;
@@ -233,193 +194,257 @@ Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft dra
     operation.into = draft.into;
     operation.requestedBy = actor.name;
     operation.reason = actor.reason;
-    operation.createdUnixMs = nowUnixMs();
-    std::vector<Mutation> mutations(1);
-    for (const auto& move : draft.moves) {
-        MigrationRecord migration;
-        migration.id = newMigrationId();
-        migration.space = move.space.id;
-        migration.source = move.space.shard;
-        migration.target = move.target;
-        migration.operation = operation.id;
-        migration.requestedBy = actor.name;
-        migration.reason = actor.reason;
-        migration.createdUnixMs = migration.updatedUnixMs = operation.createdUnixMs;
-        SpaceRecord marked = move.space;
-        marked.migrationId = migration.id;
-        marked.phase = MigrationPhase::Queued;
-        if (!draft.pin.empty())
-            marked.pin = draft.pin;
-        mutations.push_back({ keys::migration(migration.id), encode(migration), 0 });
-        mutations.push_back({ keys::space(marked.id), encode(marked), move.modRevision });
-        operation.migrations.push_back(migration.id);
-    }
-    if (draft.moves.empty()) {
-        operation.state = "done";
-        operation.finishedUnixMs = operation.createdUnixMs;
-    }
-    mutations.front() = { keys::operation(operation.id), encode(operation), 0 };
-    for (auto& change : draft.changes)
-        mutations.push_back(std::move(change));
+    operation.createdUnixMs = operation.updatedUnixMs = nowUnixMs();
+    operation.plannedMoves = draft.moves.size();
     const std::string action = operationKindName(draft.kind);
-    auto committed = store.commit({ mutations, std::nullopt, std::nullopt, actor.name, action, actor.reason });
-    if (!committed && committed.error().code == ErrorCode::Conflict)
-        return makeError(ErrorCode::Conflict, "the shard map changed while the " + action + " was planned; try again");
-    if (!committed)
-        return committed.error();
+    const std::size_t limit = store.maxMutationsPerCommit();
+    const std::size_t total = 1 + 2 * draft.moves.size() + draft.changes.size();
+    const bool chunked = total > limit;
+    if (chunked && 1 + draft.changes.size() + 2 > limit)
+        return makeError(ErrorCode::InvalidArgument, "the " + action + " changes more records than one commit takes");
+    std::size_t next = 0;
+    std::uint64_t operationRevision = 0;
+    bool first = true;
+    while (first || next < draft.moves.size()) {
+        std::vector<Mutation> mutations(1);
+        if (first) {
+            for (auto& change : draft.changes)
+                mutations.push_back(std::move(change));
+        }
+        while (next < draft.moves.size() && mutations.size() + 2 <= limit) {
+            std::string migrationId;
+            auto [migration, space] = queueMove(draft.moves[next++], operation, draft, actor, migrationId);
+            mutations.push_back(std::move(migration));
+            mutations.push_back(std::move(space));
+            operation.migrations.push_back(migrationId);
+        }
+        const bool last = next == draft.moves.size();
+        operation.state = !last ? "queuing" : draft.moves.empty() ? "done" : "running";
+        if (draft.moves.empty())
+            operation.finishedUnixMs = operation.createdUnixMs;
+        operation.updatedUnixMs = nowUnixMs();
+        mutations.front() = { keys::operation(operation.id), encode(operation), operationRevision };
+        const std::string reason = chunked ? actor.reason + (actor.reason.empty() ? "" : " ") + "(part "
+                + std::to_string(operation.migrations.size()) + "/" + std::to_string(draft.moves.size()) + " moves)"
+                                           : actor.reason;
+        auto committed = store.commit({ mutations, std::nullopt, std::nullopt, actor.name, action, reason });
+        if (!committed && first)
+            return conflictWhilePlanning(committed.error(), action);
+        if (!committed) {
+            // The chunks before stay queued and run; say so in the record and to the caller.
+            const std::size_t queued = operation.migrations.size() - (mutations.size() - 1) / 2;
+            operation.migrations.resize(queued);
+            operation.state = "running";
+            operation.error = "only " + std::to_string(queued) + " of " + std::to_string(draft.moves.size())
+                + " moves were queued: " + committed.error().message;
+            (void)store.commit({ { { keys::operation(operation.id), encode(operation), operationRevision } },
+                std::nullopt, std::nullopt, actor.name, action, actor.reason });
+            return makeError(committed.error().code,
+                "operation " + operation.id + ": " + operation.error + "; the queued ones run, plan again for the rest");
+        }
+        operationRevision = *committed;
+        first = false;
+        if (!last) {
+            if (auto status = failpoint("operation.chunk.committed"); !status)
+                return status.error();
+        }
+    }
     return operation;
+}
+
+Status createPlannedShards(const MapSnapshot& map, NodeClientPool& nodes, const Plan& plan)
+{
+    for (const ShardRecord& shard : plan.newShards) {
+        if (auto status = checkNewShard(map, shard.id, shard.node); !status)
+            return status;
+    }
+    for (const ShardRecord& shard : plan.newShards) {
+        std::string from = plan.kind == "split" ? plan.subject : std::string();
+        for (const PlannedMove& move : plan.moves) {
+            if (from.empty() && move.to == shard.id)
+                from = move.from;
+        }
+        if (auto status = createShardOnNode(map, nodes, from, shard); !status)
+            return status;
+    }
+    return {};
+}
+
+// The shard and node records an operation changes when it is queued.
+Result<std::vector<Mutation>> operationChanges(const MapSnapshot& map, const Plan& plan, OperationKind kind)
+{
+    std::vector<Mutation> changes;
+    for (const ShardRecord& shard : plan.newShards)
+        changes.push_back({ keys::shard(shard.id), encode(shard), 0 });
+    const auto drained = [&](const std::string& id, ShardState state) {
+        const auto shard = map.shards.find(id);
+        if (shard != map.shards.end() && shard->second.value.state != state
+            && shard->second.value.state != ShardState::Retired)
+            changes.push_back(shardInState(shard->second, state));
+    };
+    switch (kind) {
+    case OperationKind::Drain:
+    case OperationKind::Merge: {
+        const auto shard = map.shards.find(plan.subject);
+        if (shard == map.shards.end())
+            return unknownId("shard", plan.subject);
+        if (shard->second.value.state == ShardState::Retired)
+            return refusal("shard " + plan.subject + " is retired; there is nothing to " + plan.kind);
+        drained(plan.subject, ShardState::Draining);
+        break;
+    }
+    case OperationKind::RetireNode: {
+        const auto node = map.nodes.find(plan.subject);
+        if (node == map.nodes.end())
+            return unknownId("node", plan.subject);
+        if (node->second.value.retired)
+            return refusal("node " + plan.subject + " is already retired");
+        // Nothing to move: the executor would have nothing to wait for, so retire at once.
+        const bool empty = plan.moves.empty();
+        for (const ShardRecord* shard : map.shardsOn(plan.subject))
+            drained(shard->id, empty ? ShardState::Retired : ShardState::Draining);
+        if (empty) {
+            NodeRecord retired = node->second.value;
+            retired.retired = true;
+            changes.push_back({ keys::node(plan.subject), encode(retired), node->second.modRevision });
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    return changes;
+}
+
+} // namespace
+
+Result<PlannerInput> MigrationRequests::plannerInput()
+{
+    auto map = readMapSnapshot(m_store);
+    if (!map)
+        return map.error();
+    FleetFacts facts(*map, m_nodes);
+    return gatherPlannerInput(*map, facts);
+}
+
+Result<OperationRecord> MigrationRequests::applyPlan(const Plan& plan, const Actor& actor)
+{
+    const auto kind = parseOperationKind(plan.kind);
+    if (!kind)
+        return makeError(ErrorCode::InvalidArgument, "the plan's kind \"" + plan.kind + "\" is not an operation");
+    if (plan.moves.empty() && *kind == OperationKind::Move)
+        return makeError(ErrorCode::InvalidArgument, "the plan has no moves; nothing to queue");
+    auto map = readMapSnapshot(m_store);
+    if (!map)
+        return map.error();
+    if (const auto conflicts = plan.checkAgainst(*map); !conflicts.empty()) {
+        std::vector<std::string> lines;
+        for (const auto& conflict : conflicts)
+            lines.push_back(conflict.message);
+        return makeError(ErrorCode::Conflict,
+            "the shard map moved on since the plan was made at revision " + std::to_string(plan.baseRevision)
+                + " (now " + std::to_string(map->revision) + "): " + listSome(lines) + "; plan again");
+    }
+    auto changes = operationChanges(*map, plan, *kind);
+    if (!changes)
+        return changes.error();
+    MapSnapshot target = *map;
+    std::set<std::string> created;
+    for (const ShardRecord& shard : plan.newShards) {
+        target = withNewShard(target, shard);
+        created.insert(shard.id);
+    }
+    FleetFacts facts(*map, m_nodes);
+    std::vector<Move> moves;
+    std::set<std::string> seen;
+    for (const PlannedMove& planned : plan.moves) {
+        const SpaceRecord* space = map->space(planned.space);
+        if (!seen.insert(planned.space).second)
+            return makeError(ErrorCode::InvalidArgument, "space " + planned.space + " is listed twice");
+        Move move = moveOf(*map, facts, *space, planned.to);
+        move.reason = planned.reason;
+        moves.push_back(std::move(move));
+    }
+    if (auto status = preflightMoves(target, facts, moves, created); !status)
+        return status.error();
+    if (auto status = createPlannedShards(*map, m_nodes, plan); !status)
+        return status.error();
+    OperationDraft draft { *kind, plan.subject, plan.into, std::move(moves), std::move(*changes),
+        *kind == OperationKind::Isolate ? plan.into : std::string() };
+    return commitOperation(m_store, std::move(draft), actor);
+}
+
+namespace {
+
+// Plans an operation on the map as it is now and queues the plan.
+template <typename PlanFn> Result<OperationRecord> planAndApply(MigrationRequests& requests, const Actor& actor, PlanFn plan)
+{
+    auto input = requests.plannerInput();
+    if (!input)
+        return input.error();
+    auto planned = plan(*input);
+    if (!planned)
+        return planned.error();
+    return requests.applyPlan(planned->plan, actor);
+}
+
+ShardRecord newShardRecord(const std::string& id, const std::string& node)
+{
+    return { id, node, ShardState::Active, 0, 0 };
+}
+
+// The node a new shard goes to when none is named: the node of `shard`.
+std::string nodeOr(const PlannerInput& input, const std::string& node, const std::string& shard)
+{
+    if (!node.empty())
+        return node;
+    for (const PlannerShard& candidate : input.shards) {
+        if (candidate.record.id == shard)
+            return candidate.record.node;
+    }
+    return {};
 }
 
 } // namespace
 
 Result<OperationRecord> MigrationRequests::drain(const std::string& shardId, const Actor& actor)
 {
-    auto map = readMapSnapshot(m_store);
-    if (!map)
-        return map.error();
-    const auto shard = map->shards.find(shardId);
-    if (shard == map->shards.end())
-        return unknownId("shard", shardId);
-    if (shard->second.value.state == ShardState::Retired)
-        return refusal("shard " + shardId + " is retired; there is nothing to drain");
-    FleetFacts facts(*map, m_nodes);
-    auto moves = planEvacuation(*map, facts, { shardId });
-    if (!moves)
-        return moves.error();
-    OperationDraft draft { OperationKind::Drain, shardId, {}, std::move(*moves), {}, {} };
-    if (shard->second.value.state != ShardState::Draining)
-        draft.changes.push_back(shardInState(shard->second, ShardState::Draining));
-    return commitOperation(m_store, std::move(draft), actor);
+    return planAndApply(*this, actor, [&](const PlannerInput& input) { return planDrain(input, shardId); });
 }
 
 Result<OperationRecord> MigrationRequests::retireNode(const std::string& nodeId, const Actor& actor)
 {
-    auto map = readMapSnapshot(m_store);
-    if (!map)
-        return map.error();
-    const auto node = map->nodes.find(nodeId);
-    if (node == map->nodes.end())
-        return unknownId("node", nodeId);
-    if (node->second.value.retired)
-        return refusal("node " + nodeId + " is already retired");
-    std::set<std::string> shards;
-    for (const ShardRecord* shard : map->shardsOn(nodeId))
-        shards.insert(shard->id);
-    FleetFacts facts(*map, m_nodes);
-    auto moves = planEvacuation(*map, facts, shards);
-    if (!moves)
-        return moves.error();
-    OperationDraft draft { OperationKind::RetireNode, nodeId, {}, std::move(*moves), {}, {} };
-    // Nothing to move: the executor would have nothing to wait for, so retire at once.
-    const bool empty = draft.moves.empty();
-    const ShardState state = empty ? ShardState::Retired : ShardState::Draining;
-    for (const auto& id : shards) {
-        const auto& shard = map->shards.at(id);
-        if (shard.value.state != state && shard.value.state != ShardState::Retired)
-            draft.changes.push_back(shardInState(shard, state));
-    }
-    if (empty) {
-        NodeRecord retired = node->second.value;
-        retired.retired = true;
-        draft.changes.push_back({ keys::node(nodeId), encode(retired), node->second.modRevision });
-    }
-    return commitOperation(m_store, std::move(draft), actor);
+    return planAndApply(*this, actor, [&](const PlannerInput& input) { return planRetireNode(input, nodeId); });
 }
 
 Result<OperationRecord> MigrationRequests::split(
     const std::string& shardId, const std::string& newShard, const std::string& node, const Actor& actor)
 {
-    auto map = readMapSnapshot(m_store);
-    if (!map)
-        return map.error();
-    const ShardRecord* shard = map->shard(shardId);
-    if (!shard)
-        return unknownId("shard", shardId);
-    if (shard->state == ShardState::Retired)
-        return refusal("shard " + shardId + " is retired; there is nothing to split");
-    const ShardRecord created { newShard, node.empty() ? shard->node : node, ShardState::Active, 0, 0 };
-    if (auto status = checkNewShard(*map, newShard, created.node); !status)
-        return status.error();
-    const auto spaces = spacesOf(*map, { shardId });
-    if (auto status = checkMovable(spaces, { shardId }); !status)
-        return status.error();
-    if (spaces.size() < 2)
-        return refusal(
-            "shard " + shardId + " holds " + std::to_string(spaces.size()) + " space(s); a split needs at least 2");
-    FleetFacts facts(*map, m_nodes);
-    std::vector<Move> all;
-    for (const SpaceRecord* space : spaces)
-        all.push_back(moveOf(*map, facts, *space, newShard));
-    auto moving = halfByBytes(std::move(all));
-    if (auto status = preflightMoves(withNewShard(*map, created), facts, moving, { newShard }); !status)
-        return status.error();
-    if (auto status = createShardOnNode(*map, m_nodes, shardId, created); !status)
-        return status.error();
-    OperationDraft draft { OperationKind::Split, shardId, newShard, std::move(moving), {}, {} };
-    draft.changes.push_back({ keys::shard(newShard), encode(created), 0 });
-    return commitOperation(m_store, std::move(draft), actor);
+    return planAndApply(*this, actor, [&](const PlannerInput& input) -> Result<PlanResult> {
+        if (auto status = validateShardId(newShard); !status)
+            return status.error();
+        return planSplit(input, shardId, newShardRecord(newShard, nodeOr(input, node, shardId)));
+    });
 }
 
 Result<OperationRecord> MigrationRequests::merge(const std::string& from, const std::string& into, const Actor& actor)
 {
-    auto map = readMapSnapshot(m_store);
-    if (!map)
-        return map.error();
-    const auto source = map->shards.find(from);
-    if (source == map->shards.end())
-        return unknownId("shard", from);
-    const ShardRecord* target = map->shard(into);
-    if (!target)
-        return unknownId("shard", into);
-    if (from == into)
-        return makeError(ErrorCode::InvalidArgument, "shard " + from + " cannot be merged into itself");
-    if (source->second.value.state == ShardState::Retired)
-        return refusal("shard " + from + " is retired; there is nothing to merge");
-    if (auto status = checkTargetShard(*map, *target); !status)
-        return status.error();
-    const auto spaces = spacesOf(*map, { from });
-    if (auto status = checkMovable(spaces, { from }); !status)
-        return status.error();
-    FleetFacts facts(*map, m_nodes);
-    std::vector<Move> moves;
-    for (const SpaceRecord* space : spaces)
-        moves.push_back(moveOf(*map, facts, *space, into));
-    largestFirst(moves);
-    if (auto status = preflightMoves(*map, facts, moves); !status)
-        return status.error();
-    OperationDraft draft { OperationKind::Merge, from, into, std::move(moves), {}, {} };
-    if (source->second.value.state != ShardState::Draining)
-        draft.changes.push_back(shardInState(source->second, ShardState::Draining));
-    return commitOperation(m_store, std::move(draft), actor);
+    return planAndApply(*this, actor, [&](const PlannerInput& input) { return planMerge(input, from, into); });
 }
 
 Result<OperationRecord> MigrationRequests::isolate(
     const std::string& spaceId, const std::string& newShard, const std::string& node, const Actor& actor)
 {
-    auto map = readMapSnapshot(m_store);
-    if (!map)
-        return map.error();
-    const SpaceRecord* space = map->space(spaceId);
-    if (!space)
-        return unknownId("space", spaceId);
-    if (auto status = checkMovable({ space }, { space->shard }); !status)
-        return status.error();
-    if (!space->pin.empty())
-        return refusal("space " + spaceId + " is pinned to shard " + space->pin + "; unpin it before isolating it");
-    const ShardRecord* home = map->shard(space->shard);
-    const std::string nodeId = !node.empty() ? node : home ? home->node : std::string();
-    const ShardRecord created { newShard, nodeId, ShardState::Active, 0, 0 };
-    if (auto status = checkNewShard(*map, newShard, nodeId); !status)
-        return status.error();
-    FleetFacts facts(*map, m_nodes);
-    std::vector<Move> moves { moveOf(*map, facts, *space, newShard) };
-    if (auto status = preflightMoves(withNewShard(*map, created), facts, moves, { newShard }); !status)
-        return status.error();
-    if (auto status = createShardOnNode(*map, m_nodes, space->shard, created); !status)
-        return status.error();
-    OperationDraft draft { OperationKind::Isolate, spaceId, newShard, std::move(moves), {}, newShard };
-    draft.changes.push_back({ keys::shard(newShard), encode(created), 0 });
-    return commitOperation(m_store, std::move(draft), actor);
+    return planAndApply(*this, actor, [&](const PlannerInput& input) -> Result<PlanResult> {
+        if (auto status = validateShardId(newShard); !status)
+            return status.error();
+        std::string home;
+        for (const PlannerSpace& space : input.spaces) {
+            if (space.id == spaceId)
+                home = space.shard;
+        }
+        return planIsolate(input, spaceId, newShardRecord(newShard, nodeOr(input, node, home)));
+    });
 }
 
 Result<OperationRecord> MigrationRequests::moveSpaces(

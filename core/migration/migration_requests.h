@@ -9,6 +9,7 @@
 #include "core/client/node_client.h"
 #include "core/map/map_editor.h"
 #include "core/map/shard_map.h"
+#include "core/plan/planner.h"
 #include "core/store/metadata_store.h"
 #include "core/util/result.h"
 
@@ -104,6 +105,16 @@ public:
     //     elsewhere, and its target must take it (the same preflight as queue).
     Result<OperationRecord> moveSpaces(
         const std::vector<std::pair<std::string, std::string>>& moves, const Actor& actor);
+
+    // The fleet as the planner sees it now: the map, every space's figures from its owner's
+    // per-space metrics, the nodes' disk, and the executor's measured backfill rate.
+    Result<PlannerInput> plannerInput();
+    // Queues a plan (the planner's or one drafted by hand) as one operation of its kind: refused
+    // with Conflict, listing what changed, when the map moved on in a way its moves depend on;
+    // then the preflight of every move, the new shards created on their nodes, and one commit
+    // (chunks under one "queuing" operation record on stores that take fewer mutations).
+    // drain, retireNode, split, merge and isolate above are the planner's plans applied here.
+    Result<OperationRecord> applyPlan(const Plan& plan, const Actor& actor);
 
 private:
     MetadataStore& m_store;

@@ -79,6 +79,8 @@ public:
     static Result<std::unique_ptr<EtcdStore>> open(EtcdStoreConfig config, bool create);
     ~EtcdStore() override;
 
+    std::size_t maxMutationsPerCommit() const override { return kMaxMutations; }
+
     EtcdStore(const EtcdStore&) = delete;
     EtcdStore& operator=(const EtcdStore&) = delete;
 

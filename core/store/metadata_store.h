@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -127,6 +128,9 @@ public:
 
     // A short description for status bars and logs ("sqlite:/var/lib/shardmap/map.db").
     virtual std::string describe() const = 0;
+
+    // The most mutations one commit may carry (etcd: one Txn); larger changes commit in chunks.
+    virtual std::size_t maxMutationsPerCommit() const { return std::numeric_limits<std::size_t>::max(); }
 };
 
 // Opens a store from a URI: "sqlite:PATH" (created if missing when create is true) or
