@@ -140,4 +140,24 @@ namespace shardmap::app {
 // Adds migrate, migrations, drain, retire-node, split, merge, isolate, operations and watch.
 void addMigrationCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
 
+// `plan SCENARIO ...` and `plan apply FILE` (plan_commands.cpp).
+struct PlanArgs {
+    std::string scenario; // rebalance, add-shard, drain, retire-node, split, merge, isolate
+    std::vector<std::string> subjects; // the shard, node or space; add-shard: SHARD or SHARD@NODE...
+    std::string into; // merge
+    std::string newShard; // split, isolate
+    std::string node; // split, isolate: the new shard's node
+    std::uint64_t sizeLimit = 0; // split: seed 002's S_limit
+    double band = 0.10;
+    std::size_t maxMoves = 0;
+    std::uint64_t maxBytes = 0;
+    double maxHours = 0;
+    std::vector<std::string> exclude;
+    std::string output;
+    bool apply = false;
+};
+CommandResult cmdPlan(const CtlOptions& options, const PlanArgs& args);
+CommandResult cmdPlanApply(const CtlOptions& options, const std::string& file);
+void addPlanCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
+
 } // namespace shardmap::app

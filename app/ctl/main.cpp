@@ -180,6 +180,7 @@ int main(int argc, char** argv)
     stats->callback(run([&] { return cmdStats(options, withSpaces); }));
 
     addMigrationCommands(app, options, result);
+    addPlanCommands(app, options, result);
 
     try {
         app.parse(argc, argv);

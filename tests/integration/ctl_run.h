@@ -19,13 +19,15 @@ struct CtlRun {
 };
 
 // shardmapctl --store STORE --actor tester ARGS..., its stderr kept in dir/ctl.stderr.
-inline CtlRun runCtl(const TempDir& dir, const std::string& store, const std::vector<std::string>& args)
+// env: extra NAME=VALUE entries for the child (failpoints).
+inline CtlRun runCtl(const TempDir& dir, const std::string& store, const std::vector<std::string>& args,
+    const std::vector<std::string>& env = {})
 {
     std::vector<std::string> argv { SHARDMAP_CTL_BINARY, "--store", store, "--actor", "tester" };
     argv.insert(argv.end(), args.begin(), args.end());
     const std::string errFile = dir.file("ctl.stderr");
     std::filesystem::remove(errFile);
-    auto child = ChildProcess::spawn(argv, errFile);
+    auto child = ChildProcess::spawn(argv, errFile, env);
     CtlRun run;
     if (!child)
         return run;

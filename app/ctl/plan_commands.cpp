@@ -1,0 +1,326 @@
+// shardmapctl plan: the rebalance planner's scenarios from a shell. Every scenario prints the
+// plan (moves with their reasons, shards before and after, the summary and warnings) and queues
+// nothing unless --apply is given; -o writes the plan file that `plan apply` queues later,
+// checked against the map as the console's plan mode checks its drafts.
+#include "app/ctl/commands.h"
+#include "app/ctl/migration_view.h"
+#include "app/ctl/output.h"
+#include "core/migration/migration_requests.h"
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+namespace shardmap::app {
+
+using core::ErrorCode;
+using nlohmann::json;
+
+namespace {
+
+json loadJson(const core::LoadFigures& load)
+{
+    return { { "docs", load.docs }, { "bytes", load.bytes }, { "queries_per_second", load.queriesPerSecond },
+        { "writes_per_second", load.writesPerSecond } };
+}
+
+json resultJson(const core::PlanResult& result)
+{
+    json shards = json::array();
+    for (const auto& shard : result.shards)
+        shards.push_back({ { "shard", shard.shard }, { "node", shard.node }, { "state", core::shardStateName(shard.state) },
+            { "new", shard.isNew }, { "capacity_docs", shard.capacityDocs }, { "capacity_bytes", shard.capacityBytes },
+            { "before", loadJson(shard.before) }, { "after", loadJson(shard.after) },
+            { "spaces_before", shard.spacesBefore }, { "spaces_after", shard.spacesAfter } });
+    json nodes = json::array();
+    for (const auto& node : result.nodes) {
+        json entry = { { "node", node.node }, { "bytes_before", node.bytesBefore }, { "bytes_after", node.bytesAfter } };
+        if (node.diskFreeBefore)
+            entry["disk_free_before"] = *node.diskFreeBefore;
+        if (node.diskFreeAfter)
+            entry["disk_free_after"] = *node.diskFreeAfter;
+        nodes.push_back(std::move(entry));
+    }
+    json objectives = json::array();
+    for (const auto& spread : result.summary.objectives)
+        objectives.push_back({ { "objective", core::objectiveName(spread.objective) }, { "mean", spread.mean },
+            { "max_over_mean_before", spread.maxOverMeanBefore }, { "max_over_mean_after", spread.maxOverMeanAfter },
+            { "stddev_before", spread.stddevBefore }, { "stddev_after", spread.stddevAfter } });
+    const auto& summary = result.summary;
+    return { { "plan", json::parse(result.plan.encode()) }, { "shards", shards }, { "nodes", nodes },
+        { "summary",
+            { { "moves", summary.moves }, { "bytes_moved", summary.bytesMoved }, { "docs_moved", summary.docsMoved },
+                { "lower_bound_bytes", summary.lowerBoundBytes }, { "estimated_seconds", summary.estimatedSeconds },
+                { "docs_per_second_per_migration", summary.docsPerSecondPerMigration },
+                { "rate_source", summary.rateSource }, { "balanced_before", summary.balancedBefore },
+                { "balanced_after", summary.balancedAfter }, { "objectives", objectives } } },
+        { "warnings", result.warnings } };
+}
+
+std::string duration(double seconds)
+{
+    const auto total = static_cast<std::int64_t>(seconds + 0.5);
+    std::ostringstream out;
+    if (total >= 3600)
+        out << total / 3600 << " h " << (total % 3600) / 60 << " min";
+    else if (total >= 60)
+        out << total / 60 << " min " << total % 60 << " s";
+    else
+        out << total << " s";
+    return out.str();
+}
+
+void printResult(std::ostream& out, const core::PlanResult& result)
+{
+    const auto& summary = result.summary;
+    if (result.plan.moves.empty()) {
+        out << (summary.balancedBefore ? "the fleet is within the band; nothing to move\n" : "nothing to move\n");
+    } else {
+        Table moves({ "SPACE", "FROM", "TO", "DOCS", "BYTES", "REASON" });
+        for (const auto& move : result.plan.moves)
+            moves.addRow({ move.space, move.from, move.to, std::to_string(move.docs), humanBytes(move.bytes), move.reason });
+        moves.print(out);
+        out << "\n";
+    }
+    Table shards({ "SHARD", "NODE", "STATE", "SPACES", "BYTES BEFORE", "BYTES AFTER", "DOCS BEFORE", "DOCS AFTER" });
+    for (const auto& shard : result.shards) {
+        if (shard.before == shard.after && !shard.isNew && result.shards.size() > 40)
+            continue;
+        shards.addRow({ shard.shard + (shard.isNew ? " (new)" : ""), shard.node, core::shardStateName(shard.state),
+            std::to_string(shard.spacesBefore) + " -> " + std::to_string(shard.spacesAfter),
+            humanBytes(static_cast<std::uint64_t>(shard.before.bytes)), humanBytes(static_cast<std::uint64_t>(shard.after.bytes)),
+            std::to_string(static_cast<std::uint64_t>(shard.before.docs)),
+            std::to_string(static_cast<std::uint64_t>(shard.after.docs)) });
+    }
+    shards.print(out);
+    out << "\n";
+    for (const auto& spread : summary.objectives) {
+        if (spread.mean <= 0)
+            continue;
+        out << core::objectiveName(spread.objective) << ": max/mean " << fixed(spread.maxOverMeanBefore, 2) << " -> "
+            << fixed(spread.maxOverMeanAfter, 2) << ", stddev/mean " << fixed(spread.stddevBefore, 3) << " -> "
+            << fixed(spread.stddevAfter, 3) << "\n";
+    }
+    out << summary.moves << " move(s), " << humanBytes(summary.bytesMoved) << " and " << summary.docsMoved
+        << " docs to copy";
+    if (summary.lowerBoundBytes > 0)
+        out << " (at least " << humanBytes(summary.lowerBoundBytes) << " must move)";
+    out << "; about " << duration(summary.estimatedSeconds) << " at " << fixed(summary.docsPerSecondPerMigration, 0)
+        << " docs/s per migration (" << summary.rateSource << ")\n";
+    for (const auto& warning : result.warnings)
+        out << "warning: " << warning << "\n";
+}
+
+core::Status writePlan(const std::string& path, const core::Plan& plan)
+{
+    std::ofstream file(path, std::ios::trunc);
+    if (!file)
+        return core::makeError(ErrorCode::InvalidArgument, "cannot write the plan to " + path);
+    file << plan.encode() << "\n";
+    file.close();
+    if (!file)
+        return core::makeError(ErrorCode::Internal, "writing the plan to " + path + " failed (disk full?)");
+    return {};
+}
+
+CommandResult applyAndReport(core::MigrationRequests& requests, const core::Plan& plan, const core::Actor& actor,
+    json printed, std::function<void(std::ostream&)> before)
+{
+    auto op = requests.applyPlan(plan, actor);
+    if (!op)
+        return op.error();
+    printed["operation"] = operationJson(*op);
+    const std::string line = "queued operation " + op->id + " (" + core::operationKindName(op->kind) + "): "
+        + std::to_string(op->migrations.size()) + " migration(s)";
+    return CommandOutput { printed, [before, line](std::ostream& out) {
+                              if (before)
+                                  before(out);
+                              out << line << "\n";
+                          } };
+}
+
+// The shards to fill: existing (empty) shards by id, new ones as ID@NODE.
+core::Result<std::vector<core::ShardRecord>> shardsToFill(const std::vector<std::string>& specs, const core::PlannerInput& input)
+{
+    std::vector<core::ShardRecord> out;
+    for (const auto& spec : specs) {
+        const auto at = spec.find('@');
+        const std::string id = spec.substr(0, at);
+        const auto existing = std::find_if(
+            input.shards.begin(), input.shards.end(), [&](const core::PlannerShard& s) { return s.record.id == id; });
+        if (at == std::string::npos) {
+            if (existing == input.shards.end())
+                return core::makeError(ErrorCode::NotFound,
+                    "no shard " + id + " in the shard map; name a new shard as ID@NODE to have the plan create it");
+            out.push_back(existing->record);
+        } else {
+            out.push_back({ id, spec.substr(at + 1), core::ShardState::Active, 0, 0 });
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+CommandResult cmdPlan(const CtlOptions& options, const PlanArgs& args)
+{
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    core::NodeClientOptions clientOptions;
+    clientOptions.callTimeout = options.timeout;
+    core::NodeClientPool pool(clientOptions);
+    core::MigrationRequests requests(**store, pool);
+    auto input = requests.plannerInput();
+    if (!input)
+        return input.error();
+    core::PlannerOptions planner;
+    planner.band = args.band;
+    planner.maxMoves = args.maxMoves;
+    planner.maxBytes = args.maxBytes;
+    planner.maxHours = args.maxHours;
+    planner.excludedShards = { args.exclude.begin(), args.exclude.end() };
+    planner.shardBytesLimit = args.sizeLimit;
+    const core::ShardRecord created { args.newShard, args.node, core::ShardState::Active, 0, 0 };
+    const auto nodeOf = [&](const std::string& shard) {
+        for (const auto& s : input->shards) {
+            if (s.record.id == shard)
+                return s.record.node;
+        }
+        return std::string();
+    };
+    core::Result<core::PlanResult> result = core::makeError(ErrorCode::InvalidArgument, "unknown scenario " + args.scenario);
+    if (args.scenario == "rebalance") {
+        result = core::planRebalance(*input, planner);
+    } else if (args.scenario == "add-shard") {
+        auto shards = shardsToFill(args.subjects, *input);
+        if (!shards)
+            return shards.error();
+        result = core::planAddShards(*input, *shards, planner);
+    } else if (args.scenario == "drain") {
+        result = core::planDrain(*input, args.subjects.at(0), planner);
+    } else if (args.scenario == "retire-node") {
+        result = core::planRetireNode(*input, args.subjects.at(0), planner);
+    } else if (args.scenario == "split") {
+        core::ShardRecord shard = created;
+        if (shard.node.empty())
+            shard.node = nodeOf(args.subjects.at(0));
+        result = core::planSplit(*input, args.subjects.at(0), shard, planner);
+    } else if (args.scenario == "merge") {
+        result = core::planMerge(*input, args.subjects.at(0), args.into, planner);
+    } else if (args.scenario == "isolate") {
+        core::ShardRecord shard = created;
+        for (const auto& space : input->spaces) {
+            if (space.id == args.subjects.at(0) && shard.node.empty())
+                shard.node = nodeOf(space.shard);
+        }
+        result = core::planIsolate(*input, args.subjects.at(0), shard, planner);
+    }
+    if (!result)
+        return result.error();
+    result->plan.createdBy = options.actor.name;
+    result->plan.createdUnixMs = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::now().time_since_epoch())
+                                     .count();
+    result->plan.reason = options.actor.reason;
+    if (!args.output.empty()) {
+        if (auto status = writePlan(args.output, result->plan); !status)
+            return status.error();
+    }
+    json printed = resultJson(*result);
+    const core::PlanResult shown = *result;
+    const auto human = [shown, output = args.output](std::ostream& out) {
+        printResult(out, shown);
+        if (!output.empty())
+            out << "plan written to " << output << "\n";
+    };
+    if (!args.apply)
+        return CommandOutput { printed, human };
+    if (result->plan.moves.empty() && result->plan.kind == "move")
+        return CommandOutput { printed, human };
+    return applyAndReport(requests, result->plan, options.actor, printed, human);
+}
+
+CommandResult cmdPlanApply(const CtlOptions& options, const std::string& file)
+{
+    std::ifstream in(file);
+    if (!in)
+        return core::makeError(ErrorCode::NotFound, "cannot read the plan file " + file);
+    std::stringstream text;
+    text << in.rdbuf();
+    auto plan = core::Plan::decode(text.str());
+    if (!plan)
+        return core::makeError(plan.error().code, file + ": " + plan.error().message);
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    core::NodeClientOptions clientOptions;
+    clientOptions.callTimeout = options.timeout;
+    core::NodeClientPool pool(clientOptions);
+    core::MigrationRequests requests(**store, pool);
+    core::Actor actor = options.actor;
+    if (actor.reason.empty())
+        actor.reason = plan->reason;
+    return applyAndReport(requests, *plan, actor, json::object(), {});
+}
+
+void addPlanCommands(CLI::App& app, const CtlOptions& options, CommandResult& result)
+{
+    auto run = [&](auto command) { return [&result, command] { result = command(); }; };
+    static PlanArgs args;
+    auto* group = app.add_subcommand("plan", "Plan moves with the rebalance planner; --apply queues them")
+                      ->require_subcommand(1);
+    const auto common = [&](CLI::App* command) {
+        command->add_option("-o,--output", args.output, "Write the plan to FILE (for `plan apply`)");
+        command->add_flag("--apply", args.apply, "Queue the plan now as one operation");
+        command->add_option("--max-moves", args.maxMoves, "At most this many moves (0: no limit)");
+        command->add_option("--max-bytes", args.maxBytes, "At most this many bytes moved (0: no limit)");
+        command->add_option("--max-hours", args.maxHours, "At most this many estimated hours (0: no limit)");
+        command->add_option("--exclude", args.exclude, "Shard that neither gives nor receives (repeatable)");
+        command->add_option("--band", args.band, "Balanced within this share of the mean")
+            ->capture_default_str()
+            ->check(CLI::Range(0.01, 1.0));
+    };
+    const auto scenario = [&](const char* name, const char* help) {
+        auto* command = group->add_subcommand(name, help);
+        common(command);
+        command->callback(run([&, name] {
+            args.scenario = name;
+            return cmdPlan(options, args);
+        }));
+        return command;
+    };
+    scenario("rebalance", "Even the fleet out within the band");
+    scenario("add-shard", "Fill shards: existing empty ones by id, new ones as ID@NODE (created when applied)")
+        ->add_option("shards", args.subjects, "SHARD or SHARD@NODE")
+        ->required();
+    scenario("drain", "Move every space off a shard, spread over the others")
+        ->add_option("shard", args.subjects, "Shard id")
+        ->required()
+        ->expected(1);
+    scenario("retire-node", "Move every space off a node's shards, spread over other nodes")
+        ->add_option("node", args.subjects, "Node id")
+        ->required()
+        ->expected(1);
+    auto* split = scenario("split", "Move about half of a shard's bytes to a new shard, halves balanced");
+    split->add_option("shard", args.subjects, "Shard id")->required()->expected(1);
+    split->add_option("--new-shard", args.newShard, "Id of the shard to create")->required();
+    split->add_option("--node", args.node, "Node for the new shard (default: the shard's node)");
+    split->add_option("--limit", args.sizeLimit, "Refuse unless the shard holds more bytes than this (seed 002's S_limit)");
+    auto* merge = scenario("merge", "Move every space of a shard into another");
+    merge->add_option("from", args.subjects, "Shard that empties")->required()->expected(1);
+    merge->add_option("--into", args.into, "Shard that receives")->required();
+    auto* isolate = scenario("isolate", "Move a space to a new shard of its own, pinned there");
+    isolate->add_option("space", args.subjects, "Space id")->required()->expected(1);
+    isolate->add_option("--new-shard", args.newShard, "Id of the shard to create")->required();
+    isolate->add_option("--node", args.node, "Node for the new shard (default: the space's node)");
+
+    static std::string file;
+    auto* apply = group->add_subcommand("apply", "Queue a plan file; refused when the map moved on under its moves");
+    apply->add_option("file", file, "Plan file (from -o or the console)")->required();
+    apply->callback(run([&] { return cmdPlanApply(options, file); }));
+}
+
+} // namespace shardmap::app

@@ -1,0 +1,282 @@
+// shardmapctl plan: the rebalance planner's scenarios through the real binary, against real
+// nodes and a real store (SQLite and a real etcd). Plans queue nothing until applied; a plan is
+// refused against a map that moved on under its moves; an operation larger than one etcd Txn
+// commits in chunks under one operation record, and a crash between chunks leaves the chunks
+// before it queued and the record saying so.
+#include "core/client/node_client.h"
+#include "core/map/map_editor.h"
+#include "ctl_run.h"
+#include "node_test_helpers.h"
+#include "tests/support/etcd_process.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using namespace shardmap;
+using namespace shardmap::testing;
+using nlohmann::json;
+
+namespace {
+
+enum class Backend { Sqlite, Etcd };
+
+class CtlPlanTest : public ::testing::TestWithParam<Backend> {
+protected:
+    void SetUp() override
+    {
+        if (GetParam() == Backend::Etcd) {
+            std::string error;
+            EtcdProcess* etcd = EtcdProcess::shared(error);
+            ASSERT_NE(etcd, nullptr) << error;
+            static int counter = 0;
+            m_store = "etcd://" + etcd->endpoint() + "/ctl-plan-" + std::to_string(::getpid()) + "-"
+                + std::to_string(++counter);
+        } else {
+            m_store = "sqlite:" + m_dir.file("map.db");
+        }
+        for (int i = 0; i < 2; ++i) {
+            m_nodes.push_back(NodeProcess::start(m_dir.file("node" + std::to_string(i))));
+            ASSERT_TRUE(m_nodes.back());
+        }
+        ASSERT_EQ(ctl({ "init" }).code, 0);
+        for (int i = 0; i < 2; ++i) {
+            const auto n = std::to_string(i);
+            auto added = ctl({ "node", "add", "n" + n, m_nodes[static_cast<std::size_t>(i)]->address() });
+            ASSERT_EQ(added.code, 0) << added.err;
+            addShard("s" + n, "n" + n);
+        }
+    }
+
+    CtlRun ctl(std::vector<std::string> args, const std::vector<std::string>& env = {})
+    {
+        return runCtl(m_dir, m_store, args, env);
+    }
+
+    void addShard(const std::string& id, const std::string& node)
+    {
+        auto created = ctl({ "shard", "create", id, "--node", node });
+        ASSERT_EQ(created.code, 0) << created.err;
+    }
+
+    // Spaces on a shard, each with `docs` documents, written to its node; one store commit.
+    void addSpaces(const std::vector<std::string>& spaces, const std::string& shard, const std::vector<int>& docs)
+    {
+        auto store = core::openStore(m_store, false);
+        ASSERT_TRUE(store);
+        std::vector<core::Mutation> mutations;
+        for (const auto& space : spaces) {
+            core::SpaceRecord record;
+            record.id = space;
+            record.shard = shard;
+            mutations.push_back({ core::keys::space(space), core::encode(record), 0 });
+        }
+        for (std::size_t first = 0; first < mutations.size(); first += 100) {
+            std::vector<core::Mutation> chunk(mutations.begin() + static_cast<std::ptrdiff_t>(first),
+                mutations.begin() + static_cast<std::ptrdiff_t>(std::min(first + 100, mutations.size())));
+            ASSERT_TRUE((*store)->commit({ chunk, std::nullopt, std::nullopt, "tester", "create-space", "" }));
+        }
+        const auto snapshot = map();
+        auto client = m_pool.get(snapshot.nodes.at(snapshot.shards.at(shard).value.node).value.address);
+        ASSERT_TRUE(client);
+        std::vector<core::WriteItem> items;
+        for (std::size_t s = 0; s < spaces.size(); ++s) {
+            ASSERT_TRUE((*client)->setOwnership(shard, { spaces[s], core::SpaceRole::Owner, 1 }));
+            for (int i = 0; i < docs[s % docs.size()]; ++i)
+                items.push_back({ { spaces[s], "doc-" + std::to_string(i), 1,
+                                      { { "title", "t" }, { "body", std::string(300, 'a' + i % 26) } }, false },
+                    1 });
+        }
+        auto written = (*client)->bulkWrite(shard, items);
+        ASSERT_TRUE(written) << written.error().describe();
+    }
+
+    core::MapSnapshot map()
+    {
+        auto store = core::openStore(m_store, false);
+        EXPECT_TRUE(store);
+        auto snapshot = core::MapEditor(**store).snapshot();
+        EXPECT_TRUE(snapshot);
+        return *snapshot;
+    }
+
+    std::vector<core::AuditRecord> historySince(std::uint64_t revision)
+    {
+        auto store = core::openStore(m_store, false);
+        auto history = (*store)->history(revision, 0, 0);
+        EXPECT_TRUE(history);
+        return *history;
+    }
+
+    TempDir m_dir;
+    std::string m_store;
+    std::vector<std::unique_ptr<NodeProcess>> m_nodes;
+    core::NodeClientPool m_pool;
+};
+
+std::string backendName(const ::testing::TestParamInfo<Backend>& info)
+{
+    return info.param == Backend::Sqlite ? "Sqlite" : "Etcd";
+}
+
+} // namespace
+
+TEST_P(CtlPlanTest, APlanQueuesNothingUntilAppliedFromItsFile)
+{
+    addShard("s2", "n1");
+    addSpaces({ "a", "b", "c", "d", "e", "f" }, "s0", { 60, 50, 40, 30, 20, 10 });
+    const auto before = map().revision;
+    const std::string file = m_dir.file("plan.json");
+    auto planned = ctl({ "--json", "--reason", "even out", "plan", "rebalance", "-o", file });
+    ASSERT_EQ(planned.code, 0) << planned.err;
+    const json result = planned.parsed();
+    const auto moves = result["plan"]["moves"];
+    ASSERT_GE(moves.size(), 2u) << planned.out;
+    EXPECT_FALSE(result["summary"]["balanced_before"].get<bool>());
+    EXPECT_GT(result["summary"]["bytes_moved"].get<std::uint64_t>(), 0u);
+    EXPECT_LT(result["summary"]["objectives"][0]["max_over_mean_after"].get<double>(),
+        result["summary"]["objectives"][0]["max_over_mean_before"].get<double>());
+    EXPECT_EQ(map().revision, before) << "planning commits nothing";
+    auto human = ctl({ "plan", "rebalance" });
+    ASSERT_EQ(human.code, 0) << human.err;
+    for (const char* text : { "SPACE", "REASON", "rebalance: s0 holds", "BYTES AFTER", "max/mean", "docs/s per migration" })
+        EXPECT_NE(human.out.find(text), std::string::npos) << text << "\n" << human.out;
+
+    auto applied = ctl({ "--json", "plan", "apply", file });
+    ASSERT_EQ(applied.code, 0) << applied.err;
+    const auto after = map();
+    ASSERT_EQ(after.operations.size(), 1u);
+    const auto& op = after.operations.begin()->second.value;
+    EXPECT_EQ(op.kind, core::OperationKind::Move);
+    EXPECT_EQ(op.subject, "rebalance");
+    EXPECT_EQ(op.reason, "even out");
+    ASSERT_EQ(op.migrations.size(), moves.size());
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        const auto& migration = after.migrations.at(op.migrations[i]).value;
+        EXPECT_EQ(migration.space, moves[i]["space"]);
+        EXPECT_EQ(migration.target, moves[i]["to"]);
+        EXPECT_NE(migration.reason.find("rebalance: s0 holds"), std::string::npos) << migration.reason;
+    }
+    // Planning again sees the queued migrations where they are going: nothing more to move.
+    auto again = ctl({ "--json", "plan", "rebalance" });
+    ASSERT_EQ(again.code, 0) << again.err;
+    EXPECT_EQ(again.parsed()["plan"]["moves"].size(), 0u) << again.out;
+}
+
+TEST_P(CtlPlanTest, APlanIsRefusedAgainstAMapThatMovedOnUnderIt)
+{
+    addShard("s2", "n1");
+    addSpaces({ "a", "b", "c", "d" }, "s0", { 40, 30, 20, 10 });
+    const std::string file = m_dir.file("plan.json");
+    auto planned = ctl({ "--json", "plan", "rebalance", "-o", file });
+    ASSERT_EQ(planned.code, 0) << planned.err;
+    const std::string moved = planned.parsed()["plan"]["moves"][0]["space"];
+    ASSERT_EQ(ctl({ "space", "pin", moved, "s0" }).code, 0);
+    const auto before = map().revision;
+    auto refused = ctl({ "plan", "apply", file });
+    EXPECT_EQ(refused.code, 4) << refused.out << refused.err;
+    EXPECT_NE(refused.err.find("moved on since the plan was made"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("space " + moved + " was pinned to shard s0"), std::string::npos) << refused.err;
+    EXPECT_EQ(map().revision, before) << "a refused plan commits nothing";
+    EXPECT_TRUE(map().migrations.empty());
+    auto missing = ctl({ "plan", "apply", m_dir.file("nope.json") });
+    EXPECT_EQ(missing.code, 3) << missing.err;
+    std::ofstream(m_dir.file("bad.json")) << "{\"version\": 7}";
+    EXPECT_EQ(ctl({ "plan", "apply", m_dir.file("bad.json") }).code, 2);
+}
+
+TEST_P(CtlPlanTest, AddShardCreatesTheNewShardWhenApplied)
+{
+    addSpaces({ "a", "b", "c", "d", "e", "f", "g", "h" }, "s0", { 20 });
+    addSpaces({ "i", "j", "k", "l", "m", "n", "o", "p" }, "s1", { 20 });
+    auto dry = ctl({ "--json", "plan", "add-shard", "s9@n1" });
+    ASSERT_EQ(dry.code, 0) << dry.err;
+    EXPECT_FALSE(map().shards.contains("s9")) << "planning creates nothing";
+    auto run = ctl({ "--json", "plan", "add-shard", "s9@n1", "--apply" });
+    ASSERT_EQ(run.code, 0) << run.err;
+    const json result = run.parsed();
+    const auto after = map();
+    ASSERT_TRUE(after.shards.contains("s9"));
+    EXPECT_EQ(after.shards.at("s9").value.node, "n1");
+    ASSERT_EQ(after.operations.size(), 1u);
+    const auto& op = after.operations.begin()->second.value;
+    ASSERT_GE(op.migrations.size(), 3u);
+    for (const auto& id : op.migrations)
+        EXPECT_EQ(after.migrations.at(id).value.target, "s9");
+    EXPECT_LE(result["summary"]["bytes_moved"].get<double>(), 1.25 * result["summary"]["lower_bound_bytes"].get<double>());
+    auto client = m_pool.get(m_nodes[1]->address());
+    auto shards = (*client)->listShards();
+    ASSERT_TRUE(shards);
+    EXPECT_TRUE(std::any_of(shards->begin(), shards->end(), [](const auto& s) { return s.id == "s9"; }))
+        << "the shard exists on its node";
+    EXPECT_EQ(ctl({ "plan", "add-shard", "nope" }).code, 3);
+}
+
+TEST_P(CtlPlanTest, ScenariosAreRefusedWithTheirReasons)
+{
+    addSpaces({ "a", "b" }, "s0", { 10 });
+    auto unknown = ctl({ "plan", "drain", "s7" });
+    EXPECT_EQ(unknown.code, 3);
+    EXPECT_NE(unknown.err.find("no shard s7"), std::string::npos) << unknown.err;
+    ASSERT_EQ(ctl({ "space", "pin", "b", "s0" }).code, 0);
+    auto pinned = ctl({ "plan", "drain", "s0" });
+    EXPECT_EQ(pinned.code, 5);
+    EXPECT_NE(pinned.err.find("b (pinned to s0)"), std::string::npos) << pinned.err;
+    auto split = ctl({ "plan", "split", "s0", "--new-shard", "s1" });
+    EXPECT_EQ(split.code, 4) << split.err;
+    auto limit = ctl({ "plan", "split", "s0", "--new-shard", "s5", "--limit", "100000000" });
+    EXPECT_EQ(limit.code, 5);
+    EXPECT_NE(limit.err.find("split limit"), std::string::npos) << limit.err;
+}
+
+// 80 moves need 1 + 1 + 160 mutations: two Txns of at most 126 on etcd, one commit on SQLite.
+TEST_P(CtlPlanTest, ALargeDrainCommitsInChunksUnderOneOperation)
+{
+    std::vector<std::string> spaces;
+    for (int i = 0; i < 80; ++i)
+        spaces.push_back("t" + std::to_string(i));
+    addSpaces(spaces, "s0", { 1 });
+    const auto before = map().revision;
+    auto run = ctl({ "--reason", "hardware", "drain", "s0" });
+    ASSERT_EQ(run.code, 0) << run.err;
+    const auto after = map();
+    ASSERT_EQ(after.operations.size(), 1u);
+    const auto& op = after.operations.begin()->second.value;
+    EXPECT_EQ(op.state, "running");
+    EXPECT_EQ(op.plannedMoves, 80u);
+    EXPECT_EQ(op.migrations.size(), 80u);
+    for (const auto& space : spaces)
+        EXPECT_TRUE(after.spaces.at(space).value.migrating()) << space;
+    const auto commits = historySince(before);
+    EXPECT_EQ(commits.size(), GetParam() == Backend::Etcd ? 2u : 1u);
+    if (GetParam() == Backend::Etcd) {
+        EXPECT_NE(commits[0].reason.find("(part 62/80 moves)"), std::string::npos) << commits[0].reason;
+        EXPECT_NE(commits[1].reason.find("(part 80/80 moves)"), std::string::npos) << commits[1].reason;
+    }
+}
+
+TEST_P(CtlPlanTest, ACrashBetweenChunksLeavesTheFirstChunkQueuedAndSaysSo)
+{
+    if (GetParam() != Backend::Etcd)
+        GTEST_SKIP() << "one commit on SQLite: there is no between";
+    std::vector<std::string> spaces;
+    for (int i = 0; i < 80; ++i)
+        spaces.push_back("t" + std::to_string(i));
+    addSpaces(spaces, "s0", { 1 });
+    auto run = ctl({ "drain", "s0" }, { "SHARDMAP_FAILPOINTS=operation.chunk.committed=kill@1" });
+    EXPECT_NE(run.code, 0) << "killed between the chunks";
+    const auto after = map();
+    ASSERT_EQ(after.operations.size(), 1u);
+    const auto& op = after.operations.begin()->second.value;
+    EXPECT_EQ(op.state, "queuing");
+    EXPECT_EQ(op.plannedMoves, 80u);
+    ASSERT_EQ(op.migrations.size(), 62u);
+    std::size_t marked = 0;
+    for (const auto& space : spaces)
+        marked += after.spaces.at(space).value.migrating() ? 1 : 0;
+    EXPECT_EQ(marked, 62u) << "exactly the first chunk's spaces are queued";
+    for (const auto& id : op.migrations)
+        EXPECT_EQ(after.migrations.at(id).value.phase, core::MigrationPhase::Queued);
+    EXPECT_EQ(after.shards.at("s0").value.state, core::ShardState::Draining) << "the first chunk carries the state";
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, CtlPlanTest, ::testing::Values(Backend::Sqlite, Backend::Etcd), backendName);
