@@ -6,6 +6,7 @@
 #include "app/ctl/migration_view.h"
 #include "app/ctl/output.h"
 #include "core/migration/migration_requests.h"
+#include "core/plan/scenario.h"
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -141,27 +142,6 @@ CommandResult applyAndReport(core::MigrationRequests& requests, const core::Plan
                           } };
 }
 
-// The shards to fill: existing (empty) shards by id, new ones as ID@NODE.
-core::Result<std::vector<core::ShardRecord>> shardsToFill(const std::vector<std::string>& specs, const core::PlannerInput& input)
-{
-    std::vector<core::ShardRecord> out;
-    for (const auto& spec : specs) {
-        const auto at = spec.find('@');
-        const std::string id = spec.substr(0, at);
-        const auto existing = std::find_if(
-            input.shards.begin(), input.shards.end(), [&](const core::PlannerShard& s) { return s.record.id == id; });
-        if (at == std::string::npos) {
-            if (existing == input.shards.end())
-                return core::makeError(ErrorCode::NotFound,
-                    "no shard " + id + " in the shard map; name a new shard as ID@NODE to have the plan create it");
-            out.push_back(existing->record);
-        } else {
-            out.push_back({ id, spec.substr(at + 1), core::ShardState::Active, 0, 0 });
-        }
-    }
-    return out;
-}
-
 } // namespace
 
 CommandResult cmdPlan(const CtlOptions& options, const PlanArgs& args)
@@ -183,41 +163,11 @@ CommandResult cmdPlan(const CtlOptions& options, const PlanArgs& args)
     planner.maxHours = args.maxHours;
     planner.excludedShards = { args.exclude.begin(), args.exclude.end() };
     planner.shardBytesLimit = args.sizeLimit;
-    const core::ShardRecord created { args.newShard, args.node, core::ShardState::Active, 0, 0 };
-    const auto nodeOf = [&](const std::string& shard) {
-        for (const auto& s : input->shards) {
-            if (s.record.id == shard)
-                return s.record.node;
-        }
-        return std::string();
-    };
-    core::Result<core::PlanResult> result = core::makeError(ErrorCode::InvalidArgument, "unknown scenario " + args.scenario);
-    if (args.scenario == "rebalance") {
-        result = core::planRebalance(*input, planner);
-    } else if (args.scenario == "add-shard") {
-        auto shards = shardsToFill(args.subjects, *input);
-        if (!shards)
-            return shards.error();
-        result = core::planAddShards(*input, *shards, planner);
-    } else if (args.scenario == "drain") {
-        result = core::planDrain(*input, args.subjects.at(0), planner);
-    } else if (args.scenario == "retire-node") {
-        result = core::planRetireNode(*input, args.subjects.at(0), planner);
-    } else if (args.scenario == "split") {
-        core::ShardRecord shard = created;
-        if (shard.node.empty())
-            shard.node = nodeOf(args.subjects.at(0));
-        result = core::planSplit(*input, args.subjects.at(0), shard, planner);
-    } else if (args.scenario == "merge") {
-        result = core::planMerge(*input, args.subjects.at(0), args.into, planner);
-    } else if (args.scenario == "isolate") {
-        core::ShardRecord shard = created;
-        for (const auto& space : input->spaces) {
-            if (space.id == args.subjects.at(0) && shard.node.empty())
-                shard.node = nodeOf(space.shard);
-        }
-        result = core::planIsolate(*input, args.subjects.at(0), shard, planner);
-    }
+    const auto scenario = core::parseScenario(args.scenario);
+    if (!scenario)
+        return core::makeError(ErrorCode::InvalidArgument, "unknown scenario " + args.scenario);
+    auto result = core::planScenario(
+        *input, { *scenario, args.subjects, args.into, args.newShard, args.node }, planner);
     if (!result)
         return result.error();
     result->plan.createdBy = options.actor.name;
