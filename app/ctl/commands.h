@@ -160,4 +160,7 @@ CommandResult cmdPlan(const CtlOptions& options, const PlanArgs& args);
 CommandResult cmdPlanApply(const CtlOptions& options, const std::string& file);
 void addPlanCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
 
+// `simulate`: placement strategies side by side on the fleet's spaces (simulate_command.cpp).
+void addSimulateCommand(CLI::App& app, const CtlOptions& options, CommandResult& result);
+
 } // namespace shardmap::app

@@ -8,6 +8,7 @@
 #include "ctl_run.h"
 #include "node_test_helpers.h"
 #include "tests/support/etcd_process.h"
+#include "tests/support/seed_spaces.h"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -58,36 +59,15 @@ protected:
         ASSERT_EQ(created.code, 0) << created.err;
     }
 
-    // Spaces on a shard, each with `docs` documents, written to its node; one store commit.
+    // Spaces on a shard, each with `docs` documents, written to its node.
     void addSpaces(const std::vector<std::string>& spaces, const std::string& shard, const std::vector<int>& docs)
     {
         auto store = core::openStore(m_store, false);
         ASSERT_TRUE(store);
-        std::vector<core::Mutation> mutations;
-        for (const auto& space : spaces) {
-            core::SpaceRecord record;
-            record.id = space;
-            record.shard = shard;
-            mutations.push_back({ core::keys::space(space), core::encode(record), 0 });
-        }
-        for (std::size_t first = 0; first < mutations.size(); first += 100) {
-            std::vector<core::Mutation> chunk(mutations.begin() + static_cast<std::ptrdiff_t>(first),
-                mutations.begin() + static_cast<std::ptrdiff_t>(std::min(first + 100, mutations.size())));
-            ASSERT_TRUE((*store)->commit({ chunk, std::nullopt, std::nullopt, "tester", "create-space", "" }));
-        }
         const auto snapshot = map();
         auto client = m_pool.get(snapshot.nodes.at(snapshot.shards.at(shard).value.node).value.address);
         ASSERT_TRUE(client);
-        std::vector<core::WriteItem> items;
-        for (std::size_t s = 0; s < spaces.size(); ++s) {
-            ASSERT_TRUE((*client)->setOwnership(shard, { spaces[s], core::SpaceRole::Owner, 1 }));
-            for (int i = 0; i < docs[s % docs.size()]; ++i)
-                items.push_back({ { spaces[s], "doc-" + std::to_string(i), 1,
-                                      { { "title", "t" }, { "body", std::string(300, 'a' + i % 26) } }, false },
-                    1 });
-        }
-        auto written = (*client)->bulkWrite(shard, items);
-        ASSERT_TRUE(written) << written.error().describe();
+        seedSpaces(**store, **client, shard, spaces, docs);
     }
 
     core::MapSnapshot map()
@@ -280,3 +260,68 @@ TEST_P(CtlPlanTest, ACrashBetweenChunksLeavesTheFirstChunkQueuedAndSaysSo)
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, CtlPlanTest, ::testing::Values(Backend::Sqlite, Backend::Etcd), backendName);
+
+// The what-if simulator through the binary on real nodes' figures: every strategy is reported,
+// the current map's figures are those of the spaces written, dynamic lookup moves little, mod-N
+// moves more than rendezvous when a shard is added, and impossible removals are refused.
+TEST_P(CtlPlanTest, SimulateComparesTheStrategiesOnTheFleetsOwnSpaces)
+{
+    addShard("s2", "n1");
+    addShard("s3", "n0");
+    const std::vector<int> docCounts { 12, 7, 3 };
+    std::map<std::string, double> docs { { "s0", 0 }, { "s1", 0 }, { "s2", 0 }, { "s3", 0 } };
+    const std::vector<std::pair<std::string, int>> layout { { "s0", 20 }, { "s1", 12 }, { "s2", 8 } };
+    int next = 0;
+    for (const auto& [shard, count] : layout) {
+        std::vector<std::string> spaces;
+        for (int i = 0; i < count; ++i) {
+            spaces.push_back("sp" + std::to_string(next++));
+            docs[shard] += docCounts[static_cast<std::size_t>(i) % docCounts.size()];
+        }
+        addSpaces(spaces, shard, docCounts);
+    }
+    auto run = ctl({ "--json", "simulate", "--add-shards", "1" });
+    ASSERT_EQ(run.code, 0) << run.err;
+    const json result = run.parsed();
+    ASSERT_TRUE(result.is_object()) << run.out;
+    EXPECT_EQ(result["spaces"].get<int>(), 40);
+    EXPECT_EQ(result["shards"], json({ "s0", "s1", "s2", "s3" }));
+    EXPECT_EQ(result["added_shards"].size(), 1u);
+    EXPECT_EQ(result["removed_shards"], json({ "s3" }));
+    std::map<std::string, json> byName;
+    for (const auto& strategy : result["strategies"])
+        byName[strategy["name"].get<std::string>()] = strategy;
+    for (const char* name : { "current", "planner", "load-aware", "jump", "rendezvous", "mod-n", "bounded-load" })
+        EXPECT_TRUE(byName.contains(name)) << name << "\n" << run.out;
+
+    const json& current = byName["current"];
+    double docSum = 0, docMost = 0, byteSum = 0, byteMost = 0;
+    for (const auto& [shard, count] : docs) {
+        docSum += count;
+        docMost = std::max(docMost, count);
+    }
+    ASSERT_EQ(current["shards"].size(), 4u);
+    for (const auto& shard : current["shards"]) {
+        EXPECT_EQ(shard["docs"].get<double>(), docs.at(shard["shard"].get<std::string>())) << shard.dump();
+        byteSum += shard["bytes"].get<double>();
+        byteMost = std::max(byteMost, shard["bytes"].get<double>());
+    }
+    EXPECT_NEAR(current["docs"]["max_over_mean"].get<double>(), docMost / (docSum / 4), 1e-9);
+    EXPECT_NEAR(current["bytes"]["max_over_mean"].get<double>(), byteMost / (byteSum / 4), 1e-9);
+    EXPECT_NEAR(result["total"]["bytes"].get<double>(), byteSum, 1);
+    EXPECT_EQ(current["moved_on_remove"]["bytes"].get<double>(), 0) << "s3 holds nothing";
+    ASSERT_TRUE(current["moved_on_add"]["known"].get<bool>()) << current.dump();
+    EXPECT_LE(current["moved_on_add"]["bytes"].get<double>(), 1.25 * result["minimum_moved_on_add"].get<double>());
+    EXPECT_LT(
+        byName["planner"]["bytes"]["max_over_mean"].get<double>(), current["bytes"]["max_over_mean"].get<double>());
+    EXPECT_GT(byName["mod-n"]["moved_on_add"]["bytes"].get<double>(),
+        byName["rendezvous"]["moved_on_add"]["bytes"].get<double>());
+    EXPECT_GT(byName["mod-n"]["moved_on_add"]["share_of_bytes"].get<double>(), 0.5);
+
+    auto human = ctl({ "simulate", "--remove-shards", "2", "--grow-top", "3", "--top-factor", "2" });
+    ASSERT_EQ(human.code, 0) << human.err;
+    for (const char* text : { "STRATEGY", "MAX/MEAN BYTES", "HOTTEST Q/S x MEAN", "MOVED +1", "MOVED -2",
+             "mod-n: ", "bounded-load: ", "dynamic lookup" })
+        EXPECT_NE(human.out.find(text), std::string::npos) << text << "\n" << human.out;
+    EXPECT_EQ(ctl({ "simulate", "--remove-shards", "4" }).code, 2) << "one shard must stay";
+}
