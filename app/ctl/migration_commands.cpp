@@ -1,5 +1,6 @@
 // shardmapctl commands that queue, inspect and steer live migrations.
 #include "app/ctl/commands.h"
+#include "app/ctl/requests.h"
 #include "app/ctl/migration_view.h"
 #include "app/ctl/output.h"
 #include "core/migration/migration_requests.h"
@@ -18,17 +19,6 @@ namespace {
 // The finished migrations `migrations list` shows without --all.
 constexpr std::size_t kRecentFinished = 20;
 
-template <typename F> CommandResult withRequests(const CtlOptions& options, F body)
-{
-    auto store = openCtlStore(options);
-    if (!store)
-        return store.error();
-    core::NodeClientOptions clientOptions;
-    clientOptions.callTimeout = options.timeout;
-    core::NodeClientPool pool(clientOptions);
-    core::MigrationRequests requests(**store, pool);
-    return body(requests, **store);
-}
 
 std::string docsText(const core::MigrationProgress& progress)
 {

@@ -2,6 +2,7 @@
 // merge and isolate, and the operations' records.
 #include "app/ctl/commands.h"
 #include "app/ctl/migration_view.h"
+#include "app/ctl/requests.h"
 #include "app/ctl/output.h"
 #include "core/migration/migration_requests.h"
 
@@ -81,21 +82,14 @@ std::string finishedCount(const core::MapSnapshot& map, const core::OperationRec
     return std::to_string(finished) + "/" + std::to_string(op.migrations.size());
 }
 
-} // namespace
-
-CommandResult cmdOperation(const CtlOptions& options, const OperationArgs& args)
+// Runs the operation and shows it with its migrations as queued.
+CommandResult reportOperation(
+    core::MigrationRequests& requests, core::MetadataStore& store, const OperationArgs& args, const core::Actor& actor)
 {
-    auto store = openCtlStore(options);
-    if (!store)
-        return store.error();
-    core::NodeClientOptions clientOptions;
-    clientOptions.callTimeout = options.timeout;
-    core::NodeClientPool pool(clientOptions);
-    core::MigrationRequests requests(**store, pool);
-    auto op = runOperation(requests, args, options.actor);
+    auto op = runOperation(requests, args, actor);
     if (!op)
         return op.error();
-    auto map = core::MapEditor(**store).snapshot();
+    auto map = core::MapEditor(store).snapshot();
     if (!map)
         return map.error();
     const auto migrations = migrationsOf(*map, *op);
@@ -107,6 +101,15 @@ CommandResult cmdOperation(const CtlOptions& options, const OperationArgs& args)
             if (!table.empty())
                 table.print(out);
         } };
+}
+
+} // namespace
+
+CommandResult cmdOperation(const CtlOptions& options, const OperationArgs& args)
+{
+    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore& store) {
+        return reportOperation(requests, store, args, options.actor);
+    });
 }
 
 CommandResult cmdOperationList(const CtlOptions& options)

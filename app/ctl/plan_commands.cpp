@@ -5,6 +5,7 @@
 #include "app/ctl/commands.h"
 #include "app/ctl/migration_view.h"
 #include "app/ctl/output.h"
+#include "app/ctl/requests.h"
 #include "core/migration/migration_requests.h"
 #include "core/plan/scenario.h"
 
@@ -144,15 +145,10 @@ CommandResult applyAndReport(core::MigrationRequests& requests, const core::Plan
 
 } // namespace
 
-CommandResult cmdPlan(const CtlOptions& options, const PlanArgs& args)
+namespace {
+
+CommandResult planWith(core::MigrationRequests& requests, const CtlOptions& options, const PlanArgs& args)
 {
-    auto store = openCtlStore(options);
-    if (!store)
-        return store.error();
-    core::NodeClientOptions clientOptions;
-    clientOptions.callTimeout = options.timeout;
-    core::NodeClientPool pool(clientOptions);
-    core::MigrationRequests requests(**store, pool);
     auto input = requests.plannerInput();
     if (!input)
         return input.error();
@@ -193,6 +189,15 @@ CommandResult cmdPlan(const CtlOptions& options, const PlanArgs& args)
     return applyAndReport(requests, result->plan, options.actor, printed, human);
 }
 
+} // namespace
+
+CommandResult cmdPlan(const CtlOptions& options, const PlanArgs& args)
+{
+    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) {
+        return planWith(requests, options, args);
+    });
+}
+
 CommandResult cmdPlanApply(const CtlOptions& options, const std::string& file)
 {
     std::ifstream in(file);
@@ -203,17 +208,12 @@ CommandResult cmdPlanApply(const CtlOptions& options, const std::string& file)
     auto plan = core::Plan::decode(text.str());
     if (!plan)
         return core::makeError(plan.error().code, file + ": " + plan.error().message);
-    auto store = openCtlStore(options);
-    if (!store)
-        return store.error();
-    core::NodeClientOptions clientOptions;
-    clientOptions.callTimeout = options.timeout;
-    core::NodeClientPool pool(clientOptions);
-    core::MigrationRequests requests(**store, pool);
     core::Actor actor = options.actor;
     if (actor.reason.empty())
         actor.reason = plan->reason;
-    return applyAndReport(requests, *plan, actor, json::object(), {});
+    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) {
+        return applyAndReport(requests, *plan, actor, json::object(), {});
+    });
 }
 
 void addPlanCommands(CLI::App& app, const CtlOptions& options, CommandResult& result)

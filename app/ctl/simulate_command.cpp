@@ -4,6 +4,7 @@
 // or removed (seed 000's case for dynamic lookup, in numbers). It reads the map and the nodes'
 // metrics and writes nothing.
 #include "app/ctl/commands.h"
+#include "app/ctl/requests.h"
 #include "app/ctl/output.h"
 #include "core/migration/migration_requests.h"
 #include "core/plan/simulator.h"
@@ -135,13 +136,7 @@ CommandResult cmdSimulate(const CtlOptions& options, SimulateArgs args)
 {
     args.options.boundedLoadMeasure
         = args.boundedBy == "spaces" ? core::BoundedLoadMeasure::Spaces : core::BoundedLoadMeasure::Bytes;
-    auto store = openCtlStore(options);
-    if (!store)
-        return store.error();
-    core::NodeClientOptions clientOptions;
-    clientOptions.callTimeout = options.timeout;
-    core::NodeClientPool pool(clientOptions);
-    auto input = core::MigrationRequests(**store, pool).plannerInput();
+    auto input = readPlannerInput(options);
     if (!input)
         return input.error();
     auto result = core::simulate(*input, args.options);
