@@ -688,6 +688,30 @@
         <source>Sparkline:</source>
         <translation>Sparkline:</translation>
     </message>
+    <message>
+        <source>Drain %1…</source>
+        <translation>%1 leeren…</translation>
+    </message>
+    <message>
+        <source>Split %1…</source>
+        <translation>%1 teilen…</translation>
+    </message>
+    <message>
+        <source>Merge %1 into…</source>
+        <translation>%1 zusammenführen mit…</translation>
+    </message>
+    <message>
+        <source>Retire node %1…</source>
+        <translation>Knoten %1 stilllegen…</translation>
+    </message>
+    <message>
+        <source>Add a shard on %1 and fill it…</source>
+        <translation>Shard auf %1 anlegen und füllen…</translation>
+    </message>
+    <message>
+        <source>Rebalance the fleet…</source>
+        <translation>Flotte ausgleichen…</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::HealthSettingsDialog</name>
@@ -738,6 +762,37 @@
     <message>
         <source> %</source>
         <translation> %</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::LoadBarsChart</name>
+    <message>
+        <source>docs</source>
+        <translation>Dokumente</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
+    <message>
+        <source>%1 per shard, before and after: the %2 of %3 shards the plan changes most</source>
+        <translation>%1 je Shard, vorher und nachher: die %2 von %3 Shards, die der Plan am stärksten ändert</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>Bytes</translation>
+    </message>
+    <message>
+        <source>Docs</source>
+        <translation>Dokumente</translation>
+    </message>
+    <message>
+        <source>%1 per shard, before and after</source>
+        <translation>%1 je Shard, vorher und nachher</translation>
     </message>
 </context>
 <context>
@@ -901,6 +956,18 @@
     <message>
         <source>&amp;Audit</source>
         <translation>&amp;Prüfprotokoll</translation>
+    </message>
+    <message>
+        <source>&amp;Plan</source>
+        <translation>&amp;Plan</translation>
+    </message>
+    <message>
+        <source>What-if</source>
+        <translation>Was-wäre-wenn</translation>
+    </message>
+    <message>
+        <source>&amp;What-if simulator</source>
+        <translation>&amp;Was-wäre-wenn-Simulator</translation>
     </message>
 </context>
 <context>
@@ -1108,6 +1175,29 @@
     <message>
         <source>plan drafted by %1</source>
         <translation>Plan entworfen von %1</translation>
+    </message>
+    <message>
+        <source>Wizards</source>
+        <translation>Assistenten</translation>
+    </message>
+    <message numerus="yes">
+        <source>Plan with %n move(s) from the wizard: edit it, then apply</source>
+        <translation>
+            <numerusform>Plan mit %n Verschiebung aus dem Assistenten: bearbeiten, dann anwenden</numerusform>
+            <numerusform>Plan mit %n Verschiebungen aus dem Assistenten: bearbeiten, dann anwenden</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Drain %1…</source>
+        <translation>%1 leeren…</translation>
+    </message>
+    <message>
+        <source>Split %1…</source>
+        <translation>%1 teilen…</translation>
+    </message>
+    <message>
+        <source>Merge %1 into…</source>
+        <translation>%1 zusammenführen mit…</translation>
     </message>
 </context>
 <context>
@@ -1431,6 +1521,311 @@
         <source>Shardmap migrations</source>
         <translation>Shardmap-Migrationen</translation>
     </message>
+    <message>
+        <source>Operation</source>
+        <translation>Operation</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::PlanMovesModel</name>
+    <message>
+        <source>Space</source>
+        <translation>Space</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Von</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>Nach</translation>
+    </message>
+    <message>
+        <source>Docs</source>
+        <translation>Dokumente</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>Bytes</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::PlanWizard</name>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Rebalance the fleet</source>
+        <translation>Flotte ausgleichen</translation>
+    </message>
+    <message>
+        <source>Fill new shards</source>
+        <translation>Neue Shards füllen</translation>
+    </message>
+    <message>
+        <source>Drain a shard</source>
+        <translation>Shard leeren</translation>
+    </message>
+    <message>
+        <source>Retire a node</source>
+        <translation>Knoten stilllegen</translation>
+    </message>
+    <message>
+        <source>Split a shard</source>
+        <translation>Shard teilen</translation>
+    </message>
+    <message>
+        <source>Merge two shards</source>
+        <translation>Zwei Shards zusammenführen</translation>
+    </message>
+    <message>
+        <source>Give a space its own shard</source>
+        <translation>Einem Space einen eigenen Shard geben</translation>
+    </message>
+    <message>
+        <source>Moves spaces from shards above their share of bytes, docs and load to shards below it, until every shard is within the band.</source>
+        <translation>Verschiebt Spaces von Shards über ihrem Anteil an Bytes, Dokumenten und Last auf Shards darunter, bis jeder Shard innerhalb des Bands liegt.</translation>
+    </message>
+    <message>
+        <source>Fills shards up to their share, moving only from the fullest. Name existing empty shards by id, new ones as ID@NODE: they are created when the plan is queued.</source>
+        <translation>Füllt Shards bis zu ihrem Anteil und nimmt dabei nur von den vollsten. Vorhandene leere Shards mit ihrer ID angeben, neue als ID@KNOTEN: Sie werden angelegt, wenn der Plan eingereiht wird.</translation>
+    </message>
+    <message>
+        <source>Moves every space off the shard, spread over the others; the shard becomes draining.</source>
+        <translation>Verschiebt jeden Space vom Shard, verteilt auf die anderen; der Shard wird geleert.</translation>
+    </message>
+    <message>
+        <source>Moves every space off the node&apos;s shards to shards on other nodes; when they are done the node and its shards are retired.</source>
+        <translation>Verschiebt jeden Space von den Shards des Knotens auf Shards anderer Knoten; danach werden der Knoten und seine Shards stillgelegt.</translation>
+    </message>
+    <message>
+        <source>Creates a shard and moves about half of the shard&apos;s bytes there, the halves as even as the spaces allow.</source>
+        <translation>Legt einen Shard an und verschiebt etwa die Hälfte der Bytes des Shards dorthin, die Hälften so gleich, wie die Spaces es erlauben.</translation>
+    </message>
+    <message>
+        <source>Moves every space of the first shard into the second; the first is retired when they are done.</source>
+        <translation>Verschiebt jeden Space des ersten Shards in den zweiten; danach wird der erste stillgelegt.</translation>
+    </message>
+    <message>
+        <source>Moves one space to a new shard of its own and pins it there.</source>
+        <translation>Verschiebt einen Space auf einen eigenen neuen Shard und pinnt ihn dort fest.</translation>
+    </message>
+    <message>
+        <source>the executor&apos;s throttle</source>
+        <translation>Drosselung des Executors</translation>
+    </message>
+    <message>
+        <source>measured on recent migrations</source>
+        <translation>gemessen an den letzten Migrationen</translation>
+    </message>
+    <message>
+        <source>assumed: nothing measured yet</source>
+        <translation>angenommen: noch nichts gemessen</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>Bytes</translation>
+    </message>
+    <message>
+        <source>Docs</source>
+        <translation>Dokumente</translation>
+    </message>
+    <message>
+        <source>Queries/s</source>
+        <translation>Anfragen/s</translation>
+    </message>
+    <message>
+        <source>Writes/s</source>
+        <translation>Schreibvorgänge/s</translation>
+    </message>
+    <message>
+        <source>Node disk</source>
+        <translation>Knoten-Platte</translation>
+    </message>
+    <message>
+        <source>What should change?</source>
+        <translation>Was soll sich ändern?</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Vorschau</translation>
+    </message>
+    <message>
+        <source>Queue the plan</source>
+        <translation>Plan einreihen</translation>
+    </message>
+    <message>
+        <source>&amp;Queue</source>
+        <translation>&amp;Einreihen</translation>
+    </message>
+    <message>
+        <source>Why, for the audit log</source>
+        <translation>Warum, für das Audit-Protokoll</translation>
+    </message>
+    <message>
+        <source>&amp;Reason:</source>
+        <translation>&amp;Grund:</translation>
+    </message>
+    <message>
+        <source>Plan wizard</source>
+        <translation>Plan-Assistent</translation>
+    </message>
+    <message>
+        <source>&amp;Rebalance…</source>
+        <translation>&amp;Ausgleichen…</translation>
+    </message>
+    <message>
+        <source>&amp;Add shards…</source>
+        <translation>Shards &amp;hinzufügen…</translation>
+    </message>
+    <message>
+        <source>&amp;Drain a shard…</source>
+        <translation>Shard &amp;leeren…</translation>
+    </message>
+    <message>
+        <source>Re&amp;tire a node…</source>
+        <translation>Knoten s&amp;tilllegen…</translation>
+    </message>
+    <message>
+        <source>&amp;Split a shard…</source>
+        <translation>Shard &amp;teilen…</translation>
+    </message>
+    <message>
+        <source>&amp;Merge shards…</source>
+        <translation>Shards &amp;zusammenführen…</translation>
+    </message>
+    <message>
+        <source>&amp;Isolate a space…</source>
+        <translation>Space &amp;isolieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Scenario:</source>
+        <translation>&amp;Szenario:</translation>
+    </message>
+    <message>
+        <source>S&amp;hard or node:</source>
+        <translation>S&amp;hard oder Knoten:</translation>
+    </message>
+    <message>
+        <source>Sp&amp;ace or shards:</source>
+        <translation>Sp&amp;ace oder Shards:</translation>
+    </message>
+    <message>
+        <source>&amp;New shard:</source>
+        <translation>&amp;Neuer Shard:</translation>
+    </message>
+    <message>
+        <source>N&amp;ode of the new shard:</source>
+        <translation>Kn&amp;oten des neuen Shards:</translation>
+    </message>
+    <message>
+        <source>&amp;Into:</source>
+        <translation>&amp;In:</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>keine Grenze</translation>
+    </message>
+    <message>
+        <source>&amp;Band:</source>
+        <translation>&amp;Band:</translation>
+    </message>
+    <message>
+        <source>&amp;Most moves:</source>
+        <translation>&amp;Höchstens Verschiebungen:</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh figures</source>
+        <translation>Zahlen &amp;aktualisieren</translation>
+    </message>
+    <message>
+        <source>&amp;Edit in plan mode</source>
+        <translation>Im Planmodus &amp;bearbeiten</translation>
+    </message>
+    <message>
+        <source>Space id</source>
+        <translation>Space-ID</translation>
+    </message>
+    <message>
+        <source>s9@n2, s10@n3, or empty shards by id</source>
+        <translation>s9@n2, s10@n3 oder leere Shards per ID</translation>
+    </message>
+    <message>
+        <source>(the same node)</source>
+        <translation>(derselbe Knoten)</translation>
+    </message>
+    <message>
+        <source>Not connected to a shard map</source>
+        <translation>Nicht mit einer Shard-Map verbunden</translation>
+    </message>
+    <message>
+        <source>Could not read the fleet&apos;s figures: %1</source>
+        <translation>Die Zahlen der Flotte konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Plan mode edits moves between shards that exist; this plan creates shards</source>
+        <translation>Der Planmodus bearbeitet Verschiebungen zwischen vorhandenen Shards; dieser Plan legt Shards an</translation>
+    </message>
+    <message>
+        <source>Reading the fleet&apos;s figures…</source>
+        <translation>Lese die Zahlen der Flotte…</translation>
+    </message>
+    <message>
+        <source>Planning…</source>
+        <translation>Plane…</translation>
+    </message>
+    <message>
+        <source>The fleet is within the band: nothing to move.</source>
+        <translation>Die Flotte liegt innerhalb des Bands: nichts zu verschieben.</translation>
+    </message>
+    <message>
+        <source>No move would make the fleet more even.</source>
+        <translation>Keine Verschiebung würde die Flotte ausgeglichener machen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n move(s): %1 and %2 docs to copy; about %3 at %4 docs/s per migration (%5).</source>
+        <translation>
+            <numerusform>%n Verschiebung: %1 und %2 Dokumente zu kopieren; etwa %3 bei %4 Dokumenten/s je Migration (%5).</numerusform>
+            <numerusform>%n Verschiebungen: %1 und %2 Dokumente zu kopieren; etwa %3 bei %4 Dokumenten/s je Migration (%5).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>At least %1 must move.</source>
+        <translation>Mindestens %1 müssen verschoben werden.</translation>
+    </message>
+    <message>
+        <source>%1: largest shard %2× the mean before, %3× after; spread %4 → %5.</source>
+        <translation>%1: größter Shard vorher %2× der Mittelwert, nachher %3×; Streuung %4 → %5.</translation>
+    </message>
+    <message>
+        <source>The plan could not be made: %1</source>
+        <translation>Der Plan konnte nicht erstellt werden: %1</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>Warnung: %1</translation>
+    </message>
+    <message>
+        <source>Queueing…</source>
+        <translation>Reihe ein…</translation>
+    </message>
+    <message>
+        <source>Nothing was queued: %1</source>
+        <translation>Nichts wurde eingereiht: %1</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::PreferencesDialog</name>
@@ -1604,6 +1999,49 @@
     </message>
 </context>
 <context>
+    <name>shardmap::widgets::SimulationModel</name>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>%1 (%2 %)</source>
+        <translation>%1 (%2 %)</translation>
+    </message>
+    <message>
+        <source>%1× (%2)</source>
+        <translation>%1× (%2)</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>Strategie</translation>
+    </message>
+    <message>
+        <source>Max/mean bytes</source>
+        <translation>Max./Mittel Bytes</translation>
+    </message>
+    <message>
+        <source>Stddev/mean</source>
+        <translation>Stdabw./Mittel</translation>
+    </message>
+    <message>
+        <source>Hottest shard (queries/s × mean)</source>
+        <translation>Heißester Shard (Anfragen/s × Mittel)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Moved adding %n shard(s)</source>
+        <translation><numerusform>Verschoben beim Hinzufügen von %n Shard</numerusform><numerusform>Verschoben beim Hinzufügen von %n Shards</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Moved removing %n shard(s)</source>
+        <translation><numerusform>Verschoben beim Entfernen von %n Shard</numerusform><numerusform>Verschoben beim Entfernen von %n Shards</numerusform></translation>
+    </message>
+    <message>
+        <source>Moved from today&apos;s map</source>
+        <translation>Verschoben gegenüber der heutigen Map</translation>
+    </message>
+</context>
+<context>
     <name>shardmap::widgets::SpacesModel</name>
     <message>
         <source>%1/s</source>
@@ -1711,6 +2149,81 @@
     <message>
         <source>Could not write the PDF file %1.</source>
         <translation>Die PDF-Datei %1 konnte nicht geschrieben werden.</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::WhatIfPage</name>
+    <message>
+        <source>&amp;Simulate</source>
+        <translation>&amp;Simulieren</translation>
+    </message>
+    <message>
+        <source>of them grow</source>
+        <translation>davon wachsen</translation>
+    </message>
+    <message>
+        <source>&amp;Every space grows:</source>
+        <translation>&amp;Jeder Space wächst:</translation>
+    </message>
+    <message>
+        <source>The &amp;largest:</source>
+        <translation>Die &amp;größten:</translation>
+    </message>
+    <message>
+        <source>&amp;New spaces like today&apos;s:</source>
+        <translation>&amp;Neue Spaces wie die heutigen:</translation>
+    </message>
+    <message>
+        <source>remove</source>
+        <translation>entfernen</translation>
+    </message>
+    <message>
+        <source>Shards to &amp;add:</source>
+        <translation>Shards &amp;hinzufügen:</translation>
+    </message>
+    <message>
+        <source>Not connected to a shard map</source>
+        <translation>Nicht mit einer Shard-Map verbunden</translation>
+    </message>
+    <message>
+        <source>Reading the fleet&apos;s figures and simulating…</source>
+        <translation>Lese die Zahlen der Flotte und simuliere…</translation>
+    </message>
+    <message>
+        <source>The simulation failed: %1</source>
+        <translation>Die Simulation ist fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n space(s), %1 on %2 shard(s); adding shards moves at least %3 for an even share. Dynamic lookup (current, planner, load-aware) moves only what has to move; the hashes move every space whose computed shard changes.</source>
+        <translation><numerusform>%n Space, %1 auf %2 Shard(s); neue Shards erfordern mindestens %3 Verschiebung für einen gleichen Anteil. Dynamisches Nachschlagen (aktuell, Planer, lastbewusst) verschiebt nur, was verschoben werden muss; die Hashes verschieben jeden Space, dessen berechneter Shard sich ändert.</numerusform><numerusform>%n Spaces, %1 auf %2 Shard(s); neue Shards erfordern mindestens %3 Verschiebung für einen gleichen Anteil. Dynamisches Nachschlagen (aktuell, Planer, lastbewusst) verschiebt nur, was verschoben werden muss; die Hashes verschieben jeden Space, dessen berechneter Shard sich ändert.</numerusform></translation>
+    </message>
+    <message>
+        <source>Largest shard over the mean (bytes)</source>
+        <translation>Größter Shard im Verhältnis zum Mittel (Bytes)</translation>
+    </message>
+    <message>
+        <source>max/mean</source>
+        <translation>Max./Mittel</translation>
+    </message>
+    <message>
+        <source>× mean</source>
+        <translation>× Mittel</translation>
+    </message>
+    <message>
+        <source>Data moved when shards change</source>
+        <translation>Verschobene Daten bei geänderten Shards</translation>
+    </message>
+    <message numerus="yes">
+        <source>adding %n shard(s)</source>
+        <translation><numerusform>%n Shard hinzufügen</numerusform><numerusform>%n Shards hinzufügen</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>removing %n shard(s)</source>
+        <translation><numerusform>%n Shard entfernen</numerusform><numerusform>%n Shards entfernen</numerusform></translation>
+    </message>
+    <message>
+        <source>% of bytes</source>
+        <translation>% der Bytes</translation>
     </message>
 </context>
 <context>

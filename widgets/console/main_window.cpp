@@ -8,6 +8,8 @@
 #include "widgets/map/map_page.h"
 #include "widgets/migrations/migrations_page.h"
 #include "widgets/style/preferences_dialog.h"
+#include "widgets/whatif/whatif_page.h"
+#include "widgets/wizards/plan_wizard.h"
 
 #include <QAction>
 #include <QApplication>
@@ -70,7 +72,11 @@ MainWindow::MainWindow(QWidget* parent)
     addPage(m_migrationsPage, tr("Migrations"), resourceIcon("refresh"));
     m_auditPage = new AuditPage(m_connection, this);
     addPage(m_auditPage, tr("Audit"), resourceIcon("find"));
+    m_whatIfPage = new WhatIfPage(m_connection, this);
+    addPage(m_whatIfPage, tr("What-if"), resourceIcon("settings"));
     connect(m_fleetPage, &FleetPage::detailRequested, this, &MainWindow::showDetail);
+    connect(m_fleetPage, &FleetPage::wizardRequested, this, &MainWindow::openWizard);
+    connect(m_mapPage, &MapPage::wizardRequested, this, &MainWindow::openWizard);
 
     auto* splitter = new QSplitter(this);
     splitter->addWidget(m_navigation);
@@ -165,6 +171,12 @@ void MainWindow::buildMenus()
     view->addAction(tr("Shard &map"), this, [this] { showPage(m_mapPage); });
     view->addAction(tr("&Migrations"), this, [this] { showPage(m_migrationsPage); });
     view->addAction(tr("&Audit"), this, [this] { showPage(m_auditPage); });
+
+    QMenu* plan = menuBar()->addMenu(tr("&Plan"));
+    for (const auto& [scenario, text] : PlanWizard::entries())
+        plan->addAction(text, this, [this, scenario = scenario] { openWizard(static_cast<int>(scenario)); });
+    plan->addSeparator();
+    plan->addAction(tr("&What-if simulator"), this, [this] { showPage(m_whatIfPage); });
 
     QMenu* settingsMenu = menuBar()->addMenu(tr("&Settings"));
     settingsMenu->addAction(tr("&Health thresholds…"), this, &MainWindow::editHealthThresholds);
@@ -379,6 +391,25 @@ void MainWindow::closeEvent(QCloseEvent* event)
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     m_connection->close();
     event->accept();
+}
+
+PlanWizard* MainWindow::openWizard(int scenario, const QString& subject)
+{
+    auto* wizard = new PlanWizard(m_connection, static_cast<core::Scenario>(scenario), subject, this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    connect(wizard, &PlanWizard::operationQueued, this, [this](const QString& operationId) {
+        m_migrationsPage->showOperation(operationId);
+        showPage(m_migrationsPage);
+    });
+    connect(wizard, &PlanWizard::editInPlanModeRequested, this, [this, wizard] {
+        if (!wizard->result())
+            return;
+        m_mapPage->editPlan(wizard->result()->plan);
+        showPage(m_mapPage);
+        wizard->close();
+    });
+    wizard->show();
+    return wizard;
 }
 
 } // namespace shardmap::widgets

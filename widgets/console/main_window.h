@@ -20,7 +20,9 @@ class DetailPage;
 class FleetPage;
 class MapPage;
 class MigrationsPage;
+class PlanWizard;
 class RecentConnections;
+class WhatIfPage;
 
 // The console's shell: pages (Fleet, Shard detail; later Map, Migrations, Plans, Audit) in a
 // stack with a navigation list, menus with shortcuts, a find-space box, a banner for a lost
@@ -38,6 +40,7 @@ public:
     MapPage* mapPage() const { return m_mapPage; }
     MigrationsPage* migrationsPage() const { return m_migrationsPage; }
     AuditPage* auditPage() const { return m_auditPage; }
+    WhatIfPage* whatIfPage() const { return m_whatIfPage; }
     RecentConnections* recentConnections() const { return m_recent; }
 
     // Adds a page to the navigation; later issues add theirs the same way. Returns its index.
@@ -47,6 +50,11 @@ public:
 
     // Connects without the dialog (`shardmap --store URI`).
     void connectTo(const ConnectionSpec& spec);
+    // Opens the wizard of a planner scenario (int(core::Scenario)) for a shard, node or space;
+    // a queued plan opens the migrations page filtered to its operation, "Edit in plan mode"
+    // the shard map page with the plan.
+    PlanWizard* openWizard(int scenario, const QString& subject = {});
+
     // Opens the detail page where the space lives; false (and says so) if the map has no such space.
     bool findSpace(const QString& spaceId);
 
@@ -86,6 +94,7 @@ private:
     MapPage* m_mapPage = nullptr;
     MigrationsPage* m_migrationsPage = nullptr;
     AuditPage* m_auditPage = nullptr;
+    WhatIfPage* m_whatIfPage = nullptr;
     QLabel* m_banner = nullptr;
     QLineEdit* m_findSpace = nullptr;
     QLabel* m_connectionLabel = nullptr;

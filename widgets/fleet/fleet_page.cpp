@@ -4,6 +4,7 @@
 #include "widgets/fleet/fleet_model.h"
 #include "widgets/fleet/health_settings.h"
 #include "widgets/fleet/sparkline_delegate.h"
+#include "core/plan/scenario.h"
 #include "widgets/session/fleet_connection.h"
 
 #include <QCheckBox>
@@ -13,6 +14,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QSettings>
 #include <QTimer>
@@ -69,6 +71,8 @@ FleetPage::FleetPage(FleetConnection* connection, QWidget* parent)
     // activated covers double-click and Enter (platform-dependent: single click where the
     // style activates on single click).
     connect(m_view, &QTreeView::activated, this, &FleetPage::activate);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &FleetPage::showRowMenu);
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_filter, 1);
@@ -163,6 +167,31 @@ void FleetPage::activate(const QModelIndex& proxyIndex)
     }
     emit detailRequested(
         proxyIndex.data(FleetModel::NodeIdRole).toString(), proxyIndex.data(FleetModel::ShardIdRole).toString());
+}
+
+// Shard rows offer drain, split and merge; node rows retire-node and a new shard to fill.
+void FleetPage::showRowMenu(const QPoint& point)
+{
+    const QModelIndex index = m_view->indexAt(point);
+    if (!index.isValid())
+        return;
+    const QString node = index.data(FleetModel::NodeIdRole).toString();
+    const QString shard = index.data(FleetModel::ShardIdRole).toString();
+    QMenu menu(this);
+    const auto offer = [&](const QString& text, core::Scenario scenario, const QString& subject) {
+        menu.addAction(text, this, [this, scenario, subject] { emit wizardRequested(static_cast<int>(scenario), subject); });
+    };
+    if (!shard.isEmpty()) {
+        offer(tr("Drain %1…").arg(shard), core::Scenario::Drain, shard);
+        offer(tr("Split %1…").arg(shard), core::Scenario::Split, shard);
+        offer(tr("Merge %1 into…").arg(shard), core::Scenario::Merge, shard);
+    } else {
+        offer(tr("Retire node %1…").arg(node), core::Scenario::RetireNode, node);
+        offer(tr("Add a shard on %1 and fill it…").arg(node), core::Scenario::AddShards, QStringLiteral("@") + node);
+    }
+    menu.addSeparator();
+    offer(tr("Rebalance the fleet…"), core::Scenario::Rebalance, {});
+    menu.exec(m_view->viewport()->mapToGlobal(point));
 }
 
 } // namespace shardmap::widgets

@@ -42,11 +42,14 @@ public:
 signals:
     // A row was double-clicked or activated with Enter; shardId is empty for a node row.
     void detailRequested(const QString& nodeId, const QString& shardId);
+    // A wizard asked for from a row's context menu (int(core::Scenario); the shard or node).
+    void wizardRequested(int scenario, const QString& subject);
 
 private:
     void connectTo(FleetConnection* connection);
     void showCurrent(FleetConnection* connection);
     void activate(const QModelIndex& proxyIndex);
+    void showRowMenu(const QPoint& viewportPoint);
 
     FleetModel* m_model = nullptr;
     FleetFilterProxy* m_proxy = nullptr;

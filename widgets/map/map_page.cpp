@@ -3,6 +3,7 @@
 #include "core/migration/migration_requests.h"
 #include "widgets/bridge/background.h"
 #include "widgets/map/shard_map_view.h"
+#include "widgets/wizards/plan_wizard.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -15,9 +16,11 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
+#include <QMenu>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoCommand>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -89,11 +92,11 @@ QueueOutcome queueOnPool(core::MetadataStore& store, core::NodeClientPool& nodes
     }
     core::MigrationRequests requests(store, nodes);
     if (plan) {
-        // A plan is applied whole: one commit with every move, or nothing and the reason.
-        std::vector<std::pair<std::string, std::string>> list;
-        for (const core::PlannedMove& move : moves)
-            list.emplace_back(move.space, move.to);
-        auto operation = requests.moveSpaces(list, actor);
+        // A plan is applied whole, as what it is (a rebalance, a drain ...): one operation with
+        // every move, or nothing and the reason.
+        core::Plan applied = *plan;
+        applied.moves = moves;
+        auto operation = requests.applyPlan(applied, actor);
         if (!operation) {
             outcome.errors.push_back(qs(operation.error().message));
             return outcome;
@@ -137,6 +140,8 @@ MapPage::MapPage(FleetConnection* connection, QWidget* parent)
     connect(m_connection, &FleetConnection::mapChanged, this, &MapPage::mapChanged);
     connect(m_connection, &FleetConnection::nodeSample, m_model, &ShardMapModel::applySample);
     connect(m_undo, &QUndoStack::indexChanged, this, &MapPage::updateActions);
+    m_view->viewport()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view->viewport(), &QWidget::customContextMenuRequested, this, &MapPage::showLaneMenu);
     if (m_connection->map())
         mapChanged(m_connection->map());
     updateActions();
@@ -192,6 +197,15 @@ void MapPage::buildToolBar()
     });
     m_discard = bar->addAction(tr("Discard plan"), this, &MapPage::discardPlan);
     m_apply = bar->addAction(tr("Apply plan"), this, &MapPage::applyPlan);
+    bar->addSeparator();
+    auto* wizards = new QToolButton(bar);
+    wizards->setText(tr("Wizards"));
+    wizards->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(wizards);
+    for (const auto& [scenario, text] : PlanWizard::entries())
+        menu->addAction(text, this, [this, scenario = scenario] { emit wizardRequested(static_cast<int>(scenario), {}); });
+    wizards->setMenu(menu);
+    bar->addWidget(wizards);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MapPage::updateActions);
 }
 
@@ -530,6 +544,33 @@ bool MapPage::savePlan(const QString& path)
     }
     showMessage(tr("Plan saved to %1").arg(path), false);
     return true;
+}
+
+void MapPage::editPlan(const core::Plan& plan)
+{
+    m_undo->clear();
+    m_plan = plan;
+    setPlanMode(true);
+    setPlanMoves(m_plan.moves);
+    showMessage(tr("Plan with %n move(s) from the wizard: edit it, then apply", nullptr,
+                    static_cast<int>(m_plan.moves.size())),
+        false);
+    updateActions();
+}
+
+void MapPage::showLaneMenu(const QPoint& viewportPoint)
+{
+    const QString shard = m_view->laneAt(viewportPoint);
+    if (shard.isEmpty())
+        return;
+    QMenu menu(this);
+    menu.addAction(tr("Drain %1…").arg(shard), this,
+        [this, shard] { emit wizardRequested(static_cast<int>(core::Scenario::Drain), shard); });
+    menu.addAction(tr("Split %1…").arg(shard), this,
+        [this, shard] { emit wizardRequested(static_cast<int>(core::Scenario::Split), shard); });
+    menu.addAction(tr("Merge %1 into…").arg(shard), this,
+        [this, shard] { emit wizardRequested(static_cast<int>(core::Scenario::Merge), shard); });
+    menu.exec(m_view->viewport()->mapToGlobal(viewportPoint));
 }
 
 bool MapPage::openPlan(const QString& path)

@@ -71,6 +71,9 @@ public:
     void setSizeBy(ShardMapModel::SizeBy sizeBy);
 
     void setPlanMode(bool on);
+    // Opens a plan made elsewhere (a wizard's) in plan mode, to edit before applying; what it
+    // is (a drain, a rebalance ...) is kept when it is applied.
+    void editPlan(const core::Plan& plan);
     bool planMode() const { return m_planMode; }
     const core::Plan& plan() const { return m_plan; }
     bool savePlan(const QString& path);
@@ -87,6 +90,8 @@ signals:
     void moveFailed(const QString& message);
     void planApplied(const QStringList& migrationIds);
     void planRefused(const QString& whatChanged);
+    // A wizard asked for from the toolbar or a lane's context menu (int(core::Scenario)).
+    void wizardRequested(int scenario, const QString& subject);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -96,6 +101,7 @@ private:
     friend class PlanMoveCommand;
 
     void buildToolBar();
+    void showLaneMenu(const QPoint& viewportPoint);
     void mapChanged(const MapPtr& map);
     void syncSpaceDetail();
     void releaseSpaceDetail();

@@ -579,4 +579,10 @@ void ShardMapView::paintTile(QPainter& painter, const QModelIndex& index, const 
         painter.fontMetrics().elidedText(label, Qt::ElideRight, rect.width() * 3));
 }
 
+QString ShardMapView::laneAt(const QPoint& viewportPoint) const
+{
+    const LaneGeometry* lane = laneAtPoint(viewportPoint);
+    return lane ? lane->shard : QString();
+}
+
 } // namespace shardmap::widgets

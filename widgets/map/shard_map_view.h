@@ -19,6 +19,8 @@ namespace shardmap::widgets {
 class ShardMapView : public QAbstractItemView {
     Q_OBJECT
 public:
+    // The shard whose lane is under a point of the viewport (empty: none).
+    QString laneAt(const QPoint& viewportPoint) const;
     explicit ShardMapView(QWidget* parent = nullptr);
 
     void setModel(QAbstractItemModel* model) override;

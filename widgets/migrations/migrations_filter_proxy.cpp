@@ -35,6 +35,15 @@ void MigrationsFilterProxy::setShardFilter(const QString& shardId)
     invalidateRowsFilter();
 }
 
+void MigrationsFilterProxy::setOperationFilter(const QString& operationId)
+{
+    const QString trimmed = operationId.trimmed();
+    if (trimmed == m_operation)
+        return;
+    m_operation = trimmed;
+    invalidateRowsFilter();
+}
+
 void MigrationsFilterProxy::setCreatedSince(qint64 sinceUnixMs)
 {
     if (sinceUnixMs == m_since)
@@ -52,6 +61,8 @@ bool MigrationsFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& s
         return false;
     if (!m_shard.isEmpty() && index.data(MigrationsModel::SourceRole).toString() != m_shard
         && index.data(MigrationsModel::TargetRole).toString() != m_shard)
+        return false;
+    if (!m_operation.isEmpty() && index.data(MigrationsModel::OperationRole).toString() != m_operation)
         return false;
     return m_since <= 0 || index.data(MigrationsModel::CreatedRole).toLongLong() >= m_since;
 }

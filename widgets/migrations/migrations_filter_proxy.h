@@ -22,6 +22,9 @@ public:
     QString spaceFilter() const { return m_space; }
     void setShardFilter(const QString& shardId);
     QString shardFilter() const { return m_shard; }
+    // Only the migrations of one operation (empty: any).
+    void setOperationFilter(const QString& operationId);
+    QString operationFilter() const { return m_operation; }
     // Migrations created at or after sinceUnixMs (0: any time).
     void setCreatedSince(qint64 sinceUnixMs);
     qint64 createdSince() const { return m_since; }
@@ -33,6 +36,7 @@ private:
     std::optional<MigrationsModel::StateCategory> m_state;
     QString m_space;
     QString m_shard;
+    QString m_operation;
     qint64 m_since = 0;
 };
 

@@ -211,6 +211,7 @@ QVariant MigrationsModel::data(const QModelIndex& index, int role) const
     case CreatedRole: return qint64(row->createdUnixMs);
     case ProgressRole: return progressOf(*row);
     case StatusRole: return qs(row->error.empty() ? row->status : row->error);
+    case OperationRole: return qs(row->operation);
     default: return {};
     }
 }

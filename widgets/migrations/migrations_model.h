@@ -51,6 +51,8 @@ public:
         ProgressRole,
         // The executor's status line, or the error of a failed migration.
         StatusRole,
+        // The operation (drain, split, a wizard's plan ...) that queued it, or empty.
+        OperationRole,
     };
     Q_ENUM(Role)
 

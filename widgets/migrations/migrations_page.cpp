@@ -133,10 +133,15 @@ QWidget* MigrationsPage::buildFilters()
     m_shardEdit->setPlaceholderText(tr("Shard (source or target)"));
     m_shardEdit->setClearButtonEnabled(true);
     connect(m_shardEdit, &QLineEdit::textChanged, m_proxy, &MigrationsFilterProxy::setShardFilter);
+    m_operationEdit = new QLineEdit(bar);
+    m_operationEdit->setPlaceholderText(tr("Operation"));
+    m_operationEdit->setClearButtonEnabled(true);
+    connect(m_operationEdit, &QLineEdit::textChanged, m_proxy, &MigrationsFilterProxy::setOperationFilter);
     row->addWidget(m_stateBox);
     row->addWidget(m_timeBox);
     row->addWidget(m_spaceEdit, 1);
     row->addWidget(m_shardEdit, 1);
+    row->addWidget(m_operationEdit, 1);
     return bar;
 }
 
@@ -473,6 +478,15 @@ void MigrationsPage::showMessage(const QString& text, bool error)
 QString MigrationsPage::messageText() const
 {
     return m_message->text();
+}
+
+void MigrationsPage::showOperation(const QString& operationId)
+{
+    m_stateBox->setCurrentIndex(0);
+    m_timeBox->setCurrentIndex(0);
+    m_spaceEdit->clear();
+    m_shardEdit->clear();
+    m_operationEdit->setText(operationId);
 }
 
 } // namespace shardmap::widgets

@@ -53,6 +53,9 @@ public:
     static QString actorName();
 
     QString selectedMigration() const;
+    // Clears the other filters and shows only the migrations of one operation (a wizard's plan,
+    // a drain ...).
+    void showOperation(const QString& operationId);
     void selectMigration(const QString& migrationId);
     // Why the console's map says the action cannot apply to the migration (empty: it may). The
     // store decides in the end; this only greys out buttons and explains why in their tooltips.
@@ -116,6 +119,7 @@ private:
     QComboBox* m_timeBox = nullptr;
     QLineEdit* m_spaceEdit = nullptr;
     QLineEdit* m_shardEdit = nullptr;
+    QLineEdit* m_operationEdit = nullptr;
     QPushButton* m_pauseButton = nullptr;
     QPushButton* m_resumeButton = nullptr;
     QPushButton* m_cancelButton = nullptr;

@@ -496,4 +496,14 @@ void FleetConnection::fetchHistory(const QString& nodeId, qint64 sinceUnixMs, QO
         m_pool, context, [client, sinceUnixMs] { return client->metricsHistory(sinceUnixMs); }, std::move(done));
 }
 
+std::shared_ptr<core::NodeClientPool> FleetConnection::requestNodes()
+{
+    const QString key = m_spec.nodeCaFile + QLatin1Char('|') + m_spec.nodeCertFile + QLatin1Char('|') + m_spec.nodeKeyFile;
+    if (!m_requestNodes || key != m_requestNodesKey) {
+        m_requestNodes = std::make_shared<core::NodeClientPool>(m_spec.nodeOptions());
+        m_requestNodesKey = key;
+    }
+    return m_requestNodes;
+}
+
 } // namespace shardmap::widgets

@@ -69,6 +69,9 @@ public:
     // For actions of later pages (run them on pool(), never on the UI thread).
     std::shared_ptr<core::MetadataStore> store() const { return m_store; }
     QThreadPool& pool() { return m_pool; }
+    // Node clients for requests of later pages (preflights, planner figures), with the
+    // connection's node TLS settings; made anew when those change. Use them on pool() only.
+    std::shared_ptr<core::NodeClientPool> requestNodes();
 
     // Backoff of store and node reconnects: first delay, doubled per failure up to the cap.
     void setReconnectBackoff(int firstMs, int maxMs);
@@ -104,6 +107,8 @@ private:
     QThreadPool m_pool;
     Generation m_generation;
     std::shared_ptr<core::MetadataStore> m_store;
+    std::shared_ptr<core::NodeClientPool> m_requestNodes;
+    QString m_requestNodesKey;
     std::shared_ptr<core::WatchHandle> m_watch;
     bool m_watchStarted = false;
     int m_storeFailures = 0;

@@ -1,0 +1,304 @@
+// The planner's wizards offscreen against a real fleet (shardmap-node processes, an SQLite shard
+// map and, end to end, a real shardmapd): the preview shows the moves and the before/after bars
+// and re-plans live; Finish queues one operation and the migrations page opens filtered to it;
+// the rebalance, add-shard and split wizards' migrations run and leave the fleet as planned; a
+// plan whose map moved on is refused and queues nothing; "Edit in plan mode" opens the plan on
+// the shard map page; the preview is reachable by keyboard.
+#include "core/map/map_editor.h"
+#include "core/migration/migration_requests.h"
+#include "tests/support/controller_process.h"
+#include "tests/support/fleet_test.h"
+#include "tests/support/seed_spaces.h"
+#include "tests/widgets/wait_for.h"
+#include "widgets/charts/load_bars_chart.h"
+#include "widgets/console/main_window.h"
+#include "widgets/map/map_page.h"
+#include "widgets/migrations/migrations_filter_proxy.h"
+#include "widgets/migrations/migrations_page.h"
+#include "widgets/wizards/plan_moves_model.h"
+#include "widgets/wizards/plan_wizard.h"
+
+#include <QAbstractButton>
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDir>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+
+namespace shardmap::widgets {
+namespace {
+
+using testing::waitFor;
+
+class WizardTest : public testing::FleetTest<::testing::Test> {
+protected:
+    // 24 spaces of 10-29 documents, all on s0 of a fleet of `shards` nodes with one shard each.
+    void startLopsidedFleet(std::size_t shards)
+    {
+        startFleet(shards);
+        std::vector<std::string> spaces;
+        std::vector<int> docs;
+        for (int i = 0; i < 24; ++i) {
+            spaces.push_back("t" + std::to_string(i));
+            docs.push_back(10 + (i * 7) % 20);
+        }
+        testing::seedSpaces(*m_store, *nodeOf("s0"), "s0", spaces, docs);
+    }
+
+    void startController()
+    {
+        core::MigrationSettings settings;
+        settings.rollbackWindowSeconds = 0;
+        settings.maxPerShard = 2;
+        core::MigrationRequests requests(*m_store, m_pool);
+        ASSERT_TRUE(requests.setSettings(settings, m_actor));
+        m_controller = testing::ControllerProcess::start(
+            m_dir.file("c1.stderr.log"), { "--store", storeUri(), "--id", "c1", "--lease-ttl-ms", "1000" });
+        ASSERT_TRUE(m_controller);
+    }
+
+    ConnectionSpec spec() const
+    {
+        ConnectionSpec spec;
+        spec.storeUri = QString::fromStdString(storeUri());
+        spec.metricsIntervalMs = 200;
+        return spec;
+    }
+
+    void open(FleetConnection& connection)
+    {
+        connection.setReconnectBackoff(100, 500);
+        connection.open(spec());
+        ASSERT_TRUE(waitFor([&] { return connection.map() && !connection.map()->spaces.empty(); }));
+    }
+
+    void openWindow(MainWindow& window)
+    {
+        window.resize(1280, 800);
+        window.show();
+        window.connection()->setReconnectBackoff(100, 500);
+        window.connectTo(spec());
+        ASSERT_TRUE(waitFor([&] { return window.connection()->map() && !window.connection()->map()->spaces.empty(); }));
+    }
+
+    // Next from the scenario page, then waits for the preview's plan.
+    static void preview(PlanWizard& wizard)
+    {
+        wizard.next();
+        ASSERT_EQ(wizard.currentId(), PlanWizard::PreviewPageId);
+        ASSERT_TRUE(waitFor([&] { return !wizard.planning() && (wizard.result() || !wizard.errorText().isEmpty()); }));
+        ASSERT_TRUE(wizard.result()) << wizard.errorText().toStdString();
+    }
+
+    // Confirms with a reason and waits until the operation is queued; its id.
+    static QString finish(PlanWizard& wizard, const QString& reason)
+    {
+        QSignalSpy queued(&wizard, &PlanWizard::operationQueued);
+        QSignalSpy failed(&wizard, &PlanWizard::applyFailed);
+        wizard.next();
+        EXPECT_EQ(wizard.currentId(), PlanWizard::ConfirmPageId);
+        wizard.setReason(reason);
+        wizard.button(QWizard::FinishButton)->click();
+        EXPECT_TRUE(waitFor([&] { return queued.count() + failed.count() > 0; }));
+        EXPECT_EQ(failed.count(), 0) << (failed.isEmpty() ? "" : failed.front().at(0).toString().toStdString());
+        return queued.isEmpty() ? QString() : queued.front().at(0).toString();
+    }
+
+    // Waits until every migration of the operation is final and says whether all are done.
+    bool operationDone(const QString& operationId)
+    {
+        const std::string id = operationId.toStdString();
+        const bool finished = testing::pollUntil(std::chrono::seconds(120), [&] {
+            auto map = core::MapSnapshot::decode(*m_store->snapshot());
+            const auto op = map->operations.find(id);
+            if (op == map->operations.end())
+                return false;
+            return std::all_of(op->second.value.migrations.begin(), op->second.value.migrations.end(),
+                [&](const std::string& m) { return !map->migrations.at(m).value.active(); });
+        });
+        if (!finished)
+            return false;
+        auto map = core::MapSnapshot::decode(*m_store->snapshot());
+        for (const std::string& m : map->operations.at(id).value.migrations) {
+            if (map->migrations.at(m).value.phase != core::MigrationPhase::Done) {
+                ADD_FAILURE() << m << ": " << map->migrations.at(m).value.error;
+                return false;
+            }
+        }
+        return true;
+    }
+
+    core::MapSnapshot map() { return *core::MapSnapshot::decode(*m_store->snapshot()); }
+
+    std::unique_ptr<testing::ControllerProcess> m_controller;
+};
+
+TEST_F(WizardTest, ThePreviewShowsMovesAndBarsAndReplansAsTheBudgetChanges)
+{
+    startLopsidedFleet(3);
+    FleetConnection connection;
+    open(connection);
+    PlanWizard wizard(&connection, core::Scenario::Rebalance);
+    QAbstractItemModelTester tester(wizard.movesModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    wizard.show();
+    preview(wizard);
+    const core::PlanResult first = *wizard.result();
+    ASSERT_GE(first.plan.moves.size(), 8u);
+    EXPECT_EQ(wizard.movesModel()->rowCount(), static_cast<int>(first.plan.moves.size()));
+    for (int row = 0; row < wizard.movesModel()->rowCount(); ++row) {
+        EXPECT_EQ(wizard.movesModel()->index(row, PlanMovesModel::FromColumn).data().toString(), QStringLiteral("s0"));
+        EXPECT_GT(wizard.movesModel()->index(row, PlanMovesModel::DocsColumn).data(PlanMovesModel::ValueRole).toULongLong(), 0u);
+        EXPECT_TRUE(wizard.movesModel()->index(row, PlanMovesModel::ReasonColumn).data().toString().startsWith(
+            QStringLiteral("rebalance: s0 holds")));
+    }
+    EXPECT_EQ(wizard.chart()->shownShards(), (QStringList { QStringLiteral("s0"), QStringLiteral("s1"), QStringLiteral("s2") }));
+    const auto [before, after] = wizard.chart()->values(QStringLiteral("s0"));
+    EXPECT_GT(before, 2 * after);
+    EXPECT_TRUE(wizard.summaryText().contains(QStringLiteral("docs/s per migration"))) << wizard.summaryText().toStdString();
+    EXPECT_TRUE(wizard.button(QWizard::NextButton)->isEnabled());
+
+    wizard.setMaxMoves(2);
+    ASSERT_TRUE(waitFor([&] { return !wizard.planning() && wizard.result() && wizard.result()->plan.moves.size() == 2; }));
+    EXPECT_EQ(wizard.movesModel()->rowCount(), 2);
+    EXPECT_TRUE(wizard.warningsText().contains(QStringLiteral("budget"))) << wizard.warningsText().toStdString();
+    wizard.setMaxMoves(0);
+    wizard.setBand(0.5);
+    ASSERT_TRUE(waitFor([&] { return !wizard.planning() && wizard.result() && wizard.result()->plan.moves.size() != 2; }));
+    EXPECT_LT(wizard.result()->plan.moves.size(), first.plan.moves.size()) << "a wider band asks for fewer moves";
+
+    const QString dir = QStringLiteral(SHARDMAP_TEST_ARTIFACTS) + QStringLiteral("/screenshots");
+    ASSERT_TRUE(QDir().mkpath(dir));
+    EXPECT_TRUE(wizard.grab().save(dir + QStringLiteral("/wizard-preview.png")));
+}
+
+TEST_F(WizardTest, ThePreviewIsReachableByKeyboard)
+{
+    startLopsidedFleet(2);
+    FleetConnection connection;
+    open(connection);
+    PlanWizard wizard(&connection, core::Scenario::Rebalance);
+    wizard.show();
+    QApplication::setActiveWindow(&wizard);
+    preview(wizard);
+    QTest::keyClick(&wizard, Qt::Key_M, Qt::AltModifier);
+    EXPECT_EQ(QApplication::focusWidget(), wizard.findChild<QSpinBox*>()) << "Alt+M focuses the move budget";
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Up);
+    ASSERT_TRUE(waitFor([&] { return !wizard.planning() && wizard.result() && wizard.result()->plan.moves.size() == 1; }));
+}
+
+TEST_F(WizardTest, RebalanceQueuesOneOperationTheMigrationsRunAndTheFleetEndsWithinTheBand)
+{
+    startLopsidedFleet(3);
+    startController();
+    MainWindow window;
+    openWindow(window);
+    PlanWizard* wizard = window.openWizard(static_cast<int>(core::Scenario::Rebalance));
+    preview(*wizard);
+    const std::size_t moves = wizard->result()->plan.moves.size();
+    const QString operation = finish(*wizard, QStringLiteral("even out"));
+    ASSERT_FALSE(operation.isEmpty());
+    EXPECT_EQ(window.currentPage(), window.migrationsPage());
+    EXPECT_EQ(window.migrationsPage()->proxy()->operationFilter(), operation);
+    EXPECT_TRUE(waitFor([&] { return window.migrationsPage()->proxy()->rowCount() == static_cast<int>(moves); }));
+    const auto op = map().operations.at(operation.toStdString()).value;
+    EXPECT_EQ(op.kind, core::OperationKind::Move);
+    EXPECT_EQ(op.reason, "even out");
+    EXPECT_EQ(op.migrations.size(), moves);
+    ASSERT_TRUE(operationDone(operation)) << m_controller->stderrText();
+
+    core::MigrationRequests requests(*m_store, m_pool);
+    auto input = requests.plannerInput();
+    ASSERT_TRUE(input);
+    auto again = core::planRebalance(*input);
+    ASSERT_TRUE(again);
+    EXPECT_TRUE(again->summary.balancedBefore) << (again->warnings.empty() ? "" : again->warnings.front());
+    EXPECT_TRUE(again->plan.moves.empty());
+    EXPECT_LE(again->summary.objectives[0].maxOverMeanBefore, 1.10);
+}
+
+TEST_F(WizardTest, AddShardCreatesTheShardAndItsMigrationsFillIt)
+{
+    startLopsidedFleet(2);
+    startController();
+    FleetConnection connection;
+    open(connection);
+    PlanWizard wizard(&connection, core::Scenario::AddShards, QStringLiteral("s9@n1"));
+    wizard.show();
+    preview(wizard);
+    ASSERT_EQ(wizard.result()->plan.newShards.size(), 1u);
+    for (const auto& move : wizard.result()->plan.moves)
+        EXPECT_EQ(move.to, "s9");
+    const QString operation = finish(wizard, QStringLiteral("more room"));
+    ASSERT_FALSE(operation.isEmpty());
+    ASSERT_TRUE(operationDone(operation)) << m_controller->stderrText();
+    const auto after = map();
+    ASSERT_TRUE(after.shards.contains("s9"));
+    EXPECT_EQ(after.shards.at("s9").value.node, "n1");
+    EXPECT_GE(after.spacesOn("s9").size(), 4u);
+}
+
+TEST_F(WizardTest, SplitMovesAboutHalfOfTheShardToTheNewOne)
+{
+    startLopsidedFleet(2);
+    startController();
+    FleetConnection connection;
+    open(connection);
+    PlanWizard wizard(&connection, core::Scenario::Split, QStringLiteral("s0"));
+    wizard.setNewShard(QStringLiteral("s0b"), QStringLiteral("n1"));
+    wizard.show();
+    preview(wizard);
+    const QString operation = finish(wizard, QStringLiteral("too big"));
+    ASSERT_FALSE(operation.isEmpty());
+    ASSERT_TRUE(operationDone(operation)) << m_controller->stderrText();
+    core::MigrationRequests requests(*m_store, m_pool);
+    auto input = requests.plannerInput();
+    ASSERT_TRUE(input);
+    double s0 = 0, s0b = 0;
+    for (const auto& space : input->spaces) {
+        (space.shard == "s0" ? s0 : space.shard == "s0b" ? s0b : s0) += space.load.bytes;
+    }
+    EXPECT_NEAR(s0b / (s0 + s0b), 0.5, 0.1) << s0 << " and " << s0b;
+}
+
+TEST_F(WizardTest, APlanIsRefusedWhenTheMapMovedOnAndNothingIsQueued)
+{
+    startLopsidedFleet(2);
+    FleetConnection connection;
+    open(connection);
+    PlanWizard wizard(&connection, core::Scenario::Rebalance);
+    wizard.show();
+    preview(wizard);
+    const std::string moved = wizard.result()->plan.moves.front().space;
+    core::MapEditor editor(*m_store);
+    ASSERT_TRUE(editor.pinSpace(moved, "s0", m_actor));
+    QSignalSpy failed(&wizard, &PlanWizard::applyFailed);
+    wizard.next();
+    wizard.setReason(QStringLiteral("late"));
+    wizard.button(QWizard::FinishButton)->click();
+    ASSERT_TRUE(failed.wait(20000) || failed.count() == 1);
+    const QString message = failed.front().at(0).toString();
+    EXPECT_TRUE(message.contains(QStringLiteral("moved on"))) << message.toStdString();
+    EXPECT_TRUE(message.contains(QString::fromStdString("space " + moved + " was pinned"))) << message.toStdString();
+    EXPECT_TRUE(wizard.isVisible()) << "the wizard stays open to plan again or cancel";
+    EXPECT_TRUE(map().migrations.empty());
+    EXPECT_TRUE(map().operations.empty());
+}
+
+TEST_F(WizardTest, EditInPlanModeOpensThePlanOnTheShardMapPage)
+{
+    startLopsidedFleet(2);
+    MainWindow window;
+    openWindow(window);
+    PlanWizard* wizard = window.openWizard(static_cast<int>(core::Scenario::Rebalance));
+    preview(*wizard);
+    const auto moves = wizard->result()->plan.moves;
+    emit wizard->editInPlanModeRequested();
+    EXPECT_EQ(window.currentPage(), window.mapPage());
+    EXPECT_TRUE(window.mapPage()->planMode());
+    EXPECT_EQ(window.mapPage()->plan().moves, moves);
+    EXPECT_EQ(window.mapPage()->plan().subject, "rebalance");
+}
+
+} // namespace
+} // namespace shardmap::widgets

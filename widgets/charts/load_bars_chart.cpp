@@ -1,0 +1,114 @@
+#include "widgets/charts/load_bars_chart.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+namespace shardmap::widgets {
+
+namespace {
+
+double measured(const core::LoadFigures& load, LoadBarsChart::Measure measure)
+{
+    return measure == LoadBarsChart::Measure::Bytes ? load.bytes : load.docs;
+}
+
+// Bytes in the unit that keeps the axis readable, and its name.
+std::pair<double, QString> scaleFor(double largest, LoadBarsChart::Measure measure)
+{
+    if (measure == LoadBarsChart::Measure::Docs)
+        return { 1.0, LoadBarsChart::tr("docs") };
+    const QStringList units { QStringLiteral("B"), QStringLiteral("KiB"), QStringLiteral("MiB"), QStringLiteral("GiB"),
+        QStringLiteral("TiB") };
+    double scale = 1;
+    int unit = 0;
+    while (largest / scale >= 1024 && unit + 1 < units.size()) {
+        scale *= 1024;
+        ++unit;
+    }
+    return { scale, units[unit] };
+}
+
+} // namespace
+
+LoadBarsChart::LoadBarsChart(QWidget* parent)
+    : QChartView(parent)
+{
+    setRenderHint(QPainter::Antialiasing);
+    chart()->setAnimationOptions(QChart::NoAnimation);
+    chart()->legend()->setAlignment(Qt::AlignBottom);
+    setMinimumHeight(220);
+}
+
+void LoadBarsChart::setOutcomes(const std::vector<core::ShardOutcome>& shards, Measure measure)
+{
+    std::vector<const core::ShardOutcome*> chosen;
+    for (const auto& shard : shards)
+        chosen.push_back(&shard);
+    const std::size_t total = chosen.size();
+    if (chosen.size() > static_cast<std::size_t>(kMostBars)) {
+        std::partial_sort(chosen.begin(), chosen.begin() + kMostBars, chosen.end(), [&](const auto* a, const auto* b) {
+            const double da = std::abs(measured(a->after, measure) - measured(a->before, measure));
+            const double db = std::abs(measured(b->after, measure) - measured(b->before, measure));
+            return da != db ? da > db : a->shard < b->shard;
+        });
+        chosen.resize(static_cast<std::size_t>(kMostBars));
+    }
+    std::sort(chosen.begin(), chosen.end(), [](const auto* a, const auto* b) { return a->shard < b->shard; });
+    m_shown.clear();
+    m_before.clear();
+    m_after.clear();
+    double largest = 0;
+    for (const auto* shard : chosen) {
+        m_shown.push_back(QString::fromStdString(shard->shard));
+        m_before.push_back(measured(shard->before, measure));
+        m_after.push_back(measured(shard->after, measure));
+        largest = std::max({ largest, m_before.back(), m_after.back() });
+    }
+    const auto [scale, unit] = scaleFor(largest, measure);
+    auto* before = new QBarSet(tr("Before"));
+    auto* after = new QBarSet(tr("After"));
+    for (int i = 0; i < m_shown.size(); ++i) {
+        before->append(m_before[i] / scale);
+        after->append(m_after[i] / scale);
+    }
+    auto* series = new QBarSeries;
+    series->append(before);
+    series->append(after);
+    QChart* view = chart();
+    view->removeAllSeries();
+    for (QAbstractAxis* axis : view->axes())
+        view->removeAxis(axis);
+    view->addSeries(series);
+    auto* categories = new QBarCategoryAxis;
+    categories->append(m_shown);
+    categories->setLabelsAngle(m_shown.size() > 12 ? -60 : 0);
+    view->addAxis(categories, Qt::AlignBottom);
+    series->attachAxis(categories);
+    auto* values = new QValueAxis;
+    values->setLabelFormat(QStringLiteral("%.3g"));
+    values->setTitleText(unit);
+    values->setMin(0);
+    view->addAxis(values, Qt::AlignLeft);
+    series->attachAxis(values);
+    view->setTitle(total > static_cast<std::size_t>(kMostBars)
+            ? tr("%1 per shard, before and after: the %2 of %3 shards the plan changes most")
+                  .arg(measure == Measure::Bytes ? tr("Bytes") : tr("Docs"))
+                  .arg(m_shown.size())
+                  .arg(total)
+            : tr("%1 per shard, before and after").arg(measure == Measure::Bytes ? tr("Bytes") : tr("Docs")));
+}
+
+std::pair<double, double> LoadBarsChart::values(const QString& shard) const
+{
+    const auto index = m_shown.indexOf(shard);
+    if (index < 0)
+        return { -1, -1 };
+    return { m_before[index], m_after[index] };
+}
+
+} // namespace shardmap::widgets

@@ -1,0 +1,68 @@
+#include "widgets/wizards/plan_moves_model.h"
+
+#include <QLocale>
+
+namespace shardmap::widgets {
+
+void PlanMovesModel::setMoves(std::vector<core::PlannedMove> moves)
+{
+    beginResetModel();
+    m_moves = std::move(moves);
+    endResetModel();
+}
+
+int PlanMovesModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_moves.size());
+}
+
+int PlanMovesModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant PlanMovesModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    const core::PlannedMove& move = m_moves[static_cast<std::size_t>(index.row())];
+    const auto text = [](const std::string& value) { return QString::fromStdString(value); };
+    if (role == ValueRole) {
+        switch (index.column()) {
+        case DocsColumn: return QVariant::fromValue<qulonglong>(move.docs);
+        case BytesColumn: return QVariant::fromValue<qulonglong>(move.bytes);
+        default: return data(index, Qt::DisplayRole);
+        }
+    }
+    if (role == Qt::TextAlignmentRole && (index.column() == DocsColumn || index.column() == BytesColumn))
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    const QLocale locale;
+    switch (index.column()) {
+    case SpaceColumn: return text(move.space);
+    case FromColumn: return text(move.from);
+    case ToColumn: return text(move.to);
+    case DocsColumn: return locale.toString(qulonglong(move.docs));
+    case BytesColumn: return locale.formattedDataSize(static_cast<qint64>(move.bytes), 1, QLocale::DataSizeIecFormat);
+    case ReasonColumn: return text(move.reason);
+    default: return {};
+    }
+}
+
+QVariant PlanMovesModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case SpaceColumn: return tr("Space");
+    case FromColumn: return tr("From");
+    case ToColumn: return tr("To");
+    case DocsColumn: return tr("Docs");
+    case BytesColumn: return tr("Bytes");
+    case ReasonColumn: return tr("Reason");
+    default: return {};
+    }
+}
+
+} // namespace shardmap::widgets

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "core/plan/move_rules.h"
+
+#include <QAbstractTableModel>
+#include <vector>
+
+namespace shardmap::widgets {
+
+// The moves of a plan as a table: space, from, to, docs, bytes, reason. A new plan replaces
+// the rows (a plan is a new answer, not an update of the old one).
+class PlanMovesModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { SpaceColumn, FromColumn, ToColumn, DocsColumn, BytesColumn, ReasonColumn, ColumnCount };
+    // Raw numbers for sorting and tests (docs, bytes); DisplayRole is formatted.
+    static constexpr int ValueRole = Qt::UserRole + 1;
+
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setMoves(std::vector<core::PlannedMove> moves);
+    const std::vector<core::PlannedMove>& moves() const { return m_moves; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<core::PlannedMove> m_moves;
+};
+
+} // namespace shardmap::widgets

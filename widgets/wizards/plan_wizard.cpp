@@ -1,0 +1,639 @@
+#include "widgets/wizards/plan_wizard.h"
+
+#include "core/migration/migration_requests.h"
+#include "widgets/charts/load_bars_chart.h"
+#include "widgets/migrations/migrations_page.h"
+#include "widgets/wizards/plan_moves_model.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QWizardPage>
+
+namespace shardmap::widgets {
+
+namespace {
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+QString bytesText(double bytes)
+{
+    return QLocale().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
+}
+
+QString durationText(double seconds)
+{
+    const auto total = static_cast<qint64>(seconds + 0.5);
+    if (total >= 3600)
+        return PlanWizard::tr("%1 h %2 min").arg(total / 3600).arg((total % 3600) / 60);
+    if (total >= 60)
+        return PlanWizard::tr("%1 min %2 s").arg(total / 60).arg(total % 60);
+    return PlanWizard::tr("%1 s").arg(total);
+}
+
+QString scenarioTitle(core::Scenario scenario)
+{
+    switch (scenario) {
+    case core::Scenario::Rebalance: return PlanWizard::tr("Rebalance the fleet");
+    case core::Scenario::AddShards: return PlanWizard::tr("Fill new shards");
+    case core::Scenario::Drain: return PlanWizard::tr("Drain a shard");
+    case core::Scenario::RetireNode: return PlanWizard::tr("Retire a node");
+    case core::Scenario::Split: return PlanWizard::tr("Split a shard");
+    case core::Scenario::Merge: return PlanWizard::tr("Merge two shards");
+    case core::Scenario::Isolate: return PlanWizard::tr("Give a space its own shard");
+    }
+    return {};
+}
+
+QString scenarioHelp(core::Scenario scenario)
+{
+    switch (scenario) {
+    case core::Scenario::Rebalance:
+        return PlanWizard::tr("Moves spaces from shards above their share of bytes, docs and load to shards below it, "
+                              "until every shard is within the band.");
+    case core::Scenario::AddShards:
+        return PlanWizard::tr("Fills shards up to their share, moving only from the fullest. Name existing empty "
+                              "shards by id, new ones as ID@NODE: they are created when the plan is queued.");
+    case core::Scenario::Drain:
+        return PlanWizard::tr("Moves every space off the shard, spread over the others; the shard becomes draining.");
+    case core::Scenario::RetireNode:
+        return PlanWizard::tr("Moves every space off the node's shards to shards on other nodes; when they are "
+                              "done the node and its shards are retired.");
+    case core::Scenario::Split:
+        return PlanWizard::tr("Creates a shard and moves about half of the shard's bytes there, the halves as "
+                              "even as the spaces allow.");
+    case core::Scenario::Merge:
+        return PlanWizard::tr("Moves every space of the first shard into the second; the first is retired when "
+                              "they are done.");
+    case core::Scenario::Isolate:
+        return PlanWizard::tr("Moves one space to a new shard of its own and pins it there.");
+    }
+    return {};
+}
+
+QString rateSourceText(const std::string& source)
+{
+    if (source == "throttle")
+        return PlanWizard::tr("the executor's throttle");
+    if (source == "measured")
+        return PlanWizard::tr("measured on recent migrations");
+    return PlanWizard::tr("assumed: nothing measured yet");
+}
+
+QString objectiveText(core::Objective objective)
+{
+    switch (objective) {
+    case core::Objective::Bytes: return PlanWizard::tr("Bytes");
+    case core::Objective::Docs: return PlanWizard::tr("Docs");
+    case core::Objective::QueryLoad: return PlanWizard::tr("Queries/s");
+    case core::Objective::WriteLoad: return PlanWizard::tr("Writes/s");
+    case core::Objective::NodeDisk: return PlanWizard::tr("Node disk");
+    }
+    return {};
+}
+
+} // namespace
+
+// Step 1: the scenario and what it acts on.
+class ScenarioPage : public QWizardPage {
+public:
+    explicit ScenarioPage(PlanWizard* wizard)
+        : m_wizard(wizard)
+    {
+        setTitle(PlanWizard::tr("What should change?"));
+        auto* layout = new QVBoxLayout(this);
+        layout->addWidget(wizard->buildScenarioFields());
+    }
+
+    bool isComplete() const override
+    {
+        const core::ScenarioRequest request = m_wizard->request();
+        switch (request.scenario) {
+        case core::Scenario::Rebalance: return true;
+        case core::Scenario::Merge: return !request.subjects.empty() && !request.into.empty();
+        case core::Scenario::Split:
+        case core::Scenario::Isolate: return !request.subjects.empty() && !request.newShard.empty();
+        default: return !request.subjects.empty();
+        }
+    }
+
+private:
+    PlanWizard* m_wizard;
+};
+
+// Step 2: the plan, re-planned live as the band and budget change.
+class PreviewPage : public QWizardPage {
+public:
+    explicit PreviewPage(PlanWizard* wizard)
+        : m_wizard(wizard)
+    {
+        setTitle(PlanWizard::tr("Preview"));
+        auto* layout = new QVBoxLayout(this);
+        layout->addWidget(wizard->buildPreview());
+    }
+
+    void initializePage() override
+    {
+        setSubTitle(scenarioTitle(m_wizard->scenario()));
+        m_wizard->replan();
+    }
+
+    bool isComplete() const override
+    {
+        const auto& result = m_wizard->result();
+        return !m_wizard->planning() && result && (!result->plan.moves.empty() || result->plan.kind != "move");
+    }
+
+private:
+    PlanWizard* m_wizard;
+};
+
+// Step 3: the reason, then the plan is queued as one operation.
+class ConfirmPage : public QWizardPage {
+public:
+    explicit ConfirmPage(PlanWizard* wizard)
+        : m_wizard(wizard)
+    {
+        setTitle(PlanWizard::tr("Queue the plan"));
+        setButtonText(QWizard::FinishButton, PlanWizard::tr("&Queue"));
+        auto* layout = new QFormLayout(this);
+        wizard->m_confirmSummary = new QLabel(this);
+        wizard->m_confirmSummary->setWordWrap(true);
+        layout->addRow(wizard->m_confirmSummary);
+        wizard->m_reason = new QLineEdit(this);
+        wizard->m_reason->setPlaceholderText(PlanWizard::tr("Why, for the audit log"));
+        auto* label = new QLabel(PlanWizard::tr("&Reason:"), this);
+        label->setBuddy(wizard->m_reason);
+        layout->addRow(label, wizard->m_reason);
+        wizard->m_applyMessage = new QLabel(this);
+        wizard->m_applyMessage->setWordWrap(true);
+        wizard->m_applyMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        layout->addRow(wizard->m_applyMessage);
+        connect(wizard->m_reason, &QLineEdit::textChanged, this, &QWizardPage::completeChanged);
+    }
+
+    void initializePage() override { m_wizard->m_confirmSummary->setText(m_wizard->summaryText()); }
+
+    bool isComplete() const override { return !m_wizard->m_applying && !m_wizard->m_reason->text().trimmed().isEmpty(); }
+
+    // Finish queues the plan and stays open until the store answered: closed when it was
+    // queued, the reason inline when it was refused.
+    bool validatePage() override
+    {
+        if (m_wizard->m_applied)
+            return true;
+        m_wizard->applyPlan();
+        return false;
+    }
+
+private:
+    PlanWizard* m_wizard;
+};
+
+PlanWizard::PlanWizard(FleetConnection* connection, core::Scenario scenario, const QString& subject, QWidget* parent)
+    : QWizard(parent)
+    , m_connection(connection)
+    , m_moves(new PlanMovesModel(this))
+{
+    setWindowTitle(tr("Plan wizard"));
+    setOption(QWizard::NoBackButtonOnLastPage);
+    setPage(ScenarioPageId, new ScenarioPage(this));
+    setPage(PreviewPageId, new PreviewPage(this));
+    setPage(ConfirmPageId, new ConfirmPage(this));
+    setScenario(scenario);
+    if (!subject.isEmpty())
+        setSubject(subject);
+    connect(connection, &FleetConnection::mapChanged, this, [this] { fillChoices(); });
+    resize(960, 720);
+}
+
+PlanWizard::~PlanWizard() = default;
+
+QList<QPair<core::Scenario, QString>> PlanWizard::entries()
+{
+    return { { core::Scenario::Rebalance, tr("&Rebalance…") }, { core::Scenario::AddShards, tr("&Add shards…") },
+        { core::Scenario::Drain, tr("&Drain a shard…") }, { core::Scenario::RetireNode, tr("Re&tire a node…") },
+        { core::Scenario::Split, tr("&Split a shard…") }, { core::Scenario::Merge, tr("&Merge shards…") },
+        { core::Scenario::Isolate, tr("&Isolate a space…") } };
+}
+
+QWidget* PlanWizard::buildScenarioFields()
+{
+    auto* box = new QWidget(this);
+    auto* form = new QFormLayout(box);
+    m_scenario = new QComboBox(box);
+    for (auto value : { core::Scenario::Rebalance, core::Scenario::AddShards, core::Scenario::Drain,
+             core::Scenario::RetireNode, core::Scenario::Split, core::Scenario::Merge, core::Scenario::Isolate })
+        m_scenario->addItem(scenarioTitle(value), static_cast<int>(value));
+    m_scenarioHelp = new QLabel(box);
+    m_scenarioHelp->setWordWrap(true);
+    m_subject = new QComboBox(box);
+    m_subject->setEditable(true);
+    m_spaceOrShards = new QLineEdit(box);
+    m_newShard = new QLineEdit(box);
+    m_node = new QComboBox(box);
+    m_into = new QComboBox(box);
+    const auto row = [&](const QString& text, QWidget* field) {
+        auto* label = new QLabel(text, box);
+        label->setBuddy(field);
+        form->addRow(label, field);
+    };
+    row(tr("&Scenario:"), m_scenario);
+    form->addRow(m_scenarioHelp);
+    row(tr("S&hard or node:"), m_subject);
+    row(tr("Sp&ace or shards:"), m_spaceOrShards);
+    row(tr("&New shard:"), m_newShard);
+    row(tr("N&ode of the new shard:"), m_node);
+    row(tr("&Into:"), m_into);
+    connect(m_scenario, &QComboBox::currentIndexChanged, this, &PlanWizard::scenarioChanged);
+    for (QLineEdit* edit : { m_spaceOrShards, m_newShard }) {
+        connect(edit, &QLineEdit::textChanged, this, [this] { emit page(ScenarioPageId)->completeChanged(); });
+    }
+    for (QComboBox* combo : { m_subject, m_into }) {
+        connect(combo, &QComboBox::currentTextChanged, this, [this] { emit page(ScenarioPageId)->completeChanged(); });
+    }
+    return box;
+}
+
+QWidget* PlanWizard::buildPreview()
+{
+    auto* box = new QWidget(this);
+    auto* layout = new QVBoxLayout(box);
+    auto* knobs = new QHBoxLayout;
+    m_band = new QDoubleSpinBox(box);
+    m_band->setRange(1, 50);
+    m_band->setSuffix(QStringLiteral(" %"));
+    m_band->setValue(10);
+    m_maxMoves = new QSpinBox(box);
+    m_maxMoves->setRange(0, 1000000);
+    m_maxMoves->setSpecialValueText(tr("no limit"));
+    auto* bandLabel = new QLabel(tr("&Band:"), box);
+    bandLabel->setBuddy(m_band);
+    auto* movesLabel = new QLabel(tr("&Most moves:"), box);
+    movesLabel->setBuddy(m_maxMoves);
+    auto* refresh = new QPushButton(tr("&Refresh figures"), box);
+    m_editInPlanMode = new QPushButton(tr("&Edit in plan mode"), box);
+    knobs->addWidget(bandLabel);
+    knobs->addWidget(m_band);
+    knobs->addWidget(movesLabel);
+    knobs->addWidget(m_maxMoves);
+    knobs->addStretch(1);
+    knobs->addWidget(refresh);
+    knobs->addWidget(m_editInPlanMode);
+    layout->addLayout(knobs);
+    m_summary = new QLabel(box);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_warnings = new QLabel(box);
+    m_warnings->setWordWrap(true);
+    m_warnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_warnings);
+    auto* split = new QSplitter(Qt::Vertical, box);
+    m_chart = new LoadBarsChart(split);
+    m_movesView = new QTableView(split);
+    m_movesView->setModel(m_moves);
+    m_movesView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_movesView->horizontalHeader()->setStretchLastSection(true);
+    m_movesView->verticalHeader()->hide();
+    layout->addWidget(split, 1);
+    // Parameters changed on this page re-plan once the typing stops.
+    auto* debounce = new QTimer(this);
+    debounce->setSingleShot(true);
+    debounce->setInterval(250);
+    connect(debounce, &QTimer::timeout, this, &PlanWizard::replan);
+    connect(m_band, &QDoubleSpinBox::valueChanged, debounce, qOverload<>(&QTimer::start));
+    connect(m_maxMoves, &QSpinBox::valueChanged, debounce, qOverload<>(&QTimer::start));
+    connect(refresh, &QPushButton::clicked, this, &PlanWizard::refreshFigures);
+    connect(m_editInPlanMode, &QPushButton::clicked, this, &PlanWizard::editInPlanModeRequested);
+    m_editInPlanMode->setEnabled(false);
+    return box;
+}
+
+core::Scenario PlanWizard::scenario() const
+{
+    return static_cast<core::Scenario>(m_scenario->currentData().toInt());
+}
+
+void PlanWizard::setScenario(core::Scenario scenario)
+{
+    const int index = m_scenario->findData(static_cast<int>(scenario));
+    if (index == m_scenario->currentIndex())
+        scenarioChanged();
+    m_scenario->setCurrentIndex(index);
+}
+
+void PlanWizard::scenarioChanged()
+{
+    const core::Scenario current = scenario();
+    m_scenarioHelp->setText(scenarioHelp(current));
+    auto* form = qobject_cast<QFormLayout*>(m_subject->parentWidget()->layout());
+    const bool subject = current != core::Scenario::Rebalance && current != core::Scenario::AddShards
+        && current != core::Scenario::Isolate;
+    const bool newShard = current == core::Scenario::Split || current == core::Scenario::Isolate;
+    form->setRowVisible(m_subject, subject);
+    form->setRowVisible(m_spaceOrShards, current == core::Scenario::AddShards || current == core::Scenario::Isolate);
+    form->setRowVisible(m_newShard, newShard);
+    form->setRowVisible(m_node, newShard);
+    form->setRowVisible(m_into, current == core::Scenario::Merge);
+    m_spaceOrShards->setPlaceholderText(
+        current == core::Scenario::Isolate ? tr("Space id") : tr("s9@n2, s10@n3, or empty shards by id"));
+    fillChoices();
+    setWindowTitle(scenarioTitle(current));
+    m_result.reset();
+    emit page(ScenarioPageId)->completeChanged();
+}
+
+// The shards (or nodes) the map offers for the current scenario, keeping what is typed.
+void PlanWizard::fillChoices()
+{
+    const MapPtr map = m_connection->map();
+    const QString subject = m_subject->currentText();
+    const QString node = m_node->currentData().toString();
+    const QString into = m_into->currentText();
+    QStringList shards;
+    QStringList nodes;
+    if (map) {
+        for (const auto& [id, shard] : map->shards) {
+            if (shard.value.state != core::ShardState::Retired)
+                shards.push_back(qs(id));
+        }
+        for (const auto& [id, record] : map->nodes) {
+            if (!record.value.retired)
+                nodes.push_back(qs(id));
+        }
+    }
+    const QSignalBlocker blockSubject(m_subject);
+    const QSignalBlocker blockInto(m_into);
+    m_subject->clear();
+    m_subject->addItems(scenario() == core::Scenario::RetireNode ? nodes : shards);
+    m_subject->setCurrentText(subject);
+    m_into->clear();
+    m_into->addItems(shards);
+    m_into->setCurrentText(into);
+    m_node->clear();
+    m_node->addItem(tr("(the same node)"), QString());
+    for (const QString& id : nodes)
+        m_node->addItem(id, id);
+    m_node->setCurrentIndex(std::max(0, m_node->findData(node)));
+}
+
+core::ScenarioRequest PlanWizard::request() const
+{
+    core::ScenarioRequest request;
+    request.scenario = scenario();
+    switch (request.scenario) {
+    case core::Scenario::Rebalance: break;
+    case core::Scenario::AddShards:
+        for (const QString& part : m_spaceOrShards->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
+            request.subjects.push_back(part.toStdString());
+        break;
+    case core::Scenario::Isolate:
+        if (!m_spaceOrShards->text().trimmed().isEmpty())
+            request.subjects.push_back(m_spaceOrShards->text().trimmed().toStdString());
+        break;
+    default:
+        if (!m_subject->currentText().trimmed().isEmpty())
+            request.subjects.push_back(m_subject->currentText().trimmed().toStdString());
+    }
+    request.into = m_into->currentText().trimmed().toStdString();
+    request.newShard = m_newShard->text().trimmed().toStdString();
+    request.node = m_node->currentData().toString().toStdString();
+    return request;
+}
+
+void PlanWizard::setSubject(const QString& subject)
+{
+    if (scenario() == core::Scenario::Isolate || scenario() == core::Scenario::AddShards)
+        m_spaceOrShards->setText(subject);
+    else
+        m_subject->setCurrentText(subject);
+}
+
+void PlanWizard::setNewShard(const QString& id, const QString& node)
+{
+    m_newShard->setText(id);
+    if (m_node->findData(node) < 0 && !node.isEmpty())
+        m_node->addItem(node, node);
+    m_node->setCurrentIndex(std::max(0, m_node->findData(node)));
+}
+
+void PlanWizard::setInto(const QString& shard)
+{
+    m_into->setCurrentText(shard);
+}
+
+void PlanWizard::setBand(double band)
+{
+    m_band->setValue(band * 100);
+}
+
+void PlanWizard::setMaxMoves(int moves)
+{
+    m_maxMoves->setValue(moves);
+}
+
+void PlanWizard::setReason(const QString& reason)
+{
+    m_reason->setText(reason);
+}
+
+core::PlannerOptions PlanWizard::plannerOptions() const
+{
+    core::PlannerOptions options;
+    options.band = m_band->value() / 100;
+    options.maxMoves = static_cast<std::size_t>(m_maxMoves->value());
+    return options;
+}
+
+void PlanWizard::refreshFigures()
+{
+    m_input.reset();
+    replan();
+}
+
+void PlanWizard::replan()
+{
+    const std::uint64_t ticket = m_generation.next();
+    auto store = m_connection->store();
+    if (!store) {
+        m_result.reset();
+        m_error = tr("Not connected to a shard map");
+        showResult();
+        return;
+    }
+    if (!m_input) {
+        if (m_gathering)
+            return;
+        m_gathering = true;
+        showResult();
+        auto nodes = m_connection->requestNodes();
+        runInBackground(
+            m_connection->pool(), this,
+            [store, nodes] {
+                core::MigrationRequests requests(*store, *nodes);
+                return requests.plannerInput();
+            },
+            [this](core::Result<core::PlannerInput> input) {
+                m_gathering = false;
+                if (!input) {
+                    m_result.reset();
+                    m_error = tr("Could not read the fleet's figures: %1").arg(qs(input.error().describe()));
+                    showResult();
+                    return;
+                }
+                m_input = std::make_shared<const core::PlannerInput>(std::move(*input));
+                replan();
+            });
+        return;
+    }
+    m_planning = true;
+    showResult();
+    runInBackground(
+        m_connection->pool(), this,
+        [input = m_input, request = request(), options = plannerOptions()] {
+            return core::planScenario(*input, request, options);
+        },
+        [this, ticket](core::Result<core::PlanResult> result) { planArrived(ticket, std::move(result)); });
+}
+
+void PlanWizard::planArrived(std::uint64_t ticket, core::Result<core::PlanResult> result)
+{
+    if (!m_generation.isCurrent(ticket))
+        return;
+    m_planning = false;
+    if (result) {
+        m_result = std::move(*result);
+        m_error.clear();
+    } else {
+        m_result.reset();
+        m_error = qs(result.error().describe());
+    }
+    showResult();
+}
+
+void PlanWizard::showResult()
+{
+    if (m_result) {
+        m_moves->setMoves(m_result->plan.moves);
+        m_chart->setOutcomes(m_result->shards);
+    } else {
+        m_moves->setMoves({});
+    }
+    m_summary->setText(summaryText());
+    m_warnings->setText(warningsText());
+    m_warnings->setVisible(!m_warnings->text().isEmpty());
+    const bool editable = m_result && !m_result->plan.moves.empty() && m_result->plan.newShards.empty() && !planning();
+    m_editInPlanMode->setEnabled(editable);
+    m_editInPlanMode->setToolTip(m_result && !m_result->plan.newShards.empty()
+            ? tr("Plan mode edits moves between shards that exist; this plan creates shards")
+            : QString());
+    emit page(PreviewPageId)->completeChanged();
+    if (!planning())
+        emit planReady();
+}
+
+QString PlanWizard::summaryText() const
+{
+    if (m_gathering)
+        return tr("Reading the fleet's figures…");
+    if (m_planning)
+        return tr("Planning…");
+    if (!m_result)
+        return {};
+    const core::PlanSummary& summary = m_result->summary;
+    if (m_result->plan.moves.empty()) {
+        return summary.balancedBefore ? tr("The fleet is within the band: nothing to move.")
+                                      : tr("No move would make the fleet more even.");
+    }
+    QStringList lines;
+    lines << tr("%n move(s): %1 and %2 docs to copy; about %3 at %4 docs/s per migration (%5).", nullptr,
+                 static_cast<int>(summary.moves))
+                 .arg(bytesText(static_cast<double>(summary.bytesMoved)))
+                 .arg(QLocale().toString(qulonglong(summary.docsMoved)))
+                 .arg(durationText(summary.estimatedSeconds))
+                 .arg(QLocale().toString(summary.docsPerSecondPerMigration, 'f', 0))
+                 .arg(rateSourceText(summary.rateSource));
+    if (summary.lowerBoundBytes > 0)
+        lines << tr("At least %1 must move.").arg(bytesText(static_cast<double>(summary.lowerBoundBytes)));
+    for (const core::ObjectiveSpread& spread : summary.objectives) {
+        if (spread.mean <= 0)
+            continue;
+        lines << tr("%1: largest shard %2× the mean before, %3× after; spread %4 → %5.")
+                     .arg(objectiveText(spread.objective))
+                     .arg(QLocale().toString(spread.maxOverMeanBefore, 'f', 2))
+                     .arg(QLocale().toString(spread.maxOverMeanAfter, 'f', 2))
+                     .arg(QLocale().toString(spread.stddevBefore, 'f', 3))
+                     .arg(QLocale().toString(spread.stddevAfter, 'f', 3));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString PlanWizard::warningsText() const
+{
+    if (!m_error.isEmpty())
+        return tr("The plan could not be made: %1").arg(m_error);
+    if (!m_result || m_result->warnings.empty())
+        return {};
+    QStringList lines;
+    for (const std::string& warning : m_result->warnings)
+        lines << tr("Warning: %1").arg(qs(warning));
+    return lines.join(QLatin1Char('\n'));
+}
+
+void PlanWizard::applyPlan()
+{
+    auto store = m_connection->store();
+    if (!m_result || m_applying || !store)
+        return;
+    core::Plan plan = m_result->plan;
+    const QString reason = m_reason->text().trimmed();
+    plan.createdBy = MigrationsPage::actorName().toStdString();
+    plan.createdUnixMs = QDateTime::currentMSecsSinceEpoch();
+    plan.reason = reason.toStdString();
+    const core::Actor actor { plan.createdBy, plan.reason };
+    auto nodes = m_connection->requestNodes();
+    m_applying = true;
+    m_applyMessage->setText(tr("Queueing…"));
+    emit page(ConfirmPageId)->completeChanged();
+    runInBackground(
+        m_connection->pool(), this,
+        [store, nodes, plan, actor] {
+            core::MigrationRequests requests(*store, *nodes);
+            return requests.applyPlan(plan, actor);
+        },
+        [this](core::Result<core::OperationRecord> operation) {
+            m_applying = false;
+            emit page(ConfirmPageId)->completeChanged();
+            if (!operation) {
+                const QString message = tr("Nothing was queued: %1").arg(qs(operation.error().describe()));
+                m_applyMessage->setText(message);
+                emit applyFailed(message);
+                return;
+            }
+            m_applied = true;
+            QStringList ids;
+            for (const std::string& id : operation->migrations)
+                ids << qs(id);
+            emit operationQueued(qs(operation->id), ids);
+            accept();
+        });
+}
+
+} // namespace shardmap::widgets
