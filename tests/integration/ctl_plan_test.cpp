@@ -7,6 +7,7 @@
 #include "core/map/map_editor.h"
 #include "ctl_run.h"
 #include "node_test_helpers.h"
+#include "tests/support/controller_process.h"
 #include "tests/support/etcd_process.h"
 #include "tests/support/seed_spaces.h"
 
@@ -258,6 +259,46 @@ TEST_P(CtlPlanChunkTest, ACrashBetweenChunksLeavesTheFirstChunkQueuedAndSaysSo)
     for (const auto& id : op.migrations)
         EXPECT_EQ(after.migrations.at(id).value.phase, core::MigrationPhase::Queued);
     EXPECT_EQ(after.shards.at("s0").value.state, core::ShardState::Draining) << "the first chunk carries the state";
+}
+
+// The same crash, then a writer that never came back: the executor finishes the record as failed
+// once it is stale and its migrations ended, and planning again queues what is left.
+TEST_P(CtlPlanChunkTest, AnAbandonedQueuingOperationEndsFailedAndPlanningAgainMovesTheRest)
+{
+    std::vector<std::string> spaces;
+    for (int i = 0; i < 80; ++i)
+        spaces.push_back("t" + std::to_string(i));
+    addSpaces(spaces, "s0", { 1 });
+    ASSERT_NE(ctl({ "drain", "s0" }, { "SHARDMAP_FAILPOINTS=operation.chunk.committed=kill@1" }).code, 0);
+    // Its writer died two minutes ago, as far as the record says.
+    auto store = core::openStore(m_store, false);
+    ASSERT_TRUE(store);
+    auto snapshot = map();
+    const auto versioned = snapshot.operations.begin()->second;
+    core::OperationRecord aged = versioned.value;
+    aged.createdUnixMs -= 120000;
+    aged.updatedUnixMs -= 120000;
+    ASSERT_TRUE((*store)->commit({ { { core::keys::operation(aged.id), core::encode(aged), versioned.modRevision } },
+        std::nullopt, std::nullopt, "tester", "age", "" }));
+    ASSERT_EQ(ctl({ "migrations", "settings", "--rollback-window", "0", "--max-per-shard", "0", "--max-per-node", "0",
+                  "--max-concurrent", "16" })
+                  .code,
+        0);
+    auto controller = ControllerProcess::start(
+        m_dir.file("c1.stderr.log"), { "--store", m_store, "--id", "c1", "--lease-ttl-ms", "1000" });
+    ASSERT_TRUE(controller);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(120), [&] { return map().operations.at(aged.id).value.state == "failed"; }))
+        << controller->stderrText();
+    const auto ended = map();
+    const auto& op = ended.operations.at(aged.id).value;
+    EXPECT_NE(op.error.find("interrupted while queuing: 62 of 80 moves were queued"), std::string::npos) << op.error;
+    for (const auto& id : op.migrations)
+        EXPECT_EQ(ended.migrations.at(id).value.phase, core::MigrationPhase::Done) << id;
+    EXPECT_EQ(ended.shards.at("s0").value.state, core::ShardState::Draining) << "nothing retired for a partial operation";
+
+    auto again = ctl({ "--json", "plan", "drain", "s0", "--apply" });
+    ASSERT_EQ(again.code, 0) << again.err;
+    EXPECT_EQ(again.parsed()["operation"]["migrations"].size(), 18u) << "the moves never queued";
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, CtlPlanTest, ::testing::Values(Backend::Sqlite, Backend::Etcd), backendName);
