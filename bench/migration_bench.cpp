@@ -18,6 +18,7 @@
 // Nothing here asserts on timings; the program reports and exits 0 unless something failed.
 // Results and commands: docs/BENCHMARKS.md, "Live migrations (issue 4)".
 
+#include "bench/bench_process.h"
 #include "bench/bench_report.h"
 #include "bench/corpus.h"
 #include "core/client/node_client.h"
@@ -32,11 +33,8 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -47,19 +45,13 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <poll.h>
 #include <regex>
-#include <spawn.h>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
-
-extern char** environ;
 
 namespace {
 
@@ -179,118 +171,9 @@ double selfCpuSeconds()
 
 // ---------------------------------------------------------------------------------------------
 // Child processes: the real shardmap-node and shardmapd binaries, started with their listen port
-// 0; each prints "listening on HOST:PORT" on stdout once it serves.
+// 0; each prints "listening on HOST:PORT" on stdout once it serves (bench/bench_process.h).
 
-class ChildProcess final {
-public:
-    static std::unique_ptr<ChildProcess> spawn(std::vector<std::string> args, const std::string& logPath);
-    ~ChildProcess() { stop(); }
-    ChildProcess(const ChildProcess&) = delete;
-    ChildProcess& operator=(const ChildProcess&) = delete;
-
-    const std::string& address() const { return m_address; }
-    // User + system CPU the process has used so far (from /proc).
-    double cpuSeconds() const;
-    // SIGTERM, then waits; SIGKILL after 60 s. Returns the exit code (128 + signal if killed).
-    int stop();
-
-private:
-    ChildProcess() = default;
-    std::string readLine(std::chrono::milliseconds timeout);
-
-    pid_t m_pid = -1;
-    int m_stdout = -1;
-    std::string m_address;
-};
-
-std::unique_ptr<ChildProcess> ChildProcess::spawn(std::vector<std::string> args, const std::string& logPath)
-{
-    int pipeFds[2];
-    if (::pipe(pipeFds) != 0)
-        throw std::runtime_error("pipe failed");
-    std::vector<char*> argv;
-    for (auto& arg : args)
-        argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, pipeFds[0]);
-    posix_spawn_file_actions_addclose(&actions, pipeFds[1]);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::unique_ptr<ChildProcess> child(new ChildProcess());
-    const int rc = ::posix_spawn(&child->m_pid, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(pipeFds[1]);
-    child->m_stdout = pipeFds[0];
-    if (rc != 0) {
-        child->m_pid = -1;
-        throw std::runtime_error("cannot start " + args[0] + ": " + std::strerror(rc));
-    }
-    const std::string line = child->readLine(std::chrono::seconds(30));
-    const std::string prefix = "listening on ";
-    if (!line.starts_with(prefix))
-        throw std::runtime_error(args[0] + " did not report its address (see " + logPath + "); got '" + line + "'");
-    child->m_address = line.substr(prefix.size());
-    return child;
-}
-
-std::string ChildProcess::readLine(std::chrono::milliseconds timeout)
-{
-    std::string line;
-    const auto until = Clock::now() + timeout;
-    while (Clock::now() < until) {
-        pollfd fd { m_stdout, POLLIN, 0 };
-        if (::poll(&fd, 1, 100) <= 0)
-            continue;
-        char c = 0;
-        if (::read(m_stdout, &c, 1) != 1)
-            break;
-        if (c == '\n')
-            return line;
-        line += c;
-    }
-    return line;
-}
-
-double ChildProcess::cpuSeconds() const
-{
-    std::ifstream in("/proc/" + std::to_string(m_pid) + "/stat");
-    std::string stat;
-    std::getline(in, stat);
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos)
-        return 0;
-    std::istringstream fields(stat.substr(close + 2));
-    std::vector<std::string> values;
-    for (std::string value; fields >> value;)
-        values.push_back(value);
-    // Fields 14 and 15 of /proc/PID/stat (utime, stime); values[0] is field 3.
-    if (values.size() < 13)
-        return 0;
-    return static_cast<double>(std::stoull(values[11]) + std::stoull(values[12]))
-        / static_cast<double>(::sysconf(_SC_CLK_TCK));
-}
-
-int ChildProcess::stop()
-{
-    if (m_pid <= 0)
-        return 0;
-    ::kill(m_pid, SIGTERM);
-    int status = 0;
-    const auto until = Clock::now() + std::chrono::seconds(60);
-    while (::waitpid(m_pid, &status, WNOHANG) == 0) {
-        if (Clock::now() > until) {
-            ::kill(m_pid, SIGKILL);
-            ::waitpid(m_pid, &status, 0);
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    m_pid = -1;
-    ::close(m_stdout);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
+using shardmap::bench::ServerProcess;
 
 // CPU seconds of the bench and its children between two points, to show where time goes.
 struct CpuSample {
@@ -317,8 +200,8 @@ nlohmann::json toJson(const CpuUse& cpu)
 
 struct Fleet {
     std::filesystem::path dir;
-    std::vector<std::unique_ptr<ChildProcess>> nodes;
-    std::unique_ptr<ChildProcess> controller;
+    std::vector<std::unique_ptr<ServerProcess>> nodes;
+    std::unique_ptr<ServerProcess> controller;
     std::unique_ptr<core::MetadataStore> store;
     core::NodeClientPool pool;
     std::vector<std::shared_ptr<core::NodeClient>> clients;
@@ -355,11 +238,11 @@ void startFleet(Fleet& fleet, const Options& o)
 {
     for (std::size_t i = 0; i < 2; ++i) {
         const auto data = fleet.dir / ("node" + std::to_string(i));
-        fleet.nodes.push_back(
-            ChildProcess::spawn(pinned(o, static_cast<int>(i),
-                                    { o.nodeBinary, "--listen", "127.0.0.1:0", "--data-dir", data.string(), "--node-id",
-                                        "n" + std::to_string(i), "--min-free-bytes", "0", "--exit-with-parent" }),
-                (fleet.dir / ("node" + std::to_string(i) + ".log")).string()));
+        fleet.nodes.push_back(ServerProcess::start(
+            pinned(o, static_cast<int>(i),
+                { o.nodeBinary, "--listen", "127.0.0.1:0", "--data-dir", data.string(), "--node-id",
+                    "n" + std::to_string(i), "--min-free-bytes", "0", "--exit-with-parent" }),
+            (fleet.dir / ("node" + std::to_string(i) + ".log")).string()));
     }
     fleet.store = orThrow(core::openStore(fleet.storeUri(), true), "opening the store");
     core::MapEditor editor(*fleet.store);
@@ -378,9 +261,9 @@ void startFleet(Fleet& fleet, const Options& o)
     settings.rollbackWindowSeconds = 0;
     orThrow(requests.setSettings(settings, fleet.actor), "setting the migration settings");
     fleet.controller
-        = ChildProcess::spawn(pinned(o, 0,
-                                  { o.controllerBinary, "--store", fleet.storeUri(), "--listen", "127.0.0.1:0", "--id",
-                                      "bench", "--lease-ttl-ms", "2000", "--exit-with-parent" }),
+        = ServerProcess::start(pinned(o, 0,
+                                   { o.controllerBinary, "--store", fleet.storeUri(), "--listen", "127.0.0.1:0", "--id",
+                                       "bench", "--lease-ttl-ms", "2000", "--exit-with-parent" }),
             fleet.controllerLog());
 }
 
