@@ -270,6 +270,35 @@ Status createPlannedShards(const MapSnapshot& map, NodeClientPool& nodes, const 
     return {};
 }
 
+// A drain, merge or retire-node must move every space off what it empties: one that arrived
+// there since the plan was made (a new space, a migration that ended there) would be left on a
+// shard about to be drained or retired.
+Status checkEmptied(const MapSnapshot& map, const Plan& plan, OperationKind kind)
+{
+    std::vector<std::string> shards;
+    if (kind == OperationKind::Drain || kind == OperationKind::Merge)
+        shards.push_back(plan.subject);
+    if (kind == OperationKind::RetireNode) {
+        for (const ShardRecord* shard : map.shardsOn(plan.subject))
+            shards.push_back(shard->id);
+    }
+    std::set<std::string> moved(plan.remaining.begin(), plan.remaining.end());
+    for (const PlannedMove& move : plan.moves)
+        moved.insert(move.space);
+    std::vector<std::string> left;
+    for (const std::string& shard : shards) {
+        for (const SpaceRecord* space : map.spacesOn(shard)) {
+            if (!moved.contains(space->id))
+                left.push_back(space->id + " (on " + space->shard + ")");
+        }
+    }
+    if (left.empty())
+        return {};
+    return makeError(ErrorCode::Conflict,
+        "the shard map moved on since the plan was made: space(s) " + listSome(left)
+            + " would stay on what the " + plan.kind + " empties; plan again");
+}
+
 // The shard and node records an operation changes when it is queued.
 Result<std::vector<Mutation>> operationChanges(const MapSnapshot& map, const Plan& plan, OperationKind kind)
 {
@@ -332,7 +361,7 @@ Result<OperationRecord> MigrationRequests::applyPlan(const Plan& plan, const Act
     const auto kind = parseOperationKind(plan.kind);
     if (!kind)
         return makeError(ErrorCode::InvalidArgument, "the plan's kind \"" + plan.kind + "\" is not an operation");
-    if (plan.moves.empty() && *kind == OperationKind::Move)
+    if (plan.moves.empty() && *kind == OperationKind::Move && plan.newShards.empty())
         return makeError(ErrorCode::InvalidArgument, "the plan has no moves; nothing to queue");
     auto map = readMapSnapshot(m_store);
     if (!map)
@@ -345,6 +374,8 @@ Result<OperationRecord> MigrationRequests::applyPlan(const Plan& plan, const Act
             "the shard map moved on since the plan was made at revision " + std::to_string(plan.baseRevision)
                 + " (now " + std::to_string(map->revision) + "): " + listSome(lines) + "; plan again");
     }
+    if (auto status = checkEmptied(*map, plan, *kind); !status)
+        return status.error();
     auto changes = operationChanges(*map, plan, *kind);
     if (!changes)
         return changes.error();

@@ -46,7 +46,7 @@ std::string Plan::encode() const
         created.push_back(json::parse(core::encode(shard)));
     const json document = { { "version", 1 }, { "baseRevision", baseRevision }, { "createdBy", createdBy },
         { "createdUnixMs", createdUnixMs }, { "reason", reason }, { "kind", kind }, { "subject", subject },
-        { "into", into }, { "newShards", created }, { "moves", list } };
+        { "into", into }, { "newShards", created }, { "remaining", remaining }, { "moves", list } };
     return document.dump(2);
 }
 
@@ -66,6 +66,7 @@ Result<Plan> Plan::decode(const std::string& text)
         plan.kind = document.value("kind", "move");
         plan.subject = document.value("subject", "");
         plan.into = document.value("into", "");
+        plan.remaining = document.value("remaining", std::vector<std::string> {});
         for (const json& shard : document.value("newShards", json::array())) {
             auto record = decodeShard(shard.dump());
             if (!record)

@@ -34,6 +34,9 @@ struct Plan {
     std::string subject;
     std::string into;
     std::vector<ShardRecord> newShards;
+    // Spaces a drain, merge or retire-node knowingly leaves where they are (its move budget ran
+    // out); any other space on what it empties makes applying it refuse.
+    std::vector<std::string> remaining;
 
     // Adds a move or, for a space already in the plan, redirects it (removed when it goes back
     // to where it came from).

@@ -225,6 +225,7 @@ public:
     std::vector<Bin>& bins() { return m_bins; }
     std::vector<Item>& items() { return m_items; }
     std::vector<std::string>& warnings() { return m_warnings; }
+    std::vector<std::string>& remaining() { return m_remaining; }
 
     std::size_t binOf(const std::string& id) const
     {
@@ -242,17 +243,19 @@ public:
 
     // Which bins may receive and which count in the balance. Call after the scenario marked the
     // bins it empties (excluded) and before planning moves.
-    void settle(const std::set<std::string>& emptied)
+    // evictFromDedicated: the other spaces of a shard dedicated to a large space must leave it
+    // (rebalance); the other scenarios only keep such shards from receiving.
+    void settle(const std::set<std::string>& emptied, bool evictFromDedicated = false)
     {
-        markDedicated(emptied);
+        markDedicated(emptied, evictFromDedicated);
         const bool allHaveCapacity = std::all_of(m_bins.begin(), m_bins.end(), [&](const Bin& bin) {
             return !isCandidate(bin, emptied) || bin.record.capacityBytes > 0;
         });
         double capacitySum = 0;
         std::size_t capacityCount = 0;
         for (Bin& bin : m_bins) {
-            bin.balanced = isCandidate(bin, emptied) && bin.dedicatedTo.empty();
-            bin.receives = bin.balanced && hostCanReceive(bin);
+            bin.balanced = isCandidate(bin, emptied) && bin.dedicatedTo.empty() && hostReported(bin);
+            bin.receives = bin.balanced;
             if (bin.balanced && allHaveCapacity) {
                 capacitySum += static_cast<double>(bin.record.capacityBytes);
                 ++capacityCount;
@@ -277,7 +280,7 @@ public:
     {
         Bin& bin = m_bins[binIndex];
         if (isCandidate(bin, {}) && !bin.receives)
-            bin.receives = hostCanReceive(bin);
+            bin.receives = hostReported(bin);
     }
 
     void markMustLeave(std::size_t item, std::string reason)
@@ -314,8 +317,10 @@ public:
         if (bin.record.capacityBytes > 0
             && bin.load.bytes + add.bytes > fill * static_cast<double>(bin.record.capacityBytes))
             return "shard " + bin.record.id + " would pass " + ratio(fill * 100) + "% of its bytes capacity";
+        // The copy is written before the old one is cleaned up, on the same node too (the
+        // preflight's rule: twice the space's bytes free after the moves before it).
         const Host& host = m_hosts[bin.host];
-        if (bin.host != m_bins[item.home].host) {
+        if (binIndex != item.home) {
             const double free = static_cast<double>(host.node.diskFreeBytes.value_or(0)) - host.received;
             if (free < 2 * add.bytes)
                 return "node " + host.node.id + " would keep less than twice the space's bytes free";
@@ -421,14 +426,13 @@ public:
         from.items.erase(std::find(from.items.begin(), from.items.end(), itemIndex));
         to.items.push_back(itemIndex);
         if (from.host != to.host) {
-            const std::size_t home = m_bins[item.home].host;
             m_hosts[from.host].bytes -= load.bytes;
             m_hosts[to.host].bytes += load.bytes;
-            if (from.host != home)
-                m_hosts[from.host].received -= load.bytes;
-            if (to.host != home)
-                m_hosts[to.host].received += load.bytes;
         }
+        if (item.bin != item.home)
+            m_hosts[from.host].received -= load.bytes;
+        if (binIndex != item.home)
+            m_hosts[to.host].received += load.bytes;
         item.bin = binIndex;
         item.mustLeave = false;
         for (Bin* bin : { &from, &to }) {
@@ -446,16 +450,21 @@ public:
         return t > 0 ? ratio(bin.load.bytes / t) + "x" : "-";
     }
 
-    // Would one more move of this item stay within the move budget?
-    bool withinBudget(const Item& item) const
+    // Would moving this item (again) to the bin stay within the move budget? The hours are the
+    // plan's estimate with the move, as reported.
+    bool withinBudget(std::size_t itemIndex, std::size_t binIndex) const
     {
-        if (m_options.maxMoves > 0 && m_moveCount + 1 > m_options.maxMoves)
+        const Item& item = m_items[itemIndex];
+        const bool again = m_moveOf.contains(itemIndex);
+        const double bytes = again ? 0 : item.space->load.bytes;
+        if (m_options.maxMoves > 0 && m_moveCount + (again ? 0 : 1) > m_options.maxMoves)
             return false;
-        if (m_options.maxBytes > 0 && m_movedBytes + item.space->load.bytes > static_cast<double>(m_options.maxBytes))
+        if (m_options.maxBytes > 0 && m_movedBytes + bytes > static_cast<double>(m_options.maxBytes))
             return false;
-        if (m_options.maxHours > 0) {
-            const double seconds = copySeconds(m_movedDocs + item.space->load.docs, m_moveCount + 1);
-            if (seconds > m_options.maxHours * 3600)
+        if (m_options.maxHours > 0 && !again) {
+            const PlannedMove extra(item.space->id, m_bins[item.home].record.id, m_bins[binIndex].record.id, {},
+                static_cast<std::uint64_t>(item.space->load.docs), static_cast<std::uint64_t>(bytes));
+            if (estimatedSeconds(&extra) > m_options.maxHours * 3600)
                 return false;
         }
         return true;
@@ -469,9 +478,8 @@ public:
                 *source = name;
             return rate;
         };
-        if (throttle > 0)
-            return pick(m_input.measuredDocsPerSecond > 0 ? std::min(throttle, m_input.measuredDocsPerSecond) : throttle,
-                "throttle");
+        if (throttle > 0 && (m_input.measuredDocsPerSecond <= 0 || throttle <= m_input.measuredDocsPerSecond))
+            return pick(throttle, "throttle");
         if (m_input.measuredDocsPerSecond > 0)
             return pick(m_input.measuredDocsPerSecond, "measured");
         return pick(m_options.assumedDocsPerSecond, "assumed");
@@ -488,14 +496,21 @@ public:
 
     // The estimate of the whole plan: the fleet-wide limit, or the busiest shard when one shard
     // takes part in more moves than its per-shard limit lets run at once.
-    double estimatedSeconds() const
+    double estimatedSeconds(const PlannedMove* extra = nullptr) const
     {
-        double seconds = copySeconds(m_movedDocs, m_moveCount);
+        double seconds = extra ? copySeconds(m_movedDocs + static_cast<double>(extra->docs), m_moveCount + 1)
+                               : copySeconds(m_movedDocs, m_moveCount);
         const std::uint32_t perShard = m_input.settings.maxPerShard;
         if (perShard == 0)
             return seconds;
         std::map<std::string, std::pair<double, std::size_t>> byShard;
-        for (const PlannedMove& move : m_moves) {
+        std::vector<const PlannedMove*> moves;
+        for (const PlannedMove& move : m_moves)
+            moves.push_back(&move);
+        if (extra)
+            moves.push_back(extra);
+        for (const PlannedMove* planned : moves) {
+            const PlannedMove& move = *planned;
             if (move.space.empty())
                 continue;
             for (const std::string* shard : { &move.from, &move.to }) {
@@ -522,6 +537,7 @@ public:
         out.plan.subject = std::move(subject);
         out.plan.into = std::move(into);
         out.plan.newShards = std::move(created);
+        out.plan.remaining = m_remaining;
         for (const PlannedMove& move : m_moves) {
             if (!move.space.empty())
                 out.plan.moves.push_back(move);
@@ -601,13 +617,15 @@ private:
             && !m_options.excludedShards.contains(bin.record.id) && !emptied.contains(bin.record.id);
     }
 
-    bool hostCanReceive(const Bin& bin)
+    // A node that did not report (unreachable, no metrics yet) has unknown loads and free disk:
+    // its shards neither receive nor count in the balance, where they would look empty.
+    bool hostReported(const Bin& bin)
     {
         const Host& host = m_hosts[bin.host];
         if (host.node.diskFreeBytes)
             return true;
         const std::string warning
-            = "node " + host.node.id + " did not report its free disk; nothing is planned onto its shards";
+            = "node " + host.node.id + " did not report its free disk; its shards are left out of the plan";
         if (std::find(m_warnings.begin(), m_warnings.end(), warning) == m_warnings.end())
             m_warnings.push_back(warning);
         return false;
@@ -615,7 +633,7 @@ private:
 
     // Seed 002 gives a space larger than half a shard a shard of its own: its shard takes
     // nothing more and its other spaces leave.
-    void markDedicated(const std::set<std::string>& emptied)
+    void markDedicated(const std::set<std::string>& emptied, bool evict)
     {
         for (Bin& bin : m_bins) {
             const double size = bin.record.capacityBytes > 0 ? static_cast<double>(bin.record.capacityBytes)
@@ -635,7 +653,7 @@ private:
             if (big.size() > 1)
                 m_warnings.push_back("shard " + bin.record.id + " holds " + std::to_string(big.size())
                     + " spaces larger than half a shard; isolate all but one of them");
-            for (std::size_t i : bin.items) {
+            for (std::size_t i : evict ? bin.items : std::vector<std::size_t> {}) {
                 if (m_items[i].big)
                     continue;
                 if (m_items[i].movable && !m_items[i].mustLeave)
@@ -790,6 +808,7 @@ private:
     double m_movedBytes = 0;
     double m_movedDocs = 0;
     std::vector<std::string> m_warnings;
+    std::vector<std::string> m_remaining;
 };
 
 // Moves every item marked mustLeave, largest first, each to the receiving bin (among allowed,
@@ -833,8 +852,12 @@ Status evacuate(Fleet& fleet, const std::set<std::size_t>& allowed, bool failWhe
             fleet.warnings().push_back(message);
             continue;
         }
-        if (!fleet.withinBudget(items[i])) {
+        if (!fleet.withinBudget(i, best.target)) {
             fleet.warnings().push_back("the move budget ran out before every space left; plan again when these moves are done");
+            for (std::size_t rest : leaving) {
+                if (items[rest].mustLeave)
+                    fleet.remaining().push_back(items[rest].space->id);
+            }
             break;
         }
         fleet.move(i, best.target, items[i].leaveReason);
@@ -955,7 +978,7 @@ void improve(Fleet& fleet, const std::set<std::size_t>& sources, const std::set<
                     continue;
             }
             first = false;
-            if (!fleet.withinBudget(items[c.item])) {
+            if (!fleet.withinBudget(c.item, c.target)) {
                 fleet.warnings().push_back("the move budget (moves, bytes or hours) ran out before the fleet was balanced");
                 return;
             }
@@ -1105,7 +1128,7 @@ std::vector<bool> evenHalves(const std::vector<const Item*>& items, const std::v
 Result<PlanResult> planRebalance(const PlannerInput& input, const PlannerOptions& options)
 {
     Fleet fleet(input, options, {});
-    fleet.settle({});
+    fleet.settle({}, true);
     const bool balancedBefore = fleet.fleetBalanced();
     if (auto status = evacuate(fleet, {}, false); !status)
         return status.error();
@@ -1199,6 +1222,8 @@ Result<PlanResult> planRetireNode(const PlannerInput& input, const std::string& 
 Result<PlanResult> planSplit(
     const PlannerInput& input, const std::string& shard, const ShardRecord& newShard, const PlannerOptions& options)
 {
+    if (std::none_of(input.shards.begin(), input.shards.end(), [&](const PlannerShard& s) { return s.record.id == shard; }))
+        return makeError(ErrorCode::NotFound, "no shard " + shard + " in the shard map");
     if (auto status = checkNewShard(input, newShard); !status)
         return status.error();
     Fleet fleet(input, options, { newShard });
@@ -1269,6 +1294,8 @@ Result<PlanResult> planMerge(
 Result<PlanResult> planIsolate(
     const PlannerInput& input, const std::string& space, const ShardRecord& newShard, const PlannerOptions& options)
 {
+    if (std::none_of(input.spaces.begin(), input.spaces.end(), [&](const PlannerSpace& s) { return s.id == space; }))
+        return makeError(ErrorCode::NotFound, "no space " + space + " in the shard map");
     if (auto status = checkNewShard(input, newShard); !status)
         return status.error();
     Fleet fleet(input, options, { newShard });
@@ -1316,7 +1343,16 @@ PlannerInput applyPlanToInput(const PlannerInput& input, const Plan& plan)
         if (plan.kind == "isolate")
             space.pin = found->second->to;
     }
+    // What the operation does to shards and nodes once its moves are done.
+    for (PlannerShard& shard : out.shards) {
+        if ((plan.kind == "drain" || plan.kind == "merge") && shard.record.id == plan.subject)
+            shard.record.state = ShardState::Draining;
+        if (plan.kind == "retire-node" && shard.record.node == plan.subject)
+            shard.record.state = ShardState::Retired;
+    }
     for (PlannerNode& node : out.nodes) {
+        if (plan.kind == "retire-node" && node.id == plan.subject)
+            node.retired = true;
         if (node.diskFreeBytes && received.contains(node.id)) {
             const double free = static_cast<double>(*node.diskFreeBytes) - received[node.id];
             node.diskFreeBytes = static_cast<std::uint64_t>(std::max(0.0, std::floor(free)));

@@ -46,6 +46,8 @@ Result<std::vector<ShardRecord>> shardsToFill(const PlannerInput& input, const s
         const std::string id = spec.substr(0, at);
         if (id.empty())
             return makeError(ErrorCode::InvalidArgument, "\"" + spec + "\" names no shard");
+        if (std::any_of(out.begin(), out.end(), [&](const ShardRecord& shard) { return shard.id == id; }))
+            return makeError(ErrorCode::InvalidArgument, "shard " + id + " is named twice");
         if (at != std::string::npos) {
             out.push_back({ id, spec.substr(at + 1), ShardState::Active, 0, 0 });
             continue;

@@ -485,3 +485,81 @@ TEST(Planner, PlanFilesKeepKindNewShardsAndReasons)
     EXPECT_EQ(*decoded, result->plan);
     EXPECT_EQ(decoded->newShards.at(0).capacityBytes, 500 * kGiB);
 }
+
+TEST(Planner, AfterADrainTheDrainedShardIsLeftAlone)
+{
+    const PlannerInput input = randomFleet(6, { 4, 8, 300, false });
+    auto drained = planDrain(input, "s2");
+    ASSERT_TRUE(drained);
+    const PlannerInput after = applyPlanToInput(input, drained->plan);
+    auto again = planDrain(after, "s2");
+    ASSERT_TRUE(again);
+    EXPECT_TRUE(again->plan.moves.empty());
+    auto rebalanced = planRebalance(after);
+    ASSERT_TRUE(rebalanced);
+    for (const PlannedMove& move : rebalanced->plan.moves)
+        EXPECT_NE(move.to, "s2") << "a draining shard receives nothing";
+}
+
+TEST(Planner, MovesWithinANodeNeedRoomOnItsDiskToo)
+{
+    PlannerInput input;
+    input.nodes = { { "n0", false, 5'000, 100'000 } };
+    input.shards = { { ShardRecord { "a", "n0", ShardState::Active, 0, 0 } },
+        { ShardRecord { "b", "n0", ShardState::Active, 0, 0 } } };
+    input.spaces = { { "x", "a", {}, false, {}, {}, { 1, 10'000, 0, 0 } }, { "y", "a", {}, false, {}, {}, { 1, 10'000, 0, 0 } } };
+    auto result = planRebalance(input);
+    ASSERT_TRUE(result);
+    EXPECT_TRUE(result->plan.moves.empty()) << "5,000 bytes free cannot take a 10,000-byte copy";
+    input.nodes[0].diskFreeBytes = 50'000;
+    result = planRebalance(input);
+    ASSERT_TRUE(result);
+    EXPECT_EQ(result->plan.moves.size(), 1u);
+}
+
+TEST(Planner, DrainLeavesTheOtherSpacesOfADedicatedShardAlone)
+{
+    PlannerInput input;
+    input.nodes = { { "n0", false, 100 * kGiB, 200 * kGiB } };
+    for (const char* id : { "a", "b", "c" })
+        input.shards.push_back({ ShardRecord { id, "n0", ShardState::Active, 0, 10'000 } });
+    input.spaces = { { "whale", "a", {}, false, {}, {}, { 10, 6000, 0, 0 } },
+        { "minnow", "a", {}, false, {}, {}, { 1, 500, 0, 0 } }, { "x", "b", {}, false, {}, {}, { 1, 800, 0, 0 } } };
+    auto result = planDrain(input, "b");
+    ASSERT_TRUE(result) << result.error().describe();
+    ASSERT_EQ(result->plan.moves.size(), 1u);
+    EXPECT_EQ(result->plan.moves[0].space, "x");
+    EXPECT_EQ(result->plan.moves[0].to, "c") << "not onto the whale's shard";
+}
+
+TEST(Planner, TheHoursBudgetUsesTheEstimateItReports)
+{
+    PlannerInput input = randomFleet(4, { 4, 8, 200, false });
+    input.settings.defaultThrottleDocsPerSecond = 1000;
+    input.settings.maxPerShard = 1;
+    auto unlimited = planDrain(input, "s0");
+    ASSERT_TRUE(unlimited);
+    PlannerOptions options;
+    options.maxHours = unlimited->summary.estimatedSeconds / 3600 / 2;
+    auto limited = planDrain(input, "s0", options);
+    ASSERT_TRUE(limited);
+    EXPECT_LE(limited->summary.estimatedSeconds, options.maxHours * 3600);
+    EXPECT_LT(limited->plan.moves.size(), unlimited->plan.moves.size());
+}
+
+TEST(Planner, ADrainCutByItsBudgetNamesTheSpacesItLeaves)
+{
+    const PlannerInput input = randomFleet(12, { 4, 8, 200, false });
+    PlannerOptions options;
+    options.maxMoves = 2;
+    auto result = planDrain(input, "s0", options);
+    ASSERT_TRUE(result);
+    EXPECT_EQ(result->plan.moves.size(), 2u);
+    std::size_t onS0 = 0;
+    for (const auto& space : input.spaces)
+        onS0 += space.shard == "s0" ? 1 : 0;
+    EXPECT_EQ(result->plan.remaining.size(), onS0 - 2);
+    auto decoded = Plan::decode(result->plan.encode());
+    ASSERT_TRUE(decoded);
+    EXPECT_EQ(decoded->remaining, result->plan.remaining);
+}
