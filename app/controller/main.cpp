@@ -38,11 +38,18 @@ shardmap::core::ControllerServerConfig parseConfig(CLI::App& app, int argc, char
         ->check(CLI::Range(100, 3600000));
     bool noExecutor = false;
     app.add_flag("--no-executor", noExecutor, "Only route; never run migrations (even when holding the lease)");
+    std::int64_t abandonedMs = 60000;
+    app.add_option("--abandoned-queuing-ms", abandonedMs,
+           "An operation still queuing (its writer stopped between chunks) is finished as failed after its record "
+           "has not changed for this long")
+        ->capture_default_str()
+        ->check(CLI::Range(1000, 86400000));
     app.add_flag(
         "--exit-with-parent", exitWithParent, "Exit when the parent process dies (for supervisors and the demo)");
     app.parse(argc, argv);
     config.leaseTtl = std::chrono::milliseconds(leaseTtlMs);
     config.runExecutor = !noExecutor;
+    config.executor.abandonedQueuing = std::chrono::milliseconds(abandonedMs);
     config.log = [](const std::string& message) { std::cerr << "shardmapd: " << message << std::endl; };
     return config;
 }

@@ -1,4 +1,5 @@
 #include "core/migration/migration_executor.h"
+#include "core/migration/migration_history.h"
 
 #include "core/migration/migration_requests.h"
 #include "core/util/failpoint.h"
@@ -30,6 +31,12 @@ bool sameContent(const SpaceStats& a, const SpaceStats& b)
 std::string describeStats(const SpaceStats& stats)
 {
     return std::to_string(stats.liveDocs) + " docs, checksum " + std::to_string(stats.checksum);
+}
+
+VerificationFigures comparison(const SpaceStats& source, const SpaceStats& target, std::uint32_t rounds)
+{
+    return { nowUnixMs(), { source.liveDocs, source.tombstones, source.checksum },
+        { target.liveDocs, target.tombstones, target.checksum }, rounds, 0, sameContent(source, target) };
 }
 
 // Started migrations count against the concurrency limits; queued ones wait for room, and a
@@ -71,6 +78,15 @@ bool isLeaseError(const Error& error)
 // What one step reads: the migration, its space, and the fleet's shards and nodes.
 struct MigrationExecutor::Context {
     Versioned<MigrationRecord> migration;
+    // The migration record as last read or committed: what the history's next change is
+    // measured against.
+    MigrationRecord committed;
+    // Nullopt until the first executor commit of this migration writes it.
+    std::optional<Versioned<MigrationHistory>> history;
+    // Figures of the last comparison and when the cutover fenced the source, folded into the
+    // history at the next commit.
+    std::optional<VerificationFigures> verification;
+    std::optional<std::chrono::steady_clock::time_point> fencedAt;
     std::optional<Versioned<SpaceRecord>> space;
     std::map<std::string, ShardRecord> shards;
     std::map<std::string, NodeRecord> nodes;
@@ -358,6 +374,11 @@ Result<MigrationExecutor::Context> MigrationExecutor::load(const std::string& id
     if (!*migration)
         return makeError(ErrorCode::NotFound, "no migration " + id + " in the shard map");
     ctx.migration = std::move(**migration);
+    ctx.committed = ctx.m();
+    auto history = readOne<MigrationHistory>(m_store, keys::migrationHistory(id), &decodeMigrationHistory);
+    if (!history)
+        return history.error();
+    ctx.history = std::move(*history);
     auto space = readOne<SpaceRecord>(m_store, keys::space(ctx.m().space), &decodeSpace);
     if (!space)
         return space.error();
@@ -437,6 +458,10 @@ Result<std::uint64_t> MigrationExecutor::commit(
     request.mutations.push_back({ keys::migration(ctx.m().id), encode(ctx.m()), ctx.migration.modRevision });
     if (space && ctx.space)
         request.mutations.push_back({ keys::space(ctx.sp().id), encode(ctx.sp()), ctx.space->modRevision });
+    std::optional<MigrationHistory> history = historyChange(ctx);
+    if (history)
+        request.mutations.push_back({ keys::migrationHistory(ctx.m().id), encode(*history),
+            ctx.history ? ctx.history->modRevision : 0 });
     request.fence = grant();
     request.actor = m_options.actor;
     request.action = action;
@@ -447,7 +472,38 @@ Result<std::uint64_t> MigrationExecutor::commit(
     ctx.migration.modRevision = *revision;
     if (space && ctx.space)
         ctx.space->modRevision = *revision;
+    ctx.committed = ctx.m();
+    if (history) {
+        ctx.history = Versioned<MigrationHistory> { std::move(*history), *revision };
+        ctx.verification.reset();
+    }
     return *revision;
+}
+
+// The history with what changed since the last commit folded in; nullopt when a report would
+// not see a difference (most progress saves), so the record is not rewritten.
+std::optional<MigrationHistory> MigrationExecutor::historyChange(const Context& ctx) const
+{
+    MigrationHistory history = ctx.history ? ctx.history->value : MigrationHistory::start(ctx.committed);
+    bool changed = !ctx.history;
+    const std::int64_t now = nowUnixMs();
+    changed = history.observe(ctx.committed, ctx.migration.value, now) || changed;
+    if (ctx.verification) {
+        VerificationFigures figures = *ctx.verification;
+        figures.rounds += history.verification ? history.verification->rounds : 0;
+        figures.repairedDocs = ctx.migration.value.repairedDocs;
+        history.verification = figures;
+        changed = true;
+    }
+    const bool cutOver = ctx.committed.phase == MigrationPhase::Cutover && ctx.migration.value.phase == MigrationPhase::Cleanup;
+    if (cutOver && ctx.fencedAt) {
+        const auto held = std::chrono::steady_clock::now() - *ctx.fencedAt;
+        history.writeHoldMs = std::chrono::duration<double, std::milli>(held).count();
+        changed = true;
+    }
+    if (!changed)
+        return std::nullopt;
+    return history;
 }
 
 Status MigrationExecutor::updateMigration(Context& ctx, const std::function<void(MigrationRecord&)>& change)
@@ -465,7 +521,11 @@ Status MigrationExecutor::updateMigration(Context& ctx, const std::function<void
             return fresh.error();
         if (!*fresh)
             return makeError(ErrorCode::NotFound, "migration " + ctx.m().id + " was removed");
+        // What the other committer changed (a pause, a cancel) is theirs to have recorded; the
+        // history sees it as the record's change from here on.
         ctx.migration = std::move(**fresh);
+        const MigrationRecord theirs = ctx.m();
+        ctx.committed = theirs;
     }
     return makeError(ErrorCode::Conflict, "migration " + ctx.m().id + " keeps changing; progress not saved");
 }
@@ -831,6 +891,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::verify(Context& ctx)
         auto target = statsOf(ctx, m.target);
         if (!target)
             return target.error();
+        ctx.verification = comparison(*source, *target, round + 1);
         if (sameContent(*source, *target)) {
             difference.clear();
             break;
@@ -888,10 +949,14 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cutover(Context& ctx)
     if (auto status = failpoint("migration.cutover.fenced"); !status)
         return status.error();
     // Writes the source took before the fence may still be on their way to the target.
+    ctx.fencedAt = started;
     std::string difference;
+    std::uint32_t rounds = 0;
     for (;;) {
         auto source = statsOf(ctx, m.source);
         auto target = source ? statsOf(ctx, m.target) : Result<SpaceStats>(source.error());
+        if (source && target)
+            ctx.verification = comparison(*source, *target, ++rounds);
         if (source && target && sameContent(*source, *target)) {
             difference.clear();
             break;
@@ -1127,19 +1192,20 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::abort(Context& ctx)
 
 // ---- operations ------------------------------------------------------------------------------
 
-namespace {
-
-// A queuing operation whose chunks stopped coming this long ago lost its writer.
-constexpr std::int64_t kQueuingAbandonedMs = 60'000;
-
-bool needsFinishing(const OperationRecord& op)
+bool MigrationExecutor::needsFinishing(const OperationRecord& op, std::uint64_t modRevision)
 {
     if (op.state == "running")
         return true;
-    return op.state == "queuing" && nowUnixMs() - std::max(op.updatedUnixMs, op.createdUnixMs) > kQueuingAbandonedMs;
+    if (op.state != "queuing")
+        return false;
+    const auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(m_mutex);
+    auto [seen, fresh] = m_queuingSeen.try_emplace(op.id, modRevision, now);
+    if (!fresh && seen->second.first != modRevision)
+        seen->second = { modRevision, now };
+    // Measured by this executor's clock: the writer's may differ.
+    return now - seen->second.second > m_options.abandonedQueuing;
 }
-
-} // namespace
 
 Status MigrationExecutor::finishOperations()
 {
@@ -1149,7 +1215,7 @@ Status MigrationExecutor::finishOperations()
     bool anyRunning = false;
     for (const auto& [key, record] : listed->records) {
         auto op = decodeOperation(record.value);
-        if (op && needsFinishing(*op))
+        if (op && needsFinishing(*op, record.modRevision))
             anyRunning = true;
     }
     if (!anyRunning)
@@ -1162,7 +1228,7 @@ Status MigrationExecutor::finishOperations()
         return map.error();
     for (const auto& [id, versioned] : map->operations) {
         OperationRecord op = versioned.value;
-        if (!needsFinishing(op))
+        if (!needsFinishing(op, versioned.modRevision))
             continue;
         std::vector<std::string> unfinished;
         std::vector<std::string> failed;
@@ -1187,8 +1253,11 @@ Status MigrationExecutor::finishOperations()
             // Its writer died between chunks: the moves never queued are not made, and a shard
             // that still holds spaces must not be retired.
             op.state = "failed";
+            const std::string earlier = op.error;
             op.error = "interrupted while queuing: " + std::to_string(op.migrations.size()) + " of "
-                + std::to_string(op.plannedMoves) + " moves were queued (and ran); plan again for the rest";
+                + std::to_string(op.plannedMoves) + " moves were queued"
+                + (failed.empty() ? " (and ran)" : " (" + std::to_string(failed.size()) + " of them did not finish)")
+                + "; plan again for the rest" + (earlier.empty() ? "" : "; " + earlier);
         } else if (!failed.empty()) {
             op.state = "failed";
             std::string list;

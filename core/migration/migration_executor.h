@@ -2,6 +2,7 @@
 
 #include "core/client/node_client.h"
 #include "core/map/shard_map.h"
+#include "core/migration/migration_history.h"
 #include "core/store/metadata_store.h"
 #include "core/util/result.h"
 
@@ -34,6 +35,9 @@ struct ExecutorOptions {
     // The executor stops acting this long before its lease would expire unrenewed, so that a
     // paused or partitioned former leader never races its successor.
     std::chrono::milliseconds leaseMargin { 300 };
+    // An operation still "queuing" whose record has not changed for this long (by this
+    // executor's clock) lost its writer between chunks and is finished as failed.
+    std::chrono::milliseconds abandonedQueuing { 60000 };
     std::function<void(const std::string&)> log;
 };
 
@@ -103,6 +107,10 @@ private:
     // Fences the space on the shard at the current epoch and deletes its rows there.
     Result<std::uint64_t> removeCopy(Context& ctx, const std::string& shard, const char* failpointName);
     Status finishOperations();
+    std::optional<MigrationHistory> historyChange(const Context& ctx) const;
+    // Running, or queuing and abandoned (its record unchanged for a minute of this executor's
+    // time).
+    bool needsFinishing(const OperationRecord& op, std::uint64_t modRevision);
 
     Result<Context> load(const std::string& id);
     Result<std::shared_ptr<NodeClient>> clientFor(const Context& ctx, const std::string& shard);
@@ -137,6 +145,8 @@ private:
     std::map<std::string, std::chrono::steady_clock::time_point> m_dueAt;
     std::map<std::string, int> m_failures;
     std::vector<CutoverTiming> m_cutovers;
+    // Queuing operations: the record revision last seen and since when (executor's clock).
+    std::map<std::string, std::pair<std::uint64_t, std::chrono::steady_clock::time_point>> m_queuingSeen;
 };
 
 } // namespace shardmap::core

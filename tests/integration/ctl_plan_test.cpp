@@ -165,6 +165,21 @@ TEST_P(CtlPlanTest, APlanIsRefusedAgainstAMapThatMovedOnUnderIt)
     EXPECT_EQ(ctl({ "plan", "apply", m_dir.file("bad.json") }).code, 2);
 }
 
+// A drain planned before a space arrived on the shard would leave it on a draining shard.
+TEST_P(CtlPlanTest, ADrainPlanIsRefusedWhenASpaceArrivedOnTheShardSince)
+{
+    addSpaces({ "a", "b" }, "s0", { 10 });
+    const std::string file = m_dir.file("drain.json");
+    ASSERT_EQ(ctl({ "plan", "drain", "s0", "-o", file }).code, 0);
+    addSpaces({ "late" }, "s0", { 5 });
+    const auto before = map().revision;
+    auto refused = ctl({ "plan", "apply", file });
+    EXPECT_EQ(refused.code, 4) << refused.out << refused.err;
+    EXPECT_NE(refused.err.find("late (on s0) would stay on what the drain empties"), std::string::npos) << refused.err;
+    EXPECT_EQ(map().revision, before);
+    EXPECT_EQ(map().shards.at("s0").value.state, core::ShardState::Active);
+}
+
 TEST_P(CtlPlanTest, AddShardCreatesTheNewShardWhenApplied)
 {
     addSpaces({ "a", "b", "c", "d", "e", "f", "g", "h" }, "s0", { 20 });
@@ -262,7 +277,8 @@ TEST_P(CtlPlanChunkTest, ACrashBetweenChunksLeavesTheFirstChunkQueuedAndSaysSo)
 }
 
 // The same crash, then a writer that never came back: the executor finishes the record as failed
-// once it is stale and its migrations ended, and planning again queues what is left.
+// once it has not changed for --abandoned-queuing-ms (of the executor's clock) and its migrations
+// ended, and planning again queues what is left.
 TEST_P(CtlPlanChunkTest, AnAbandonedQueuingOperationEndsFailedAndPlanningAgainMovesTheRest)
 {
     std::vector<std::string> spaces;
@@ -270,22 +286,13 @@ TEST_P(CtlPlanChunkTest, AnAbandonedQueuingOperationEndsFailedAndPlanningAgainMo
         spaces.push_back("t" + std::to_string(i));
     addSpaces(spaces, "s0", { 1 });
     ASSERT_NE(ctl({ "drain", "s0" }, { "SHARDMAP_FAILPOINTS=operation.chunk.committed=kill@1" }).code, 0);
-    // Its writer died two minutes ago, as far as the record says.
-    auto store = core::openStore(m_store, false);
-    ASSERT_TRUE(store);
-    auto snapshot = map();
-    const auto versioned = snapshot.operations.begin()->second;
-    core::OperationRecord aged = versioned.value;
-    aged.createdUnixMs -= 120000;
-    aged.updatedUnixMs -= 120000;
-    ASSERT_TRUE((*store)->commit({ { { core::keys::operation(aged.id), core::encode(aged), versioned.modRevision } },
-        std::nullopt, std::nullopt, "tester", "age", "" }));
+    const core::OperationRecord aged = map().operations.begin()->second.value;
     ASSERT_EQ(ctl({ "migrations", "settings", "--rollback-window", "0", "--max-per-shard", "0", "--max-per-node", "0",
                   "--max-concurrent", "16" })
                   .code,
         0);
-    auto controller = ControllerProcess::start(
-        m_dir.file("c1.stderr.log"), { "--store", m_store, "--id", "c1", "--lease-ttl-ms", "1000" });
+    auto controller = ControllerProcess::start(m_dir.file("c1.stderr.log"),
+        { "--store", m_store, "--id", "c1", "--lease-ttl-ms", "1000", "--abandoned-queuing-ms", "3000" });
     ASSERT_TRUE(controller);
     ASSERT_TRUE(pollUntil(std::chrono::seconds(120), [&] { return map().operations.at(aged.id).value.state == "failed"; }))
         << controller->stderrText();

@@ -1,6 +1,7 @@
 // Live migrations end to end: real nodes, a real shardmapd running the executor, a real SQLite
 // shard map, and writers going through shardmapd's Router service while spaces move. Every test
 // checks the §6 invariants against the workload's model of acknowledged writes.
+#include "core/migration/migration_history.h"
 #include "core/map/map_editor.h"
 #include "core/migration/migration_requests.h"
 #include "node_test_helpers.h"
@@ -45,6 +46,31 @@ protected:
         auto map = core::MapSnapshot::decode(*m_store->snapshot());
         const auto found = map->migrations.find(id);
         return found == map->migrations.end() ? core::MigrationRecord {} : found->second.value;
+    }
+
+    // What the executor recorded for reports (issue 13).
+    core::MigrationHistory historyOf(const std::string& id)
+    {
+        auto snapshot = m_store->list(core::keys::migrationHistory(id));
+        EXPECT_TRUE(snapshot && snapshot->records.size() == 1) << "no history for " << id;
+        if (!snapshot || snapshot->records.empty())
+            return {};
+        auto history = core::decodeMigrationHistory(snapshot->records.begin()->second.value);
+        EXPECT_TRUE(history) << history.error().describe();
+        return history ? *history : core::MigrationHistory {};
+    }
+
+    static std::vector<std::string> eventKinds(const core::MigrationHistory& history)
+    {
+        std::vector<std::string> kinds;
+        for (const auto& event : history.events)
+            kinds.push_back(event.kind);
+        return kinds;
+    }
+
+    static bool has(const std::vector<std::string>& kinds, const std::string& kind)
+    {
+        return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
     }
 
     core::SpaceRecord space(const std::string& id)
@@ -128,6 +154,29 @@ TEST_F(MigrationTest, MovesASpaceWhileWritersInsertUpdateAndDelete)
     for (const char* action : { "migration-dual-write", "migration-backfill", "migration-verify",
              "migration-cutover-start", "migration-cutover", "migration-done" })
         EXPECT_TRUE(actions.contains(action)) << action;
+
+    // What a report needs: every phase with its times, the write hold, the figures compared.
+    const auto recorded = historyOf(queued.id);
+    std::vector<core::MigrationPhase> phases;
+    for (const auto& span : recorded.phases) {
+        phases.push_back(span.phase);
+        EXPECT_GT(span.startedUnixMs, 0);
+        EXPECT_GE(span.endedUnixMs, span.startedUnixMs) << core::migrationPhaseName(span.phase);
+    }
+    using P = core::MigrationPhase;
+    EXPECT_EQ(phases, (std::vector<P> { P::Queued, P::DualWrite, P::Backfill, P::Verify, P::Cutover, P::Cleanup, P::Done }));
+    EXPECT_EQ(recorded.requestedSource, source);
+    EXPECT_EQ(recorded.requestedTarget, target);
+    EXPECT_GE(recorded.writeHoldMs, 0);
+    EXPECT_LT(recorded.writeHoldMs, 2000) << "within cutover_timeout_ms";
+    ASSERT_TRUE(recorded.verification);
+    EXPECT_TRUE(recorded.verification->equal);
+    EXPECT_EQ(recorded.verification->source.liveDocs, recorded.verification->target.liveDocs);
+    EXPECT_EQ(recorded.verification->source.checksum, recorded.verification->target.checksum);
+    EXPECT_GE(recorded.verification->rounds, 2u) << "verify and the cutover compared";
+    ASSERT_FALSE(recorded.samples.empty());
+    EXPECT_EQ(recorded.samples.back().docsDone, done.progress.docsTotal);
+    EXPECT_EQ(eventKinds(recorded).back(), "done");
 }
 
 TEST_F(MigrationTest, CancelBeforeCutoverLeavesTheSourceAndRemovesTheTargetCopy)
@@ -151,6 +200,10 @@ TEST_F(MigrationTest, CancelBeforeCutoverLeavesTheSourceAndRemovesTheTargetCopy)
     ASSERT_TRUE(workload.settle(std::chrono::seconds(20))) << workload.lastError();
 
     EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Cancelled);
+    const auto recorded = historyOf(queued.id);
+    EXPECT_TRUE(has(eventKinds(recorded), "cancel-requested"));
+    EXPECT_EQ(recorded.phases.back().phase, core::MigrationPhase::Cancelled);
+    EXPECT_LT(recorded.writeHoldMs, 0) << "it never cut over";
     const auto record = space("acme");
     EXPECT_EQ(record.shard, source);
     EXPECT_TRUE(record.migrationId.empty());
@@ -192,6 +245,14 @@ TEST_F(MigrationTest, RollbackInTheWindowMovesBackWithoutBackfill)
     EXPECT_EQ(back.phase, core::MigrationPhase::Cancelled) << back.error;
     EXPECT_TRUE(back.rolledBack);
     EXPECT_EQ(back.progress.docsDone, copied) << "a rollback must not copy the space again";
+    // The record swapped source and target for the way back; the history keeps what was asked.
+    EXPECT_EQ(back.source, target);
+    const auto recorded = historyOf(queued.id);
+    EXPECT_EQ(recorded.requestedSource, source);
+    EXPECT_EQ(recorded.requestedTarget, target);
+    const auto kinds = eventKinds(recorded);
+    EXPECT_TRUE(has(kinds, "rollback-requested"));
+    EXPECT_TRUE(has(kinds, "rolled-back"));
     expectMovedCleanly("acme", target, source, workload.model("acme"));
 }
 
@@ -219,6 +280,9 @@ TEST_F(MigrationTest, PauseHoldsTheBackfillAndResumeFinishesIt)
     ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
     EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Done);
     expectMovedCleanly("acme", source, target, workload.model("acme"));
+    const auto kinds = eventKinds(historyOf(queued.id));
+    EXPECT_TRUE(has(kinds, "paused"));
+    EXPECT_TRUE(has(kinds, "resumed"));
 }
 
 TEST_F(MigrationTest, ACutoverPastItsTimeLimitAbortsToDualWriteAndSucceedsLater)
@@ -253,6 +317,9 @@ TEST_F(MigrationTest, ACutoverPastItsTimeLimitAbortsToDualWriteAndSucceedsLater)
     EXPECT_EQ(actions,
         (std::vector<std::string> {
             "migration-cutover-start", "migration-cutover-abort", "migration-cutover-start", "migration-cutover" }));
+    const auto recorded = historyOf(queued.id);
+    EXPECT_TRUE(has(eventKinds(recorded), "cutover-aborted"));
+    EXPECT_GE(recorded.writeHoldMs, 0);
     expectMovedCleanly("acme", source, target, workload.model("acme"));
 }
 

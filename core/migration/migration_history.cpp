@@ -1,0 +1,187 @@
+#include "core/migration/migration_history.h"
+
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+namespace shardmap::core {
+
+namespace {
+
+std::string finalText(const MigrationRecord& migration)
+{
+    if (!migration.error.empty())
+        return migration.error;
+    return migration.status;
+}
+
+json sideJson(const SideFigures& side)
+{
+    return { { "live_docs", side.liveDocs }, { "tombstones", side.tombstones }, { "checksum", side.checksum } };
+}
+
+SideFigures sideFrom(const json& doc)
+{
+    return { doc.value("live_docs", std::uint64_t { 0 }), doc.value("tombstones", std::uint64_t { 0 }),
+        doc.value("checksum", std::uint64_t { 0 }) };
+}
+
+} // namespace
+
+MigrationHistory MigrationHistory::start(const MigrationRecord& migration)
+{
+    MigrationHistory history;
+    history.migration = migration.id;
+    history.space = migration.space;
+    // A record first seen after a rollback has its direction swapped back.
+    history.requestedSource = migration.rolledBack ? migration.target : migration.source;
+    history.requestedTarget = migration.rolledBack ? migration.source : migration.target;
+    const std::int64_t created = migration.createdUnixMs ? migration.createdUnixMs : migration.updatedUnixMs;
+    // Requests made before the executor first wrote the history are found by the first observe.
+    history.phases.push_back({ MigrationPhase::Queued, created, 0 });
+    if (migration.phase != MigrationPhase::Queued) {
+        history.phases.back().endedUnixMs = migration.startedUnixMs ? migration.startedUnixMs : created;
+        history.phases.push_back({ migration.phase, history.phases.back().endedUnixMs, 0 });
+    }
+    return history;
+}
+
+void MigrationHistory::addEvent(std::int64_t unixMs, std::string kind, std::string text)
+{
+    if (events.size() >= kMostEvents)
+        events.erase(events.begin() + static_cast<std::ptrdiff_t>(kMostEvents / 2));
+    events.push_back({ unixMs, std::move(kind), std::move(text) });
+}
+
+void MigrationHistory::addSample(const ProgressSample& sample)
+{
+    if (samples.size() >= kMostSamples) {
+        // Every other sample goes; the first and the newest stay, so the chart keeps its span.
+        std::vector<ProgressSample> thinned;
+        for (std::size_t i = 0; i < samples.size(); i += 2)
+            thinned.push_back(samples[i]);
+        samples = std::move(thinned);
+    }
+    samples.push_back(sample);
+}
+
+bool MigrationHistory::observe(const MigrationRecord& before, const MigrationRecord& after, std::int64_t now)
+{
+    bool changed = false;
+    const auto event = [&](const char* kind, std::string text) {
+        addEvent(now, kind, std::move(text));
+        changed = true;
+    };
+    if (after.phase != before.phase) {
+        if (!phases.empty() && phases.back().endedUnixMs == 0)
+            phases.back().endedUnixMs = now;
+        phases.push_back({ after.phase, now, isFinal(after.phase) ? now : 0 });
+        changed = true;
+        if (isFinal(after.phase))
+            event(migrationPhaseName(after.phase), finalText(after));
+    }
+    if (!after.error.empty() && after.error != before.error && !isFinal(after.phase))
+        event("error", after.error + (after.status.empty() ? "" : " (" + after.status + ")"));
+    if (after.cutoverAborts > before.cutoverAborts)
+        event("cutover-aborted", after.status.empty() ? after.error : after.status);
+    if (after.repairs > before.repairs)
+        event("repair", "repaired " + std::to_string(after.repairedDocs - before.repairedDocs) + " document(s)");
+    if (after.paused != seenPaused) {
+        seenPaused = after.paused;
+        event(after.paused ? "paused" : "resumed", {});
+    }
+    if (after.cancelRequested != seenCancelRequested) {
+        seenCancelRequested = after.cancelRequested;
+        if (after.cancelRequested)
+            event("cancel-requested", after.status);
+    }
+    if (after.rollbackRequested != seenRollbackRequested) {
+        seenRollbackRequested = after.rollbackRequested;
+        if (after.rollbackRequested)
+            event("rollback-requested", after.status);
+    }
+    if (after.rolledBack && !before.rolledBack) {
+        // The executor may take the request in the same step as it turns back.
+        if (!seenRollbackRequested)
+            event("rollback-requested", {});
+        seenRollbackRequested = after.rollbackRequested;
+        event("rolled-back", "the space goes back to " + after.target);
+    }
+    const bool moved = after.progress.docsDone != before.progress.docsDone;
+    const bool due = samples.empty() || now - samples.back().unixMs >= kSampleEveryMs || after.backfilled != before.backfilled;
+    if (moved && due) {
+        addSample({ now, after.progress.docsDone, after.progress.bytesDone });
+        changed = true;
+    }
+    return changed;
+}
+
+std::string encode(const MigrationHistory& history)
+{
+    json phases = json::array();
+    for (const auto& span : history.phases)
+        phases.push_back({ { "phase", migrationPhaseName(span.phase) }, { "started_unix_ms", span.startedUnixMs },
+            { "ended_unix_ms", span.endedUnixMs } });
+    json events = json::array();
+    for (const auto& e : history.events)
+        events.push_back({ { "unix_ms", e.unixMs }, { "kind", e.kind }, { "text", e.text } });
+    json samples = json::array();
+    for (const auto& s : history.samples)
+        samples.push_back({ s.unixMs, s.docsDone, s.bytesDone });
+    json doc = { { "migration", history.migration }, { "space", history.space },
+        { "requested_source", history.requestedSource }, { "requested_target", history.requestedTarget },
+        { "phases", phases }, { "events", events }, { "samples", samples }, { "write_hold_ms", history.writeHoldMs },
+        { "seen", { { "paused", history.seenPaused }, { "cancel_requested", history.seenCancelRequested },
+                      { "rollback_requested", history.seenRollbackRequested } } } };
+    if (history.verification) {
+        const auto& v = *history.verification;
+        doc["verification"] = { { "unix_ms", v.unixMs }, { "source", sideJson(v.source) },
+            { "target", sideJson(v.target) }, { "rounds", v.rounds }, { "repaired_docs", v.repairedDocs },
+            { "equal", v.equal } };
+    }
+    return doc.dump();
+}
+
+Result<MigrationHistory> decodeMigrationHistory(const std::string& text)
+{
+    const json doc = json::parse(text, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object())
+        return makeError(ErrorCode::InvalidArgument, "a migration history is not a JSON object");
+    try {
+        MigrationHistory history;
+        history.migration = doc.at("migration").get<std::string>();
+        history.space = doc.value("space", "");
+        history.requestedSource = doc.value("requested_source", "");
+        history.requestedTarget = doc.value("requested_target", "");
+        for (const json& span : doc.value("phases", json::array())) {
+            const auto phase = parseMigrationPhase(span.at("phase").get<std::string>());
+            if (!phase)
+                return makeError(ErrorCode::InvalidArgument, "unknown phase " + span.at("phase").dump());
+            history.phases.push_back({ *phase, span.value("started_unix_ms", std::int64_t { 0 }),
+                span.value("ended_unix_ms", std::int64_t { 0 }) });
+        }
+        for (const json& e : doc.value("events", json::array()))
+            history.events.push_back(
+                { e.value("unix_ms", std::int64_t { 0 }), e.value("kind", ""), e.value("text", "") });
+        for (const json& s : doc.value("samples", json::array()))
+            history.samples.push_back(
+                { s.at(0).get<std::int64_t>(), s.at(1).get<std::uint64_t>(), s.at(2).get<std::uint64_t>() });
+        history.writeHoldMs = doc.value("write_hold_ms", -1.0);
+        const json seen = doc.value("seen", json::object());
+        history.seenPaused = seen.value("paused", false);
+        history.seenCancelRequested = seen.value("cancel_requested", false);
+        history.seenRollbackRequested = seen.value("rollback_requested", false);
+        if (doc.contains("verification")) {
+            const json& v = doc.at("verification");
+            history.verification = VerificationFigures { v.value("unix_ms", std::int64_t { 0 }),
+                sideFrom(v.value("source", json::object())), sideFrom(v.value("target", json::object())),
+                v.value("rounds", std::uint32_t { 0 }), v.value("repaired_docs", std::uint64_t { 0 }),
+                v.value("equal", false) };
+        }
+        return history;
+    } catch (const json::exception& error) {
+        return makeError(ErrorCode::InvalidArgument, std::string("a migration history is malformed: ") + error.what());
+    }
+}
+
+} // namespace shardmap::core
