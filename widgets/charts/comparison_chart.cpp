@@ -30,8 +30,11 @@ void ComparisonChart::setBars(
     }
     QChart* view = chart();
     view->removeAllSeries();
-    for (QAbstractAxis* existing : view->axes())
+    // removeAxis hands the axis back; it is ours to delete.
+    for (QAbstractAxis* existing : view->axes()) {
         view->removeAxis(existing);
+        delete existing;
+    }
     view->addSeries(bars);
     auto* x = new QBarCategoryAxis;
     x->append(categories);

@@ -81,8 +81,11 @@ void LoadBarsChart::setOutcomes(const std::vector<core::ShardOutcome>& shards, M
     series->append(after);
     QChart* view = chart();
     view->removeAllSeries();
-    for (QAbstractAxis* axis : view->axes())
+    // removeAxis hands the axis back; it is ours to delete.
+    for (QAbstractAxis* axis : view->axes()) {
         view->removeAxis(axis);
+        delete axis;
+    }
     view->addSeries(series);
     auto* categories = new QBarCategoryAxis;
     categories->append(m_shown);

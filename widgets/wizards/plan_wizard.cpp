@@ -154,10 +154,12 @@ public:
         m_wizard->replan();
     }
 
+    // Not while a re-plan is pending or running: Next must confirm the plan on the screen.
     bool isComplete() const override
     {
         const auto& result = m_wizard->result();
-        return !m_wizard->planning() && result && (!result->plan.moves.empty() || result->plan.kind != "move");
+        return !m_wizard->planning() && !m_wizard->m_replanPending && result
+            && (!result->plan.moves.empty() || result->plan.kind != "move" || !result->plan.newShards.empty());
     }
 
 private:
@@ -188,7 +190,13 @@ public:
         connect(wizard->m_reason, &QLineEdit::textChanged, this, &QWizardPage::completeChanged);
     }
 
-    void initializePage() override { m_wizard->m_confirmSummary->setText(m_wizard->summaryText()); }
+    // The plan shown here is the one queued, whatever the preview does meanwhile.
+    void initializePage() override
+    {
+        m_wizard->m_confirmed = m_wizard->result();
+        m_wizard->m_confirmSummary->setText(m_wizard->summaryText());
+        m_wizard->m_applyMessage->clear();
+    }
 
     bool isComplete() const override { return !m_wizard->m_applying && !m_wizard->m_reason->text().trimmed().isEmpty(); }
 
@@ -212,7 +220,6 @@ PlanWizard::PlanWizard(FleetConnection* connection, core::Scenario scenario, con
     , m_moves(new PlanMovesModel(this))
 {
     setWindowTitle(tr("Plan wizard"));
-    setOption(QWizard::NoBackButtonOnLastPage);
     setPage(ScenarioPageId, new ScenarioPage(this));
     setPage(PreviewPageId, new PreviewPage(this));
     setPage(ConfirmPageId, new ConfirmPage(this));
@@ -224,6 +231,16 @@ PlanWizard::PlanWizard(FleetConnection* connection, core::Scenario scenario, con
 }
 
 PlanWizard::~PlanWizard() = default;
+
+void PlanWizard::reject()
+{
+    // The request is with the store: closing now would hide whether the plan was queued.
+    if (m_applying) {
+        m_applyMessage->setText(tr("Queueing… wait for the store's answer."));
+        return;
+    }
+    QWizard::reject();
+}
 
 QList<QPair<core::Scenario, QString>> PlanWizard::entries()
 {
@@ -317,9 +334,17 @@ QWidget* PlanWizard::buildPreview()
     auto* debounce = new QTimer(this);
     debounce->setSingleShot(true);
     debounce->setInterval(250);
-    connect(debounce, &QTimer::timeout, this, &PlanWizard::replan);
-    connect(m_band, &QDoubleSpinBox::valueChanged, debounce, qOverload<>(&QTimer::start));
-    connect(m_maxMoves, &QSpinBox::valueChanged, debounce, qOverload<>(&QTimer::start));
+    connect(debounce, &QTimer::timeout, this, [this] {
+        m_replanPending = false;
+        replan();
+    });
+    const auto pending = [this, debounce] {
+        m_replanPending = true;
+        debounce->start();
+        emit page(PreviewPageId)->completeChanged();
+    };
+    connect(m_band, &QDoubleSpinBox::valueChanged, this, pending);
+    connect(m_maxMoves, &QSpinBox::valueChanged, this, pending);
     connect(refresh, &QPushButton::clicked, this, &PlanWizard::refreshFigures);
     connect(m_editInPlanMode, &QPushButton::clicked, this, &PlanWizard::editInPlanModeRequested);
     m_editInPlanMode->setEnabled(false);
@@ -342,6 +367,8 @@ void PlanWizard::setScenario(core::Scenario scenario)
 void PlanWizard::scenarioChanged()
 {
     const core::Scenario current = scenario();
+    m_generation.invalidate();
+    m_shownShards.clear();
     m_scenarioHelp->setText(scenarioHelp(current));
     auto* form = qobject_cast<QFormLayout*>(m_subject->parentWidget()->layout());
     const bool subject = current != core::Scenario::Rebalance && current != core::Scenario::AddShards
@@ -379,6 +406,10 @@ void PlanWizard::fillChoices()
                 nodes.push_back(qs(id));
         }
     }
+    if (shards == m_shownShards && nodes == m_shownNodes && m_subject->count() > 0)
+        return;
+    m_shownShards = shards;
+    m_shownNodes = nodes;
     const QSignalBlocker blockSubject(m_subject);
     const QSignalBlocker blockInto(m_into);
     m_subject->clear();
@@ -600,9 +631,9 @@ QString PlanWizard::warningsText() const
 void PlanWizard::applyPlan()
 {
     auto store = m_connection->store();
-    if (!m_result || m_applying || !store)
+    if (!m_confirmed || m_applying || !store)
         return;
-    core::Plan plan = m_result->plan;
+    core::Plan plan = m_confirmed->plan;
     const QString reason = m_reason->text().trimmed();
     plan.createdBy = MigrationsPage::actorName().toStdString();
     plan.createdUnixMs = QDateTime::currentMSecsSinceEpoch();
@@ -622,7 +653,11 @@ void PlanWizard::applyPlan()
             m_applying = false;
             emit page(ConfirmPageId)->completeChanged();
             if (!operation) {
-                const QString message = tr("Nothing was queued: %1").arg(qs(operation.error().describe()));
+                // Figures read again when the preview is shown again (Back), for a new plan.
+                if (operation.error().code == core::ErrorCode::Conflict)
+                    m_input.reset();
+                const QString message = tr("Nothing was queued: %1").arg(qs(operation.error().describe()))
+                    + (operation.error().code == core::ErrorCode::Conflict ? tr("\nGo back to plan again.") : QString());
                 m_applyMessage->setText(message);
                 emit applyFailed(message);
                 return;

@@ -70,6 +70,9 @@ public:
     // applyFailed follow.
     void applyPlan();
 
+    // Cancel is ignored while the plan is being queued (the answer would be lost).
+    void reject() override;
+
 signals:
     void planReady();
     void operationQueued(const QString& operationId, const QStringList& migrationIds);
@@ -93,6 +96,11 @@ private:
     FleetConnection* m_connection;
     std::shared_ptr<const core::PlannerInput> m_input;
     std::optional<core::PlanResult> m_result;
+    // The plan the confirmation page shows and Queue sends.
+    std::optional<core::PlanResult> m_confirmed;
+    bool m_replanPending = false;
+    QStringList m_shownShards;
+    QStringList m_shownNodes;
     QString m_error;
     Generation m_generation;
     bool m_gathering = false;
