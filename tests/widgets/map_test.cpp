@@ -510,3 +510,20 @@ TEST_F(MapEndToEndTest, ApplyingAPlanQueuesEveryMoveInOneCommit)
 
 } // namespace
 } // namespace shardmap::widgets
+
+namespace shardmap::widgets {
+namespace {
+
+// Node samples arrive several times a second from every node: a lane's first figures project at
+// once, later ones are batched (projecting 100,000 spaces per sample saturated the UI thread).
+TEST_F(MapPageTest, LaterSamplesProjectInBatches)
+{
+    ShardMapModel& model = *page->model();
+    ASSERT_EQ(projectedDocs(model, QStringLiteral("s1")), 10u);
+    model.applySample(QStringLiteral("n1"), makeSample("n1", { { "s1", { { "c", 30, 300, 0, 0 } } }, { "s2", {} } }));
+    EXPECT_EQ(projectedDocs(model, QStringLiteral("s1")), 10u) << "not on every sample";
+    EXPECT_TRUE(testing::waitFor([&] { return projectedDocs(model, QStringLiteral("s1")) == 30u; }, 5000));
+}
+
+} // namespace
+} // namespace shardmap::widgets

@@ -20,6 +20,11 @@ double fill(std::uint64_t value, std::uint64_t capacity)
 ShardMapModel::ShardMapModel(QObject* parent)
     : QAbstractItemModel(parent)
 {
+    // Samples arrive from every node several times a second; projecting the whole map's loads
+    // for each one kept the UI thread busy at 100,000 spaces (console_bench, issue 12).
+    m_projectionTimer.setSingleShot(true);
+    m_projectionTimer.setInterval(kProjectionDelayMs);
+    connect(&m_projectionTimer, &QTimer::timeout, this, &ShardMapModel::updateProjections);
 }
 
 ShardMapModel::~ShardMapModel() = default;
@@ -167,11 +172,13 @@ void ShardMapModel::applySample(const QString& nodeId, const SamplePtr& sample)
     if (!sample)
         return;
     bool changed = false;
+    bool firstSample = false;
     for (const core::ShardMetricsValue& figures : sample->shards) {
         const int row = laneRow(QString::fromStdString(figures.shard));
         if (row < 0 || m_lanes[static_cast<std::size_t>(row)]->node != nodeId)
             continue;
         Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
+        firstSample = firstSample || !lane.sampled;
         lane.sampled = true;
         std::vector<core::SpaceMetricsValue> spaces = figures.spaceMetrics;
         lane.figures = figures;
@@ -199,8 +206,15 @@ void ShardMapModel::applySample(const QString& nodeId, const SamplePtr& sample)
         changed = true;
     }
     if (changed) {
+        // Cheap: the rules are rebuilt when next asked for (a drag, a refusal).
         invalidateRules();
-        updateProjections();
+        // A lane's first figures show at once; later ones are batched.
+        if (firstSample) {
+            m_projectionTimer.stop();
+            updateProjections();
+        } else if (!m_projectionTimer.isActive()) {
+            m_projectionTimer.start();
+        }
     }
 }
 

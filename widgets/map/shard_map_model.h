@@ -6,6 +6,7 @@
 #include <QAbstractItemModel>
 #include <QHash>
 #include <QStringList>
+#include <QTimer>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -25,6 +26,8 @@ class ShardMapModel : public QAbstractItemModel {
     Q_OBJECT
 public:
     static constexpr const char* kMimeType = "application/x-shardmap-spaces";
+    // Projected lane loads follow node samples at most this often.
+    static constexpr int kProjectionDelayMs = 500;
 
     enum class SizeBy { Docs, Bytes };
     Q_ENUM(SizeBy)
@@ -156,6 +159,7 @@ private:
     SizeBy m_sizeBy = SizeBy::Docs;
     std::vector<core::PlannedMove> m_planned;
     mutable std::optional<core::MoveRules> m_rules;
+    QTimer m_projectionTimer;
 };
 
 } // namespace shardmap::widgets
