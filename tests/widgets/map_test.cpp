@@ -71,6 +71,7 @@ void feed(ShardMapModel& model)
     model.applySample(
         QStringLiteral("n0"), makeSample("n0", { { "s0", { { "a", 100, 1000, 5, 0 }, { "b", 50, 500, 1, 0 } } } }));
     model.applySample(QStringLiteral("n1"), makeSample("n1", { { "s1", { { "c", 10, 100, 0, 0 } } }, { "s2", {} } }));
+    model.flushProjections();
 }
 
 QString laneOf(const ShardMapModel& model, const QString& space)
@@ -514,8 +515,8 @@ TEST_F(MapEndToEndTest, ApplyingAPlanQueuesEveryMoveInOneCommit)
 namespace shardmap::widgets {
 namespace {
 
-// Node samples arrive several times a second from every node: a lane's first figures project at
-// once, later ones are batched (projecting 100,000 spaces per sample saturated the UI thread).
+// Node samples arrive several times a second from every node: projections follow them at most
+// every kProjectionDelayMs (projecting 100,000 spaces per sample saturated the UI thread).
 TEST_F(MapPageTest, LaterSamplesProjectInBatches)
 {
     ShardMapModel& model = *page->model();

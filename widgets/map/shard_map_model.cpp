@@ -172,13 +172,11 @@ void ShardMapModel::applySample(const QString& nodeId, const SamplePtr& sample)
     if (!sample)
         return;
     bool changed = false;
-    bool firstSample = false;
     for (const core::ShardMetricsValue& figures : sample->shards) {
         const int row = laneRow(QString::fromStdString(figures.shard));
         if (row < 0 || m_lanes[static_cast<std::size_t>(row)]->node != nodeId)
             continue;
         Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
-        firstSample = firstSample || !lane.sampled;
         lane.sampled = true;
         std::vector<core::SpaceMetricsValue> spaces = figures.spaceMetrics;
         lane.figures = figures;
@@ -208,12 +206,14 @@ void ShardMapModel::applySample(const QString& nodeId, const SamplePtr& sample)
     if (changed) {
         // Cheap: the rules are rebuilt when next asked for (a drag, a refusal).
         invalidateRules();
-        // A lane's first figures show at once; later ones are batched.
-        if (firstSample) {
-            m_projectionTimer.stop();
-            updateProjections();
-        } else if (!m_projectionTimer.isActive()) {
-            m_projectionTimer.start();
+        // At once when the last projection is old enough, else once the delay has passed: at
+        // most one projection per delay however many nodes report.
+        if (!m_projectionTimer.isActive()) {
+            const qint64 since = m_lastProjection.isValid() ? m_lastProjection.elapsed() : kProjectionDelayMs;
+            if (since >= kProjectionDelayMs)
+                updateProjections();
+            else
+                m_projectionTimer.start(static_cast<int>(kProjectionDelayMs - since));
         }
     }
 }
@@ -275,8 +275,15 @@ const core::MoveRules& ShardMapModel::rules() const
     return *m_rules;
 }
 
+void ShardMapModel::flushProjections()
+{
+    m_projectionTimer.stop();
+    updateProjections();
+}
+
 void ShardMapModel::updateProjections()
 {
+    m_lastProjection.start();
     const auto loads = rules().projectedLoads(m_planned);
     for (int row = 0; row < static_cast<int>(m_lanes.size()); ++row) {
         Lane& lane = *m_lanes[static_cast<std::size_t>(row)];

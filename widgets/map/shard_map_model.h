@@ -6,6 +6,7 @@
 #include <QAbstractItemModel>
 #include <QHash>
 #include <QStringList>
+#include <QElapsedTimer>
 #include <QTimer>
 #include <memory>
 #include <optional>
@@ -76,6 +77,8 @@ public:
     MapPtr map() const { return m_map; }
     // Figures of the node's shards and (when carried) spaces.
     void applySample(const QString& nodeId, const SamplePtr& sample);
+    // Projects the lanes' loads now instead of at the end of the batching delay.
+    void flushProjections();
 
     void setSizeBy(SizeBy sizeBy);
     SizeBy sizeBy() const { return m_sizeBy; }
@@ -160,6 +163,7 @@ private:
     std::vector<core::PlannedMove> m_planned;
     mutable std::optional<core::MoveRules> m_rules;
     QTimer m_projectionTimer;
+    QElapsedTimer m_lastProjection;
 };
 
 } // namespace shardmap::widgets
