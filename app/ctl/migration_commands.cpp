@@ -1,6 +1,7 @@
 // shardmapctl commands that queue, inspect and steer live migrations.
 #include "app/ctl/commands.h"
 #include "app/ctl/requests.h"
+#include "core/migration/migration_history.h"
 #include "app/ctl/migration_view.h"
 #include "app/ctl/output.h"
 #include "core/migration/migration_requests.h"
@@ -200,6 +201,50 @@ CommandResult cmdMigrationList(const CtlOptions& options, const MigrationFilter&
                           } };
 }
 
+namespace {
+
+// The executor's history of the migration (nullopt for one it never started).
+core::Result<std::optional<core::MigrationHistory>> recordedHistory(core::MetadataStore& store, const std::string& id)
+{
+    auto listed = store.list(core::keys::migrationHistory(id));
+    if (!listed)
+        return listed.error();
+    const auto found = listed->records.find(core::keys::migrationHistory(id));
+    if (found == listed->records.end())
+        return std::optional<core::MigrationHistory> {};
+    auto history = core::decodeMigrationHistory(found->second.value);
+    if (!history)
+        return history.error();
+    return std::optional<core::MigrationHistory>(std::move(*history));
+}
+
+// Phases with their times and durations, the write hold, the compared figures, the events.
+std::vector<std::string> timelineLines(const core::MigrationHistory& history)
+{
+    std::vector<std::string> lines;
+    for (const auto& span : history.phases) {
+        std::string line = std::string(core::migrationPhaseName(span.phase)) + "  " + formatTime(span.startedUnixMs);
+        if (span.endedUnixMs > span.startedUnixMs)
+            line += " .. " + formatTime(span.endedUnixMs) + " (" + fixed(static_cast<double>(span.endedUnixMs - span.startedUnixMs) / 1000.0, 1) + " s)";
+        lines.push_back(line);
+    }
+    if (history.writeHoldMs >= 0)
+        lines.push_back("cutover write hold " + fixed(history.writeHoldMs, 1) + " ms");
+    if (history.verification) {
+        const auto& v = *history.verification;
+        lines.push_back("compared " + std::to_string(v.rounds) + " time(s): source " + std::to_string(v.source.liveDocs)
+            + " docs, " + std::to_string(v.source.tombstones) + " tombstones, checksum " + std::to_string(v.source.checksum)
+            + "; target " + std::to_string(v.target.liveDocs) + " docs, " + std::to_string(v.target.tombstones)
+            + " tombstones, checksum " + std::to_string(v.target.checksum) + (v.equal ? " (equal)" : " (apart)")
+            + "; " + std::to_string(v.repairedDocs) + " repaired");
+    }
+    for (const auto& event : history.events)
+        lines.push_back(formatTime(event.unixMs) + "  " + event.kind + (event.text.empty() ? "" : ": " + event.text));
+    return lines;
+}
+
+} // namespace
+
 CommandResult cmdMigrationShow(const CtlOptions& options, const std::string& id)
 {
     auto store = openCtlStore(options);
@@ -214,15 +259,29 @@ CommandResult cmdMigrationShow(const CtlOptions& options, const std::string& id)
     auto history = migrationHistory(**store, id);
     if (!history)
         return history.error();
-    const auto fields = describe(found->second.value);
+    auto fields = describe(found->second.value);
     json out { { "revision", map->revision }, { "migration", migrationJson(found->second.value) },
         { "history", *history } };
-    return CommandOutput { out, [fields, history = *history](std::ostream& stream) {
+    auto recorded = recordedHistory(**store, id);
+    if (!recorded)
+        return recorded.error();
+    std::vector<std::string> timeline;
+    if (*recorded) {
+        out["timeline"] = json::parse(core::encode(**recorded));
+        fields.insert(fields.begin() + 2, { "asked", (*recorded)->requestedSource + " -> " + (*recorded)->requestedTarget });
+        timeline = timelineLines(**recorded);
+    }
+    return CommandOutput { out, [fields, history = *history, timeline](std::ostream& stream) {
                               std::size_t width = 0;
                               for (const auto& [label, value] : fields)
                                   width = std::max(width, label.size());
                               for (const auto& [label, value] : fields)
                                   stream << label << std::string(width - label.size() + 2, ' ') << value << "\n";
+                              if (!timeline.empty()) {
+                                  stream << "\ntimeline:\n";
+                                  for (const auto& line : timeline)
+                                      stream << "  " << line << "\n";
+                              }
                               stream << "\nhistory:\n";
                               printHistory(stream, history);
                           } };

@@ -303,6 +303,16 @@ TEST_P(CtlPlanChunkTest, AnAbandonedQueuingOperationEndsFailedAndPlanningAgainMo
         EXPECT_EQ(ended.migrations.at(id).value.phase, core::MigrationPhase::Done) << id;
     EXPECT_EQ(ended.shards.at("s0").value.state, core::ShardState::Draining) << "nothing retired for a partial operation";
 
+    // What a report will read: the timeline the executor kept for each migration.
+    auto shown = ctl({ "migrations", "show", op.migrations.front() });
+    ASSERT_EQ(shown.code, 0) << shown.err;
+    for (const char* text : { "timeline:", "asked", "s0 -> ", "queued  ", "dual_write  ", "cutover write hold",
+             "compared", "(equal)", "done" })
+        EXPECT_NE(shown.out.find(text), std::string::npos) << text << "\n" << shown.out;
+    auto shownJson = ctl({ "--json", "migrations", "show", op.migrations.front() }).parsed();
+    EXPECT_EQ(shownJson["timeline"]["requested_source"], "s0");
+    EXPECT_GE(shownJson["timeline"]["write_hold_ms"].get<double>(), 0.0);
+
     auto again = ctl({ "--json", "plan", "drain", "s0", "--apply" });
     ASSERT_EQ(again.code, 0) << again.err;
     EXPECT_EQ(again.parsed()["operation"]["migrations"].size(), 18u) << "the moves never queued";
