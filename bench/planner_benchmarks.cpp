@@ -16,8 +16,8 @@
 
 #include "core/plan/planner.h"
 
-#include <benchmark/benchmark.h>
 #include <algorithm>
+#include <benchmark/benchmark.h>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -39,7 +39,10 @@ constexpr int kShardsPerNode = 20;
 constexpr double kLargestShareOfMeanShard = 0.05;
 constexpr std::uint32_t kSeed = 12;
 
-std::string shardId(int index) { return "s" + std::to_string(index); }
+std::string shardId(int index)
+{
+    return "s" + std::to_string(index);
+}
 
 struct Fleet {
     PlannerInput input;
@@ -56,7 +59,8 @@ Fleet unplacedFleet(int spaces, int shards, std::mt19937& rng)
     for (int n = 0; n < nodes; ++n)
         input.nodes.push_back({ "n" + std::to_string(n), false, 3 * kTiB, 4 * kTiB });
     for (int s = 0; s < shards; ++s)
-        input.shards.push_back({ ShardRecord { shardId(s), "n" + std::to_string(s % nodes), ShardState::Active, 0, 0 } });
+        input.shards.push_back(
+            { ShardRecord { shardId(s), "n" + std::to_string(s % nodes), ShardState::Active, 0, 0 } });
 
     std::uniform_real_distribution<double> unit(0, 1);
     std::vector<double> zipf(static_cast<std::size_t>(spaces));
@@ -219,8 +223,16 @@ void BM_PlanDrain(benchmark::State& state)
     state.counters["lower_bound_bytes"] = static_cast<double>(last.summary.lowerBoundBytes);
 }
 
-BENCHMARK(BM_PlanRebalance)->Args({ 10'000, 100 })->Args({ 100'000, 1'000 })->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK(BM_PlanAddShards)->Args({ 10'000, 100 })->Args({ 100'000, 1'000 })->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_PlanRebalance)
+    ->Args({ 10'000, 100 })
+    ->Args({ 100'000, 1'000 })
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
+BENCHMARK(BM_PlanAddShards)
+    ->Args({ 10'000, 100 })
+    ->Args({ 100'000, 1'000 })
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 BENCHMARK(BM_PlanDrain)->Args({ 10'000, 100 })->Args({ 100'000, 1'000 })->Unit(benchmark::kMillisecond)->Iterations(3);
 
 } // namespace

@@ -32,13 +32,15 @@ json resultJson(const core::PlanResult& result)
 {
     json shards = json::array();
     for (const auto& shard : result.shards)
-        shards.push_back({ { "shard", shard.shard }, { "node", shard.node }, { "state", core::shardStateName(shard.state) },
-            { "new", shard.isNew }, { "capacity_docs", shard.capacityDocs }, { "capacity_bytes", shard.capacityBytes },
+        shards.push_back({ { "shard", shard.shard }, { "node", shard.node },
+            { "state", core::shardStateName(shard.state) }, { "new", shard.isNew },
+            { "capacity_docs", shard.capacityDocs }, { "capacity_bytes", shard.capacityBytes },
             { "before", loadJson(shard.before) }, { "after", loadJson(shard.after) },
             { "spaces_before", shard.spacesBefore }, { "spaces_after", shard.spacesAfter } });
     json nodes = json::array();
     for (const auto& node : result.nodes) {
-        json entry = { { "node", node.node }, { "bytes_before", node.bytesBefore }, { "bytes_after", node.bytesAfter } };
+        json entry
+            = { { "node", node.node }, { "bytes_before", node.bytesBefore }, { "bytes_after", node.bytesAfter } };
         if (node.diskFreeBefore)
             entry["disk_free_before"] = *node.diskFreeBefore;
         if (node.diskFreeAfter)
@@ -82,7 +84,8 @@ void printResult(std::ostream& out, const core::PlanResult& result)
     } else {
         Table moves({ "SPACE", "FROM", "TO", "DOCS", "BYTES", "REASON" });
         for (const auto& move : result.plan.moves)
-            moves.addRow({ move.space, move.from, move.to, std::to_string(move.docs), humanBytes(move.bytes), move.reason });
+            moves.addRow(
+                { move.space, move.from, move.to, std::to_string(move.docs), humanBytes(move.bytes), move.reason });
         moves.print(out);
         out << "\n";
     }
@@ -92,7 +95,8 @@ void printResult(std::ostream& out, const core::PlanResult& result)
             continue;
         shards.addRow({ shard.shard + (shard.isNew ? " (new)" : ""), shard.node, core::shardStateName(shard.state),
             std::to_string(shard.spacesBefore) + " -> " + std::to_string(shard.spacesAfter),
-            humanBytes(static_cast<std::uint64_t>(shard.before.bytes)), humanBytes(static_cast<std::uint64_t>(shard.after.bytes)),
+            humanBytes(static_cast<std::uint64_t>(shard.before.bytes)),
+            humanBytes(static_cast<std::uint64_t>(shard.after.bytes)),
             std::to_string(static_cast<std::uint64_t>(shard.before.docs)),
             std::to_string(static_cast<std::uint64_t>(shard.after.docs)) });
     }
@@ -134,8 +138,8 @@ CommandResult applyAndReport(core::MigrationRequests& requests, const core::Plan
     if (!op)
         return op.error();
     printed["operation"] = operationJson(*op);
-    const std::string line = "queued operation " + op->id + " (" + core::operationKindName(op->kind) + "): "
-        + std::to_string(op->migrations.size()) + " migration(s)";
+    const std::string line = "queued operation " + op->id + " (" + core::operationKindName(op->kind)
+        + "): " + std::to_string(op->migrations.size()) + " migration(s)";
     return CommandOutput { printed, [before, line](std::ostream& out) {
                               if (before)
                                   before(out);
@@ -162,14 +166,14 @@ CommandResult planWith(core::MigrationRequests& requests, const CtlOptions& opti
     const auto scenario = core::parseScenario(args.scenario);
     if (!scenario)
         return core::makeError(ErrorCode::InvalidArgument, "unknown scenario " + args.scenario);
-    auto result = core::planScenario(
-        *input, { *scenario, args.subjects, args.into, args.newShard, args.node }, planner);
+    auto result
+        = core::planScenario(*input, { *scenario, args.subjects, args.into, args.newShard, args.node }, planner);
     if (!result)
         return result.error();
     result->plan.createdBy = options.actor.name;
-    result->plan.createdUnixMs = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::system_clock::now().time_since_epoch())
-                                     .count();
+    result->plan.createdUnixMs
+        = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+              .count();
     result->plan.reason = options.actor.reason;
     if (!args.output.empty()) {
         if (auto status = writePlan(args.output, result->plan); !status)
@@ -193,9 +197,8 @@ CommandResult planWith(core::MigrationRequests& requests, const CtlOptions& opti
 
 CommandResult cmdPlan(const CtlOptions& options, const PlanArgs& args)
 {
-    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) {
-        return planWith(requests, options, args);
-    });
+    return withRequests(options,
+        [&](core::MigrationRequests& requests, core::MetadataStore&) { return planWith(requests, options, args); });
 }
 
 CommandResult cmdPlanApply(const CtlOptions& options, const std::string& file)
@@ -258,7 +261,8 @@ void addPlanCommands(CLI::App& app, const CtlOptions& options, CommandResult& re
     split->add_option("shard", args.subjects, "Shard id")->required()->expected(1);
     split->add_option("--new-shard", args.newShard, "Id of the shard to create")->required();
     split->add_option("--node", args.node, "Node for the new shard (default: the shard's node)");
-    split->add_option("--limit", args.sizeLimit, "Refuse unless the shard holds more bytes than this (seed 002's S_limit)");
+    split->add_option(
+        "--limit", args.sizeLimit, "Refuse unless the shard holds more bytes than this (seed 002's S_limit)");
     auto* merge = scenario("merge", "Move every space of a shard into another");
     merge->add_option("from", args.subjects, "Shard that empties")->required()->expected(1);
     merge->add_option("--into", args.into, "Shard that receives")->required();

@@ -4,8 +4,8 @@
 // or removed (seed 000's case for dynamic lookup, in numbers). It reads the map and the nodes'
 // metrics and writes nothing.
 #include "app/ctl/commands.h"
-#include "app/ctl/requests.h"
 #include "app/ctl/output.h"
+#include "app/ctl/requests.h"
 #include "core/migration/migration_requests.h"
 #include "core/plan/simulator.h"
 

@@ -108,7 +108,8 @@ bool MigrationHistory::observe(const MigrationRecord& before, const MigrationRec
         event("rolled-back", "the space goes back to " + after.target);
     }
     const bool moved = after.progress.docsDone != before.progress.docsDone;
-    const bool due = samples.empty() || now - samples.back().unixMs >= kSampleEveryMs || after.backfilled != before.backfilled;
+    const bool due
+        = samples.empty() || now - samples.back().unixMs >= kSampleEveryMs || after.backfilled != before.backfilled;
     if (moved && due) {
         addSample({ now, after.progress.docsDone, after.progress.bytesDone });
         changed = true;
@@ -131,13 +132,14 @@ std::string encode(const MigrationHistory& history)
     json doc = { { "migration", history.migration }, { "space", history.space },
         { "requested_source", history.requestedSource }, { "requested_target", history.requestedTarget },
         { "phases", phases }, { "events", events }, { "samples", samples }, { "write_hold_ms", history.writeHoldMs },
-        { "seen", { { "paused", history.seenPaused }, { "cancel_requested", history.seenCancelRequested },
-                      { "rollback_requested", history.seenRollbackRequested } } } };
+        { "seen",
+            { { "paused", history.seenPaused }, { "cancel_requested", history.seenCancelRequested },
+                { "rollback_requested", history.seenRollbackRequested } } } };
     if (history.verification) {
         const auto& v = *history.verification;
-        doc["verification"] = { { "unix_ms", v.unixMs }, { "source", sideJson(v.source) },
-            { "target", sideJson(v.target) }, { "rounds", v.rounds }, { "repaired_docs", v.repairedDocs },
-            { "equal", v.equal } };
+        doc["verification"]
+            = { { "unix_ms", v.unixMs }, { "source", sideJson(v.source) }, { "target", sideJson(v.target) },
+                  { "rounds", v.rounds }, { "repaired_docs", v.repairedDocs }, { "equal", v.equal } };
     }
     return doc.dump();
 }

@@ -12,16 +12,11 @@ namespace shardmap::core {
 const char* objectiveName(Objective objective)
 {
     switch (objective) {
-    case Objective::Bytes:
-        return "bytes";
-    case Objective::Docs:
-        return "docs";
-    case Objective::QueryLoad:
-        return "queries";
-    case Objective::WriteLoad:
-        return "writes";
-    case Objective::NodeDisk:
-        return "node-disk";
+    case Objective::Bytes: return "bytes";
+    case Objective::Docs: return "docs";
+    case Objective::QueryLoad: return "queries";
+    case Objective::WriteLoad: return "writes";
+    case Objective::NodeDisk: return "node-disk";
     }
     return "?";
 }
@@ -100,14 +95,10 @@ constexpr double kOverheadSecondsPerMove = 2.0;
 double figure(const LoadFigures& load, std::size_t objective)
 {
     switch (objective) {
-    case 0:
-        return load.bytes;
-    case 1:
-        return load.docs;
-    case 2:
-        return load.queriesPerSecond;
-    default:
-        return load.writesPerSecond;
+    case 0: return load.bytes;
+    case 1: return load.docs;
+    case 2: return load.queriesPerSecond;
+    default: return load.writesPerSecond;
     }
 }
 
@@ -248,9 +239,8 @@ public:
     void settle(const std::set<std::string>& emptied, bool evictFromDedicated = false)
     {
         markDedicated(emptied, evictFromDedicated);
-        const bool allHaveCapacity = std::all_of(m_bins.begin(), m_bins.end(), [&](const Bin& bin) {
-            return !isCandidate(bin, emptied) || bin.record.capacityBytes > 0;
-        });
+        const bool allHaveCapacity = std::all_of(m_bins.begin(), m_bins.end(),
+            [&](const Bin& bin) { return !isCandidate(bin, emptied) || bin.record.capacityBytes > 0; });
         double capacitySum = 0;
         std::size_t capacityCount = 0;
         for (Bin& bin : m_bins) {
@@ -577,7 +567,8 @@ private:
     {
         const Item& item = m_items[itemIndex];
         const LoadFigures& load = item.space->load;
-        const auto rounded = [](double value) { return static_cast<std::uint64_t>(std::llround(std::max(0.0, value))); };
+        const auto rounded
+            = [](double value) { return static_cast<std::uint64_t>(std::llround(std::max(0.0, value))); };
         const auto earlier = m_moveOf.find(itemIndex);
         if (earlier != m_moveOf.end()) {
             m_moves[earlier->second].space.clear();
@@ -657,7 +648,8 @@ private:
                 if (m_items[i].big)
                     continue;
                 if (m_items[i].movable && !m_items[i].mustLeave)
-                    markMustLeave(i, "shard " + bin.record.id + " is dedicated to space " + bin.dedicatedTo
+                    markMustLeave(i,
+                        "shard " + bin.record.id + " is dedicated to space " + bin.dedicatedTo
                             + " (larger than half a shard)");
             }
         }
@@ -853,7 +845,8 @@ Status evacuate(Fleet& fleet, const std::set<std::size_t>& allowed, bool failWhe
             continue;
         }
         if (!fleet.withinBudget(i, best.target)) {
-            fleet.warnings().push_back("the move budget ran out before every space left; plan again when these moves are done");
+            fleet.warnings().push_back(
+                "the move budget ran out before every space left; plan again when these moves are done");
             for (std::size_t rest : leaving) {
                 if (items[rest].mustLeave)
                     fleet.remaining().push_back(items[rest].space->id);
@@ -952,7 +945,8 @@ void improve(Fleet& fleet, const std::set<std::size_t>& sources, const std::set<
                         perTarget[k] = { i, round.targets[k], d };
                 }
             }
-            found = std::any_of(perTarget.begin(), perTarget.end(), [](const Candidate& c) { return c.target != kNone; });
+            found
+                = std::any_of(perTarget.begin(), perTarget.end(), [](const Candidate& c) { return c.target != kNone; });
             if (found)
                 break;
         }
@@ -979,12 +973,13 @@ void improve(Fleet& fleet, const std::set<std::size_t>& sources, const std::set<
             }
             first = false;
             if (!fleet.withinBudget(c.item, c.target)) {
-                fleet.warnings().push_back("the move budget (moves, bytes or hours) ran out before the fleet was balanced");
+                fleet.warnings().push_back(
+                    "the move budget (moves, bytes or hours) ran out before the fleet was balanced");
                 return;
             }
             fleet.move(c.item, c.target,
-                what + ": " + bins[from].record.id + " holds " + fleet.shareText(bins[from]) + " of its share of bytes, "
-                    + bins[c.target].record.id + " " + fleet.shareText(bins[c.target]));
+                what + ": " + bins[from].record.id + " holds " + fleet.shareText(bins[from])
+                    + " of its share of bytes, " + bins[c.target].record.id + " " + fleet.shareText(bins[c.target]));
             if (done())
                 return;
         }
@@ -1049,8 +1044,8 @@ Status checkNewShard(const PlannerInput& input, const ShardRecord& shard)
     }
     for (const PlannerNode& node : input.nodes) {
         if (node.id == shard.node)
-            return node.retired ? makeError(ErrorCode::FailedPrecondition,
-                       "node " + shard.node + " is retired; a new shard cannot go there")
+            return node.retired ? makeError(
+                       ErrorCode::FailedPrecondition, "node " + shard.node + " is retired; a new shard cannot go there")
                                 : Status {};
     }
     return makeError(ErrorCode::NotFound, "no node " + shard.node + " in the shard map");
@@ -1162,7 +1157,8 @@ Result<PlanResult> planAddShards(
         const Bin& bin = fleet.bins()[b];
         if (!bin.receives)
             return makeError(ErrorCode::FailedPrecondition,
-                "shard " + bin.record.id + " cannot receive spaces (not active, excluded, or its node did not report its disk)");
+                "shard " + bin.record.id
+                    + " cannot receive spaces (not active, excluded, or its node did not report its disk)");
         lowerBound += std::max(0.0, fleet.target(bin, 0) - bin.load.bytes);
     }
     const bool balancedBefore = fleet.fleetBalanced();
@@ -1222,7 +1218,8 @@ Result<PlanResult> planRetireNode(const PlannerInput& input, const std::string& 
 Result<PlanResult> planSplit(
     const PlannerInput& input, const std::string& shard, const ShardRecord& newShard, const PlannerOptions& options)
 {
-    if (std::none_of(input.shards.begin(), input.shards.end(), [&](const PlannerShard& s) { return s.record.id == shard; }))
+    if (std::none_of(
+            input.shards.begin(), input.shards.end(), [&](const PlannerShard& s) { return s.record.id == shard; }))
         return makeError(ErrorCode::NotFound, "no shard " + shard + " in the shard map");
     if (auto status = checkNewShard(input, newShard); !status)
         return status.error();
@@ -1242,8 +1239,9 @@ Result<PlanResult> planSplit(
     for (std::size_t i : source.items) {
         const Item& item = fleet.items()[i];
         if (item.space->migrating)
-            return makeError(ErrorCode::FailedPrecondition, "space(s) already migrating: " + item.space->id + " ("
-                    + item.space->migrationId + "); wait for them or cancel them first");
+            return makeError(ErrorCode::FailedPrecondition,
+                "space(s) already migrating: " + item.space->id + " (" + item.space->migrationId
+                    + "); wait for them or cancel them first");
         items.push_back(&item);
         indices.push_back(i);
         fixed.push_back(!item.space->pin.empty());
@@ -1283,7 +1281,8 @@ Result<PlanResult> planMerge(
     fleet.letReceive(fleet.binOf(into));
     if (!fleet.bins()[fleet.binOf(into)].receives)
         return makeError(ErrorCode::FailedPrecondition,
-            "shard " + into + " cannot receive spaces (not active, excluded, dedicated, or its node did not report its disk)");
+            "shard " + into
+                + " cannot receive spaces (not active, excluded, dedicated, or its node did not report its disk)");
     const bool balancedBefore = fleet.fleetBalanced();
     const std::uint64_t bound = bytesLeaving(fleet);
     if (auto status = evacuate(fleet, { fleet.binOf(into) }, true); !status)

@@ -93,14 +93,15 @@ std::optional<Scenario> parseScenario(std::string_view name)
     return std::nullopt;
 }
 
-Result<PlanResult> planScenario(const PlannerInput& input, const ScenarioRequest& request, const PlannerOptions& options)
+Result<PlanResult> planScenario(
+    const PlannerInput& input, const ScenarioRequest& request, const PlannerOptions& options)
 {
     const auto created = [&](const std::string& defaultNode) {
-        return ShardRecord { request.newShard, request.node.empty() ? defaultNode : request.node, ShardState::Active, 0, 0 };
+        return ShardRecord { request.newShard, request.node.empty() ? defaultNode : request.node, ShardState::Active, 0,
+            0 };
     };
     switch (request.scenario) {
-    case Scenario::Rebalance:
-        return planRebalance(input, options);
+    case Scenario::Rebalance: return planRebalance(input, options);
     case Scenario::AddShards: {
         if (auto status = needs(request, 1, false, false); !status)
             return status.error();

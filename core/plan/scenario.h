@@ -35,6 +35,7 @@ struct ScenarioRequest {
 
 // Plans the scenario on the input. InvalidArgument when a parameter the scenario needs is
 // missing; otherwise what the planner says.
-Result<PlanResult> planScenario(const PlannerInput& input, const ScenarioRequest& request, const PlannerOptions& options);
+Result<PlanResult> planScenario(
+    const PlannerInput& input, const ScenarioRequest& request, const PlannerOptions& options);
 
 } // namespace shardmap::core

@@ -66,7 +66,8 @@ TEST(MigrationHistory, EventsComeFromWhatChangedInTheRecord)
     std::vector<std::string> kinds;
     for (const auto& event : history.events)
         kinds.push_back(event.kind);
-    EXPECT_EQ(kinds, (std::vector<std::string> { "error", "paused", "cutover-aborted", "repair", "resumed", "cancel-requested" }));
+    EXPECT_EQ(kinds,
+        (std::vector<std::string> { "error", "paused", "cutover-aborted", "repair", "resumed", "cancel-requested" }));
     EXPECT_EQ(history.events[0].text, "node n2 unreachable (retrying in 400 ms)");
     EXPECT_EQ(history.events[3].text, "repaired 7 document(s)");
     EXPECT_FALSE(history.observe(later, later, 30)) << "nothing changed, nothing to write";

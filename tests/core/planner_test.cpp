@@ -3,9 +3,8 @@
 // lower bound, drains spread out, determinism) and each scenario's own rules.
 #include "core/plan/planner.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 #include <random>
 
 using namespace shardmap::core;
@@ -180,11 +179,13 @@ TEST(Planner, BalancedFleetGetsAnEmptyPlan)
     PlannerInput input;
     input.nodes = { { "n0", false, 100 * kGiB, 200 * kGiB }, { "n1", false, 100 * kGiB, 200 * kGiB } };
     for (int s = 0; s < 4; ++s)
-        input.shards.push_back({ ShardRecord { "s" + std::to_string(s), "n" + std::to_string(s % 2), ShardState::Active, 0, 0 } });
+        input.shards.push_back(
+            { ShardRecord { "s" + std::to_string(s), "n" + std::to_string(s % 2), ShardState::Active, 0, 0 } });
     for (int i = 0; i < 40; ++i) {
         // 10 spaces per shard, sizes within a few percent of each other.
         const double bytes = 1e8 * (1 + 0.01 * (i % 3));
-        input.spaces.push_back({ "t" + std::to_string(i), "s" + std::to_string(i % 4), {}, false, {}, {}, { bytes / 500, bytes, 1, 1 } });
+        input.spaces.push_back(
+            { "t" + std::to_string(i), "s" + std::to_string(i % 4), {}, false, {}, {}, { bytes / 500, bytes, 1, 1 } });
     }
     auto result = planRebalance(input);
     ASSERT_TRUE(result);
@@ -197,13 +198,14 @@ TEST(Planner, ApplyingAPlanAndPlanningAgainGivesAnEmptyPlan)
 {
     for (std::uint32_t seed = 1; seed <= 60; ++seed) {
         SCOPED_TRACE("seed " + std::to_string(seed));
-        const PlannerInput input = randomFleet(seed, { 3 + static_cast<int>(seed % 4), 6 + static_cast<int>(seed % 9), 250, seed % 2 == 0 });
+        const PlannerInput input
+            = randomFleet(seed, { 3 + static_cast<int>(seed % 4), 6 + static_cast<int>(seed % 9), 250, seed % 2 == 0 });
         auto first = planRebalance(input);
         ASSERT_TRUE(first) << first.error().describe();
         auto second = planRebalance(applyPlanToInput(input, first->plan));
         ASSERT_TRUE(second) << second.error().describe();
-        EXPECT_TRUE(second->plan.moves.empty()) << second->plan.moves.size() << " more moves, first: "
-                                                << second->plan.moves.front().reason;
+        EXPECT_TRUE(second->plan.moves.empty())
+            << second->plan.moves.size() << " more moves, first: " << second->plan.moves.front().reason;
     }
 }
 
@@ -334,7 +336,8 @@ TEST(Planner, SplitMakesBalancedHalvesAndKeepsPinnedSpaces)
     for (int i = 0; i < 60; ++i) {
         const double bytes = 1e9 / std::pow(i + 1, 1.0);
         total += bytes;
-        input.spaces.push_back({ "t" + std::to_string(i), "s", i == 3 ? "s" : "", false, {}, {}, { bytes / 700, bytes, 0, 0 } });
+        input.spaces.push_back(
+            { "t" + std::to_string(i), "s", i == 3 ? "s" : "", false, {}, {}, { bytes / 700, bytes, 0, 0 } });
     }
     auto result = planSplit(input, "s", { "s-b", "n1", ShardState::Active, 0, 0 });
     ASSERT_TRUE(result) << result.error().describe();
@@ -393,8 +396,9 @@ TEST(Planner, SpacesLargerThanHalfAShardGetTheirShardToThemselves)
     input.nodes = { { "n0", false, 100 * kGiB, 200 * kGiB } };
     for (const char* id : { "a", "b", "c" })
         input.shards.push_back({ ShardRecord { id, "n0", ShardState::Active, 0, 10'000 } });
-    input.spaces = { { "whale", "a", {}, false, {}, {}, { 10, 6000, 0, 0 } }, { "minnow", "a", {}, false, {}, {}, { 1, 500, 0, 0 } },
-        { "x", "b", {}, false, {}, {}, { 1, 800, 0, 0 } }, { "y", "c", {}, false, {}, {}, { 1, 700, 0, 0 } } };
+    input.spaces = { { "whale", "a", {}, false, {}, {}, { 10, 6000, 0, 0 } },
+        { "minnow", "a", {}, false, {}, {}, { 1, 500, 0, 0 } }, { "x", "b", {}, false, {}, {}, { 1, 800, 0, 0 } },
+        { "y", "c", {}, false, {}, {}, { 1, 700, 0, 0 } } };
     auto result = planRebalance(input);
     ASSERT_TRUE(result) << result.error().describe();
     const PlannedMove* minnow = result->plan.moveOf("minnow");
@@ -507,7 +511,8 @@ TEST(Planner, MovesWithinANodeNeedRoomOnItsDiskToo)
     input.nodes = { { "n0", false, 5'000, 100'000 } };
     input.shards = { { ShardRecord { "a", "n0", ShardState::Active, 0, 0 } },
         { ShardRecord { "b", "n0", ShardState::Active, 0, 0 } } };
-    input.spaces = { { "x", "a", {}, false, {}, {}, { 1, 10'000, 0, 0 } }, { "y", "a", {}, false, {}, {}, { 1, 10'000, 0, 0 } } };
+    input.spaces = { { "x", "a", {}, false, {}, {}, { 1, 10'000, 0, 0 } },
+        { "y", "a", {}, false, {}, {}, { 1, 10'000, 0, 0 } } };
     auto result = planRebalance(input);
     ASSERT_TRUE(result);
     EXPECT_TRUE(result->plan.moves.empty()) << "5,000 bytes free cannot take a 10,000-byte copy";

@@ -119,7 +119,8 @@ TEST_P(CtlPlanTest, APlanQueuesNothingUntilAppliedFromItsFile)
     EXPECT_EQ(map().revision, before) << "planning commits nothing";
     auto human = ctl({ "plan", "rebalance" });
     ASSERT_EQ(human.code, 0) << human.err;
-    for (const char* text : { "SPACE", "REASON", "rebalance: s0 holds", "BYTES AFTER", "max/mean", "docs/s per migration" })
+    for (const char* text :
+        { "SPACE", "REASON", "rebalance: s0 holds", "BYTES AFTER", "max/mean", "docs/s per migration" })
         EXPECT_NE(human.out.find(text), std::string::npos) << text << "\n" << human.out;
 
     auto applied = ctl({ "--json", "plan", "apply", file });
@@ -198,7 +199,8 @@ TEST_P(CtlPlanTest, AddShardCreatesTheNewShardWhenApplied)
     ASSERT_GE(op.migrations.size(), 3u);
     for (const auto& id : op.migrations)
         EXPECT_EQ(after.migrations.at(id).value.target, "s9");
-    EXPECT_LE(result["summary"]["bytes_moved"].get<double>(), 1.25 * result["summary"]["lower_bound_bytes"].get<double>());
+    EXPECT_LE(
+        result["summary"]["bytes_moved"].get<double>(), 1.25 * result["summary"]["lower_bound_bytes"].get<double>());
     auto client = m_pool.get(m_nodes[1]->address());
     auto shards = (*client)->listShards();
     ASSERT_TRUE(shards);
@@ -288,20 +290,22 @@ TEST_P(CtlPlanChunkTest, AnAbandonedQueuingOperationEndsFailedAndPlanningAgainMo
     ASSERT_NE(ctl({ "drain", "s0" }, { "SHARDMAP_FAILPOINTS=operation.chunk.committed=kill@1" }).code, 0);
     const core::OperationRecord aged = map().operations.begin()->second.value;
     ASSERT_EQ(ctl({ "migrations", "settings", "--rollback-window", "0", "--max-per-shard", "0", "--max-per-node", "0",
-                  "--max-concurrent", "16" })
+                      "--max-concurrent", "16" })
                   .code,
         0);
     auto controller = ControllerProcess::start(m_dir.file("c1.stderr.log"),
         { "--store", m_store, "--id", "c1", "--lease-ttl-ms", "1000", "--abandoned-queuing-ms", "3000" });
     ASSERT_TRUE(controller);
-    ASSERT_TRUE(pollUntil(std::chrono::seconds(120), [&] { return map().operations.at(aged.id).value.state == "failed"; }))
-        << controller->stderrText();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(120), [&] {
+        return map().operations.at(aged.id).value.state == "failed";
+    })) << controller->stderrText();
     const auto ended = map();
     const auto& op = ended.operations.at(aged.id).value;
     EXPECT_NE(op.error.find("interrupted while queuing: 62 of 80 moves were queued"), std::string::npos) << op.error;
     for (const auto& id : op.migrations)
         EXPECT_EQ(ended.migrations.at(id).value.phase, core::MigrationPhase::Done) << id;
-    EXPECT_EQ(ended.shards.at("s0").value.state, core::ShardState::Draining) << "nothing retired for a partial operation";
+    EXPECT_EQ(ended.shards.at("s0").value.state, core::ShardState::Draining)
+        << "nothing retired for a partial operation";
 
     // What a report will read: the timeline the executor kept for each migration.
     auto shown = ctl({ "migrations", "show", op.migrations.front() });

@@ -37,10 +37,10 @@ inline void seedSpaces(core::MetadataStore& store, core::NodeClient& node, const
     for (std::size_t s = 0; s < spaces.size(); ++s) {
         ASSERT_TRUE(node.setOwnership(shard, { spaces[s], core::SpaceRole::Owner, 1 }));
         for (int i = 0; i < docs[s % docs.size()]; ++i)
-            items.push_back({ { spaces[s], "doc-" + std::to_string(i), 1,
-                                  { { "title", "t" }, { "body", std::string(300, static_cast<char>('a' + i % 26)) } },
-                                  false },
-                1 });
+            items.push_back(
+                { { spaces[s], "doc-" + std::to_string(i), 1,
+                      { { "title", "t" }, { "body", std::string(300, static_cast<char>('a' + i % 26)) } }, false },
+                    1 });
     }
     auto written = node.bulkWrite(shard, items);
     ASSERT_TRUE(written) << written.error().describe();

@@ -55,13 +55,16 @@ TEST_F(WhatIfTest, EveryStrategyOnTheFleetsOwnSpacesSideBySide)
         return model.index(rowOf(model, QString::fromLatin1(name)), column).data(SimulationModel::ValueRole).toDouble();
     };
     EXPECT_GT(value("current", SimulationModel::MaxOverMeanColumn), 3.0) << "nearly everything is on s0";
-    EXPECT_LT(value("planner", SimulationModel::MaxOverMeanColumn), value("current", SimulationModel::MaxOverMeanColumn));
-    EXPECT_GT(value("mod-n", SimulationModel::MovedOnAddColumn), value("rendezvous", SimulationModel::MovedOnAddColumn));
+    EXPECT_LT(
+        value("planner", SimulationModel::MaxOverMeanColumn), value("current", SimulationModel::MaxOverMeanColumn));
+    EXPECT_GT(
+        value("mod-n", SimulationModel::MovedOnAddColumn), value("rendezvous", SimulationModel::MovedOnAddColumn));
     EXPECT_EQ(model.result().addedShards.size(), 2u);
     EXPECT_EQ(model.result().removedShards.size(), 1u);
     EXPECT_EQ(model.result().spaces, 32u);
     EXPECT_EQ(page.evennessChart()->categories().size(), 7);
-    EXPECT_TRUE(model.headerData(SimulationModel::MovedOnAddColumn, Qt::Horizontal).toString().contains(QLatin1Char('2')));
+    EXPECT_TRUE(
+        model.headerData(SimulationModel::MovedOnAddColumn, Qt::Horizontal).toString().contains(QLatin1Char('2')));
     EXPECT_FALSE(model.index(0, SimulationModel::StrategyColumn).data(Qt::ToolTipRole).toString().isEmpty());
 
     // Growth: every space twice as big doubles the simulated bytes.

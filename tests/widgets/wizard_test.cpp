@@ -148,23 +148,32 @@ TEST_F(WizardTest, ThePreviewShowsMovesAndBarsAndReplansAsTheBudgetChanges)
     EXPECT_EQ(wizard.movesModel()->rowCount(), static_cast<int>(first.plan.moves.size()));
     for (int row = 0; row < wizard.movesModel()->rowCount(); ++row) {
         EXPECT_EQ(wizard.movesModel()->index(row, PlanMovesModel::FromColumn).data().toString(), QStringLiteral("s0"));
-        EXPECT_GT(wizard.movesModel()->index(row, PlanMovesModel::DocsColumn).data(PlanMovesModel::ValueRole).toULongLong(), 0u);
-        EXPECT_TRUE(wizard.movesModel()->index(row, PlanMovesModel::ReasonColumn).data().toString().startsWith(
-            QStringLiteral("rebalance: s0 holds")));
+        EXPECT_GT(
+            wizard.movesModel()->index(row, PlanMovesModel::DocsColumn).data(PlanMovesModel::ValueRole).toULongLong(),
+            0u);
+        EXPECT_TRUE(wizard.movesModel()
+                        ->index(row, PlanMovesModel::ReasonColumn)
+                        .data()
+                        .toString()
+                        .startsWith(QStringLiteral("rebalance: s0 holds")));
     }
-    EXPECT_EQ(wizard.chart()->shownShards(), (QStringList { QStringLiteral("s0"), QStringLiteral("s1"), QStringLiteral("s2") }));
+    EXPECT_EQ(wizard.chart()->shownShards(),
+        (QStringList { QStringLiteral("s0"), QStringLiteral("s1"), QStringLiteral("s2") }));
     const auto [before, after] = wizard.chart()->values(QStringLiteral("s0"));
     EXPECT_GT(before, 2 * after);
-    EXPECT_TRUE(wizard.summaryText().contains(QStringLiteral("docs/s per migration"))) << wizard.summaryText().toStdString();
+    EXPECT_TRUE(wizard.summaryText().contains(QStringLiteral("docs/s per migration")))
+        << wizard.summaryText().toStdString();
     EXPECT_TRUE(wizard.button(QWizard::NextButton)->isEnabled());
 
     wizard.setMaxMoves(2);
-    ASSERT_TRUE(waitFor([&] { return !wizard.planning() && wizard.result() && wizard.result()->plan.moves.size() == 2; }));
+    ASSERT_TRUE(
+        waitFor([&] { return !wizard.planning() && wizard.result() && wizard.result()->plan.moves.size() == 2; }));
     EXPECT_EQ(wizard.movesModel()->rowCount(), 2);
     EXPECT_TRUE(wizard.warningsText().contains(QStringLiteral("budget"))) << wizard.warningsText().toStdString();
     wizard.setMaxMoves(0);
     wizard.setBand(0.5);
-    ASSERT_TRUE(waitFor([&] { return !wizard.planning() && wizard.result() && wizard.result()->plan.moves.size() != 2; }));
+    ASSERT_TRUE(
+        waitFor([&] { return !wizard.planning() && wizard.result() && wizard.result()->plan.moves.size() != 2; }));
     EXPECT_LT(wizard.result()->plan.moves.size(), first.plan.moves.size()) << "a wider band asks for fewer moves";
 
     const QString dir = QStringLiteral(SHARDMAP_TEST_ARTIFACTS) + QStringLiteral("/screenshots");
@@ -184,7 +193,8 @@ TEST_F(WizardTest, ThePreviewIsReachableByKeyboard)
     QTest::keyClick(&wizard, Qt::Key_M, Qt::AltModifier);
     EXPECT_EQ(QApplication::focusWidget(), wizard.findChild<QSpinBox*>()) << "Alt+M focuses the move budget";
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Up);
-    ASSERT_TRUE(waitFor([&] { return !wizard.planning() && wizard.result() && wizard.result()->plan.moves.size() == 1; }));
+    ASSERT_TRUE(
+        waitFor([&] { return !wizard.planning() && wizard.result() && wizard.result()->plan.moves.size() == 1; }));
 }
 
 TEST_F(WizardTest, RebalanceQueuesOneOperationTheMigrationsRunAndTheFleetEndsWithinTheBand)

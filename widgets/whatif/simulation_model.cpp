@@ -56,9 +56,10 @@ QString SimulationModel::text(const core::StrategyOutcome& outcome, int column) 
     case MaxOverMeanColumn: return locale.toString(outcome.bytes.maxOverMean, 'f', 2);
     case SpreadColumn: return locale.toString(outcome.bytes.stddevOverMean, 'f', 3);
     case HottestColumn:
-        return outcome.hottestShard.empty()
-            ? QStringLiteral("-")
-            : tr("%1× (%2)").arg(locale.toString(outcome.queries.maxOverMean, 'f', 2), QString::fromStdString(outcome.hottestShard));
+        return outcome.hottestShard.empty() ? QStringLiteral("-")
+                                            : tr("%1× (%2)")
+                                                  .arg(locale.toString(outcome.queries.maxOverMean, 'f', 2),
+                                                      QString::fromStdString(outcome.hottestShard));
     case MovedOnAddColumn: return movedText(outcome.onAdd);
     case MovedOnRemoveColumn: return movedText(outcome.onRemove);
     case FromCurrentColumn: return movedText(outcome.fromCurrent);

@@ -171,14 +171,15 @@ void WhatIfPage::show(core::Result<core::SimulationResult> result)
         return;
     }
     const QLocale locale;
-    m_message->setText(tr("%n space(s), %1 on %2 shard(s); adding shards moves at least %3 for an even share. "
-                          "Dynamic lookup (current, planner, load-aware) moves only what has to move; the hashes "
-                          "move every space whose computed shard changes.",
-        nullptr, static_cast<int>(result->spaces))
-                           .arg(locale.formattedDataSize(static_cast<qint64>(result->total.bytes), 1, QLocale::DataSizeIecFormat))
-                           .arg(result->shards.size())
-                           .arg(locale.formattedDataSize(
-                               static_cast<qint64>(result->minimumMovedOnAdd), 1, QLocale::DataSizeIecFormat)));
+    m_message->setText(
+        tr("%n space(s), %1 on %2 shard(s); adding shards moves at least %3 for an even share. "
+           "Dynamic lookup (current, planner, load-aware) moves only what has to move; the hashes "
+           "move every space whose computed shard changes.",
+            nullptr, static_cast<int>(result->spaces))
+            .arg(locale.formattedDataSize(static_cast<qint64>(result->total.bytes), 1, QLocale::DataSizeIecFormat))
+            .arg(result->shards.size())
+            .arg(locale.formattedDataSize(
+                static_cast<qint64>(result->minimumMovedOnAdd), 1, QLocale::DataSizeIecFormat)));
     QStringList names;
     QList<double> maxOverMean;
     QList<double> onAdd;
@@ -189,7 +190,8 @@ void WhatIfPage::show(core::Result<core::SimulationResult> result)
         onAdd << outcome.onAdd.shareOfBytes * 100;
         onRemove << outcome.onRemove.shareOfBytes * 100;
     }
-    m_evenness->setBars(tr("Largest shard over the mean (bytes)"), names, { { tr("max/mean"), maxOverMean } }, tr("× mean"));
+    m_evenness->setBars(
+        tr("Largest shard over the mean (bytes)"), names, { { tr("max/mean"), maxOverMean } }, tr("× mean"));
     m_moved->setBars(tr("Data moved when shards change"), names,
         { { tr("adding %n shard(s)", nullptr, static_cast<int>(result->addedShards.size())), onAdd },
             { tr("removing %n shard(s)", nullptr, static_cast<int>(result->removedShards.size())), onRemove } },

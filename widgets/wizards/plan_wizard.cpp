@@ -81,8 +81,7 @@ QString scenarioHelp(core::Scenario scenario)
     case core::Scenario::Merge:
         return PlanWizard::tr("Moves every space of the first shard into the second; the first is retired when "
                               "they are done.");
-    case core::Scenario::Isolate:
-        return PlanWizard::tr("Moves one space to a new shard of its own and pins it there.");
+    case core::Scenario::Isolate: return PlanWizard::tr("Moves one space to a new shard of its own and pins it there.");
     }
     return {};
 }
@@ -198,7 +197,10 @@ public:
         m_wizard->m_applyMessage->clear();
     }
 
-    bool isComplete() const override { return !m_wizard->m_applying && !m_wizard->m_reason->text().trimmed().isEmpty(); }
+    bool isComplete() const override
+    {
+        return !m_wizard->m_applying && !m_wizard->m_reason->text().trimmed().isEmpty();
+    }
 
     // Finish queues the plan and stays open until the store answered: closed when it was
     // queued, the reason inline when it was refused.
@@ -432,7 +434,8 @@ core::ScenarioRequest PlanWizard::request() const
     switch (request.scenario) {
     case core::Scenario::Rebalance: break;
     case core::Scenario::AddShards:
-        for (const QString& part : m_spaceOrShards->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
+        for (const QString& part :
+            m_spaceOrShards->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
             request.subjects.push_back(part.toStdString());
         break;
     case core::Scenario::Isolate:
@@ -595,7 +598,7 @@ QString PlanWizard::summaryText() const
     }
     QStringList lines;
     lines << tr("%n move(s): %1 and %2 docs to copy; about %3 at %4 docs/s per migration (%5).", nullptr,
-                 static_cast<int>(summary.moves))
+        static_cast<int>(summary.moves))
                  .arg(bytesText(static_cast<double>(summary.bytesMoved)))
                  .arg(QLocale().toString(qulonglong(summary.docsMoved)))
                  .arg(durationText(summary.estimatedSeconds))
@@ -657,7 +660,8 @@ void PlanWizard::applyPlan()
                 if (operation.error().code == core::ErrorCode::Conflict)
                     m_input.reset();
                 const QString message = tr("Nothing was queued: %1").arg(qs(operation.error().describe()))
-                    + (operation.error().code == core::ErrorCode::Conflict ? tr("\nGo back to plan again.") : QString());
+                    + (operation.error().code == core::ErrorCode::Conflict ? tr("\nGo back to plan again.")
+                                                                           : QString());
                 m_applyMessage->setText(message);
                 emit applyFailed(message);
                 return;

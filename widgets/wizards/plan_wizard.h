@@ -34,8 +34,8 @@ class PlanWizard : public QWizard {
 public:
     enum PageId { ScenarioPageId, PreviewPageId, ConfirmPageId };
 
-    PlanWizard(FleetConnection* connection, core::Scenario scenario, const QString& subject = {},
-        QWidget* parent = nullptr);
+    PlanWizard(
+        FleetConnection* connection, core::Scenario scenario, const QString& subject = {}, QWidget* parent = nullptr);
     ~PlanWizard() override;
 
     // Every scenario with its menu text ("Rebalance…"), in menu order.
