@@ -40,11 +40,23 @@ void ShardMapModel::setMap(const MapPtr& map)
     m_map = map;
     removeLanes(map);
     insertLanes(map);
+    // The spaces each shard owns, in one pass: asking the map per lane scanned every space for
+    // every lane (4.4 s per map change at 2,000 shards and 100,000 spaces; console_bench).
+    SpacesByShard owned;
+    if (map) {
+        for (const auto& [id, space] : map->spaces)
+            owned[space.value.shard].push_back(&space.value);
+    }
+    static const std::vector<const core::SpaceRecord*> none;
+    const auto ownedBy = [&](int row) -> const std::vector<const core::SpaceRecord*>& {
+        const auto found = owned.find(m_lanes[static_cast<std::size_t>(row)]->id.toStdString());
+        return found == owned.end() ? none : found->second;
+    };
     // All removals first: a space that moved between lanes leaves one before it enters the other.
     for (int row = 0; row < static_cast<int>(m_lanes.size()); ++row)
-        removeSpaces(row, map);
+        removeSpaces(row, map, ownedBy(row));
     for (int row = 0; row < static_cast<int>(m_lanes.size()); ++row)
-        addSpaces(row, map);
+        addSpaces(row, map, ownedBy(row));
     m_departed.clear();
     updateProjections();
 }
@@ -89,7 +101,7 @@ void ShardMapModel::insertLanes(const MapPtr& map)
     }
 }
 
-void ShardMapModel::removeSpaces(int row, const MapPtr& map)
+void ShardMapModel::removeSpaces(int row, const MapPtr& map, const std::vector<const core::SpaceRecord*>& spaces)
 {
     Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
     const QModelIndex parentIndex = index(row, 0);
@@ -99,10 +111,8 @@ void ShardMapModel::removeSpaces(int row, const MapPtr& map)
         emit dataChanged(parentIndex, parentIndex);
     }
     QSet<QString> owned;
-    for (const core::SpaceRecord* space : map->spacesOn(lane.id.toStdString())) {
-        if (space->shard == lane.record.id)
-            owned.insert(QString::fromStdString(space->id));
-    }
+    for (const core::SpaceRecord* space : spaces)
+        owned.insert(QString::fromStdString(space->id));
     // Removed (or moved away): from the end so that earlier rows keep their numbers.
     for (int child = static_cast<int>(lane.spaces.size()) - 1; child >= 0; --child) {
         if (owned.contains(lane.spaces[static_cast<std::size_t>(child)].id))
@@ -134,15 +144,15 @@ void ShardMapModel::removeSpaces(int row, const MapPtr& map)
         emit dataChanged(index(first, 0, parentIndex), index(last, 0, parentIndex));
 }
 
-void ShardMapModel::addSpaces(int row, const MapPtr& map)
+void ShardMapModel::addSpaces(int row, const MapPtr& map, const std::vector<const core::SpaceRecord*>& spaces)
 {
     Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
     const QModelIndex parentIndex = index(row, 0);
     // New ones, appended (the view orders tiles by size).
     QStringList added;
-    for (const core::SpaceRecord* space : map->spacesOn(lane.id.toStdString())) {
+    for (const core::SpaceRecord* space : spaces) {
         const QString id = QString::fromStdString(space->id);
-        if (space->shard == lane.record.id && !lane.rowOf.contains(id))
+        if (!lane.rowOf.contains(id))
             added.push_back(id);
     }
     if (added.isEmpty())

@@ -10,6 +10,7 @@
 #include <QTimer>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace shardmap::widgets {
@@ -142,8 +143,9 @@ private:
     int laneRow(const QString& shardId) const;
     void removeLanes(const MapPtr& map);
     void insertLanes(const MapPtr& map);
-    void removeSpaces(int laneRow, const MapPtr& map);
-    void addSpaces(int laneRow, const MapPtr& map);
+    using SpacesByShard = std::unordered_map<std::string, std::vector<const core::SpaceRecord*>>;
+    void removeSpaces(int laneRow, const MapPtr& map, const std::vector<const core::SpaceRecord*>& owned);
+    void addSpaces(int laneRow, const MapPtr& map, const std::vector<const core::SpaceRecord*>& owned);
     QModelIndex dropTarget(int row, const QModelIndex& parent) const;
     void reindexLanes();
     void invalidateRules();
