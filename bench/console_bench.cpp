@@ -18,6 +18,15 @@
 // 3. MainWindow::findSpace() of --finds random spaces: the time until it returns.
 // 4. RSS: this process's VmRSS and VmHWM from /proc/self/status (the peak is reset after seeding,
 //    so it is the console's), and the nodes' total VmRSS.
+// 5. The planner wizard (issue 12; --no-wizard skips it), after the figures above are taken: a few
+//    spaces on the shards with the most spaces get documents (--wizard-hot-*), so that the fleet is
+//    lopsided in bytes and docs; then MainWindow::openWizard(Rebalance) and next() to the preview,
+//    which reads the fleet's figures and plans on the connection's pool. Measured: the time until
+//    the first plan is in the wizard (planReady) and its moves table has painted, split into the
+//    figures read and the plan; then the same for setBand() and setMaxMoves() (each re-plans after
+//    the page's 250 ms debounce); the moves and the plan's largest-over-mean before and after; and
+//    the probe's UI-thread gaps in each step. --wizard-only measures the same on a FleetConnection
+//    without the MainWindow (and without phases 2-4): the wizard's own cost, without the pages'.
 //
 // Every child gets PR_SET_PDEATHSIG (tests/support/process.cpp) and --exit-with-parent, and is
 // stopped with SIGTERM (then SIGKILL) at the end. Nothing asserts on timings. Results:
@@ -36,6 +45,8 @@
 #include "widgets/session/connection_spec.h"
 #include "widgets/session/fleet_connection.h"
 #include "widgets/style/theme.h"
+#include "widgets/wizards/plan_moves_model.h"
+#include "widgets/wizards/plan_wizard.h"
 
 #include <CLI/CLI.hpp>
 #include <QAbstractItemModel>
@@ -43,8 +54,10 @@
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QEventLoop>
+#include <QTableView>
 #include <QTimer>
 #include <QTreeView>
+#include <QWizardPage>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -62,6 +75,7 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -106,6 +120,15 @@ struct Options {
     bool keepFleet = false;
     bool keepData = false;
     bool json = false;
+    // The planner wizard (issue 12): hot spaces seeded before it opens, then the re-plans.
+    bool wizard = true;
+    bool wizardOnly = false;
+    std::size_t hotShards = 10;
+    std::size_t hotSpaces = 40;
+    std::size_t hotDocs = 20;
+    double wizardBand = 0.2;
+    int wizardMaxMoves = 100;
+    int wizardTimeoutSeconds = 300;
 };
 
 template <typename T> T orThrow(core::Result<T> result, const std::string& what)
@@ -403,6 +426,71 @@ SeedTimes seedFleet(Fleet& fleet, const Options& o)
     times.mapMs = millisSince(step);
     times.totalMs = millisSince(start);
     return times;
+}
+
+// The planner wizard's lopsided fleet: on the --wizard-hot-shards shards with the most spaces,
+// --wizard-hot-spaces spaces each get documents (hotDocs/2 to hotDocs/2 + hotDocs - 1 each,
+// varied), so those shards hold many times their share of bytes and docs and a rebalance has
+// moves to make. Only the nodes' data changes; the map already lists these spaces there.
+struct HotSeed {
+    std::size_t shards = 0;
+    std::size_t spaces = 0;
+    std::size_t docs = 0;
+    std::size_t mostMapSpaces = 0; // spaces the map lists on the hot shards: the most and the fewest
+    std::size_t fewestMapSpaces = 0;
+    double ms = 0;
+};
+
+HotSeed seedHotSpaces(const Fleet& fleet, const Options& o)
+{
+    HotSeed seed;
+    const auto start = Clock::now();
+    const std::size_t shards = o.nodes * o.shardsPerNode;
+    std::vector<std::vector<std::size_t>> spacesOn(shards);
+    for (std::size_t i = 0; i < fleet.spaceShard.size(); ++i)
+        spacesOn[fleet.spaceShard[i]].push_back(i);
+    std::vector<std::size_t> order(shards);
+    std::iota(order.begin(), order.end(), std::size_t { 0 });
+    std::stable_sort(order.begin(), order.end(),
+        [&](std::size_t a, std::size_t b) { return spacesOn[a].size() > spacesOn[b].size(); });
+    order.resize(std::min(o.hotShards, shards));
+    if (order.empty() || o.hotSpaces == 0 || o.hotDocs == 0)
+        return seed;
+    seed.shards = order.size();
+    seed.mostMapSpaces = spacesOn[order.front()].size();
+    seed.fewestMapSpaces = spacesOn[order.back()].size();
+    std::atomic<std::size_t> docs { 0 };
+    std::atomic<std::size_t> spaces { 0 };
+    parallelFor(order.size(), o.seedThreads, [&](std::size_t k) {
+        const std::size_t index = order[k];
+        const std::size_t n = index / o.shardsPerNode;
+        const std::string shard = shardId(n, index % o.shardsPerNode);
+        auto client = orThrow(core::GrpcNodeClient::connect(fleet.nodes[n].address, {}), "connecting to " + nodeId(n));
+        // The first space of a shard that got the seeding's documents has them already.
+        const bool seeded = o.docsPerShard > 0 && o.docShardEvery > 0 && index % o.docShardEvery == 0;
+        std::vector<core::WriteItem> items;
+        std::size_t taken = 0;
+        for (std::size_t j = seeded ? 1 : 0; j < spacesOn[index].size() && taken < o.hotSpaces; ++j, ++taken) {
+            const std::string space = spaceId(spacesOn[index][j]);
+            orThrow(client->setOwnership(shard, { space, core::SpaceRole::Owner, 1 }), "SetOwnership " + space);
+            const std::size_t count = o.hotDocs / 2 + (taken * 7) % o.hotDocs;
+            for (std::size_t d = 0; d < count; ++d) {
+                const std::string id = "doc-" + std::to_string(d);
+                items.push_back({ core::Document { space, id, 1,
+                                      { { "title", "document " + std::to_string(d) + " of " + space },
+                                          { "body", "a hot space on " + shard + ", for the planner to move" } },
+                                      false },
+                    1 });
+            }
+        }
+        if (!items.empty())
+            docs += orThrow(client->bulkWrite(shard, items), "BulkWrite to " + shard).applied;
+        spaces += taken;
+    });
+    seed.docs = docs;
+    seed.spaces = spaces;
+    seed.ms = millisSince(start);
+    return seed;
 }
 
 std::uint64_t nodesRss(const Fleet& fleet)
@@ -759,6 +847,45 @@ struct LoadPhases {
     std::size_t sampledNodes = 0;
 };
 
+// One step of the planner wizard: next() to the preview, or a parameter changed on it. Times are
+// ms since the call; -1: did not happen.
+struct WizardStep {
+    std::string what;
+    bool ready = false; // a plan (or an error) arrived and the moves table painted
+    double callMs = -1; // the call itself (next(), setBand(), setMaxMoves()) on the UI thread
+    double figuresStartMs = -1; // the wizard started reading the fleet's figures (first plan)
+    double planStartMs = -1; // planning started (after the figures; a re-plan after the debounce)
+    double readyMs = -1; // planReady with the new plan
+    double paintedMs = -1; // the moves table's paint after that finished
+    GapSummary gaps; // from the call to 500 ms after the paint
+    bool hasResult = false;
+    std::size_t moves = 0;
+    int moveRows = 0; // rows in the wizard's moves table
+    std::uint64_t bytesMoved = 0;
+    std::uint64_t docsMoved = 0;
+    double estimatedSeconds = 0;
+    bool balancedBefore = false;
+    bool balancedAfter = false;
+    std::vector<core::ObjectiveSpread> objectives;
+    std::vector<std::string> warnings;
+    std::string error;
+};
+
+struct WizardMeasurements {
+    bool ran = false;
+    std::string how; // how the wizard was opened
+    std::string error;
+    HotSeed hot;
+    double openMs = 0; // MainWindow::openWizard(): constructed and shown
+    GapSummary openGaps; // openWizard() and 500 ms after
+    std::vector<WizardStep> steps;
+    std::map<std::string, EventStats> events; // from openWizard() to the end
+    double seconds = 0;
+    std::vector<LongEvent> longEvents;
+    std::uint64_t rssEnd = 0;
+    std::uint64_t hwmEnd = 0;
+};
+
 struct Measurements {
     bool loaded = false;
     LoadPhases load;
@@ -787,6 +914,7 @@ struct Measurements {
     std::uint64_t nodesRssEnd = 0;
     std::string qtVersion;
     std::string platform;
+    WizardMeasurements wizard;
 };
 
 std::size_t countShardRows(const QAbstractItemModel& model, int nodeRows)
@@ -795,6 +923,123 @@ std::size_t countShardRows(const QAbstractItemModel& model, int nodeRows)
     for (int row = 0; row < nodeRows; ++row)
         shards += static_cast<std::size_t>(model.rowCount(model.index(row, 0)));
     return shards;
+}
+
+// 5. The planner wizard on the loaded console: hot spaces first (from a thread, while the event
+// loop runs; not measured), then openWizard(Rebalance), next(), setBand(), setMaxMoves().
+WizardMeasurements measureWizard(TimedApplication& app, const std::string& how,
+    const std::function<widgets::PlanWizard*()>& open, StallProbe& probe, const Fleet& fleet, const Options& o)
+{
+    WizardMeasurements w;
+    w.ran = true;
+    w.how = how;
+    {
+        std::atomic<bool> done { false };
+        std::string error;
+        std::thread seeding([&] {
+            try {
+                w.hot = seedHotSpaces(fleet, o);
+            } catch (const std::exception& e) {
+                error = e.what();
+            }
+            done = true;
+        });
+        (void)runUntil([&] { return done.load(); }, std::chrono::seconds(600));
+        seeding.join();
+        if (!error.empty()) {
+            w.error = "seeding the hot spaces: " + error;
+            return w;
+        }
+        runFor(std::chrono::seconds(2)); // the nodes sample their new spaces
+    }
+    (void)probe.take();
+    (void)app.takeStats();
+    (void)app.takeLongEvents();
+    (void)app.takeBusyMs();
+
+    const auto phaseStart = Clock::now();
+    widgets::PlanWizard* wizard = open();
+    w.openMs = millisSince(phaseStart);
+    runFor(std::chrono::milliseconds(500));
+    w.openGaps = summarizeGaps(probe.take(), o.stallMs);
+
+    auto* movesView = wizard->findChild<QTableView*>();
+    PaintWatch paint;
+    if (movesView != nullptr)
+        movesView->viewport()->installEventFilter(&paint);
+    WizardStep* current = nullptr;
+    Clock::time_point stepStart;
+    QObject::connect(wizard->page(widgets::PlanWizard::PreviewPageId), &QWizardPage::completeChanged, &paint, [&] {
+        if (current == nullptr || !wizard->planning())
+            return;
+        const QString text = wizard->summaryText();
+        if (text.startsWith(QLatin1String("Reading")) && current->figuresStartMs < 0)
+            current->figuresStartMs = millisSince(stepStart);
+        if (text.startsWith(QLatin1String("Planning")) && current->planStartMs < 0) {
+            current->planStartMs = millisSince(stepStart);
+            if (current->figuresStartMs >= 0)
+                app.tagCurrentEvent("the wizard's figures");
+        }
+    });
+    QObject::connect(wizard, &widgets::PlanWizard::planReady, &paint, [&] {
+        app.tagCurrentEvent("a plan");
+        if (current == nullptr || wizard->planning() || current->readyMs >= 0)
+            return;
+        current->readyMs = millisSince(stepStart);
+        paint.armed = true;
+        if (movesView != nullptr)
+            movesView->viewport()->update();
+    });
+
+    const auto runStep = [&](const std::string& what, const std::function<void()>& action) {
+        WizardStep step;
+        step.what = what;
+        current = &step;
+        paint.armed = false;
+        paint.painted = false;
+        paint.paintDone.reset();
+        (void)probe.take();
+        stepStart = Clock::now();
+        action();
+        step.callMs = millisSince(stepStart);
+        step.ready = runUntil([&] { return movesView == nullptr ? step.readyMs >= 0 : paint.paintDone.has_value(); },
+            std::chrono::seconds(o.wizardTimeoutSeconds));
+        if (paint.paintDone)
+            step.paintedMs = millisBetween(stepStart, *paint.paintDone);
+        runFor(std::chrono::milliseconds(500));
+        step.gaps = summarizeGaps(probe.take(), o.stallMs);
+        current = nullptr;
+        if (const auto& result = wizard->result()) {
+            step.hasResult = true;
+            step.moves = result->plan.moves.size();
+            step.bytesMoved = result->summary.bytesMoved;
+            step.docsMoved = result->summary.docsMoved;
+            step.estimatedSeconds = result->summary.estimatedSeconds;
+            step.balancedBefore = result->summary.balancedBefore;
+            step.balancedAfter = result->summary.balancedAfter;
+            step.objectives = result->summary.objectives;
+            step.warnings = result->warnings;
+        }
+        step.moveRows = wizard->movesModel()->rowCount();
+        step.error = wizard->errorText().toStdString();
+        w.steps.push_back(std::move(step));
+    };
+    runStep("first plan", [&] { wizard->next(); });
+    char what[64];
+    std::snprintf(what, sizeof what, "band %g%%", o.wizardBand * 100);
+    runStep(what, [&] { wizard->setBand(o.wizardBand); });
+    std::snprintf(what, sizeof what, "max %d moves", o.wizardMaxMoves);
+    runStep(what, [&] { wizard->setMaxMoves(o.wizardMaxMoves); });
+
+    w.seconds = millisSince(phaseStart) / 1000.0;
+    w.events = app.takeStats();
+    w.longEvents = app.takeLongEvents();
+    w.rssEnd = selfStatus("VmRSS");
+    w.hwmEnd = selfStatus("VmHWM");
+    if (movesView != nullptr)
+        movesView->viewport()->removeEventFilter(&paint);
+    delete wizard;
+    return w;
 }
 
 Measurements measureConsole(TimedApplication& app, const Fleet& fleet, const Options& o)
@@ -978,16 +1223,97 @@ Measurements measureConsole(TimedApplication& app, const Fleet& fleet, const Opt
         runFor(std::chrono::milliseconds(500));
     }
     m.findGaps = summarizeGaps(probe.take(), o.stallMs);
-    probe.stop();
     m.longEvents = app.takeLongEvents();
 
     m.rssEnd = selfStatus("VmRSS");
     m.hwmEnd = selfStatus("VmHWM");
     m.nodesRssEnd = nodesRss(fleet);
+
+    // 5. The planner wizard, after the figures above (its hot spaces change the nodes' data).
+    if (o.wizard) {
+        m.wizard = measureWizard(
+            app, "MainWindow::openWizard(Rebalance)",
+            [&] { return window.openWizard(static_cast<int>(core::Scenario::Rebalance)); }, probe, fleet, o);
+    }
+    probe.stop();
     window.connection()->close();
     // The detail page goes first: ~MainWindow deletes the FleetConnection (its first child)
     // before the pages, and ~DetailPage releases its node's space detail on that connection.
     delete window.detailPage();
+    return m;
+}
+
+// --wizard-only: no MainWindow, only a FleetConnection and the PlanWizard on it, so that the
+// UI thread carries the wizard and the connection's own work (samples, maps) and none of the
+// pages'. The load is the time until the map and every node's sample are there.
+Measurements measureWizardAlone(TimedApplication& app, const Fleet& fleet, const Options& o)
+{
+    Measurements m;
+    m.qtVersion = qVersion();
+    m.platform = QGuiApplication::platformName().toStdString();
+    m.rssBeforeConsole = selfStatus("VmRSS");
+    widgets::FleetConnection connection;
+    std::vector<QString> nodeIds;
+    for (const auto& node : fleet.nodes)
+        nodeIds.push_back(QString::fromStdString(node.id));
+    const auto origin = Clock::now();
+    StallProbe probe(origin);
+    auto& load = m.load;
+    QObject::connect(&connection, &widgets::FleetConnection::stateChanged, &connection,
+        [&](widgets::FleetConnection::State state, const QString&) {
+            if (state == widgets::FleetConnection::State::Connected && load.connectedMs < 0)
+                load.connectedMs = millisSince(origin);
+        });
+    QObject::connect(&connection, &widgets::FleetConnection::mapChanged, &connection, [&](const widgets::MapPtr& map) {
+        app.tagCurrentEvent("map");
+        if (load.firstMapMs < 0 && map) {
+            load.firstMapMs = millisSince(origin);
+            load.mapSpaces = map->spaces.size();
+        }
+    });
+    QObject::connect(
+        &connection, &widgets::FleetConnection::nodeSample, &connection, [&] { app.tagCurrentEvent("node sample"); });
+    widgets::ConnectionSpec spec;
+    spec.storeUri = QString::fromStdString(fleet.storeUri);
+    spec.metricsIntervalMs = o.metricsIntervalMs;
+    app.startRecording(origin, o.stallMs / 2);
+    (void)app.takeStats();
+    probe.start();
+    connection.open(spec);
+    m.loaded = runUntil(
+        [&] {
+            if (load.firstMapMs < 0)
+                return false;
+            std::size_t sampled = 0;
+            for (const auto& id : nodeIds)
+                sampled += connection.latestSample(id) ? 1 : 0;
+            load.sampledNodes = sampled;
+            if (sampled < nodeIds.size())
+                return false;
+            load.allSampledMs = load.completeMs = millisSince(origin);
+            return true;
+        },
+        std::chrono::seconds(o.loadTimeoutSeconds));
+    runFor(std::chrono::seconds(2));
+    m.loadGaps = summarizeGaps(probe.take(), o.stallMs);
+    m.loadEvents = app.takeStats();
+    m.longEvents = app.takeLongEvents();
+    m.rssAfterLoad = selfStatus("VmRSS");
+    if (m.loaded) {
+        m.rssEnd = selfStatus("VmRSS");
+        m.hwmEnd = selfStatus("VmHWM");
+        m.nodesRssEnd = nodesRss(fleet);
+        m.wizard = measureWizard(
+            app, "PlanWizard(Rebalance) on a FleetConnection, no MainWindow",
+            [&] {
+                auto* wizard = new widgets::PlanWizard(&connection, core::Scenario::Rebalance);
+                wizard->show();
+                return wizard;
+            },
+            probe, fleet, o);
+    }
+    probe.stop();
+    connection.close();
     return m;
 }
 
@@ -1043,6 +1369,143 @@ void printGaps(const char* what, const GapSummary& gaps)
     std::printf("%-24s %7zu %8.1f %7.2f %8.2f %6zu | %8.1f %7.2f %6zu | %8.1f  %5.1f cpu + %5.1f queued\n", what,
         gaps.count, gaps.maxMs, gaps.p99Ms, gaps.p999Ms, gaps.over, gaps.ownMaxMs, gaps.ownP99Ms, gaps.ownOver,
         gaps.cpuMaxMs, gaps.longest.cpuMs, gaps.longest.waitMs);
+}
+
+std::string thousands(std::uint64_t value)
+{
+    std::string text = std::to_string(value);
+    for (auto at = static_cast<std::ptrdiff_t>(text.size()) - 3; at > 0; at -= 3)
+        text.insert(static_cast<std::size_t>(at), ",");
+    return text;
+}
+
+std::string spreadsText(const std::vector<core::ObjectiveSpread>& objectives)
+{
+    std::string text;
+    for (const auto& spread : objectives) {
+        if (spread.mean <= 0)
+            continue;
+        char part[160];
+        std::snprintf(part, sizeof part, "%s%s %.2fx -> %.2fx (cv %.2f -> %.2f)", text.empty() ? "" : "; ",
+            core::objectiveName(spread.objective), spread.maxOverMeanBefore, spread.maxOverMeanAfter,
+            spread.stddevBefore, spread.stddevAfter);
+        text += part;
+    }
+    return text.empty() ? "nothing measured" : text;
+}
+
+// The largest UI-thread gap of the wizard's open and steps, wall and own.
+GapSummary worstWizardGap(const WizardMeasurements& w)
+{
+    GapSummary worst = w.openGaps;
+    for (const auto& step : w.steps) {
+        if (step.gaps.maxMs > worst.maxMs) {
+            worst.maxMs = step.gaps.maxMs;
+            worst.longest = step.gaps.longest;
+        }
+        if (step.gaps.ownMaxMs > worst.ownMaxMs) {
+            worst.ownMaxMs = step.gaps.ownMaxMs;
+            worst.ownLongest = step.gaps.ownLongest;
+        }
+        worst.over += step.gaps.over;
+        worst.ownOver += step.gaps.ownOver;
+        worst.count += step.gaps.count;
+    }
+    return worst;
+}
+
+void printWizard(const WizardMeasurements& w, const Options& o)
+{
+    const auto& h = w.hot;
+    std::printf("planner wizard (%s): %zu hot spaces with %s documents on the %zu "
+                "shards with the most spaces (%zu to %zu spaces in the map each), written %.1f s before it opened\n",
+        w.how.c_str(), h.spaces, thousands(h.docs).c_str(), h.shards, h.fewestMapSpaces, h.mostMapSpaces, h.ms / 1000);
+    if (!w.error.empty()) {
+        std::printf("  WIZARD NOT MEASURED: %s\n", w.error.c_str());
+        return;
+    }
+    std::printf("  opened (constructed and shown): %.1f ms\n", w.openMs);
+    for (const auto& step : w.steps) {
+        std::printf("  %s: ", step.what.c_str());
+        if (!step.ready)
+            std::printf("NO PLAN SHOWN within %d s; ", o.wizardTimeoutSeconds);
+        if (step.figuresStartMs >= 0)
+            std::printf("shown %.0f ms after next() (figures read %.0f ms, planned %.0f ms, planReady at %.0f, moves "
+                        "table painted at %.0f); next() itself %.1f ms\n",
+                step.paintedMs, step.planStartMs - step.figuresStartMs, step.readyMs - step.planStartMs, step.readyMs,
+                step.paintedMs, step.callMs);
+        else
+            std::printf("shown %.0f ms after the call (the page's debounce, re-plan started at %.0f, planned %.0f ms, "
+                        "planReady at %.0f, painted at %.0f); the call itself %.1f ms\n",
+                step.paintedMs, step.planStartMs, step.readyMs - step.planStartMs, step.readyMs, step.paintedMs,
+                step.callMs);
+        if (step.hasResult) {
+            std::printf(
+                "      %zu moves (%d table rows), %s bytes and %s docs to copy, about %.0f s; balanced before %s, "
+                "after %s; %zu warning(s)\n",
+                step.moves, step.moveRows, thousands(step.bytesMoved).c_str(), thousands(step.docsMoved).c_str(),
+                step.estimatedSeconds, step.balancedBefore ? "yes" : "no", step.balancedAfter ? "yes" : "no",
+                step.warnings.size());
+            std::printf(
+                "      largest shard over the mean, before -> after: %s\n", spreadsText(step.objectives).c_str());
+            for (const auto& warning : step.warnings) {
+                std::string shown = warning.size() > 200 ? warning.substr(0, 200) + "..." : warning;
+                std::printf("      warning: %s\n", shown.c_str());
+            }
+        }
+        if (!step.error.empty())
+            std::printf("      error: %s\n", step.error.c_str());
+        std::printf("      longest UI-thread gap %.1f ms (own %.1f ms; %.1f cpu + %.1f queued), %zu gaps > %.0f ms\n",
+            step.gaps.maxMs, step.gaps.ownMaxMs, step.gaps.longest.cpuMs, step.gaps.longest.waitMs, step.gaps.over,
+            o.stallMs);
+    }
+    char title[160];
+    std::snprintf(
+        title, sizeof title, "during the planner wizard (open and %zu plans, %.1f s):", w.steps.size(), w.seconds);
+    printEvents(title, w.events, w.seconds);
+    auto longest = w.longEvents;
+    std::sort(longest.begin(), longest.end(), [](const LongEvent& a, const LongEvent& b) { return a.ms > b.ms; });
+    if (longest.size() > o.longest)
+        longest.resize(o.longest);
+    if (!longest.empty()) {
+        std::printf("longest UI-thread events in the wizard (ms since connecting: ms, what):\n");
+        for (const auto& event : longest)
+            std::printf("  %9.0f: %7.1f  %s\n", event.atMs, event.ms, event.what.c_str());
+    }
+    std::printf("RSS after the wizard: console %.0f MiB (peak %.0f MiB)\n", mib(w.rssEnd), mib(w.hwmEnd));
+}
+
+nlohmann::json wizardJson(const WizardMeasurements& w)
+{
+    nlohmann::json out;
+    out["error"] = w.error;
+    out["hot"] = { { "shards", w.hot.shards }, { "spaces", w.hot.spaces }, { "documents", w.hot.docs },
+        { "map_spaces_most", w.hot.mostMapSpaces }, { "map_spaces_fewest", w.hot.fewestMapSpaces },
+        { "ms", w.hot.ms } };
+    out["open_ms"] = w.openMs;
+    out["open_gaps"] = gapsJson(w.openGaps);
+    out["steps"] = nlohmann::json::array();
+    for (const auto& step : w.steps) {
+        nlohmann::json objectives = nlohmann::json::array();
+        for (const auto& spread : step.objectives)
+            objectives.push_back({ { "objective", core::objectiveName(spread.objective) }, { "mean", spread.mean },
+                { "max_over_mean_before", spread.maxOverMeanBefore },
+                { "max_over_mean_after", spread.maxOverMeanAfter }, { "cv_before", spread.stddevBefore },
+                { "cv_after", spread.stddevAfter } });
+        out["steps"].push_back({ { "what", step.what }, { "ready", step.ready }, { "call_ms", step.callMs },
+            { "figures_start_ms", step.figuresStartMs }, { "plan_start_ms", step.planStartMs },
+            { "ready_ms", step.readyMs }, { "painted_ms", step.paintedMs }, { "gaps", gapsJson(step.gaps) },
+            { "moves", step.moves }, { "move_rows", step.moveRows }, { "bytes_moved", step.bytesMoved },
+            { "docs_moved", step.docsMoved }, { "estimated_seconds", step.estimatedSeconds },
+            { "balanced_before", step.balancedBefore }, { "balanced_after", step.balancedAfter },
+            { "objectives", objectives }, { "warnings", step.warnings }, { "error", step.error } });
+    }
+    out["events"] = eventsJson(w.events);
+    out["seconds"] = w.seconds;
+    for (const auto& event : w.longEvents)
+        out["long_events"].push_back({ { "at_ms", event.atMs }, { "ms", event.ms }, { "what", event.what } });
+    out["rss_bytes"] = { { "console_end", w.rssEnd }, { "console_peak", w.hwmEnd } };
+    return out;
 }
 
 } // namespace
@@ -1105,6 +1568,30 @@ int main(int argc, char** argv)
         "--store URI`)");
     cli.add_flag("--keep-data", o.keepData, "Keep the temp directory (node data, map, logs)");
     cli.add_flag("--json", o.json, "Also print a JSON summary");
+    cli.add_flag("--wizard,!--no-wizard", o.wizard,
+           "At the end, measure the planner wizard (Rebalance): the preview's first plan and two live re-plans")
+        ->capture_default_str();
+    cli.add_flag("--wizard-only", o.wizardOnly,
+        "Measure only the planner wizard, on a FleetConnection without the MainWindow (no streaming, map commits or "
+        "find-space phases)");
+    cli.add_option("--wizard-hot-shards", o.hotShards,
+           "Before the wizard, this many of the shards with the most spaces get documents in some spaces")
+        ->capture_default_str();
+    cli.add_option("--wizard-hot-spaces", o.hotSpaces, "Spaces that get documents on each hot shard")
+        ->capture_default_str();
+    cli.add_option(
+           "--wizard-hot-docs", o.hotDocs, "Documents per hot space: from half this to one and a half times it, varied")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
+    cli.add_option("--wizard-band", o.wizardBand, "The band set on the preview page (the wizard starts at 0.10)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.01, 0.5));
+    cli.add_option("--wizard-max-moves", o.wizardMaxMoves, "The move budget set on the preview page after that")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000000));
+    cli.add_option("--wizard-timeout", o.wizardTimeoutSeconds, "Seconds to wait for each plan")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 3600));
     CLI11_PARSE(cli, argc, argv);
     std::string command = "console_bench";
     for (int i = 1; i < argc; ++i)
@@ -1141,8 +1628,13 @@ int main(int argc, char** argv)
             QCoreApplication::setApplicationName(QStringLiteral("console_bench"));
             // The console's style and palette (Fusion), as app/console/main.cpp sets them.
             const widgets::ThemeManager theme;
-            std::cerr << "measuring the console (" << o.streamSeconds << " s of streaming)...\n";
-            m = measureConsole(app, fleet, o);
+            if (o.wizardOnly) {
+                std::cerr << "measuring the planner wizard on a FleetConnection...\n";
+                m = measureWizardAlone(app, fleet, o);
+            } else {
+                std::cerr << "measuring the console (" << o.streamSeconds << " s of streaming)...\n";
+                m = measureConsole(app, fleet, o);
+            }
             m.hwmReset = hwmReset;
         }
     } catch (const std::exception& error) {
@@ -1168,7 +1660,64 @@ int main(int argc, char** argv)
         seedTimes.totalMs / 1000, seedTimes.nodesMs / 1000, seedTimes.shardsMs / 1000, seedTimes.mapMs / 1000);
 
     bool ok = true;
-    if (!o.seedOnly) {
+    const std::string overHeader = "> " + std::to_string(static_cast<int>(o.stallMs));
+    const auto printGapsHeader = [&] {
+        std::printf("\nUI-thread stalls: gaps between firings of a 1 ms timer, ms (\"own\": minus the UI thread's "
+                    "run-queue wait, i.e. busy or blocked)\n");
+        std::printf("%-24s %7s %8s %7s %8s %6s | %8s %7s %6s | %8s  %s\n", "", "gaps", "max", "p99", "p99.9",
+            overHeader.c_str(), "own max", "own p99", overHeader.c_str(), "max cpu", "longest gap =");
+    };
+    const auto printWizardRows = [&] {
+        if (m.wizard.ran && m.wizard.error.empty()) {
+            printGaps("wizard: open", m.wizard.openGaps);
+            for (const auto& step : m.wizard.steps)
+                printGaps(("wizard: " + step.what).c_str(), step.gaps);
+        }
+    };
+    const auto printWizardVerdict = [&] {
+        if (m.wizard.ran && m.wizard.error.empty() && !m.wizard.steps.empty()) {
+            const auto worst = worstWizardGap(m.wizard);
+            bool allShown = true;
+            std::string shown;
+            for (const auto& step : m.wizard.steps) {
+                allShown = allShown && step.ready;
+                char part[96];
+                std::snprintf(
+                    part, sizeof part, "%s%s %.0f ms", shown.empty() ? "" : ", ", step.what.c_str(), step.paintedMs);
+                shown += part;
+            }
+            std::printf("planner wizard (issue 12): plans shown: %s (%s); longest UI-thread gap in the wizard %.1f ms "
+                        "<= %.0f ms: %s (without run-queue wait %.1f ms: %s)\n",
+                shown.c_str(), allShown ? "all" : "NOT ALL", worst.maxMs, o.stallMs, verdict(worst.maxMs <= o.stallMs),
+                worst.ownMaxMs, verdict(worst.ownMaxMs <= o.stallMs));
+            ok = ok && allShown;
+        }
+    };
+    if (!o.seedOnly && o.wizardOnly) {
+        const auto& l = m.load;
+        std::printf("Qt %s, platform %s; metrics every %d ms; --wizard-only: a FleetConnection and the wizard, no "
+                    "MainWindow\n\n",
+            m.qtVersion.c_str(), m.platform.c_str(), o.metricsIntervalMs);
+        std::printf("load, ms from FleetConnection::open(): connected %.0f, first map %.0f (%zu spaces), every node "
+                    "sampled %.0f\n",
+            l.connectedMs, l.firstMapMs, l.mapSpaces, l.allSampledMs);
+        if (!m.loaded) {
+            std::printf("THE FLEET DID NOT LOAD within %d s: %zu of %zu nodes sampled\n", o.loadTimeoutSeconds,
+                l.sampledNodes, o.nodes);
+            ok = false;
+        }
+        printGapsHeader();
+        printGaps("during the load (+2 s)", m.loadGaps);
+        printWizardRows();
+        std::printf("\n");
+        printEvents("during the load (+2 s):", m.loadEvents, l.allSampledMs > 0 ? l.allSampledMs / 1000 + 2 : 0);
+        std::printf("RSS: console %.0f MiB after the load (peak %.0f MiB%s); nodes %.0f MiB in total\n", mib(m.rssEnd),
+            mib(m.hwmEnd), m.hwmReset ? " since seeding" : ", including seeding", mib(m.nodesRssEnd));
+        if (m.wizard.ran)
+            printWizard(m.wizard, o);
+        std::printf("\n");
+        printWizardVerdict();
+    } else if (!o.seedOnly) {
         const auto& l = m.load;
         std::printf("Qt %s, platform %s; metrics every %d ms\n\n", m.qtVersion.c_str(), m.platform.c_str(),
             o.metricsIntervalMs);
@@ -1184,16 +1733,13 @@ int main(int argc, char** argv)
                 o.nodes);
             ok = false;
         }
-        const std::string overHeader = "> " + std::to_string(static_cast<int>(o.stallMs));
-        std::printf("\nUI-thread stalls: gaps between firings of a 1 ms timer, ms (\"own\": minus the UI thread's "
-                    "run-queue wait, i.e. busy or blocked)\n");
-        std::printf("%-24s %7s %8s %7s %8s %6s | %8s %7s %6s | %8s  %s\n", "", "gaps", "max", "p99", "p99.9",
-            overHeader.c_str(), "own max", "own p99", overHeader.c_str(), "max cpu", "longest gap =");
+        printGapsHeader();
         printGaps("during the load", m.loadGaps);
         printGaps("while metrics stream", m.streamGaps);
         if (o.churnSeconds > 0)
             printGaps("stream + map commits", m.churnGaps);
         printGaps("during find-space", m.findGaps);
+        printWizardRows();
         std::printf("\n");
         const double loadSeconds = l.paintedMs > 0 ? l.paintedMs / 1000 : 0;
         printEvents("during the load:", m.loadEvents, loadSeconds);
@@ -1227,11 +1773,14 @@ int main(int argc, char** argv)
             std::printf("findSpace(): %zu of %zu found; p50 %.1f ms, max %.1f ms\n", m.findsOk, m.findMs.size(),
                 percentile(m.findMs, 0.5), *std::max_element(m.findMs.begin(), m.findMs.end()));
         }
-        std::printf("RSS: console %.0f MiB at the end (peak %.0f MiB%s), %.0f MiB before the window, %.0f MiB after "
-                    "the load; nodes %.0f MiB in total (%.1f MiB each)\n\n",
-            mib(m.rssEnd), mib(m.hwmEnd), m.hwmReset ? " since seeding" : ", including seeding",
-            mib(m.rssBeforeConsole), mib(m.rssAfterLoad), mib(m.nodesRssEnd),
-            o.nodes > 0 ? mib(m.nodesRssEnd) / static_cast<double>(o.nodes) : 0);
+        std::printf("RSS: console %.0f MiB %s (peak %.0f MiB%s), %.0f MiB before the window, %.0f MiB after "
+                    "the load; nodes %.0f MiB in total (%.1f MiB each)\n",
+            mib(m.rssEnd), m.wizard.ran ? "before the wizard" : "at the end", mib(m.hwmEnd),
+            m.hwmReset ? " since seeding" : ", including seeding", mib(m.rssBeforeConsole), mib(m.rssAfterLoad),
+            mib(m.nodesRssEnd), o.nodes > 0 ? mib(m.nodesRssEnd) / static_cast<double>(o.nodes) : 0);
+        if (m.wizard.ran)
+            printWizard(m.wizard, o);
+        std::printf("\n");
         const bool paintMet = m.loaded && l.paintedMs <= 2000;
         const bool stallMet = m.loaded && m.streamGaps.maxMs <= o.stallMs;
         const bool ownStallMet = m.loaded && m.streamGaps.ownMaxMs <= o.stallMs;
@@ -1240,6 +1789,7 @@ int main(int argc, char** argv)
                     "<= %.0f ms: %s (without run-queue wait %.1f ms: %s); console peak RSS %.0f MiB <= 400 MB: %s\n",
             l.paintedMs, verdict(paintMet), m.streamGaps.maxMs, o.stallMs, verdict(stallMet), m.streamGaps.ownMaxMs,
             verdict(ownStallMet), mib(m.hwmEnd), verdict(rssMet));
+        printWizardVerdict();
     }
 
     if (o.json) {
@@ -1256,6 +1806,7 @@ int main(int argc, char** argv)
             { "shards_and_documents", seedTimes.shardsMs }, { "map", seedTimes.mapMs } };
         if (!o.seedOnly) {
             const auto& l = m.load;
+            out["mode"] = o.wizardOnly ? "wizard-only" : "main-window";
             out["qt"] = m.qtVersion;
             out["platform"] = m.platform;
             out["loaded"] = m.loaded;
@@ -1278,6 +1829,8 @@ int main(int argc, char** argv)
                 { "nodes_total", m.nodesRssEnd } };
             for (const auto& event : m.longEvents)
                 out["long_events"].push_back({ { "at_ms", event.atMs }, { "ms", event.ms }, { "what", event.what } });
+            if (m.wizard.ran)
+                out["wizard"] = wizardJson(m.wizard);
         }
         std::cout << out.dump(2) << std::endl;
     }

@@ -148,6 +148,7 @@ struct PlanArgs {
     std::string newShard; // split, isolate
     std::string node; // split, isolate: the new shard's node
     std::uint64_t sizeLimit = 0; // split: seed 002's S_limit
+    std::uint64_t belowBytes = 0; // merge without FROM/--into: the shards under this size
     double band = 0.10;
     std::size_t maxMoves = 0;
     std::uint64_t maxBytes = 0;

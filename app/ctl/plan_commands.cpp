@@ -151,6 +151,18 @@ CommandResult applyAndReport(core::MigrationRequests& requests, const core::Plan
 
 namespace {
 
+core::ScenarioRequest scenarioRequest(core::Scenario scenario, const PlanArgs& args)
+{
+    core::ScenarioRequest request;
+    request.scenario = scenario;
+    request.subjects = args.subjects;
+    request.into = args.into;
+    request.belowBytes = args.belowBytes;
+    request.newShard = args.newShard;
+    request.node = args.node;
+    return request;
+}
+
 CommandResult planWith(core::MigrationRequests& requests, const CtlOptions& options, const PlanArgs& args)
 {
     auto input = requests.plannerInput();
@@ -167,7 +179,7 @@ CommandResult planWith(core::MigrationRequests& requests, const CtlOptions& opti
     if (!scenario)
         return core::makeError(ErrorCode::InvalidArgument, "unknown scenario " + args.scenario);
     auto result
-        = core::planScenario(*input, { *scenario, args.subjects, args.into, args.newShard, args.node }, planner);
+        = core::planScenario(*input, scenarioRequest(*scenario, args), planner);
     if (!result)
         return result.error();
     result->plan.createdBy = options.actor.name;
@@ -264,8 +276,11 @@ void addPlanCommands(CLI::App& app, const CtlOptions& options, CommandResult& re
     split->add_option(
         "--limit", args.sizeLimit, "Refuse unless the shard holds more bytes than this (seed 002's S_limit)");
     auto* merge = scenario("merge", "Move every space of a shard into another");
-    merge->add_option("from", args.subjects, "Shard that empties")->required()->expected(1);
-    merge->add_option("--into", args.into, "Shard that receives")->required();
+    merge->add_option("from", args.subjects, "Shard that empties (or none, with --below)")->expected(0, 1);
+    merge->add_option("--into", args.into, "Shard that receives");
+    merge->add_option("--below", args.belowBytes,
+        "Without FROM and --into: merge the smallest shard under this many bytes into the fullest other one that "
+        "stays under it (seed 002's rule)");
     auto* isolate = scenario("isolate", "Move a space to a new shard of its own, pinned there");
     isolate->add_option("space", args.subjects, "Space id")->required()->expected(1);
     isolate->add_option("--new-shard", args.newShard, "Id of the shard to create")->required();

@@ -1290,6 +1290,51 @@ Result<PlanResult> planMerge(
     return fleet.result("merge", from, into, {}, balancedBefore, bound);
 }
 
+Result<PlanResult> planMergeBelow(const PlannerInput& input, std::uint64_t limitBytes, const PlannerOptions& options)
+{
+    std::map<std::string, double> bytes;
+    for (const PlannerShard& shard : input.shards)
+        bytes[shard.record.id] = 0;
+    for (const PlannerSpace& space : input.spaces)
+        bytes[space.shard] += space.load.bytes;
+    std::set<std::string> live;
+    for (const PlannerNode& node : input.nodes) {
+        if (!node.retired && node.diskFreeBytes)
+            live.insert(node.id);
+    }
+    std::vector<std::pair<double, std::string>> small;
+    for (const PlannerShard& shard : input.shards) {
+        const double held = bytes[shard.record.id];
+        if (shard.record.state == ShardState::Active && live.contains(shard.record.node)
+            && !options.excludedShards.contains(shard.record.id) && held < static_cast<double>(limitBytes))
+            small.emplace_back(held, shard.record.id);
+    }
+    std::sort(small.begin(), small.end());
+    if (small.size() < 2)
+        return makeError(ErrorCode::FailedPrecondition,
+            std::to_string(small.size()) + " shard(s) hold less than " + std::to_string(limitBytes)
+                + " bytes; a merge needs two");
+    // The smallest into the fullest small shard that still stays under the limit with it.
+    std::string lastError;
+    for (const auto& [fromBytes, from] : small) {
+        for (auto into = small.rbegin(); into != small.rend(); ++into) {
+            if (into->second == from || fromBytes + into->first >= static_cast<double>(limitBytes))
+                continue;
+            auto plan = planMerge(input, from, into->second, options);
+            if (!plan) {
+                lastError = plan.error().message;
+                continue;
+            }
+            if (small.size() > 2)
+                plan->warnings.push_back(std::to_string(small.size() - 2)
+                    + " more shard(s) hold less than the limit; plan again once this merge is done");
+            return plan;
+        }
+    }
+    return makeError(ErrorCode::FailedPrecondition,
+        "no two shards below the limit fit together under it" + (lastError.empty() ? "" : ": " + lastError));
+}
+
 Result<PlanResult> planIsolate(
     const PlannerInput& input, const std::string& space, const ShardRecord& newShard, const PlannerOptions& options)
 {

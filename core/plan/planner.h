@@ -191,6 +191,11 @@ Result<PlanResult> planSplit(const PlannerInput& input, const std::string& shard
 // Every space of `from` into `into`.
 Result<PlanResult> planMerge(
     const PlannerInput& input, const std::string& from, const std::string& into, const PlannerOptions& options = {});
+// Seed 002's merge rule: the smallest shard holding less than limitBytes into the fullest other
+// such shard that stays under the limit with it (one pair per plan; a warning says how many
+// small shards remain).
+Result<PlanResult> planMergeBelow(
+    const PlannerInput& input, std::uint64_t limitBytes, const PlannerOptions& options = {});
 // The space alone on a new shard, pinned there.
 Result<PlanResult> planIsolate(const PlannerInput& input, const std::string& space, const ShardRecord& newShard,
     const PlannerOptions& options = {});

@@ -123,6 +123,8 @@ Result<PlanResult> planScenario(
             return status.error();
         return planSplit(input, request.subjects[0], created(nodeOfShard(input, request.subjects[0])), options);
     case Scenario::Merge:
+        if (request.into.empty() && request.subjects.empty() && request.belowBytes > 0)
+            return planMergeBelow(input, request.belowBytes, options);
         if (auto status = needs(request, 1, false, true); !status)
             return status.error();
         return planMerge(input, request.subjects[0], request.into, options);

@@ -26,8 +26,9 @@ struct ScenarioRequest {
     // The shard (drain, split, merge's source), node (retire-node) or space (isolate) acted on;
     // add-shard: the shards to fill, SHARD or SHARD@NODE each.
     std::vector<std::string> subjects;
-    // merge: the shard that receives.
+    // merge: the shard that receives; without one, belowBytes picks both shards (seed 002's rule).
     std::string into;
+    std::uint64_t belowBytes = 0;
     // split, isolate: the shard to create and its node (empty: the source's node).
     std::string newShard;
     std::string node;

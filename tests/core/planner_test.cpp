@@ -568,3 +568,23 @@ TEST(Planner, ADrainCutByItsBudgetNamesTheSpacesItLeaves)
     ASSERT_TRUE(decoded);
     EXPECT_EQ(decoded->remaining, result->plan.remaining);
 }
+
+TEST(Planner, MergeBelowALimitPairsTheSmallestWithTheFullestThatStillFits)
+{
+    PlannerInput input;
+    input.nodes = { { "n0", false, 100 * kGiB, 200 * kGiB } };
+    for (const char* id : { "a", "b", "c", "d" })
+        input.shards.push_back({ ShardRecord { id, "n0", ShardState::Active, 0, 0 } });
+    input.spaces = { { "x", "a", {}, false, {}, {}, { 1, 100, 0, 0 } }, { "y", "b", {}, false, {}, {}, { 1, 700, 0, 0 } },
+        { "z", "c", {}, false, {}, {}, { 1, 950, 0, 0 } }, { "w", "d", {}, false, {}, {}, { 1, 5000, 0, 0 } } };
+    auto result = planMergeBelow(input, 1000);
+    ASSERT_TRUE(result) << result.error().describe();
+    EXPECT_EQ(result->plan.kind, "merge");
+    EXPECT_EQ(result->plan.subject, "a") << "the smallest";
+    EXPECT_EQ(result->plan.into, "b") << "c would pass the limit with it";
+    ASSERT_EQ(result->plan.moves.size(), 1u);
+    EXPECT_FALSE(result->warnings.empty()) << "c remains below the limit";
+    auto none = planMergeBelow(input, 200);
+    ASSERT_FALSE(none);
+    EXPECT_NE(none.error().message.find("a merge needs two"), std::string::npos) << none.error().message;
+}

@@ -221,6 +221,9 @@ TEST_P(CtlPlanTest, ScenariosAreRefusedWithTheirReasons)
     EXPECT_NE(pinned.err.find("b (pinned to s0)"), std::string::npos) << pinned.err;
     auto split = ctl({ "plan", "split", "s0", "--new-shard", "s1" });
     EXPECT_EQ(split.code, 4) << split.err;
+    auto below = ctl({ "plan", "merge", "--below", "1" });
+    EXPECT_EQ(below.code, 5) << below.err;
+    EXPECT_NE(below.err.find("a merge needs two"), std::string::npos) << below.err;
     auto limit = ctl({ "plan", "split", "s0", "--new-shard", "s5", "--limit", "100000000" });
     EXPECT_EQ(limit.code, 5);
     EXPECT_NE(limit.err.find("split limit"), std::string::npos) << limit.err;
