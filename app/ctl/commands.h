@@ -161,6 +161,21 @@ CommandResult cmdPlan(const CtlOptions& options, const PlanArgs& args);
 CommandResult cmdPlanApply(const CtlOptions& options, const std::string& file);
 void addPlanCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
 
+// `report` (report_command.cpp).
+struct ReportArgs {
+    std::vector<std::string> migrations;
+    std::string operation;
+    std::string since;
+    std::string until;
+    std::string space;
+    std::string shard;
+    std::string state;
+    std::string format = "json";
+    std::string output;
+};
+CommandResult cmdReport(const CtlOptions& options, const ReportArgs& args);
+void addReportCommand(CLI::App& app, const CtlOptions& options, CommandResult& result);
+
 // `simulate`: placement strategies side by side on the fleet's spaces (simulate_command.cpp).
 void addSimulateCommand(CLI::App& app, const CtlOptions& options, CommandResult& result);
 

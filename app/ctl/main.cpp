@@ -182,6 +182,7 @@ int main(int argc, char** argv)
     addMigrationCommands(app, options, result);
     addPlanCommands(app, options, result);
     addSimulateCommand(app, options, result);
+    addReportCommand(app, options, result);
 
     try {
         app.parse(argc, argv);

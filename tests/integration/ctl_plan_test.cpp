@@ -320,6 +320,34 @@ TEST_P(CtlPlanChunkTest, AnAbandonedQueuingOperationEndsFailedAndPlanningAgainMo
     EXPECT_EQ(shownJson["timeline"]["requested_source"], "s0");
     EXPECT_GE(shownJson["timeline"]["write_hold_ms"].get<double>(), 0.0);
 
+    // The operation's report, in both forms, from what the store keeps.
+    const std::string csvFile = m_dir.file("report.csv");
+    ASSERT_EQ(ctl({ "report", "--operation", aged.id, "--format", "csv", "-o", csvFile }).code, 0);
+    std::ifstream csvIn(csvFile, std::ios::binary);
+    const std::string csv((std::istreambuf_iterator<char>(csvIn)), std::istreambuf_iterator<char>());
+    std::size_t lines = 0;
+    for (std::size_t at = csv.find("\r\n"); at != std::string::npos; at = csv.find("\r\n", at + 2))
+        ++lines;
+    EXPECT_EQ(lines, 63u) << "a header and one row per queued migration";
+    EXPECT_EQ(csv.rfind("migration,space,requested_source,requested_target,outcome", 0), 0u);
+    auto report = ctl({ "report", "--operation", aged.id, "--format", "json" });
+    ASSERT_EQ(report.code, 0) << report.err;
+    const json reported = report.parsed();
+    EXPECT_EQ(reported["schema"], "shardmap.migration-report");
+    EXPECT_EQ(reported["summary"]["migrations"], 62);
+    EXPECT_EQ(reported["summary"]["by_outcome"]["done"], 62);
+    EXPECT_EQ(reported["summary"]["verified_equal"], 62);
+    EXPECT_EQ(reported["operations"][0]["state"], "failed");
+    for (const auto& row : reported["migrations"]) {
+        EXPECT_EQ(row["requested_source"], "s0");
+        EXPECT_EQ(ended.migrations.at(row["migration"].get<std::string>()).value.progress.docsDone,
+            row["docs_done"].get<std::uint64_t>());
+        EXPECT_NE(csv.find(row["migration"].get<std::string>() + "," + row["space"].get<std::string>() + ",s0,"),
+            std::string::npos);
+    }
+    EXPECT_EQ(ctl({ "report", "--operation", aged.id, "--format", "pdf" }).code, 2);
+    EXPECT_EQ(ctl({ "report", "--format", "csv" }).code, 2) << "which migrations?";
+
     auto again = ctl({ "--json", "plan", "drain", "s0", "--apply" });
     ASSERT_EQ(again.code, 0) << again.err;
     EXPECT_EQ(again.parsed()["operation"]["migrations"].size(), 18u) << "the moves never queued";

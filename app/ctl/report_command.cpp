@@ -1,0 +1,105 @@
+// shardmapctl report: what migrations did, as CSV or versioned JSON (docs/REPORTS.md), for one
+// migration, a list, an operation, or a time range with filters. The console renders the same
+// report (core/report) as PDF.
+#include "app/ctl/commands.h"
+#include "app/ctl/output.h"
+#include "core/report/migration_report.h"
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace shardmap::app {
+
+using core::ErrorCode;
+
+namespace {
+
+std::int64_t nowMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// Unix milliseconds, or UTC as 2026-12-01T14:00:00Z (or without the time).
+core::Result<std::int64_t> parseTime(const std::string& text)
+{
+    if (text.empty())
+        return std::int64_t { 0 };
+    if (std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return static_cast<std::int64_t>(std::stoll(text));
+    std::tm tm {};
+    std::istringstream in(text);
+    in >> std::get_time(&tm, text.size() > 10 ? "%Y-%m-%dT%H:%M:%S" : "%Y-%m-%d");
+    if (in.fail())
+        return core::makeError(
+            ErrorCode::InvalidArgument, "\"" + text + "\" is not a time (unix ms, or UTC like 2026-12-01T14:00:00Z)");
+    return static_cast<std::int64_t>(timegm(&tm)) * 1000;
+}
+
+} // namespace
+
+CommandResult cmdReport(const CtlOptions& options, const ReportArgs& args)
+{
+    if (args.format != "csv" && args.format != "json")
+        return core::makeError(ErrorCode::InvalidArgument,
+            args.format == "pdf" ? "PDF reports are not built yet (the console's renderer is the next step); use csv or json"
+                                 : "unknown format \"" + args.format + "\" (csv or json)");
+    if (args.migrations.empty() && args.operation.empty() && args.since.empty())
+        return core::makeError(ErrorCode::InvalidArgument, "say which migrations: --migration, --operation or --since");
+    core::ReportScope scope;
+    scope.migrations = args.migrations;
+    scope.operation = args.operation;
+    scope.space = args.space;
+    scope.shard = args.shard;
+    scope.state = args.state;
+    auto since = parseTime(args.since);
+    auto until = parseTime(args.until);
+    if (!since)
+        return since.error();
+    if (!until)
+        return until.error();
+    scope.sinceUnixMs = *since;
+    scope.untilUnixMs = *until;
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    auto report = core::readReport(**store, scope, nowMs());
+    if (!report)
+        return report.error();
+    const std::string text = args.format == "csv" ? core::reportCsv(*report) : core::reportJson(*report) + "\n";
+    if (args.output.empty()) {
+        std::cout << text;
+        return CommandOutput { {}, {}, true, 0 };
+    }
+    std::ofstream file(args.output, std::ios::binary | std::ios::trunc);
+    file << text;
+    file.close();
+    if (!file)
+        return core::makeError(ErrorCode::Internal, "writing the report to " + args.output + " failed (disk full?)");
+    const std::size_t rows = report->rows.size();
+    return CommandOutput { nlohmann::json { { "file", args.output }, { "migrations", rows } },
+        [rows, path = args.output](std::ostream& out) { out << rows << " migration(s) reported in " << path << "\n"; } };
+}
+
+void addReportCommand(CLI::App& app, const CtlOptions& options, CommandResult& result)
+{
+    static ReportArgs args;
+    auto* report = app.add_subcommand("report", "What migrations did: CSV or JSON (docs/REPORTS.md)");
+    report->add_option("--migration", args.migrations, "A migration (repeatable)");
+    report->add_option("--operation", args.operation, "Every migration of an operation");
+    report->add_option("--since", args.since, "Migrations created from then (unix ms or 2026-12-01T14:00:00Z)");
+    report->add_option("--until", args.until, "... and before then");
+    report->add_option("--space", args.space, "Only this space's");
+    report->add_option("--shard", args.shard, "Only those from or to this shard");
+    report->add_option("--state", args.state, "queued, running, done, failed or cancelled");
+    report->add_option("--format", args.format, "csv or json")->capture_default_str();
+    report->add_option("-o,--output", args.output, "Write to FILE instead of standard output");
+    report->callback([&] { result = cmdReport(options, args); });
+}
+
+} // namespace shardmap::app

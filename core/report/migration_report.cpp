@@ -1,0 +1,245 @@
+#include "core/report/migration_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <set>
+
+using nlohmann::json;
+
+namespace shardmap::core {
+
+namespace {
+
+const std::set<std::string> kStates { "queued", "running", "done", "failed", "cancelled" };
+
+std::string outcomeOf(const MigrationRecord& m)
+{
+    switch (m.phase) {
+    case MigrationPhase::Done: return "done";
+    case MigrationPhase::Failed: return "failed";
+    case MigrationPhase::Cancelled: return m.rolledBack ? "rolled back" : "cancelled";
+    case MigrationPhase::Queued: return "queued";
+    default: return "running";
+    }
+}
+
+// The state filter's groups: a rolled-back migration is a cancelled one.
+std::string stateOf(const MigrationRecord& m)
+{
+    const std::string outcome = outcomeOf(m);
+    return outcome == "rolled back" ? "cancelled" : outcome;
+}
+
+ReportRow rowOf(const MigrationRecord& m, const std::map<std::string, MigrationHistory>& histories, std::int64_t now)
+{
+    ReportRow row;
+    row.record = m;
+    const auto found = histories.find(m.id);
+    if (found != histories.end())
+        row.history = found->second;
+    const bool swapped = m.rolledBack;
+    row.requestedSource = row.history ? row.history->requestedSource : swapped ? m.target : m.source;
+    row.requestedTarget = row.history ? row.history->requestedTarget : swapped ? m.source : m.target;
+    row.outcome = outcomeOf(m);
+    row.startedUnixMs = m.startedUnixMs;
+    row.endedUnixMs = isFinal(m.phase) ? (m.finishedUnixMs ? m.finishedUnixMs : m.updatedUnixMs) : 0;
+    if (row.startedUnixMs > 0)
+        row.durationMs = (row.endedUnixMs ? row.endedUnixMs : now) - row.startedUnixMs;
+    row.writeHoldMs = row.history ? row.history->writeHoldMs : -1;
+    return row;
+}
+
+bool inScope(const MigrationRecord& m, const ReportScope& scope)
+{
+    if (scope.migrations.empty() && scope.operation.empty()) {
+        if (scope.sinceUnixMs > 0 && m.createdUnixMs < scope.sinceUnixMs)
+            return false;
+        if (scope.untilUnixMs > 0 && m.createdUnixMs >= scope.untilUnixMs)
+            return false;
+    }
+    if (!scope.space.empty() && m.space != scope.space)
+        return false;
+    if (!scope.shard.empty() && m.source != scope.shard && m.target != scope.shard)
+        return false;
+    return scope.state.empty() || stateOf(m) == scope.state;
+}
+
+void summarize(MigrationReport& report)
+{
+    ReportSummary& s = report.summary;
+    for (const ReportRow& row : report.rows) {
+        ++s.byOutcome[row.outcome];
+        if (row.outcome == "done") {
+            s.docsMoved += row.record.progress.docsDone;
+            s.bytesMoved += row.record.progress.bytesDone;
+        }
+        s.totalDurationMs += row.durationMs;
+        if (row.durationMs > s.longestDurationMs) {
+            s.longestDurationMs = row.durationMs;
+            s.longestMigration = row.record.id;
+        }
+        if (row.writeHoldMs > s.longestWriteHoldMs) {
+            s.longestWriteHoldMs = row.writeHoldMs;
+            s.longestHoldMigration = row.record.id;
+        }
+        s.repairedDocs += row.record.repairedDocs;
+        if (row.history && row.history->verification && row.writeHoldMs >= 0)
+            (row.history->verification->equal ? s.verifiedEqual : s.verifiedApart) += 1;
+    }
+}
+
+std::string csvField(const std::string& value)
+{
+    if (value.find_first_of(",\"\r\n") == std::string::npos)
+        return value;
+    std::string quoted = "\"";
+    for (char c : value) {
+        quoted += c;
+        if (c == '"')
+            quoted += '"';
+    }
+    return quoted + "\"";
+}
+
+json historyJson(const std::optional<MigrationHistory>& history)
+{
+    return history ? json::parse(encode(*history)) : json(nullptr);
+}
+
+} // namespace
+
+Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::string, MigrationHistory>& histories,
+    const ReportScope& scope, std::int64_t now)
+{
+    if (!scope.state.empty() && !kStates.contains(scope.state))
+        return makeError(ErrorCode::InvalidArgument,
+            "unknown state \"" + scope.state + "\" (queued, running, done, failed or cancelled)");
+    MigrationReport report;
+    report.generatedUnixMs = now;
+    report.mapRevision = map.revision;
+    report.scope = scope;
+    std::vector<std::string> ids = scope.migrations;
+    if (!scope.operation.empty()) {
+        const auto op = map.operations.find(scope.operation);
+        if (op == map.operations.end())
+            return makeError(ErrorCode::NotFound, "no operation " + scope.operation + " in the shard map");
+        report.operations.push_back(op->second.value);
+        ids.insert(ids.end(), op->second.value.migrations.begin(), op->second.value.migrations.end());
+    }
+    if (ids.empty() && scope.migrations.empty() && scope.operation.empty()) {
+        for (const auto& [id, migration] : map.migrations)
+            ids.push_back(id);
+    }
+    for (const std::string& id : ids) {
+        const auto found = map.migrations.find(id);
+        if (found == map.migrations.end())
+            return makeError(ErrorCode::NotFound, "no migration " + id + " in the shard map");
+        if (inScope(found->second.value, scope))
+            report.rows.push_back(rowOf(found->second.value, histories, now));
+    }
+    std::stable_sort(report.rows.begin(), report.rows.end(), [](const ReportRow& a, const ReportRow& b) {
+        return a.record.createdUnixMs != b.record.createdUnixMs ? a.record.createdUnixMs < b.record.createdUnixMs
+                                                                : a.record.id < b.record.id;
+    });
+    for (const ReportRow& row : report.rows) {
+        report.fromUnixMs = report.fromUnixMs ? std::min(report.fromUnixMs, row.record.createdUnixMs) : row.record.createdUnixMs;
+        report.toUnixMs = std::max(report.toUnixMs, row.endedUnixMs ? row.endedUnixMs : now);
+    }
+    summarize(report);
+    return report;
+}
+
+Result<MigrationReport> readReport(MetadataStore& store, const ReportScope& scope, std::int64_t now)
+{
+    auto snapshot = store.snapshot();
+    if (!snapshot)
+        return snapshot.error();
+    auto map = MapSnapshot::decode(*snapshot);
+    if (!map)
+        return map.error();
+    std::map<std::string, MigrationHistory> histories;
+    for (const auto& [key, record] : snapshot->records) {
+        if (!key.starts_with(keys::kMigrationHistory))
+            continue;
+        auto history = decodeMigrationHistory(record.value);
+        if (!history)
+            return makeError(history.error().code, history.error().message, key);
+        histories[history->migration] = std::move(*history);
+    }
+    return buildReport(*map, histories, scope, now);
+}
+
+std::vector<std::string> reportCsvColumns()
+{
+    return { "migration", "space", "requested_source", "requested_target", "outcome", "phase", "operation",
+        "requested_by", "reason", "created_unix_ms", "started_unix_ms", "ended_unix_ms", "duration_ms",
+        "write_hold_ms", "docs_done", "docs_total", "bytes_done", "bytes_total", "repairs", "repaired_docs",
+        "cutover_aborts", "verified_equal", "error" };
+}
+
+std::string reportCsv(const MigrationReport& report)
+{
+    std::string out;
+    const auto line = [&](const std::vector<std::string>& fields) {
+        for (std::size_t i = 0; i < fields.size(); ++i)
+            out += (i ? "," : "") + csvField(fields[i]);
+        out += "\r\n";
+    };
+    line(reportCsvColumns());
+    const auto number = [](auto value) { return std::to_string(value); };
+    for (const ReportRow& row : report.rows) {
+        const MigrationRecord& m = row.record;
+        const bool verified = row.history && row.history->verification && row.writeHoldMs >= 0;
+        char hold[32] = "";
+        if (row.writeHoldMs >= 0)
+            std::snprintf(hold, sizeof hold, "%.3f", row.writeHoldMs);
+        line({ m.id, m.space, row.requestedSource, row.requestedTarget, row.outcome, migrationPhaseName(m.phase),
+            m.operation, m.requestedBy, m.reason, number(m.createdUnixMs), number(row.startedUnixMs),
+            number(row.endedUnixMs), number(row.durationMs), hold, number(m.progress.docsDone),
+            number(m.progress.docsTotal), number(m.progress.bytesDone), number(m.progress.bytesTotal),
+            number(m.repairs), number(m.repairedDocs), number(m.cutoverAborts),
+            verified ? (row.history->verification->equal ? "true" : "false") : "", m.error });
+    }
+    return out;
+}
+
+std::string reportJson(const MigrationReport& report)
+{
+    json rows = json::array();
+    for (const ReportRow& row : report.rows) {
+        const MigrationRecord& m = row.record;
+        rows.push_back({ { "migration", m.id }, { "space", m.space }, { "requested_source", row.requestedSource },
+            { "requested_target", row.requestedTarget }, { "outcome", row.outcome },
+            { "phase", migrationPhaseName(m.phase) }, { "operation", m.operation }, { "requested_by", m.requestedBy },
+            { "reason", m.reason }, { "created_unix_ms", m.createdUnixMs }, { "started_unix_ms", row.startedUnixMs },
+            { "ended_unix_ms", row.endedUnixMs }, { "duration_ms", row.durationMs },
+            { "write_hold_ms", row.writeHoldMs >= 0 ? json(row.writeHoldMs) : json(nullptr) },
+            { "docs_done", m.progress.docsDone }, { "docs_total", m.progress.docsTotal },
+            { "bytes_done", m.progress.bytesDone }, { "bytes_total", m.progress.bytesTotal }, { "repairs", m.repairs },
+            { "repaired_docs", m.repairedDocs }, { "cutover_aborts", m.cutoverAborts }, { "error", m.error },
+            { "history", historyJson(row.history) } });
+    }
+    const ReportSummary& s = report.summary;
+    json operations = json::array();
+    for (const OperationRecord& op : report.operations)
+        operations.push_back(json::parse(encode(op)));
+    const json document = { { "schema", "shardmap.migration-report" }, { "version", MigrationReport::kVersion },
+        { "generated_unix_ms", report.generatedUnixMs }, { "map_revision", report.mapRevision },
+        { "scope",
+            { { "migrations", report.scope.migrations }, { "operation", report.scope.operation },
+                { "since_unix_ms", report.scope.sinceUnixMs }, { "until_unix_ms", report.scope.untilUnixMs },
+                { "space", report.scope.space }, { "shard", report.scope.shard }, { "state", report.scope.state } } },
+        { "from_unix_ms", report.fromUnixMs }, { "to_unix_ms", report.toUnixMs },
+        { "summary",
+            { { "migrations", report.rows.size() }, { "by_outcome", s.byOutcome }, { "docs_moved", s.docsMoved },
+                { "bytes_moved", s.bytesMoved }, { "total_duration_ms", s.totalDurationMs },
+                { "longest_duration_ms", s.longestDurationMs }, { "longest_migration", s.longestMigration },
+                { "longest_write_hold_ms", s.longestWriteHoldMs >= 0 ? json(s.longestWriteHoldMs) : json(nullptr) },
+                { "longest_hold_migration", s.longestHoldMigration }, { "verified_equal", s.verifiedEqual },
+                { "verified_apart", s.verifiedApart }, { "repaired_docs", s.repairedDocs } } },
+        { "operations", operations }, { "migrations", rows } };
+    return document.dump(2);
+}
+
+} // namespace shardmap::core

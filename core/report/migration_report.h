@@ -1,0 +1,97 @@
+#pragma once
+
+// Reports of what migrations did (issue 13): which migrations (one, a list, an operation, or a
+// time range with filters), each with what was asked and what happened, and a summary, built
+// from the migration records and the histories the executor keeps (core/migration/
+// migration_history.h). One model, three renderings: JSON (versioned, docs/REPORTS.md), CSV (one
+// row per migration, RFC 4180) and, in the console, PDF; the CLI and the console build the same
+// report from the same store.
+
+#include "core/map/shard_map.h"
+#include "core/migration/migration_history.h"
+#include "core/store/metadata_store.h"
+#include "core/util/result.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shardmap::core {
+
+// Which migrations a report covers. Migration ids or an operation select exactly those; without
+// them, the migrations created in [sinceUnixMs, untilUnixMs) (0: open). space, shard (source or
+// target, as asked) and state ("queued", "running", "done", "failed", "cancelled") filter any
+// selection.
+struct ReportScope {
+    std::vector<std::string> migrations;
+    std::string operation;
+    std::int64_t sinceUnixMs = 0;
+    std::int64_t untilUnixMs = 0;
+    std::string space;
+    std::string shard;
+    std::string state;
+};
+
+// One migration: what was asked and what happened.
+struct ReportRow {
+    MigrationRecord record;
+    std::optional<MigrationHistory> history;
+    // The direction asked for (from the history; the record swaps it on a rollback).
+    std::string requestedSource;
+    std::string requestedTarget;
+    // "done", "failed", "cancelled", "rolled back", "queued" or "running".
+    std::string outcome;
+    std::int64_t startedUnixMs = 0;
+    std::int64_t endedUnixMs = 0;
+    // From the first phase after queued to the end (or now): 0 when it never started.
+    std::int64_t durationMs = 0;
+    // -1 when it never cut over.
+    double writeHoldMs = -1;
+};
+
+struct ReportSummary {
+    std::map<std::string, std::size_t> byOutcome;
+    std::uint64_t docsMoved = 0;
+    std::uint64_t bytesMoved = 0;
+    std::int64_t totalDurationMs = 0;
+    std::int64_t longestDurationMs = 0;
+    std::string longestMigration;
+    double longestWriteHoldMs = -1;
+    std::string longestHoldMigration;
+    // Cut-over migrations whose last comparison found source and target equal, and those that did not.
+    std::size_t verifiedEqual = 0;
+    std::size_t verifiedApart = 0;
+    std::uint64_t repairedDocs = 0;
+};
+
+struct MigrationReport {
+    static constexpr int kVersion = 1;
+    std::int64_t generatedUnixMs = 0;
+    std::uint64_t mapRevision = 0;
+    ReportScope scope;
+    // The span the rows cover: the first creation to the last end (or now).
+    std::int64_t fromUnixMs = 0;
+    std::int64_t toUnixMs = 0;
+    std::vector<ReportRow> rows;
+    std::vector<OperationRecord> operations;
+    ReportSummary summary;
+};
+
+// Builds the report from a map snapshot and the executor's histories by migration id.
+// InvalidArgument for an unknown state filter; NotFound for a named migration or operation the
+// map does not have.
+Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::string, MigrationHistory>& histories,
+    const ReportScope& scope, std::int64_t nowUnixMs);
+// Reads the map and the histories from a store, then buildReport.
+Result<MigrationReport> readReport(MetadataStore& store, const ReportScope& scope, std::int64_t nowUnixMs);
+
+// The versioned JSON form (docs/REPORTS.md) and the CSV form (RFC 4180: a header, one row per
+// migration, fields quoted where they hold a comma, a quote or a line break, CRLF line ends).
+std::string reportJson(const MigrationReport& report);
+std::string reportCsv(const MigrationReport& report);
+// The CSV's columns, in order.
+std::vector<std::string> reportCsvColumns();
+
+} // namespace shardmap::core
