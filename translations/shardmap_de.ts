@@ -1826,6 +1826,16 @@
         <source>Nothing was queued: %1</source>
         <translation>Nichts wurde eingereiht: %1</translation>
     </message>
+    <message>
+        <source>Queueing… wait for the store&apos;s answer.</source>
+        <translation>Reihe ein… bitte auf die Antwort des Speichers warten.</translation>
+    </message>
+    <message>
+        <source>
+Go back to plan again.</source>
+        <translation>
+Gehen Sie zurück, um neu zu planen.</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::PreferencesDialog</name>
@@ -2030,11 +2040,17 @@
     </message>
     <message numerus="yes">
         <source>Moved adding %n shard(s)</source>
-        <translation><numerusform>Verschoben beim Hinzufügen von %n Shard</numerusform><numerusform>Verschoben beim Hinzufügen von %n Shards</numerusform></translation>
+        <translation>
+            <numerusform>Verschoben beim Hinzufügen von %n Shard</numerusform>
+            <numerusform>Verschoben beim Hinzufügen von %n Shards</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>Moved removing %n shard(s)</source>
-        <translation><numerusform>Verschoben beim Entfernen von %n Shard</numerusform><numerusform>Verschoben beim Entfernen von %n Shards</numerusform></translation>
+        <translation>
+            <numerusform>Verschoben beim Entfernen von %n Shard</numerusform>
+            <numerusform>Verschoben beim Entfernen von %n Shards</numerusform>
+        </translation>
     </message>
     <message>
         <source>Moved from today&apos;s map</source>
@@ -2195,7 +2211,10 @@
     </message>
     <message numerus="yes">
         <source>%n space(s), %1 on %2 shard(s); adding shards moves at least %3 for an even share. Dynamic lookup (current, planner, load-aware) moves only what has to move; the hashes move every space whose computed shard changes.</source>
-        <translation><numerusform>%n Space, %1 auf %2 Shard(s); neue Shards erfordern mindestens %3 Verschiebung für einen gleichen Anteil. Dynamisches Nachschlagen (aktuell, Planer, lastbewusst) verschiebt nur, was verschoben werden muss; die Hashes verschieben jeden Space, dessen berechneter Shard sich ändert.</numerusform><numerusform>%n Spaces, %1 auf %2 Shard(s); neue Shards erfordern mindestens %3 Verschiebung für einen gleichen Anteil. Dynamisches Nachschlagen (aktuell, Planer, lastbewusst) verschiebt nur, was verschoben werden muss; die Hashes verschieben jeden Space, dessen berechneter Shard sich ändert.</numerusform></translation>
+        <translation>
+            <numerusform>%n Space, %1 auf %2 Shard(s); neue Shards erfordern mindestens %3 Verschiebung für einen gleichen Anteil. Dynamisches Nachschlagen (aktuell, Planer, lastbewusst) verschiebt nur, was verschoben werden muss; die Hashes verschieben jeden Space, dessen berechneter Shard sich ändert.</numerusform>
+            <numerusform>%n Spaces, %1 auf %2 Shard(s); neue Shards erfordern mindestens %3 Verschiebung für einen gleichen Anteil. Dynamisches Nachschlagen (aktuell, Planer, lastbewusst) verschiebt nur, was verschoben werden muss; die Hashes verschieben jeden Space, dessen berechneter Shard sich ändert.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Largest shard over the mean (bytes)</source>
@@ -2215,11 +2234,17 @@
     </message>
     <message numerus="yes">
         <source>adding %n shard(s)</source>
-        <translation><numerusform>%n Shard hinzufügen</numerusform><numerusform>%n Shards hinzufügen</numerusform></translation>
+        <translation>
+            <numerusform>%n Shard hinzufügen</numerusform>
+            <numerusform>%n Shards hinzufügen</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>removing %n shard(s)</source>
-        <translation><numerusform>%n Shard entfernen</numerusform><numerusform>%n Shards entfernen</numerusform></translation>
+        <translation>
+            <numerusform>%n Shard entfernen</numerusform>
+            <numerusform>%n Shards entfernen</numerusform>
+        </translation>
     </message>
     <message>
         <source>% of bytes</source>
