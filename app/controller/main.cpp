@@ -44,12 +44,19 @@ shardmap::core::ControllerServerConfig parseConfig(CLI::App& app, int argc, char
            "has not changed for this long")
         ->capture_default_str()
         ->check(CLI::Range(1000, 86400000));
+    std::int64_t archiveMs = 600000;
+    app.add_option("--archive-after-ms", archiveMs,
+           "Finished migrations leave the executor's working set (to archive/migrations/, still in the map) this "
+           "long after they ended")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 604800000));
     app.add_flag(
         "--exit-with-parent", exitWithParent, "Exit when the parent process dies (for supervisors and the demo)");
     app.parse(argc, argv);
     config.leaseTtl = std::chrono::milliseconds(leaseTtlMs);
     config.runExecutor = !noExecutor;
     config.executor.abandonedQueuing = std::chrono::milliseconds(abandonedMs);
+    config.executor.archiveAfter = std::chrono::milliseconds(archiveMs);
     config.log = [](const std::string& message) { std::cerr << "shardmapd: " << message << std::endl; };
     return config;
 }

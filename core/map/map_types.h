@@ -185,6 +185,8 @@ inline constexpr std::string_view kNodes = "nodes/";
 inline constexpr std::string_view kShards = "shards/";
 inline constexpr std::string_view kSpaces = "spaces/";
 inline constexpr std::string_view kMigrations = "migrations/";
+// Finished migrations the executor moved out of its working set; the map still reads them.
+inline constexpr std::string_view kArchivedMigrations = "archive/migrations/";
 inline constexpr std::string_view kOperations = "operations/";
 inline constexpr std::string_view kMigrationSettings = "settings/migrations";
 inline std::string node(std::string_view id)
@@ -202,6 +204,10 @@ inline std::string space(std::string_view id)
 inline std::string migration(std::string_view id)
 {
     return std::string(kMigrations) + std::string(id);
+}
+inline std::string archivedMigration(std::string_view id)
+{
+    return std::string(kArchivedMigrations) + std::string(id);
 }
 inline std::string operation(std::string_view id)
 {

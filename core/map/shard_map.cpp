@@ -264,7 +264,7 @@ Result<MapSnapshot> MapSnapshot::decode(const StoreSnapshot& snapshot)
             status = decodeInto(map.shards, record, decodeShard);
         else if (key.starts_with(keys::kSpaces))
             status = decodeInto(map.spaces, record, decodeSpace);
-        else if (key.starts_with(keys::kMigrations))
+        else if (key.starts_with(keys::kMigrations) || key.starts_with(keys::kArchivedMigrations))
             status = decodeInto(map.migrations, record, decodeMigration);
         else if (key.starts_with(keys::kOperations))
             status = decodeInto(map.operations, record, decodeOperation);

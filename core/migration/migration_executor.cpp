@@ -316,6 +316,38 @@ void MigrationExecutor::scheduleOnce()
     }
     if (auto status = finishOperations(); !status)
         log("cannot finish operations: " + status.error().describe());
+    if (auto status = archiveFinished(*listed); !status)
+        log("cannot archive finished migrations: " + status.error().describe());
+}
+
+// The executor lists migrations/ every round: finished ones move to archive/migrations/, where
+// the map, the console and reports still find them, in chunks one store commit takes.
+Status MigrationExecutor::archiveFinished(const StoreSnapshot& listed)
+{
+    const std::int64_t cutoff = nowUnixMs() - m_options.archiveAfter.count();
+    CommitRequest request;
+    request.actor = m_options.actor;
+    request.action = "migrations-archive";
+    request.reason = "finished migrations leave the executor's working set";
+    const std::size_t most = std::min<std::size_t>(m_store.maxMutationsPerCommit() - 1, 120) / 2;
+    for (const auto& [key, record] : listed.records) {
+        auto m = decodeMigration(record.value);
+        if (!m || m->active())
+            continue;
+        const std::int64_t ended = m->finishedUnixMs ? m->finishedUnixMs : m->updatedUnixMs;
+        if (ended > cutoff)
+            continue;
+        request.mutations.push_back({ key, std::nullopt, record.modRevision });
+        request.mutations.push_back({ keys::archivedMigration(m->id), record.value, 0 });
+        if (request.mutations.size() / 2 >= most)
+            break;
+    }
+    if (request.mutations.empty())
+        return {};
+    request.fence = grant();
+    if (auto committed = m_store.commit(request); !committed && committed.error().code != ErrorCode::Conflict)
+        return committed.error();
+    return {};
 }
 
 void MigrationExecutor::runWorker(const std::string& id)

@@ -38,6 +38,9 @@ struct ExecutorOptions {
     // An operation still "queuing" whose record has not changed for this long (by this
     // executor's clock) lost its writer between chunks and is finished as failed.
     std::chrono::milliseconds abandonedQueuing { 60000 };
+    // Finished migrations are moved out of the working set (migrations/ -> archive/migrations/,
+    // still in the map and in reports) this long after they ended.
+    std::chrono::milliseconds archiveAfter { 600000 };
     std::function<void(const std::string&)> log;
 };
 
@@ -107,6 +110,8 @@ private:
     // Fences the space on the shard at the current epoch and deletes its rows there.
     Result<std::uint64_t> removeCopy(Context& ctx, const std::string& shard, const char* failpointName);
     Status finishOperations();
+    // Moves migrations final for longer than archiveAfter out of the working set.
+    Status archiveFinished(const StoreSnapshot& listed);
     std::optional<MigrationHistory> historyChange(const Context& ctx) const;
     // Running, or queuing and abandoned (its record unchanged for a minute of this executor's
     // time).

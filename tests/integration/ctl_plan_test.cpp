@@ -297,7 +297,8 @@ TEST_P(CtlPlanChunkTest, AnAbandonedQueuingOperationEndsFailedAndPlanningAgainMo
                   .code,
         0);
     auto controller = ControllerProcess::start(m_dir.file("c1.stderr.log"),
-        { "--store", m_store, "--id", "c1", "--lease-ttl-ms", "1000", "--abandoned-queuing-ms", "3000" });
+        { "--store", m_store, "--id", "c1", "--lease-ttl-ms", "1000", "--abandoned-queuing-ms", "3000",
+            "--archive-after-ms", "0" });
     ASSERT_TRUE(controller);
     ASSERT_TRUE(pollUntil(std::chrono::seconds(120), [&] {
         return map().operations.at(aged.id).value.state == "failed";
@@ -309,6 +310,19 @@ TEST_P(CtlPlanChunkTest, AnAbandonedQueuingOperationEndsFailedAndPlanningAgainMo
         EXPECT_EQ(ended.migrations.at(id).value.phase, core::MigrationPhase::Done) << id;
     EXPECT_EQ(ended.shards.at("s0").value.state, core::ShardState::Draining)
         << "nothing retired for a partial operation";
+
+    // Finished migrations leave the executor's working set; the map (and so everything below)
+    // still has them.
+    auto store = core::openStore(m_store, false);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] {
+        auto archived = (*store)->list(std::string(core::keys::kArchivedMigrations));
+        return archived && archived->records.size() == 62;
+    })) << controller->stderrText();
+    auto working = (*store)->list(std::string(core::keys::kMigrations));
+    ASSERT_TRUE(working);
+    EXPECT_TRUE(working->records.empty());
+    EXPECT_EQ(map().migrations.size(), 62u);
 
     // What a report will read: the timeline the executor kept for each migration.
     auto shown = ctl({ "migrations", "show", op.migrations.front() });
