@@ -178,8 +178,7 @@ CommandResult planWith(core::MigrationRequests& requests, const CtlOptions& opti
     const auto scenario = core::parseScenario(args.scenario);
     if (!scenario)
         return core::makeError(ErrorCode::InvalidArgument, "unknown scenario " + args.scenario);
-    auto result
-        = core::planScenario(*input, scenarioRequest(*scenario, args), planner);
+    auto result = core::planScenario(*input, scenarioRequest(*scenario, args), planner);
     if (!result)
         return result.error();
     result->plan.createdBy = options.actor.name;

@@ -47,8 +47,9 @@ CommandResult cmdReport(const CtlOptions& options, const ReportArgs& args)
 {
     if (args.format != "csv" && args.format != "json")
         return core::makeError(ErrorCode::InvalidArgument,
-            args.format == "pdf" ? "PDF reports are not built yet (the console's renderer is the next step); use csv or json"
-                                 : "unknown format \"" + args.format + "\" (csv or json)");
+            args.format == "pdf"
+                ? "PDF reports are not built yet (the console's renderer is the next step); use csv or json"
+                : "unknown format \"" + args.format + "\" (csv or json)");
     if (args.migrations.empty() && args.operation.empty() && args.since.empty())
         return core::makeError(ErrorCode::InvalidArgument, "say which migrations: --migration, --operation or --since");
     core::ReportScope scope;
@@ -83,7 +84,8 @@ CommandResult cmdReport(const CtlOptions& options, const ReportArgs& args)
         return core::makeError(ErrorCode::Internal, "writing the report to " + args.output + " failed (disk full?)");
     const std::size_t rows = report->rows.size();
     return CommandOutput { nlohmann::json { { "file", args.output }, { "migrations", rows } },
-        [rows, path = args.output](std::ostream& out) { out << rows << " migration(s) reported in " << path << "\n"; } };
+        [rows, path = args.output](
+            std::ostream& out) { out << rows << " migration(s) reported in " << path << "\n"; } };
 }
 
 void addReportCommand(CLI::App& app, const CtlOptions& options, CommandResult& result)

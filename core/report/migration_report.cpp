@@ -143,7 +143,8 @@ Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::
                                                                 : a.record.id < b.record.id;
     });
     for (const ReportRow& row : report.rows) {
-        report.fromUnixMs = report.fromUnixMs ? std::min(report.fromUnixMs, row.record.createdUnixMs) : row.record.createdUnixMs;
+        report.fromUnixMs
+            = report.fromUnixMs ? std::min(report.fromUnixMs, row.record.createdUnixMs) : row.record.createdUnixMs;
         report.toUnixMs = std::max(report.toUnixMs, row.endedUnixMs ? row.endedUnixMs : now);
     }
     summarize(report);
@@ -173,9 +174,9 @@ Result<MigrationReport> readReport(MetadataStore& store, const ReportScope& scop
 std::vector<std::string> reportCsvColumns()
 {
     return { "migration", "space", "requested_source", "requested_target", "outcome", "phase", "operation",
-        "requested_by", "reason", "created_unix_ms", "started_unix_ms", "ended_unix_ms", "duration_ms",
-        "write_hold_ms", "docs_done", "docs_total", "bytes_done", "bytes_total", "repairs", "repaired_docs",
-        "cutover_aborts", "verified_equal", "error" };
+        "requested_by", "reason", "created_unix_ms", "started_unix_ms", "ended_unix_ms", "duration_ms", "write_hold_ms",
+        "docs_done", "docs_total", "bytes_done", "bytes_total", "repairs", "repaired_docs", "cutover_aborts",
+        "verified_equal", "error" };
 }
 
 std::string reportCsv(const MigrationReport& report)

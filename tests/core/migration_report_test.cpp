@@ -135,10 +135,11 @@ TEST(MigrationReport, ScopesSelectAndFilter)
     auto cancelled = buildReport(f.map, f.histories, { {}, {}, 1, 0, {}, {}, "cancelled" }, 10000);
     ASSERT_TRUE(cancelled);
     EXPECT_EQ(cancelled->rows.size(), 1u) << "a rollback ends cancelled";
-    EXPECT_EQ(buildReport(f.map, f.histories, { { "m-9" }, {}, 0, 0, {}, {}, {} }, 0).error().code, ErrorCode::NotFound);
-    EXPECT_EQ(buildReport(f.map, f.histories, { {}, "op-9", 0, 0, {}, {}, {} }, 0).error().code, ErrorCode::NotFound);
     EXPECT_EQ(
-        buildReport(f.map, f.histories, { {}, {}, 1, 0, {}, {}, "sleeping" }, 0).error().code, ErrorCode::InvalidArgument);
+        buildReport(f.map, f.histories, { { "m-9" }, {}, 0, 0, {}, {}, {} }, 0).error().code, ErrorCode::NotFound);
+    EXPECT_EQ(buildReport(f.map, f.histories, { {}, "op-9", 0, 0, {}, {}, {} }, 0).error().code, ErrorCode::NotFound);
+    EXPECT_EQ(buildReport(f.map, f.histories, { {}, {}, 1, 0, {}, {}, "sleeping" }, 0).error().code,
+        ErrorCode::InvalidArgument);
 }
 
 TEST(MigrationReport, CsvParsesBackToTheSameRows)

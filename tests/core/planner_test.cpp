@@ -575,8 +575,9 @@ TEST(Planner, MergeBelowALimitPairsTheSmallestWithTheFullestThatStillFits)
     input.nodes = { { "n0", false, 100 * kGiB, 200 * kGiB } };
     for (const char* id : { "a", "b", "c", "d" })
         input.shards.push_back({ ShardRecord { id, "n0", ShardState::Active, 0, 0 } });
-    input.spaces = { { "x", "a", {}, false, {}, {}, { 1, 100, 0, 0 } }, { "y", "b", {}, false, {}, {}, { 1, 700, 0, 0 } },
-        { "z", "c", {}, false, {}, {}, { 1, 950, 0, 0 } }, { "w", "d", {}, false, {}, {}, { 1, 5000, 0, 0 } } };
+    input.spaces
+        = { { "x", "a", {}, false, {}, {}, { 1, 100, 0, 0 } }, { "y", "b", {}, false, {}, {}, { 1, 700, 0, 0 } },
+              { "z", "c", {}, false, {}, {}, { 1, 950, 0, 0 } }, { "w", "d", {}, false, {}, {}, { 1, 5000, 0, 0 } } };
     auto result = planMergeBelow(input, 1000);
     ASSERT_TRUE(result) << result.error().describe();
     EXPECT_EQ(result->plan.kind, "merge");

@@ -36,17 +36,7 @@ protected:
         } else {
             m_store = "sqlite:" + m_dir.file("map.db");
         }
-        for (int i = 0; i < 2; ++i) {
-            m_nodes.push_back(NodeProcess::start(m_dir.file("node" + std::to_string(i))));
-            ASSERT_TRUE(m_nodes.back());
-        }
-        ASSERT_EQ(ctl({ "init" }).code, 0);
-        for (int i = 0; i < 2; ++i) {
-            const auto n = std::to_string(i);
-            auto added = ctl({ "node", "add", "n" + n, m_nodes[static_cast<std::size_t>(i)]->address() });
-            ASSERT_EQ(added.code, 0) << added.err;
-            addShard("s" + n, "n" + n);
-        }
+        startCtlFleet(m_dir, m_store, m_nodes);
     }
 
     CtlRun ctl(std::vector<std::string> args, const std::vector<std::string>& env = {})

@@ -2,9 +2,11 @@
 
 // Runs the real shardmapctl binary for a test and collects what it said.
 
+#include "tests/support/node_process.h"
 #include "tests/support/process.h"
 #include "tests/support/test_dir.h"
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -36,6 +38,25 @@ inline CtlRun runCtl(const TempDir& dir, const std::string& store, const std::ve
     run.code = child->wait(std::chrono::seconds(30)).value_or(-1);
     run.err = readWholeFile(errFile);
     return run;
+}
+
+// Two real nodes (data under dir/node0, dir/node1) registered as n0 and n1 with shards s0 on n0
+// and s1 on n1, through the binary, in a store it initialises.
+inline void startCtlFleet(
+    const TempDir& dir, const std::string& store, std::vector<std::unique_ptr<NodeProcess>>& nodes)
+{
+    for (int i = 0; i < 2; ++i) {
+        nodes.push_back(NodeProcess::start(dir.file("node" + std::to_string(i))));
+        ASSERT_TRUE(nodes.back());
+    }
+    ASSERT_EQ(runCtl(dir, store, { "init" }).code, 0);
+    for (int i = 0; i < 2; ++i) {
+        const auto n = std::to_string(i);
+        auto added = runCtl(dir, store, { "node", "add", "n" + n, nodes[static_cast<std::size_t>(i)]->address() });
+        ASSERT_EQ(added.code, 0) << added.err;
+        auto created = runCtl(dir, store, { "shard", "create", "s" + n, "--node", "n" + n });
+        ASSERT_EQ(created.code, 0) << created.err;
+    }
 }
 
 } // namespace shardmap::testing
