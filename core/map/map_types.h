@@ -153,6 +153,19 @@ std::optional<OperationKind> parseOperationKind(std::string_view name);
 // A fleet change built from migrations (drain a shard, retire a node, split, merge, isolate),
 // recorded in one commit with its migrations. The executor finishes it when they are final
 // (retires the drained shard or node, the merged shard).
+// A shard an operation touches, as its node measured it when the operation was queued (for the
+// before/after of reports); measured is false when the node did not answer (or the shard was
+// created by the operation: then it starts empty).
+struct OperationShardLoad {
+    std::string shard;
+    std::uint64_t docs = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t spaces = 0;
+    bool measured = false;
+
+    bool operator==(const OperationShardLoad&) const = default;
+};
+
 struct OperationRecord {
     std::string id;
     OperationKind kind = OperationKind::Drain;
@@ -175,6 +188,9 @@ struct OperationRecord {
     std::int64_t updatedUnixMs = 0;
     // Moves the operation was planned with (0 in records written before chunked operations).
     std::uint64_t plannedMoves = 0;
+    // The sources and targets of its moves before it started (empty in records written before
+    // reports, issue 13).
+    std::vector<OperationShardLoad> shardsBefore;
 
     bool operator==(const OperationRecord&) const = default;
 };

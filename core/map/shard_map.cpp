@@ -113,13 +113,17 @@ std::string encode(const MigrationSettings& settings)
 
 std::string encode(const OperationRecord& record)
 {
+    json shards = json::array();
+    for (const OperationShardLoad& load : record.shardsBefore)
+        shards.push_back({ { "shard", load.shard }, { "docs", load.docs }, { "bytes", load.bytes },
+            { "spaces", load.spaces }, { "measured", load.measured } });
     return json {
         { "id", record.id }, { "kind", operationKindName(record.kind) }, { "subject", record.subject },
         { "into", record.into }, { "migrations", record.migrations }, { "state", record.state },
         { "requested_by", record.requestedBy }, { "reason", record.reason },
         { "created_unix_ms", record.createdUnixMs }, { "finished_unix_ms", record.finishedUnixMs },
         { "updated_unix_ms", record.updatedUnixMs }, { "planned_moves", record.plannedMoves },
-        { "error", record.error }
+        { "error", record.error }, { "shards_before", shards }
     }.dump();
 }
 
@@ -248,6 +252,12 @@ Result<OperationRecord> decodeOperation(const std::string& text)
         record.updatedUnixMs = optionalField<std::int64_t>(doc, "updated_unix_ms", 0);
         record.plannedMoves = optionalField<std::uint64_t>(doc, "planned_moves", 0);
         record.error = optionalField<std::string>(doc, "error", "");
+        if (const auto shards = doc.find("shards_before"); shards != doc.end()) {
+            for (const json& load : *shards)
+                record.shardsBefore.push_back({ load.at("shard").get<std::string>(),
+                    optionalField<std::uint64_t>(load, "docs", 0), optionalField<std::uint64_t>(load, "bytes", 0),
+                    optionalField<std::uint64_t>(load, "spaces", 0), optionalField<bool>(load, "measured", false) });
+        }
         return record;
     });
 }

@@ -32,7 +32,35 @@ struct OperationDraft {
     std::vector<Mutation> changes;
     // Isolate: the shard the moved space is pinned to.
     std::string pin;
+    // Its sources and targets as measured now, for the before/after of reports.
+    std::vector<OperationShardLoad> shardsBefore;
 };
+
+// The shards the moves leave and enter, as their nodes report them now (created ones empty).
+std::vector<OperationShardLoad> measureShards(
+    const MapSnapshot& map, FleetFacts& facts, const std::vector<Move>& moves, const std::set<std::string>& created)
+{
+    std::set<std::string> touched;
+    for (const Move& move : moves) {
+        touched.insert(move.space.shard);
+        touched.insert(move.target);
+    }
+    std::vector<OperationShardLoad> loads;
+    for (const std::string& shard : touched) {
+        OperationShardLoad load { shard, 0, 0, 0, false };
+        if (created.contains(shard)) {
+            load.measured = true;
+        } else if (const ShardMetricsValue* metrics = facts.shardMetrics(shard)) {
+            load.docs = metrics->liveDocs;
+            load.bytes = metrics->bytesEstimate;
+            load.measured = true;
+        }
+        if (!created.contains(shard))
+            load.spaces = map.spacesOn(shard).size();
+        loads.push_back(std::move(load));
+    }
+    return loads;
+}
 
 std::string listSome(const std::vector<std::string>& items, std::size_t most = 5)
 {
@@ -196,6 +224,7 @@ Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft dra
     operation.reason = actor.reason;
     operation.createdUnixMs = operation.updatedUnixMs = nowUnixMs();
     operation.plannedMoves = draft.moves.size();
+    operation.shardsBefore = std::move(draft.shardsBefore);
     const std::string action = operationKindName(draft.kind);
     const std::size_t limit = store.maxMutationsPerCommit();
     const std::size_t total = 1 + 2 * draft.moves.size() + draft.changes.size();
@@ -400,8 +429,9 @@ Result<OperationRecord> MigrationRequests::applyPlan(const Plan& plan, const Act
         return status.error();
     if (auto status = createPlannedShards(*map, m_nodes, plan); !status)
         return status.error();
+    auto measured = measureShards(*map, facts, moves, created);
     OperationDraft draft { *kind, plan.subject, plan.into, std::move(moves), std::move(*changes),
-        *kind == OperationKind::Isolate ? plan.into : std::string() };
+        *kind == OperationKind::Isolate ? plan.into : std::string(), std::move(measured) };
     return commitOperation(m_store, std::move(draft), actor);
 }
 
@@ -513,7 +543,8 @@ Result<OperationRecord> MigrationRequests::moveSpaces(
     if (auto status = preflightMoves(*map, facts, moves); !status)
         return status.error();
     const std::string subject = moves.size() == 1 ? moves.front().space.id : std::to_string(moves.size()) + " spaces";
-    OperationDraft draft { OperationKind::Move, subject, {}, std::move(moves), {}, {} };
+    auto measured = measureShards(*map, facts, moves, {});
+    OperationDraft draft { OperationKind::Move, subject, {}, std::move(moves), {}, {}, std::move(measured) };
     return commitOperation(m_store, std::move(draft), actor);
 }
 

@@ -1,7 +1,10 @@
 #include "core/report/migration_report.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -89,6 +92,34 @@ void summarize(MigrationReport& report)
     }
 }
 
+// Before as measured when queued; after adds what the operation's done migrations moved.
+std::vector<ReportShardLoad> shardLoads(const OperationRecord& op, const std::vector<ReportRow>& rows)
+{
+    std::map<std::string, ReportShardLoad> loads;
+    for (const OperationShardLoad& before : op.shardsBefore)
+        loads[before.shard] = { before.shard, before.docs, before.bytes, before.spaces, before.docs, before.bytes,
+            before.spaces, before.measured };
+    for (const ReportRow& row : rows) {
+        if (row.record.operation != op.id || row.outcome != "done")
+            continue;
+        const MigrationProgress& moved = row.record.progress;
+        ReportShardLoad& from = loads[row.requestedSource];
+        from.shard = row.requestedSource;
+        from.docsAfter -= std::min(from.docsAfter, moved.docsDone);
+        from.bytesAfter -= std::min(from.bytesAfter, moved.bytesDone);
+        from.spacesAfter -= std::min<std::uint64_t>(from.spacesAfter, 1);
+        ReportShardLoad& to = loads[row.requestedTarget];
+        to.shard = row.requestedTarget;
+        to.docsAfter += moved.docsDone;
+        to.bytesAfter += moved.bytesDone;
+        to.spacesAfter += 1;
+    }
+    std::vector<ReportShardLoad> out;
+    for (auto& [id, load] : loads)
+        out.push_back(std::move(load));
+    return out;
+}
+
 std::string csvField(const std::string& value)
 {
     if (value.find_first_of(",\"\r\n") == std::string::npos)
@@ -124,7 +155,7 @@ Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::
         const auto op = map.operations.find(scope.operation);
         if (op == map.operations.end())
             return makeError(ErrorCode::NotFound, "no operation " + scope.operation + " in the shard map");
-        report.operations.push_back(op->second.value);
+        report.operations.push_back({ op->second.value, {} });
         ids.insert(ids.end(), op->second.value.migrations.begin(), op->second.value.migrations.end());
     }
     if (ids.empty() && scope.migrations.empty() && scope.operation.empty()) {
@@ -147,6 +178,18 @@ Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::
             = report.fromUnixMs ? std::min(report.fromUnixMs, row.record.createdUnixMs) : row.record.createdUnixMs;
         report.toUnixMs = std::max(report.toUnixMs, row.endedUnixMs ? row.endedUnixMs : now);
     }
+    // The operations the rows belong to, whatever the scope: a time range over a drain shows it.
+    for (const ReportRow& row : report.rows) {
+        const std::string& id = row.record.operation;
+        const auto op = map.operations.find(id);
+        if (id.empty() || op == map.operations.end()
+            || std::any_of(report.operations.begin(), report.operations.end(),
+                [&](const ReportOperation& known) { return known.record.id == id; }))
+            continue;
+        report.operations.push_back({ op->second.value, {} });
+    }
+    for (ReportOperation& op : report.operations)
+        op.shards = shardLoads(op.record, report.rows);
     summarize(report);
     return report;
 }
@@ -223,8 +266,17 @@ std::string reportJson(const MigrationReport& report)
     }
     const ReportSummary& s = report.summary;
     json operations = json::array();
-    for (const OperationRecord& op : report.operations)
-        operations.push_back(json::parse(encode(op)));
+    for (const ReportOperation& op : report.operations) {
+        json record = json::parse(encode(op.record));
+        json shards = json::array();
+        for (const ReportShardLoad& load : op.shards)
+            shards.push_back({ { "shard", load.shard }, { "measured", load.measured },
+                { "docs_before", load.docsBefore }, { "bytes_before", load.bytesBefore },
+                { "spaces_before", load.spacesBefore }, { "docs_after", load.docsAfter },
+                { "bytes_after", load.bytesAfter }, { "spaces_after", load.spacesAfter } });
+        record["shards"] = shards;
+        operations.push_back(std::move(record));
+    }
     const json document = { { "schema", "shardmap.migration-report" }, { "version", MigrationReport::kVersion },
         { "generated_unix_ms", report.generatedUnixMs }, { "map_revision", report.mapRevision },
         { "scope",
@@ -241,6 +293,21 @@ std::string reportJson(const MigrationReport& report)
                 { "verified_apart", s.verifiedApart }, { "repaired_docs", s.repairedDocs } } },
         { "operations", operations }, { "migrations", rows } };
     return document.dump(2);
+}
+
+Status writeReportFile(const MigrationReport& report, const std::string& format, const std::string& path)
+{
+    if (format != "csv" && format != "json")
+        return makeError(ErrorCode::InvalidArgument, "unknown report format \"" + format + "\" (csv or json)");
+    const std::string text = format == "csv" ? reportCsv(report) : reportJson(report) + "\n";
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    if (!file)
+        return makeError(ErrorCode::InvalidArgument, "cannot write " + path + ": " + std::strerror(errno));
+    file << text;
+    file.close();
+    if (!file)
+        return makeError(ErrorCode::Internal, "writing the report to " + path + " failed (disk full?)");
+    return {};
 }
 
 } // namespace shardmap::core

@@ -66,6 +66,26 @@ struct ReportSummary {
     std::uint64_t repairedDocs = 0;
 };
 
+// A shard an operation touched: as measured when it was queued, and after, that plus what its
+// done migrations moved in minus what they moved out.
+struct ReportShardLoad {
+    std::string shard;
+    std::uint64_t docsBefore = 0;
+    std::uint64_t bytesBefore = 0;
+    std::uint64_t spacesBefore = 0;
+    std::uint64_t docsAfter = 0;
+    std::uint64_t bytesAfter = 0;
+    std::uint64_t spacesAfter = 0;
+    // false: its node did not answer when the operation was queued (before is unknown, after is
+    // only what moved).
+    bool measured = false;
+};
+
+struct ReportOperation {
+    OperationRecord record;
+    std::vector<ReportShardLoad> shards;
+};
+
 struct MigrationReport {
     static constexpr int kVersion = 1;
     std::int64_t generatedUnixMs = 0;
@@ -75,7 +95,7 @@ struct MigrationReport {
     std::int64_t fromUnixMs = 0;
     std::int64_t toUnixMs = 0;
     std::vector<ReportRow> rows;
-    std::vector<OperationRecord> operations;
+    std::vector<ReportOperation> operations;
     ReportSummary summary;
 };
 
@@ -93,5 +113,8 @@ std::string reportJson(const MigrationReport& report);
 std::string reportCsv(const MigrationReport& report);
 // The CSV's columns, in order.
 std::vector<std::string> reportCsvColumns();
+// Writes the "csv" or "json" form to path (replacing it); an error names the file and why (a
+// directory that does not exist, a full disk).
+Status writeReportFile(const MigrationReport& report, const std::string& format, const std::string& path);
 
 } // namespace shardmap::core

@@ -384,8 +384,12 @@ void Router::record(const WriteGroup& group, const WriteSummary& summary, const 
     result.rejected += summary.rejected;
     // The source took the write: now the migration targets, whose failure is only reported.
     // (Fault tests stall here to hold a write in flight across a cutover.)
-    if (!toTargets.empty())
+    if (!toTargets.empty()) {
         (void)failpoint("router.before_target_write");
+        // Fault tests lose the targets' copies here, as when a target times out: verify repairs.
+        if (!failpoint("router.target_write"))
+            return;
+    }
     for (auto& [space, items] : toTargets)
         writeTarget(routes.at(space), std::move(items));
 }

@@ -176,7 +176,7 @@ TEST(MapCodecTest, RecordsRoundTripAndMalformedOnesAreErrors)
     EXPECT_EQ(*decodeMigrationSettings(encode(settings)), settings);
     EXPECT_EQ(*decodeMigrationSettings("{}"), MigrationSettings {});
     OperationRecord operation { "op-1", OperationKind::Split, "s1", "s9", { "m-1", "m-2" }, "running", "bob", "full", 1,
-        0, "", 5, 2 };
+        0, "", 5, 2, { { "s1", 120, 4096, 3, true }, { "s9", 0, 0, 0, false } } };
     EXPECT_EQ(*decodeOperation(encode(operation)), operation);
     EXPECT_FALSE(decodeOperation(R"({"id":"op","kind":"explode"})"));
     NodeRecord node { "n1", "127.0.0.1:1", { { "rack", "a" } }, true };

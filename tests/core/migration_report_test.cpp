@@ -2,11 +2,13 @@
 // rollback), the summary, and the two file forms: CSV that parses back to the same rows (RFC 4180
 // quoting) and JSON with its schema name and version.
 #include "core/report/migration_report.h"
+#include "tests/support/csv.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 using namespace shardmap::core;
+using shardmap::testing::parseCsv;
 
 namespace {
 
@@ -59,39 +61,6 @@ struct Fixture {
 
     void add(const MigrationRecord& m) { map.migrations[m.id] = { m, 1 }; }
 };
-
-// RFC 4180: fields split on commas outside quotes, "" inside quotes is a quote, CRLF ends a row.
-std::vector<std::vector<std::string>> parseCsv(const std::string& text)
-{
-    std::vector<std::vector<std::string>> rows(1);
-    std::string field;
-    bool quoted = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"')
-                field += text[++i];
-            else if (c == '"')
-                quoted = false;
-            else
-                field += c;
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            rows.back().push_back(field);
-            field.clear();
-        } else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
-            rows.back().push_back(field);
-            field.clear();
-            rows.emplace_back();
-            ++i;
-        } else {
-            field += c;
-        }
-    }
-    rows.pop_back();
-    return rows;
-}
 
 } // namespace
 
