@@ -1525,6 +1525,58 @@
         <source>Operation</source>
         <translation>Operation</translation>
     </message>
+    <message>
+        <source>Export report…</source>
+        <translation>Bericht exportieren…</translation>
+    </message>
+    <message>
+        <source>A PDF, CSV or JSON report of the selected migrations, or of those the filters show</source>
+        <translation>Ein PDF-, CSV- oder JSON-Bericht der ausgewählten Migrationen oder der vom Filter gezeigten</translation>
+    </message>
+    <message>
+        <source>space contains &quot;%1&quot;</source>
+        <translation>Space enthält „%1“</translation>
+    </message>
+    <message>
+        <source>shard %1</source>
+        <translation>Shard %1</translation>
+    </message>
+    <message>
+        <source>operation %1</source>
+        <translation>Operation %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n selected migration(s)</source>
+        <translation><numerusform>%n ausgewählte Migration</numerusform><numerusform>%n ausgewählte Migrationen</numerusform></translation>
+    </message>
+    <message>
+        <source>All migrations</source>
+        <translation>Alle Migrationen</translation>
+    </message>
+    <message>
+        <source>The filters show no migrations to report.</source>
+        <translation>Die Filter zeigen keine Migrationen für einen Bericht.</translation>
+    </message>
+    <message>
+        <source>Migrations shown with the filter: %1</source>
+        <translation>Migrationen mit dem Filter: %1</translation>
+    </message>
+    <message>
+        <source>Operation %1</source>
+        <translation>Operation %1</translation>
+    </message>
+    <message>
+        <source>Export report of operation %1…</source>
+        <translation>Bericht der Operation %1 exportieren…</translation>
+    </message>
+    <message>
+        <source>Show only operation %1</source>
+        <translation>Nur Operation %1 zeigen</translation>
+    </message>
+    <message>
+        <source>Select one migration: actions take one at a time.</source>
+        <translation>Eine Migration auswählen: Aktionen gelten jeweils für eine.</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::PlanMovesModel</name>
@@ -1897,6 +1949,532 @@ Gehen Sie zurück, um neu zu planen.</translation>
     <message>
         <source>Clear Recent Connections</source>
         <translation>Liste der zuletzt verwendeten Verbindungen leeren</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::ReportDocument</name>
+    <message>
+        <source>queued</source>
+        <translation>wartend</translation>
+    </message>
+    <message>
+        <source>dual write</source>
+        <translation>doppeltes Schreiben</translation>
+    </message>
+    <message>
+        <source>backfill</source>
+        <translation>Nachfüllen</translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation>Prüfen</translation>
+    </message>
+    <message>
+        <source>cutover</source>
+        <translation>Umschalten</translation>
+    </message>
+    <message>
+        <source>cleanup</source>
+        <translation>Aufräumen</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>documents/s</source>
+        <translation>Dokumente/s</translation>
+    </message>
+    <message>
+        <source>before (measured when queued)</source>
+        <translation>vorher (gemessen beim Einreihen)</translation>
+    </message>
+    <message>
+        <source>after (before plus what moved)</source>
+        <translation>nachher (vorher plus Verschobenes)</translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation>nicht gemessen</translation>
+    </message>
+    <message>
+        <source>all migrations</source>
+        <translation>alle Migrationen</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>rolled back</source>
+        <translation>zurückgerollt</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>laufend</translation>
+    </message>
+    <message>
+        <source>equal</source>
+        <translation>gleich</translation>
+    </message>
+    <message>
+        <source>apart</source>
+        <translation>verschieden</translation>
+    </message>
+    <message>
+        <source>Operation %1: %2 of %3</source>
+        <translation>Operation %1: %2 von %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n chosen migration(s)</source>
+        <translation>
+            <numerusform>%n ausgewählte Migration</numerusform>
+            <numerusform>%n ausgewählte Migrationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Migrations created from %1 to %2</source>
+        <translation>Migrationen, erstellt von %1 bis %2</translation>
+    </message>
+    <message>
+        <source>Migrations created since %1</source>
+        <translation>Migrationen, erstellt seit %1</translation>
+    </message>
+    <message>
+        <source>All migrations</source>
+        <translation>Alle Migrationen</translation>
+    </message>
+    <message>
+        <source>space %1</source>
+        <translation>Space %1</translation>
+    </message>
+    <message>
+        <source>shard %1</source>
+        <translation>Shard %1</translation>
+    </message>
+    <message>
+        <source>state %1</source>
+        <translation>Zustand %1</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>Zusammenfassung</translation>
+    </message>
+    <message>
+        <source>Migrations</source>
+        <translation>Migrationen</translation>
+    </message>
+    <message>
+        <source>Documents moved</source>
+        <translation>Verschobene Dokumente</translation>
+    </message>
+    <message>
+        <source>Data moved</source>
+        <translation>Verschobene Daten</translation>
+    </message>
+    <message>
+        <source>Total duration</source>
+        <translation>Gesamtdauer</translation>
+    </message>
+    <message>
+        <source>Longest migration</source>
+        <translation>Längste Migration</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Longest write hold</source>
+        <translation>Längste Schreibsperre</translation>
+    </message>
+    <message>
+        <source>Verification</source>
+        <translation>Prüfung</translation>
+    </message>
+    <message>
+        <source>%1 cut over with source and target equal, %2 apart</source>
+        <translation>%1 umgeschaltet mit gleicher Quelle und Ziel, %2 verschieden</translation>
+    </message>
+    <message>
+        <source>Repaired documents</source>
+        <translation>Reparierte Dokumente</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>State: %1. Requested by %2 at %3; reason: %4. %n migration(s).</source>
+        <translation>
+            <numerusform>Zustand: %1. Angefordert von %2 am %3; Grund: %4. %n Migration.</numerusform>
+            <numerusform>Zustand: %1. Angefordert von %2 am %3; Grund: %4. %n Migrationen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Into %1.</source>
+        <translation>Nach %1.</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>Fehler: %1</translation>
+    </message>
+    <message>
+        <source>Shard</source>
+        <translation>Shard</translation>
+    </message>
+    <message>
+        <source>Docs before</source>
+        <translation>Dokumente vorher</translation>
+    </message>
+    <message>
+        <source>Docs after</source>
+        <translation>Dokumente nachher</translation>
+    </message>
+    <message>
+        <source>Data before</source>
+        <translation>Daten vorher</translation>
+    </message>
+    <message>
+        <source>Data after</source>
+        <translation>Daten nachher</translation>
+    </message>
+    <message>
+        <source>Spaces before</source>
+        <translation>Spaces vorher</translation>
+    </message>
+    <message>
+        <source>Spaces after</source>
+        <translation>Spaces nachher</translation>
+    </message>
+    <message>
+        <source>Who asked and why</source>
+        <translation>Wer hat es angefordert und warum</translation>
+    </message>
+    <message>
+        <source>Requested by</source>
+        <translation>Angefordert von</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>Operation</translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>und %n weitere</numerusform>
+            <numerusform>und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Shardmap migration report</source>
+        <translation>Shardmap-Migrationsbericht</translation>
+    </message>
+    <message>
+        <source>Generated %1 from map revision %2</source>
+        <translation>Erstellt %1 aus Map-Revision %2</translation>
+    </message>
+    <message>
+        <source>Migration report</source>
+        <translation>Migrationsbericht</translation>
+    </message>
+    <message>
+        <source>No migrations in this scope.</source>
+        <translation>Keine Migrationen in diesem Umfang.</translation>
+    </message>
+    <message>
+        <source>From %1 to %2 (times in %3).</source>
+        <translation>Von %1 bis %2 (Zeiten in %3).</translation>
+    </message>
+    <message>
+        <source>Operations</source>
+        <translation>Operationen</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>Zeitleiste</translation>
+    </message>
+    <message>
+        <source>Backfill rate</source>
+        <translation>Nachfüllrate</translation>
+    </message>
+    <message>
+        <source>Page %1 of %2</source>
+        <translation>Seite %1 von %2</translation>
+    </message>
+    <message>
+        <source>Migration</source>
+        <translation>Migration</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>Space</translation>
+    </message>
+    <message>
+        <source>From → to</source>
+        <translation>Von → nach</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Begonnen</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Write hold</source>
+        <translation>Schreibsperre</translation>
+    </message>
+    <message>
+        <source>Docs</source>
+        <translation>Dokumente</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>Daten</translation>
+    </message>
+    <message>
+        <source>Verified</source>
+        <translation>Geprüft</translation>
+    </message>
+    <message>
+        <source>Errors and events</source>
+        <translation>Fehler und Ereignisse</translation>
+    </message>
+    <message>
+        <source>No errors, retries, aborted cutovers or interventions.</source>
+        <translation>Keine Fehler, Wiederholungen, abgebrochenen Umschaltungen oder Eingriffe.</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Ereignis</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Details</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more event(s) are in the JSON report.</source>
+        <translation><numerusform>%n weiteres Ereignis steht im JSON-Bericht.</numerusform><numerusform>%n weitere Ereignisse stehen im JSON-Bericht.</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::ReportExportDialog</name>
+    <message>
+        <source>Export migration report</source>
+        <translation>Migrationsbericht exportieren</translation>
+    </message>
+    <message>
+        <source>Reading the migrations…</source>
+        <translation>Migrationen werden gelesen…</translation>
+    </message>
+    <message>
+        <source>PDF document</source>
+        <translation>PDF-Dokument</translation>
+    </message>
+    <message>
+        <source>CSV (one row per migration)</source>
+        <translation>CSV (eine Zeile pro Migration)</translation>
+    </message>
+    <message>
+        <source>JSON (docs/REPORTS.md)</source>
+        <translation>JSON (docs/REPORTS.md)</translation>
+    </message>
+    <message>
+        <source>A4</source>
+        <translation>A4</translation>
+    </message>
+    <message>
+        <source>US Letter</source>
+        <translation>US Letter</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>Format:</translation>
+    </message>
+    <message>
+        <source>Paper:</source>
+        <translation>Papier:</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>Datei:</translation>
+    </message>
+    <message>
+        <source>Preview…</source>
+        <translation>Vorschau…</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Not connected to a shard map.</source>
+        <translation>Nicht mit einer Shard-Map verbunden.</translation>
+    </message>
+    <message>
+        <source>The report cannot be read: %1</source>
+        <translation>Der Bericht kann nicht gelesen werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n migration(s), as of %2.</source>
+        <translation><numerusform>%1: %n Migration, Stand %2.</numerusform><numerusform>%1: %n Migrationen, Stand %2.</numerusform></translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export the report to</source>
+        <translation>Bericht exportieren nach</translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation>%1 wird geschrieben…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote the report of %n migration(s) to %1.</source>
+        <translation><numerusform>Bericht über %n Migration nach %1 geschrieben.</numerusform><numerusform>Bericht über %n Migrationen nach %1 geschrieben.</numerusform></translation>
+    </message>
+    <message>
+        <source>The report was not written: %1</source>
+        <translation>Der Bericht wurde nicht geschrieben: %1</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::ReportPreviewDialog</name>
+    <message>
+        <source>Report preview</source>
+        <translation>Berichtsvorschau</translation>
+    </message>
+    <message numerus="yes">
+        <source>Laying out the report of %n migration(s)…</source>
+        <translation><numerusform>Bericht über %n Migration wird gesetzt…</numerusform><numerusform>Bericht über %n Migrationen wird gesetzt…</numerusform></translation>
+    </message>
+    <message>
+        <source>of %1</source>
+        <translation>von %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n page(s).</source>
+        <translation><numerusform>%n Seite.</numerusform><numerusform>%n Seiten.</numerusform></translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>Zurück</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Weiter</translation>
+    </message>
+    <message>
+        <source>Page</source>
+        <translation>Seite</translation>
+    </message>
+    <message>
+        <source>Zoom</source>
+        <translation>Zoom</translation>
+    </message>
+    <message>
+        <source>Fit width</source>
+        <translation>Seitenbreite</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Print…</source>
+        <translation>Drucken…</translation>
+    </message>
+    <message>
+        <source>Save as PDF…</source>
+        <translation>Als PDF speichern…</translation>
+    </message>
+    <message>
+        <source>Report page</source>
+        <translation>Berichtsseite</translation>
+    </message>
+    <message>
+        <source>Printing…</source>
+        <translation>Wird gedruckt…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sent %n page(s) to the printer.</source>
+        <translation><numerusform>%n Seite an den Drucker gesendet.</numerusform><numerusform>%n Seiten an den Drucker gesendet.</numerusform></translation>
+    </message>
+    <message>
+        <source>Printing failed: %1</source>
+        <translation>Drucken fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Save the report as PDF</source>
+        <translation>Bericht als PDF speichern</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation>%1 wird geschrieben…</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>%1 gespeichert.</translation>
+    </message>
+    <message>
+        <source>Saving failed: %1</source>
+        <translation>Speichern fehlgeschlagen: %1</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/map/map_editor.h"
+#include "core/report/migration_report.h"
 #include "core/store/metadata_store.h"
 
 #include <chrono>
@@ -172,9 +173,13 @@ struct ReportArgs {
     std::string state;
     std::string format = "json";
     std::string output;
+    // PDF only: "a4", "letter", or empty (by the locale).
+    std::string paper;
 };
 CommandResult cmdReport(const CtlOptions& options, const ReportArgs& args);
 void addReportCommand(CLI::App& app, const CtlOptions& options, CommandResult& result);
+// The PDF of a report, as the console renders it (report_pdf.cpp: Qt Gui, offscreen).
+core::Status writeReportPdf(const core::MigrationReport& report, const std::string& path, const std::string& paper);
 
 // `simulate`: placement strategies side by side on the fleet's spaces (simulate_command.cpp).
 void addSimulateCommand(CLI::App& app, const CtlOptions& options, CommandResult& result);

@@ -1,6 +1,6 @@
-// shardmapctl report: what migrations did, as CSV or versioned JSON (docs/REPORTS.md), for one
-// migration, a list, an operation, or a time range with filters. The console renders the same
-// report (core/report) as PDF.
+// shardmapctl report: what migrations did, as CSV, versioned JSON (docs/REPORTS.md) or PDF, for
+// one migration, a list, an operation, or a time range with filters; the console exports the same
+// report (core/report, widgets/report for the PDF).
 #include "app/ctl/commands.h"
 #include "app/ctl/output.h"
 #include "core/report/migration_report.h"
@@ -8,7 +8,6 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <ctime>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -43,13 +42,22 @@ core::Result<std::int64_t> parseTime(const std::string& text)
 
 } // namespace
 
+#ifdef SHARDMAP_CTL_NO_PDF
+core::Status writeReportPdf(const core::MigrationReport&, const std::string&, const std::string&)
+{
+    return core::makeError(ErrorCode::FailedPrecondition,
+        "this shardmapctl was built without Qt (SHARDMAP_CORE_ONLY); PDF reports need the full build");
+}
+#endif
+
 CommandResult cmdReport(const CtlOptions& options, const ReportArgs& args)
 {
-    if (args.format != "csv" && args.format != "json")
-        return core::makeError(ErrorCode::InvalidArgument,
-            args.format == "pdf"
-                ? "PDF reports are not built yet (the console's renderer is the next step); use csv or json"
-                : "unknown format \"" + args.format + "\" (csv or json)");
+    if (args.format != "csv" && args.format != "json" && args.format != "pdf")
+        return core::makeError(ErrorCode::InvalidArgument, "unknown format \"" + args.format + "\" (pdf, csv or json)");
+    if (args.format == "pdf" && args.output.empty())
+        return core::makeError(ErrorCode::InvalidArgument, "a PDF report needs a file: -o FILE");
+    if (!args.paper.empty() && (args.format != "pdf" || (args.paper != "a4" && args.paper != "letter")))
+        return core::makeError(ErrorCode::InvalidArgument, "--paper is a4 or letter, for --format pdf");
     if (args.migrations.empty() && args.operation.empty() && args.since.empty())
         return core::makeError(ErrorCode::InvalidArgument, "say which migrations: --migration, --operation or --since");
     core::ReportScope scope;
@@ -72,26 +80,29 @@ CommandResult cmdReport(const CtlOptions& options, const ReportArgs& args)
     auto report = core::readReport(**store, scope, nowMs());
     if (!report)
         return report.error();
-    const std::string text = args.format == "csv" ? core::reportCsv(*report) : core::reportJson(*report) + "\n";
+    const std::size_t rows = report->rows.size();
+    const auto written = [rows, path = args.output]() -> CommandResult {
+        return CommandOutput { nlohmann::json { { "file", path }, { "migrations", rows } },
+            [rows, path](std::ostream& out) { out << rows << " migration(s) reported in " << path << "\n"; } };
+    };
+    if (args.format == "pdf") {
+        if (auto status = writeReportPdf(*report, args.output, args.paper); !status)
+            return status.error();
+        return written();
+    }
     if (args.output.empty()) {
-        std::cout << text;
+        std::cout << (args.format == "csv" ? core::reportCsv(*report) : core::reportJson(*report) + "\n");
         return CommandOutput { {}, {}, true, 0 };
     }
-    std::ofstream file(args.output, std::ios::binary | std::ios::trunc);
-    file << text;
-    file.close();
-    if (!file)
-        return core::makeError(ErrorCode::Internal, "writing the report to " + args.output + " failed (disk full?)");
-    const std::size_t rows = report->rows.size();
-    return CommandOutput { nlohmann::json { { "file", args.output }, { "migrations", rows } },
-        [rows, path = args.output](
-            std::ostream& out) { out << rows << " migration(s) reported in " << path << "\n"; } };
+    if (auto status = core::writeReportFile(*report, args.format, args.output); !status)
+        return status.error();
+    return written();
 }
 
 void addReportCommand(CLI::App& app, const CtlOptions& options, CommandResult& result)
 {
     static ReportArgs args;
-    auto* report = app.add_subcommand("report", "What migrations did: CSV or JSON (docs/REPORTS.md)");
+    auto* report = app.add_subcommand("report", "What migrations did: PDF, CSV or JSON (docs/REPORTS.md)");
     report->add_option("--migration", args.migrations, "A migration (repeatable)");
     report->add_option("--operation", args.operation, "Every migration of an operation");
     report->add_option("--since", args.since, "Migrations created from then (unix ms or 2026-12-01T14:00:00Z)");
@@ -99,7 +110,8 @@ void addReportCommand(CLI::App& app, const CtlOptions& options, CommandResult& r
     report->add_option("--space", args.space, "Only this space's");
     report->add_option("--shard", args.shard, "Only those from or to this shard");
     report->add_option("--state", args.state, "queued, running, done, failed or cancelled");
-    report->add_option("--format", args.format, "csv or json")->capture_default_str();
+    report->add_option("--format", args.format, "pdf, csv or json")->capture_default_str();
+    report->add_option("--paper", args.paper, "PDF paper: a4 or letter (default: by the locale)");
     report->add_option("-o,--output", args.output, "Write to FILE instead of standard output");
     report->callback([&] { result = cmdReport(options, args); });
 }

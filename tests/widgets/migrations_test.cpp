@@ -2,17 +2,24 @@
 // the page against real nodes, a real SQLite shard map and a real shardmapd running the executor.
 #include "core/migration/migration_requests.h"
 #include "tests/support/controller_process.h"
+#include "tests/support/csv.h"
 #include "tests/support/fleet_test.h"
+#include "tests/support/pdf_text.h"
 #include "tests/support/workload.h"
 #include "tests/widgets/wait_for.h"
 #include "widgets/migrations/migrations_filter_proxy.h"
 #include "widgets/migrations/migrations_model.h"
 #include "widgets/migrations/migrations_page.h"
+#include "widgets/report/report_export_dialog.h"
+#include "widgets/report/report_preview_dialog.h"
 #include "widgets/session/fleet_connection.h"
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QItemSelectionModel>
+#include <QTableView>
 #include <QSignalSpy>
 #include <QSystemTrayIcon>
 #include <QThread>
@@ -334,4 +341,96 @@ TEST_F(MigrationsPageTest, RollbackInTheWindowFromThePage)
 }
 
 } // namespace
+} // namespace shardmap::widgets
+
+namespace shardmap::widgets {
+namespace {
+
+// Waits for the dialog to read its report; false when reading failed.
+bool loaded(ReportExportDialog* dialog)
+{
+    QSignalSpy spy(dialog, &ReportExportDialog::loaded);
+    if (!dialog->isLoaded() && dialog->messageText().isEmpty())
+        testing::waitFor([&] { return spy.count() > 0; });
+    return dialog->isLoaded();
+}
+
+std::pair<bool, QString> exportTo(ReportExportDialog* dialog, ReportExportDialog::Format format, const std::string& path)
+{
+    dialog->setFormat(format);
+    dialog->setPath(QString::fromStdString(path));
+    QSignalSpy done(dialog, &ReportExportDialog::exported);
+    dialog->exportReport();
+    if (!testing::waitFor([&] { return done.count() > 0; }))
+        return { false, QStringLiteral("no answer") };
+    return { done.at(0).at(0).toBool(), done.at(0).at(1).toString() };
+}
+
+} // namespace
+
+TEST_F(MigrationsPageTest, ExportsReportsOfTheSelectionAnOperationAndTheFilterWithAPreview)
+{
+    startController();
+    writeDocuments("acme", 600);
+    writeDocuments("globex", 600);
+    openPage();
+    core::MigrationRequests requests(*m_store, m_pool);
+    auto operation = requests.moveSpaces({ { "acme", shardOf("acme") == "s0" ? "s1" : "s0" } }, m_actor);
+    ASSERT_TRUE(operation) << operation.error().describe();
+    const auto single = queue("globex", 0);
+    const std::string moved = operation->migrations.at(0);
+    ASSERT_TRUE(waitFor([&] {
+        return shown(moved) && !shown(moved)->active() && shown(single.id) && !shown(single.id)->active();
+    }, 120000)) << m_controller->stderrText();
+
+    // The selection: both rows; actions take one migration, the report both.
+    m_page->view()->selectAll();
+    EXPECT_EQ(m_page->selectedMigrations().size(), 2);
+    EXPECT_TRUE(m_page->selectedMigration().isEmpty());
+    ReportExportDialog* dialog = m_page->exportReport();
+    ASSERT_TRUE(dialog);
+    ASSERT_TRUE(loaded(dialog)) << dialog->messageText().toStdString();
+    EXPECT_EQ(dialog->report()->rows.size(), 2u);
+    const auto [csvOk, csvMessage] = exportTo(dialog, ReportExportDialog::Format::Csv, m_dir.file("selection.csv"));
+    ASSERT_TRUE(csvOk) << csvMessage.toStdString();
+    const auto rows = testing::parseCsv(testing::readWholeFile(m_dir.file("selection.csv")));
+    ASSERT_EQ(rows.size(), 3u);
+    const auto [pdfOk, pdfMessage] = exportTo(dialog, ReportExportDialog::Format::Pdf, m_dir.file("selection.pdf"));
+    ASSERT_TRUE(pdfOk) << pdfMessage.toStdString();
+    const std::string text = testing::pdfText(m_dir.file("selection.pdf"), m_dir.file("pdftotext.err"));
+    EXPECT_NE(text.find(moved), std::string::npos);
+    EXPECT_NE(text.find(single.id), std::string::npos);
+    EXPECT_NE(text.find("2 selected migrations"), std::string::npos) << text;
+    // A file that cannot be written is an inline error, and the dialog stays usable.
+    const auto [refused, why] = exportTo(dialog, ReportExportDialog::Format::Json, m_dir.file("no/such/dir/r.json"));
+    EXPECT_FALSE(refused);
+    EXPECT_TRUE(dialog->messageIsError());
+    EXPECT_TRUE(why.contains(QStringLiteral("cannot write"))) << why.toStdString();
+    dialog->close();
+
+    // The operation filter alone: the operation's report, with its shards before and after.
+    m_page->view()->clearSelection();
+    m_page->showOperation(QString::fromStdString(operation->id));
+    ReportExportDialog* ofOperation = m_page->exportReport();
+    ASSERT_TRUE(ofOperation);
+    ASSERT_TRUE(loaded(ofOperation)) << ofOperation->messageText().toStdString();
+    ASSERT_EQ(ofOperation->report()->operations.size(), 1u);
+    EXPECT_EQ(ofOperation->report()->scope.operation, operation->id);
+    EXPECT_EQ(ofOperation->report()->operations[0].shards.size(), 2u);
+    ReportPreviewDialog* preview = ofOperation->preview();
+    ASSERT_TRUE(preview);
+    QSignalSpy shownPage(preview, &ReportPreviewDialog::pageShown);
+    ASSERT_TRUE(waitFor([&] { return shownPage.count() > 0; })) << preview->statusText().toStdString();
+    EXPECT_GE(preview->pageCount(), 1);
+    EXPECT_FALSE(preview->shownPage().isNull());
+    ofOperation->close();
+
+    // An operation the map does not have: said inline, nothing to export.
+    ReportExportDialog* unknown = m_page->exportOperationReport(QStringLiteral("op-nope"));
+    EXPECT_FALSE(loaded(unknown));
+    EXPECT_TRUE(unknown->messageIsError());
+    EXPECT_TRUE(unknown->messageText().contains(QStringLiteral("op-nope"))) << unknown->messageText().toStdString();
+    unknown->close();
+}
+
 } // namespace shardmap::widgets

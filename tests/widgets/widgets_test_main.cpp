@@ -1,5 +1,7 @@
 // GoogleTest main for the console tests: a QApplication on the offscreen platform, settings in a
-// throwaway directory (never the user's), and XDG_RUNTIME_DIR set as Qt wants it.
+// throwaway directory (never the user's), XDG_RUNTIME_DIR set as Qt wants it, and English.
+#include "widgets/style/i18n.h"
+
 #include <QApplication>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -21,6 +23,8 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("ShardmapTests"));
     QApplication::setApplicationName(QStringLiteral("shardmap-widgets-tests"));
+    // As the console starts: English (with its plural forms), whatever the machine's locale.
+    shardmap::widgets::installTranslations(app, QStringLiteral("en"));
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }

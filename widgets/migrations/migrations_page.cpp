@@ -3,6 +3,7 @@
 #include "core/migration/migration_requests.h"
 #include "widgets/migrations/migrations_filter_proxy.h"
 #include "widgets/migrations/progress_delegate.h"
+#include "widgets/report/report_export_dialog.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -15,6 +16,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSystemTrayIcon>
@@ -82,7 +84,10 @@ void MigrationsPage::buildUi()
     m_view = new QTableView(this);
     m_view->setModel(m_proxy);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Several rows make a report's selection; actions take exactly one.
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &MigrationsPage::showContextMenu);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(MigrationsModel::IdColumn, Qt::DescendingOrder);
     m_view->setItemDelegateForColumn(MigrationsModel::ProgressColumn, new ProgressDelegate(m_view));
@@ -175,6 +180,10 @@ QWidget* MigrationsPage::buildActions()
     row->addWidget(m_concurrentBox);
     m_concurrentButton = button(tr("Apply…"), &MigrationsPage::changeMaxConcurrent);
     row->addStretch(1);
+    m_exportButton = new QPushButton(tr("Export report…"), bar);
+    m_exportButton->setToolTip(tr("A PDF, CSV or JSON report of the selected migrations, or of those the filters show"));
+    connect(m_exportButton, &QPushButton::clicked, this, [this] { exportReport(); });
+    row->addWidget(m_exportButton);
     return bar;
 }
 
@@ -208,7 +217,88 @@ QString MigrationsPage::actorName()
 QString MigrationsPage::selectedMigration() const
 {
     const QModelIndexList rows = m_view->selectionModel()->selectedRows();
-    return rows.isEmpty() ? QString() : rows.first().data(MigrationsModel::MigrationIdRole).toString();
+    return rows.size() != 1 ? QString() : rows.first().data(MigrationsModel::MigrationIdRole).toString();
+}
+
+QStringList MigrationsPage::selectedMigrations() const
+{
+    QStringList ids;
+    for (const QModelIndex& row : m_view->selectionModel()->selectedRows())
+        ids << row.data(MigrationsModel::MigrationIdRole).toString();
+    return ids;
+}
+
+QString MigrationsPage::filterText() const
+{
+    QStringList parts;
+    if (m_stateBox->currentIndex() > 0)
+        parts << m_stateBox->currentText();
+    if (m_timeBox->currentIndex() > 0)
+        parts << m_timeBox->currentText();
+    if (!m_proxy->spaceFilter().isEmpty())
+        parts << tr("space contains \"%1\"").arg(m_proxy->spaceFilter());
+    if (!m_proxy->shardFilter().isEmpty())
+        parts << tr("shard %1").arg(m_proxy->shardFilter());
+    if (!m_proxy->operationFilter().isEmpty())
+        parts << tr("operation %1").arg(m_proxy->operationFilter());
+    return parts.join(QStringLiteral(", "));
+}
+
+ReportExportDialog* MigrationsPage::exportReport()
+{
+    core::ReportScope scope;
+    const QStringList selected = selectedMigrations();
+    if (!selected.isEmpty()) {
+        for (const QString& id : selected)
+            scope.migrations.push_back(id.toStdString());
+        return openExport(scope, tr("%n selected migration(s)", nullptr, static_cast<int>(selected.size())));
+    }
+    const QString filters = filterText();
+    const QString operation = m_proxy->operationFilter();
+    if (!operation.isEmpty() && filters == tr("operation %1").arg(operation) && m_map
+        && m_map->operations.contains(operation.toStdString()))
+        return exportOperationReport(operation);
+    if (filters.isEmpty())
+        return openExport(scope, tr("All migrations"));
+    for (int row = 0; row < m_proxy->rowCount(); ++row)
+        scope.migrations.push_back(
+            m_proxy->index(row, 0).data(MigrationsModel::MigrationIdRole).toString().toStdString());
+    if (scope.migrations.empty()) {
+        showMessage(tr("The filters show no migrations to report."), true);
+        return nullptr;
+    }
+    return openExport(scope, tr("Migrations shown with the filter: %1").arg(filters));
+}
+
+ReportExportDialog* MigrationsPage::exportOperationReport(const QString& operationId)
+{
+    core::ReportScope scope;
+    scope.operation = operationId.toStdString();
+    return openExport(scope, tr("Operation %1").arg(operationId));
+}
+
+ReportExportDialog* MigrationsPage::openExport(const core::ReportScope& scope, const QString& scopeText)
+{
+    auto* dialog = new ReportExportDialog(m_connection, scope, scopeText, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+void MigrationsPage::showContextMenu(const QPoint& at)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Export report…"), this, [this] { exportReport(); });
+    const QModelIndex index = m_view->indexAt(at);
+    const core::MigrationRecord* record
+        = index.isValid() ? m_model->record(index.data(MigrationsModel::MigrationIdRole).toString()) : nullptr;
+    if (record && !record->operation.empty()) {
+        const QString operation = qs(record->operation);
+        menu.addAction(tr("Export report of operation %1…").arg(operation), this,
+            [this, operation] { exportOperationReport(operation); });
+        menu.addAction(tr("Show only operation %1").arg(operation), this, [this, operation] { showOperation(operation); });
+    }
+    menu.exec(m_view->viewport()->mapToGlobal(at));
 }
 
 void MigrationsPage::selectMigration(const QString& migrationId)
@@ -253,8 +343,11 @@ QString MigrationsPage::refusal(Action action, const QString& migrationId) const
 void MigrationsPage::updateActions()
 {
     const QString id = selectedMigration();
+    const bool several = selectedMigrations().size() > 1;
     const auto update = [&](QPushButton* button, Action action) {
-        const QString why = id.isEmpty() ? tr("Select a migration first.") : refusal(action, id);
+        const QString why = several ? tr("Select one migration: actions take one at a time.")
+            : id.isEmpty()          ? tr("Select a migration first.")
+                                    : refusal(action, id);
         button->setEnabled(why.isEmpty());
         button->setToolTip(why);
     };

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/map/map_editor.h"
+#include "core/report/migration_report.h"
 #include "widgets/bridge/background.h"
 #include "widgets/migrations/migrations_model.h"
 #include "widgets/session/fleet_connection.h"
@@ -25,6 +26,7 @@ class MigrationRequests;
 namespace shardmap::widgets {
 
 class MigrationsFilterProxy;
+class ReportExportDialog;
 
 // The migrations of the fleet: queued, running and finished ones with their progress, a history
 // filterable by time, space, shard and state, and the administrator's actions on them (pause,
@@ -52,7 +54,9 @@ public:
     // "<OS user>@console": the actor of every request made from the console.
     static QString actorName();
 
+    // The one selected migration (empty when none or several are selected: actions take one).
     QString selectedMigration() const;
+    QStringList selectedMigrations() const;
     // Clears the other filters and shows only the migrations of one operation (a wizard's plan,
     // a drain ...).
     void showOperation(const QString& operationId);
@@ -62,6 +66,12 @@ public:
     QString refusal(Action action, const QString& migrationId) const;
 
 public slots:
+    // "Export report…": the selected migrations, else the operation of the operation filter,
+    // else the migrations the filters show (none: every migration). Opens the export dialog
+    // (non-modal) and returns it, or nullptr when the filters show nothing.
+    ReportExportDialog* exportReport();
+    ReportExportDialog* exportOperationReport(const QString& operationId);
+
     // Send the request at once with the given reason (no dialog); actionFinished reports the outcome.
     void pause(const QString& migrationId, const QString& reason);
     void resume(const QString& migrationId, const QString& reason);
@@ -107,6 +117,9 @@ private:
     void showMessage(const QString& text, bool error);
     void updateActions();
     void applyTimeFilter(int index);
+    void showContextMenu(const QPoint& at);
+    ReportExportDialog* openExport(const core::ReportScope& scope, const QString& scopeText);
+    QString filterText() const;
 
     FleetConnection* m_connection;
     MapPtr m_map;
@@ -128,6 +141,7 @@ private:
     QPushButton* m_throttleButton = nullptr;
     QSpinBox* m_concurrentBox = nullptr;
     QPushButton* m_concurrentButton = nullptr;
+    QPushButton* m_exportButton = nullptr;
     QSystemTrayIcon* m_tray = nullptr;
 };
 

@@ -11,7 +11,8 @@
 #include <vector>
 
 // Outside any namespace, as Q_INIT_RESOURCE requires. The names are those given to
-// qt_add_resources and the one qt_add_translations (Qt 6.4) derives from the target.
+// qt_add_resources and the one qt_add_translations (Qt 6.4) derives from the target (the
+// translations live in shardmap_report, which shardmapctl links too).
 static void initShardmapResources()
 {
     Q_INIT_RESOURCE(shardmap_resources);
@@ -19,7 +20,7 @@ static void initShardmapResources()
 
 static void initShardmapTranslations()
 {
-    Q_INIT_RESOURCE(shardmap_widgets_translations);
+    Q_INIT_RESOURCE(shardmap_report_translations);
 }
 
 namespace shardmap::widgets {
@@ -102,8 +103,11 @@ QString installTranslations(QCoreApplication& app, const QString& override)
     } else if (!available.contains(language)) {
         language = QStringLiteral("en"); // a language we do not ship: the source text
     }
+    // English plural forms under every language (the source text says "migration(s)"); a
+    // translation installed after it takes precedence.
+    installFile(app, QStringLiteral("shardmap_en"), QStringLiteral(":/i18n"));
     if (language == QLatin1String("en")) {
-        return language; // the source language: no translator, also not Qt's
+        return language; // the source language: no other translator, also not Qt's
     }
     installFile(app, QStringLiteral("shardmap_") + language, QStringLiteral(":/i18n"));
     installFile(app, QStringLiteral("qtbase_") + language, QLibraryInfo::path(QLibraryInfo::TranslationsPath));

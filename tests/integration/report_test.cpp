@@ -1,0 +1,302 @@
+// Migration reports from a real fleet (issue 13): real nodes, a real shardmapd, migrations that
+// end every way (done after a repair, cancelled, rolled back, failed), then `shardmapctl report`
+// in all three formats. The PDF is read back with pdftotext, the CSV parsed back, the JSON
+// validated against docs/schemas/migration-report.schema.json; the figures must agree with each
+// other and with the store.
+#include "core/map/map_editor.h"
+#include "core/migration/migration_history.h"
+#include "core/migration/migration_requests.h"
+#include "ctl_run.h"
+#include "tests/support/controller_process.h"
+#include "tests/support/csv.h"
+#include "tests/support/fleet_test.h"
+#include "tests/support/workload.h"
+
+#include <cstdio>
+#include <set>
+
+using namespace shardmap;
+using namespace shardmap::testing;
+using nlohmann::json;
+
+namespace {
+
+// A tool's standard output (pdftotext, pdfinfo, python3), and its exit code.
+CtlRun runTool(const TempDir& dir, const std::vector<std::string>& argv)
+{
+    const std::string errFile = dir.file("tool.stderr");
+    auto child = ChildProcess::spawn(argv, errFile);
+    CtlRun run;
+    if (!child)
+        return run;
+    while (auto line = child->readLine(std::chrono::seconds(30)))
+        run.out += *line + "\n";
+    run.code = child->wait(std::chrono::seconds(30)).value_or(-1);
+    run.err = readWholeFile(errFile);
+    return run;
+}
+
+class ReportTest : public FleetTest<::testing::Test> {
+protected:
+    void SetUp() override
+    {
+        startFleet(2);
+        m_started
+            = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+                  .count();
+    }
+
+    void setSettings(std::uint32_t rollbackWindowSeconds, std::uint64_t throttle)
+    {
+        core::MigrationSettings settings;
+        settings.rollbackWindowSeconds = rollbackWindowSeconds;
+        settings.backfillBatch = 100;
+        settings.defaultThrottleDocsPerSecond = throttle;
+        core::MigrationRequests requests(*m_store, m_pool);
+        ASSERT_TRUE(requests.setSettings(settings, m_actor));
+    }
+
+    std::unique_ptr<ControllerProcess> startController(const std::string& id, const std::vector<std::string>& env = {})
+    {
+        return ControllerProcess::start(
+            m_dir.file(id + ".stderr.log"), { "--store", storeUri(), "--id", id, "--lease-ttl-ms", "1000" }, env);
+    }
+
+    core::MapSnapshot map() { return *core::MapSnapshot::decode(*m_store->snapshot()); }
+    core::MigrationRecord migration(const std::string& id) { return map().migrations.at(id).value; }
+    std::string shardOf(const std::string& space) { return map().space(space)->shard; }
+    static std::string other(const std::string& shard) { return shard == "s0" ? "s1" : "s0"; }
+
+    bool waitFor(const std::string& id, const std::function<bool(const core::MigrationRecord&)>& predicate)
+    {
+        return pollUntil(std::chrono::seconds(60), [&] { return predicate(migration(id)); });
+    }
+
+    core::MigrationRecord queue(const std::string& space, const std::string& target, std::uint64_t throttle = 0)
+    {
+        core::MigrationRequests requests(*m_store, m_pool);
+        auto queued = requests.queue(space, target, m_actor, throttle);
+        EXPECT_TRUE(queued) << queued.error().describe();
+        return queued ? *queued : core::MigrationRecord {};
+    }
+
+    CtlRun report(const std::vector<std::string>& args, const std::string& language = "en_US.UTF-8")
+    {
+        std::vector<std::string> all { "report" };
+        all.insert(all.end(), args.begin(), args.end());
+        return runCtl(m_dir, storeUri(), all, { "LANG=" + language, "LC_ALL=" + language });
+    }
+
+    std::int64_t m_started = 0;
+};
+
+// Counts as the PDF prints them: grouped by thousands, "," in English and "." in German.
+std::string docsText(std::uint64_t docs, const char* locale)
+{
+    const std::string digits = std::to_string(docs);
+    const char separator = std::string(locale).starts_with("de") ? '.' : ',';
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += separator;
+        out += digits[i];
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_F(ReportTest, EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore)
+{
+    // 1. Done after a repair: the router loses every dual write to the target (as if it timed
+    //    out) while writers update a space being copied; verify finds and repairs the difference.
+    //    Queued as a one-move operation, so that the report has an operation with its shards.
+    setSettings(0, 400);
+    auto lossy = startController("c1", { "SHARDMAP_FAILPOINTS=router.target_write=error" });
+    ASSERT_TRUE(lossy);
+    Workload workload(
+        { { "acme", "globex", "initech", "umbrella" }, 1200, 1, 4, 0.1, std::chrono::milliseconds(3), 21 },
+        { routerServicePath(lossy->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string acmeFrom = shardOf("acme");
+    core::MigrationRequests requests(*m_store, m_pool);
+    auto operation = requests.moveSpaces({ { "acme", other(acmeFrom) } }, m_actor);
+    ASSERT_TRUE(operation) << operation.error().describe();
+    const std::string repaired = operation->migrations.at(0);
+    ASSERT_TRUE(waitFor(repaired, [](const auto& m) { return m.progress.docsDone >= 250; })) << lossy->stderrText();
+    workload.start();
+    ASSERT_TRUE(waitFor(repaired, [](const auto& m) { return m.progress.docsDone >= 900; })) << lossy->stderrText();
+    workload.stop();
+    ASSERT_TRUE(waitFor(repaired, [](const auto& m) { return !m.active(); })) << lossy->stderrText();
+    ASSERT_EQ(migration(repaired).phase, core::MigrationPhase::Done) << migration(repaired).error;
+    ASSERT_GT(migration(repaired).repairedDocs, 0u) << "no dual write was lost behind the backfill";
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(20))) << workload.lastError();
+    lossy.reset();
+
+    // 2. Failed: its target became read-only after it was queued; the executor's preflight at
+    //    start refuses it. 3. Cancelled in the middle of its backfill.
+    setSettings(0, 300);
+    const std::string umbrellaTo = other(shardOf("umbrella"));
+    const auto failed = queue("umbrella", umbrellaTo);
+    core::MapEditor editor(*m_store);
+    ASSERT_TRUE(editor.setShardState(umbrellaTo, core::ShardState::Readonly, m_actor));
+    const auto cancelled = queue("globex", other(shardOf("globex")));
+    auto controller = startController("c2");
+    ASSERT_TRUE(controller);
+    ASSERT_TRUE(waitFor(failed.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+    ASSERT_EQ(migration(failed.id).phase, core::MigrationPhase::Failed);
+    ASSERT_TRUE(waitFor(cancelled.id, [](const auto& m) { return m.progress.docsDone >= 100; }));
+    ASSERT_TRUE(requests.cancel(cancelled.id, m_actor));
+    ASSERT_TRUE(waitFor(cancelled.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+    ASSERT_EQ(migration(cancelled.id).phase, core::MigrationPhase::Cancelled);
+    ASSERT_TRUE(editor.setShardState(umbrellaTo, core::ShardState::Active, m_actor));
+
+    // 4. Rolled back in its rollback window.
+    setSettings(120, 0);
+    const std::string initechFrom = shardOf("initech");
+    const auto rolled = queue("initech", other(initechFrom));
+    ASSERT_TRUE(waitFor(rolled.id, [](const auto& m) { return m.phase == core::MigrationPhase::Cleanup; }));
+    ASSERT_TRUE(requests.rollback(rolled.id, m_actor));
+    ASSERT_TRUE(waitFor(rolled.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+    ASSERT_TRUE(migration(rolled.id).rolledBack);
+
+    // The three formats of the same scope.
+    const std::string since = std::to_string(m_started);
+    const std::string jsonFile = m_dir.file("report.json");
+    const std::string csvFile = m_dir.file("report.csv");
+    const std::string pdfFile = m_dir.file("report.pdf");
+    for (const auto& [format, file] : { std::pair { "json", jsonFile }, { "csv", csvFile }, { "pdf", pdfFile } }) {
+        auto written = report({ "--since", since, "--format", format, "-o", file });
+        ASSERT_EQ(written.code, 0) << written.err;
+        EXPECT_NE(written.out.find("4 migration(s) reported"), std::string::npos) << written.out;
+    }
+
+    // JSON: valid by the documented schema.
+    auto valid = runTool(m_dir,
+        { "/usr/bin/python3", "-c",
+            "import json, sys, jsonschema\n"
+            "jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))\n",
+            SHARDMAP_REPORT_SCHEMA, jsonFile });
+    EXPECT_EQ(valid.code, 0) << valid.err;
+    const json doc = json::parse(readWholeFile(jsonFile));
+    ASSERT_EQ(doc["migrations"].size(), 4u);
+
+    // The store's records and histories, the JSON and the CSV say the same.
+    const auto rows = parseCsv(readWholeFile(csvFile));
+    ASSERT_EQ(rows.size(), 5u);
+    const std::vector<std::string>& header = rows[0];
+    const auto column = [&](const std::string& name) {
+        return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    const std::map<std::string, std::string> expectedOutcome { { repaired, "done" }, { failed.id, "failed" },
+        { cancelled.id, "cancelled" }, { rolled.id, "rolled back" } };
+    const auto snapshot = map();
+    for (std::size_t i = 0; i < 4; ++i) {
+        const json& row = doc["migrations"][i];
+        const std::vector<std::string>& csv = rows[i + 1];
+        const std::string id = row["migration"];
+        SCOPED_TRACE(id);
+        const core::MigrationRecord& stored = snapshot.migrations.at(id).value;
+        EXPECT_EQ(row["outcome"], expectedOutcome.at(id));
+        EXPECT_EQ(row["docs_done"], stored.progress.docsDone);
+        EXPECT_EQ(row["bytes_done"], stored.progress.bytesDone);
+        EXPECT_EQ(row["repaired_docs"], stored.repairedDocs);
+        EXPECT_EQ(row["error"], stored.error);
+        auto history = m_store->list(core::keys::migrationHistory(id));
+        ASSERT_TRUE(history && history->records.size() == 1);
+        const auto recorded = core::decodeMigrationHistory(history->records.begin()->second.value);
+        ASSERT_TRUE(recorded);
+        if (recorded->writeHoldMs >= 0) {
+            EXPECT_DOUBLE_EQ(row["write_hold_ms"].get<double>(), recorded->writeHoldMs);
+        } else {
+            EXPECT_TRUE(row["write_hold_ms"].is_null());
+        }
+        EXPECT_EQ(csv[column("migration")], id);
+        EXPECT_EQ(csv[column("outcome")], row["outcome"]);
+        EXPECT_EQ(csv[column("requested_source")], row["requested_source"]);
+        EXPECT_EQ(csv[column("docs_done")], std::to_string(row["docs_done"].get<std::uint64_t>()));
+        EXPECT_EQ(csv[column("repaired_docs")], std::to_string(row["repaired_docs"].get<std::uint64_t>()));
+        EXPECT_EQ(csv[column("error")], row["error"]);
+        if (!row["write_hold_ms"].is_null()) {
+            EXPECT_NEAR(std::stod(csv[column("write_hold_ms")]), row["write_hold_ms"].get<double>(), 0.001);
+        }
+    }
+    // What was asked, through the rollback's swap.
+    const auto& rolledRow = *std::find_if(
+        doc["migrations"].begin(), doc["migrations"].end(), [&](const json& r) { return r["migration"] == rolled.id; });
+    EXPECT_EQ(rolledRow["requested_source"], initechFrom);
+    EXPECT_EQ(doc["summary"]["repaired_docs"], migration(repaired).repairedDocs);
+    EXPECT_NE(migration(failed.id).error.find("preflight at start"), std::string::npos) << migration(failed.id).error;
+
+    // PDF: the text carries the same figures, on US Letter for an American locale.
+    auto text = runTool(m_dir, { "/usr/bin/pdftotext", "-layout", pdfFile, "-" });
+    ASSERT_EQ(text.code, 0) << text.err;
+    EXPECT_NE(text.out.find("Migration report"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("Page 1 of"), std::string::npos);
+    for (const json& row : doc["migrations"]) {
+        const std::string id = row["migration"];
+        SCOPED_TRACE(id);
+        // The table row: the first line with the id and its outcome (the events come later).
+        std::string line;
+        for (std::size_t at = text.out.find(id); at != std::string::npos && line.empty();
+             at = text.out.find(id, at + 1)) {
+            const std::size_t begin = text.out.rfind('\n', at) + 1;
+            const std::string candidate = text.out.substr(begin, text.out.find('\n', at) - begin);
+            if (candidate.find(row["outcome"].get<std::string>()) != std::string::npos)
+                line = candidate;
+        }
+        ASSERT_FALSE(line.empty()) << "no table row for " << id << " in\n" << text.out;
+        EXPECT_NE(line.find(docsText(row["docs_done"], "en_US")), std::string::npos) << line;
+        if (!row["write_hold_ms"].is_null()) {
+            char hold[32];
+            std::snprintf(hold, sizeof hold, "%.1f ms", row["write_hold_ms"].get<double>());
+            EXPECT_NE(line.find(hold), std::string::npos) << line;
+        }
+    }
+    EXPECT_NE(text.out.find(docsText(doc["summary"]["docs_moved"], "en_US")), std::string::npos);
+    EXPECT_NE(text.out.find(migration(failed.id).error.substr(0, 40)), std::string::npos) << "the failure's reason";
+    auto info = runTool(m_dir, { "/usr/bin/pdfinfo", pdfFile });
+    EXPECT_NE(info.out.find("(letter)"), std::string::npos) << info.out;
+
+    // German and A4 for a German locale.
+    const std::string german = m_dir.file("bericht.pdf");
+    ASSERT_EQ(report({ "--since", since, "--format", "pdf", "-o", german }, "de_DE.UTF-8").code, 0);
+    auto deutsch = runTool(m_dir, { "/usr/bin/pdftotext", "-layout", german, "-" });
+    EXPECT_NE(deutsch.out.find("Migrationsbericht"), std::string::npos) << deutsch.out;
+    EXPECT_NE(deutsch.out.find("Seite 1 von"), std::string::npos);
+    EXPECT_NE(deutsch.out.find(docsText(doc["summary"]["docs_moved"], "de_DE")), std::string::npos);
+    EXPECT_NE(runTool(m_dir, { "/usr/bin/pdfinfo", german }).out.find("(A4)"), std::string::npos);
+
+    // The operation's report: its shards before and after, as measured when it was queued.
+    const std::string opPdf = m_dir.file("operation.pdf");
+    ASSERT_EQ(report({ "--operation", operation->id, "--format", "pdf", "-o", opPdf }).code, 0);
+    auto opText = runTool(m_dir, { "/usr/bin/pdftotext", "-layout", opPdf, "-" });
+    EXPECT_NE(opText.out.find(operation->id), std::string::npos) << opText.out;
+    EXPECT_NE(opText.out.find("Docs before"), std::string::npos);
+    auto opJson = report({ "--operation", operation->id, "--format", "json" });
+    const json opDoc = json::parse(opJson.out);
+    const json& shards = opDoc["operations"][0]["shards"];
+    ASSERT_EQ(shards.size(), 2u);
+    const std::uint64_t moved = migration(repaired).progress.docsDone;
+    for (const json& shard : shards) {
+        EXPECT_TRUE(shard["measured"].get<bool>());
+        const std::int64_t delta = shard["docs_after"].get<std::int64_t>() - shard["docs_before"].get<std::int64_t>();
+        EXPECT_EQ(
+            delta, shard["shard"] == acmeFrom ? -static_cast<std::int64_t>(moved) : static_cast<std::int64_t>(moved));
+    }
+}
+
+TEST_F(ReportTest, BadRequestsAreRefusedWithAClearError)
+{
+    auto pdfToStdout = report({ "--since", "1", "--format", "pdf" });
+    EXPECT_EQ(pdfToStdout.code, 2);
+    EXPECT_NE(pdfToStdout.err.find("-o FILE"), std::string::npos) << pdfToStdout.err;
+    auto badPaper = report({ "--since", "1", "--format", "pdf", "--paper", "a5", "-o", m_dir.file("x.pdf") });
+    EXPECT_EQ(badPaper.code, 2);
+    auto unknown = report({ "--migration", "m-nope", "--format", "pdf", "-o", m_dir.file("x.pdf") });
+    EXPECT_EQ(unknown.code, 3) << unknown.err;
+    EXPECT_FALSE(std::filesystem::exists(m_dir.file("x.pdf")));
+    auto unwritable = report({ "--since", "1", "--format", "pdf", "-o", m_dir.file("no/such/dir/x.pdf") });
+    EXPECT_NE(unwritable.code, 0);
+    EXPECT_NE(unwritable.err.find("cannot write"), std::string::npos) << unwritable.err;
+}

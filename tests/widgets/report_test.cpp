@@ -1,0 +1,162 @@
+// The report renderer (widgets/report): pages and their furniture, paper by locale, the charts'
+// data, German, PDF that pdftotext reads back, errors for files that cannot be written, and the
+// preview painting the same pages (offscreen).
+#include "tests/support/pdf_text.h"
+#include "tests/support/synthetic_report.h"
+#include "tests/support/test_dir.h"
+#include "tests/widgets/wait_for.h"
+#include "widgets/report/report_charts.h"
+#include "widgets/report/report_document.h"
+#include "widgets/report/report_preview_dialog.h"
+#include "widgets/report/report_translations.h"
+#include "widgets/style/i18n.h"
+
+#include <QApplication>
+#include <QPrinter>
+#include <QSignalSpy>
+#include <gtest/gtest.h>
+
+namespace shardmap::widgets {
+namespace {
+
+using testing::TempDir;
+using testing::waitFor;
+
+std::string pdfText(const TempDir& dir, const std::string& pdf)
+{
+    return testing::pdfText(pdf, dir.file("pdftotext.err"));
+}
+
+ReportFormat format(QPageSize::PageSizeId paper = QPageSize::A4)
+{
+    ReportFormat f;
+    f.pageSize = QPageSize(paper);
+    f.locale = QLocale(QLocale::English, QLocale::UnitedStates);
+    return f;
+}
+
+bool hasInk(const QImage& image)
+{
+    for (int y = 0; y < image.height(); y += 3) {
+        for (int x = 0; x < image.width(); x += 3) {
+            if (image.pixel(x, y) != qRgb(255, 255, 255))
+                return true;
+        }
+    }
+    return false;
+}
+
+TEST(ReportDocument, PaperFollowsTheLocaleUnlessChosen)
+{
+    EXPECT_EQ(defaultPageSize(QLocale(QLocale::English, QLocale::UnitedStates)), QPageSize::Letter);
+    EXPECT_EQ(defaultPageSize(QLocale(QLocale::French, QLocale::Canada)), QPageSize::Letter);
+    EXPECT_EQ(defaultPageSize(QLocale(QLocale::German, QLocale::Germany)), QPageSize::A4);
+    EXPECT_EQ(defaultPageSize(QLocale(QLocale::English, QLocale::UnitedKingdom)), QPageSize::A4);
+    const auto report = testing::syntheticReport(3);
+    const ReportDocument a4(report, format(QPageSize::A4));
+    const ReportDocument letter(report, format(QPageSize::Letter));
+    // At 150 dpi: A4 is 210 x 297 mm, Letter 8.5 x 11 in.
+    EXPECT_NEAR(a4.pagePixels().width(), 1240, 2);
+    EXPECT_NEAR(a4.pagePixels().height(), 1754, 2);
+    EXPECT_EQ(letter.pagePixels(), QSize(1275, 1650));
+}
+
+TEST(ReportDocument, ALongReportIsPagedWithEveryPartAndPaintsItsPages)
+{
+    const auto report = testing::syntheticReport(300);
+    const ReportDocument document(report, format());
+    EXPECT_GT(document.pageCount(), 5);
+    const QString text = document.plainText();
+    for (const char* part : { "Migration report", "Summary", "Operations", "Timeline", "Backfill rate", "Migrations",
+             "Who asked and why", "Errors and events" })
+        EXPECT_TRUE(text.contains(QString::fromLatin1(part))) << part;
+    EXPECT_TRUE(text.contains(QString::fromStdString(report.rows.front().record.id)));
+    EXPECT_TRUE(text.contains(QString::fromStdString(report.rows.back().record.id)));
+    EXPECT_TRUE(text.contains(QStringLiteral("Docs before"))) << "the operation's shards before and after";
+    EXPECT_TRUE(hasInk(document.pageImage(0, 400)));
+    EXPECT_TRUE(hasInk(document.pageImage(document.pageCount() - 1, 400)));
+    EXPECT_FALSE(hasInk(document.pageImage(document.pageCount(), 400).copy(0, 200, 400, 200)))
+        << "nothing is drawn past the last page's content";
+}
+
+TEST(ReportCharts, TheTimelineSplitsAndTheRateAddsUpToWhatWasCopied)
+{
+    const auto report = testing::syntheticReport(90);
+    const auto timelines = timelineCharts(report);
+    ASSERT_EQ(timelines.size(), 3u) << "40 rows per chart";
+    EXPECT_EQ(timelines[2].rows.size(), 10u);
+    const RateChart rates = rateChart(report);
+    ASSERT_FALSE(rates.series.empty());
+    EXPECT_EQ(rates.series.size(), 1u) << "one line per migration only when there are few";
+    // The total series integrates to the documents copied between samples.
+    const double binMs = static_cast<double>(rates.toUnixMs - rates.fromUnixMs) / 120;
+    double integrated = 0;
+    for (const auto& point : rates.series.front().points)
+        integrated += point.second * binMs / 1000;
+    double copied = 0;
+    for (const auto& row : report.rows)
+        copied += static_cast<double>(row.history->samples.back().docsDone - row.history->samples.front().docsDone);
+    EXPECT_NEAR(integrated, copied, copied * 1e-6);
+}
+
+TEST(ReportDocument, PdfReadsBackAndAnUnwritableFileIsAClearError)
+{
+    TempDir dir;
+    const auto report = testing::syntheticReport(25);
+    const ReportDocument document(report, format());
+    const std::string pdf = dir.file("report.pdf");
+    auto written = document.writePdf(QString::fromStdString(pdf));
+    ASSERT_TRUE(written) << written.error().describe();
+    const std::string text = pdfText(dir, pdf);
+    for (const auto& row : report.rows)
+        EXPECT_NE(text.find(row.record.id), std::string::npos) << row.record.id;
+    EXPECT_NE(text.find("Page 1 of " + std::to_string(document.pageCount())), std::string::npos);
+    auto refused = document.writePdf(QString::fromStdString(dir.file("missing/dir/report.pdf")));
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("cannot write"), std::string::npos) << refused.error().message;
+}
+
+TEST(ReportDocument, GermanWhenTheLanguageIsGerman)
+{
+    ASSERT_EQ(installTranslations(*QCoreApplication::instance(), QStringLiteral("de")), QStringLiteral("de"));
+    ReportFormat german = format();
+    german.locale = QLocale(QLocale::German, QLocale::Germany);
+    const ReportDocument document(testing::syntheticReport(12), german);
+    installTranslations(*QCoreApplication::instance(), QStringLiteral("en"));
+    const QString text = document.plainText();
+    EXPECT_TRUE(text.contains(QStringLiteral("Migrationsbericht"))) << text.left(400).toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("Zusammenfassung")));
+    EXPECT_TRUE(text.contains(QStringLiteral("zurückgerollt")));
+}
+
+TEST(ReportPreviewDialog, ShowsPagesOffTheUiThreadAndPrintsTheSamePages)
+{
+    TempDir dir;
+    auto report = std::make_shared<const core::MigrationReport>(testing::syntheticReport(120));
+    ReportPreviewDialog preview(report, format());
+    QSignalSpy laidOut(&preview, &ReportPreviewDialog::laidOut);
+    QSignalSpy shown(&preview, &ReportPreviewDialog::pageShown);
+    preview.show();
+    ASSERT_TRUE(waitFor([&] { return shown.count() > 0; })) << preview.statusText().toStdString();
+    const int pages = preview.pageCount();
+    EXPECT_GT(pages, 2);
+    EXPECT_FALSE(preview.shownPage().isNull());
+    preview.showPage(pages - 1);
+    ASSERT_TRUE(waitFor([&] { return shown.count() > 1 && shown.last().at(0).toInt() == pages - 1; }));
+    EXPECT_EQ(preview.currentPage(), pages - 1);
+
+    auto printer = std::make_shared<QPrinter>(QPrinter::HighResolution);
+    printer->setOutputFormat(QPrinter::PdfFormat);
+    const std::string printed = dir.file("printed.pdf");
+    printer->setOutputFileName(QString::fromStdString(printed));
+    QSignalSpy done(&preview, &ReportPreviewDialog::printed);
+    preview.printTo(printer);
+    ASSERT_TRUE(waitFor([&] { return done.count() > 0; }));
+    EXPECT_TRUE(done.at(0).at(0).toBool()) << done.at(0).at(1).toString().toStdString();
+    const std::string text = pdfText(dir, printed);
+    EXPECT_NE(text.find(report->rows.back().record.id), std::string::npos);
+    EXPECT_NE(text.find("Page " + std::to_string(pages) + " of " + std::to_string(pages)), std::string::npos);
+}
+
+} // namespace
+} // namespace shardmap::widgets

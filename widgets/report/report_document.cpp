@@ -1,0 +1,592 @@
+#include "widgets/report/report_document.h"
+
+#include "widgets/report/report_charts.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFile>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextObjectInterface>
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace shardmap::widgets {
+
+// Draws the report's charts where the text holds an object character of its type (vector
+// graphics in the PDF, at any zoom in the preview).
+class ReportChartHandler : public QObject, public QTextObjectInterface {
+    Q_OBJECT
+    Q_INTERFACES(QTextObjectInterface)
+public:
+    static constexpr int kType = QTextFormat::UserObject + 1;
+    static constexpr int kIndex = QTextFormat::UserProperty + 1;
+
+    std::vector<ReportChart> charts;
+    qreal width = 0;
+
+    QSizeF intrinsicSize(QTextDocument*, int, const QTextFormat& format) override
+    {
+        const auto& chart = charts.at(static_cast<std::size_t>(format.intProperty(kIndex)));
+        return { width, chartHeight(chart, width, ReportDocument::kResolution) };
+    }
+
+    void drawObject(QPainter* painter, const QRectF& rect, QTextDocument*, int, const QTextFormat& format) override
+    {
+        drawChart(*painter, rect, charts.at(static_cast<std::size_t>(format.intProperty(kIndex))),
+            ReportDocument::kResolution);
+    }
+};
+
+namespace {
+
+using core::ReportRow;
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+QString esc(const std::string& text)
+{
+    return qs(text).toHtmlEscaped();
+}
+
+// Ids stay on one line (a table cell would break them at their hyphens).
+QString nobreak(const std::string& text)
+{
+    return QStringLiteral("<span style=\"white-space: nowrap\">%1</span>").arg(esc(text));
+}
+
+QString dash()
+{
+    return QStringLiteral("\u2014");
+}
+
+QString timeText(std::int64_t unixMs)
+{
+    return unixMs ? QDateTime::fromMSecsSinceEpoch(unixMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : dash();
+}
+
+// Past a few seconds, minutes and hours with one unit below.
+QString durationText(std::int64_t ms, const QLocale& locale)
+{
+    if (ms <= 0)
+        return dash();
+    if (ms < 1000)
+        return ReportDocument::tr("%1 ms").arg(ms);
+    if (ms < 60'000)
+        return ReportDocument::tr("%1 s").arg(locale.toString(static_cast<double>(ms) / 1000, 'f', 1));
+    const std::int64_t seconds = ms / 1000;
+    if (seconds < 3600)
+        return ReportDocument::tr("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
+    return ReportDocument::tr("%1 h %2 min").arg(seconds / 3600).arg(seconds % 3600 / 60);
+}
+
+QString holdText(double ms, const QLocale& locale)
+{
+    return ms < 0 ? dash() : ReportDocument::tr("%1 ms").arg(locale.toString(ms, 'f', 1));
+}
+
+QString bytesText(std::uint64_t bytes, const QLocale& locale)
+{
+    return locale.formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
+}
+
+QString count(std::uint64_t n, const QLocale& locale)
+{
+    return locale.toString(static_cast<qulonglong>(n));
+}
+
+QString outcomeText(const std::string& outcome)
+{
+    if (outcome == "done")
+        return ReportDocument::tr("done");
+    if (outcome == "failed")
+        return ReportDocument::tr("failed");
+    if (outcome == "cancelled")
+        return ReportDocument::tr("cancelled");
+    if (outcome == "rolled back")
+        return ReportDocument::tr("rolled back");
+    if (outcome == "queued")
+        return ReportDocument::tr("queued");
+    return ReportDocument::tr("running");
+}
+
+QString verifiedText(const ReportRow& row)
+{
+    if (!row.history || !row.history->verification || row.writeHoldMs < 0)
+        return dash();
+    return row.history->verification->equal ? ReportDocument::tr("equal") : ReportDocument::tr("apart");
+}
+
+QString operationKind(core::OperationKind kind)
+{
+    return qs(core::operationKindName(kind));
+}
+
+// What the scope selected, as a sentence.
+QString scopeText(const core::MigrationReport& report, const ReportFormat& format)
+{
+    if (!format.scopeText.isEmpty())
+        return format.scopeText;
+    const core::ReportScope& scope = report.scope;
+    QString text;
+    if (!scope.operation.empty() && !report.operations.empty()) {
+        const core::OperationRecord& op = report.operations.front().record;
+        text = ReportDocument::tr("Operation %1: %2 of %3").arg(qs(op.id), operationKind(op.kind), qs(op.subject));
+    } else if (!scope.migrations.empty()) {
+        text = ReportDocument::tr("%n chosen migration(s)", nullptr, static_cast<int>(scope.migrations.size()));
+    } else if (scope.sinceUnixMs && scope.untilUnixMs) {
+        text = ReportDocument::tr("Migrations created from %1 to %2")
+                   .arg(timeText(scope.sinceUnixMs), timeText(scope.untilUnixMs));
+    } else if (scope.sinceUnixMs) {
+        text = ReportDocument::tr("Migrations created since %1").arg(timeText(scope.sinceUnixMs));
+    } else {
+        text = ReportDocument::tr("All migrations");
+    }
+    QStringList filters;
+    if (!scope.space.empty())
+        filters << ReportDocument::tr("space %1").arg(qs(scope.space));
+    if (!scope.shard.empty())
+        filters << ReportDocument::tr("shard %1").arg(qs(scope.shard));
+    if (!scope.state.empty())
+        filters << ReportDocument::tr("state %1").arg(qs(scope.state));
+    if (!filters.isEmpty())
+        text += QStringLiteral("; ") + filters.join(QStringLiteral(", "));
+    return text;
+}
+
+QString row(const QStringList& cells, const std::set<int>& right = {}, bool header = false)
+{
+    QString html = QStringLiteral("<tr>");
+    for (int i = 0; i < cells.size(); ++i) {
+        const QString tag = header ? QStringLiteral("th") : QStringLiteral("td");
+        html += QStringLiteral("<%1%2>%3</%1>")
+                    .arg(tag, right.contains(i) ? QStringLiteral(" align=\"right\"") : QString(), cells[i]);
+    }
+    return html + QStringLiteral("</tr>");
+}
+
+// A header row with column widths in percent (the layout would otherwise squeeze the ids, which
+// must not break).
+QString headerRow(const QStringList& cells, const std::vector<int>& percent)
+{
+    QString html = QStringLiteral("<thead><tr>");
+    for (int i = 0; i < cells.size(); ++i)
+        html += QStringLiteral("<th width=\"%1%\">%2</th>").arg(percent.at(static_cast<std::size_t>(i))).arg(cells[i]);
+    return html + QStringLiteral("</tr></thead>");
+}
+
+QString tableStart()
+{
+    return QStringLiteral("<table width=\"100%\" border=\"1\" cellspacing=\"0\" cellpadding=\"2\" "
+                          "style=\"border-collapse: collapse; border-color: #b0b0b0;\">");
+}
+
+QString summaryHtml(const core::MigrationReport& report, const QLocale& locale)
+{
+    const core::ReportSummary& s = report.summary;
+    QStringList outcomes;
+    for (const auto& [outcome, n] : s.byOutcome)
+        outcomes << QStringLiteral("%1 %2").arg(count(n, locale), outcomeText(outcome));
+    QString html = QStringLiteral("<h2>%1</h2>").arg(ReportDocument::tr("Summary")) + tableStart();
+    const auto line = [&](const QString& label, const QString& value) {
+        html += QStringLiteral("<tr><th align=\"left\" width=\"30%\">%1</th><td>%2</td></tr>").arg(label, value);
+    };
+    line(ReportDocument::tr("Migrations"),
+        count(report.rows.size(), locale)
+            + (outcomes.isEmpty() ? QString() : QStringLiteral(" (") + outcomes.join(QStringLiteral(", ")) + ")"));
+    line(ReportDocument::tr("Documents moved"), count(s.docsMoved, locale));
+    line(ReportDocument::tr("Data moved"), bytesText(s.bytesMoved, locale));
+    line(ReportDocument::tr("Total duration"), durationText(s.totalDurationMs, locale));
+    line(ReportDocument::tr("Longest migration"),
+        s.longestMigration.empty()
+            ? dash()
+            : ReportDocument::tr("%1 (%2)").arg(durationText(s.longestDurationMs, locale), esc(s.longestMigration)));
+    line(ReportDocument::tr("Longest write hold"),
+        s.longestHoldMigration.empty()
+            ? dash()
+            : ReportDocument::tr("%1 (%2)").arg(holdText(s.longestWriteHoldMs, locale), esc(s.longestHoldMigration)));
+    line(ReportDocument::tr("Verification"),
+        ReportDocument::tr("%1 cut over with source and target equal, %2 apart")
+            .arg(s.verifiedEqual)
+            .arg(s.verifiedApart));
+    line(ReportDocument::tr("Repaired documents"), count(s.repairedDocs, locale));
+    return html + QStringLiteral("</table>");
+}
+
+QString operationHtml(const core::ReportOperation& op, const QLocale& locale)
+{
+    const core::OperationRecord& r = op.record;
+    QString html = QStringLiteral("<h3>%1</h3><p>")
+                       .arg(ReportDocument::tr("%1 of %2").arg(operationKind(r.kind), esc(r.subject))
+                           + QStringLiteral(" \u00b7 ") + esc(r.id));
+    html += ReportDocument::tr("State: %1. Requested by %2 at %3; reason: %4. %n migration(s).", nullptr,
+        static_cast<int>(r.migrations.size()))
+                .arg(esc(r.state), r.requestedBy.empty() ? dash() : esc(r.requestedBy), timeText(r.createdUnixMs),
+                    r.reason.empty() ? dash() : esc(r.reason));
+    if (!r.into.empty())
+        html += QStringLiteral(" ") + ReportDocument::tr("Into %1.").arg(esc(r.into));
+    if (!r.error.empty())
+        html += QStringLiteral(" ") + ReportDocument::tr("Error: %1").arg(esc(r.error));
+    html += QStringLiteral("</p>");
+    if (op.shards.empty())
+        return html;
+    html += tableStart() + QStringLiteral("<thead>")
+        + row({ ReportDocument::tr("Shard"), ReportDocument::tr("Docs before"), ReportDocument::tr("Docs after"),
+                  ReportDocument::tr("Data before"), ReportDocument::tr("Data after"),
+                  ReportDocument::tr("Spaces before"), ReportDocument::tr("Spaces after") },
+            {}, true)
+        + QStringLiteral("</thead>");
+    for (const core::ReportShardLoad& load : op.shards) {
+        const QString unknown = ReportDocument::tr("not measured");
+        html += row(
+            { esc(load.shard), load.measured ? count(load.docsBefore, locale) : unknown, count(load.docsAfter, locale),
+                load.measured ? bytesText(load.bytesBefore, locale) : unknown, bytesText(load.bytesAfter, locale),
+                count(load.spacesBefore, locale), count(load.spacesAfter, locale) },
+            { 1, 2, 3, 4, 5, 6 });
+    }
+    return html + QStringLiteral("</table>");
+}
+
+// The migrations table in parts, so that a long report lays out part by part (the header row
+// repeats on every page).
+constexpr std::size_t kRowsPerTable = 100;
+
+// Start times: the time of day when the report spans one day (its dates are in the title), else
+// the date too.
+QString startText(std::int64_t unixMs, const core::MigrationReport& report)
+{
+    if (!unixMs)
+        return dash();
+    const QDateTime time = QDateTime::fromMSecsSinceEpoch(unixMs);
+    const bool oneDay = QDateTime::fromMSecsSinceEpoch(report.fromUnixMs).date()
+        == QDateTime::fromMSecsSinceEpoch(report.toUnixMs).date();
+    return time.toString(oneDay ? QStringLiteral("HH:mm:ss") : QStringLiteral("yyyy-MM-dd HH:mm"));
+}
+
+QString migrationsHtml(const core::MigrationReport& report, std::size_t first, const QLocale& locale)
+{
+    QString html = tableStart()
+        + headerRow({ ReportDocument::tr("Migration"), ReportDocument::tr("Space"), ReportDocument::tr("From → to"),
+                        ReportDocument::tr("Outcome"), ReportDocument::tr("Started"), ReportDocument::tr("Duration"),
+                        ReportDocument::tr("Write hold"), ReportDocument::tr("Docs"), ReportDocument::tr("Data"),
+                        ReportDocument::tr("Verified") },
+            { 19, 11, 9, 9, 12, 8, 8, 8, 9, 7 });
+    const std::size_t last = std::min(report.rows.size(), first + kRowsPerTable);
+    for (std::size_t i = first; i < last; ++i) {
+        const ReportRow& r = report.rows[i];
+        const core::MigrationRecord& m = r.record;
+        html += row({ nobreak(m.id), nobreak(m.space), nobreak(r.requestedSource + " → " + r.requestedTarget),
+                        outcomeText(r.outcome), nobreak(startText(r.startedUnixMs, report).toStdString()),
+                        durationText(r.durationMs, locale), holdText(r.writeHoldMs, locale),
+                        count(m.progress.docsDone, locale), bytesText(m.progress.bytesDone, locale), verifiedText(r) },
+            { 5, 6, 7, 8 });
+    }
+    return html + QStringLiteral("</table>");
+}
+
+// Who asked and why: migrations grouped by requester, reason and operation.
+QString requestsHtml(const core::MigrationReport& report)
+{
+    std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::string>> groups;
+    for (const ReportRow& r : report.rows)
+        groups[{ r.record.requestedBy, r.record.reason, r.record.operation }].push_back(r.record.id);
+    QString html = QStringLiteral("<h2>%1</h2>").arg(ReportDocument::tr("Who asked and why")) + tableStart()
+        + QStringLiteral("<thead>")
+        + row({ ReportDocument::tr("Requested by"), ReportDocument::tr("Reason"), ReportDocument::tr("Operation"),
+                  ReportDocument::tr("Migrations") },
+            {}, true)
+        + QStringLiteral("</thead>");
+    for (const auto& [key, ids] : groups) {
+        const auto& [by, reason, operation] = key;
+        QStringList shown;
+        for (std::size_t i = 0; i < ids.size() && i < 6; ++i)
+            shown << esc(ids[i]);
+        QString list = shown.join(QStringLiteral(", "));
+        if (ids.size() > 6)
+            list += QStringLiteral(" ") + ReportDocument::tr("and %n more", nullptr, static_cast<int>(ids.size() - 6));
+        html += row({ by.empty() ? dash() : esc(by), reason.empty() ? dash() : esc(reason),
+            operation.empty() ? dash() : esc(operation), list });
+    }
+    return html + QStringLiteral("</table>");
+}
+
+// Errors and what the administrators did along the way, oldest first; a very long list is cut
+// (the JSON report has all of it).
+constexpr std::size_t kMostEvents = 400;
+
+struct EventLine {
+    std::int64_t at;
+    std::string migration;
+    std::string kind;
+    std::string text;
+};
+
+QString eventsHtml(const core::MigrationReport& report)
+{
+    static const std::set<std::string> kinds { "error", "retry", "cutover-aborted", "repair", "paused", "resumed",
+        "cancel-requested", "rollback-requested", "rolled-back", "failed", "cancelled" };
+    std::vector<EventLine> lines;
+    for (const ReportRow& r : report.rows) {
+        bool errorSeen = r.record.error.empty();
+        if (r.history) {
+            for (const core::MigrationEvent& event : r.history->events) {
+                if (!kinds.contains(event.kind))
+                    continue;
+                lines.push_back({ event.unixMs, r.record.id, event.kind, event.text });
+                errorSeen = errorSeen || event.text.find(r.record.error) != std::string::npos;
+            }
+        }
+        if (!errorSeen)
+            lines.push_back(
+                { r.endedUnixMs ? r.endedUnixMs : r.record.updatedUnixMs, r.record.id, "error", r.record.error });
+    }
+    QString html = QStringLiteral("<h2>%1</h2>").arg(ReportDocument::tr("Errors and events"));
+    if (lines.empty())
+        return html
+            + QStringLiteral("<p>%1</p>")
+                  .arg(ReportDocument::tr("No errors, retries, aborted cutovers or interventions."));
+    std::stable_sort(lines.begin(), lines.end(), [](const EventLine& a, const EventLine& b) { return a.at < b.at; });
+    html += tableStart()
+        + headerRow({ ReportDocument::tr("Time"), ReportDocument::tr("Migration"), ReportDocument::tr("Event"),
+                        ReportDocument::tr("Details") },
+            { 16, 22, 13, 49 });
+    for (std::size_t i = 0; i < lines.size() && i < kMostEvents; ++i)
+        html += row({ timeText(lines[i].at), nobreak(lines[i].migration), esc(lines[i].kind), esc(lines[i].text) });
+    html += QStringLiteral("</table>");
+    if (lines.size() > kMostEvents)
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(ReportDocument::tr("%n more event(s) are in the JSON report.", nullptr,
+                        static_cast<int>(lines.size() - kMostEvents)));
+    return html;
+}
+
+const QMarginsF kMarginsMm { 15, 15, 15, 15 };
+// Header and footer bands inside the margins, in points.
+constexpr qreal kBandPoints = 20;
+
+qreal pointsToPixels(qreal points)
+{
+    return points * ReportDocument::kResolution / 72.0;
+}
+
+} // namespace
+
+QPageSize::PageSizeId defaultPageSize(const QLocale& locale)
+{
+    switch (locale.territory()) {
+    case QLocale::UnitedStates:
+    case QLocale::Canada:
+    case QLocale::Mexico:
+    case QLocale::Chile:
+    case QLocale::Colombia:
+    case QLocale::Venezuela:
+    case QLocale::Philippines:
+    case QLocale::Guatemala:
+    case QLocale::CostaRica:
+    case QLocale::PuertoRico: return QPageSize::Letter;
+    default: return QPageSize::A4;
+    }
+}
+
+ReportDocument::ReportDocument(const core::MigrationReport& report, const ReportFormat& format)
+    : m_format(format)
+    , m_layout(format.pageSize, QPageLayout::Portrait, kMarginsMm, QPageLayout::Millimeter)
+    , m_metrics(1, 1, QImage::Format_RGB32)
+    , m_document(std::make_unique<QTextDocument>())
+    , m_charts(std::make_unique<ReportChartHandler>())
+{
+    const int dotsPerMetre = qRound(kResolution / 0.0254);
+    m_metrics.setDotsPerMeterX(dotsPerMetre);
+    m_metrics.setDotsPerMeterY(dotsPerMetre);
+    build(report);
+}
+
+ReportDocument::~ReportDocument() = default;
+
+void ReportDocument::build(const core::MigrationReport& report)
+{
+    const QLocale& locale = m_format.locale;
+    const QRect paint = m_layout.paintRectPixels(kResolution);
+    const QSizeF content(paint.width(), paint.height() - 2 * pointsToPixels(kBandPoints));
+    QTextDocument& doc = *m_document;
+    doc.setUseDesignMetrics(true);
+    doc.documentLayout()->setPaintDevice(&m_metrics);
+    doc.setDocumentMargin(0);
+    doc.setPageSize(content);
+    QFont font;
+    font.setPointSizeF(7.5);
+    // No ligatures: ids like "m-...-95ff" must copy and search as typed.
+    font.setStyleStrategy(QFont::PreferNoShaping);
+    doc.setDefaultFont(font);
+    doc.setDefaultStyleSheet(QStringLiteral("h1 { font-size: 16pt; } h2 { font-size: 11pt; } h3 { font-size: 9pt; } "
+                                            "th { background-color: #e8e8e8; } td, th { font-size: 7pt; }"));
+    m_charts->width = content.width() * 0.98;
+    doc.documentLayout()->registerHandler(ReportChartHandler::kType, m_charts.get());
+
+    const QString scope = scopeText(report, m_format);
+    m_header = tr("Shardmap migration report") + QStringLiteral(" \u00b7 ") + scope;
+    m_footer = tr("Generated %1 from map revision %2").arg(timeText(report.generatedUnixMs)).arg(report.mapRevision);
+
+    QTextCursor cursor(&doc);
+    // Each part in blocks of its own (inserted HTML would otherwise join the paragraph before).
+    const auto part = [&](const QString& html) {
+        if (!doc.isEmpty())
+            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+        cursor.insertHtml(html);
+    };
+    const auto chart = [&](ReportChart value) {
+        QTextCharFormat object;
+        object.setObjectType(ReportChartHandler::kType);
+        object.setProperty(ReportChartHandler::kIndex, static_cast<int>(m_charts->charts.size()));
+        m_charts->charts.push_back(std::move(value));
+        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+        cursor.insertText(QString(QChar::ObjectReplacementCharacter), object);
+    };
+    part(QStringLiteral("<h1>%1</h1><p><b>%2</b></p><p>%3</p>")
+             .arg(tr("Migration report"), scope.toHtmlEscaped(),
+                 report.rows.empty() ? tr("No migrations in this scope.")
+                                     : tr("From %1 to %2 (times in %3).")
+                                           .arg(timeText(report.fromUnixMs), timeText(report.toUnixMs),
+                                               QDateTime::currentDateTime().timeZoneAbbreviation())));
+    part(summaryHtml(report, locale));
+    if (!report.operations.empty()) {
+        part(QStringLiteral("<h2>%1</h2>").arg(tr("Operations")));
+        for (const core::ReportOperation& op : report.operations) {
+            part(operationHtml(op, locale));
+            if (!op.shards.empty())
+                chart(ShardBarsChart { op.shards });
+        }
+    }
+    if (report.rows.empty())
+        return;
+    part(QStringLiteral("<h2>%1</h2>").arg(tr("Timeline")));
+    for (TimelineChart& timeline : timelineCharts(report))
+        chart(std::move(timeline));
+    if (RateChart rates = rateChart(report); !rates.series.empty()) {
+        part(QStringLiteral("<h2>%1</h2>").arg(tr("Backfill rate")));
+        chart(std::move(rates));
+    }
+    part(QStringLiteral("<h2>%1</h2>").arg(tr("Migrations")));
+    for (std::size_t first = 0; first < report.rows.size(); first += kRowsPerTable)
+        part(migrationsHtml(report, first, locale));
+    part(requestsHtml(report));
+    part(eventsHtml(report));
+}
+
+int ReportDocument::pageCount() const
+{
+    return m_document->pageCount();
+}
+
+QSize ReportDocument::pagePixels() const
+{
+    return m_layout.fullRectPixels(kResolution).size();
+}
+
+void ReportDocument::paintPage(QPainter& painter, int page) const
+{
+    const QRect paint = m_layout.paintRectPixels(kResolution);
+    const qreal band = pointsToPixels(kBandPoints);
+    const QSizeF content = m_document->pageSize();
+    painter.save();
+    QFont small;
+    small.setPointSizeF(6.5 * kResolution / painter.device()->logicalDpiY());
+    small.setStyleStrategy(QFont::PreferNoShaping);
+    painter.setFont(small);
+    painter.setPen(QColor(110, 110, 110));
+    const QRectF header(paint.left(), paint.top(), paint.width(), band * 0.7);
+    painter.drawText(header, Qt::AlignLeft | Qt::AlignTop,
+        painter.fontMetrics().elidedText(m_header, Qt::ElideRight, paint.width()));
+    const QRectF footer(paint.left(), paint.bottom() - band * 0.7, paint.width(), band * 0.7);
+    painter.drawText(footer, Qt::AlignLeft | Qt::AlignBottom, m_footer);
+    painter.drawText(footer, Qt::AlignRight | Qt::AlignBottom, tr("Page %1 of %2").arg(page + 1).arg(pageCount()));
+    painter.setPen(QPen(QColor(200, 200, 200), 1));
+    painter.drawLine(QPointF(paint.left(), header.bottom()), QPointF(paint.right(), header.bottom()));
+    painter.drawLine(QPointF(paint.left(), footer.top()), QPointF(paint.right(), footer.top()));
+
+    painter.translate(paint.left(), paint.top() + band - page * content.height());
+    const QRectF clip(0, page * content.height(), content.width(), content.height());
+    painter.setClipRect(clip);
+    QAbstractTextDocumentLayout::PaintContext context;
+    context.clip = clip;
+    context.palette.setColor(QPalette::Text, Qt::black);
+    m_document->documentLayout()->draw(&painter, context);
+    painter.restore();
+}
+
+QImage ReportDocument::pageImage(int page, int width) const
+{
+    const QSize full = pagePixels();
+    QImage image(width, qRound(static_cast<qreal>(width) * full.height() / full.width()), QImage::Format_RGB32);
+    const int dotsPerMetre = qRound(kResolution / 0.0254);
+    image.setDotsPerMeterX(dotsPerMetre);
+    image.setDotsPerMeterY(dotsPerMetre);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
+    painter.scale(static_cast<qreal>(width) / full.width(), static_cast<qreal>(width) / full.width());
+    paintPage(painter, page);
+    return image;
+}
+
+core::Status ReportDocument::print(QPagedPaintDevice& device) const
+{
+    device.setPageLayout(QPageLayout(m_layout.pageSize(), QPageLayout::Portrait, QMarginsF()));
+    QPainter painter;
+    if (!painter.begin(&device))
+        return core::makeError(core::ErrorCode::Unavailable, "the report could not be started on the printer or file");
+    const qreal scale = static_cast<qreal>(device.logicalDpiX()) / kResolution;
+    painter.scale(scale, scale);
+    for (int page = 0; page < pageCount(); ++page) {
+        if (page > 0 && !device.newPage())
+            return core::makeError(core::ErrorCode::Unavailable, "the printer or file took no more pages");
+        paintPage(painter, page);
+    }
+    if (!painter.end())
+        return core::makeError(core::ErrorCode::Unavailable, "the report could not be finished");
+    return {};
+}
+
+core::Status ReportDocument::writePdf(QIODevice& out) const
+{
+    QPdfWriter writer(&out);
+    writer.setResolution(kResolution);
+    writer.setCreator(QStringLiteral("Shardmap"));
+    writer.setTitle(m_header);
+    return print(writer);
+}
+
+core::Status ReportDocument::writePdf(const QString& path) const
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return core::makeError(core::ErrorCode::InvalidArgument,
+            "cannot write " + path.toStdString() + ": " + file.errorString().toStdString());
+    if (auto status = writePdf(file); !status)
+        return status;
+    if (!file.flush() || file.error() != QFileDevice::NoError) {
+        const std::string reason = file.errorString().toStdString();
+        file.close();
+        file.remove();
+        return core::makeError(core::ErrorCode::Internal, "writing " + path.toStdString() + " failed: " + reason);
+    }
+    return {};
+}
+
+QString ReportDocument::plainText() const
+{
+    return m_document->toPlainText();
+}
+
+} // namespace shardmap::widgets
+
+#include "report_document.moc"
