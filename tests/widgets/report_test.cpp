@@ -83,8 +83,18 @@ TEST(ReportCharts, TheTimelineSplitsAndTheRateAddsUpToWhatWasCopied)
 {
     const auto report = testing::syntheticReport(90);
     const auto timelines = timelineCharts(report);
-    ASSERT_EQ(timelines.size(), 3u) << "40 rows per chart";
-    EXPECT_EQ(timelines[2].rows.size(), 10u);
+    ASSERT_EQ(timelines.size(), 3u) << "35 rows per chart";
+    EXPECT_EQ(timelines[2].rows.size(), 20u);
+    // Each chart over its own rows' time: the last chart starts after the first one ends.
+    EXPECT_GT(timelines[2].fromUnixMs, timelines[0].toUnixMs);
+    for (const auto& chart : timelines) {
+        for (const auto& row : chart.rows) {
+            for (const auto& phase : row.phases) {
+                EXPECT_GE(phase.startedUnixMs, chart.fromUnixMs);
+                EXPECT_LE(phase.endedUnixMs, chart.toUnixMs);
+            }
+        }
+    }
     const RateChart rates = rateChart(report);
     ASSERT_FALSE(rates.series.empty());
     EXPECT_EQ(rates.series.size(), 1u) << "one line per migration only when there are few";

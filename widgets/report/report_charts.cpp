@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace shardmap::widgets {
 
@@ -300,7 +301,7 @@ std::vector<TimelineChart> timelineCharts(const core::MigrationReport& report)
     std::vector<TimelineChart> charts;
     for (std::size_t i = 0; i < report.rows.size(); ++i) {
         if (i % kTimelineRowsPerChart == 0)
-            charts.push_back({ report.fromUnixMs, std::max(report.toUnixMs, report.fromUnixMs + 1), {} });
+            charts.push_back({ std::numeric_limits<std::int64_t>::max(), 0, {} });
         const core::ReportRow& row = report.rows[i];
         TimelineRow timeline;
         timeline.label = QString::fromStdString(row.record.space + "  " + row.record.id);
@@ -313,7 +314,21 @@ std::vector<TimelineChart> timelineCharts(const core::MigrationReport& report)
             if (row.endedUnixMs)
                 timeline.phases.push_back({ row.record.phase, row.endedUnixMs, row.endedUnixMs });
         }
+        // Each chart spans its own rows' time, so that a long report's migrations stay readable.
+        TimelineChart& chart = charts.back();
+        for (const core::PhaseSpan& phase : timeline.phases) {
+            chart.fromUnixMs = std::min(chart.fromUnixMs, phase.startedUnixMs);
+            chart.toUnixMs = std::max({ chart.toUnixMs, phase.startedUnixMs, phase.endedUnixMs });
+        }
+        if (!isFinal(row.record.phase))
+            chart.toUnixMs = std::max(chart.toUnixMs, report.toUnixMs);
         charts.back().rows.push_back(std::move(timeline));
+    }
+    for (TimelineChart& chart : charts) {
+        // A little room at both ends for the end marks.
+        const std::int64_t pad = std::max<std::int64_t>((chart.toUnixMs - chart.fromUnixMs) / 50, 500);
+        chart.fromUnixMs -= pad;
+        chart.toUnixMs += pad;
     }
     return charts;
 }

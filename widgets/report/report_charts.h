@@ -55,8 +55,9 @@ struct ShardBarsChart {
 
 using ReportChart = std::variant<TimelineChart, RateChart, ShardBarsChart>;
 
-// The timeline's rows per chart: a larger report gets several charts (one after another).
-inline constexpr std::size_t kTimelineRowsPerChart = 40;
+// The timeline's rows per chart: a larger report gets several charts, two to a page, each over
+// the time of its own rows.
+inline constexpr std::size_t kTimelineRowsPerChart = 35;
 inline constexpr std::size_t kMostShardBars = 60;
 
 std::vector<TimelineChart> timelineCharts(const core::MigrationReport& report);
