@@ -724,6 +724,10 @@ public:
         summary.applied = static_cast<std::uint32_t>(items.size());
         return summary;
     }
+    Result<WriteSummary> repairWrite(const std::string& shard, const std::vector<WriteItem>& items) override
+    {
+        return bulkWrite(shard, items);
+    }
     Result<SearchResult> search(const std::string&, const ShardSearchRequest&) override { return SearchResult {}; }
     Result<std::vector<SpaceStats>> spaceStats(const std::string&, const std::vector<std::string>&) override
     {

@@ -174,8 +174,19 @@ Result<std::vector<Ownership>> GrpcNodeClient::ownerships(const std::string& sha
 
 Result<WriteSummary> GrpcNodeClient::bulkWrite(const std::string& shard, const std::vector<WriteItem>& items)
 {
+    return write(shard, items, false);
+}
+
+Result<WriteSummary> GrpcNodeClient::repairWrite(const std::string& shard, const std::vector<WriteItem>& items)
+{
+    return write(shard, items, true);
+}
+
+Result<WriteSummary> GrpcNodeClient::write(const std::string& shard, const std::vector<WriteItem>& items, bool repair)
+{
     v1::BulkWriteRequest request;
     request.set_shard_id(shard);
+    request.set_repair(repair);
     for (const auto& item : items) {
         auto* out = request.add_items();
         toProto(item.doc, *out->mutable_doc());
@@ -228,7 +239,7 @@ Result<std::vector<SpaceStats>> GrpcNodeClient::spaceStats(
         return fromGrpcStatus(status, m_address);
     std::vector<SpaceStats> out;
     for (const auto& s : response.stats())
-        out.push_back({ s.space(), s.live_docs(), s.bytes_estimate(), s.checksum(), s.tombstones() });
+        out.push_back({ s.space(), s.live_docs(), s.bytes_estimate(), s.checksum(), s.tombstones(), s.checksum_kind() });
     return out;
 }
 

@@ -101,6 +101,9 @@ public:
     virtual Result<Ownership> setOwnership(const std::string& shard, const Ownership& ownership) = 0;
     virtual Result<std::vector<Ownership>> ownerships(const std::string& shard, const std::string& space) = 0;
     virtual Result<WriteSummary> bulkWrite(const std::string& shard, const std::vector<WriteItem>& items) = 0;
+    // A migration's verify copying the source's rows (WriteMode::Repair): a row of the same
+    // version with other content is replaced too.
+    virtual Result<WriteSummary> repairWrite(const std::string& shard, const std::vector<WriteItem>& items) = 0;
     virtual Result<SearchResult> search(const std::string& shard, const ShardSearchRequest& request) = 0;
     virtual Result<std::vector<SpaceStats>> spaceStats(const std::string& shard, const std::vector<std::string>& spaces)
         = 0;
@@ -143,6 +146,7 @@ public:
     Result<Ownership> setOwnership(const std::string& shard, const Ownership& ownership) override;
     Result<std::vector<Ownership>> ownerships(const std::string& shard, const std::string& space) override;
     Result<WriteSummary> bulkWrite(const std::string& shard, const std::vector<WriteItem>& items) override;
+    Result<WriteSummary> repairWrite(const std::string& shard, const std::vector<WriteItem>& items) override;
     Result<SearchResult> search(const std::string& shard, const ShardSearchRequest& request) override;
     Result<std::vector<SpaceStats>> spaceStats(
         const std::string& shard, const std::vector<std::string>& spaces) override;
@@ -156,6 +160,7 @@ public:
         const std::string& shard, const std::string& space, std::uint32_t maxRowsPerSecond) override;
 
 private:
+    Result<WriteSummary> write(const std::string& shard, const std::vector<WriteItem>& items, bool repair);
     struct Impl;
     GrpcNodeClient(std::string address, std::unique_ptr<Impl> impl);
 

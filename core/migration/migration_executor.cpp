@@ -23,14 +23,17 @@ std::int64_t nowUnixMs()
         .count();
 }
 
+// The same rows: live documents, tombstones (a lost delete would let an older write back in), and
+// the checksum over every row's content (an equal version with another body differs).
 bool sameContent(const SpaceStats& a, const SpaceStats& b)
 {
-    return a.liveDocs == b.liveDocs && a.checksum == b.checksum;
+    return a.liveDocs == b.liveDocs && a.tombstones == b.tombstones && a.checksum == b.checksum;
 }
 
 std::string describeStats(const SpaceStats& stats)
 {
-    return std::to_string(stats.liveDocs) + " docs, checksum " + std::to_string(stats.checksum);
+    return std::to_string(stats.liveDocs) + " docs, " + std::to_string(stats.tombstones) + " tombstones, checksum "
+        + std::to_string(stats.checksum);
 }
 
 VerificationFigures comparison(const SpaceStats& source, const SpaceStats& target, std::uint32_t rounds)
@@ -474,10 +477,16 @@ Result<SpaceStats> MigrationExecutor::statsOf(const Context& ctx, const std::str
         return makeError(
             stats.error().code, "cannot read the space's aggregates on " + shard + ": " + stats.error().message);
     for (const auto& entry : *stats) {
-        if (entry.space == ctx.migration.value.space)
-            return entry;
+        if (entry.space != ctx.migration.value.space)
+            continue;
+        // A node from before content checksums cannot be compared with a current one.
+        if (entry.checksumKind != kChecksumKind)
+            return makeError(ErrorCode::FailedPrecondition,
+                "the node of shard " + shard + " sums the space's checksum the old way (kind "
+                    + std::to_string(entry.checksumKind) + "); upgrade shardmap-node there to migrate the space");
+        return entry;
     }
-    return SpaceStats { ctx.migration.value.space, 0, 0, 0, 0 };
+    return SpaceStats { ctx.migration.value.space, 0, 0, 0, 0, kChecksumKind };
 }
 
 Result<std::uint64_t> MigrationExecutor::commit(
@@ -887,21 +896,26 @@ Result<std::uint64_t> MigrationExecutor::repairByRange(Context& ctx, bool& targe
         for (const auto& doc : sourcePage->docs) {
             if (!inRange(doc.id))
                 break;
+            // The source is authoritative: a missing row, an older one, or the same version with
+            // other content (or a tombstone where the source has a body) is copied again.
             const auto found = onTarget.find(doc.id);
-            if (found == onTarget.end() || found->second->version < doc.version)
+            if (found == onTarget.end() || found->second->version < doc.version
+                || (found->second->version == doc.version && contentHash(*found->second) != contentHash(doc)))
                 fixes.push_back({ doc, ctx.sp().epoch });
             if (found != onTarget.end())
                 onTarget.erase(found);
         }
-        for (const auto& [id, doc] : onTarget) {
-            if (!doc->deleted) {
-                targetOnly = true;
-                return makeError(ErrorCode::FailedPrecondition,
-                    "document " + id + " is on the target " + m.target + " but not on the source " + m.source);
-            }
+        // A row the target has and the source does not (a document or a tombstone: both are
+        // compared) cannot come from the source: the copy is not the source's.
+        if (!onTarget.empty()) {
+            const auto& [id, doc] = *onTarget.begin();
+            targetOnly = true;
+            return makeError(ErrorCode::FailedPrecondition,
+                std::string(doc->deleted ? "a tombstone of " : "document ") + id + " is on the target " + m.target
+                    + " but not on the source " + m.source);
         }
         if (!fixes.empty()) {
-            auto written = (*target)->bulkWrite(m.target, fixes);
+            auto written = (*target)->repairWrite(m.target, fixes);
             if (!written)
                 return written.error();
             repaired += written->applied;

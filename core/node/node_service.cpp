@@ -26,6 +26,7 @@ void toProto(const SpaceStats& in, v1::SpaceStats& out)
     out.set_bytes_estimate(in.bytesEstimate);
     out.set_checksum(in.checksum);
     out.set_tombstones(in.tombstones);
+    out.set_checksum_kind(in.checksumKind);
 }
 
 } // namespace
@@ -140,7 +141,7 @@ grpc::Status NodeService::BulkWrite(
     items.reserve(static_cast<std::size_t>(request->items_size()));
     for (const auto& item : request->items())
         items.push_back(WriteItem { fromProto(item.doc()), item.epoch() });
-    auto summary = (*store)->write(std::move(items));
+    auto summary = (*store)->write(std::move(items), request->repair() ? WriteMode::Repair : WriteMode::Normal);
     if (!summary)
         return toGrpcStatus(summary.error());
     for (const auto& result : summary->results)

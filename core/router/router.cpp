@@ -376,7 +376,10 @@ void Router::record(const WriteGroup& group, const WriteSummary& summary, const 
         const std::size_t index = group.indexes[k];
         result.results[index] = summary.results[k];
         const Route& route = routes.at(docs[index].space);
-        if (route.migrating())
+        // Only what the source applied: it is authoritative. A write it found stale (an equal
+        // version with another body, a replay, a re-delete) must not reach the target, where it
+        // could win a race the source decided the other way (issue 14).
+        if (route.migrating() && summary.results[k].outcome == WriteOutcome::Applied)
             toTargets[route.space].push_back({ docs[index], route.epoch });
     }
     result.applied += summary.applied;

@@ -30,14 +30,39 @@ std::uint64_t documentBytes(const Document& doc)
     return bytes;
 }
 
-std::uint64_t checksumTerm(std::string_view id, std::uint64_t version)
+std::uint64_t contentHash(const Document& doc)
 {
-    // Hash the id, then mix in the version, so that (id, v) and (id', v') collide only by chance.
-    std::array<unsigned char, 8> versionBytes {};
-    for (std::size_t i = 0; i < versionBytes.size(); ++i)
-        versionBytes[i] = static_cast<unsigned char>(version >> (8 * i));
+    XXH3_state_t* state = XXH3_createState();
+    XXH3_64bits_reset(state);
+    std::array<unsigned char, 9> head {};
+    for (std::size_t i = 0; i < 8; ++i)
+        head[i] = static_cast<unsigned char>(doc.version >> (8 * i));
+    head[8] = doc.deleted ? 1 : 0;
+    XXH3_64bits_update(state, head.data(), head.size());
+    // Lengths before bytes, so that no two field lists hash the same stream.
+    const auto add = [state](const std::string& text) {
+        std::array<unsigned char, 8> length {};
+        for (std::size_t i = 0; i < 8; ++i)
+            length[i] = static_cast<unsigned char>(static_cast<std::uint64_t>(text.size()) >> (8 * i));
+        XXH3_64bits_update(state, length.data(), length.size());
+        XXH3_64bits_update(state, text.data(), text.size());
+    };
+    for (const auto& [name, value] : doc.fields) {
+        add(name);
+        add(value);
+    }
+    const XXH64_hash_t hash = XXH3_64bits_digest(state);
+    XXH3_freeState(state);
+    return hash;
+}
+
+std::uint64_t rowTerm(std::string_view id, std::uint64_t content)
+{
+    std::array<unsigned char, 8> bytes {};
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = static_cast<unsigned char>(content >> (8 * i));
     const XXH64_hash_t idHash = XXH3_64bits(id.data(), id.size());
-    return XXH3_64bits_withSeed(versionBytes.data(), versionBytes.size(), idHash);
+    return XXH3_64bits_withSeed(bytes.data(), bytes.size(), idHash);
 }
 
 std::string spaceToken(std::string_view space)

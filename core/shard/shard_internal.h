@@ -41,6 +41,10 @@ inline std::vector<std::string> textColumns(const std::vector<std::string>& fiel
     return columns;
 }
 
+// The document of a row selected as "d.id, d.version, d.deleted, f.<text columns>..., d.extra"
+// starting at column `first` (the scan and the schema upgrade read rows this way).
+Document documentFromRow(const Statement& stmt, const std::vector<std::string>& fields, std::string space, int first);
+
 } // namespace shardmap::core::shard_internal
 
 namespace shardmap::core {

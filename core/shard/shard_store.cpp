@@ -15,7 +15,9 @@ using namespace shard_internal;
 
 namespace {
 
-constexpr int kSchemaVersion = 1;
+// 2 (issue 14): docs.chash, the content hash of each row, and spaces.checksum over every row's
+// content (core/shard/document.h). Files of version 1 are upgraded when opened.
+constexpr int kSchemaVersion = 2;
 
 Status validateItem(const Document& doc)
 {
@@ -42,19 +44,25 @@ Status validateItem(const Document& doc)
     return {};
 }
 
-void addTerm(SpaceStats& delta, std::uint64_t bytes, std::uint64_t term, int sign)
+// A row entering (sign +1) or leaving (-1) a space's aggregates. Unsigned arithmetic wraps
+// modulo 2^64, which is what the sums need.
+void addRow(SpaceStats& delta, bool deleted, std::uint64_t bytes, std::uint64_t term, int sign)
 {
-    // Unsigned arithmetic wraps modulo 2^64, which is what the sums need.
     const auto factor = static_cast<std::uint64_t>(static_cast<std::int64_t>(sign));
+    delta.checksum += factor * term;
+    if (deleted) {
+        delta.tombstones += factor;
+        return;
+    }
     delta.liveDocs += factor;
     delta.bytesEstimate += factor * bytes;
-    delta.checksum += factor * term;
 }
 
 } // namespace
 
 struct ShardStore::PendingBatch {
     std::vector<WriteItem> items;
+    bool repair = false;
     bool done = false;
     Result<WriteSummary> result = WriteSummary {};
 };
@@ -167,7 +175,8 @@ Status ShardStore::createSchema(const std::string& shardId, const ShardStoreOpti
         = "PRAGMA page_size=4096; BEGIN IMMEDIATE;"
           "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
           "CREATE TABLE docs(rowid INTEGER PRIMARY KEY, space TEXT NOT NULL, id TEXT NOT NULL,"
-          " version INTEGER NOT NULL, deleted INTEGER NOT NULL, bytes INTEGER NOT NULL, extra TEXT, UNIQUE(space, id));"
+          " version INTEGER NOT NULL, deleted INTEGER NOT NULL, bytes INTEGER NOT NULL, extra TEXT,"
+          " chash INTEGER NOT NULL DEFAULT 0, UNIQUE(space, id));"
           "CREATE VIRTUAL TABLE fts USING fts5(sp"
         + names
         + ", prefix='2 3', tokenize='unicode61 remove_diacritics 2');"
@@ -209,6 +218,55 @@ Status ShardStore::loadSchema()
     if (!parsed.is_array())
         return makeError(ErrorCode::Internal, "shard field list is not a JSON array", m_path);
     m_fields = parsed.get<std::vector<std::string>>();
+    if (const int found = std::stoi(*version); found < kSchemaVersion)
+        return upgradeSchema(found);
+    return {};
+}
+
+// Version 1 to 2: each row's content hash, and each space's checksum over them, in one
+// transaction (a crash leaves version 1, upgraded again at the next open).
+Status ShardStore::upgradeSchema(int from)
+{
+    if (from != 1)
+        return makeError(ErrorCode::FailedPrecondition,
+            "shard schema version " + std::to_string(from) + " cannot be upgraded", m_path);
+    auto rollback = [this](const Error& error) -> Status {
+        (void)m_writer.exec("ROLLBACK");
+        return makeError(error.code, "upgrading the shard file to schema 2: " + error.message, m_path);
+    };
+    if (auto status = m_writer.exec("BEGIN IMMEDIATE; ALTER TABLE docs ADD COLUMN chash INTEGER NOT NULL DEFAULT 0;");
+        !status)
+        return rollback(status.error());
+    auto select = m_writer.prepare("SELECT d.rowid, d.space, d.id, d.version, d.deleted"
+        + joinColumns(textColumns(m_fields), "f.") + ", d.extra FROM docs d LEFT JOIN fts f ON f.rowid = d.rowid");
+    auto update = m_writer.prepare("UPDATE docs SET chash = ?2 WHERE rowid = ?1");
+    auto sum = m_writer.prepare("UPDATE spaces SET checksum = ?2 WHERE space = ?1");
+    if (!select || !update || !sum)
+        return rollback(!select ? select.error() : !update ? update.error() : sum.error());
+    std::vector<std::pair<std::int64_t, std::uint64_t>> hashes;
+    std::unordered_map<std::string, std::uint64_t> checksums;
+    while (true) {
+        auto row = select->step();
+        if (!row)
+            return rollback(row.error());
+        if (!*row)
+            break;
+        const Document doc = documentFromRow(*select, m_fields, select->columnText(1), 2);
+        const std::uint64_t hash = contentHash(doc);
+        hashes.emplace_back(select->columnInt(0), hash);
+        checksums[doc.space] += rowTerm(doc.id, hash);
+    }
+    select->reset();
+    for (const auto& [rowid, hash] : hashes) {
+        if (auto status = update->bind(1, rowid).bind(2, asStored(hash)).run(); !status)
+            return rollback(status.error());
+    }
+    for (const auto& [space, checksum] : checksums) {
+        if (auto status = sum->bind(1, space).bind(2, asStored(checksum)).run(); !status)
+            return rollback(status.error());
+    }
+    if (auto status = m_writer.exec("UPDATE meta SET value = '2' WHERE key = 'schema_version'; COMMIT;"); !status)
+        return rollback(status.error());
     return {};
 }
 
@@ -236,11 +294,12 @@ Status ShardStore::prepareWriteStatements()
     std::string placeholders;
     for (std::size_t i = 0; i < columns.size(); ++i)
         placeholders += ", ?" + std::to_string(i + 3);
-    auto lookup = m_writer.prepare("SELECT rowid, version, deleted, bytes FROM docs WHERE space = ?1 AND id = ?2");
+    auto lookup
+        = m_writer.prepare("SELECT rowid, version, deleted, bytes, chash FROM docs WHERE space = ?1 AND id = ?2");
     auto insertDoc = m_writer.prepare(
-        "INSERT INTO docs(space, id, version, deleted, bytes, extra) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-    auto updateDoc
-        = m_writer.prepare("UPDATE docs SET version = ?2, deleted = ?3, bytes = ?4, extra = ?5 WHERE rowid = ?1");
+        "INSERT INTO docs(space, id, version, deleted, bytes, extra, chash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    auto updateDoc = m_writer.prepare(
+        "UPDATE docs SET version = ?2, deleted = ?3, bytes = ?4, extra = ?5, chash = ?6 WHERE rowid = ?1");
     auto ftsInsert = m_writer.prepare(
         "INSERT INTO fts(rowid, sp" + joinColumns(columns, "") + ") VALUES (?1, ?2" + placeholders + ")");
     auto ftsDelete = m_writer.prepare("DELETE FROM fts WHERE rowid = ?1");
@@ -287,13 +346,14 @@ void ShardStore::releaseReader(SqliteDb db)
         m_readers.push_back(std::move(db));
 }
 
-Result<WriteSummary> ShardStore::write(std::vector<WriteItem> items)
+Result<WriteSummary> ShardStore::write(std::vector<WriteItem> items, WriteMode mode)
 {
     if (items.size() > kMaxBatchItems)
         return makeError(ErrorCode::InvalidArgument,
             "batch has " + std::to_string(items.size()) + " items; the limit is " + std::to_string(kMaxBatchItems));
     auto batch = std::make_shared<PendingBatch>();
     batch->items = std::move(items);
+    batch->repair = mode == WriteMode::Repair;
     {
         std::lock_guard lock(m_queueMutex);
         m_queue.push_back(batch);
@@ -412,7 +472,7 @@ Status ShardStore::applyBatch(PendingBatch& batch)
             ++summary.rejected;
             continue;
         }
-        auto result = applyItem(item.doc, deltas);
+        auto result = applyItem(item.doc, batch.repair, deltas);
         if (!result)
             return result.error();
         summary.applied += result->outcome == WriteOutcome::Applied ? 1 : 0;
@@ -425,7 +485,8 @@ Status ShardStore::applyBatch(PendingBatch& batch)
     return {};
 }
 
-Result<ItemResult> ShardStore::applyItem(const Document& doc, std::unordered_map<std::string, SpaceStats>& deltas)
+Result<ItemResult> ShardStore::applyItem(
+    const Document& doc, bool repair, std::unordered_map<std::string, SpaceStats>& deltas)
 {
     auto& lookup = m_stmts->lookup;
     lookup.bind(1, doc.space).bind(2, doc.id);
@@ -439,20 +500,21 @@ Result<ItemResult> ShardStore::applyItem(const Document& doc, std::unordered_map
     const std::uint64_t storedVersion = exists ? fromStored(lookup.columnInt(1)) : 0;
     const bool storedDeleted = exists && lookup.columnInt(2) != 0;
     const std::uint64_t storedBytes = exists ? fromStored(lookup.columnInt(3)) : 0;
+    const std::uint64_t storedHash = exists ? fromStored(lookup.columnInt(4)) : 0;
     lookup.reset();
-    if (exists && storedVersion >= doc.version)
+    const std::uint64_t hash = contentHash(doc);
+    // A newer version wins. A repair (the migration source's row, which is authoritative) also
+    // replaces the same version with other content; it never replaces a newer one.
+    const bool replaces = !exists || storedVersion < doc.version
+        || (repair && storedVersion == doc.version && storedHash != hash);
+    if (!replaces)
         return ItemResult { WriteOutcome::Stale, {}, storedVersion };
 
     SpaceStats& delta = deltas[doc.space];
-    if (exists && storedDeleted)
-        delta.tombstones -= 1;
-    else if (exists)
-        addTerm(delta, storedBytes, checksumTerm(doc.id, storedVersion), -1);
+    if (exists)
+        addRow(delta, storedDeleted, storedBytes, rowTerm(doc.id, storedHash), -1);
     const std::uint64_t bytes = doc.deleted ? 0 : documentBytes(doc);
-    if (doc.deleted)
-        delta.tombstones += 1;
-    else
-        addTerm(delta, bytes, checksumTerm(doc.id, doc.version), +1);
+    addRow(delta, doc.deleted, bytes, rowTerm(doc.id, hash), +1);
 
     std::string extra;
     std::vector<std::optional<std::string>> text;
@@ -480,6 +542,7 @@ Result<ItemResult> ShardStore::applyItem(const Document& doc, std::unordered_map
         stmt.bindNull(extraIndex);
     else
         stmt.bind(extraIndex, extra);
+    stmt.bind(extraIndex + 1, asStored(hash));
     if (auto status = stmt.run(); !status)
         return status.error();
     if (!exists)
@@ -629,7 +692,8 @@ Result<std::uint64_t> ShardStore::dropSpaceBatch(const std::string& space, std::
         (void)m_writer.exec("ROLLBACK");
         return error;
     };
-    auto select = m_writer.prepare("SELECT rowid, id, version, deleted, bytes FROM docs WHERE space = ?1 LIMIT ?2");
+    auto select
+        = m_writer.prepare("SELECT rowid, id, version, deleted, bytes, chash FROM docs WHERE space = ?1 LIMIT ?2");
     auto remove = m_writer.prepare("DELETE FROM docs WHERE rowid = ?1");
     if (!select || !remove)
         return rollback(!select ? select.error() : remove.error());
@@ -642,12 +706,10 @@ Result<std::uint64_t> ShardStore::dropSpaceBatch(const std::string& space, std::
             return rollback(row.error());
         if (!*row)
             break;
-        rowids.emplace_back(select->columnInt(0), select->columnInt(3) == 0);
-        if (select->columnInt(3) != 0)
-            delta.tombstones -= 1;
-        else
-            addTerm(delta, fromStored(select->columnInt(4)),
-                checksumTerm(select->columnText(1), fromStored(select->columnInt(2))), -1);
+        const bool deleted = select->columnInt(3) != 0;
+        rowids.emplace_back(select->columnInt(0), !deleted);
+        addRow(delta, deleted, fromStored(select->columnInt(4)),
+            rowTerm(select->columnText(1), fromStored(select->columnInt(5))), -1);
     }
     for (const auto& [rowid, live] : rowids) {
         if (live) {

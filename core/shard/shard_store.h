@@ -30,6 +30,11 @@ struct WriteItem {
 
 enum class WriteOutcome : int { Applied = 1, Stale = 2, Rejected = 3 };
 
+// Normal: a write applies when its version is newer than the stored one. Repair (a migration's
+// verify copying the source's rows, which are authoritative): also when the version is the same
+// and the content differs; never over a newer version.
+enum class WriteMode { Normal, Repair };
+
 struct ItemResult {
     WriteOutcome outcome = WriteOutcome::Rejected;
     std::string reason;
@@ -47,8 +52,10 @@ struct SpaceStats {
     std::string space;
     std::uint64_t liveDocs = 0;
     std::uint64_t bytesEstimate = 0;
+    // Over every row's content, tombstones included (core/shard/document.h).
     std::uint64_t checksum = 0;
     std::uint64_t tombstones = 0;
+    std::uint32_t checksumKind = kChecksumKind;
 
     bool operator==(const SpaceStats&) const = default;
 };
@@ -142,7 +149,7 @@ public:
     // Applies items whose version is newer than the stored one. FailedPrecondition (with
     // details space / held_epoch / held_role / sent_epoch) when an item's epoch is not the one
     // held for its space or the shard's role refuses writes; then nothing of the batch applies.
-    Result<WriteSummary> write(std::vector<WriteItem> items);
+    Result<WriteSummary> write(std::vector<WriteItem> items, WriteMode mode = WriteMode::Normal);
 
     Result<Ownership> setOwnership(const Ownership& ownership);
     std::vector<Ownership> ownerships(std::string_view space = {}) const;
@@ -183,7 +190,9 @@ private:
     void commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group);
     Status applyBatch(PendingBatch& batch);
     Status checkEpochs(const PendingBatch& batch) const;
-    Result<ItemResult> applyItem(const Document& doc, std::unordered_map<std::string, SpaceStats>& deltas);
+    Result<ItemResult> applyItem(
+        const Document& doc, bool repair, std::unordered_map<std::string, SpaceStats>& deltas);
+    Status upgradeSchema(int from);
     void splitFields(const Document& doc, std::vector<std::optional<std::string>>& text, std::string& extra) const;
     Status indexText(std::int64_t rowid, const std::string& space, const std::vector<std::optional<std::string>>& text);
     Status applyDeltas(const std::unordered_map<std::string, SpaceStats>& deltas);

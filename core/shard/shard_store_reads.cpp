@@ -6,6 +6,29 @@
 #include <nlohmann/json.hpp>
 
 // The read half of ShardStore: search, scan and aggregates, each on a pooled reader connection.
+namespace shardmap::core::shard_internal {
+
+Document documentFromRow(const Statement& stmt, const std::vector<std::string>& fields, std::string space, int first)
+{
+    Document doc { std::move(space), stmt.columnText(first), fromStored(stmt.columnInt(first + 1)), {},
+        stmt.columnInt(first + 2) != 0 };
+    for (std::size_t i = 0; !doc.deleted && i < fields.size(); ++i) {
+        const int column = first + 3 + static_cast<int>(i);
+        if (!stmt.columnIsNull(column))
+            doc.fields[fields[i]] = stmt.columnText(column);
+    }
+    // After the schema fields' columns: the catch-all column, then extra.
+    const int extraColumn = first + 3 + static_cast<int>(fields.size()) + 1;
+    if (!doc.deleted && !stmt.columnIsNull(extraColumn)) {
+        const auto extra = nlohmann::json::parse(stmt.columnText(extraColumn), nullptr, false);
+        for (const auto& [name, value] : extra.items())
+            doc.fields[name] = value.get<std::string>();
+    }
+    return doc;
+}
+
+} // namespace shardmap::core::shard_internal
+
 namespace shardmap::core {
 
 using namespace shard_internal;
@@ -151,18 +174,7 @@ Result<ScanPage> ShardStore::scan(
             return row.error();
         if (!*row)
             break;
-        Document doc { space, stmt->columnText(0), fromStored(stmt->columnInt(1)), {}, stmt->columnInt(2) != 0 };
-        for (std::size_t i = 0; !doc.deleted && i < m_fields.size(); ++i) {
-            if (!stmt->columnIsNull(static_cast<int>(i) + 3))
-                doc.fields[m_fields[i]] = stmt->columnText(static_cast<int>(i) + 3);
-        }
-        const int extraColumn = static_cast<int>(columns.size()) + 3;
-        if (!doc.deleted && !stmt->columnIsNull(extraColumn)) {
-            const auto extra = nlohmann::json::parse(stmt->columnText(extraColumn), nullptr, false);
-            for (const auto& [name, value] : extra.items())
-                doc.fields[name] = value.get<std::string>();
-        }
-        page.docs.push_back(std::move(doc));
+        page.docs.push_back(documentFromRow(*stmt, m_fields, space, 0));
     }
     page.done = page.docs.size() < limit;
     page.cursor = page.docs.empty() ? afterId : page.docs.back().id;

@@ -77,13 +77,14 @@ protected:
             auto page = m_store->scan(space, after, 1000, true);
             EXPECT_TRUE(page);
             for (const auto& d : page->docs) {
+                // Every row's content counts, tombstones included.
+                expected.checksum += rowTerm(d.id, contentHash(d));
                 if (d.deleted) {
                     ++expected.tombstones;
                     continue;
                 }
                 ++expected.liveDocs;
                 expected.bytesEstimate += documentBytes(d);
-                expected.checksum += checksumTerm(d.id, d.version);
             }
             after = page->cursor;
             if (page->done)
@@ -206,6 +207,80 @@ TEST_F(ShardStoreTest, ChecksumIsOrderIndependentAndSensitiveToVersions)
     EXPECT_EQ(theirs->front(), stats("acme"));
     ASSERT_TRUE((*other)->write({ { doc("acme", "b", 3, "y"), 1 } }));
     EXPECT_NE((*other)->spaceStats({ "acme" })->front().checksum, stats("acme").checksum);
+}
+
+// Issue 14: an equal version with another body, and a tombstone, change the checksum; only a
+// repair write replaces the same version, and never a newer one.
+TEST_F(ShardStoreTest, TheChecksumCoversContentAndTombstones)
+{
+    auto other = ShardStore::create(m_dir.file("s2.db"), "s2", {});
+    ASSERT_TRUE(other);
+    ASSERT_TRUE((*other)->setOwnership({ "acme", SpaceRole::Owner, 1 }));
+    write({ doc("acme", "a", 5, "the body client A was told was applied") });
+    ASSERT_TRUE((*other)->write({ { doc("acme", "a", 5, "client B's body, same version"), 1 } }));
+    EXPECT_EQ((*other)->spaceStats({ "acme" })->front().liveDocs, stats("acme").liveDocs);
+    EXPECT_NE((*other)->spaceStats({ "acme" })->front().checksum, stats("acme").checksum);
+
+    // A normal write of the same version is stale; a repair replaces it, and then they agree.
+    auto normal = (*other)->write({ { doc("acme", "a", 5, "the body client A was told was applied"), 1 } });
+    ASSERT_TRUE(normal);
+    EXPECT_EQ(normal->stale, 1u);
+    auto repaired = (*other)->write(
+        { { doc("acme", "a", 5, "the body client A was told was applied"), 1 } }, WriteMode::Repair);
+    ASSERT_TRUE(repaired);
+    EXPECT_EQ(repaired->applied, 1u);
+    EXPECT_EQ((*other)->spaceStats({ "acme" })->front(), stats("acme"));
+    // The same content again changes nothing, and a repair never replaces a newer version.
+    EXPECT_EQ((*other)->write({ { doc("acme", "a", 5, "the body client A was told was applied"), 1 } },
+                          WriteMode::Repair)
+                  ->stale,
+        1u);
+    ASSERT_TRUE((*other)->write({ { doc("acme", "a", 6, "newer"), 1 } }));
+    EXPECT_EQ((*other)->write({ { doc("acme", "a", 5, "older"), 1 } }, WriteMode::Repair)->stale, 1u);
+
+    // Tombstones: a delete of an id never written, then a re-delete.
+    const SpaceStats before = stats("acme");
+    EXPECT_EQ(write({ tombstone("acme", "ghost", 3) }).applied, 1u);
+    const SpaceStats deleted = stats("acme");
+    EXPECT_EQ(deleted.tombstones, before.tombstones + 1);
+    EXPECT_EQ(deleted.liveDocs, before.liveDocs);
+    EXPECT_NE(deleted.checksum, before.checksum) << "a tombstone is part of the checksum";
+    EXPECT_EQ(write({ tombstone("acme", "ghost", 3) }).stale, 1u);
+    EXPECT_EQ(stats("acme"), deleted);
+    EXPECT_EQ(recompute("acme").checksum, stats("acme").checksum);
+    EXPECT_EQ(stats("acme").checksumKind, kChecksumKind);
+}
+
+// A shard file written before content checksums (schema 1) is upgraded when opened: every row's
+// content hash and every space's checksum, as a new file would have them.
+TEST_F(ShardStoreTest, ASchemaOneFileIsUpgradedWhenOpened)
+{
+    write({ doc("acme", "a", 1, "x"), doc("acme", "b", 2, "y"), tombstone("acme", "c", 4), doc("globex", "g", 1, "z") });
+    ASSERT_TRUE(write({ Document { "acme", "d", 1, { { "title", "t" }, { "custom", "not searchable" } }, false } })
+            .applied);
+    const SpaceStats acme = stats("acme");
+    const SpaceStats globex = stats("globex");
+    const std::string path = m_store->path();
+    m_store.reset();
+    // Back to schema 1 as its node wrote it: no content hashes, the old checksum.
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db,
+                  "ALTER TABLE docs DROP COLUMN chash; UPDATE meta SET value = '1' WHERE key = 'schema_version';"
+                  " UPDATE spaces SET checksum = 12345;",
+                  nullptr, nullptr, nullptr),
+        SQLITE_OK)
+        << sqlite3_errmsg(db);
+    sqlite3_close(db);
+
+    auto reopened = ShardStore::open(path, {});
+    ASSERT_TRUE(reopened) << reopened.error().describe();
+    m_store = std::move(*reopened);
+    EXPECT_EQ(stats("acme"), acme);
+    EXPECT_EQ(stats("globex"), globex);
+    // Later writes keep the aggregates right.
+    write({ doc("acme", "a", 2, "x2"), tombstone("acme", "b", 3) });
+    EXPECT_EQ(recompute("acme"), stats("acme"));
 }
 
 TEST_F(ShardStoreTest, SpacesAreIsolatedInSearchAndStats)

@@ -179,6 +179,54 @@ TEST_F(MigrationTest, MovesASpaceWhileWritersInsertUpdateAndDelete)
     EXPECT_EQ(eventKinds(recorded).back(), "done");
 }
 
+// Issue 14, defects 1 and 2: the source is authoritative. Client A writes x at version 7 and
+// deletes an id never written; the copies of that batch to the target are lost (the router's
+// failpoint, as a target timing out would). Client B then writes x at version 7 with another
+// body: the source says STALE. The new owner must end with A's body and the tombstone: B's body
+// must not reach the target, and verify must notice the difference in content and tombstones.
+TEST_F(MigrationTest, TheNewOwnerHasTheSourcesContentAfterAnEqualVersionRaceAndALostDelete)
+{
+    auto controller = startController("c1", { "SHARDMAP_FAILPOINTS=router.target_write=error@1" });
+    ASSERT_TRUE(controller);
+    Workload workload({ { "acme" }, 600, 1, 10, 0.0, std::chrono::milliseconds(1), 31 },
+        { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string source = space("acme").shard;
+    const std::string target = otherShard(source);
+    const auto queued = queue("acme", target, 150); // a backfill of about 4 s
+    // The backfill has passed the start of the id order, where "0-..." sorts: it never copies them.
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return m.progress.docsDone >= 100 && m.progress.docsDone < 500; }))
+        << migration(queued.id).status;
+    const auto write = routerServicePath(controller->address());
+    const auto body = [](const std::string& text) { return std::map<std::string, std::string> { { "body", text } }; };
+    std::vector<core::ItemResult> results;
+    std::string error;
+    ASSERT_TRUE(write({ { "acme", "0-x", 7, body("client A's body"), false }, { "acme", "0-ghost", 3, {}, true } },
+        results, error))
+        << error;
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_EQ(results[0].outcome, core::WriteOutcome::Applied);
+    EXPECT_EQ(results[1].outcome, core::WriteOutcome::Applied);
+    ASSERT_TRUE(write({ { "acme", "0-x", 7, body("client B's body"), false } }, results, error)) << error;
+    EXPECT_EQ(results.at(0).outcome, core::WriteOutcome::Stale);
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+    ASSERT_EQ(migration(queued.id).phase, core::MigrationPhase::Done) << migration(queued.id).error;
+    EXPECT_GE(migration(queued.id).repairedDocs, 2u) << "verify copied A's body and the tombstone";
+
+    auto page = nodeOf(target)->scanPage(target, "acme", "", 10, true);
+    ASSERT_TRUE(page) << page.error().describe();
+    std::map<std::string, core::Document> rows;
+    for (const auto& doc : page->docs)
+        rows[doc.id] = doc;
+    ASSERT_TRUE(rows.contains("0-x"));
+    EXPECT_EQ(rows["0-x"].fields["body"], "client A's body");
+    ASSERT_TRUE(rows.contains("0-ghost"));
+    EXPECT_TRUE(rows["0-ghost"].deleted);
+    // An older write of the deleted id stays out, as the source said it would.
+    ASSERT_TRUE(write({ { "acme", "0-ghost", 2, body("back from the dead"), false } }, results, error)) << error;
+    EXPECT_EQ(results.at(0).outcome, core::WriteOutcome::Stale);
+}
+
 TEST_F(MigrationTest, CancelBeforeCutoverLeavesTheSourceAndRemovesTheTargetCopy)
 {
     auto controller = startController("c1");
