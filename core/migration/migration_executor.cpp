@@ -1081,6 +1081,16 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::abortCutover(
     Context& ctx, std::uint64_t fenceEpoch, const std::string& why)
 {
     MigrationRecord& m = ctx.m();
+    // Only the cutover this step started: the records must still say so (the space on the
+    // source, below the fence's epoch, the migration cutting over). Another committer may have
+    // committed a cutover meanwhile (a deposed leader's, issue 14); rewriting that would give the
+    // space two owners. Then nothing is aborted and the next step goes on from what the store says.
+    if (!ctx.ownsSpace() || m.phase != MigrationPhase::Cutover || ctx.sp().shard != m.source
+        || ctx.sp().epoch >= fenceEpoch) {
+        log("migration " + m.id + ": cutover not aborted (" + why + "): the records moved on (phase "
+            + migrationPhaseName(m.phase) + (ctx.space ? ", space on " + ctx.sp().shard : std::string()) + ")");
+        return StepResult {};
+    }
     SpaceRecord& sp = ctx.sp();
     const auto started = std::chrono::steady_clock::now();
     // The target keeps receiving dual writes at the new epoch; the source owns it again.

@@ -662,8 +662,21 @@ Result<Ownership> ShardStore::setOwnership(const Ownership& ownership)
     stmt->bind(1, ownership.space)
         .bind(2, std::int64_t { static_cast<int>(ownership.role) })
         .bind(3, asStored(ownership.epoch));
-    if (auto status = stmt->run(); !status)
-        return status.error();
+    // Durable before acknowledged, whatever the shard's synchronous setting: under NORMAL a power
+    // loss could undo a fence the executor was told about and make the old owner an owner again
+    // (issue 14). Ownership changes are rare; documents keep group commit under NORMAL.
+    const bool relaxed = !m_options.syncFull;
+    if (relaxed) {
+        if (auto status = m_writer.exec("PRAGMA synchronous=FULL"); !status)
+            return status.error();
+    }
+    auto ran = stmt->run();
+    if (relaxed) {
+        if (auto status = m_writer.exec("PRAGMA synchronous=NORMAL"); !status && ran)
+            ran = status;
+    }
+    if (!ran)
+        return ran.error();
     std::lock_guard lock(m_ownershipMutex);
     m_ownerships[ownership.space] = ownership;
     return ownership;

@@ -1,5 +1,6 @@
 #include "core/shard/shard_store.h"
 #include "core/util/validation.h"
+#include "tests/core/sync_counting_vfs.h"
 #include "tests/support/test_dir.h"
 
 #include <gtest/gtest.h>
@@ -527,4 +528,22 @@ TEST(ShardStoreFileTest, CreateRefusesExistingFileAndOpenRefusesGarbage)
     badFields.fields = { "Title" };
     EXPECT_FALSE(ShardStore::create(dir.file("b.db"), "b", badFields));
     EXPECT_FALSE(std::filesystem::exists(dir.file("b.db")));
+}
+
+// Issue 14, defect 9: an ownership change reaches the disk (the write-ahead log is synced) before
+// it is acknowledged, even on a shard with synchronous=NORMAL; document writes keep group commit.
+TEST(ShardStoreDurability, OwnershipChangesAreSyncedBeforeTheyAreAcknowledged)
+{
+    shardmap::testing::SyncCountingVfs vfs;
+    TempDir dir;
+    auto store = ShardStore::create(dir.file("s1.db"), "s1", {});
+    ASSERT_TRUE(store) << store.error().describe();
+    const int before = vfs.walSyncs();
+    ASSERT_TRUE((*store)->setOwnership({ "acme", SpaceRole::Owner, 1 }));
+    EXPECT_GT(vfs.walSyncs(), before) << "the ownership commit was not synced";
+    const int owned = vfs.walSyncs();
+    ASSERT_TRUE((*store)->write({ { doc("acme", "a", 1, "x"), 1 } }));
+    EXPECT_EQ(vfs.walSyncs(), owned) << "document writes stay under synchronous=NORMAL";
+    ASSERT_TRUE((*store)->setOwnership({ "acme", SpaceRole::Fenced, 2 }));
+    EXPECT_GT(vfs.walSyncs(), owned);
 }

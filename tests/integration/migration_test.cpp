@@ -227,6 +227,54 @@ TEST_F(MigrationTest, TheNewOwnerHasTheSourcesContentAfterAnEqualVersionRaceAndA
     EXPECT_EQ(results.at(0).outcome, core::WriteOutcome::Stale);
 }
 
+// Issue 14, defect 5: a cutover that meets a conflict aborts only the cutover it started. Here
+// another committer (as a deposed leader would) commits the cutover while this executor waits
+// before its own commit; the executor must leave that cutover alone, not rewrite it to dual
+// writing and give the space back to the source (two owners).
+TEST_F(MigrationTest, ACutoverConflictNeverOverwritesAnotherCommittersCutover)
+{
+    auto controller = startController("c1", { "SHARDMAP_FAILPOINTS=migration.cutover.before_commit=sleep(1500)@1" });
+    ASSERT_TRUE(controller);
+    Workload workload({ { "acme" }, 300, 1, 10, 0.0, std::chrono::milliseconds(1), 32 },
+        { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string source = space("acme").shard;
+    const std::string target = otherShard(source);
+    const auto queued = queue("acme", target);
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return m.phase == core::MigrationPhase::Cutover; }))
+        << controller->stderrText();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300)); // fenced, compared, now sleeping
+
+    // The other committer's cutover: the space on the target at the next epoch, its owner there.
+    auto snapshot = core::MapSnapshot::decode(*m_store->snapshot());
+    auto sp = snapshot->spaces.at("acme");
+    auto mig = snapshot->migrations.at(queued.id);
+    const std::uint64_t next = sp.value.epoch + 1;
+    sp.value.shard = target;
+    sp.value.epoch = next;
+    sp.value.target.clear();
+    sp.value.phase = core::MigrationPhase::Cleanup;
+    mig.value.phase = core::MigrationPhase::Cleanup;
+    mig.value.cutoverUnixMs = mig.value.updatedUnixMs;
+    mig.value.status = "cut over by another committer";
+    auto committed = m_store->commit({ { { core::keys::space("acme"), core::encode(sp.value), sp.modRevision },
+                                           { core::keys::migration(queued.id), core::encode(mig.value), mig.modRevision } },
+        std::nullopt, std::nullopt, "other-leader", "migration-cutover", "" });
+    ASSERT_TRUE(committed) << committed.error().describe();
+    ASSERT_TRUE(nodeOf(target)->setOwnership(target, { "acme", core::SpaceRole::Owner, next }));
+
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+    EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Done) << migration(queued.id).error;
+    EXPECT_NE(controller->stderrText().find("cutover not aborted"), std::string::npos)
+        << "the executor's commit never met the conflict:\n"
+        << controller->stderrText();
+    const auto history = m_store->history(0, 0, 0);
+    ASSERT_TRUE(history);
+    for (const auto& record : *history)
+        EXPECT_NE(record.action, "migration-cutover-abort") << "the other committer's cutover was rewritten";
+    expectMovedCleanly("acme", source, target, workload.model("acme"));
+}
+
 TEST_F(MigrationTest, CancelBeforeCutoverLeavesTheSourceAndRemovesTheTargetCopy)
 {
     auto controller = startController("c1");
