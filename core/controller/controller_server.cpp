@@ -3,6 +3,7 @@
 #include "core/util/validation.h"
 
 #include <fstream>
+#include <random>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/security/server_credentials.h>
@@ -191,9 +192,20 @@ void ControllerServer::electionTick()
         m_config.onLeaderTick(*m_grant);
 }
 
+const std::string& ControllerServer::holder()
+{
+    if (m_holder.empty()) {
+        std::random_device random;
+        char suffix[17];
+        std::snprintf(suffix, sizeof suffix, "%08x%08x", random(), random());
+        m_holder = m_config.id + "#" + suffix;
+    }
+    return m_holder;
+}
+
 void ControllerServer::tryAcquire()
 {
-    auto grant = m_store->acquireLease(std::string(kExecutorLease), m_config.id, m_config.leaseTtl);
+    auto grant = m_store->acquireLease(std::string(kExecutorLease), holder(), m_config.leaseTtl);
     if (grant) {
         becomeLeader(*grant);
         return;

@@ -77,6 +77,7 @@ public:
     void shutdown(std::chrono::milliseconds grace = std::chrono::seconds(10));
 
 private:
+    const std::string& holder();
     explicit ControllerServer(ControllerServerConfig config);
     Status openStoreAndRouter();
     Status startServer(const std::string& host);
@@ -106,6 +107,9 @@ private:
     std::atomic<bool> m_leader { false };
     // Touched only by the election thread, and by shutdown() after it has joined it.
     std::optional<LeaseGrant> m_grant;
+    // The lease holder: "<id>#<random>", one per process incarnation, so that two processes
+    // started with the same --id never share a live token (issue 14).
+    std::string m_holder;
     // The last reason acquiring failed, so a standby logs a change of leader once, not every tick.
     std::string m_lastStandbyReason;
     bool m_stopped = false;

@@ -175,10 +175,17 @@ void MigrationExecutor::recordCutover(CutoverTiming timing)
     m_cutovers.push_back(std::move(timing));
 }
 
-std::optional<LeaseGrant> MigrationExecutor::grant() const
+Result<LeaseGrant> MigrationExecutor::fence() const
 {
+    if (auto status = checkLease(); !status)
+        return status.error();
     std::lock_guard lock(m_mutex);
-    return m_grant;
+    if (!m_grant) {
+        Error error = makeError(ErrorCode::FailedPrecondition, "this replica does not hold the executor lease");
+        error.details["not_leading"] = "1";
+        return error;
+    }
+    return *m_grant;
 }
 
 Status MigrationExecutor::checkLease() const
@@ -347,7 +354,10 @@ Status MigrationExecutor::archiveFinished(const StoreSnapshot& listed)
     }
     if (request.mutations.empty())
         return {};
-    request.fence = grant();
+    auto leased = fence();
+    if (!leased)
+        return leased.error();
+    request.fence = *leased;
     if (auto committed = m_store.commit(request); !committed && committed.error().code != ErrorCode::Conflict)
         return committed.error();
     return {};
@@ -503,7 +513,10 @@ Result<std::uint64_t> MigrationExecutor::commit(
     if (history)
         request.mutations.push_back({ keys::migrationHistory(ctx.m().id), encode(*history),
             ctx.history ? ctx.history->modRevision : 0 });
-    request.fence = grant();
+    auto leased = fence();
+    if (!leased)
+        return leased.error();
+    request.fence = *leased;
     request.actor = m_options.actor;
     request.action = action;
     request.reason = reason.empty() ? "migration " + ctx.m().id : reason;
@@ -1265,6 +1278,10 @@ bool MigrationExecutor::needsFinishing(const OperationRecord& op, std::uint64_t 
 
 Status MigrationExecutor::finishOperations()
 {
+    // Only the leader finishes operations (retiring shards and nodes): checked before reading,
+    // and every commit below is fenced by the lease.
+    if (auto status = checkLease(); !status)
+        return status.error();
     auto listed = m_store.list(std::string(keys::kOperations));
     if (!listed)
         return listed.error();
@@ -1299,7 +1316,10 @@ Status MigrationExecutor::finishOperations()
         if (!unfinished.empty())
             continue;
         CommitRequest request;
-        request.fence = grant();
+        auto leased = fence();
+        if (!leased)
+            return leased.error();
+        request.fence = *leased;
         request.actor = m_options.actor;
         request.action = std::string(operationKindName(op.kind)) + "-finished";
         request.reason = "operation " + op.id;

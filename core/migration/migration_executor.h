@@ -127,7 +127,9 @@ private:
     // an administrator's request (pause, throttle), so progress never overwrites them.
     Status updateMigration(Context& ctx, const std::function<void(MigrationRecord&)>& change);
     Status checkLease() const;
-    std::optional<LeaseGrant> grant() const;
+    // The grant to fence a commit with, checked and read under one lock: never a commit without
+    // a fence because the grant was reset between a check and its use (issue 14).
+    Result<LeaseGrant> fence() const;
     void log(const std::string& message) const;
     void recordCutover(CutoverTiming timing);
 

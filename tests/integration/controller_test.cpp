@@ -238,8 +238,27 @@ TEST_F(ControllerTest, ExactlyOneReplicaLeadsAndAStandbyTakesOverWhenItIsKilled)
     // The new leader's lease has a new token, so anything the old one fenced with is refused.
     auto lease = m_store->acquireLease("executor", "probe", std::chrono::milliseconds(1000));
     ASSERT_FALSE(lease);
-    EXPECT_EQ(lease.error().details.at("holder"), aLeads ? "cb" : "ca");
+    EXPECT_TRUE(lease.error().details.at("holder").starts_with(aLeads ? "cb#" : "ca#"))
+        << lease.error().details.at("holder");
     EXPECT_EQ(lease.error().details.at("token"), "2");
+}
+
+// Issue 14, defect 4: two processes started with the same --id (a restarted unit while the old one
+// still runs, a copy-pasted config) must not share one lease token: one leads, the other stands by.
+TEST_F(ControllerTest, TwoProcessesWithTheSameIdNeverBothLead)
+{
+    auto a = startController("twin", { "--lease-ttl-ms", "1000" });
+    ASSERT_TRUE(a);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(5), [&] { return a->leads(); })) << a->stderrText();
+    auto b = startController("twin", { "--lease-ttl-ms", "1000" });
+    ASSERT_TRUE(b);
+    for (int i = 0; i < 10; ++i) {
+        EXPECT_TRUE(a->leads());
+        EXPECT_FALSE(b->leads()) << "both processes lead with one token";
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    }
+    EXPECT_NE(b->stderrText().find("standing by: the executor lease is held by 'twin#"), std::string::npos)
+        << b->stderrText();
 }
 
 TEST_F(ControllerTest, SigtermReleasesTheLeaseAndExitsZero)
