@@ -744,9 +744,10 @@ public:
     {
         return ScanPage { {}, {}, true };
     }
-    Result<std::uint64_t> dropSpace(const std::string&, const std::string&, std::uint32_t) override
+    Result<DropProgress> dropSpace(
+        const std::string&, const std::string&, std::uint64_t, std::uint32_t, std::uint64_t) override
     {
-        return std::uint64_t { 0 };
+        return DropProgress { 0, true };
     }
 
 private:

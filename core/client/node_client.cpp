@@ -103,6 +103,10 @@ Result<std::unique_ptr<GrpcNodeClient>> GrpcNodeClient::connect(
     args.SetMaxReceiveMessageSize(128 * 1024 * 1024);
     args.SetMaxSendMessageSize(128 * 1024 * 1024);
     args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
+    args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, static_cast<int>(options.keepaliveTime.count()));
+    args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, static_cast<int>(options.keepaliveTimeout.count()));
+    args.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+    args.SetInt(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
     auto impl = std::make_unique<Impl>();
     impl->channel = grpc::CreateCustomChannel(address, *credentials, args);
     impl->stub = v1::Node::NewStub(impl->channel);
@@ -367,23 +371,33 @@ Result<ScanPage> GrpcNodeClient::scanPage(const std::string& shard, const std::s
     return page;
 }
 
-Result<std::uint64_t> GrpcNodeClient::dropSpace(
-    const std::string& shard, const std::string& space, std::uint32_t maxRowsPerSecond)
+Result<DropProgress> GrpcNodeClient::dropSpace(const std::string& shard, const std::string& space,
+    std::uint64_t epoch, std::uint32_t maxRowsPerSecond, std::uint64_t maxRows)
 {
     v1::DropSpaceRequest request;
     request.set_shard_id(shard);
     request.set_space(space);
     request.set_max_rows_per_second(maxRowsPerSecond);
-    grpc::ClientContext ctx; // no deadline: a large space takes as long as its pace says
+    request.set_epoch(epoch);
+    request.set_max_rows(maxRows);
+    // As long as the pace says for maxRows (unpaced: 10,000 rows/s), plus the call timeout; an
+    // unbounded drop gets an hour.
+    const double seconds = maxRows == 0 ? 3600.0
+                                        : static_cast<double>(maxRows) / (maxRowsPerSecond ? maxRowsPerSecond : 10000);
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + m_impl->timeout
+        + std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>(seconds)));
     auto reader = m_impl->stub->DropSpace(&ctx, request);
     v1::DropSpaceProgress progress;
-    std::uint64_t deleted = 0;
-    while (reader->Read(&progress))
-        deleted = progress.deleted();
+    DropProgress out;
+    while (reader->Read(&progress)) {
+        out.deleted = progress.deleted();
+        out.done = progress.done();
+    }
     const auto status = reader->Finish();
     if (!status.ok())
         return fromGrpcStatus(status, m_address);
-    return deleted;
+    return out;
 }
 
 NodeClientPool::NodeClientPool(NodeClientOptions options)

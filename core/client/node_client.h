@@ -89,6 +89,12 @@ using MetricsCallback = std::function<void(const NodeMetricsValue&)>;
 // Called exactly once when the stream ends: ok after a cancel, the error otherwise.
 using MetricsEndCallback = std::function<void(const Status&)>;
 
+// What one DropSpace call did: rows deleted, and whether none remain.
+struct DropProgress {
+    std::uint64_t deleted = 0;
+    bool done = false;
+};
+
 // A shard node as the control plane sees it. The one real implementation talks gRPC
 // (GrpcNodeClient); tests use it against real nodes, fault tests wrap it.
 class NodeClient {
@@ -118,9 +124,11 @@ public:
     virtual Result<ScanPage> scanPage(const std::string& shard, const std::string& space, const std::string& afterId,
         std::uint32_t batchSize, bool includeTombstones)
         = 0;
-    // Deletes a space's rows from a shard, paced; returns how many rows went.
-    virtual Result<std::uint64_t> dropSpace(
-        const std::string& shard, const std::string& space, std::uint32_t maxRowsPerSecond)
+    // Deletes up to maxRows (0: all) of a space's rows from a shard where the caller fenced it at
+    // epoch, paced; with a deadline from maxRows and the pace. Returns how many rows went and
+    // whether none remain.
+    virtual Result<DropProgress> dropSpace(const std::string& shard, const std::string& space, std::uint64_t epoch,
+        std::uint32_t maxRowsPerSecond, std::uint64_t maxRows)
         = 0;
 };
 
@@ -130,6 +138,11 @@ struct NodeClientOptions {
     std::string caFile;
     std::string certFile;
     std::string keyFile;
+    // HTTP/2 keepalive pings on idle and busy channels: a node that stops answering (black-holed,
+    // SIGSTOPped) fails calls and streams within about keepaliveTime + keepaliveTimeout instead
+    // of hanging whoever waits on them (the nodes accept pings this often).
+    std::chrono::milliseconds keepaliveTime { 10000 };
+    std::chrono::milliseconds keepaliveTimeout { 5000 };
 };
 
 // gRPC client of shardmap.v1.Node with a deadline on every call. Errors come back as domain
@@ -156,8 +169,8 @@ public:
         MetricsCallback onSample, MetricsEndCallback onEnd) override;
     Result<ScanPage> scanPage(const std::string& shard, const std::string& space, const std::string& afterId,
         std::uint32_t batchSize, bool includeTombstones) override;
-    Result<std::uint64_t> dropSpace(
-        const std::string& shard, const std::string& space, std::uint32_t maxRowsPerSecond) override;
+    Result<DropProgress> dropSpace(const std::string& shard, const std::string& space, std::uint64_t epoch,
+        std::uint32_t maxRowsPerSecond, std::uint64_t maxRows) override;
 
 private:
     Result<WriteSummary> write(const std::string& shard, const std::vector<WriteItem>& items, bool repair);

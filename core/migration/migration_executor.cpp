@@ -16,6 +16,8 @@ namespace {
 constexpr std::uint64_t kMaxWriteBytes = 16 * 1024 * 1024;
 constexpr std::chrono::milliseconds kVerifyPause { 50 };
 constexpr int kVerifyRounds = 5;
+// Rows one DropSpace call deletes at most (a bounded call: a deadline, the lease rechecked between).
+constexpr std::uint64_t kDropRowsPerCall = 50000;
 
 std::int64_t nowUnixMs()
 {
@@ -1199,13 +1201,21 @@ Result<std::uint64_t> MigrationExecutor::removeCopy(Context& ctx, const std::str
     auto client = clientFor(ctx, shard);
     if (!client)
         return client.error();
-    if (auto status = checkLease(); !status)
-        return status.error();
-    auto dropped = (*client)->dropSpace(shard, m.space, ctx.settings.cleanupRowsPerSecond);
-    if (!dropped)
-        return makeError(dropped.error().code,
-            "removing the copy of " + m.space + " from " + shard + ": " + dropped.error().message);
-    return *dropped;
+    // In bounded calls, each with a deadline, the lease checked before each: a replica that lost
+    // the lease stops deleting, and the node deletes only while the space is fenced at this epoch.
+    std::uint64_t total = 0;
+    for (;;) {
+        if (auto status = checkLease(); !status)
+            return status.error();
+        auto dropped = (*client)->dropSpace(
+            shard, m.space, ctx.sp().epoch, ctx.settings.cleanupRowsPerSecond, kDropRowsPerCall);
+        if (!dropped)
+            return makeError(dropped.error().code,
+                "removing the copy of " + m.space + " from " + shard + ": " + dropped.error().message);
+        total += dropped->deleted;
+        if (dropped->done)
+            return total;
+    }
 }
 
 Result<MigrationExecutor::StepResult> MigrationExecutor::beginAbort(

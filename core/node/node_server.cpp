@@ -124,6 +124,11 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
     builder.RegisterService(server->m_service.get());
     builder.SetMaxReceiveMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
     builder.SetMaxSendMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
+    // Clients ping every few seconds to find a node that stopped answering (NodeClientOptions);
+    // accept that rather than answering with GOAWAY "too_many_pings".
+    builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 500);
+    builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+    builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
     server->m_server = builder.BuildAndStart();
     if (!server->m_server || boundPort == 0)
         return makeError(ErrorCode::Unavailable, "cannot listen on " + config.listen + " (address in use or invalid?)");

@@ -220,6 +220,9 @@ grpc::Status NodeService::DropSpace(grpc::ServerContext* context, const v1::Drop
     auto store = m_registry.get(request->shard_id());
     if (!store)
         return toGrpcStatus(store.error());
+    if (request->epoch() == 0)
+        return toGrpcStatus(makeError(ErrorCode::InvalidArgument,
+            "DropSpace needs the epoch the space is fenced at on this shard (fence it first)"));
     auto total = (*store)->countSpaceRows(request->space());
     if (!total)
         return toGrpcStatus(total.error());
@@ -229,12 +232,13 @@ grpc::Status NodeService::DropSpace(grpc::ServerContext* context, const v1::Drop
     progress.set_total(*total);
     const auto started = std::chrono::steady_clock::now();
     while (!stopping(context)) {
-        auto deleted = (*store)->dropSpaceBatch(request->space(), batch);
+        auto deleted = (*store)->dropSpaceBatch(request->space(), batch, request->epoch());
         if (!deleted)
             return toGrpcStatus(deleted.error());
         progress.set_deleted(progress.deleted() + *deleted);
         progress.set_done(*deleted < batch);
-        if (!writer->Write(progress) || progress.done())
+        const bool enough = request->max_rows() > 0 && progress.deleted() >= request->max_rows();
+        if (!writer->Write(progress) || progress.done() || enough)
             return grpc::Status::OK;
         if (request->max_rows_per_second() > 0) {
             // Pace so that the deletes so far took at least deleted / rate seconds.

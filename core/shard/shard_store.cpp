@@ -694,11 +694,30 @@ std::vector<Ownership> ShardStore::ownerships(std::string_view space) const
     return out;
 }
 
-Result<std::uint64_t> ShardStore::dropSpaceBatch(const std::string& space, std::uint32_t batchSize)
+Result<std::uint64_t> ShardStore::dropSpaceBatch(
+    const std::string& space, std::uint32_t batchSize, std::uint64_t fencedEpoch)
 {
     if (auto status = validateSpaceId(space); !status)
         return status.error();
     std::lock_guard lock(m_writeMutex);
+    {
+        // Destructive calls are fenced like writes (issue 14): a deposed or late caller's drop
+        // must not delete a space that has since moved back to this shard.
+        std::lock_guard ownershipLock(m_ownershipMutex);
+        const auto found = m_ownerships.find(space);
+        const Ownership held = found == m_ownerships.end() ? Ownership { space, SpaceRole::None, 0 } : found->second;
+        if (held.role != SpaceRole::Fenced || held.epoch != fencedEpoch) {
+            Error error = makeError(ErrorCode::FailedPrecondition,
+                "shard " + m_id + " holds space " + space + " as " + spaceRoleName(held.role) + " at epoch "
+                    + std::to_string(held.epoch) + ", not fenced at epoch " + std::to_string(fencedEpoch)
+                    + "; its rows stay",
+                m_id);
+            error.details = { { "shard", m_id }, { "space", space }, { "held_epoch", std::to_string(held.epoch) },
+                { "held_role", std::to_string(static_cast<int>(held.role)) },
+                { "sent_epoch", std::to_string(fencedEpoch) } };
+            return error;
+        }
+    }
     if (auto status = m_writer.exec("BEGIN IMMEDIATE"); !status)
         return status.error();
     auto rollback = [this](const Error& error) -> Result<std::uint64_t> {

@@ -162,8 +162,11 @@ public:
 
     // Rows (documents and tombstones) a space has on this shard.
     Result<std::uint64_t> countSpaceRows(const std::string& space);
-    // Deletes up to batchSize rows of the space in one transaction; returns how many it deleted.
-    Result<std::uint64_t> dropSpaceBatch(const std::string& space, std::uint32_t batchSize);
+    // Deletes up to batchSize rows of the space in one transaction, only while the space is held
+    // fenced at fencedEpoch (checked under the write lock, so an ownership change cannot slip in
+    // between): FailedPrecondition with the held epoch and role otherwise. Returns how many rows
+    // it deleted.
+    Result<std::uint64_t> dropSpaceBatch(const std::string& space, std::uint32_t batchSize, std::uint64_t fencedEpoch);
 
     Status checkpoint();
     std::uint64_t bytesOnDisk() const;

@@ -466,10 +466,20 @@ TEST_F(ShardStoreTest, DropSpaceDeletesInBatchesAndLeavesOthers)
     write(docs);
     write({ tombstone("acme", "t1", 1) });
     EXPECT_EQ(*m_store->countSpaceRows("acme"), 96u);
+    // Only a space fenced at the epoch the caller names is deleted (issue 14).
+    auto owned = m_store->dropSpaceBatch("acme", 40, 1);
+    ASSERT_FALSE(owned);
+    EXPECT_EQ(owned.error().code, ErrorCode::FailedPrecondition);
+    EXPECT_EQ(owned.error().details.at("held_role"), "1");
+    own("acme", 2, SpaceRole::Fenced);
+    auto wrongEpoch = m_store->dropSpaceBatch("acme", 40, 1);
+    ASSERT_FALSE(wrongEpoch);
+    EXPECT_EQ(wrongEpoch.error().details.at("held_epoch"), "2");
+    EXPECT_EQ(*m_store->countSpaceRows("acme"), 96u) << "a refused drop deleted rows";
     std::uint64_t total = 0;
     int batches = 0;
     while (true) {
-        auto deleted = m_store->dropSpaceBatch("acme", 40);
+        auto deleted = m_store->dropSpaceBatch("acme", 40, 2);
         ASSERT_TRUE(deleted);
         total += *deleted;
         ++batches;
@@ -481,6 +491,24 @@ TEST_F(ShardStoreTest, DropSpaceDeletesInBatchesAndLeavesOthers)
     EXPECT_EQ(stats("acme"), SpaceStats { "acme" });
     EXPECT_TRUE(searchIds("gone").empty());
     EXPECT_EQ(searchIds("gone", { "globex" }), std::vector<std::string> { "g" });
+}
+
+// Issue 14, defect 3: a drop from a caller that fenced the space stops as soon as the space is
+// owned here again (it moved back meanwhile), between two of its batches.
+TEST_F(ShardStoreTest, ADropStopsWhenTheSpaceIsOwnedAgainBetweenBatches)
+{
+    std::vector<Document> docs;
+    for (int i = 0; i < 100; ++i)
+        docs.push_back(doc("acme", "a" + std::to_string(i), 1, "kept"));
+    write(docs);
+    own("acme", 2, SpaceRole::Fenced);
+    ASSERT_EQ(*m_store->dropSpaceBatch("acme", 30, 2), 30u);
+    own("acme", 3, SpaceRole::Owner); // the space moved back to this shard
+    auto late = m_store->dropSpaceBatch("acme", 30, 2);
+    ASSERT_FALSE(late);
+    EXPECT_EQ(late.error().details.at("held_epoch"), "3");
+    EXPECT_EQ(*m_store->countSpaceRows("acme"), 70u);
+    EXPECT_EQ(recompute("acme"), stats("acme"));
 }
 
 TEST_F(ShardStoreTest, FullShardFailsTheWholeBatchAndKeepsEarlierData)

@@ -1,5 +1,7 @@
 // Process-level behaviour of shardmap-node: flags, restarts, crashes, corrupt files, full disks.
+#include "core/client/node_client.h"
 #include "node_test_helpers.h"
+#include "tests/support/controller_process.h"
 
 #include <atomic>
 #include <csignal>
@@ -345,4 +347,45 @@ TEST(NodeProcessTest, FullFilesystemIsResourceExhaustedAndWritesResumeWhenSpaceR
     EXPECT_TRUE(resumed.ok()) << resumed.error_message();
     EXPECT_EQ(node->stop(), 0);
     EXPECT_EQ(integrityCheck(dir.file("small/d/shards/s1.db")), "ok");
+}
+
+// Issue 14, defect 3: a node that stops answering (SIGSTOP, as a black-holed host) fails a
+// long-running stream within the client's keepalive instead of hanging its caller until the
+// stream's deadline (an hour for an unbounded drop). The node is resumed afterwards.
+TEST(NodeProcessTest, AStalledNodeFailsALongStreamWithinTheKeepalive)
+{
+    TempDir dir;
+    auto node = NodeProcess::start(dir.file("d"));
+    ASSERT_TRUE(node);
+    shardmap::core::NodeClientOptions options;
+    options.keepaliveTime = std::chrono::milliseconds(500);
+    options.keepaliveTimeout = std::chrono::milliseconds(1000);
+    auto client = shardmap::core::GrpcNodeClient::connect(node->address(), options);
+    ASSERT_TRUE(client);
+    ASSERT_TRUE((*client)->createShard("s1", {}));
+    std::vector<shardmap::core::WriteItem> items;
+    for (int i = 0; i < 2000; ++i)
+        items.push_back({ shardmap::core::Document { "acme", "d" + std::to_string(i), 1, { { "body", "x" } }, false }, 2 });
+    ASSERT_TRUE((*client)->setOwnership("s1", { "acme", shardmap::core::SpaceRole::Owner, 2 }));
+    ASSERT_TRUE((*client)->bulkWrite("s1", items));
+    ASSERT_TRUE((*client)->setOwnership("s1", { "acme", shardmap::core::SpaceRole::Fenced, 3 }));
+
+    std::atomic<bool> returned { false };
+    shardmap::core::Result<shardmap::core::DropProgress> result = shardmap::core::DropProgress {};
+    std::thread dropper([&] {
+        // 2,000 rows at 20 rows/s and no row limit: the call alone would last for minutes.
+        result = (*client)->dropSpace("s1", "acme", 3, 20, 0);
+        returned = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    node->process().signal(SIGSTOP);
+    const auto stopped = std::chrono::steady_clock::now();
+    const bool failedInTime = pollUntil(std::chrono::seconds(10), [&] { return returned.load(); });
+    const auto waited = std::chrono::steady_clock::now() - stopped;
+    node->process().signal(SIGCONT);
+    dropper.join();
+    ASSERT_TRUE(failedInTime) << "the stream hung on a stopped node";
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().code, shardmap::core::ErrorCode::Unavailable) << result.error().describe();
+    EXPECT_LT(waited, std::chrono::seconds(10));
 }

@@ -212,6 +212,21 @@ TEST_F(NodeRpcTest, DropSpaceStreamsProgressAndThrottles)
     request.set_space("acme");
     request.set_batch_size(100);
     request.set_max_rows_per_second(1000);
+    // Refused without the epoch the space is fenced at, and while it is owned here (issue 14).
+    const auto refused = [&](v1::DropSpaceRequest r) {
+        auto ctx = contextWithDeadline();
+        auto stream = stub().DropSpace(ctx.get(), r);
+        v1::DropSpaceProgress ignored;
+        while (stream->Read(&ignored)) {
+        }
+        return stream->Finish().error_code();
+    };
+    EXPECT_EQ(refused(request), grpc::StatusCode::INVALID_ARGUMENT);
+    request.set_epoch(1);
+    EXPECT_EQ(refused(request), grpc::StatusCode::FAILED_PRECONDITION);
+    EXPECT_EQ(spaceStats(stub(), "s1", "acme").live_docs(), 500u);
+    ASSERT_TRUE(setOwner(stub(), "s1", "acme", 2, v1::SPACE_ROLE_FENCED).ok());
+    request.set_epoch(2);
     auto context = contextWithDeadline();
     const auto started = std::chrono::steady_clock::now();
     auto reader = stub().DropSpace(context.get(), request);

@@ -74,9 +74,10 @@ public:
     {
         return m_real->scanPage(s, sp, after, batch, tombstones);
     }
-    core::Result<std::uint64_t> dropSpace(const std::string& s, const std::string& sp, std::uint32_t rate) override
+    core::Result<core::DropProgress> dropSpace(const std::string& s, const std::string& sp, std::uint64_t epoch,
+        std::uint32_t rate, std::uint64_t rows) override
     {
-        return m_real->dropSpace(s, sp, rate);
+        return m_real->dropSpace(s, sp, epoch, rate, rows);
     }
 
 private:
