@@ -19,6 +19,43 @@ constexpr int kVerifyRounds = 5;
 // Rows one DropSpace call deletes at most (a bounded call: a deadline, the lease rechecked between).
 constexpr std::uint64_t kDropRowsPerCall = 50000;
 
+// A page of the space, halving the batch while the documents are too large for one message
+// (RESOURCE_EXHAUSTED); batch keeps the size that worked.
+Result<ScanPage> scanSized(NodeClient& client, const std::string& shard, const std::string& space,
+    const std::string& after, std::uint32_t& batch)
+{
+    for (;;) {
+        auto page = client.scanPage(shard, space, after, batch, true);
+        if (page || page.error().code != ErrorCode::ResourceExhausted || batch <= 1)
+            return page;
+        batch = std::max<std::uint32_t>(1, batch / 2);
+    }
+}
+
+// Repair writes in chunks under the node's request limit; the summary adds them up.
+Result<WriteSummary> repairChunked(NodeClient& client, const std::string& shard, const std::vector<WriteItem>& items)
+{
+    WriteSummary total;
+    std::size_t begin = 0;
+    while (begin < items.size()) {
+        std::vector<WriteItem> chunk;
+        std::uint64_t bytes = 0;
+        for (; begin < items.size() && (chunk.empty() || bytes < kMaxWriteBytes); ++begin) {
+            bytes += documentBytes(items[begin].doc);
+            chunk.push_back(items[begin]);
+        }
+        auto written = client.repairWrite(shard, chunk);
+        if (!written)
+            return written.error();
+        total.applied += written->applied;
+        total.stale += written->stale;
+        total.rejected += written->rejected;
+        for (auto& result : written->results)
+            total.results.push_back(std::move(result));
+    }
+    return total;
+}
+
 std::int64_t nowUnixMs()
 {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -880,7 +917,7 @@ Result<std::uint64_t> MigrationExecutor::repairByRange(Context& ctx, bool& targe
     auto target = clientFor(ctx, m.target);
     if (!target)
         return target.error();
-    const std::uint32_t batch = std::clamp<std::uint32_t>(ctx.settings.backfillBatch, 1, kMaxScanBatch);
+    std::uint32_t batch = std::clamp<std::uint32_t>(ctx.settings.backfillBatch, 1, kMaxScanBatch);
     std::string after;
     std::uint64_t repaired = 0;
     for (;;) {
@@ -889,10 +926,12 @@ Result<std::uint64_t> MigrationExecutor::repairByRange(Context& ctx, bool& targe
         // The target first: every row it has was on the source before (routers write the source
         // first), so the source page read after it has it too, and a document on the target
         // only is a real inconsistency, not a write in flight.
-        auto targetPage = (*target)->scanPage(m.target, m.space, after, batch, true);
+        // Large documents: both pages shrink until they fit a message, and the fixes below are
+        // written in chunks, as the backfill does (issue 14).
+        auto targetPage = scanSized(**target, m.target, m.space, after, batch);
         if (!targetPage)
             return targetPage.error();
-        auto sourcePage = (*source)->scanPage(m.source, m.space, after, batch, true);
+        auto sourcePage = scanSized(**source, m.source, m.space, after, batch);
         if (!sourcePage)
             return sourcePage.error();
         // Compare the id range both pages cover completely.
@@ -930,7 +969,7 @@ Result<std::uint64_t> MigrationExecutor::repairByRange(Context& ctx, bool& targe
                     + " but not on the source " + m.source);
         }
         if (!fixes.empty()) {
-            auto written = (*target)->repairWrite(m.target, fixes);
+            auto written = repairChunked(**target, m.target, fixes);
             if (!written)
                 return written.error();
             repaired += written->applied;
