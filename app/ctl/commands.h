@@ -111,6 +111,7 @@ struct SettingsChange {
     std::optional<std::uint32_t> cleanupRowsPerSecond;
     std::optional<double> maxTargetFill;
     std::optional<std::uint32_t> maxRepairs;
+    std::optional<std::uint64_t> startRetrySeconds;
 };
 CommandResult cmdMigrationSettings(const CtlOptions& options, const SettingsChange& change);
 

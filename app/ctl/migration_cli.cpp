@@ -65,6 +65,8 @@ void addMigrationsGroup(CLI::App& app, const CtlOptions& options, CommandResult&
     addSetting(settings, "--cleanup-rate", change.cleanupRowsPerSecond, "Rows/s deleted from the old source");
     addSetting(settings, "--max-target-fill", change.maxTargetFill, "Share of a target's capacity, (0, 1]");
     addSetting(settings, "--max-repairs", change.maxRepairs, "Aborted cutovers in a row before a migration fails");
+    addSetting(settings, "--start-retry-seconds", change.startRetrySeconds,
+        "How long a migration waits to start while its target's node is unreachable, then fails");
     settings->callback(run([&] { return cmdMigrationSettings(options, change); }));
 }
 

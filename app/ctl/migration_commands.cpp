@@ -339,7 +339,7 @@ bool changesNothing(const SettingsChange& c)
 {
     return !c.maxConcurrent && !c.maxPerNode && !c.maxPerShard && !c.defaultThrottle && !c.backfillBatch
         && !c.rollbackWindowSeconds && !c.cutoverTimeoutMs && !c.cleanupRowsPerSecond && !c.maxTargetFill
-        && !c.maxRepairs;
+        && !c.maxRepairs && !c.startRetrySeconds;
 }
 
 core::MigrationSettings applied(core::MigrationSettings s, const SettingsChange& c)
@@ -354,6 +354,7 @@ core::MigrationSettings applied(core::MigrationSettings s, const SettingsChange&
     s.cleanupRowsPerSecond = c.cleanupRowsPerSecond.value_or(s.cleanupRowsPerSecond);
     s.maxTargetFill = c.maxTargetFill.value_or(s.maxTargetFill);
     s.maxRepairs = c.maxRepairs.value_or(s.maxRepairs);
+    s.startRetrySeconds = c.startRetrySeconds.value_or(s.startRetrySeconds);
     return s;
 }
 
@@ -374,6 +375,7 @@ Table settingsTable(const core::MigrationSettings& s)
     table.addRow({ "cleanup-rate", limit(s.cleanupRowsPerSecond, " rows/s") });
     table.addRow({ "max-target-fill", fixed(s.maxTargetFill, 2) });
     table.addRow({ "max-repairs", std::to_string(s.maxRepairs) });
+    table.addRow({ "start-retry-seconds", std::to_string(s.startRetrySeconds) });
     return table;
 }
 

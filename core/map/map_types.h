@@ -94,6 +94,8 @@ struct MigrationRecord {
     std::int64_t cutoverUnixMs = 0;
     // The executor leaves the migration alone until then (backoff after a failed attempt).
     std::int64_t notBeforeUnixMs = 0;
+    // Since when its start waits for the target's node to answer (0: not waiting).
+    std::int64_t startBlockedUnixMs = 0;
     // Every document of the source has been copied once; verify and repairs follow.
     bool backfilled = false;
     // Verify found source and target apart and repaired this many times, copying repairedDocs.
@@ -141,6 +143,9 @@ struct MigrationSettings {
     // Aborted cutovers in a row before the migration fails (each is preceded by a verify that
     // repairs what the target lacks).
     std::uint32_t maxRepairs = 5;
+    // How long a migration waits to start while its target's node cannot be reached to check its
+    // disk (retrying with backoff) before it fails; 0: fail at once.
+    std::uint64_t startRetrySeconds = 600;
 
     bool operator==(const MigrationSettings&) const = default;
 };

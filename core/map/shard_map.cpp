@@ -90,6 +90,7 @@ std::string encode(const MigrationRecord& record)
         { "created_unix_ms", record.createdUnixMs }, { "started_unix_ms", record.startedUnixMs },
         { "updated_unix_ms", record.updatedUnixMs }, { "finished_unix_ms", record.finishedUnixMs },
         { "cutover_unix_ms", record.cutoverUnixMs }, { "not_before_unix_ms", record.notBeforeUnixMs },
+        { "start_blocked_unix_ms", record.startBlockedUnixMs },
         { "backfilled", record.backfilled }, { "repairs", record.repairs }, { "repaired_docs", record.repairedDocs },
         { "cutover_aborts", record.cutoverAborts }, { "cancel_requested", record.cancelRequested },
         { "rollback_requested", record.rollbackRequested }, { "rolled_back", record.rolledBack },
@@ -107,7 +108,7 @@ std::string encode(const MigrationSettings& settings)
         { "backfill_batch", settings.backfillBatch }, { "rollback_window_seconds", settings.rollbackWindowSeconds },
         { "cutover_timeout_ms", settings.cutoverTimeoutMs },
         { "cleanup_rows_per_second", settings.cleanupRowsPerSecond }, { "max_target_fill", settings.maxTargetFill },
-        { "max_repairs", settings.maxRepairs }
+        { "max_repairs", settings.maxRepairs }, { "start_retry_seconds", settings.startRetrySeconds }
     }.dump();
 }
 
@@ -194,6 +195,7 @@ Result<MigrationRecord> decodeMigration(const std::string& text)
         record.operation = optionalField<std::string>(doc, "operation", "");
         record.startedUnixMs = optionalField<std::int64_t>(doc, "started_unix_ms", 0);
         record.notBeforeUnixMs = optionalField<std::int64_t>(doc, "not_before_unix_ms", 0);
+        record.startBlockedUnixMs = optionalField<std::int64_t>(doc, "start_blocked_unix_ms", 0);
         record.backfilled = optionalField<bool>(doc, "backfilled", false);
         record.repairs = optionalField<std::uint32_t>(doc, "repairs", 0);
         record.repairedDocs = optionalField<std::uint64_t>(doc, "repaired_docs", 0);
@@ -228,6 +230,8 @@ Result<MigrationSettings> decodeMigrationSettings(const std::string& text)
             = optionalField<std::uint32_t>(doc, "cleanup_rows_per_second", defaults.cleanupRowsPerSecond);
         settings.maxTargetFill = optionalField<double>(doc, "max_target_fill", defaults.maxTargetFill);
         settings.maxRepairs = optionalField<std::uint32_t>(doc, "max_repairs", defaults.maxRepairs);
+        settings.startRetrySeconds
+            = optionalField<std::uint64_t>(doc, "start_retry_seconds", defaults.startRetrySeconds);
         return settings;
     });
 }

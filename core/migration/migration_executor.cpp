@@ -672,6 +672,28 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::step(const std::string&
     }
 }
 
+// The target's node cannot be reached to check its room: the migration waits (retried with
+// backoff, the reason in its record) for settings.startRetrySeconds from the first such attempt,
+// then fails saying so (issue 14: a node restarting must not fail the migrations queued to it).
+Result<MigrationExecutor::StepResult> MigrationExecutor::waitToStart(Context& ctx, const Error& why)
+{
+    MigrationRecord& m = ctx.m();
+    const std::int64_t now = nowUnixMs();
+    const std::int64_t since = m.startBlockedUnixMs ? m.startBlockedUnixMs : now;
+    const std::int64_t limit = static_cast<std::int64_t>(ctx.settings.startRetrySeconds) * 1000;
+    if (now - since >= limit)
+        return beginAbort(ctx, MigrationPhase::Failed,
+            "preflight at start: " + why.message + " (for " + std::to_string((now - since) / 1000)
+                + " s; start-retry-seconds is " + std::to_string(ctx.settings.startRetrySeconds) + ")");
+    if (!m.startBlockedUnixMs) {
+        if (auto status = updateMigration(ctx, [&](MigrationRecord& r) { r.startBlockedUnixMs = since; }); !status)
+            return status.error();
+    }
+    return makeError(ErrorCode::Unavailable,
+        "waiting to start: " + why.message + "; it fails if this lasts "
+            + std::to_string((limit - (now - since)) / 1000) + " s more");
+}
+
 Result<MigrationExecutor::StepResult> MigrationExecutor::startMigration(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
@@ -686,7 +708,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::startMigration(Context&
     const auto facts = gatherPreflightFacts(*map, m_nodes, m.space, m.target);
     if (auto status = preflightMigration(*map, m.space, m.target, facts, m.id); !status) {
         if (status.error().code == ErrorCode::Unavailable)
-            return status.error();
+            return waitToStart(ctx, status.error());
         return beginAbort(ctx, MigrationPhase::Failed, "preflight at start: " + status.error().message);
     }
     if (sp.shard != m.source)
@@ -703,6 +725,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::startMigration(Context&
     sp.phase = MigrationPhase::DualWrite;
     m.phase = MigrationPhase::DualWrite;
     m.startedUnixMs = nowUnixMs();
+    m.startBlockedUnixMs = 0;
     m.status = "dual writing";
     m.error.clear();
     if (auto committed = commit(ctx, true, "migration-dual-write", ""); !committed)

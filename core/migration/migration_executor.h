@@ -107,6 +107,7 @@ private:
     Result<StepResult> abort(Context& ctx);
     Result<StepResult> beginAbort(Context& ctx, MigrationPhase endPhase, const std::string& why);
     Result<std::uint64_t> repairByRange(Context& ctx, bool& targetOnly);
+    Result<StepResult> waitToStart(Context& ctx, const Error& why);
     // Fences the space on the shard at the current epoch and deletes its rows there.
     Result<std::uint64_t> removeCopy(Context& ctx, const std::string& shard, const char* failpointName);
     Status finishOperations();

@@ -54,8 +54,9 @@ std::string timeOrderedId(const char* prefix)
 Status checkDisk(const SpaceRecord& space, const ShardRecord& target, const PreflightFacts& facts)
 {
     if (!facts.targetNodeDiskFree)
-        return refusal("cannot read the free disk of node " + target.node + " (target shard " + target.id
-            + "); room that cannot be checked is not room");
+        return makeError(ErrorCode::Unavailable,
+            "cannot read the free disk of node " + target.node + " (target shard " + target.id
+                + "); room that cannot be checked is not room");
     const std::uint64_t needed = facts.spaceBytes > UINT64_MAX / 2 ? UINT64_MAX : facts.spaceBytes * 2;
     if (*facts.targetNodeDiskFree < needed)
         return refusal("node " + target.node + " of shard " + target.id + " has " + bytesText(*facts.targetNodeDiskFree)

@@ -328,6 +328,59 @@ TEST_F(MigrationTest, VerifyRepairsLargeDocumentsInChunks)
     EXPECT_EQ(stats->front().liveDocs, 80u);
 }
 
+// Issue 14, defect 11: a migration whose target node is down when the executor starts it waits
+// (saying why) instead of failing for good, starts when the node is back, and fails with the
+// reason once it has waited start_retry_seconds. Writes go through a replica without executor.
+TEST_F(MigrationTest, AMigrationWaitsForItsTargetsNodeToComeBackBeforeStarting)
+{
+    auto writer = ControllerProcess::start(m_dir.file("writer.stderr.log"),
+        { "--store", storeUri(), "--id", "writer", "--no-executor" });
+    ASSERT_TRUE(writer);
+    Workload workload({ { "acme", "globex" }, 200, 1, 10, 0.0, std::chrono::milliseconds(1), 33 },
+        { routerServicePath(writer->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    // Both spaces to the shard of the node that goes down; queued while it is up.
+    const std::string acmeFrom = space("acme").shard;
+    const std::string downShard = otherShard(acmeFrom);
+    const std::size_t down = downShard == "s0" ? 0 : 1;
+    const auto waiting = queue("acme", downShard);
+    core::MigrationSettings settings;
+    settings.rollbackWindowSeconds = 0;
+    settings.backfillBatch = 100;
+    settings.startRetrySeconds = 60;
+    setSettings(settings);
+    const std::string address = m_nodes[down]->address();
+    m_nodes[down]->kill9();
+
+    auto executor = startController("c1");
+    ASSERT_TRUE(executor);
+    ASSERT_TRUE(waitFor(waiting.id, [](const auto& m) { return m.error.find("waiting to start") != std::string::npos; }))
+        << migration(waiting.id).error << executor->stderrText();
+    EXPECT_EQ(migration(waiting.id).phase, core::MigrationPhase::Queued) << "it must wait, not fail";
+    EXPECT_NE(migration(waiting.id).startBlockedUnixMs, 0);
+
+    m_nodes[down] = NodeProcess::start(m_dataDirs[down], { "--listen", address });
+    ASSERT_TRUE(m_nodes[down]);
+    ASSERT_TRUE(waitFor(waiting.id, [](const auto& m) { return !m.active(); })) << executor->stderrText();
+    EXPECT_EQ(migration(waiting.id).phase, core::MigrationPhase::Done) << migration(waiting.id).error;
+    EXPECT_EQ(migration(waiting.id).startBlockedUnixMs, 0);
+
+    // Down for longer than the setting: it fails, saying for how long it waited.
+    executor.reset();
+    const std::string globexTo = otherShard(space("globex").shard);
+    const std::size_t globexDown = globexTo == "s0" ? 0 : 1;
+    const auto failing = queue("globex", globexTo);
+    settings.startRetrySeconds = 2;
+    setSettings(settings);
+    m_nodes[globexDown]->kill9();
+    executor = startController("c2");
+    ASSERT_TRUE(executor);
+    ASSERT_TRUE(waitFor(failing.id, [](const auto& m) { return !m.active(); })) << executor->stderrText();
+    EXPECT_EQ(migration(failing.id).phase, core::MigrationPhase::Failed);
+    EXPECT_NE(migration(failing.id).error.find("start-retry-seconds is 2"), std::string::npos)
+        << migration(failing.id).error;
+}
+
 TEST_F(MigrationTest, CancelBeforeCutoverLeavesTheSourceAndRemovesTheTargetCopy)
 {
     auto controller = startController("c1");
