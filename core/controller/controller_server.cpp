@@ -87,6 +87,13 @@ Status ControllerServer::openStoreAndRouter()
     RouterOptions options;
     options.actor = "shardmapd/" + m_config.id;
     options.followChanges = true;
+    options.onFollowing = [this](bool following, const std::string& why) {
+        m_routerFollowing = following;
+        log(following ? "router: " + why : "router: the map watch ended (" + why + "); watching again, NOT_SERVING meanwhile");
+        std::lock_guard lock(m_healthMutex);
+        if (m_server && !m_healthClosed)
+            m_server->GetHealthCheckService()->SetServingStatus(std::string(kRouterHealthService), following);
+    };
     options.onTargetFailure = [this](const TargetWriteFailure& failure) {
         // The write stands on the source; verify and the cutover's comparison find and repair
         // what the target missed.
@@ -121,7 +128,10 @@ Status ControllerServer::startServer(const std::string& host)
     // Write requests carry up to kMaxBatchItems documents, as the node's do.
     builder.SetMaxReceiveMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
     builder.SetMaxSendMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
-    m_server = builder.BuildAndStart();
+    {
+        std::lock_guard lock(m_healthMutex);
+        m_server = builder.BuildAndStart();
+    }
     if (!m_server || boundPort == 0)
         return makeError(
             ErrorCode::Unavailable, "cannot listen on " + m_config.listen + " (address in use or invalid?)");
@@ -130,7 +140,10 @@ Status ControllerServer::startServer(const std::string& host)
 
     auto* health = m_server->GetHealthCheckService();
     health->SetServingStatus("", true);
-    health->SetServingStatus(std::string(kRouterHealthService), true);
+    {
+        std::lock_guard lock(m_healthMutex);
+        health->SetServingStatus(std::string(kRouterHealthService), m_routerFollowing.load());
+    }
     // Registered from the start so that a standby answers NOT_SERVING rather than NOT_FOUND.
     health->SetServingStatus(std::string(kExecutorHealthService), false);
     return {};
@@ -146,6 +159,10 @@ void ControllerServer::shutdown(std::chrono::milliseconds grace)
     if (m_stopped)
         return;
     m_stopped = true;
+    {
+        std::lock_guard lock(m_healthMutex);
+        m_healthClosed = true;
+    }
     if (m_server)
         m_server->GetHealthCheckService()->Shutdown(); // every name NOT_SERVING from here on
     if (m_election.joinable()) {

@@ -92,6 +92,12 @@ private:
     void log(const std::string& message) const;
 
     ControllerServerConfig m_config;
+    // Whether the router's table follows the store's watch (its health says so). m_healthMutex
+    // orders the router's callback against the server's start and shutdown; declared before the
+    // router so that they outlive its keeper thread.
+    std::atomic<bool> m_routerFollowing { true };
+    std::mutex m_healthMutex;
+    bool m_healthClosed = false;
     std::unique_ptr<MetadataStore> m_store;
     std::unique_ptr<NodeClientPool> m_nodes;
     std::unique_ptr<Router> m_router;

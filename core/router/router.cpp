@@ -33,6 +33,13 @@ Router::Router(MetadataStore& store, NodeClientPool& nodes, RouterOptions option
 
 Router::~Router()
 {
+    {
+        std::lock_guard lock(m_keeperMutex);
+        m_stopping = true;
+    }
+    m_keeperWake.notify_all();
+    if (m_keeper.joinable())
+        m_keeper.join();
     m_watch.reset();
 }
 
@@ -65,12 +72,63 @@ Status Router::load()
     }
     if (!m_options.followChanges)
         return {};
+    if (auto status = watchFrom(map->revision); !status)
+        return status;
+    m_keeper = std::thread([this] { keepWatching(); });
+    return {};
+}
+
+Status Router::watchFrom(std::uint64_t revision)
+{
     auto watch = m_store.watch(
-        map->revision, [this](const AuditRecord& record) { apply(record); }, [](const Error&) {});
+        revision, [this](const AuditRecord& record) { apply(record); },
+        [this](const Error& error) {
+            {
+                std::lock_guard lock(m_keeperMutex);
+                m_watchFailed = true;
+                m_watchError = error.describe();
+            }
+            m_keeperWake.notify_all();
+        });
     if (!watch)
         return watch.error();
     m_watch = std::move(*watch);
     return {};
+}
+
+// A watch that died (the store unreachable for longer than it retries, a failed read) would
+// leave the table frozen while the router goes on serving it. Watch again from the last revision
+// applied, with backoff, and say meanwhile that the router does not follow the map.
+void Router::keepWatching()
+{
+    std::unique_lock lock(m_keeperMutex);
+    while (true) {
+        m_keeperWake.wait(lock, [this] { return m_stopping || m_watchFailed; });
+        if (m_stopping)
+            return;
+        m_watchFailed = false;
+        const std::string why = m_watchError;
+        m_following = false;
+        lock.unlock();
+        m_watch.reset();
+        if (m_options.onFollowing)
+            m_options.onFollowing(false, why);
+        auto pause = m_options.rewatchBackoff;
+        for (;;) {
+            auto status = watchFrom(m_revision.load());
+            if (status)
+                break;
+            lock.lock();
+            if (m_keeperWake.wait_for(lock, pause, [this] { return m_stopping; }))
+                return;
+            lock.unlock();
+            pause = std::min(pause * 2, m_options.rewatchMaxBackoff);
+        }
+        m_following = true;
+        if (m_options.onFollowing)
+            m_options.onFollowing(true, "watching the map again from revision " + std::to_string(m_revision.load()));
+        lock.lock();
+    }
 }
 
 void Router::apply(const AuditRecord& record)

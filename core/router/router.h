@@ -14,6 +14,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -70,6 +71,13 @@ struct RouterOptions {
     // Follow the store's watch. Short-lived routers (one CLI command) skip it and rely on
     // refresh-on-refusal alone.
     bool followChanges = true;
+    // Called (from the router's watch keeper thread) when the watch dies (false, why) and when it
+    // follows the map again (true): a router with a dead watch serves a frozen table, so its
+    // owner reports NOT_SERVING meanwhile (issue 14).
+    std::function<void(bool following, const std::string& why)> onFollowing;
+    // First and longest pause between attempts to watch again.
+    std::chrono::milliseconds rewatchBackoff { 100 };
+    std::chrono::milliseconds rewatchMaxBackoff { 5000 };
 };
 
 // Routes application writes and searches by the shard map. resolve() answers from an in-memory
@@ -84,6 +92,10 @@ public:
     ~Router();
     Router(const Router&) = delete;
     Router& operator=(const Router&) = delete;
+
+    // Whether the table follows the store's watch (always true without followChanges: such a
+    // router never claimed to).
+    bool following() const { return m_following.load(); }
 
     // The route of a space, or null. Shared and immutable: no copy, no allocation on the hot path.
     std::shared_ptr<const Route> resolve(std::string_view space) const;
@@ -103,6 +115,8 @@ public:
 private:
     Router(MetadataStore& store, NodeClientPool& nodes, RouterOptions options);
     Status load();
+    Status watchFrom(std::uint64_t revision);
+    void keepWatching();
     void apply(const AuditRecord& record);
     void rebuildRoutes();
     std::optional<Route> routeFor(const SpaceRecord& space, std::uint64_t revision) const;
@@ -140,7 +154,16 @@ private:
     std::vector<ShardLoad> m_loads;
     std::chrono::steady_clock::time_point m_loadsAt;
 
+    // The watch and the thread that watches again when it dies: the handle is replaced only on
+    // that thread (a handle cannot be destroyed from its own callback).
     std::unique_ptr<WatchHandle> m_watch;
+    std::atomic<bool> m_following { true };
+    std::mutex m_keeperMutex;
+    std::condition_variable m_keeperWake;
+    bool m_watchFailed = false;
+    bool m_stopping = false;
+    std::string m_watchError;
+    std::thread m_keeper;
 };
 
 } // namespace shardmap::core

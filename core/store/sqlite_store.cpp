@@ -1,5 +1,7 @@
 #include "core/store/sqlite_store.h"
 
+#include "core/util/failpoint.h"
+
 #include "core/store/store_rules.h"
 #include "core/util/validation.h"
 
@@ -397,6 +399,9 @@ void SqliteStore::Watch::State::run()
 Status SqliteStore::Watch::State::deliverPending()
 {
     while (!stopping) {
+        // Fault tests end the watch here, as a read that fails for good would.
+        if (!failpoint("store.watch.read"))
+            return makeError(ErrorCode::Internal, "the watch's read failed (failpoint store.watch.read)");
         auto batch = readHistory(db, last, 0, kWatchBatch);
         if (!batch)
             return batch.error();

@@ -261,6 +261,47 @@ TEST_F(ControllerTest, TwoProcessesWithTheSameIdNeverBothLead)
         << b->stderrText();
 }
 
+// Issue 14, defect 10: a router whose store watch dies watches again from where it was and sees
+// later changes; one that cannot says so on its health (NOT_SERVING) instead of serving a frozen
+// table. The failpoint makes the watch's second read (the first after a commit) fail for good, as
+// a store read would.
+TEST_F(ControllerTest, ARouterWhoseWatchDiesWatchesAgainAndIsNotServingMeanwhile)
+{
+    // Without the executor, whose watch would take the failpoint's hits too.
+    auto c = ControllerProcess::start(m_dir.file("cw.stderr.log"),
+        { "--store", storeUri(), "--id", "cw", "--no-executor" },
+        { "SHARDMAP_FAILPOINTS=store.watch.read=error@2" });
+    ASSERT_TRUE(c);
+    grpc::Status status;
+    write(*c, { makeDoc("acme", "d1", 1, "hello") }, &status);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(10),
+        [&] { return c->stderrText().find("router: watching the map again") != std::string::npos; }))
+        << c->stderrText();
+    EXPECT_NE(c->stderrText().find("the map watch ended"), std::string::npos);
+
+    // A change made after the watch died reaches the router's table.
+    v1::ResolveResponse before;
+    ASSERT_TRUE(resolve(*c, "acme", &before).ok());
+    const std::string other = before.shard() == "s0" ? "s1" : "s0";
+    core::MapEditor editor(*m_store);
+    ASSERT_TRUE(editor.reassignSpace("acme", other, m_actor));
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(5), [&] {
+        v1::ResolveResponse now;
+        return resolve(*c, "acme", &now).ok() && now.shard() == other;
+    })) << "the router serves a frozen table";
+    EXPECT_EQ(c->health("shardmap.v1.Router"), HealthCheckResponse::SERVING);
+
+    // Every read failing from the second on: it keeps trying and reports NOT_SERVING.
+    auto stuck = ControllerProcess::start(m_dir.file("cs.stderr.log"),
+        { "--store", storeUri(), "--id", "cs", "--no-executor" }, { "SHARDMAP_FAILPOINTS=store.watch.read=error@2+" });
+    ASSERT_TRUE(stuck);
+    ASSERT_TRUE(editor.reassignSpace("acme", before.shard(), m_actor)); // a commit for it to read
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(10),
+        [&] { return stuck->health("shardmap.v1.Router") == HealthCheckResponse::NOT_SERVING; }))
+        << stuck->stderrText();
+}
+
 TEST_F(ControllerTest, SigtermReleasesTheLeaseAndExitsZero)
 {
     // A long TTL: the standby can only take over this quickly if the leader gave the lease back.
