@@ -22,6 +22,12 @@ std::uint64_t heldEpoch(const Error& error)
     return std::stoull(error.details.at("held_epoch"));
 }
 
+SpaceRole heldRole(const Error& error)
+{
+    const auto found = error.details.find("held_role");
+    return found == error.details.end() ? SpaceRole::None : static_cast<SpaceRole>(std::stoi(found->second));
+}
+
 } // namespace
 
 Router::Router(MetadataStore& store, NodeClientPool& nodes, RouterOptions options)
@@ -334,9 +340,17 @@ Result<Route> Router::createSpace(const std::string& space, const std::string& p
 Status Router::reconcileEpoch(const Route& fresh, const Error& refusal)
 {
     // The map is the truth: a node holding an older epoch for the owner shard missed a push
-    // (restart, lost call) and is told the map's ownership. A node holding a newer epoch than
-    // the map has is left alone: the map will catch up, or the write will fail after retries.
-    if (heldEpoch(refusal) >= fresh.epoch || refusal.details.at("shard") != fresh.shard)
+    // (restart, lost call) and is told the map's ownership. So is one holding the map's own epoch
+    // in a role that refuses writes (issue 14): a cutover aborted after the map committed the
+    // fence's epoch with the source still owner, and the executor's call re-owning the source was
+    // lost or it died there; without this the space stays unwritable until the executor's next
+    // step, forever while it is paused. A node holding a newer epoch than the map has is left
+    // alone (a cutover in progress holds the space's writes): the map will catch up, or the write
+    // fails after retries.
+    const std::uint64_t held = heldEpoch(refusal);
+    const bool behind = held < fresh.epoch;
+    const bool fencedAtMapEpoch = held == fresh.epoch && heldRole(refusal) != SpaceRole::Owner;
+    if ((!behind && !fencedAtMapEpoch) || refusal.details.at("shard") != fresh.shard)
         return {};
     auto client = m_nodes.get(fresh.nodeAddress);
     if (!client)

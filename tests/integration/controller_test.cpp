@@ -302,6 +302,36 @@ TEST_F(ControllerTest, ARouterWhoseWatchDiesWatchesAgainAndIsNotServingMeanwhile
         << stuck->stderrText();
 }
 
+// Issue 14, defect 6: a cutover aborted after the map committed the fence's epoch with the source
+// as owner, and the executor's call re-owning the source was lost (or it died there): the node
+// holds the source fenced at the map's own epoch. Routers must re-own it on the first refusal
+// instead of leaving the space unwritable until the executor's next step.
+TEST_F(ControllerTest, ASourceFencedAtTheMapsOwnEpochIsOwnedAgainByTheRouter)
+{
+    auto c = startController("cf", { "--no-executor" });
+    ASSERT_TRUE(c);
+    grpc::Status status;
+    write(*c, { makeDoc("acme", "d1", 1, "before") }, &status);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    auto snapshot = core::MapSnapshot::decode(*m_store->snapshot());
+    auto sp = snapshot->spaces.at("acme");
+    const std::string shard = sp.value.shard;
+    const std::uint64_t fence = sp.value.epoch + 1;
+    sp.value.epoch = fence;
+    ASSERT_TRUE(m_store->commit({ { { core::keys::space("acme"), core::encode(sp.value), sp.modRevision } },
+        std::nullopt, std::nullopt, "executor", "migration-cutover-abort", "" }));
+    ASSERT_TRUE(nodeOf(shard)->setOwnership(shard, { "acme", core::SpaceRole::Fenced, fence }));
+
+    const auto response = write(*c, { makeDoc("acme", "d2", 1, "after") }, &status);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    ASSERT_EQ(response.results_size(), 1);
+    EXPECT_EQ(response.results(0).outcome(), v1::WRITE_OUTCOME_APPLIED);
+    auto owner = nodeOf(shard)->ownerships(shard, "acme");
+    ASSERT_TRUE(owner && owner->size() == 1);
+    EXPECT_EQ(owner->front().role, core::SpaceRole::Owner);
+    EXPECT_EQ(owner->front().epoch, fence);
+}
+
 TEST_F(ControllerTest, SigtermReleasesTheLeaseAndExitsZero)
 {
     // A long TTL: the standby can only take over this quickly if the leader gave the lease back.
