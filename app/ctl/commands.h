@@ -99,6 +99,8 @@ CommandResult cmdMigrationShow(const CtlOptions& options, const std::string& id)
 enum class MigrationAction { Pause, Resume, Cancel, Rollback };
 CommandResult cmdMigrationAction(const CtlOptions& options, MigrationAction action, const std::string& id);
 CommandResult cmdMigrationThrottle(const CtlOptions& options, const std::string& id, std::uint64_t docsPerSecond);
+// Without yes: says what abandoning costs and exits 2; with it: abandons.
+CommandResult cmdMigrationAbandon(const CtlOptions& options, const std::string& id, bool yes);
 // Unset fields keep their value; nothing set: show the settings.
 struct SettingsChange {
     std::optional<std::uint32_t> maxConcurrent;

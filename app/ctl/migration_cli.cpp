@@ -47,6 +47,13 @@ void addMigrationsGroup(CLI::App& app, const CtlOptions& options, CommandResult&
         const auto action = actions[i].second;
         command->callback(run([&, action] { return cmdMigrationAction(options, action, id); }));
     }
+    static bool yes = false;
+    auto* abandon = group->add_subcommand("abandon",
+        "End a migration now without the controller, leaving a copy on a node lost for good (says what it "
+        "costs; --yes to do it)");
+    abandon->add_option("id", id, "Migration id")->required();
+    abandon->add_flag("--yes", yes, "Abandon it, knowing the cost");
+    abandon->callback(run([&] { return cmdMigrationAbandon(options, id, yes); }));
     static std::uint64_t docsPerSecond = 0;
     auto* throttle = group->add_subcommand("throttle", "Set a migration's backfill rate (0: the default)");
     throttle->add_option("id", id, "Migration id")->required();

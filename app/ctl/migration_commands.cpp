@@ -321,6 +321,21 @@ CommandResult cmdMigrationAction(const CtlOptions& options, MigrationAction acti
     });
 }
 
+CommandResult cmdMigrationAbandon(const CtlOptions& options, const std::string& id, bool yes)
+{
+    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) -> CommandResult {
+        auto cost = requests.abandonCost(id);
+        if (!cost)
+            return cost.error();
+        if (!yes)
+            return core::makeError(ErrorCode::InvalidArgument, *cost + "\nRepeat with --yes to abandon it.");
+        auto done = requests.abandon(id, options.actor);
+        if (!done)
+            return done.error();
+        return migrationOutput(*done, "migration " + id + " abandoned: " + done->status);
+    });
+}
+
 CommandResult cmdMigrationThrottle(const CtlOptions& options, const std::string& id, std::uint64_t docsPerSecond)
 {
     return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) -> CommandResult {

@@ -109,6 +109,9 @@ struct MigrationRecord {
     bool rollbackRequested = false;
     // Rolled back after cutover: source and target were swapped and the space moved back.
     bool rolledBack = false;
+    // Ended by an administrator without the executor (MigrationRequests::abandon): a copy was
+    // left on a node that could not be reached.
+    bool abandoned = false;
     // Winding down: dual writes stopped, the target's copy is being removed; ends in abortPhase.
     bool aborting = false;
     MigrationPhase abortPhase = MigrationPhase::Cancelled;

@@ -90,7 +90,7 @@ std::string encode(const MigrationRecord& record)
         { "created_unix_ms", record.createdUnixMs }, { "started_unix_ms", record.startedUnixMs },
         { "updated_unix_ms", record.updatedUnixMs }, { "finished_unix_ms", record.finishedUnixMs },
         { "cutover_unix_ms", record.cutoverUnixMs }, { "not_before_unix_ms", record.notBeforeUnixMs },
-        { "start_blocked_unix_ms", record.startBlockedUnixMs },
+        { "start_blocked_unix_ms", record.startBlockedUnixMs }, { "abandoned", record.abandoned },
         { "backfilled", record.backfilled }, { "repairs", record.repairs }, { "repaired_docs", record.repairedDocs },
         { "cutover_aborts", record.cutoverAborts }, { "cancel_requested", record.cancelRequested },
         { "rollback_requested", record.rollbackRequested }, { "rolled_back", record.rolledBack },
@@ -196,6 +196,7 @@ Result<MigrationRecord> decodeMigration(const std::string& text)
         record.startedUnixMs = optionalField<std::int64_t>(doc, "started_unix_ms", 0);
         record.notBeforeUnixMs = optionalField<std::int64_t>(doc, "not_before_unix_ms", 0);
         record.startBlockedUnixMs = optionalField<std::int64_t>(doc, "start_blocked_unix_ms", 0);
+        record.abandoned = optionalField<bool>(doc, "abandoned", false);
         record.backfilled = optionalField<bool>(doc, "backfilled", false);
         record.repairs = optionalField<std::uint32_t>(doc, "repairs", 0);
         record.repairedDocs = optionalField<std::uint64_t>(doc, "repaired_docs", 0);

@@ -1,6 +1,7 @@
 #include "core/migration/migration_requests.h"
 
 #include "core/migration/fleet_facts.h"
+#include "core/migration/migration_history.h"
 
 #include <atomic>
 #include <cstdio>
@@ -316,6 +317,98 @@ Result<MigrationRecord> MigrationRequests::cancel(const std::string& migrationId
                 cleared.target.clear();
                 cleared.phase = MigrationPhase::Done;
                 mutations.push_back({ keys::space(record.space), encode(cleared), space->second.modRevision });
+            }
+            return true;
+        });
+}
+
+namespace {
+
+Status refuseAbandon(const MigrationRecord& record)
+{
+    if (auto status = refuseFinal(record, "there is nothing to abandon"); !status)
+        return status;
+    if (record.phase == MigrationPhase::Cutover)
+        return refusal("migration " + record.id
+            + " is cutting over; it commits or aborts within cutover_timeout_ms, abandon it after that");
+    return {};
+}
+
+// Where the copy the executor would have removed is: the old source's after cutover, else the
+// target's partial one.
+std::string leftCopy(const MigrationRecord& record)
+{
+    return record.phase == MigrationPhase::Cleanup ? record.source : record.target;
+}
+
+} // namespace
+
+Result<std::string> MigrationRequests::abandonCost(const std::string& migrationId)
+{
+    auto map = readMapSnapshot(m_store);
+    if (!map)
+        return map.error();
+    const auto found = map->migrations.find(migrationId);
+    if (found == map->migrations.end())
+        return unknownId("migration", migrationId);
+    const MigrationRecord& m = found->second.value;
+    if (auto status = refuseAbandon(m); !status)
+        return status.error();
+    const ShardRecord* left = map->shard(leftCopy(m));
+    const std::string where = "shard " + leftCopy(m) + (left ? " (node " + left->node + ")" : " (no longer in the map)");
+    const bool after = m.phase == MigrationPhase::Cleanup;
+    return "Abandoning migration " + m.id + " of space " + m.space + " (phase " + migrationPhaseName(m.phase)
+        + ") ends it now without the controller: space " + m.space + " stays on " + (after ? m.target : m.source)
+        + " and the migration ends " + (after ? "done" : "cancelled")
+        + ". The copy of the space on " + where
+        + " is not removed: if that node comes back, those rows stay on it (fenced or orphaned) until the shard is "
+          "dropped or the space is moved there again. Use this only for a node lost for good.";
+}
+
+Result<MigrationRecord> MigrationRequests::abandon(const std::string& migrationId, const Actor& actor)
+{
+    // The history gets the ending too, in the same commit.
+    auto historyRecords = m_store.list(keys::migrationHistory(migrationId));
+    if (!historyRecords)
+        return historyRecords.error();
+    std::optional<Versioned<MigrationHistory>> history;
+    for (const auto& [key, stored] : historyRecords->records) {
+        if (key != keys::migrationHistory(migrationId))
+            continue;
+        if (auto decoded = decodeMigrationHistory(stored.value))
+            history = Versioned<MigrationHistory> { std::move(*decoded), stored.modRevision };
+    }
+    return editMigration(m_store, migrationId, actor, "abandon-migration",
+        [&](const MapSnapshot& map, MigrationRecord& record, std::vector<Mutation>& mutations) -> Result<bool> {
+            if (auto status = refuseAbandon(record); !status)
+                return status.error();
+            const bool after = record.phase == MigrationPhase::Cleanup;
+            const std::string left = leftCopy(record);
+            const auto now = nowUnixMs();
+            record.phase = after ? MigrationPhase::Done : MigrationPhase::Cancelled;
+            record.abandoned = true;
+            record.aborting = false;
+            record.cancelRequested = false;
+            record.rollbackRequested = false;
+            record.finishedUnixMs = record.updatedUnixMs = now;
+            record.status = "abandoned by " + byWhom(actor) + "; the copy on " + left + " was left on its node";
+            const auto space = map.spaces.find(record.space);
+            if (space != map.spaces.end() && space->second.value.migrationId == record.id) {
+                SpaceRecord cleared = space->second.value;
+                if (!cleared.target.empty())
+                    cleared.epoch += 1; // routers that still dual-write are refused and re-read
+                cleared.migrationId.clear();
+                cleared.target.clear();
+                cleared.phase = MigrationPhase::Done;
+                mutations.push_back({ keys::space(record.space), encode(cleared), space->second.modRevision });
+            }
+            if (history) {
+                MigrationHistory ended = history->value;
+                if (!ended.phases.empty() && ended.phases.back().endedUnixMs == 0)
+                    ended.phases.back().endedUnixMs = now;
+                ended.phases.push_back({ record.phase, now, now });
+                ended.addEvent(now, "abandoned", record.status);
+                mutations.push_back({ keys::migrationHistory(record.id), encode(ended), history->modRevision });
             }
             return true;
         });

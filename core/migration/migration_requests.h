@@ -76,6 +76,15 @@ public:
     // After cutover and before the rollback window closed (phase cleanup, old source still
     // receiving writes): marks rollbackRequested; the executor moves the space back.
     Result<MigrationRecord> rollback(const std::string& migrationId, const Actor& actor);
+    // The way out when a node is lost for good (issue 14): ends the migration in one commit,
+    // without the executor and without touching any node. Before cutover the space stays on its
+    // source (a new epoch without a target: dual writes stop) and the migration ends cancelled;
+    // in cleanup the space stays on its new owner and the migration ends done. Either way the
+    // copy the executor would have removed (the target's partial copy, or the old source's) stays
+    // on its node. Refused while cutting over (that ends by itself within cutover_timeout_ms) and
+    // for finished migrations. abandonCost says what it leaves behind, for a confirmation.
+    Result<MigrationRecord> abandon(const std::string& migrationId, const Actor& actor);
+    Result<std::string> abandonCost(const std::string& migrationId);
     // docs/s for one migration; 0: the settings' default.
     Result<MigrationRecord> setThrottle(
         const std::string& migrationId, std::uint64_t docsPerSecond, const Actor& actor);

@@ -4,6 +4,7 @@
 #include "core/migration/migration_history.h"
 #include "core/map/map_editor.h"
 #include "core/migration/migration_requests.h"
+#include "ctl_run.h"
 #include "node_test_helpers.h"
 #include "tests/support/controller_process.h"
 #include "tests/support/fleet_test.h"
@@ -379,6 +380,60 @@ TEST_F(MigrationTest, AMigrationWaitsForItsTargetsNodeToComeBackBeforeStarting)
     EXPECT_EQ(migration(failing.id).phase, core::MigrationPhase::Failed);
     EXPECT_NE(migration(failing.id).error.find("start-retry-seconds is 2"), std::string::npos)
         << migration(failing.id).error;
+}
+
+// Issue 14, defect 7: a node lost for good. The old source dies while the migration is in
+// cleanup (its rollback window open): cleanup can never remove its copy, rollback needs it, and
+// cancel is refused after cutover. `shardmapctl migrations abandon` says what it costs, then
+// ends the migration with the space on its new owner, writable, and the copy left behind.
+TEST_F(MigrationTest, AMigrationWhoseOldSourceIsLostForGoodCanBeAbandoned)
+{
+    core::MigrationSettings settings;
+    settings.rollbackWindowSeconds = 120;
+    settings.backfillBatch = 100;
+    setSettings(settings);
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    Workload workload({ { "acme" }, 300, 1, 10, 0.0, std::chrono::milliseconds(1), 34 },
+        { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string source = space("acme").shard;
+    const std::string target = otherShard(source);
+    const auto queued = queue("acme", target);
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return m.phase == core::MigrationPhase::Cleanup; }))
+        << controller->stderrText();
+    m_nodes[source == "s0" ? 0 : 1]->kill9();
+    core::MigrationRequests requests(*m_store, m_pool);
+    EXPECT_FALSE(requests.cancel(queued.id, m_actor)) << "cancel is refused after cutover";
+
+    auto asked = runCtl(m_dir, storeUri(), { "migrations", "abandon", queued.id });
+    EXPECT_EQ(asked.code, 2);
+    EXPECT_NE(asked.err.find("is not removed"), std::string::npos) << asked.err;
+    EXPECT_NE(asked.err.find("--yes"), std::string::npos);
+    EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Cleanup) << "nothing changed without --yes";
+    const std::uint64_t epoch = space("acme").epoch;
+    auto done = runCtl(m_dir, storeUri(), { "migrations", "abandon", queued.id, "--yes" });
+    ASSERT_EQ(done.code, 0) << done.err;
+
+    const auto ended = migration(queued.id);
+    EXPECT_EQ(ended.phase, core::MigrationPhase::Done);
+    EXPECT_TRUE(ended.abandoned);
+    const auto record = space("acme");
+    EXPECT_EQ(record.shard, target);
+    EXPECT_TRUE(record.migrationId.empty());
+    EXPECT_TRUE(record.target.empty());
+    EXPECT_EQ(record.epoch, epoch + 1) << "dual writes to the lost node stop";
+    EXPECT_TRUE(has(eventKinds(historyOf(queued.id)), "abandoned"));
+    // The space takes writes on its new owner (the router pushes the new epoch there).
+    std::vector<core::ItemResult> results;
+    std::string error;
+    ASSERT_TRUE(routerServicePath(controller->address())(
+        { { "acme", "after-abandon", 1, { { "body", "still writable" } }, false } }, results, error))
+        << error;
+    EXPECT_EQ(results.at(0).outcome, core::WriteOutcome::Applied);
+    // And it stays ended: the executor does not pick it up again.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Done);
 }
 
 TEST_F(MigrationTest, CancelBeforeCutoverLeavesTheSourceAndRemovesTheTargetCopy)
