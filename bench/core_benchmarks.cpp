@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <sqlite3.h>
+#include <xxhash.h>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,23 @@ namespace {
 using namespace shardmap::core;
 using shardmap::bench::Corpus;
 using shardmap::bench::CorpusOptions;
+
+// The checksum term before issue 14, kept here to compare: a hash of (id, version) only.
+std::uint64_t idVersionTerm(std::string_view id, std::uint64_t version)
+{
+    std::array<unsigned char, 8> bytes {};
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = static_cast<unsigned char>(version >> (8 * i));
+    return XXH3_64bits_withSeed(bytes.data(), bytes.size(), XXH3_64bits(id.data(), id.size()));
+}
+
+void idVersionTermBench(benchmark::State& state)
+{
+    std::uint64_t version = 1;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(idVersionTerm("doc-0000123456", version++));
+}
+BENCHMARK(idVersionTermBench);
 
 // The checksum's cost per written row: the content hash of a typical document (title, body of
 // about 1 KB, tags) and its row term (issue 14 made the checksum cover content).
