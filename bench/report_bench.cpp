@@ -97,7 +97,7 @@ void measureUi(std::size_t size)
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
     const qint64 firstPage = clock.elapsed() - opened;
     std::printf("| %zu | %lld | %d | %lld | %lld | %.3f |\n", size, static_cast<long long>(firstPage),
-        preview.pageCount(), static_cast<long long>(longest), static_cast<long long>(opened), 
+        preview.pageCount(), static_cast<long long>(longest), static_cast<long long>(opened),
         firstPage ? static_cast<double>(longest) / static_cast<double>(firstPage) : 0.0);
 }
 

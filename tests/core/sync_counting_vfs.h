@@ -23,10 +23,7 @@ public:
         sqlite3_vfs_register(&s_vfs, 1);
         s_walSyncs = 0;
     }
-    ~SyncCountingVfs()
-    {
-        sqlite3_vfs_unregister(&s_vfs);
-    }
+    ~SyncCountingVfs() { sqlite3_vfs_unregister(&s_vfs); }
     SyncCountingVfs(const SyncCountingVfs&) = delete;
     SyncCountingVfs& operator=(const SyncCountingVfs&) = delete;
 
@@ -64,7 +61,9 @@ private:
     static inline const sqlite3_io_methods s_methods = {
         3,
         [](sqlite3_file* f) { return of(f)->real()->pMethods->xClose(of(f)->real()); },
-        [](sqlite3_file* f, void* b, int n, sqlite3_int64 o) { return of(f)->real()->pMethods->xRead(of(f)->real(), b, n, o); },
+        [](sqlite3_file* f, void* b, int n, sqlite3_int64 o) {
+            return of(f)->real()->pMethods->xRead(of(f)->real(), b, n, o);
+        },
         [](sqlite3_file* f, const void* b, int n, sqlite3_int64 o) {
             return of(f)->real()->pMethods->xWrite(of(f)->real(), b, n, o);
         },
@@ -80,11 +79,17 @@ private:
         [](sqlite3_file* f, int r, int s, int e, void volatile** p) {
             return of(f)->real()->pMethods->xShmMap(of(f)->real(), r, s, e, p);
         },
-        [](sqlite3_file* f, int o, int n, int fl) { return of(f)->real()->pMethods->xShmLock(of(f)->real(), o, n, fl); },
+        [](sqlite3_file* f, int o, int n, int fl) {
+            return of(f)->real()->pMethods->xShmLock(of(f)->real(), o, n, fl);
+        },
         [](sqlite3_file* f) { of(f)->real()->pMethods->xShmBarrier(of(f)->real()); },
         [](sqlite3_file* f, int d) { return of(f)->real()->pMethods->xShmUnmap(of(f)->real(), d); },
-        [](sqlite3_file* f, sqlite3_int64 o, int n, void** p) { return of(f)->real()->pMethods->xFetch(of(f)->real(), o, n, p); },
-        [](sqlite3_file* f, sqlite3_int64 o, void* p) { return of(f)->real()->pMethods->xUnfetch(of(f)->real(), o, p); },
+        [](sqlite3_file* f, sqlite3_int64 o, int n, void** p) {
+            return of(f)->real()->pMethods->xFetch(of(f)->real(), o, n, p);
+        },
+        [](sqlite3_file* f, sqlite3_int64 o, void* p) {
+            return of(f)->real()->pMethods->xUnfetch(of(f)->real(), o, p);
+        },
     };
 };
 

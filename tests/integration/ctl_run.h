@@ -20,14 +20,12 @@ struct CtlRun {
     nlohmann::json parsed() const { return nlohmann::json::parse(out, nullptr, false); }
 };
 
-// shardmapctl --store STORE --actor tester ARGS..., its stderr kept in dir/ctl.stderr.
-// env: extra NAME=VALUE entries for the child (failpoints).
-inline CtlRun runCtl(const TempDir& dir, const std::string& store, const std::vector<std::string>& args,
-    const std::vector<std::string>& env = {})
+// Runs a program to its end: its standard output, exit code, and standard error (kept in
+// dir/<name>.stderr). env: extra NAME=VALUE entries for the child (failpoints, LANG).
+inline CtlRun runProgram(const TempDir& dir, const std::vector<std::string>& argv,
+    const std::vector<std::string>& env = {}, const std::string& name = "tool")
 {
-    std::vector<std::string> argv { SHARDMAP_CTL_BINARY, "--store", store, "--actor", "tester" };
-    argv.insert(argv.end(), args.begin(), args.end());
-    const std::string errFile = dir.file("ctl.stderr");
+    const std::string errFile = dir.file(name + ".stderr");
     std::filesystem::remove(errFile);
     auto child = ChildProcess::spawn(argv, errFile, env);
     CtlRun run;
@@ -38,6 +36,15 @@ inline CtlRun runCtl(const TempDir& dir, const std::string& store, const std::ve
     run.code = child->wait(std::chrono::seconds(30)).value_or(-1);
     run.err = readWholeFile(errFile);
     return run;
+}
+
+// shardmapctl --store STORE --actor tester ARGS..., its stderr kept in dir/ctl.stderr.
+inline CtlRun runCtl(const TempDir& dir, const std::string& store, const std::vector<std::string>& args,
+    const std::vector<std::string>& env = {})
+{
+    std::vector<std::string> argv { SHARDMAP_CTL_BINARY, "--store", store, "--actor", "tester" };
+    argv.insert(argv.end(), args.begin(), args.end());
+    return runProgram(dir, argv, env, "ctl");
 }
 
 // Two real nodes (data under dir/node0, dir/node1) registered as n0 and n1 with shards s0 on n0

@@ -24,16 +24,7 @@ namespace {
 // A tool's standard output (pdftotext, pdfinfo, python3), and its exit code.
 CtlRun runTool(const TempDir& dir, const std::vector<std::string>& argv)
 {
-    const std::string errFile = dir.file("tool.stderr");
-    auto child = ChildProcess::spawn(argv, errFile);
-    CtlRun run;
-    if (!child)
-        return run;
-    while (auto line = child->readLine(std::chrono::seconds(30)))
-        run.out += *line + "\n";
-    run.code = child->wait(std::chrono::seconds(30)).value_or(-1);
-    run.err = readWholeFile(errFile);
-    return run;
+    return runProgram(dir, argv);
 }
 
 class ReportTest : public FleetTest<::testing::Test> {
