@@ -12,10 +12,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <sqlite3.h>
-#include <xxhash.h>
 #include <string>
 #include <string_view>
 #include <vector>
+#include <xxhash.h>
 
 namespace {
 
@@ -44,8 +44,10 @@ BENCHMARK(idVersionTermBench);
 // about 1 KB, tags) and its row term (issue 14 made the checksum cover content).
 void checksumTermBench(benchmark::State& state)
 {
-    Document doc { "space", "doc-0000123456", 1, { { "title", "Quarterly report on the northern region" },
-        { "body", std::string(1000, 'x') }, { "tags", "finance report q3" } }, false };
+    Document doc { "space", "doc-0000123456", 1,
+        { { "title", "Quarterly report on the northern region" }, { "body", std::string(1000, 'x') },
+            { "tags", "finance report q3" } },
+        false };
     for (auto _ : state) {
         ++doc.version;
         benchmark::DoNotOptimize(rowTerm(doc.id, contentHash(doc)));

@@ -662,8 +662,7 @@ SplitResult split(core::NodeClient& client, const ServerProcess& node, const Opt
     result.copySeconds = secondsSince(copyStart);
     const auto dropStart = Clock::now();
     for (auto& moved : result.moved) {
-        moved.dropped
-            = orThrow(client.dropSpace(kShardA, moved.space, 2, 0, 0), "DropSpace A " + moved.space).deleted;
+        moved.dropped = orThrow(client.dropSpace(kShardA, moved.space, 2, 0, 0), "DropSpace A " + moved.space).deleted;
         for (std::size_t t = 0; t < tenants.names.size(); ++t) {
             if (tenants.names[t] == moved.space)
                 shardOfTenant[t] = kShardB;

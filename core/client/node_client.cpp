@@ -243,7 +243,8 @@ Result<std::vector<SpaceStats>> GrpcNodeClient::spaceStats(
         return fromGrpcStatus(status, m_address);
     std::vector<SpaceStats> out;
     for (const auto& s : response.stats())
-        out.push_back({ s.space(), s.live_docs(), s.bytes_estimate(), s.checksum(), s.tombstones(), s.checksum_kind() });
+        out.push_back(
+            { s.space(), s.live_docs(), s.bytes_estimate(), s.checksum(), s.tombstones(), s.checksum_kind() });
     return out;
 }
 
@@ -371,8 +372,8 @@ Result<ScanPage> GrpcNodeClient::scanPage(const std::string& shard, const std::s
     return page;
 }
 
-Result<DropProgress> GrpcNodeClient::dropSpace(const std::string& shard, const std::string& space,
-    std::uint64_t epoch, std::uint32_t maxRowsPerSecond, std::uint64_t maxRows)
+Result<DropProgress> GrpcNodeClient::dropSpace(const std::string& shard, const std::string& space, std::uint64_t epoch,
+    std::uint32_t maxRowsPerSecond, std::uint64_t maxRows)
 {
     v1::DropSpaceRequest request;
     request.set_shard_id(shard);
@@ -382,8 +383,8 @@ Result<DropProgress> GrpcNodeClient::dropSpace(const std::string& shard, const s
     request.set_max_rows(maxRows);
     // As long as the pace says for maxRows (unpaced: 10,000 rows/s), plus the call timeout; an
     // unbounded drop gets an hour.
-    const double seconds = maxRows == 0 ? 3600.0
-                                        : static_cast<double>(maxRows) / (maxRowsPerSecond ? maxRowsPerSecond : 10000);
+    const double seconds
+        = maxRows == 0 ? 3600.0 : static_cast<double>(maxRows) / (maxRowsPerSecond ? maxRowsPerSecond : 10000);
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + m_impl->timeout
         + std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>(seconds)));

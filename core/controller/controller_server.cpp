@@ -3,11 +3,11 @@
 #include "core/util/validation.h"
 
 #include <fstream>
-#include <random>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
+#include <random>
 #include <sstream>
 #include <unistd.h>
 
@@ -89,7 +89,8 @@ Status ControllerServer::openStoreAndRouter()
     options.followChanges = true;
     options.onFollowing = [this](bool following, const std::string& why) {
         m_routerFollowing = following;
-        log(following ? "router: " + why : "router: the map watch ended (" + why + "); watching again, NOT_SERVING meanwhile");
+        log(following ? "router: " + why
+                      : "router: the map watch ended (" + why + "); watching again, NOT_SERVING meanwhile");
         std::lock_guard lock(m_healthMutex);
         if (m_server && !m_healthClosed)
             m_server->GetHealthCheckService()->SetServingStatus(std::string(kRouterHealthService), following);

@@ -33,17 +33,27 @@ Result<ScanPage> scanSized(NodeClient& client, const std::string& shard, const s
 }
 
 // Repair writes in chunks under the node's request limit; the summary adds them up.
+// Where the write chunk starting at begin ends: at least one document, then until the chunk
+// reaches the node's request budget (the backfill and the repair write alike).
+template <typename DocOf> std::size_t chunkEnd(std::size_t begin, std::size_t size, DocOf docOf)
+{
+    std::uint64_t bytes = 0;
+    std::size_t end = begin;
+    for (; end < size && (end == begin || bytes < kMaxWriteBytes); ++end)
+        bytes += documentBytes(docOf(end));
+    return end;
+}
+
 Result<WriteSummary> repairChunked(NodeClient& client, const std::string& shard, const std::vector<WriteItem>& items)
 {
     WriteSummary total;
     std::size_t begin = 0;
     while (begin < items.size()) {
-        std::vector<WriteItem> chunk;
-        std::uint64_t bytes = 0;
-        for (; begin < items.size() && (chunk.empty() || bytes < kMaxWriteBytes); ++begin) {
-            bytes += documentBytes(items[begin].doc);
-            chunk.push_back(items[begin]);
-        }
+        const std::size_t end
+            = chunkEnd(begin, items.size(), [&](std::size_t i) -> const Document& { return items[i].doc; });
+        const std::vector<WriteItem> chunk(items.begin() + static_cast<std::ptrdiff_t>(begin),
+            items.begin() + static_cast<std::ptrdiff_t>(end));
+        begin = end;
         auto written = client.repairWrite(shard, chunk);
         if (!written)
             return written.error();
@@ -848,13 +858,11 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::backfill(Context& ctx)
         // Write in chunks that stay under the node's request limit.
         std::size_t begin = 0;
         while (begin < page->docs.size()) {
+            const std::size_t end = chunkEnd(
+                begin, page->docs.size(), [&](std::size_t i) -> const Document& { return page->docs[i]; });
             std::vector<WriteItem> items;
-            std::uint64_t chunkBytes = 0;
-            std::size_t end = begin;
-            for (; end < page->docs.size() && (items.empty() || chunkBytes < kMaxWriteBytes); ++end) {
-                chunkBytes += documentBytes(page->docs[end]);
-                items.push_back({ page->docs[end], epoch });
-            }
+            for (std::size_t i = begin; i < end; ++i)
+                items.push_back({ page->docs[i], epoch });
             auto written = (*target)->bulkWrite(targetShard, items);
             if (!written && written.error().details.contains("held_epoch")) {
                 // The target lost its role (restarted from an old backup, or told by someone
@@ -1269,8 +1277,8 @@ Result<std::uint64_t> MigrationExecutor::removeCopy(Context& ctx, const std::str
     for (;;) {
         if (auto status = checkLease(); !status)
             return status.error();
-        auto dropped = (*client)->dropSpace(
-            shard, m.space, ctx.sp().epoch, ctx.settings.cleanupRowsPerSecond, kDropRowsPerCall);
+        auto dropped
+            = (*client)->dropSpace(shard, m.space, ctx.sp().epoch, ctx.settings.cleanupRowsPerSecond, kDropRowsPerCall);
         if (!dropped)
             return makeError(dropped.error().code,
                 "removing the copy of " + m.space + " from " + shard + ": " + dropped.error().message);

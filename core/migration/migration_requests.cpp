@@ -355,12 +355,12 @@ Result<std::string> MigrationRequests::abandonCost(const std::string& migrationI
     if (auto status = refuseAbandon(m); !status)
         return status.error();
     const ShardRecord* left = map->shard(leftCopy(m));
-    const std::string where = "shard " + leftCopy(m) + (left ? " (node " + left->node + ")" : " (no longer in the map)");
+    const std::string where
+        = "shard " + leftCopy(m) + (left ? " (node " + left->node + ")" : " (no longer in the map)");
     const bool after = m.phase == MigrationPhase::Cleanup;
     return "Abandoning migration " + m.id + " of space " + m.space + " (phase " + migrationPhaseName(m.phase)
         + ") ends it now without the controller: space " + m.space + " stays on " + (after ? m.target : m.source)
-        + " and the migration ends " + (after ? "done" : "cancelled")
-        + ". The copy of the space on " + where
+        + " and the migration ends " + (after ? "done" : "cancelled") + ". The copy of the space on " + where
         + " is not removed: if that node comes back, those rows stay on it (fenced or orphaned) until the shard is "
           "dropped or the space is moved there again. Use this only for a node lost for good.";
 }

@@ -171,13 +171,12 @@ Status ShardStore::createSchema(const std::string& shardId, const ShardStoreOpti
     // its rowid, and rows are written explicitly rather than by triggers, because SQLite 3.40
     // flushes FTS5's pending data at every statement savepoint a trigger opens (measured: half
     // the ingest rate; docs/BENCHMARKS.md).
-    const std::string sql
-        = "PRAGMA page_size=4096; BEGIN IMMEDIATE;"
-          "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
-          "CREATE TABLE docs(rowid INTEGER PRIMARY KEY, space TEXT NOT NULL, id TEXT NOT NULL,"
-          " version INTEGER NOT NULL, deleted INTEGER NOT NULL, bytes INTEGER NOT NULL, extra TEXT,"
-          " chash INTEGER NOT NULL DEFAULT 0, UNIQUE(space, id));"
-          "CREATE VIRTUAL TABLE fts USING fts5(sp"
+    const std::string sql = "PRAGMA page_size=4096; BEGIN IMMEDIATE;"
+                            "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
+                            "CREATE TABLE docs(rowid INTEGER PRIMARY KEY, space TEXT NOT NULL, id TEXT NOT NULL,"
+                            " version INTEGER NOT NULL, deleted INTEGER NOT NULL, bytes INTEGER NOT NULL, extra TEXT,"
+                            " chash INTEGER NOT NULL DEFAULT 0, UNIQUE(space, id));"
+                            "CREATE VIRTUAL TABLE fts USING fts5(sp"
         + names
         + ", prefix='2 3', tokenize='unicode61 remove_diacritics 2');"
           "CREATE TABLE spaces(space TEXT PRIMARY KEY, live INTEGER NOT NULL, bytes INTEGER NOT NULL,"
@@ -505,8 +504,8 @@ Result<ItemResult> ShardStore::applyItem(
     const std::uint64_t hash = contentHash(doc);
     // A newer version wins. A repair (the migration source's row, which is authoritative) also
     // replaces the same version with other content; it never replaces a newer one.
-    const bool replaces = !exists || storedVersion < doc.version
-        || (repair && storedVersion == doc.version && storedHash != hash);
+    const bool replaces
+        = !exists || storedVersion < doc.version || (repair && storedVersion == doc.version && storedHash != hash);
     if (!replaces)
         return ItemResult { WriteOutcome::Stale, {}, storedVersion };
 

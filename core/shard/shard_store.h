@@ -193,8 +193,7 @@ private:
     void commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group);
     Status applyBatch(PendingBatch& batch);
     Status checkEpochs(const PendingBatch& batch) const;
-    Result<ItemResult> applyItem(
-        const Document& doc, bool repair, std::unordered_map<std::string, SpaceStats>& deltas);
+    Result<ItemResult> applyItem(const Document& doc, bool repair, std::unordered_map<std::string, SpaceStats>& deltas);
     Status upgradeSchema(int from);
     void splitFields(const Document& doc, std::vector<std::optional<std::string>>& text, std::string& extra) const;
     Status indexText(std::int64_t rowid, const std::string& space, const std::vector<std::optional<std::string>>& text);

@@ -1,8 +1,7 @@
 #include "core/store/sqlite_store.h"
 
-#include "core/util/failpoint.h"
-
 #include "core/store/store_rules.h"
+#include "core/util/failpoint.h"
 #include "core/util/validation.h"
 
 #include <algorithm>

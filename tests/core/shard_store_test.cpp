@@ -226,14 +226,14 @@ TEST_F(ShardStoreTest, TheChecksumCoversContentAndTombstones)
     auto normal = (*other)->write({ { doc("acme", "a", 5, "the body client A was told was applied"), 1 } });
     ASSERT_TRUE(normal);
     EXPECT_EQ(normal->stale, 1u);
-    auto repaired = (*other)->write(
-        { { doc("acme", "a", 5, "the body client A was told was applied"), 1 } }, WriteMode::Repair);
+    auto repaired
+        = (*other)->write({ { doc("acme", "a", 5, "the body client A was told was applied"), 1 } }, WriteMode::Repair);
     ASSERT_TRUE(repaired);
     EXPECT_EQ(repaired->applied, 1u);
     EXPECT_EQ((*other)->spaceStats({ "acme" })->front(), stats("acme"));
     // The same content again changes nothing, and a repair never replaces a newer version.
-    EXPECT_EQ((*other)->write({ { doc("acme", "a", 5, "the body client A was told was applied"), 1 } },
-                          WriteMode::Repair)
+    EXPECT_EQ((*other)
+                  ->write({ { doc("acme", "a", 5, "the body client A was told was applied"), 1 } }, WriteMode::Repair)
                   ->stale,
         1u);
     ASSERT_TRUE((*other)->write({ { doc("acme", "a", 6, "newer"), 1 } }));
@@ -256,9 +256,10 @@ TEST_F(ShardStoreTest, TheChecksumCoversContentAndTombstones)
 // content hash and every space's checksum, as a new file would have them.
 TEST_F(ShardStoreTest, ASchemaOneFileIsUpgradedWhenOpened)
 {
-    write({ doc("acme", "a", 1, "x"), doc("acme", "b", 2, "y"), tombstone("acme", "c", 4), doc("globex", "g", 1, "z") });
-    ASSERT_TRUE(write({ Document { "acme", "d", 1, { { "title", "t" }, { "custom", "not searchable" } }, false } })
-            .applied);
+    write(
+        { doc("acme", "a", 1, "x"), doc("acme", "b", 2, "y"), tombstone("acme", "c", 4), doc("globex", "g", 1, "z") });
+    ASSERT_TRUE(
+        write({ Document { "acme", "d", 1, { { "title", "t" }, { "custom", "not searchable" } }, false } }).applied);
     const SpaceStats acme = stats("acme");
     const SpaceStats globex = stats("globex");
     const std::string path = m_store->path();

@@ -269,15 +269,14 @@ TEST_F(ControllerTest, ARouterWhoseWatchDiesWatchesAgainAndIsNotServingMeanwhile
 {
     // Without the executor, whose watch would take the failpoint's hits too.
     auto c = ControllerProcess::start(m_dir.file("cw.stderr.log"),
-        { "--store", storeUri(), "--id", "cw", "--no-executor" },
-        { "SHARDMAP_FAILPOINTS=store.watch.read=error@2" });
+        { "--store", storeUri(), "--id", "cw", "--no-executor" }, { "SHARDMAP_FAILPOINTS=store.watch.read=error@2" });
     ASSERT_TRUE(c);
     grpc::Status status;
     write(*c, { makeDoc("acme", "d1", 1, "hello") }, &status);
     ASSERT_TRUE(status.ok()) << status.error_message();
-    ASSERT_TRUE(pollUntil(std::chrono::seconds(10),
-        [&] { return c->stderrText().find("router: watching the map again") != std::string::npos; }))
-        << c->stderrText();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(10), [&] {
+        return c->stderrText().find("router: watching the map again") != std::string::npos;
+    })) << c->stderrText();
     EXPECT_NE(c->stderrText().find("the map watch ended"), std::string::npos);
 
     // A change made after the watch died reaches the router's table.
@@ -297,9 +296,9 @@ TEST_F(ControllerTest, ARouterWhoseWatchDiesWatchesAgainAndIsNotServingMeanwhile
         { "--store", storeUri(), "--id", "cs", "--no-executor" }, { "SHARDMAP_FAILPOINTS=store.watch.read=error@2+" });
     ASSERT_TRUE(stuck);
     ASSERT_TRUE(editor.reassignSpace("acme", before.shard(), m_actor)); // a commit for it to read
-    EXPECT_TRUE(pollUntil(std::chrono::seconds(10),
-        [&] { return stuck->health("shardmap.v1.Router") == HealthCheckResponse::NOT_SERVING; }))
-        << stuck->stderrText();
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(10), [&] {
+        return stuck->health("shardmap.v1.Router") == HealthCheckResponse::NOT_SERVING;
+    })) << stuck->stderrText();
 }
 
 // Issue 14, defect 6: a cutover aborted after the map committed the fence's epoch with the source

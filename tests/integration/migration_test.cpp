@@ -1,8 +1,8 @@
 // Live migrations end to end: real nodes, a real shardmapd running the executor, a real SQLite
 // shard map, and writers going through shardmapd's Router service while spaces move. Every test
 // checks the §6 invariants against the workload's model of acknowledged writes.
-#include "core/migration/migration_history.h"
 #include "core/map/map_editor.h"
+#include "core/migration/migration_history.h"
 #include "core/migration/migration_requests.h"
 #include "ctl_run.h"
 #include "node_test_helpers.h"
@@ -196,14 +196,15 @@ TEST_F(MigrationTest, TheNewOwnerHasTheSourcesContentAfterAnEqualVersionRaceAndA
     const std::string target = otherShard(source);
     const auto queued = queue("acme", target, 150); // a backfill of about 4 s
     // The backfill has passed the start of the id order, where "0-..." sorts: it never copies them.
-    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return m.progress.docsDone >= 100 && m.progress.docsDone < 500; }))
-        << migration(queued.id).status;
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) {
+        return m.progress.docsDone >= 100 && m.progress.docsDone < 500;
+    })) << migration(queued.id).status;
     const auto write = routerServicePath(controller->address());
     const auto body = [](const std::string& text) { return std::map<std::string, std::string> { { "body", text } }; };
     std::vector<core::ItemResult> results;
     std::string error;
-    ASSERT_TRUE(write({ { "acme", "0-x", 7, body("client A's body"), false }, { "acme", "0-ghost", 3, {}, true } },
-        results, error))
+    ASSERT_TRUE(write(
+        { { "acme", "0-x", 7, body("client A's body"), false }, { "acme", "0-ghost", 3, {}, true } }, results, error))
         << error;
     ASSERT_EQ(results.size(), 2u);
     EXPECT_EQ(results[0].outcome, core::WriteOutcome::Applied);
@@ -258,9 +259,10 @@ TEST_F(MigrationTest, ACutoverConflictNeverOverwritesAnotherCommittersCutover)
     mig.value.phase = core::MigrationPhase::Cleanup;
     mig.value.cutoverUnixMs = mig.value.updatedUnixMs;
     mig.value.status = "cut over by another committer";
-    auto committed = m_store->commit({ { { core::keys::space("acme"), core::encode(sp.value), sp.modRevision },
-                                           { core::keys::migration(queued.id), core::encode(mig.value), mig.modRevision } },
-        std::nullopt, std::nullopt, "other-leader", "migration-cutover", "" });
+    auto committed
+        = m_store->commit({ { { core::keys::space("acme"), core::encode(sp.value), sp.modRevision },
+                                { core::keys::migration(queued.id), core::encode(mig.value), mig.modRevision } },
+            std::nullopt, std::nullopt, "other-leader", "migration-cutover", "" });
     ASSERT_TRUE(committed) << committed.error().describe();
     ASSERT_TRUE(nodeOf(target)->setOwnership(target, { "acme", core::SpaceRole::Owner, next }));
 
@@ -284,8 +286,8 @@ TEST_F(MigrationTest, ACutoverConflictNeverOverwritesAnotherCommittersCutover)
 // large documents rather than failing on the old code; see docs/MIGRATIONS.md.)
 TEST_F(MigrationTest, VerifyRepairsLargeDocumentsInChunks)
 {
-    auto controller = startController("c1",
-        { "SHARDMAP_FAILPOINTS=router.target_write=error;migration.backfill.done=sleep(10000)@1" });
+    auto controller = startController(
+        "c1", { "SHARDMAP_FAILPOINTS=router.target_write=error;migration.backfill.done=sleep(10000)@1" });
     ASSERT_TRUE(controller);
     const auto write = routerServicePath(controller->address());
     const auto large = [](int i, std::uint64_t version) {
@@ -317,8 +319,11 @@ TEST_F(MigrationTest, VerifyRepairsLargeDocumentsInChunks)
     writeAll(80, 2);
     // All of them before verify starts, so that one repair has them all.
     ASSERT_EQ(migration(queued.id).phase, core::MigrationPhase::Backfill)
-        << "the updates took " << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - updating).count() << " ms";
-    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); }, std::chrono::seconds(90)))
+        << "the updates took "
+        << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - updating).count()
+        << " ms";
+    ASSERT_TRUE(waitFor(
+        queued.id, [](const auto& m) { return !m.active(); }, std::chrono::seconds(90)))
         << migration(queued.id).status << controller->stderrText();
     ASSERT_EQ(migration(queued.id).phase, core::MigrationPhase::Done) << migration(queued.id).error;
     EXPECT_GE(migration(queued.id).repairedDocs, 80u);
@@ -334,8 +339,8 @@ TEST_F(MigrationTest, VerifyRepairsLargeDocumentsInChunks)
 // reason once it has waited start_retry_seconds. Writes go through a replica without executor.
 TEST_F(MigrationTest, AMigrationWaitsForItsTargetsNodeToComeBackBeforeStarting)
 {
-    auto writer = ControllerProcess::start(m_dir.file("writer.stderr.log"),
-        { "--store", storeUri(), "--id", "writer", "--no-executor" });
+    auto writer = ControllerProcess::start(
+        m_dir.file("writer.stderr.log"), { "--store", storeUri(), "--id", "writer", "--no-executor" });
     ASSERT_TRUE(writer);
     Workload workload({ { "acme", "globex" }, 200, 1, 10, 0.0, std::chrono::milliseconds(1), 33 },
         { routerServicePath(writer->address()) });
@@ -355,7 +360,8 @@ TEST_F(MigrationTest, AMigrationWaitsForItsTargetsNodeToComeBackBeforeStarting)
 
     auto executor = startController("c1");
     ASSERT_TRUE(executor);
-    ASSERT_TRUE(waitFor(waiting.id, [](const auto& m) { return m.error.find("waiting to start") != std::string::npos; }))
+    ASSERT_TRUE(
+        waitFor(waiting.id, [](const auto& m) { return m.error.find("waiting to start") != std::string::npos; }))
         << migration(waiting.id).error << executor->stderrText();
     EXPECT_EQ(migration(waiting.id).phase, core::MigrationPhase::Queued) << "it must wait, not fail";
     EXPECT_NE(migration(waiting.id).startBlockedUnixMs, 0);

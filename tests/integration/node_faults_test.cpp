@@ -365,7 +365,8 @@ TEST(NodeProcessTest, AStalledNodeFailsALongStreamWithinTheKeepalive)
     ASSERT_TRUE((*client)->createShard("s1", {}));
     std::vector<shardmap::core::WriteItem> items;
     for (int i = 0; i < 2000; ++i)
-        items.push_back({ shardmap::core::Document { "acme", "d" + std::to_string(i), 1, { { "body", "x" } }, false }, 2 });
+        items.push_back(
+            { shardmap::core::Document { "acme", "d" + std::to_string(i), 1, { { "body", "x" } }, false }, 2 });
     ASSERT_TRUE((*client)->setOwnership("s1", { "acme", shardmap::core::SpaceRole::Owner, 2 }));
     ASSERT_TRUE((*client)->bulkWrite("s1", items));
     ASSERT_TRUE((*client)->setOwnership("s1", { "acme", shardmap::core::SpaceRole::Fenced, 3 }));

@@ -217,8 +217,7 @@ TEST_F(NodeRpcTest, DropSpaceStreamsProgressAndThrottles)
         auto ctx = contextWithDeadline();
         auto stream = stub().DropSpace(ctx.get(), r);
         v1::DropSpaceProgress ignored;
-        while (stream->Read(&ignored)) {
-        }
+        while (stream->Read(&ignored)) { }
         return stream->Finish().error_code();
     };
     EXPECT_EQ(refused(request), grpc::StatusCode::INVALID_ARGUMENT);

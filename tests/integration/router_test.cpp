@@ -46,7 +46,8 @@ public:
         }
         return m_real->bulkWrite(s, items);
     }
-    core::Result<core::WriteSummary> repairWrite(const std::string& s, const std::vector<core::WriteItem>& items) override
+    core::Result<core::WriteSummary> repairWrite(
+        const std::string& s, const std::vector<core::WriteItem>& items) override
     {
         return m_real->repairWrite(s, items);
     }

@@ -19,9 +19,9 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QItemSelectionModel>
-#include <QTableView>
 #include <QSignalSpy>
 #include <QSystemTrayIcon>
+#include <QTableView>
 #include <QThread>
 #include <gtest/gtest.h>
 
@@ -355,7 +355,8 @@ bool loaded(ReportExportDialog* dialog)
     return dialog->isLoaded();
 }
 
-std::pair<bool, QString> exportTo(ReportExportDialog* dialog, ReportExportDialog::Format format, const std::string& path)
+std::pair<bool, QString> exportTo(
+    ReportExportDialog* dialog, ReportExportDialog::Format format, const std::string& path)
 {
     dialog->setFormat(format);
     dialog->setPath(QString::fromStdString(path));
@@ -379,9 +380,10 @@ TEST_F(MigrationsPageTest, ExportsReportsOfTheSelectionAnOperationAndTheFilterWi
     ASSERT_TRUE(operation) << operation.error().describe();
     const auto single = queue("globex", 0);
     const std::string moved = operation->migrations.at(0);
-    ASSERT_TRUE(waitFor([&] {
-        return shown(moved) && !shown(moved)->active() && shown(single.id) && !shown(single.id)->active();
-    }, 120000)) << m_controller->stderrText();
+    ASSERT_TRUE(waitFor(
+        [&] { return shown(moved) && !shown(moved)->active() && shown(single.id) && !shown(single.id)->active(); },
+        120000))
+        << m_controller->stderrText();
 
     // The selection: both rows; actions take one migration, the report both.
     m_page->view()->selectAll();

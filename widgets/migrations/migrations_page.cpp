@@ -181,7 +181,8 @@ QWidget* MigrationsPage::buildActions()
     m_concurrentButton = button(tr("Apply…"), &MigrationsPage::changeMaxConcurrent);
     row->addStretch(1);
     m_exportButton = new QPushButton(tr("Export report…"), bar);
-    m_exportButton->setToolTip(tr("A PDF, CSV or JSON report of the selected migrations, or of those the filters show"));
+    m_exportButton->setToolTip(
+        tr("A PDF, CSV or JSON report of the selected migrations, or of those the filters show"));
     connect(m_exportButton, &QPushButton::clicked, this, [this] { exportReport(); });
     row->addWidget(m_exportButton);
     return bar;
@@ -296,7 +297,8 @@ void MigrationsPage::showContextMenu(const QPoint& at)
         const QString operation = qs(record->operation);
         menu.addAction(tr("Export report of operation %1…").arg(operation), this,
             [this, operation] { exportOperationReport(operation); });
-        menu.addAction(tr("Show only operation %1").arg(operation), this, [this, operation] { showOperation(operation); });
+        menu.addAction(
+            tr("Show only operation %1").arg(operation), this, [this, operation] { showOperation(operation); });
     }
     menu.exec(m_view->viewport()->mapToGlobal(at));
 }
