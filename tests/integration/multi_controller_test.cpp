@@ -1,5 +1,6 @@
 // Several shardmapd replicas on one shard map: all route, exactly one runs the executor, and a
 // replica that lost its lease (killed, or stopped past its TTL) cannot act when it comes back.
+#include "core/migration/migration_history.h"
 #include "core/migration/migration_requests.h"
 #include "node_test_helpers.h"
 #include "tests/support/controller_process.h"
@@ -7,6 +8,7 @@
 #include "tests/support/fleet_test.h"
 #include "tests/support/workload.h"
 
+#include <algorithm>
 #include <csignal>
 
 using namespace shardmap;
@@ -140,9 +142,16 @@ TEST_P(MultiControllerTest, AKilledLeaderIsReplacedWithinTheLeaseAndTheBackfillR
     ASSERT_TRUE(pollUntil(std::chrono::seconds(10), [&] { return !commitsBy("b", revisionAtKill).empty(); }))
         << b->stderrText();
     EXPECT_LT(std::chrono::steady_clock::now() - killedAt, std::chrono::milliseconds(1500 + 1500 / 3 + 1000));
+    // Its first commit writes the migration (and may append to its history beside it).
     const auto first = commitsBy("b", revisionAtKill).front();
-    ASSERT_EQ(first.changes.size(), 1u);
-    auto resumed = core::decodeMigration(*first.changes.front().after);
+    const auto migrationKey = std::string(core::keys::kMigrations) + queued->id;
+    const auto change = std::find_if(first.changes.begin(), first.changes.end(),
+        [&](const core::RecordChange& c) { return c.key == migrationKey; });
+    ASSERT_NE(change, first.changes.end()) << first.action;
+    for (const auto& other : first.changes)
+        EXPECT_TRUE(other.key == migrationKey || other.key.starts_with(core::keys::kMigrationHistory)) << other.key;
+    ASSERT_TRUE(change->after);
+    auto resumed = core::decodeMigration(*change->after);
     ASSERT_TRUE(resumed);
     // Resumed from the cursor: its first progress already counts what a had copied.
     EXPECT_GE(resumed->progress.docsDone, cursorAtKill);
