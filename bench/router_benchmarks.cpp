@@ -728,6 +728,10 @@ public:
     {
         return bulkWrite(shard, items);
     }
+    Result<WriteSummary> backfillWrite(const std::string& shard, const std::vector<WriteItem>& items) override
+    {
+        return bulkWrite(shard, items);
+    }
     Result<SearchResult> search(const std::string&, const ShardSearchRequest&) override { return SearchResult {}; }
     Result<std::vector<SpaceStats>> spaceStats(const std::string&, const std::vector<std::string>&) override
     {

@@ -178,19 +178,26 @@ Result<std::vector<Ownership>> GrpcNodeClient::ownerships(const std::string& sha
 
 Result<WriteSummary> GrpcNodeClient::bulkWrite(const std::string& shard, const std::vector<WriteItem>& items)
 {
-    return write(shard, items, false);
+    return write(shard, items, WriteMode::Normal);
 }
 
 Result<WriteSummary> GrpcNodeClient::repairWrite(const std::string& shard, const std::vector<WriteItem>& items)
 {
-    return write(shard, items, true);
+    return write(shard, items, WriteMode::Repair);
 }
 
-Result<WriteSummary> GrpcNodeClient::write(const std::string& shard, const std::vector<WriteItem>& items, bool repair)
+Result<WriteSummary> GrpcNodeClient::backfillWrite(const std::string& shard, const std::vector<WriteItem>& items)
+{
+    return write(shard, items, WriteMode::Backfill);
+}
+
+Result<WriteSummary> GrpcNodeClient::write(
+    const std::string& shard, const std::vector<WriteItem>& items, WriteMode mode)
 {
     v1::BulkWriteRequest request;
     request.set_shard_id(shard);
-    request.set_repair(repair);
+    request.set_repair(mode == WriteMode::Repair);
+    request.set_backfill(mode == WriteMode::Backfill);
     for (const auto& item : items) {
         auto* out = request.add_items();
         toProto(item.doc, *out->mutable_doc());

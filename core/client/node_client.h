@@ -110,6 +110,8 @@ public:
     // A migration's verify copying the source's rows (WriteMode::Repair): a row of the same
     // version with other content is replaced too.
     virtual Result<WriteSummary> repairWrite(const std::string& shard, const std::vector<WriteItem>& items) = 0;
+    // A migration's backfill (WriteMode::Backfill): the node lets clients' writes go first.
+    virtual Result<WriteSummary> backfillWrite(const std::string& shard, const std::vector<WriteItem>& items) = 0;
     virtual Result<SearchResult> search(const std::string& shard, const ShardSearchRequest& request) = 0;
     virtual Result<std::vector<SpaceStats>> spaceStats(const std::string& shard, const std::vector<std::string>& spaces)
         = 0;
@@ -160,6 +162,7 @@ public:
     Result<std::vector<Ownership>> ownerships(const std::string& shard, const std::string& space) override;
     Result<WriteSummary> bulkWrite(const std::string& shard, const std::vector<WriteItem>& items) override;
     Result<WriteSummary> repairWrite(const std::string& shard, const std::vector<WriteItem>& items) override;
+    Result<WriteSummary> backfillWrite(const std::string& shard, const std::vector<WriteItem>& items) override;
     Result<SearchResult> search(const std::string& shard, const ShardSearchRequest& request) override;
     Result<std::vector<SpaceStats>> spaceStats(
         const std::string& shard, const std::vector<std::string>& spaces) override;
@@ -173,7 +176,7 @@ public:
         std::uint32_t maxRowsPerSecond, std::uint64_t maxRows) override;
 
 private:
-    Result<WriteSummary> write(const std::string& shard, const std::vector<WriteItem>& items, bool repair);
+    Result<WriteSummary> write(const std::string& shard, const std::vector<WriteItem>& items, WriteMode mode);
     struct Impl;
     GrpcNodeClient(std::string address, std::unique_ptr<Impl> impl);
 

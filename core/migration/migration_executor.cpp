@@ -863,13 +863,13 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::backfill(Context& ctx)
             std::vector<WriteItem> items;
             for (std::size_t i = begin; i < end; ++i)
                 items.push_back({ page->docs[i], epoch });
-            auto written = (*target)->bulkWrite(targetShard, items);
+            auto written = (*target)->backfillWrite(targetShard, items);
             if (!written && written.error().details.contains("held_epoch")) {
                 // The target lost its role (restarted from an old backup, or told by someone
                 // else): the map says it is the target at this epoch.
                 if (auto status = own(ctx, targetShard, SpaceRole::MigrationTarget, epoch); !status)
                     return status.error();
-                written = (*target)->bulkWrite(targetShard, items);
+                written = (*target)->backfillWrite(targetShard, items);
             }
             if (!written) {
                 (void)saveProgress(false);

@@ -63,6 +63,8 @@ void addRow(SpaceStats& delta, bool deleted, std::uint64_t bytes, std::uint64_t 
 struct ShardStore::PendingBatch {
     std::vector<WriteItem> items;
     bool repair = false;
+    // A slice of a backfill: committed only when no other batch is queued.
+    bool background = false;
     bool done = false;
     Result<WriteSummary> result = WriteSummary {};
 };
@@ -350,44 +352,94 @@ Result<WriteSummary> ShardStore::write(std::vector<WriteItem> items, WriteMode m
     if (items.size() > kMaxBatchItems)
         return makeError(ErrorCode::InvalidArgument,
             "batch has " + std::to_string(items.size()) + " items; the limit is " + std::to_string(kMaxBatchItems));
+    if (mode == WriteMode::Backfill)
+        return writeSliced(std::move(items));
     auto batch = std::make_shared<PendingBatch>();
     batch->items = std::move(items);
     batch->repair = mode == WriteMode::Repair;
-    {
-        std::lock_guard lock(m_queueMutex);
-        m_queue.push_back(batch);
+    return enqueueAndWait(std::move(batch));
+}
+
+Result<WriteSummary> ShardStore::writeSliced(std::vector<WriteItem> items)
+{
+    const std::size_t slice = std::max<std::size_t>(1, m_options.backfillSliceItems);
+    WriteSummary total;
+    total.results.reserve(items.size());
+    for (std::size_t begin = 0; begin < items.size() || begin == 0; begin += slice) {
+        const std::size_t end = std::min(items.size(), begin + slice);
+        auto batch = std::make_shared<PendingBatch>();
+        batch->items.assign(std::make_move_iterator(items.begin() + static_cast<std::ptrdiff_t>(begin)),
+            std::make_move_iterator(items.begin() + static_cast<std::ptrdiff_t>(end)));
+        batch->background = true;
+        auto written = enqueueAndWait(std::move(batch));
+        if (!written)
+            return written.error();
+        total.results.insert(total.results.end(), written->results.begin(), written->results.end());
+        total.applied += written->applied;
+        total.stale += written->stale;
+        total.rejected += written->rejected;
+        if (end == items.size())
+            break;
     }
-    // Whoever holds the write lock commits everything queued, ours included if we are late.
-    std::lock_guard lock(m_writeMutex);
-    while (!batch->done)
-        commitPending();
+    return total;
+}
+
+Result<WriteSummary> ShardStore::enqueueAndWait(std::shared_ptr<PendingBatch> batch)
+{
+    // Whoever finds no commit in progress commits a group from the queue (ours included if we
+    // are late); the others wait for it. A waiter whose batch went in an earlier group returns
+    // as soon as that group is committed, however long the queue behind it.
+    std::unique_lock queue(m_queueMutex);
+    m_queue.push_back(batch);
+    while (!batch->done) {
+        if (m_committing) {
+            m_committed.wait(queue);
+            continue;
+        }
+        auto group = takeGroup();
+        m_committing = true;
+        queue.unlock();
+        {
+            std::lock_guard write(m_writeMutex);
+            commitGroup(group);
+        }
+        queue.lock();
+        for (auto& committed : group)
+            committed->done = true;
+        m_committing = false;
+        m_committed.notify_all();
+    }
     return batch->result;
 }
 
-void ShardStore::commitPending()
+std::vector<std::shared_ptr<ShardStore::PendingBatch>> ShardStore::takeGroup()
 {
+    // Clients' batches first, all of them that fit; a backfill slice only when none waits.
     std::vector<std::shared_ptr<PendingBatch>> group;
-    {
-        std::lock_guard lock(m_queueMutex);
-        std::size_t items = 0;
-        while (
-            !m_queue.empty() && (group.empty() || items + m_queue.front()->items.size() <= m_options.maxGroupItems)) {
-            items += m_queue.front()->items.size();
-            group.push_back(std::move(m_queue.front()));
-            m_queue.pop_front();
+    std::size_t items = 0;
+    for (auto it = m_queue.begin(); it != m_queue.end();) {
+        if ((*it)->background) {
+            ++it;
+            continue;
         }
+        if (!group.empty() && items + (*it)->items.size() > m_options.maxGroupItems)
+            break;
+        items += (*it)->items.size();
+        group.push_back(std::move(*it));
+        it = m_queue.erase(it);
     }
-    if (!group.empty())
-        commitGroup(group);
+    if (group.empty() && !m_queue.empty()) {
+        group.push_back(std::move(m_queue.front()));
+        m_queue.pop_front();
+    }
+    return group;
 }
 
 void ShardStore::commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group)
 {
     auto failAll = [&](const Error& error) {
-        for (auto& batch : group) {
+        for (auto& batch : group)
             batch->result = error;
-            batch->done = true;
-        }
     };
     if (auto status = m_writer.exec("BEGIN IMMEDIATE"); !status)
         return failAll(status.error());
@@ -411,7 +463,6 @@ void ShardStore::commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group)
         for (auto& batch : group) {
             if (batch->result)
                 recordActivity(*batch);
-            batch->done = true;
         }
         return;
     }
@@ -420,7 +471,6 @@ void ShardStore::commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group)
     if (group.size() == 1) {
         auto& batch = group.front();
         batch->result = storageFailure ? batch->result : Result<WriteSummary>(committed.error());
-        batch->done = true;
         return;
     }
     // One batch broke the group: give each its own transaction so only the guilty one fails.

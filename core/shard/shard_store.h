@@ -6,6 +6,7 @@
 #include "core/util/result.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -32,8 +33,12 @@ enum class WriteOutcome : int { Applied = 1, Stale = 2, Rejected = 3 };
 
 // Normal: a write applies when its version is newer than the stored one. Repair (a migration's
 // verify copying the source's rows, which are authoritative): also when the version is the same
-// and the content differs; never over a newer version.
-enum class WriteMode { Normal, Repair };
+// and the content differs; never over a newer version. Backfill (a migration copying a space
+// to its target): applied like Normal, but in slices of ShardStoreOptions::backfillSliceItems,
+// each its own transaction, with every other writer's batch committed before the next slice, so
+// that writes of clients never wait behind a large copy. Not atomic as a whole: when a slice
+// fails, the ones before it stay applied (harmless for a copy, which versions make idempotent).
+enum class WriteMode { Normal, Repair, Backfill };
 
 struct ItemResult {
     WriteOutcome outcome = WriteOutcome::Rejected;
@@ -119,6 +124,9 @@ struct ShardStoreOptions {
     std::size_t readerConnections = 4;
     // Most items one group commit takes from the queue.
     std::size_t maxGroupItems = 20000;
+    // Items of a WriteMode::Backfill batch committed in one transaction: what a client's write
+    // may wait behind on a migration's target (about 100 µs an item).
+    std::size_t backfillSliceItems = 100;
 };
 
 inline constexpr std::uint32_t kMaxSearchLimit = 1000;
@@ -131,7 +139,8 @@ inline constexpr std::uint32_t kMaxScanBatch = 5000;
 //
 // Writes from concurrent callers are group-committed: whoever takes the write lock first commits
 // every batch queued so far in one transaction, each batch in its own savepoint so that one
-// refused batch does not affect the others. Reads use a small pool of their own connections.
+// refused batch does not affect the others; backfill slices only go when no other batch waits.
+// Reads use a small pool of their own connections.
 class ShardStore final {
 public:
     static Result<std::unique_ptr<ShardStore>> create(
@@ -189,7 +198,10 @@ private:
         SqliteDb& db, const std::string& match, const std::vector<std::int64_t>& rowids, std::vector<SearchHit>& hits);
     void releaseReader(SqliteDb db);
 
-    void commitPending();
+    Result<WriteSummary> writeSliced(std::vector<WriteItem> items);
+    Result<WriteSummary> enqueueAndWait(std::shared_ptr<PendingBatch> batch);
+    // Under m_queueMutex: the next group to commit.
+    std::vector<std::shared_ptr<PendingBatch>> takeGroup();
     void commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group);
     Status applyBatch(PendingBatch& batch);
     Status checkEpochs(const PendingBatch& batch) const;
@@ -210,8 +222,11 @@ private:
     SqliteDb m_writer;
     struct WriteStatements;
     std::unique_ptr<WriteStatements> m_stmts;
+    // The queue, each queued batch's `done` and whether a group commit is in progress.
     std::mutex m_queueMutex;
     std::deque<std::shared_ptr<PendingBatch>> m_queue;
+    bool m_committing = false;
+    std::condition_variable m_committed;
 
     mutable std::mutex m_ownershipMutex;
     std::unordered_map<std::string, Ownership> m_ownerships;

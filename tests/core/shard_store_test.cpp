@@ -3,6 +3,7 @@
 #include "tests/core/sync_counting_vfs.h"
 #include "tests/support/test_dir.h"
 
+#include <future>
 #include <gtest/gtest.h>
 #include <map>
 #include <random>
@@ -456,6 +457,58 @@ TEST_F(ShardStoreTest, OneRefusedBatchInAGroupDoesNotAffectTheOthers)
         thread.join();
     EXPECT_EQ(refused.load(), 60);
     EXPECT_EQ(stats("acme").liveDocs, 60u);
+}
+
+TEST_F(ShardStoreTest, AClientWriteDoesNotWaitBehindABackfill)
+{
+    // A migration copies 10,000 documents into globex; a client writes to acme meanwhile. The copy
+    // goes in slices and the client's write is committed before the next one, not after the copy.
+    std::vector<WriteItem> copy;
+    for (int i = 0; i < 10000; ++i)
+        copy.push_back({ doc("globex", "g" + std::to_string(i), 1, "copied"), 1 });
+    auto backfill = std::async(std::launch::async, [&] { return m_store->write(std::move(copy), WriteMode::Backfill); });
+    while (stats("globex").liveDocs == 0
+        && backfill.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) { }
+    ASSERT_NE(backfill.wait_for(std::chrono::seconds(0)), std::future_status::ready)
+        << "the first slice was not visible before the whole copy committed";
+    const auto written = write({ doc("acme", "client", 1, "mine") });
+    EXPECT_EQ(written.applied, 1u);
+    EXPECT_LT(stats("globex").liveDocs, 10000u) << "the client's write waited for the whole copy";
+    auto copied = backfill.get();
+    ASSERT_TRUE(copied) << copied.error().describe();
+    EXPECT_EQ(copied->applied, 10000u);
+    EXPECT_EQ(copied->results.size(), 10000u);
+    EXPECT_EQ(stats("globex"), recompute("globex"));
+}
+
+TEST_F(ShardStoreTest, ABackfillAnswersEveryItemInOrderAndIsFencedLikeAnyWrite)
+{
+    write({ doc("acme", "k050", 5, "newer"), doc("acme", "k150", 5, "newer") });
+    std::vector<WriteItem> copy;
+    for (int i = 0; i < 250; ++i) {
+        char id[8];
+        std::snprintf(id, sizeof id, "k%03d", i);
+        copy.push_back({ doc("acme", id, 1, "copied"), 1 });
+    }
+    copy.push_back({ Document { "acme", "", 1, {}, false }, 1 }); // invalid: no id
+    auto copied = m_store->write(copy, WriteMode::Backfill);
+    ASSERT_TRUE(copied) << copied.error().describe();
+    ASSERT_EQ(copied->results.size(), 251u);
+    EXPECT_EQ(copied->applied, 248u);
+    EXPECT_EQ(copied->stale, 2u);
+    EXPECT_EQ(copied->rejected, 1u);
+    EXPECT_EQ(copied->results[50].outcome, WriteOutcome::Stale);
+    EXPECT_EQ(copied->results[150].outcome, WriteOutcome::Stale);
+    EXPECT_EQ(copied->results[150].storedVersion, 5u);
+    EXPECT_EQ(copied->results[250].outcome, WriteOutcome::Rejected);
+    EXPECT_EQ(stats("acme").liveDocs, 250u);
+
+    own("acme", 2, SpaceRole::Fenced);
+    auto fenced = m_store->write(copy, WriteMode::Backfill);
+    ASSERT_FALSE(fenced);
+    EXPECT_EQ(fenced.error().code, ErrorCode::FailedPrecondition);
+    EXPECT_EQ(fenced.error().details.at("held_epoch"), "2");
+    EXPECT_TRUE(m_store->write({}, WriteMode::Backfill)) << "an empty copy is no error";
 }
 
 TEST_F(ShardStoreTest, DropSpaceDeletesInBatchesAndLeavesOthers)

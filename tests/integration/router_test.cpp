@@ -51,6 +51,11 @@ public:
     {
         return m_real->repairWrite(s, items);
     }
+    core::Result<core::WriteSummary> backfillWrite(
+        const std::string& s, const std::vector<core::WriteItem>& items) override
+    {
+        return m_real->backfillWrite(s, items);
+    }
     core::Result<core::SearchResult> search(const std::string& s, const core::ShardSearchRequest& r) override
     {
         return m_real->search(s, r);
