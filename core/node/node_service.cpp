@@ -141,9 +141,10 @@ grpc::Status NodeService::BulkWrite(
     items.reserve(static_cast<std::size_t>(request->items_size()));
     for (const auto& item : request->items())
         items.push_back(WriteItem { fromProto(item.doc()), item.epoch() });
-    auto summary = (*store)->write(std::move(items), request->repair() ? WriteMode::Repair
-            : request->backfill()                  ? WriteMode::Backfill
-                                                   : WriteMode::Normal);
+    auto summary = (*store)->write(std::move(items),
+        request->repair()         ? WriteMode::Repair
+            : request->backfill() ? WriteMode::Backfill
+                                  : WriteMode::Normal);
     if (!summary)
         return toGrpcStatus(summary.error());
     for (const auto& result : summary->results)

@@ -466,7 +466,8 @@ TEST_F(ShardStoreTest, AClientWriteDoesNotWaitBehindABackfill)
     std::vector<WriteItem> copy;
     for (int i = 0; i < 10000; ++i)
         copy.push_back({ doc("globex", "g" + std::to_string(i), 1, "copied"), 1 });
-    auto backfill = std::async(std::launch::async, [&] { return m_store->write(std::move(copy), WriteMode::Backfill); });
+    auto backfill
+        = std::async(std::launch::async, [&] { return m_store->write(std::move(copy), WriteMode::Backfill); });
     while (stats("globex").liveDocs == 0
         && backfill.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) { }
     ASSERT_NE(backfill.wait_for(std::chrono::seconds(0)), std::future_status::ready)
