@@ -70,8 +70,10 @@ Result<std::unique_ptr<ControllerServer>> ControllerServer::start(ControllerServ
         return status.error();
     // Last, so that a replica that failed to start never holds the lease. A replica that only
     // routes never competes for it: holding it would keep the executor from running anywhere.
-    if (server->m_config.runExecutor)
+    if (server->m_config.runExecutor) {
         server->m_election = std::thread([raw = server.get()] { raw->electionLoop(); });
+        server->m_watchdog = std::thread([raw = server.get()] { raw->watchdogLoop(); });
+    }
     return server;
 }
 
@@ -173,6 +175,7 @@ void ControllerServer::shutdown(std::chrono::milliseconds grace)
         }
         m_electionWake.notify_all();
         m_election.join();
+        m_watchdog.join();
     }
     // No migration step may run once the lease is given back.
     m_executor.reset();
@@ -204,10 +207,37 @@ void ControllerServer::electionTick()
         tryRenew();
     else
         tryAcquire();
+    if (m_grant) {
+        m_grantExpiresUnixMs = m_grant->expiresUnixMs;
+        if (!m_leader.exchange(true)) {
+            // Renewed after the watchdog had stepped the executor down.
+            setExecutorHealth(true);
+            log("renewed the executor lease (token " + std::to_string(m_grant->token) + "); leading again");
+        }
+    }
     if (m_grant && m_executor)
         m_executor->lead(*m_grant);
     if (m_grant && m_config.onLeaderTick)
         m_config.onLeaderTick(*m_grant);
+}
+
+void ControllerServer::watchdogLoop()
+{
+    const auto interval = std::max(std::chrono::milliseconds(10), m_config.leaseTtl / 10);
+    std::unique_lock lock(m_electionMutex);
+    while (!m_stopping) {
+        m_electionWake.wait_for(lock, interval, [this] { return m_stopping; });
+        if (m_stopping || !m_leader || nowUnixMs() < m_grantExpiresUnixMs.load())
+            continue;
+        // The lease is over and the election thread has not said so: it waits on the store.
+        m_leader = false;
+        lock.unlock();
+        setExecutorHealth(false);
+        if (m_executor)
+            m_executor->stepDown();
+        log("stepping down: the executor lease expired while renewing it waited on the store");
+        lock.lock();
+    }
 }
 
 const std::string& ControllerServer::holder()

@@ -83,6 +83,7 @@ private:
     Status startServer(const std::string& host);
     void electionLoop();
     void electionTick();
+    void watchdogLoop();
     void tryAcquire();
     void tryRenew();
     void becomeLeader(const LeaseGrant& grant);
@@ -107,6 +108,11 @@ private:
     std::string m_address;
 
     std::thread m_election;
+    // Steps the executor down when the lease expires while the election thread is stuck in a
+    // renewal the store does not answer (etcd cut off: calls wait up to retryFor, 30 s), so that
+    // health never says two replicas lead.
+    std::thread m_watchdog;
+    std::atomic<std::int64_t> m_grantExpiresUnixMs { 0 };
     std::mutex m_electionMutex;
     std::condition_variable m_electionWake;
     bool m_stopping = false;

@@ -6,6 +6,7 @@
 #include "tests/support/controller_process.h"
 #include "tests/support/etcd_process.h"
 #include "tests/support/fleet_test.h"
+#include "tests/support/tcp_proxy.h"
 #include "tests/support/workload.h"
 
 #include <algorithm>
@@ -164,6 +165,39 @@ TEST_P(MultiControllerTest, AKilledLeaderIsReplacedWithinTheLeaseAndTheBackfillR
     EXPECT_EQ(migration(queued->id).phase, core::MigrationPhase::Done) << migration(queued->id).error;
     EXPECT_EQ(compareWithModel(*nodeOf(target), target, "acme", workload.model("acme")), std::vector<std::string> {});
     EXPECT_EQ(rowsOf(*nodeOf(source), source, "acme"), 0u);
+}
+
+TEST_P(MultiControllerTest, ALeaderCutOffFromTheStoreStopsSayingItLeadsWhenItsLeaseEnds)
+{
+    if (GetParam() != "etcd")
+        GTEST_SKIP() << "an SQLite store is a local file: it cannot be cut off";
+    // a reaches etcd through a proxy that can drop the network; b directly.
+    std::string error;
+    auto proxy = TcpProxy::start(m_storeUri.substr(7, m_storeUri.find('/', 7) - 7), error);
+    ASSERT_TRUE(proxy) << error;
+    const std::string viaProxy = "etcd://" + proxy->address() + m_storeUri.substr(m_storeUri.find('/', 7));
+    auto a = ControllerProcess::start(
+        m_dir.file("a.stderr.log"), { "--store", viaProxy, "--id", "a", "--lease-ttl-ms", "1500" });
+    ASSERT_TRUE(a);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(5), [&] { return a->leads(); }));
+    auto b = replica("b");
+    ASSERT_TRUE(b);
+
+    proxy->blackhole();
+    const auto cutAt = std::chrono::steady_clock::now();
+    // a's renewals wait on etcd (up to its 30 s retry budget): its lease ends all the same.
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(10), [&] { return !a->leads(); })) << a->stderrText();
+    const auto steppedDown = std::chrono::steady_clock::now() - cutAt;
+    EXPECT_LT(steppedDown, std::chrono::milliseconds(1500 + 1500 / 3 + 500));
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(10), [&] { return b->leads(); })) << b->stderrText();
+    EXPECT_FALSE(a->leads()) << "two replicas say they lead";
+    EXPECT_NE(a->stderrText().find("the executor lease expired while renewing"), std::string::npos);
+
+    // Back on the network, a stays a standby: b holds the lease.
+    proxy->restore();
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    EXPECT_FALSE(a->leads());
+    EXPECT_TRUE(b->leads());
 }
 
 TEST_P(MultiControllerTest, EveryReplicaRoutesAndSeesAMapChangeWithinASecond)

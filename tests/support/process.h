@@ -12,7 +12,9 @@ namespace shardmap::testing {
 // stderr kept in a file for diagnostics. Killed (SIGKILL) at destruction if still running.
 class ChildProcess final {
 public:
-    // env: extra NAME=VALUE entries added to this process's environment for the child.
+    // env: extra NAME=VALUE entries added to this process's environment for the child. The child
+    // is killed when the thread that spawned it exits (PR_SET_PDEATHSIG): spawn from a thread that
+    // outlives it.
     static std::optional<ChildProcess> spawn(
         const std::vector<std::string>& argv, const std::string& stderrFile, const std::vector<std::string>& env = {});
     ChildProcess(ChildProcess&& other) noexcept;

@@ -1,12 +1,14 @@
 #pragma once
 
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <string>
 
 namespace shardmap::testing {
 
-// A fresh directory under the system temp dir, removed with everything in it at destruction.
+// A fresh directory under the system temp dir, removed with everything in it at destruction
+// (kept, for a post-mortem, when SHARDMAP_KEEP_TEST_DIRS is set).
 class TempDir final {
 public:
     TempDir()
@@ -17,6 +19,8 @@ public:
     }
     ~TempDir()
     {
+        if (const char* keep = std::getenv("SHARDMAP_KEEP_TEST_DIRS"); keep && *keep)
+            return;
         std::error_code ignored;
         std::filesystem::remove_all(m_path, ignored);
     }
