@@ -203,10 +203,19 @@ void ControllerServer::electionLoop()
 
 void ControllerServer::electionTick()
 {
+    // The store calls wait without the transition lock (the watchdog may need it meanwhile);
+    // what follows from their answer happens under it.
+    std::optional<Result<LeaseGrant>> renewed;
+    std::optional<Result<LeaseGrant>> acquired;
     if (m_grant)
-        tryRenew();
+        renewed = m_store->renewLease(*m_grant, m_config.leaseTtl);
     else
-        tryAcquire();
+        acquired = m_store->acquireLease(std::string(kExecutorLease), holder(), m_config.leaseTtl);
+    std::lock_guard transition(m_transitionMutex);
+    if (renewed)
+        onRenewed(*renewed);
+    else
+        onAcquired(*acquired);
     if (m_grant) {
         m_grantExpiresUnixMs = m_grant->expiresUnixMs;
         if (!m_leader.exchange(true)) {
@@ -229,13 +238,18 @@ void ControllerServer::watchdogLoop()
         m_electionWake.wait_for(lock, interval, [this] { return m_stopping; });
         if (m_stopping || !m_leader || nowUnixMs() < m_grantExpiresUnixMs.load())
             continue;
-        // The lease is over and the election thread has not said so: it waits on the store.
-        m_leader = false;
         lock.unlock();
-        setExecutorHealth(false);
-        if (m_executor)
-            m_executor->stepDown();
-        log("stepping down: the executor lease expired while renewing it waited on the store");
+        {
+            // The lease is over and the election thread has not said so: it waits on the store.
+            std::lock_guard transition(m_transitionMutex);
+            if (m_leader && nowUnixMs() >= m_grantExpiresUnixMs.load()) {
+                m_leader = false;
+                setExecutorHealth(false);
+                if (m_executor)
+                    m_executor->stepDown();
+                log("stepping down: the executor lease expired while renewing it waited on the store");
+            }
+        }
         lock.lock();
     }
 }
@@ -251,9 +265,8 @@ const std::string& ControllerServer::holder()
     return m_holder;
 }
 
-void ControllerServer::tryAcquire()
+void ControllerServer::onAcquired(const Result<LeaseGrant>& grant)
 {
-    auto grant = m_store->acquireLease(std::string(kExecutorLease), holder(), m_config.leaseTtl);
     if (grant) {
         becomeLeader(*grant);
         return;
@@ -269,9 +282,8 @@ void ControllerServer::tryAcquire()
     m_lastStandbyReason = reason;
 }
 
-void ControllerServer::tryRenew()
+void ControllerServer::onRenewed(const Result<LeaseGrant>& renewed)
 {
-    auto renewed = m_store->renewLease(*m_grant, m_config.leaseTtl);
     if (renewed) {
         m_grant = *renewed;
         return;

@@ -84,8 +84,8 @@ private:
     void electionLoop();
     void electionTick();
     void watchdogLoop();
-    void tryAcquire();
-    void tryRenew();
+    void onAcquired(const Result<LeaseGrant>& grant);
+    void onRenewed(const Result<LeaseGrant>& renewed);
     void becomeLeader(const LeaseGrant& grant);
     void stepDown(const std::string& why);
     void releaseLease();
@@ -113,6 +113,8 @@ private:
     // health never says two replicas lead.
     std::thread m_watchdog;
     std::atomic<std::int64_t> m_grantExpiresUnixMs { 0 };
+    // Orders the watchdog's step-down against the election thread's acting on a store answer.
+    std::mutex m_transitionMutex;
     std::mutex m_electionMutex;
     std::condition_variable m_electionWake;
     bool m_stopping = false;
