@@ -1,26 +1,45 @@
 #!/usr/bin/env bash
-# The long migration fault soak: every fault scenario of tests/integration/migration_faults_test.cpp
-# over many seeds (the seed picks the workload and where in the backfill the kills land).
+# The long soak of the migration engine (issue 14): the chaos harness of
+# tests/integration/chaos_test.cpp (random-time faults, adversarial writers, invariants checked
+# while it runs) over seed after seed on both stores until the time is up, then the fault
+# scenarios of migration_faults_test.cpp over the same seeds; writes a summary.
 #
-#   scripts/soak.sh [FIRST_SEED] [LAST_SEED]      (default 1 50; build dir: $BUILD_DIR or build/ci)
+#   scripts/soak.sh [HOURS] [FIRST_SEED]     (default 1 hour from seed 1; build dir: $BUILD_DIR
+#                                             or build/ci; summary dir: $SOAK_DIR or soak-<date>)
 #
-# Stops at the first failing seed and says how to re-run it alone.
+# Each chaos run lasts $CHAOS_SECONDS (default 60). Stops at the first failing run and says how
+# to re-run it alone; the summary (summary.md, and one JSON per run) is written either way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-first=${1:-1}
-last=${2:-50}
+hours=${1:-1}
+seed=${2:-1}
 build=${BUILD_DIR:-build/ci}
-if [[ ! -x "$build/tests/integration/integration_tests" ]]; then
+out=${SOAK_DIR:-soak-$(date -u +%Y%m%dT%H%M%SZ)}
+seconds=${CHAOS_SECONDS:-60}
+mkdir -p "$out"
+if [[ ! -x "$build/tests/integration/chaos_tests" ]]; then
     cmake --preset ci >/dev/null
-    cmake --build --preset ci --target integration_tests
+    cmake --build --preset ci --target chaos_tests integration_tests
 fi
-for seed in $(seq "$first" "$last"); do
-    echo "== seed $seed"
-    if ! SHARDMAP_FAULT_SEED=$seed "$build/tests/integration/integration_tests" \
-        --gtest_filter='Faults/MigrationFaultTest.*' --gtest_brief=1; then
-        echo "seed $seed failed; re-run with:"
-        echo "  SHARDMAP_FAULT_SEED=$seed $build/tests/integration/integration_tests --gtest_filter='Faults/MigrationFaultTest.*'"
+summarize() { python3 scripts/soak_summary.py "$out" "$1" > "$out/summary.md"; cat "$out/summary.md"; }
+end=$(( $(date +%s) + $(python3 -c "print(int(float('$hours') * 3600))") ))
+started=$(date +%s)
+while (( $(date +%s) < end )); do
+    echo "== chaos seed $seed (both stores, ${seconds} s each)"
+    if ! SHARDMAP_CHAOS_SEEDS=$seed SHARDMAP_CHAOS_SECONDS=$seconds SHARDMAP_CHAOS_SUMMARY="$out" \
+        "$build/tests/integration/chaos_tests" --gtest_brief=1 > "$out/chaos-seed$seed.log" 2>&1; then
+        echo "chaos seed $seed failed (log: $out/chaos-seed$seed.log); re-run with:"
+        echo "  SHARDMAP_CHAOS_SEEDS=$seed SHARDMAP_CHAOS_SECONDS=$seconds SHARDMAP_KEEP_TEST_DIRS=1 $build/tests/integration/chaos_tests"
+        summarize $(( $(date +%s) - started ))
         exit 1
     fi
+    if ! SHARDMAP_FAULT_SEED=$seed "$build/tests/integration/integration_tests" \
+        --gtest_filter='Faults/MigrationFaultTest.*' --gtest_brief=1 > "$out/faults-seed$seed.log" 2>&1; then
+        echo "fault scenarios failed at seed $seed (log: $out/faults-seed$seed.log); re-run with:"
+        echo "  SHARDMAP_FAULT_SEED=$seed $build/tests/integration/integration_tests --gtest_filter='Faults/MigrationFaultTest.*'"
+        summarize $(( $(date +%s) - started ))
+        exit 1
+    fi
+    seed=$((seed + 1))
 done
-echo "all seeds $first..$last passed"
+summarize $(( $(date +%s) - started ))

@@ -44,6 +44,12 @@ public:
     // same ports with the same data.
     void stop();
     bool restart(std::string& error);
+    // Sends a signal to the server (SIGSTOP/SIGCONT: an outage that drops no connection).
+    void signal(int sig) const
+    {
+        if (m_process)
+            m_process->signal(sig);
+    }
     // Runs etcdctl against this server; true when it exits 0.
     bool etcdctl(const std::vector<std::string>& args, std::string& error) const;
 

@@ -1,0 +1,787 @@
+// The chaos harness (issue 14): what the fault harness of migration_faults_test.cpp cannot reach.
+// Real nodes, a routing shardmapd replica, two executor replicas (restarted with new ids when
+// they die), a router that never follows the map, and the adversarial workload (shared ids,
+// equal-version races, replays, ghost deletes, large documents) on six spaces that migrate back
+// and forth for the whole run, with the rollback window on. Faults land at times the seed picks:
+// the leader killed, the leader stopped (SIGSTOP) in a cutover and in a cleanup while the other
+// replica takes over, a node killed, the store unavailable, the leader cut off from etcd but not
+// from the nodes (a blackholing TCP proxy between it and etcd), rollbacks asked for just before
+// the window closes, cancels. Every fault is checked to have happened.
+//
+// Invariants are checked while it runs, not only at the end: never two owners of a space at one
+// epoch; every acknowledged write readable from the owner the map names, with its content; the
+// owner's live count never below the anchors (ids that are never deleted); no writer answer that
+// contradicts the versions (adversarial_workload.h); and no space refused writes for longer than
+// the cutover timeout plus a retry, outside node and store outages.
+//
+// SHARDMAP_CHAOS_SEEDS (default "1,2") and SHARDMAP_CHAOS_SECONDS (default 20) choose the runs,
+// on both stores; SHARDMAP_CHAOS_SUMMARY=DIR writes one JSON summary per run (scripts/soak.sh).
+#include "core/map/shard_map.h"
+#include "core/migration/migration_requests.h"
+#include "core/router/router.h"
+#include "tests/support/adversarial_workload.h"
+#include "tests/support/controller_process.h"
+#include "tests/support/etcd_process.h"
+#include "tests/support/fleet_test.h"
+#include "tests/support/tcp_proxy.h"
+
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sqlite3.h>
+
+using namespace shardmap;
+using namespace shardmap::testing;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct ChaosRun {
+    std::string store;
+    std::uint32_t seed = 1;
+};
+
+std::ostream& operator<<(std::ostream& out, const ChaosRun& run)
+{
+    return out << run.store << "/seed" << run.seed;
+}
+
+std::vector<ChaosRun> chaosRuns()
+{
+    std::vector<std::uint32_t> seeds;
+    const char* env = std::getenv("SHARDMAP_CHAOS_SEEDS");
+    std::stringstream list(env && *env ? env : "1,2");
+    for (std::string item; std::getline(list, item, ',');) {
+        if (!item.empty())
+            seeds.push_back(static_cast<std::uint32_t>(std::stoul(item)));
+    }
+    std::vector<ChaosRun> runs;
+    for (const char* store : { "sqlite", "etcd" }) {
+        for (const auto seed : seeds)
+            runs.push_back({ store, seed });
+    }
+    return runs;
+}
+
+std::chrono::seconds chaosDuration()
+{
+    const char* env = std::getenv("SHARDMAP_CHAOS_SECONDS");
+    return std::chrono::seconds(env && *env ? std::stol(env) : 20);
+}
+
+enum class FaultKind {
+    KillLeader,
+    StopLeaderInCutover,
+    StopLeaderInCleanup,
+    KillNode,
+    StoreOutage,
+    CutLeaderFromStore,
+    RollbackNearWindowEnd,
+    Cancel
+};
+
+const char* faultName(FaultKind kind)
+{
+    switch (kind) {
+    case FaultKind::KillLeader: return "kill_leader";
+    case FaultKind::StopLeaderInCutover: return "stop_leader_in_cutover";
+    case FaultKind::StopLeaderInCleanup: return "stop_leader_in_cleanup";
+    case FaultKind::KillNode: return "kill_node";
+    case FaultKind::StoreOutage: return "store_outage";
+    case FaultKind::CutLeaderFromStore: return "cut_leader_from_store";
+    case FaultKind::RollbackNearWindowEnd: return "rollback_near_window_end";
+    case FaultKind::Cancel: return "cancel";
+    }
+    return "?";
+}
+
+struct FaultRecord {
+    FaultKind kind;
+    double atSeconds = 0;
+    bool happened = false;
+    std::string detail;
+};
+
+// A time span in which writes may be refused for reasons outside the migration engine.
+struct Outage {
+    Clock::time_point start;
+    Clock::time_point end;
+};
+
+constexpr std::uint64_t kCutoverTimeoutMs = 1500;
+constexpr std::uint64_t kRollbackWindowSeconds = 2;
+constexpr int kLeaseTtlMs = 1000;
+
+class ChaosTest : public FleetTest<::testing::TestWithParam<ChaosRun>> {
+protected:
+    void SetUp() override
+    {
+        if (GetParam().store == "etcd") {
+            // Its own server: the outage stops it.
+            std::string error;
+            m_etcd = EtcdProcess::start(error);
+            ASSERT_TRUE(m_etcd) << "etcd is needed for this test and did not start: " << error;
+            m_storeUri = "etcd://" + m_etcd->endpoint() + "/chaos";
+        }
+        startFleet(3);
+        for (const auto& node : m_nodes)
+            m_addresses.push_back(node->address());
+        core::MigrationSettings settings;
+        settings.rollbackWindowSeconds = kRollbackWindowSeconds;
+        settings.cutoverTimeoutMs = kCutoverTimeoutMs;
+        settings.backfillBatch = 50;
+        settings.maxPerShard = 2;
+        settings.maxConcurrent = 3;
+        settings.startRetrySeconds = 30;
+        core::MigrationRequests requests(*m_store, m_pool);
+        ASSERT_TRUE(requests.setSettings(settings, m_actor));
+    }
+
+    void TearDown() override
+    {
+        for (auto& executor : m_executors) {
+            if (executor.process)
+                executor.process->process().signal(SIGCONT);
+        }
+        if (m_etcd)
+            m_etcd->signal(SIGCONT);
+    }
+
+    struct Executor {
+        std::string id;
+        std::unique_ptr<TcpProxy> proxy;
+        std::unique_ptr<ControllerProcess> process;
+    };
+
+    // Executor slot i, incarnation n: id "x<i>-<n>", a new lease token every time. On etcd it
+    // reaches the store through its own proxy, so that it alone can be cut off.
+    void startExecutor(std::size_t slot)
+    {
+        auto& executor = m_executors[slot];
+        executor.id = "x" + std::to_string(slot) + "-" + std::to_string(++m_incarnations);
+        std::string store = storeUri();
+        if (m_etcd) {
+            std::string error;
+            executor.proxy = TcpProxy::start(m_etcd->endpoint(), error);
+            ASSERT_TRUE(executor.proxy) << error;
+            store = "etcd://" + executor.proxy->address() + "/chaos";
+        }
+        executor.process = ControllerProcess::start(m_dir.file(executor.id + ".stderr.log"),
+            { "--store", store, "--id", executor.id, "--lease-ttl-ms", std::to_string(kLeaseTtlMs) },
+            // Cutovers last long enough to be caught in.
+            { "SHARDMAP_FAILPOINTS=migration.cutover.fenced=sleep(150)" });
+        ASSERT_TRUE(executor.process) << "executor " << executor.id << " did not start";
+    }
+
+    // Restarts the executors that died, as a supervisor would, with new ids.
+    void reviveExecutors()
+    {
+        std::lock_guard lock(m_executorMutex);
+        for (std::size_t slot = 0; slot < m_executors.size(); ++slot) {
+            auto& process = m_executors[slot].process;
+            if (process && process->process().wait(std::chrono::milliseconds(0)))
+                startExecutor(slot);
+        }
+    }
+
+    bool leads(std::size_t slot)
+    {
+        std::lock_guard lock(m_executorMutex);
+        return m_executors[slot].process && m_executors[slot].process->leads();
+    }
+
+    // The leader's slot, waiting up to `timeout` for one (after an outage no one leads a while).
+    std::optional<std::size_t> waitForLeader(std::chrono::milliseconds timeout)
+    {
+        std::optional<std::size_t> slot;
+        pollUntil(timeout, [&] { return (slot = leader()).has_value(); });
+        return slot;
+    }
+
+    // The slot of the replica that holds the lease, if one does.
+    std::optional<std::size_t> leader()
+    {
+        std::lock_guard lock(m_executorMutex);
+        for (std::size_t i = 0; i < m_executors.size(); ++i) {
+            auto& process = m_executors[i].process;
+            if (process && !m_stopped[i] && process->leads())
+                return i;
+        }
+        return std::nullopt;
+    }
+
+    std::optional<core::MapSnapshot> map()
+    {
+        auto snapshot = m_store->snapshot();
+        if (!snapshot)
+            return std::nullopt;
+        auto decoded = core::MapSnapshot::decode(*snapshot);
+        if (!decoded)
+            return std::nullopt;
+        return std::move(*decoded);
+    }
+
+    // A migration in a phase, polled for up to `timeout`.
+    std::optional<core::MigrationRecord> waitForPhase(core::MigrationPhase phase, std::chrono::milliseconds timeout)
+    {
+        const auto deadline = Clock::now() + timeout;
+        while (Clock::now() < deadline) {
+            if (auto snapshot = map()) {
+                for (const auto& [id, versioned] : snapshot->migrations) {
+                    if (versioned.value.phase == phase)
+                        return versioned.value;
+                }
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        return std::nullopt;
+    }
+
+    // Holds the SQLite store's write lock past its busy timeout: commits and lease renewals fail.
+    bool lockSqliteStore(std::chrono::milliseconds duration)
+    {
+        sqlite3* db = nullptr;
+        if (sqlite3_open(m_dir.file("map.db").c_str(), &db) != SQLITE_OK)
+            return false;
+        sqlite3_busy_timeout(db, 5000);
+        const bool locked = sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK;
+        if (locked) {
+            std::this_thread::sleep_for(duration);
+            sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+        }
+        sqlite3_close(db);
+        return locked;
+    }
+
+    // Stops the leader while a migration is in `phase`; true when the other replica took over.
+    bool stopLeaderIn(core::MigrationPhase phase, std::string& detail)
+    {
+        for (int attempt = 0; attempt < 10; ++attempt) {
+            if (!waitForLeader(std::chrono::seconds(5)) || !waitForPhase(phase, std::chrono::seconds(3)))
+                continue;
+            const auto slot = leader();
+            if (!slot)
+                continue;
+            std::string stoppedId;
+            {
+                std::lock_guard lock(m_executorMutex);
+                m_executors[*slot].process->process().signal(SIGSTOP);
+                m_stopped[*slot] = true;
+                stoppedId = m_executors[*slot].id;
+            }
+            const std::size_t other = 1 - *slot;
+            const bool takenOver = pollUntil(std::chrono::seconds(5), [&] { return leads(other); });
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            std::lock_guard lock(m_executorMutex);
+            m_executors[*slot].process->process().signal(SIGCONT);
+            m_stopped[*slot] = false;
+            detail = stoppedId + " stopped in " + core::migrationPhaseName(phase)
+                + (takenOver ? ", " + m_executors[other].id + " took over" : ", no one took over");
+            return takenOver;
+        }
+        detail = std::string("no migration was seen in ") + core::migrationPhaseName(phase) + " with a leader";
+        return false;
+    }
+
+    bool fire(FaultKind kind, std::mt19937& random, std::string& detail)
+    {
+        core::MigrationRequests requests(*m_store, m_pool);
+        switch (kind) {
+        case FaultKind::KillLeader: {
+            const auto slot = waitForLeader(std::chrono::seconds(10));
+            if (!slot) {
+                detail = "no leader";
+                return false;
+            }
+            int incarnations = 0;
+            {
+                std::lock_guard lock(m_executorMutex);
+                m_executors[*slot].process->process().signal(SIGKILL);
+                incarnations = m_incarnations;
+                detail = m_executors[*slot].id + " killed";
+            }
+            // The run's supervisor loop restarts it with a new id.
+            const bool restarted = pollUntil(std::chrono::seconds(5), [&] {
+                std::lock_guard lock(m_executorMutex);
+                return m_incarnations > incarnations;
+            });
+            std::lock_guard lock(m_executorMutex);
+            detail += restarted ? ", restarted as " + m_executors[*slot].id : ", not restarted";
+            return restarted;
+        }
+        case FaultKind::StopLeaderInCutover: return stopLeaderIn(core::MigrationPhase::Cutover, detail);
+        case FaultKind::StopLeaderInCleanup: return stopLeaderIn(core::MigrationPhase::Cleanup, detail);
+        case FaultKind::KillNode: {
+            // Killed here, restarted by the run's loop (a child dies with the thread that
+            // spawned it, and this one ends before the run does).
+            const std::size_t index = random() % m_nodes.size();
+            const auto start = Clock::now();
+            m_nodes[index]->kill9();
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            m_nodeToRestart = static_cast<int>(index);
+            const bool restarted = pollUntil(std::chrono::seconds(20), [&] { return m_nodeToRestart < 0; });
+            noteOutage(start, Clock::now() + std::chrono::seconds(1));
+            detail = "node " + std::to_string(index) + " killed" + (restarted ? " and restarted" : ", not restarted");
+            return restarted && m_nodeRestarted;
+        }
+        case FaultKind::StoreOutage: {
+            const auto start = Clock::now();
+            bool done = true;
+            if (m_etcd) {
+                m_etcd->signal(SIGSTOP);
+                std::this_thread::sleep_for(std::chrono::seconds(3));
+                m_etcd->signal(SIGCONT);
+                detail = "etcd stopped for 3 s";
+            } else {
+                done = lockSqliteStore(std::chrono::milliseconds(6500));
+                detail = "store locked for 6.5 s";
+            }
+            noteOutage(start, Clock::now() + std::chrono::seconds(2));
+            return done;
+        }
+        case FaultKind::CutLeaderFromStore: {
+            const auto slot = waitForLeader(std::chrono::seconds(10));
+            if (!slot) {
+                detail = "no leader";
+                return false;
+            }
+            std::string cutId;
+            {
+                std::lock_guard lock(m_executorMutex);
+                m_executors[*slot].proxy->blackhole();
+                cutId = m_executors[*slot].id;
+            }
+            const std::size_t other = 1 - *slot;
+            const bool takenOver = pollUntil(std::chrono::seconds(6), [&] { return leads(other); });
+            const bool steppedDown = pollUntil(std::chrono::seconds(3), [&] { return !leads(*slot); });
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            std::lock_guard lock(m_executorMutex);
+            if (m_executors[*slot].proxy)
+                m_executors[*slot].proxy->restore();
+            detail = cutId + " cut off from etcd (still reaching the nodes); "
+                + (takenOver ? m_executors[other].id + " took over" : "no one took over")
+                + (steppedDown ? "" : "; the cut-off replica still reported leading");
+            return takenOver && steppedDown;
+        }
+        case FaultKind::RollbackNearWindowEnd: {
+            detail = "no migration was seen in cleanup with its rollback window open";
+            const auto deadline = Clock::now() + std::chrono::seconds(10);
+            while (Clock::now() < deadline) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                const auto snapshot = map();
+                if (!snapshot)
+                    continue;
+                const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::system_clock::now().time_since_epoch())
+                                     .count();
+                for (const auto& [id, versioned] : snapshot->migrations) {
+                    const auto& m = versioned.value;
+                    const auto closes = m.cutoverUnixMs + static_cast<std::int64_t>(kRollbackWindowSeconds) * 1000;
+                    if (m.phase != core::MigrationPhase::Cleanup || m.cutoverUnixMs == 0 || m.rollbackRequested
+                        || closes - now < 450)
+                        continue;
+                    std::this_thread::sleep_for(std::chrono::milliseconds(closes - now - 400));
+                    auto rolled = requests.rollback(m.id, m_actor);
+                    detail = "rollback of " + m.id + " 400 ms before its window closed: "
+                        + (rolled ? std::string("accepted") : rolled.error().message);
+                    if (rolled) {
+                        m_rolledBack.push_back(m.id);
+                        return true;
+                    }
+                    break;
+                }
+            }
+            return false;
+        }
+        case FaultKind::Cancel: {
+            for (int attempt = 0; attempt < 10; ++attempt) {
+                auto m = waitForPhase(core::MigrationPhase::Backfill, std::chrono::milliseconds(500));
+                if (!m)
+                    m = waitForPhase(core::MigrationPhase::DualWrite, std::chrono::milliseconds(500));
+                if (!m)
+                    continue;
+                auto cancelled = requests.cancel(m->id, m_actor);
+                detail = "cancel of " + m->id + " in " + core::migrationPhaseName(m->phase) + ": "
+                    + (cancelled ? std::string("accepted") : cancelled.error().message);
+                if (cancelled) {
+                    m_cancelled.push_back(m->id);
+                    return true;
+                }
+            }
+            return false;
+        }
+        }
+        return false;
+    }
+
+    void noteOutage(Clock::time_point start, Clock::time_point end)
+    {
+        std::lock_guard lock(m_outageMutex);
+        m_outages.push_back({ start, end });
+    }
+
+    bool duringOutage(const AdversarialWorkload::Gap& gap)
+    {
+        std::lock_guard lock(m_outageMutex);
+        return std::any_of(m_outages.begin(), m_outages.end(),
+            [&](const Outage& outage) { return gap.start < outage.end && outage.start < gap.end; });
+    }
+
+    // One round of the invariants every space must satisfy at any time.
+    void checkInvariants(const std::vector<std::string>& spaces, const AdversarialWorkload& workload)
+    {
+        for (const auto& space : spaces) {
+            const auto model = workload.model(space);
+            const auto before = map();
+            if (!before || !before->space(space))
+                continue;
+            const auto record = *before->space(space);
+            // Never two owners at one epoch.
+            std::map<std::uint64_t, std::vector<std::string>> owners;
+            for (const auto& [shardId, shard] : before->shards) {
+                auto held = clientOf(shardId)->ownerships(shardId, space);
+                if (!held)
+                    continue;
+                for (const auto& ownership : *held) {
+                    if (ownership.role == core::SpaceRole::Owner)
+                        owners[ownership.epoch].push_back(shardId);
+                }
+            }
+            for (const auto& [epoch, shards] : owners) {
+                if (shards.size() > 1)
+                    violation(
+                        space + ": " + std::to_string(shards.size()) + " owners at epoch " + std::to_string(epoch));
+            }
+            // Acknowledged writes readable from the owner the map names (when the map did not
+            // change while we read it).
+            std::map<std::string, core::Document> rows;
+            std::string after;
+            bool complete = true;
+            for (std::uint32_t batch = 200;;) {
+                auto page = clientOf(record.shard)->scanPage(record.shard, space, after, batch, true);
+                if (!page && page.error().code == core::ErrorCode::ResourceExhausted && batch > 1) {
+                    batch /= 2;
+                    continue;
+                }
+                if (!page) {
+                    complete = false;
+                    break;
+                }
+                for (auto& doc : page->docs)
+                    rows.emplace(doc.id, std::move(doc));
+                if (page->done)
+                    break;
+                after = page->cursor;
+            }
+            const auto afterMap = map();
+            if (!complete || !afterMap || !afterMap->space(space) || afterMap->space(space)->epoch != record.epoch
+                || afterMap->space(space)->shard != record.shard)
+                continue;
+            ++m_checks;
+            std::size_t live = 0;
+            for (const auto& [id, row] : rows)
+                live += row.deleted ? 0 : 1;
+            if (live < static_cast<std::size_t>(workload.anchors()))
+                violation(space + ": the owner " + record.shard + " has " + std::to_string(live)
+                    + " live documents, fewer than the " + std::to_string(workload.anchors()) + " anchors");
+            for (const auto& [id, entry] : model) {
+                if (entry.acked == 0)
+                    continue;
+                const auto found = rows.find(id);
+                if (found == rows.end() || found->second.version < entry.acked) {
+                    violation(space + "/" + id + " v" + std::to_string(entry.acked) + " acknowledged but "
+                        + (found == rows.end() ? std::string("absent") : "at v" + std::to_string(found->second.version))
+                        + " on the owner " + record.shard + " at epoch " + std::to_string(record.epoch));
+                } else if (found->second.version == entry.acked
+                    && (found->second.deleted != entry.deleted
+                        || (!entry.deleted && found->second.fields.at("body") != entry.body))) {
+                    violation(space + "/" + id + " v" + std::to_string(entry.acked)
+                        + " has another content on the owner " + record.shard + " than the one acknowledged");
+                }
+            }
+        }
+    }
+
+    void violation(const std::string& what)
+    {
+        std::lock_guard lock(m_outageMutex);
+        if (m_violations.size() < 50)
+            m_violations.push_back(what);
+    }
+
+    // The client of the node of shard "s<i>" (by address: nodes restart on theirs).
+    std::shared_ptr<core::NodeClient> clientOf(const std::string& shard)
+    {
+        return *m_pool.get(m_addresses.at(std::stoul(shard.substr(1))));
+    }
+
+    // A node the fault thread killed, for the run's loop to restart (-1: none).
+    void restartRequestedNode()
+    {
+        const int index = m_nodeToRestart;
+        if (index < 0)
+            return;
+        const std::string address = m_nodes[static_cast<std::size_t>(index)]->address();
+        auto node = NodeProcess::start(m_dataDirs[static_cast<std::size_t>(index)], { "--listen", address });
+        m_nodeRestarted = node != nullptr;
+        if (node)
+            m_nodes[static_cast<std::size_t>(index)] = std::move(node);
+        m_nodeToRestart = -1;
+    }
+
+    std::vector<std::string> m_addresses;
+    std::unique_ptr<EtcdProcess> m_etcd;
+    std::atomic<int> m_nodeToRestart { -1 };
+    std::atomic<bool> m_nodeRestarted { false };
+    std::mutex m_executorMutex; // m_executors, m_stopped, m_incarnations
+    std::vector<Executor> m_executors = std::vector<Executor>(2);
+    bool m_stopped[2] = { false, false };
+    int m_incarnations = 0;
+    std::mutex m_outageMutex;
+    std::vector<Outage> m_outages;
+    std::vector<std::string> m_violations;
+    std::atomic<std::uint64_t> m_checks { 0 };
+    std::vector<std::string> m_rolledBack;
+    std::vector<std::string> m_cancelled;
+};
+
+double percentile(std::vector<double> values, double p)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    return values[std::min(values.size() - 1, static_cast<std::size_t>(p * static_cast<double>(values.size())))];
+}
+
+} // namespace
+
+TEST_P(ChaosTest, NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes)
+{
+    const auto run = GetParam();
+    SCOPED_TRACE("store " + run.store + ", seed " + std::to_string(run.seed));
+    std::mt19937 random(run.seed);
+    const auto duration = chaosDuration();
+
+    auto routing = ControllerProcess::start(m_dir.file("router.stderr.log"),
+        { "--store", storeUri(), "--id", "router", "--no-executor", "--lease-ttl-ms", std::to_string(kLeaseTtlMs) });
+    ASSERT_TRUE(routing);
+    startExecutor(0);
+    startExecutor(1);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(10), [&] { return leader().has_value(); }));
+
+    core::RouterOptions staleOptions;
+    staleOptions.followChanges = false;
+    staleOptions.actor = "stale-router";
+    auto stale = core::Router::start(*m_store, m_pool, staleOptions);
+    ASSERT_TRUE(stale) << stale.error().describe();
+    std::shared_ptr<core::Router> staleRouter = std::move(*stale);
+    WritePath stalePath = [staleRouter](const std::vector<core::Document>& docs, std::vector<core::ItemResult>& results,
+                              std::string& error) {
+        auto written = staleRouter->write(docs);
+        if (!written) {
+            error = written.error().describe();
+            return false;
+        }
+        results = written->results;
+        return true;
+    };
+
+    std::vector<std::string> spaces;
+    for (int i = 0; i < 6; ++i)
+        spaces.push_back("sp" + std::to_string(i));
+    AdversarialOptions options;
+    options.spaces = spaces;
+    options.idsPerSpace = 100 + static_cast<int>(random() % 100);
+    options.seed = run.seed;
+    AdversarialWorkload workload(
+        options, { routerServicePath(routing->address()), routerServicePath(routing->address()), stalePath });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    for (const auto& space : spaces)
+        ASSERT_TRUE(staleRouter->refresh(space));
+    workload.start();
+
+    std::atomic<bool> running { true };
+    std::thread checker([&] {
+        while (running) {
+            checkInvariants(spaces, workload);
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    });
+
+    // The faults of this store, in an order and at times the seed picks: one per slot.
+    std::vector<FaultKind> kinds { FaultKind::KillLeader, FaultKind::StopLeaderInCutover,
+        FaultKind::StopLeaderInCleanup, FaultKind::KillNode, FaultKind::StoreOutage, FaultKind::RollbackNearWindowEnd,
+        FaultKind::Cancel };
+    if (m_etcd)
+        kinds.push_back(FaultKind::CutLeaderFromStore);
+    std::shuffle(kinds.begin(), kinds.end(), random);
+    const auto started = Clock::now();
+    std::vector<FaultRecord> faults;
+    std::mt19937 faultRandom(run.seed * 31 + 7);
+    std::atomic<bool> faultsDone { false };
+    std::thread faulter([&] {
+        const auto slot = duration / static_cast<int>(kinds.size());
+        for (std::size_t i = 0; i < kinds.size(); ++i) {
+            const auto at = started + slot * static_cast<int>(i)
+                + std::chrono::milliseconds(faultRandom() % std::max<std::int64_t>(1, slot.count() * 500));
+            std::this_thread::sleep_until(at);
+            FaultRecord record { kinds[i], std::chrono::duration<double>(Clock::now() - started).count(), false, {} };
+            record.happened = fire(kinds[i], faultRandom, record.detail);
+            faults.push_back(record);
+        }
+        faultsDone = true;
+    });
+
+    // Keep migrations going (until the last fault is over): up to three at a time, each space to a
+    // shard it is not on.
+    std::set<std::string> queued;
+    core::MigrationRequests requests(*m_store, m_pool);
+    while (Clock::now() - started < duration || !faultsDone) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        reviveExecutors();
+        restartRequestedNode();
+        const auto snapshot = map();
+        if (!snapshot)
+            continue;
+        std::size_t active = 0;
+        for (const auto& [id, versioned] : snapshot->migrations)
+            active += versioned.value.active() ? 1 : 0;
+        if (active >= 3)
+            continue;
+        const std::string space = spaces[random() % spaces.size()];
+        const auto record = snapshot->space(space);
+        if (!record || !record->migrationId.empty())
+            continue;
+        const std::string target = "s" + std::to_string((std::stoul(record->shard.substr(1)) + 1 + random() % 2) % 3);
+        if (auto migration = requests.queue(space, target, m_actor))
+            queued.insert(migration->id);
+    }
+    faulter.join();
+    for (const auto& fault : faults)
+        std::cout << "fault at " << fault.atSeconds << " s: " << faultName(fault.kind) << ": " << fault.detail
+                  << (fault.happened ? "" : " (did not happen)") << "\n";
+    reviveExecutors();
+
+    // Let every migration finish (and every rollback window close) while the writers go on.
+    auto allFinished = [&] {
+        const auto snapshot = map();
+        if (!snapshot)
+            return false;
+        return std::none_of(snapshot->migrations.begin(), snapshot->migrations.end(),
+            [](const auto& entry) { return entry.second.value.active(); });
+    };
+    const bool finished = pollUntil(std::chrono::seconds(90), [&] {
+        reviveExecutors();
+        return allFinished();
+    });
+    if (!finished) {
+        std::string active;
+        if (const auto snapshot = map()) {
+            for (const auto& [id, versioned] : snapshot->migrations) {
+                if (versioned.value.active())
+                    active += "\n  " + id + " " + versioned.value.space + ": " + versioned.value.status;
+            }
+        }
+        std::lock_guard lock(m_executorMutex);
+        ADD_FAILURE() << "migrations still active after the run:" << active << "\nexecutor " << m_executors[0].id
+                      << ":\n"
+                      << m_executors[0].process->stderrText() << "\nexecutor " << m_executors[1].id << ":\n"
+                      << m_executors[1].process->stderrText();
+    }
+    running = false;
+    checker.join();
+    workload.stop();
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(30))) << workload.lastError();
+
+    // Every fault happened.
+    for (const auto& fault : faults)
+        EXPECT_TRUE(fault.happened) << faultName(fault.kind) << " did not happen: " << fault.detail;
+    EXPECT_EQ(faults.size(), kinds.size());
+
+    // No anomaly in the answers, no invariant broken while it ran.
+    const auto anomalies = workload.anomalies();
+    EXPECT_TRUE(anomalies.empty()) << anomalies.size() << " anomalies, the first: " << anomalies.front();
+    EXPECT_TRUE(m_violations.empty()) << m_violations.size() << " violations, the first: " << m_violations.front();
+    EXPECT_GT(m_checks.load(), 0u);
+
+    // At the end: each space exactly as acknowledged on its owner, nowhere else, one owner.
+    const auto final = map();
+    ASSERT_TRUE(final);
+    for (const auto& space : spaces) {
+        SCOPED_TRACE("space " + space);
+        const auto record = *final->space(space);
+        EXPECT_EQ(compareWithModel(*clientOf(record.shard), record.shard, space, workload.model(space)),
+            std::vector<std::string> {});
+        for (const auto& [shardId, shard] : final->shards) {
+            auto held = clientOf(shardId)->ownerships(shardId, space);
+            ASSERT_TRUE(held) << held.error().describe();
+            for (const auto& ownership : *held) {
+                if (shardId == record.shard) {
+                    EXPECT_EQ(ownership.role, core::SpaceRole::Owner);
+                    EXPECT_EQ(ownership.epoch, record.epoch);
+                } else {
+                    EXPECT_NE(ownership.role, core::SpaceRole::Owner) << "a second owner on " << shardId;
+                }
+            }
+            if (shardId != record.shard) {
+                EXPECT_TRUE(pollUntil(
+                    std::chrono::seconds(20), [&] { return rowsOf(*clientOf(shardId), shardId, space) == 0; }))
+                    << "rows left on " << shardId;
+            }
+        }
+    }
+
+    // Writes refused for at most the cutover timeout plus a retry, outside node and store outages.
+    const auto bound = std::chrono::milliseconds(kCutoverTimeoutMs + 2 * kLeaseTtlMs + 1000);
+    for (const auto& gap : workload.gaps(bound)) {
+        EXPECT_TRUE(duringOutage(gap)) << gap.space << " went " << gap.ms() << " ms without an acknowledged write at "
+                                       << std::chrono::duration<double>(gap.start - started).count() << " s";
+    }
+
+    // The run's figures, for the soak's summary.
+    std::map<std::string, std::size_t> outcomes;
+    const auto ended = map();
+    for (const auto& id : queued) {
+        const auto found = ended->migrations.find(id);
+        if (found != ended->migrations.end())
+            ++outcomes[found->second.value.rolledBack ? "rolled_back"
+                                                      : core::migrationPhaseName(found->second.value.phase)];
+    }
+    const auto counts = workload.counts();
+    const auto gapValues = workload.gapMillis();
+    nlohmann::json summary {
+        { "store", run.store },
+        { "seed", run.seed },
+        { "seconds", duration.count() },
+        { "migrations", outcomes },
+        { "writes",
+            { { "calls", counts.calls }, { "failed_calls", counts.failedCalls },
+                { "items_acknowledged", counts.itemsAcknowledged }, { "races", counts.races },
+                { "replays", counts.replays }, { "ghost_deletes", counts.ghostDeletes },
+                { "big_writes", counts.bigWrites } } },
+        { "anomalies", anomalies.size() },
+        { "invariant_checks", m_checks.load() },
+        { "violations", m_violations.size() },
+        { "write_gap_ms",
+            { { "p50", percentile(gapValues, 0.5) }, { "p99", percentile(gapValues, 0.99) },
+                { "max", percentile(gapValues, 1.0) } } },
+    };
+    for (const auto& fault : faults)
+        summary["faults"].push_back({ { "kind", faultName(fault.kind) }, { "at_s", fault.atSeconds },
+            { "happened", fault.happened }, { "detail", fault.detail } });
+    std::cout << summary.dump() << "\n";
+    if (const char* dir = std::getenv("SHARDMAP_CHAOS_SUMMARY"); dir && *dir) {
+        std::filesystem::create_directories(dir);
+        std::ofstream(std::string(dir) + "/" + run.store + "-seed" + std::to_string(run.seed) + ".json")
+            << summary.dump(2) << "\n";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Chaos, ChaosTest, ::testing::ValuesIn(chaosRuns()), [](const ::testing::TestParamInfo<ChaosRun>& test) {
+        return test.param.store + "_seed" + std::to_string(test.param.seed);
+    });
