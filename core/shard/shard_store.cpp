@@ -362,36 +362,55 @@ Result<WriteSummary> ShardStore::write(std::vector<WriteItem> items, WriteMode m
 
 Result<WriteSummary> ShardStore::writeSliced(std::vector<WriteItem> items)
 {
+    // Every slice is queued at once: with no other writer they go in one transaction as before;
+    // when a client's batch arrives, the commit in progress ends after the slice it is applying
+    // and the client's batch goes next (commitGroup).
     const std::size_t slice = std::max<std::size_t>(1, m_options.backfillSliceItems);
-    WriteSummary total;
-    total.results.reserve(items.size());
+    std::vector<std::shared_ptr<PendingBatch>> slices;
     for (std::size_t begin = 0; begin < items.size() || begin == 0; begin += slice) {
         const std::size_t end = std::min(items.size(), begin + slice);
         auto batch = std::make_shared<PendingBatch>();
         batch->items.assign(std::make_move_iterator(items.begin() + static_cast<std::ptrdiff_t>(begin)),
             std::make_move_iterator(items.begin() + static_cast<std::ptrdiff_t>(end)));
         batch->background = true;
-        auto written = enqueueAndWait(std::move(batch));
-        if (!written)
-            return written.error();
-        total.results.insert(total.results.end(), written->results.begin(), written->results.end());
-        total.applied += written->applied;
-        total.stale += written->stale;
-        total.rejected += written->rejected;
+        slices.push_back(std::move(batch));
         if (end == items.size())
             break;
+    }
+    enqueueAllAndWait(slices);
+    WriteSummary total;
+    total.results.reserve(items.size());
+    for (const auto& batch : slices) {
+        if (!batch->result)
+            return batch->result.error();
+        total.results.insert(total.results.end(), batch->result->results.begin(), batch->result->results.end());
+        total.applied += batch->result->applied;
+        total.stale += batch->result->stale;
+        total.rejected += batch->result->rejected;
     }
     return total;
 }
 
 Result<WriteSummary> ShardStore::enqueueAndWait(std::shared_ptr<PendingBatch> batch)
 {
+    enqueueAllAndWait({ batch });
+    return batch->result;
+}
+
+void ShardStore::enqueueAllAndWait(const std::vector<std::shared_ptr<PendingBatch>>& batches)
+{
     // Whoever finds no commit in progress commits a group from the queue (ours included if we
     // are late); the others wait for it. A waiter whose batch went in an earlier group returns
     // as soon as that group is committed, however long the queue behind it.
     std::unique_lock queue(m_queueMutex);
-    m_queue.push_back(batch);
-    while (!batch->done) {
+    for (const auto& batch : batches) {
+        m_queue.push_back(batch);
+        if (!batch->background)
+            ++m_clientBatchesQueued;
+    }
+    auto allDone
+        = [&] { return std::all_of(batches.begin(), batches.end(), [](const auto& batch) { return batch->done; }); };
+    while (!allDone()) {
         if (m_committing) {
             m_committed.wait(queue);
             continue;
@@ -399,22 +418,24 @@ Result<WriteSummary> ShardStore::enqueueAndWait(std::shared_ptr<PendingBatch> ba
         auto group = takeGroup();
         m_committing = true;
         queue.unlock();
+        std::vector<std::shared_ptr<PendingBatch>> leftover;
         {
             std::lock_guard write(m_writeMutex);
-            commitGroup(group);
+            leftover = commitGroup(group);
         }
         queue.lock();
         for (auto& committed : group)
             committed->done = true;
+        // Backfill slices a client's batch cut short go first again after it.
+        m_queue.insert(m_queue.begin(), leftover.begin(), leftover.end());
         m_committing = false;
         m_committed.notify_all();
     }
-    return batch->result;
 }
 
 std::vector<std::shared_ptr<ShardStore::PendingBatch>> ShardStore::takeGroup()
 {
-    // Clients' batches first, all of them that fit; a backfill slice only when none waits.
+    // Clients' batches first, all of them that fit; backfill slices only when none waits.
     std::vector<std::shared_ptr<PendingBatch>> group;
     std::size_t items = 0;
     for (auto it = m_queue.begin(); it != m_queue.end();) {
@@ -425,26 +446,38 @@ std::vector<std::shared_ptr<ShardStore::PendingBatch>> ShardStore::takeGroup()
         if (!group.empty() && items + (*it)->items.size() > m_options.maxGroupItems)
             break;
         items += (*it)->items.size();
+        --m_clientBatchesQueued;
         group.push_back(std::move(*it));
         it = m_queue.erase(it);
     }
-    if (group.empty() && !m_queue.empty()) {
-        group.push_back(std::move(m_queue.front()));
-        m_queue.pop_front();
+    if (group.empty()) {
+        // No client's batch waits (the queue holds only backfill slices): those at its front, up
+        // to the group limit, in one transaction.
+        while (
+            !m_queue.empty() && (group.empty() || items + m_queue.front()->items.size() <= m_options.maxGroupItems)) {
+            items += m_queue.front()->items.size();
+            group.push_back(std::move(m_queue.front()));
+            m_queue.pop_front();
+        }
     }
     return group;
 }
 
-void ShardStore::commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group)
+std::vector<std::shared_ptr<ShardStore::PendingBatch>> ShardStore::commitGroup(
+    std::vector<std::shared_ptr<PendingBatch>>& group)
 {
+    std::vector<std::shared_ptr<PendingBatch>> leftover;
     auto failAll = [&](const Error& error) {
         for (auto& batch : group)
             batch->result = error;
     };
-    if (auto status = m_writer.exec("BEGIN IMMEDIATE"); !status)
-        return failAll(status.error());
+    if (auto status = m_writer.exec("BEGIN IMMEDIATE"); !status) {
+        failAll(status.error());
+        return leftover;
+    }
     bool storageFailure = false;
-    for (auto& batch : group) {
+    for (std::size_t i = 0; i < group.size(); ++i) {
+        auto& batch = group[i];
         (void)m_writer.exec("SAVEPOINT batch");
         auto status = applyBatch(*batch);
         if (!status) {
@@ -457,6 +490,13 @@ void ShardStore::commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group)
             (void)m_writer.exec("ROLLBACK TO batch");
         }
         (void)m_writer.exec("RELEASE batch");
+        // A client's batch arrived while backfill slices are applied: commit what is applied
+        // now, and leave the remaining slices for after it.
+        if (batch->background && i + 1 < group.size() && m_clientBatchesQueued.load() > 0) {
+            leftover.assign(group.begin() + static_cast<std::ptrdiff_t>(i + 1), group.end());
+            group.resize(i + 1);
+            break;
+        }
     }
     Status committed = storageFailure ? Status(makeError(ErrorCode::Internal, "rolled back")) : m_writer.exec("COMMIT");
     if (committed) {
@@ -464,14 +504,14 @@ void ShardStore::commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group)
             if (batch->result)
                 recordActivity(*batch);
         }
-        return;
+        return leftover;
     }
     if (!sqlite3_get_autocommit(m_writer.handle()))
         (void)m_writer.exec("ROLLBACK");
     if (group.size() == 1) {
         auto& batch = group.front();
         batch->result = storageFailure ? batch->result : Result<WriteSummary>(committed.error());
-        return;
+        return leftover;
     }
     // One batch broke the group: give each its own transaction so only the guilty one fails.
     for (auto& batch : group) {
@@ -479,6 +519,7 @@ void ShardStore::commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group)
         std::vector<std::shared_ptr<PendingBatch>> single { batch };
         commitGroup(single);
     }
+    return leftover;
 }
 
 Status ShardStore::checkEpochs(const PendingBatch& batch) const

@@ -34,10 +34,10 @@ enum class WriteOutcome : int { Applied = 1, Stale = 2, Rejected = 3 };
 // Normal: a write applies when its version is newer than the stored one. Repair (a migration's
 // verify copying the source's rows, which are authoritative): also when the version is the same
 // and the content differs; never over a newer version. Backfill (a migration copying a space
-// to its target): applied like Normal, but in slices of ShardStoreOptions::backfillSliceItems,
-// each its own transaction, with every other writer's batch committed before the next slice, so
-// that writes of clients never wait behind a large copy. Not atomic as a whole: when a slice
-// fails, the ones before it stay applied (harmless for a copy, which versions make idempotent).
+// to its target): applied like Normal, but in slices of ShardStoreOptions::backfillSliceItems
+// that a client's write may come between (the transaction commits after the current slice), so
+// that clients never wait behind a large copy. Not atomic as a whole: when a slice fails, the
+// ones before it may stay applied (harmless for a copy, which versions make idempotent).
 enum class WriteMode { Normal, Repair, Backfill };
 
 struct ItemResult {
@@ -124,8 +124,8 @@ struct ShardStoreOptions {
     std::size_t readerConnections = 4;
     // Most items one group commit takes from the queue.
     std::size_t maxGroupItems = 20000;
-    // Items of a WriteMode::Backfill batch committed in one transaction: what a client's write
-    // may wait behind on a migration's target (about 100 µs an item).
+    // Items of a WriteMode::Backfill slice: the most a client's write waits behind on a
+    // migration's target (about 70-100 µs an item).
     std::size_t backfillSliceItems = 100;
 };
 
@@ -139,7 +139,9 @@ inline constexpr std::uint32_t kMaxScanBatch = 5000;
 //
 // Writes from concurrent callers are group-committed: whoever takes the write lock first commits
 // every batch queued so far in one transaction, each batch in its own savepoint so that one
-// refused batch does not affect the others; backfill slices only go when no other batch waits.
+// refused batch does not affect the others. A backfill's slices go in one transaction while no
+// client writes; a client's batch ends that transaction after the slice being applied, and goes
+// first.
 // Reads use a small pool of their own connections.
 class ShardStore final {
 public:
@@ -200,9 +202,12 @@ private:
 
     Result<WriteSummary> writeSliced(std::vector<WriteItem> items);
     Result<WriteSummary> enqueueAndWait(std::shared_ptr<PendingBatch> batch);
+    void enqueueAllAndWait(const std::vector<std::shared_ptr<PendingBatch>>& batches);
     // Under m_queueMutex: the next group to commit.
     std::vector<std::shared_ptr<PendingBatch>> takeGroup();
-    void commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group);
+    // Commits the group in one transaction; returns the backfill slices it left for later (a
+    // client's batch arrived meanwhile), which are not done.
+    std::vector<std::shared_ptr<PendingBatch>> commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group);
     Status applyBatch(PendingBatch& batch);
     Status checkEpochs(const PendingBatch& batch) const;
     Result<ItemResult> applyItem(const Document& doc, bool repair, std::unordered_map<std::string, SpaceStats>& deltas);
@@ -226,6 +231,8 @@ private:
     std::mutex m_queueMutex;
     std::deque<std::shared_ptr<PendingBatch>> m_queue;
     bool m_committing = false;
+    // Clients' batches in the queue (not backfill slices): read by the committer between slices.
+    std::atomic<int> m_clientBatchesQueued { 0 };
     std::condition_variable m_committed;
 
     mutable std::mutex m_ownershipMutex;

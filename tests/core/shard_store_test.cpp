@@ -461,25 +461,33 @@ TEST_F(ShardStoreTest, OneRefusedBatchInAGroupDoesNotAffectTheOthers)
 
 TEST_F(ShardStoreTest, AClientWriteDoesNotWaitBehindABackfill)
 {
-    // A migration copies 10,000 documents into globex; a client writes to acme meanwhile. The copy
-    // goes in slices and the client's write is committed before the next one, not after the copy.
+    // A migration copies 10,000 documents into globex while a client keeps writing to acme. With
+    // no client the copy is one transaction; a client's write ends it after the slice being
+    // applied and is committed next, so the client sees the copy half done, never only before or
+    // after it as it would behind one large transaction.
     std::vector<WriteItem> copy;
     for (int i = 0; i < 10000; ++i)
         copy.push_back({ doc("globex", "g" + std::to_string(i), 1, "copied"), 1 });
-    auto backfill
-        = std::async(std::launch::async, [&] { return m_store->write(std::move(copy), WriteMode::Backfill); });
-    while (stats("globex").liveDocs == 0
-        && backfill.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) { }
-    ASSERT_NE(backfill.wait_for(std::chrono::seconds(0)), std::future_status::ready)
-        << "the first slice was not visible before the whole copy committed";
-    const auto written = write({ doc("acme", "client", 1, "mine") });
-    EXPECT_EQ(written.applied, 1u);
-    EXPECT_LT(stats("globex").liveDocs, 10000u) << "the client's write waited for the whole copy";
-    auto copied = backfill.get();
+    std::atomic<bool> copying { true };
+    std::atomic<int> midCopy { 0 };
+    std::thread client([&] {
+        for (int n = 0; copying; ++n) {
+            auto written = m_store->write({ { doc("acme", "c" + std::to_string(n), 1, "mine"), 1 } });
+            ASSERT_TRUE(written) << written.error().describe();
+            const auto copied = stats("globex").liveDocs;
+            if (copied > 0 && copied < 10000)
+                ++midCopy;
+        }
+    });
+    auto copied = m_store->write(std::move(copy), WriteMode::Backfill);
+    copying = false;
+    client.join();
     ASSERT_TRUE(copied) << copied.error().describe();
     EXPECT_EQ(copied->applied, 10000u);
     EXPECT_EQ(copied->results.size(), 10000u);
+    EXPECT_GT(midCopy.load(), 0) << "every client write waited for the whole copy";
     EXPECT_EQ(stats("globex"), recompute("globex"));
+    EXPECT_EQ(stats("acme"), recompute("acme"));
 }
 
 TEST_F(ShardStoreTest, ABackfillAnswersEveryItemInOrderAndIsFencedLikeAnyWrite)
