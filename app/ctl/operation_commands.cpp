@@ -122,8 +122,8 @@ CommandResult cmdOperationList(const CtlOptions& options)
     for (const auto& [id, versioned] : map->operations) {
         const auto& op = versioned.value;
         list.push_back(operationJson(op));
-        table.addRow({ id, core::operationKindName(op.kind), op.subject, op.into, finishedCount(*map, op), op.state,
-            formatTime(op.createdUnixMs), op.requestedBy, op.reason });
+        table.addRow({ id, core::operationKindName(op.kind), op.subject, op.into, finishedCount(*map, op),
+            core::operationStateName(op.state), formatTime(op.createdUnixMs), op.requestedBy, op.reason });
     }
     return CommandOutput { json { { "revision", map->revision }, { "operations", list } }, [table](std::ostream& out) {
                               if (table.empty())
@@ -146,8 +146,9 @@ CommandResult cmdOperationShow(const CtlOptions& options, const std::string& id)
     const Table table = migrationTable(migrations);
     std::vector<std::pair<std::string, std::string>> fields { { "operation", op.id },
         { "kind", core::operationKindName(op.kind) }, { "subject", op.subject }, { "into", op.into },
-        { "what", summary(op) }, { "state", op.state }, { "finished", finishedCount(*map, op) },
-        { "requested by", op.requestedBy }, { "reason", op.reason }, { "created", formatTime(op.createdUnixMs) },
+        { "what", summary(op) }, { "state", core::operationStateName(op.state) },
+        { "finished", finishedCount(*map, op) }, { "requested by", op.requestedBy }, { "reason", op.reason },
+        { "created", formatTime(op.createdUnixMs) },
         { "ended", op.finishedUnixMs ? formatTime(op.finishedUnixMs) : "-" },
         { "error", op.error.empty() ? "-" : op.error } };
     return CommandOutput { json { { "revision", map->revision },

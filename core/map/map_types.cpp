@@ -26,6 +26,13 @@ constexpr std::array<std::pair<MigrationPhase, const char*>, 9> kPhases { {
     { MigrationPhase::Cancelled, "cancelled" },
 } };
 
+constexpr std::array<std::pair<OperationState, const char*>, 4> kOperationStates { {
+    { OperationState::Queuing, "queuing" },
+    { OperationState::Running, "running" },
+    { OperationState::Done, "done" },
+    { OperationState::Failed, "failed" },
+} };
+
 constexpr std::array<std::pair<OperationKind, const char*>, 6> kOperationKinds { {
     { OperationKind::Drain, "drain" },
     { OperationKind::RetireNode, "retire-node" },
@@ -81,6 +88,15 @@ const char* operationKindName(OperationKind kind)
 std::optional<OperationKind> parseOperationKind(std::string_view name)
 {
     return parseIn(kOperationKinds, name);
+}
+
+const char* operationStateName(OperationState state)
+{
+    return nameIn(kOperationStates, state);
+}
+std::optional<OperationState> parseOperationState(std::string_view name)
+{
+    return parseIn(kOperationStates, name);
 }
 
 bool isFinal(MigrationPhase phase)

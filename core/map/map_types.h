@@ -158,6 +158,14 @@ enum class OperationKind { Drain, RetireNode, Split, Merge, Isolate, Move };
 const char* operationKindName(OperationKind kind);
 std::optional<OperationKind> parseOperationKind(std::string_view name);
 
+// Running, then done or failed (one of its migrations failed or was cancelled). An operation too
+// large for one store commit is queuing while its chunks commit (migrations grows chunk by
+// chunk); one left queuing (its writer died between chunks) is finished by the executor as
+// failed once its queued migrations end: the moves never queued are not made.
+enum class OperationState { Queuing, Running, Done, Failed };
+const char* operationStateName(OperationState state);
+std::optional<OperationState> parseOperationState(std::string_view name);
+
 // A fleet change built from migrations (drain a shard, retire a node, split, merge, isolate),
 // recorded in one commit with its migrations. The executor finishes it when they are final
 // (retires the drained shard or node, the merged shard).
@@ -182,11 +190,7 @@ struct OperationRecord {
     std::string subject;
     std::string into;
     std::vector<std::string> migrations;
-    // Running, then done or failed (one of its migrations failed or was cancelled). An operation
-    // too large for one store commit is "queuing" while its chunks commit (migrations grows
-    // chunk by chunk); one left queuing (its writer died between chunks) is finished by the
-    // executor as failed once its queued migrations end: the moves never queued are not made.
-    std::string state = "running";
+    OperationState state = OperationState::Running;
     std::string requestedBy;
     std::string reason;
     std::int64_t createdUnixMs = 0;

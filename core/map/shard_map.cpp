@@ -120,7 +120,7 @@ std::string encode(const OperationRecord& record)
             { "spaces", load.spaces }, { "measured", load.measured } });
     return json {
         { "id", record.id }, { "kind", operationKindName(record.kind) }, { "subject", record.subject },
-        { "into", record.into }, { "migrations", record.migrations }, { "state", record.state },
+        { "into", record.into }, { "migrations", record.migrations }, { "state", operationStateName(record.state) },
         { "requested_by", record.requestedBy }, { "reason", record.reason },
         { "created_unix_ms", record.createdUnixMs }, { "finished_unix_ms", record.finishedUnixMs },
         { "updated_unix_ms", record.updatedUnixMs }, { "planned_moves", record.plannedMoves },
@@ -249,7 +249,10 @@ Result<OperationRecord> decodeOperation(const std::string& text)
         record.subject = optionalField<std::string>(doc, "subject", "");
         record.into = optionalField<std::string>(doc, "into", "");
         record.migrations = optionalField<std::vector<std::string>>(doc, "migrations", {});
-        record.state = optionalField<std::string>(doc, "state", "running");
+        const auto state = parseOperationState(optionalField<std::string>(doc, "state", "running"));
+        if (!state)
+            throw json::other_error::create(501, "unknown operation state " + doc.at("state").dump(), &doc);
+        record.state = *state;
         record.requestedBy = optionalField<std::string>(doc, "requested_by", "");
         record.reason = optionalField<std::string>(doc, "reason", "");
         record.createdUnixMs = optionalField<std::int64_t>(doc, "created_unix_ms", 0);

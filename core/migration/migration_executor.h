@@ -3,6 +3,7 @@
 #include "core/client/node_client.h"
 #include "core/map/shard_map.h"
 #include "core/migration/migration_history.h"
+#include "core/migration/operation_finisher.h"
 #include "core/store/metadata_store.h"
 #include "core/util/result.h"
 
@@ -110,13 +111,9 @@ private:
     Result<StepResult> waitToStart(Context& ctx, const Error& why);
     // Fences the space on the shard at the current epoch and deletes its rows there.
     Result<std::uint64_t> removeCopy(Context& ctx, const std::string& shard, const char* failpointName);
-    Status finishOperations();
     // Moves migrations final for longer than archiveAfter out of the working set.
     Status archiveFinished(const StoreSnapshot& listed);
     std::optional<MigrationHistory> historyChange(const Context& ctx) const;
-    // Running, or queuing and abandoned (its record unchanged for a minute of this executor's
-    // time).
-    bool needsFinishing(const OperationRecord& op, std::uint64_t modRevision);
 
     Result<Context> load(const std::string& id);
     Result<std::shared_ptr<NodeClient>> clientFor(const Context& ctx, const std::string& shard);
@@ -124,6 +121,10 @@ private:
     Result<SpaceStats> statsOf(const Context& ctx, const std::string& shard);
     // Commits the space and/or migration records of ctx as changed, CAS on what was read.
     Result<std::uint64_t> commit(Context& ctx, bool space, const std::string& action, const std::string& reason);
+    // The one way a step changes phase: the migration's phase and status (its end time when
+    // final) and, withSpace, the space's phase, committed together (CAS on what was read).
+    Result<std::uint64_t> transition(Context& ctx, MigrationPhase phase, std::string status, const std::string& action,
+        const std::string& reason = {}, bool withSpace = true);
     // Updates only the migration record, re-reading and re-applying change on a conflict with
     // an administrator's request (pause, throttle), so progress never overwrites them.
     Status updateMigration(Context& ctx, const std::function<void(MigrationRecord&)>& change);
@@ -153,8 +154,7 @@ private:
     std::map<std::string, std::chrono::steady_clock::time_point> m_dueAt;
     std::map<std::string, int> m_failures;
     std::vector<CutoverTiming> m_cutovers;
-    // Queuing operations: the record revision last seen and since when (executor's clock).
-    std::map<std::string, std::pair<std::uint64_t, std::chrono::steady_clock::time_point>> m_queuingSeen;
+    OperationFinisher m_operations;
 };
 
 } // namespace shardmap::core

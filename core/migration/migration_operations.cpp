@@ -248,7 +248,9 @@ Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft dra
             operation.migrations.push_back(migrationId);
         }
         const bool last = next == draft.moves.size();
-        operation.state = !last ? "queuing" : draft.moves.empty() ? "done" : "running";
+        operation.state = !last   ? OperationState::Queuing
+            : draft.moves.empty() ? OperationState::Done
+                                  : OperationState::Running;
         if (draft.moves.empty())
             operation.finishedUnixMs = operation.createdUnixMs;
         operation.updatedUnixMs = nowUnixMs();
@@ -263,7 +265,7 @@ Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft dra
             // The chunks before stay queued and run; say so in the record and to the caller.
             const std::size_t queued = operation.migrations.size() - (mutations.size() - 1) / 2;
             operation.migrations.resize(queued);
-            operation.state = "running";
+            operation.state = OperationState::Running;
             operation.error = "only " + std::to_string(queued) + " of " + std::to_string(draft.moves.size())
                 + " moves were queued: " + committed.error().message;
             (void)store.commit({ { { keys::operation(operation.id), encode(operation), operationRevision } },

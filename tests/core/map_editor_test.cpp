@@ -175,8 +175,8 @@ TEST(MapCodecTest, RecordsRoundTripAndMalformedOnesAreErrors)
     settings.maxTargetFill = 0.5;
     EXPECT_EQ(*decodeMigrationSettings(encode(settings)), settings);
     EXPECT_EQ(*decodeMigrationSettings("{}"), MigrationSettings {});
-    OperationRecord operation { "op-1", OperationKind::Split, "s1", "s9", { "m-1", "m-2" }, "running", "bob", "full", 1,
-        0, "", 5, 2, { { "s1", 120, 4096, 3, true }, { "s9", 0, 0, 0, false } } };
+    OperationRecord operation { "op-1", OperationKind::Split, "s1", "s9", { "m-1", "m-2" }, OperationState::Running,
+        "bob", "full", 1, 0, "", 5, 2, { { "s1", 120, 4096, 3, true }, { "s9", 0, 0, 0, false } } };
     EXPECT_EQ(*decodeOperation(encode(operation)), operation);
     EXPECT_FALSE(decodeOperation(R"({"id":"op","kind":"explode"})"));
     NodeRecord node { "n1", "127.0.0.1:1", { { "rack", "a" } }, true };

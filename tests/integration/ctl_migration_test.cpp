@@ -234,7 +234,7 @@ TEST_F(CtlMigrationTest, DrainSpreadsTheSpacesOverTheOtherShardsInOneCommit)
     const auto& op = after.operations.begin()->second.value;
     EXPECT_EQ(op.kind, core::OperationKind::Drain);
     EXPECT_EQ(op.subject, "s0");
-    EXPECT_EQ(op.state, "running");
+    EXPECT_EQ(op.state, core::OperationState::Running);
     EXPECT_EQ(op.reason, "maintenance");
     EXPECT_EQ(op.migrations.size(), 4u);
     std::map<std::string, int> perTarget;

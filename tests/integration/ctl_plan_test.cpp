@@ -232,7 +232,7 @@ TEST_P(CtlPlanTest, ALargeDrainCommitsInChunksUnderOneOperation)
     const auto after = map();
     ASSERT_EQ(after.operations.size(), 1u);
     const auto& op = after.operations.begin()->second.value;
-    EXPECT_EQ(op.state, "running");
+    EXPECT_EQ(op.state, core::OperationState::Running);
     EXPECT_EQ(op.plannedMoves, 80u);
     EXPECT_EQ(op.migrations.size(), 80u);
     for (const auto& space : spaces)
@@ -259,7 +259,7 @@ TEST_P(CtlPlanChunkTest, ACrashBetweenChunksLeavesTheFirstChunkQueuedAndSaysSo)
     const auto after = map();
     ASSERT_EQ(after.operations.size(), 1u);
     const auto& op = after.operations.begin()->second.value;
-    EXPECT_EQ(op.state, "queuing");
+    EXPECT_EQ(op.state, core::OperationState::Queuing);
     EXPECT_EQ(op.plannedMoves, 80u);
     ASSERT_EQ(op.migrations.size(), 62u);
     std::size_t marked = 0;
@@ -291,7 +291,7 @@ TEST_P(CtlPlanChunkTest, AnAbandonedQueuingOperationEndsFailedAndPlanningAgainMo
             "--archive-after-ms", "0" });
     ASSERT_TRUE(controller);
     ASSERT_TRUE(pollUntil(std::chrono::seconds(120), [&] {
-        return map().operations.at(aged.id).value.state == "failed";
+        return map().operations.at(aged.id).value.state == core::OperationState::Failed;
     })) << controller->stderrText();
     const auto ended = map();
     const auto& op = ended.operations.at(aged.id).value;

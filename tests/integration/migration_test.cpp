@@ -626,10 +626,11 @@ TEST_F(MigrationTest, AMergeMovesEverySpaceAndTheExecutorRetiresTheEmptiedShard)
     ASSERT_TRUE(merged) << merged.error().describe();
     ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] {
         auto map = core::MapSnapshot::decode(*m_store->snapshot());
-        return map->operations.at(merged->id).value.state != "running";
+        return map->operations.at(merged->id).value.state != core::OperationState::Running;
     })) << controller->stderrText();
     auto map = core::MapSnapshot::decode(*m_store->snapshot());
-    EXPECT_EQ(map->operations.at(merged->id).value.state, "done") << map->operations.at(merged->id).value.error;
+    EXPECT_EQ(map->operations.at(merged->id).value.state, core::OperationState::Done)
+        << map->operations.at(merged->id).value.error;
     EXPECT_EQ(map->shard("s0")->state, core::ShardState::Retired);
     for (const std::string id : { "a1", "a2", "a3", "a4" }) {
         EXPECT_EQ(map->space(id)->shard, "s1") << id;

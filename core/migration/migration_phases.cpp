@@ -1,0 +1,568 @@
+// The phase steps of the migration executor (ARCHITECTURE §6): each reads what it needs, does
+// one idempotent transition and commits it (MigrationExecutor::transition). The scheduler that
+// runs them is in migration_executor.cpp; the copy and the repair are BackfillCopier and
+// RangeRepair.
+#include "core/migration/backfill_copier.h"
+#include "core/migration/executor_internal.h"
+#include "core/migration/migration_executor.h"
+#include "core/migration/migration_requests.h"
+#include "core/migration/range_repair.h"
+#include "core/util/failpoint.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace shardmap::core {
+
+using namespace executor_detail;
+
+// ---- the phases ------------------------------------------------------------------------------
+
+Result<MigrationExecutor::StepResult> MigrationExecutor::step(const std::string& id)
+{
+    if (auto status = checkLease(); !status)
+        return status.error();
+    auto loaded = load(id);
+    if (!loaded)
+        return loaded.error();
+    Context& ctx = *loaded;
+    MigrationRecord& m = ctx.m();
+    if (isFinal(m.phase))
+        return StepResult { Next::Finished };
+    if (m.aborting)
+        return abort(ctx);
+    if (!ctx.ownsSpace()) {
+        // The space is gone or belongs to another migration: touching nodes could harm it.
+        m.error
+            = ctx.space ? "space " + m.space + " no longer names this migration" : "space " + m.space + " was removed";
+        if (auto committed = transition(ctx, MigrationPhase::Failed, "failed", "migration-failed", m.error, false);
+            !committed)
+            return committed.error();
+        return StepResult { Next::Finished };
+    }
+    if (m.cancelRequested && beforeCutover(m.phase))
+        return beginAbort(ctx, MigrationPhase::Cancelled, "cancelled by request");
+    if (m.paused && beforeCutover(m.phase)) {
+        if (m.status != "paused") {
+            if (auto status = updateMigration(ctx, [](MigrationRecord& r) { r.status = "paused"; }); !status)
+                return status.error();
+        }
+        return StepResult { Next::Wait, m_options.poll };
+    }
+    switch (m.phase) {
+    case MigrationPhase::Queued: return startMigration(ctx);
+    case MigrationPhase::DualWrite: return enterBackfill(ctx);
+    case MigrationPhase::Backfill: return backfill(ctx);
+    case MigrationPhase::Verify: return verify(ctx);
+    case MigrationPhase::Cutover: return cutover(ctx);
+    case MigrationPhase::Cleanup:
+        if (m.rollbackRequested && !ctx.sp().target.empty())
+            return rollback(ctx);
+        return cleanup(ctx);
+    default: return StepResult { Next::Finished };
+    }
+}
+
+// The target's node cannot be reached to check its room: the migration waits (retried with
+// backoff, the reason in its record) for settings.startRetrySeconds from the first such attempt,
+// then fails saying so (issue 14: a node restarting must not fail the migrations queued to it).
+Result<MigrationExecutor::StepResult> MigrationExecutor::waitToStart(Context& ctx, const Error& why)
+{
+    MigrationRecord& m = ctx.m();
+    const std::int64_t now = nowUnixMs();
+    const std::int64_t since = m.startBlockedUnixMs ? m.startBlockedUnixMs : now;
+    const std::int64_t limit = static_cast<std::int64_t>(ctx.settings.startRetrySeconds) * 1000;
+    if (now - since >= limit)
+        return beginAbort(ctx, MigrationPhase::Failed,
+            "preflight at start: " + why.message + " (for " + std::to_string((now - since) / 1000)
+                + " s; start-retry-seconds is " + std::to_string(ctx.settings.startRetrySeconds) + ")");
+    if (!m.startBlockedUnixMs) {
+        if (auto status = updateMigration(ctx, [&](MigrationRecord& r) { r.startBlockedUnixMs = since; }); !status)
+            return status.error();
+    }
+    return makeError(ErrorCode::Unavailable,
+        "waiting to start: " + why.message + "; it fails if this lasts "
+            + std::to_string((limit - (now - since)) / 1000) + " s more");
+}
+
+Result<MigrationExecutor::StepResult> MigrationExecutor::startMigration(Context& ctx)
+{
+    MigrationRecord& m = ctx.m();
+    SpaceRecord& sp = ctx.sp();
+    // Preflight again: the fleet may have changed since the request was queued.
+    auto snapshot = m_store.snapshot();
+    if (!snapshot)
+        return snapshot.error();
+    auto map = MapSnapshot::decode(*snapshot);
+    if (!map)
+        return map.error();
+    const auto facts = gatherPreflightFacts(*map, m_nodes, m.space, m.target);
+    if (auto status = preflightMigration(*map, m.space, m.target, facts, m.id); !status) {
+        if (status.error().code == ErrorCode::Unavailable)
+            return waitToStart(ctx, status.error());
+        return beginAbort(ctx, MigrationPhase::Failed, "preflight at start: " + status.error().message);
+    }
+    if (sp.shard != m.source)
+        return beginAbort(ctx, MigrationPhase::Failed,
+            "space " + m.space + " is on " + sp.shard + " now, not on the migration's source " + m.source);
+    const std::uint64_t epoch = sp.epoch + 1;
+    // The target accepts the new epoch before any router can know it.
+    if (auto status = own(ctx, m.target, SpaceRole::MigrationTarget, epoch); !status)
+        return status.error();
+    if (auto status = failpoint("migration.start.target_owned"); !status)
+        return status.error();
+    sp.epoch = epoch;
+    sp.target = m.target;
+    m.startedUnixMs = nowUnixMs();
+    m.startBlockedUnixMs = 0;
+    m.error.clear();
+    if (auto committed = transition(ctx, MigrationPhase::DualWrite, "dual writing", "migration-dual-write"); !committed)
+        return committed.error();
+    if (auto status = failpoint("migration.dual_write.committed"); !status)
+        return status.error();
+    log("migration " + m.id + ": " + m.space + " " + m.source + " -> " + m.target + " dual writing at epoch "
+        + std::to_string(epoch));
+    return StepResult {};
+}
+
+Result<MigrationExecutor::StepResult> MigrationExecutor::enterBackfill(Context& ctx)
+{
+    MigrationRecord& m = ctx.m();
+    SpaceRecord& sp = ctx.sp();
+    // Once the source holds the new epoch, every write it accepts came from a router that knows
+    // the target and writes it there too: from here on the backfill cannot miss a change.
+    if (auto status = own(ctx, m.source, SpaceRole::Owner, sp.epoch); !status)
+        return status.error();
+    if (auto status = own(ctx, m.target, SpaceRole::MigrationTarget, sp.epoch); !status)
+        return status.error();
+    if (auto status = failpoint("migration.dual_write.owned"); !status)
+        return status.error();
+    if (m.backfilled && ctx.settings.maxRepairs > 0 && m.cutoverAborts > ctx.settings.maxRepairs)
+        return beginAbort(ctx, MigrationPhase::Failed,
+            "the cutover aborted " + std::to_string(m.cutoverAborts) + " times in a row; last: " + m.error);
+    if (m.backfilled) {
+        if (auto committed = transition(ctx, MigrationPhase::Verify, "verifying", "migration-backfill"); !committed)
+            return committed.error();
+        return StepResult {};
+    }
+    auto stats = statsOf(ctx, m.source);
+    if (!stats)
+        return stats.error();
+    m.progress.docsTotal = stats->liveDocs + stats->tombstones;
+    m.progress.bytesTotal = stats->bytesEstimate;
+    if (auto committed = transition(ctx, MigrationPhase::Backfill, "copying", "migration-backfill"); !committed)
+        return committed.error();
+    return StepResult {};
+}
+
+Result<MigrationExecutor::StepResult> MigrationExecutor::backfill(Context& ctx)
+{
+    MigrationRecord& m = ctx.m();
+    const std::uint64_t epoch = ctx.sp().epoch;
+    auto source = clientFor(ctx, m.source);
+    if (!source)
+        return source.error();
+    auto target = clientFor(ctx, m.target);
+    if (!target)
+        return target.error();
+    const std::string targetShard = m.target;
+    BackfillCopier::Options options;
+    options.source = *source;
+    options.sourceShard = m.source;
+    options.target = *target;
+    options.targetShard = targetShard;
+    options.space = m.space;
+    options.epoch = epoch;
+    options.batch = ctx.settings.backfillBatch;
+    options.progressInterval = m_options.progressInterval;
+    options.throttle = [&] {
+        return m.throttleDocsPerSecond > 0 ? m.throttleDocsPerSecond : ctx.settings.defaultThrottleDocsPerSecond;
+    };
+    options.checkLease = [this] { return checkLease(); };
+    options.reownTarget = [&] { return own(ctx, targetShard, SpaceRole::MigrationTarget, epoch); };
+    options.saveProgress = [&](const CopyProgress& progress, bool final) -> Result<bool> {
+        auto saved = updateMigration(ctx, [&](MigrationRecord& r) {
+            r.progress.cursor = progress.cursor;
+            r.progress.docsDone = progress.docsDone;
+            r.progress.bytesDone = progress.bytesDone;
+            r.progress.docsTotal = std::max(r.progress.docsTotal, progress.docsDone);
+            r.progress.bytesTotal = std::max(r.progress.bytesTotal, progress.bytesDone);
+            r.progress.docsPerSecond = progress.docsPerSecond;
+            r.progress.etaSeconds = progress.docsPerSecond > 0
+                ? static_cast<std::int64_t>(
+                    static_cast<double>(r.progress.docsTotal - progress.docsDone) / progress.docsPerSecond)
+                : -1;
+            if (final) {
+                r.progress.etaSeconds = 0;
+                r.backfilled = true;
+            }
+            r.error.clear();
+            r.status = final ? "copied" : "copying";
+        });
+        if (!saved)
+            return saved.error();
+        if (final)
+            return false;
+        // A request that arrived meanwhile (pause, cancel) is handled by the next step; a new
+        // throttle applies from here.
+        if (m.paused || m.cancelRequested || m.aborting)
+            return true;
+        if (auto settings
+            = readOne<MigrationSettings>(m_store, std::string(keys::kMigrationSettings), &decodeMigrationSettings);
+            settings && *settings)
+            ctx.settings = (*settings)->value;
+        return false;
+    };
+    BackfillCopier copier(std::move(options));
+    auto copied
+        = copier.run({ m.progress.cursor, m.progress.docsDone, m.progress.bytesDone, m.progress.docsPerSecond });
+    if (!copied)
+        return copied.error();
+    if (copied->end == BackfillCopier::End::Refused)
+        return beginAbort(
+            ctx, MigrationPhase::Failed, "the target refused a document of the space: " + copied->refusal);
+    if (copied->end == BackfillCopier::End::Interrupted)
+        return StepResult {};
+    if (auto status = failpoint("migration.backfill.done"); !status)
+        return status.error();
+    if (auto committed = transition(ctx, MigrationPhase::Verify, "verifying", "migration-verify"); !committed)
+        return committed.error();
+    log("migration " + m.id + ": copied " + std::to_string(copied->progress.docsDone) + " rows of " + m.space);
+    return StepResult {};
+}
+
+Result<std::uint64_t> MigrationExecutor::repairByRange(Context& ctx, bool& targetOnly)
+{
+    const MigrationRecord& m = ctx.m();
+    auto source = clientFor(ctx, m.source);
+    if (!source)
+        return source.error();
+    auto target = clientFor(ctx, m.target);
+    if (!target)
+        return target.error();
+    const RangeRepair repair { *source, m.source, *target, m.target, m.space, ctx.sp().epoch,
+        ctx.settings.backfillBatch, [this] { return checkLease(); } };
+    return repair.run(targetOnly);
+}
+
+Result<MigrationExecutor::StepResult> MigrationExecutor::verify(Context& ctx)
+{
+    MigrationRecord& m = ctx.m();
+    std::string difference;
+    for (int round = 0; round < kVerifyRounds; ++round) {
+        auto source = statsOf(ctx, m.source);
+        if (!source)
+            return source.error();
+        auto target = statsOf(ctx, m.target);
+        if (!target)
+            return target.error();
+        ctx.verification = comparison(*source, *target, round + 1);
+        if (sameContent(*source, *target)) {
+            difference.clear();
+            break;
+        }
+        difference = "source " + describeStats(*source) + ", target " + describeStats(*target);
+        std::this_thread::sleep_for(kVerifyPause);
+    }
+    if (!difference.empty()) {
+        bool targetOnly = false;
+        auto repaired = repairByRange(ctx, targetOnly);
+        if (!repaired && targetOnly)
+            return beginAbort(ctx, MigrationPhase::Failed, repaired.error().message);
+        if (!repaired)
+            return repaired.error();
+        if (*repaired > 0) {
+            // Documents the target lacked or had older: a dual write it missed, or one still on
+            // its way (the walk cannot tell them apart). Either way the target has them now; the
+            // cutover compares exactly once the source holds its writes.
+            const std::uint64_t docs = *repaired;
+            if (auto status = updateMigration(ctx,
+                    [&](MigrationRecord& r) {
+                        r.repairs += 1;
+                        r.repairedDocs += docs;
+                    });
+                !status)
+                return status.error();
+            log("migration " + m.id + ": verify copied " + std::to_string(docs) + " documents again (" + difference
+                + ")");
+        }
+    }
+    if (auto status = failpoint("migration.verify.done"); !status)
+        return status.error();
+    if (auto committed = transition(ctx, MigrationPhase::Cutover, "cutting over", "migration-cutover-start");
+        !committed)
+        return committed.error();
+    return StepResult {};
+}
+
+Result<MigrationExecutor::StepResult> MigrationExecutor::cutover(Context& ctx)
+{
+    MigrationRecord& m = ctx.m();
+    SpaceRecord& sp = ctx.sp();
+    const std::uint64_t epoch = sp.epoch;
+    const std::uint64_t next = epoch + 1;
+    const auto started = std::chrono::steady_clock::now();
+    const auto deadline = started + std::chrono::milliseconds(ctx.settings.cutoverTimeoutMs);
+    if (auto status = failpoint("migration.cutover.before_fence"); !status)
+        return status.error();
+    // Hold the source's writes: it refuses every epoch below next, and a router cannot push it
+    // back (it only pushes epochs the map has, and the map still has epoch).
+    if (auto status = own(ctx, m.source, SpaceRole::Fenced, next); !status)
+        return status.error();
+    if (auto status = failpoint("migration.cutover.fenced"); !status)
+        return status.error();
+    // Writes the source took before the fence may still be on their way to the target.
+    ctx.fencedAt = started;
+    std::string difference;
+    std::uint32_t rounds = 0;
+    for (;;) {
+        auto source = statsOf(ctx, m.source);
+        auto target = source ? statsOf(ctx, m.target) : Result<SpaceStats>(source.error());
+        if (source && target)
+            ctx.verification = comparison(*source, *target, ++rounds);
+        if (source && target && sameContent(*source, *target)) {
+            difference.clear();
+            break;
+        }
+        difference = !source ? source.error().message
+            : !target        ? target.error().message
+                             : "source " + describeStats(*source) + ", target " + describeStats(*target);
+        if (std::chrono::steady_clock::now() >= deadline)
+            return abortCutover(ctx, next, "source and target differ with writes held: " + difference);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    const bool window = !m.rolledBack && ctx.settings.rollbackWindowSeconds > 0;
+    if (window) {
+        // The old source follows the new owner during the rollback window, so a rollback needs no
+        // backfill; it still refuses the old epoch.
+        if (auto status = own(ctx, m.source, SpaceRole::MigrationTarget, next); !status)
+            return abortCutover(ctx, next, status.error().message);
+    }
+    if (std::chrono::steady_clock::now() >= deadline)
+        return abortCutover(
+            ctx, next, "the cutover took longer than " + std::to_string(ctx.settings.cutoverTimeoutMs) + " ms");
+    if (auto status = failpoint("migration.cutover.before_commit"); !status)
+        return status.error();
+    const std::string oldSource = m.source;
+    for (int attempt = 0;; ++attempt) {
+        sp.shard = m.target;
+        sp.epoch = next;
+        sp.target = window ? oldSource : std::string();
+        sp.phase = MigrationPhase::Cleanup;
+        m.phase = MigrationPhase::Cleanup;
+        m.cutoverUnixMs = nowUnixMs();
+        m.cutoverAborts = 0;
+        m.error.clear();
+        m.status = window
+            ? "cut over; rollback possible for " + std::to_string(ctx.settings.rollbackWindowSeconds) + " s"
+            : "cut over; removing the old copy";
+        auto committed = commit(ctx, true, m.rolledBack ? "migration-rollback-cutover" : "migration-cutover", "");
+        if (committed)
+            break;
+        if (committed.error().code != ErrorCode::Conflict || attempt > 0
+            || std::chrono::steady_clock::now() >= deadline) {
+            if (committed.error().code == ErrorCode::Conflict) {
+                auto fresh = load(m.id);
+                if (!fresh)
+                    return fresh.error();
+                return abortCutover(*fresh, next, "the space changed during the cutover");
+            }
+            // Lease lost or store unavailable: whether it committed is unknown until re-read; the
+            // source stays fenced and the next step (here or on the next leader) finds out.
+            return committed.error();
+        }
+        // Someone changed the records meanwhile (a pause, a throttle): commit on top of theirs if
+        // the space is still as the cutover left it.
+        auto fresh = load(m.id);
+        if (!fresh)
+            return fresh.error();
+        if (!fresh->ownsSpace() || fresh->sp().epoch != epoch || fresh->sp().shard != oldSource
+            || fresh->m().phase != MigrationPhase::Cutover)
+            return abortCutover(*fresh, next, "the space changed during the cutover");
+        ctx = std::move(*fresh);
+    }
+    const auto held = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
+    if (auto status = failpoint("migration.cutover.committed"); !status)
+        return status.error();
+    // Routers that still write with the old epoch are refused, re-read the map and push this
+    // ownership themselves if this call is late or lost.
+    if (auto status = own(ctx, m.target, SpaceRole::Owner, next); !status)
+        log("migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
+    recordCutover({ m.id, held, true });
+    log("migration " + m.id + ": " + m.space + " cut over to " + m.target + " at epoch " + std::to_string(next)
+        + ", writes held " + std::to_string(held.count() / 1000.0) + " ms");
+    return StepResult {};
+}
+
+Result<MigrationExecutor::StepResult> MigrationExecutor::abortCutover(
+    Context& ctx, std::uint64_t fenceEpoch, const std::string& why)
+{
+    MigrationRecord& m = ctx.m();
+    // Only the cutover this step started: the records must still say so (the space on the
+    // source, below the fence's epoch, the migration cutting over). Another committer may have
+    // committed a cutover meanwhile (a deposed leader's, issue 14); rewriting that would give the
+    // space two owners. Then nothing is aborted and the next step goes on from what the store says.
+    if (!ctx.ownsSpace() || m.phase != MigrationPhase::Cutover || ctx.sp().shard != m.source
+        || ctx.sp().epoch >= fenceEpoch) {
+        log("migration " + m.id + ": cutover not aborted (" + why + "): the records moved on (phase "
+            + migrationPhaseName(m.phase) + (ctx.space ? ", space on " + ctx.sp().shard : std::string()) + ")");
+        return StepResult {};
+    }
+    SpaceRecord& sp = ctx.sp();
+    const auto started = std::chrono::steady_clock::now();
+    // The target keeps receiving dual writes at the new epoch; the source owns it again.
+    if (auto status = own(ctx, m.target, SpaceRole::MigrationTarget, fenceEpoch); !status)
+        log("migration " + m.id + ": " + status.error().describe());
+    const std::uint32_t aborts = m.cutoverAborts + 1;
+    const int attempts = static_cast<int>(std::min<std::uint32_t>(aborts - 1, 5));
+    sp.epoch = std::max(sp.epoch, fenceEpoch);
+    m.backfilled = true;
+    m.notBeforeUnixMs = nowUnixMs() + 1000LL * (1 << attempts);
+    m.cutoverAborts = aborts;
+    m.error = "cutover aborted: " + why;
+    if (auto committed = transition(
+            ctx, MigrationPhase::DualWrite, "dual writing; cutover retried later", "migration-cutover-abort", why);
+        !committed)
+        return committed.error();
+    if (auto status = own(ctx, m.source, SpaceRole::Owner, sp.epoch); !status)
+        log("migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
+    recordCutover({ m.id,
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started), false });
+    log("migration " + m.id + ": cutover aborted: " + why);
+    return StepResult { Next::Wait, std::chrono::milliseconds(1000LL * (1 << attempts)) };
+}
+
+Result<MigrationExecutor::StepResult> MigrationExecutor::rollback(Context& ctx)
+{
+    MigrationRecord& m = ctx.m();
+    // The old source has followed every write since the cutover: moving back is a cutover in the
+    // other direction, after a verify.
+    std::swap(m.source, m.target);
+    m.rolledBack = true;
+    m.rollbackRequested = false;
+    m.backfilled = true;
+    if (auto committed = transition(ctx, MigrationPhase::Verify, "rolling back: verifying " + m.target,
+            "migration-rollback", "rollback requested");
+        !committed)
+        return committed.error();
+    log("migration " + m.id + ": rolling back " + m.space + " to " + m.target);
+    return StepResult {};
+}
+
+Result<MigrationExecutor::StepResult> MigrationExecutor::cleanup(Context& ctx)
+{
+    MigrationRecord& m = ctx.m();
+    SpaceRecord& sp = ctx.sp();
+    if (!sp.target.empty()) {
+        const std::int64_t due = m.cutoverUnixMs + static_cast<std::int64_t>(ctx.settings.rollbackWindowSeconds) * 1000;
+        const std::int64_t now = nowUnixMs();
+        if (now < due) {
+            // Idempotent: a restarted executor makes sure both nodes hold their roles.
+            if (auto status = own(ctx, m.target, SpaceRole::Owner, sp.epoch); !status)
+                return status.error();
+            if (auto status = own(ctx, m.source, SpaceRole::MigrationTarget, sp.epoch); !status)
+                log("migration " + m.id + ": " + status.error().describe());
+            return StepResult { Next::Wait, std::chrono::milliseconds(std::min<std::int64_t>(due - now, 60000)) };
+        }
+        // Close the window: the old source stops receiving writes (new epoch, no target).
+        sp.epoch += 1;
+        sp.target.clear();
+        m.status = "removing the old copy from " + m.source;
+        if (auto committed = commit(ctx, true, "migration-close-rollback-window", ""); !committed)
+            return committed.error();
+    }
+    if (auto status = own(ctx, m.target, SpaceRole::Owner, sp.epoch); !status)
+        log("migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
+    auto dropped = removeCopy(ctx, m.source, "migration.cleanup.before_drop");
+    if (!dropped)
+        return dropped.error();
+    sp.migrationId.clear();
+    sp.target.clear();
+    if (auto committed = transition(ctx, m.rolledBack ? MigrationPhase::Cancelled : MigrationPhase::Done,
+            m.rolledBack ? "rolled back; " + m.space + " is on " + m.target + " again"
+                         : "done; removed " + std::to_string(*dropped) + " rows from " + m.source,
+            "migration-done");
+        !committed)
+        return committed.error();
+    log("migration " + m.id + ": " + m.status);
+    return StepResult { Next::Finished };
+}
+
+Result<std::uint64_t> MigrationExecutor::removeCopy(Context& ctx, const std::string& shard, const char* failpointName)
+{
+    const MigrationRecord& m = ctx.m();
+    // Fenced at the current epoch before deleting: a router that still writes there with an old
+    // epoch can no longer put documents back.
+    if (auto status = own(ctx, shard, SpaceRole::Fenced, ctx.sp().epoch); !status)
+        return status.error();
+    if (auto status = failpoint(failpointName); !status)
+        return status.error();
+    auto client = clientFor(ctx, shard);
+    if (!client)
+        return client.error();
+    // In bounded calls, each with a deadline, the lease checked before each: a replica that lost
+    // the lease stops deleting, and the node deletes only while the space is fenced at this epoch.
+    std::uint64_t total = 0;
+    for (;;) {
+        if (auto status = checkLease(); !status)
+            return status.error();
+        auto dropped
+            = (*client)->dropSpace(shard, m.space, ctx.sp().epoch, ctx.settings.cleanupRowsPerSecond, kDropRowsPerCall);
+        if (!dropped)
+            return makeError(dropped.error().code,
+                "removing the copy of " + m.space + " from " + shard + ": " + dropped.error().message);
+        total += dropped->deleted;
+        if (dropped->done)
+            return total;
+    }
+}
+
+Result<MigrationExecutor::StepResult> MigrationExecutor::beginAbort(
+    Context& ctx, MigrationPhase endPhase, const std::string& why)
+{
+    log("migration " + ctx.m().id + ": stopping (" + migrationPhaseName(endPhase) + "): " + why);
+    if (auto status = updateMigration(ctx,
+            [&](MigrationRecord& r) {
+                r.aborting = true;
+                r.abortPhase = endPhase;
+                r.error = endPhase == MigrationPhase::Cancelled ? std::string() : why;
+                r.status = "stopping: " + why;
+            });
+        !status)
+        return status.error();
+    return StepResult {};
+}
+
+Result<MigrationExecutor::StepResult> MigrationExecutor::abort(Context& ctx)
+{
+    MigrationRecord& m = ctx.m();
+    const bool owns = ctx.ownsSpace();
+    const bool targetMayHaveDocs = m.phase != MigrationPhase::Queued;
+    if (owns && !ctx.sp().target.empty()) {
+        // Stop dual writes: a new epoch without a target; routers with the old one are refused.
+        ctx.sp().epoch += 1;
+        ctx.sp().target.clear();
+        if (auto committed = commit(ctx, true, "migration-abort", m.status); !committed)
+            return committed.error();
+    }
+    if (owns && targetMayHaveDocs) {
+        if (auto status = own(ctx, m.source, SpaceRole::Owner, ctx.sp().epoch); !status)
+            log("migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
+        if (ctx.shards.contains(m.target)) {
+            if (auto dropped = removeCopy(ctx, m.target, "migration.abort.before_drop"); !dropped)
+                return dropped.error();
+        }
+    }
+    if (owns)
+        ctx.sp().migrationId.clear();
+    if (auto committed = transition(ctx, m.abortPhase,
+            (m.abortPhase == MigrationPhase::Cancelled ? "cancelled; " : "failed; ") + m.space + " stays on "
+                + m.source,
+            "migration-" + std::string(migrationPhaseName(m.abortPhase)), m.error, owns);
+        !committed)
+        return committed.error();
+    log("migration " + m.id + ": " + m.status);
+    return StepResult { Next::Finished };
+}
+
+} // namespace shardmap::core

@@ -1,0 +1,32 @@
+#pragma once
+
+// What the backfill copier and the range repair share: reading a space page by page however large
+// its documents, and writing in chunks under the node's request limit.
+
+#include "core/client/node_client.h"
+
+#include <cstdint>
+#include <string>
+
+namespace shardmap::core {
+
+// A bulk write to a target stays well under the node's request limit whatever the documents.
+inline constexpr std::uint64_t kMaxCopyWriteBytes = 16 * 1024 * 1024;
+
+// A page of the space (tombstones included), halving batch while the documents are too large for
+// one message (RESOURCE_EXHAUSTED); batch keeps the size that worked.
+Result<ScanPage> scanSized(NodeClient& client, const std::string& shard, const std::string& space,
+    const std::string& after, std::uint32_t& batch);
+
+// Where the write chunk starting at begin ends: at least one document, then until the chunk
+// reaches kMaxCopyWriteBytes.
+template <typename DocOf> std::size_t chunkEnd(std::size_t begin, std::size_t size, DocOf docOf)
+{
+    std::uint64_t bytes = 0;
+    std::size_t end = begin;
+    for (; end < size && (end == begin || bytes < kMaxCopyWriteBytes); ++end)
+        bytes += documentBytes(docOf(end));
+    return end;
+}
+
+} // namespace shardmap::core
