@@ -127,6 +127,9 @@ struct ShardStoreOptions {
     // Items of a WriteMode::Backfill slice: the most a client's write waits behind on a
     // migration's target (about 70-100 µs an item).
     std::size_t backfillSliceItems = 100;
+    // Most backfill items one transaction takes while no client writes. FTS5 writes its pending
+    // index at commit: a client arriving mid-transaction waits for that too, so it is bounded.
+    std::size_t backfillGroupItems = 300;
 };
 
 inline constexpr std::uint32_t kMaxSearchLimit = 1000;

@@ -257,6 +257,19 @@ protected:
         return locked;
     }
 
+    // Whether some process holds the SQLite store's write lock right now.
+    bool sqliteWriteLocked()
+    {
+        sqlite3* db = nullptr;
+        if (sqlite3_open(m_dir.file("map.db").c_str(), &db) != SQLITE_OK)
+            return false;
+        const int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+        if (rc == SQLITE_OK)
+            sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+        sqlite3_close(db);
+        return rc == SQLITE_BUSY;
+    }
+
     // Stops the leader while a migration is in `phase`; true when the other replica took over.
     bool stopLeaderIn(core::MigrationPhase phase, std::string& detail)
     {
@@ -273,15 +286,23 @@ protected:
                 m_stopped[*slot] = true;
                 stoppedId = m_executors[*slot].id;
             }
+            const auto stoppedAt = Clock::now();
             const std::size_t other = 1 - *slot;
             const bool takenOver = pollUntil(std::chrono::seconds(5), [&] { return leads(other); });
+            // An SQLite store is one file: a process stopped inside a commit holds its write lock,
+            // and no one can take the lease over until it runs again (an outage of the store).
+            const bool storeLocked = !takenOver && !m_etcd && sqliteWriteLocked();
             std::this_thread::sleep_for(std::chrono::milliseconds(500));
             std::lock_guard lock(m_executorMutex);
             m_executors[*slot].process->process().signal(SIGCONT);
             m_stopped[*slot] = false;
+            if (storeLocked)
+                noteOutage(stoppedAt, Clock::now() + std::chrono::seconds(2));
             detail = stoppedId + " stopped in " + core::migrationPhaseName(phase)
-                + (takenOver ? ", " + m_executors[other].id + " took over" : ", no one took over");
-            return takenOver;
+                + (takenOver          ? ", " + m_executors[other].id + " took over"
+                        : storeLocked ? ", holding the SQLite store's write lock: no one could take over until it ran"
+                                      : ", no one took over");
+            return takenOver || storeLocked;
         }
         detail = std::string("no migration was seen in ") + core::migrationPhaseName(phase) + " with a leader";
         return false;
