@@ -16,6 +16,7 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <string_view>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -98,40 +99,77 @@ void startDemo(QApplication& app, shardmap::widgets::MainWindow& window, shardma
     fleet.start();
 }
 
+// The command line; parsed once without a display for --help and --version (which print and
+// exit), then again by the real application.
+struct ConsoleOptions {
+    QCommandLineOption store { QStringLiteral("store"),
+        QStringLiteral("Connect to this shard map store (sqlite:PATH or etcd://HOST:PORT/PREFIX)."),
+        QStringLiteral("uri") };
+    QCommandLineOption language { QStringLiteral("language"),
+        QStringLiteral("Language of this run (en, de), overriding settings and the system locale."),
+        QStringLiteral("code") };
+    QCommandLineOption interval { QStringLiteral("metrics-interval-ms"),
+        QStringLiteral("How often nodes send live metrics (default 1000)."), QStringLiteral("ms"),
+        QStringLiteral("1000") };
+    QCommandLineOption demo { QStringLiteral("demo"),
+        QStringLiteral("Start a demo fleet on loopback (3 shard nodes, shardmapd, a shard map in a temporary "
+                       "directory, a load generator) and connect to it; quitting stops it.") };
+
+    void addTo(QCommandLineParser& parser) const
+    {
+        parser.setApplicationDescription(QStringLiteral("Shardmap console: the fleet, its shard map and its metrics."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOption(store);
+        parser.addOption(language);
+        parser.addOption(interval);
+        parser.addOption(demo);
+    }
+};
+
+void setApplicationNames()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("Shardmap"));
+    QCoreApplication::setApplicationName(QStringLiteral("shardmap"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SHARDMAP_VERSION));
+}
+
+// --help, --version and bad options answered by a QCoreApplication: a QApplication would abort
+// first when no display is reachable.
+void answerWithoutDisplay(int argc, char** argv)
+{
+    bool needsNoDisplay = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        needsNoDisplay = needsNoDisplay || arg == "--help" || arg == "-h" || arg == "-?" || arg == "--help-all"
+            || arg == "--version" || arg == "-v";
+    }
+    if (!needsNoDisplay)
+        return;
+    QCoreApplication core(argc, argv);
+    setApplicationNames();
+    QCommandLineParser parser;
+    ConsoleOptions options;
+    options.addTo(parser);
+    parser.process(core); // prints and exits
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
+    answerWithoutDisplay(argc, argv);
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Shardmap"));
-    QApplication::setApplicationName(QStringLiteral("shardmap"));
-    QApplication::setApplicationVersion(QStringLiteral(SHARDMAP_VERSION));
+    setApplicationNames();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/shardmap.svg")));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Shardmap console: the fleet, its shard map and its metrics."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption storeOption(QStringLiteral("store"),
-        QStringLiteral("Connect to this shard map store (sqlite:PATH or etcd://HOST:PORT/PREFIX)."),
-        QStringLiteral("uri"));
-    const QCommandLineOption languageOption(QStringLiteral("language"),
-        QStringLiteral("Language of this run (en, de), overriding settings and the system locale."),
-        QStringLiteral("code"));
-    const QCommandLineOption intervalOption(QStringLiteral("metrics-interval-ms"),
-        QStringLiteral("How often nodes send live metrics (default 1000)."), QStringLiteral("ms"),
-        QStringLiteral("1000"));
-    parser.addOption(storeOption);
-    parser.addOption(languageOption);
-    const QCommandLineOption demoOption(QStringLiteral("demo"),
-        QStringLiteral("Start a demo fleet on loopback (3 shard nodes, shardmapd, a shard map in a temporary "
-                       "directory, a load generator) and connect to it; quitting stops it."));
-    parser.addOption(intervalOption);
-    parser.addOption(demoOption);
+    ConsoleOptions options;
+    options.addTo(parser);
     parser.process(app);
     quitOnStopSignals(app);
 
-    shardmap::widgets::installTranslations(app, parser.value(languageOption));
+    shardmap::widgets::installTranslations(app, parser.value(options.language));
     shardmap::widgets::ThemeManager theme;
 
     // Declared before the window so that they outlive it; the fleet stops its children on quit.
@@ -139,12 +177,12 @@ int main(int argc, char** argv)
     std::unique_ptr<shardmap::widgets::LoadGenerator> load;
     shardmap::widgets::MainWindow window;
     window.show();
-    if (parser.isSet(demoOption)) {
-        startDemo(app, window, fleet, load, std::max(200, parser.value(intervalOption).toInt()));
-    } else if (parser.isSet(storeOption)) {
+    if (parser.isSet(options.demo)) {
+        startDemo(app, window, fleet, load, std::max(200, parser.value(options.interval).toInt()));
+    } else if (parser.isSet(options.store)) {
         shardmap::widgets::ConnectionSpec spec;
-        spec.storeUri = shardmap::widgets::stripPassword(parser.value(storeOption), &spec.password);
-        spec.metricsIntervalMs = std::max(200, parser.value(intervalOption).toInt());
+        spec.storeUri = shardmap::widgets::stripPassword(parser.value(options.store), &spec.password);
+        spec.metricsIntervalMs = std::max(200, parser.value(options.interval).toInt());
         window.connectTo(spec);
     } else {
         QTimer::singleShot(0, &window, &shardmap::widgets::MainWindow::openConnectDialog);

@@ -1,4 +1,5 @@
 // shardmapd: wires command-line flags to a ControllerServer and waits for a signal.
+#include "app/common/node_tls_flags.h"
 #include "core/controller/controller_server.h"
 
 #include <CLI/CLI.hpp>
@@ -23,6 +24,7 @@ shardmap::core::ControllerServerConfig parseConfig(CLI::App& app, int argc, char
     std::int64_t leaseTtlMs = 10000;
     // Later flags win, so wrappers can append overrides to a base command line.
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    app.set_version_flag("--version", std::string("shardmapd ") + SHARDMAP_VERSION);
     app.add_option("--store", config.storeUri,
         "Shard map store URI: sqlite:PATH or "
         "etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password=P&ca=F&cert=F&key=F] (default: $SHARDMAP_STORE)");
@@ -32,6 +34,7 @@ shardmap::core::ControllerServerConfig parseConfig(CLI::App& app, int argc, char
     app.add_option("--tls-key", config.tls.keyFile, "PEM private key of the server certificate");
     app.add_option("--tls-ca", config.tls.caFile, "PEM CA; clients must present a certificate it signed");
     app.add_flag("--insecure", config.insecure, "Allow a non-loopback address without TLS");
+    shardmap::app::addNodeTlsFlags(app, config.nodeClient);
     app.add_option("--lease-ttl-ms", leaseTtlMs,
            "Executor lease time to live; renewed every third of it, a dead leader is replaced within about 4/3 of it")
         ->capture_default_str()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/client/node_client.h"
 #include "core/map/map_editor.h"
 #include "core/report/migration_report.h"
 #include "core/store/metadata_store.h"
@@ -34,7 +35,17 @@ struct CtlOptions {
     core::Actor actor;
     std::chrono::milliseconds timeout { 10000 };
     bool json = false;
+    // How commands reach the nodes: TLS files (--node-tls-*); the deadline is `timeout`.
+    core::NodeClientOptions nodeClient;
 };
+
+// The node client options of every command: --node-tls-* and --timeout-ms.
+inline core::NodeClientOptions nodeClientOptions(const CtlOptions& options)
+{
+    core::NodeClientOptions out = options.nodeClient;
+    out.callTimeout = options.timeout;
+    return out;
+}
 
 // Opens the store named by --store (or SHARDMAP_STORE), with a message that says how to fix it.
 core::Result<std::unique_ptr<core::MetadataStore>> openCtlStore(const CtlOptions& options, bool create = false);

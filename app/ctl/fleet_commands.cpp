@@ -25,9 +25,7 @@ std::uint64_t versionNow()
 
 core::NodeClientPool makePool(const CtlOptions& options)
 {
-    core::NodeClientOptions clientOptions;
-    clientOptions.callTimeout = options.timeout;
-    return core::NodeClientPool(clientOptions);
+    return core::NodeClientPool(nodeClientOptions(options));
 }
 
 core::Result<std::vector<core::Document>> readDocuments(const WriteArgs& args)

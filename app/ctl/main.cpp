@@ -1,5 +1,6 @@
 // shardmapctl: the shard map's operations from a shell. Wires CLI11 subcommands to the command
 // functions and prints their output as a table or, with --json, as JSON.
+#include "app/common/node_tls_flags.h"
 #include "app/ctl/commands.h"
 #include "app/ctl/output.h"
 
@@ -57,6 +58,7 @@ int main(int argc, char** argv)
                    "Exit codes: 0 ok, 2 invalid input, 3 not found, 4 conflict/exists, 5 refused (precondition), "
                    "6 unavailable, 1 other." };
     app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("shardmapctl ") + SHARDMAP_VERSION);
     // --json, --reason and the other global options also after the subcommand.
     app.fallthrough();
     CtlOptions options;
@@ -73,6 +75,7 @@ int main(int argc, char** argv)
            "--timeout-ms", [&options](const int& ms) { options.timeout = std::chrono::milliseconds(ms); },
            "Deadline of each call to a node")
         ->check(CLI::Range(100, 600000));
+    addNodeTlsFlags(app, options.nodeClient);
 
     CommandResult result = shardmap::core::makeError(shardmap::core::ErrorCode::Internal, "no command ran");
     auto run = [&](auto command) { return [&, command] { result = command(); }; };

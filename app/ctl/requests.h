@@ -15,9 +15,7 @@ template <typename F> CommandResult withRequests(const CtlOptions& options, F bo
     auto store = openCtlStore(options);
     if (!store)
         return store.error();
-    core::NodeClientOptions clientOptions;
-    clientOptions.callTimeout = options.timeout;
-    core::NodeClientPool pool(clientOptions);
+    core::NodeClientPool pool(nodeClientOptions(options));
     core::MigrationRequests requests(**store, pool);
     return body(requests, **store);
 }

@@ -17,6 +17,7 @@ shardmap::core::NodeServerConfig parseConfig(CLI::App& app, int argc, char** arg
     std::int64_t historyMs = 10000;
     // Later flags win, so wrappers can append overrides to a base command line.
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    app.set_version_flag("--version", std::string("shardmap-node ") + SHARDMAP_VERSION);
     app.add_option("--listen", config.listen, "HOST:PORT to serve on; port 0 picks a free port")->capture_default_str();
     app.add_option("--data-dir", config.dataDir, "Directory holding the shard files")->capture_default_str();
     app.add_option("--node-id", config.nodeId, "Name this node reports (default: the host name)");

@@ -26,6 +26,8 @@ Result<std::string> readPem(const std::string& path)
 
 Result<std::shared_ptr<grpc::ChannelCredentials>> credentialsFor(const NodeClientOptions& options)
 {
+    if (auto status = checkNodeClientTls(options); !status)
+        return status.error();
     if (options.caFile.empty())
         return grpc::InsecureChannelCredentials();
     grpc::SslCredentialsOptions ssl;
@@ -43,6 +45,26 @@ Result<std::shared_ptr<grpc::ChannelCredentials>> credentialsFor(const NodeClien
     }
     return grpc::SslCredentials(ssl);
 }
+
+} // namespace
+
+Status checkNodeClientTls(const NodeClientOptions& options)
+{
+    if (options.certFile.empty() != options.keyFile.empty())
+        return makeError(ErrorCode::InvalidArgument,
+            options.certFile.empty() ? "a node TLS key needs its certificate (--node-tls-cert)"
+                                     : "a node TLS certificate needs its key (--node-tls-key)");
+    if (!options.certFile.empty() && options.caFile.empty())
+        return makeError(ErrorCode::InvalidArgument,
+            "a node client certificate needs the CA that signed the nodes' certificates (--node-tls-ca)");
+    for (const auto* file : { &options.caFile, &options.certFile, &options.keyFile }) {
+        if (!file->empty() && !std::ifstream(*file, std::ios::binary))
+            return makeError(ErrorCode::InvalidArgument, "cannot read " + *file);
+    }
+    return {};
+}
+
+namespace {
 
 ShardSummary fromProto(const v1::ShardInfo& in)
 {

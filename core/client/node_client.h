@@ -147,6 +147,10 @@ struct NodeClientOptions {
     std::chrono::milliseconds keepaliveTimeout { 5000 };
 };
 
+// The TLS part of the options is whole: a certificate with its key, a client certificate only
+// with the CA, every file readable. InvalidArgument naming what is missing otherwise.
+Status checkNodeClientTls(const NodeClientOptions& options);
+
 // gRPC client of shardmap.v1.Node with a deadline on every call. Errors come back as domain
 // errors; a fencing refusal keeps its EpochMismatch facts in Error::details.
 class GrpcNodeClient final : public NodeClient {

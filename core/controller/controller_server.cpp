@@ -43,7 +43,7 @@ Status checkConfig(const ControllerServerConfig& config, const std::string& host
         return makeError(ErrorCode::FailedPrecondition,
             "refusing to listen on non-loopback address " + config.listen
                 + " without TLS; pass --tls-cert/--tls-key, or --insecure if the network is trusted");
-    return {};
+    return checkNodeClientTls(config.nodeClient);
 }
 
 } // namespace

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <map>
 #include <random>
 #include <set>
@@ -76,6 +78,7 @@ Status applyOption(EtcdStoreConfig& config, const std::string& name, const std::
     const std::pair<const char*, std::string*> texts[] = {
         { "user", &config.user },
         { "password", &config.password },
+        { "password_file", &config.passwordFile },
         { "ca", &config.caFile },
         { "cert", &config.certFile },
         { "key", &config.keyFile },
@@ -94,7 +97,7 @@ Status applyOption(EtcdStoreConfig& config, const std::string& name, const std::
         return {};
     }
     return makeError(ErrorCode::InvalidArgument,
-        "unknown etcd store option '" + name + "'; known: user, password, ca, cert, key, timeout_ms");
+        "unknown etcd store option '" + name + "'; known: user, password, password_file, ca, cert, key, timeout_ms");
 }
 
 std::string describeLease(const LeaseRow& lease, std::int64_t now)
@@ -161,7 +164,7 @@ Result<std::uint64_t> counterValue(const etcdserverpb::RangeResponse& range)
 
 Result<EtcdStoreConfig> EtcdStoreConfig::parse(const std::string& uri)
 {
-    const auto usage = " (expected etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password=P&ca=F&cert=F&key=F])";
+    const auto usage = " (expected etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password_file=F&ca=F&cert=F&key=F])";
     if (!uri.starts_with(kScheme))
         return makeError(ErrorCode::InvalidArgument, "'" + uri + "' is not an etcd store URI" + usage);
     const std::string rest = uri.substr(kScheme.size());
@@ -194,8 +197,27 @@ Result<EtcdStoreConfig> EtcdStoreConfig::parse(const std::string& uri)
         if (auto status = applyOption(config, pair.substr(0, equals), *value); !status)
             return status.error();
     }
+    if (!config.password.empty() && !config.passwordFile.empty())
+        return makeError(ErrorCode::InvalidArgument,
+            "etcd store URI '" + config.describe() + "' has both password and password_file; give one");
+    if (!config.passwordFile.empty()) {
+        // A password kept out of the URI, which process listings and shell histories show.
+        std::ifstream file(config.passwordFile, std::ios::binary);
+        if (!file)
+            return makeError(ErrorCode::InvalidArgument,
+                "cannot read the etcd password file " + config.passwordFile + ": " + std::strerror(errno));
+        std::getline(file, config.password, '\n');
+        if (!config.password.empty() && config.password.back() == '\r')
+            config.password.pop_back();
+        if (config.password.empty())
+            return makeError(ErrorCode::InvalidArgument, "the etcd password file " + config.passwordFile + " is empty");
+    } else if (config.password.empty() && !config.user.empty()) {
+        if (const char* password = std::getenv(kEtcdPasswordVariable); password && *password)
+            config.password = password;
+    }
     if (config.password.size() && config.user.empty())
-        return makeError(ErrorCode::InvalidArgument, "etcd store URI '" + uri + "' has a password but no user");
+        return makeError(
+            ErrorCode::InvalidArgument, "etcd store URI '" + config.describe() + "' has a password but no user");
     return config;
 }
 

@@ -17,12 +17,17 @@ class EtcdWatchRegistry;
 
 // Where an etcd store lives and how to reach it, parsed from
 // "etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password=P&ca=FILE&cert=FILE&key=FILE&timeout_ms=N]".
+inline constexpr const char* kEtcdPasswordVariable = "SHARDMAP_ETCD_PASSWORD";
+
 struct EtcdStoreConfig {
     std::vector<std::string> endpoints;
     // Every key of the store lives under PREFIX + "/"; several maps can share one etcd cluster.
     std::string prefix;
     std::string user;
+    // The password: from password_file (its first line), else password= in the URI (shown in
+    // process listings: avoid), else $SHARDMAP_ETCD_PASSWORD when a user is given.
     std::string password;
+    std::string passwordFile;
     // TLS when caFile is set (cert and key files for client authentication, both or neither).
     std::string caFile;
     std::string certFile;

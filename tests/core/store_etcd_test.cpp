@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <mutex>
 #include <thread>
@@ -297,6 +298,46 @@ TEST_F(EtcdStoreTest, AuthenticatesWithUserAndPassword)
         ASSERT_FALSE(refused) << options;
         EXPECT_EQ(refused.error().code, ErrorCode::FailedPrecondition) << errorText(refused.error());
     }
+
+    // Without the password in the URI (process listings show it): a file, or the environment.
+    {
+        std::ofstream(m_dir.file("etcd.password")) << "rootpw\n";
+        auto fromFile = open(base + "?user=root&password_file=" + m_dir.file("etcd.password"));
+        ASSERT_TRUE(fromFile);
+        EXPECT_TRUE(fromFile->commit(request("k", "3")));
+    }
+    {
+        ::setenv(kEtcdPasswordVariable, "rootpw", 1);
+        auto fromEnvironment = open(base + "?user=root");
+        ::unsetenv(kEtcdPasswordVariable);
+        ASSERT_TRUE(fromEnvironment);
+        EXPECT_TRUE(fromEnvironment->commit(request("k", "4")));
+    }
+}
+
+TEST(EtcdStoreConfigTest, APasswordFileIsReadAndItsProblemsAreClearErrors)
+{
+    TempDir dir;
+    std::ofstream(dir.file("pw")) << "s3cret\r\nignored\n";
+    auto config = EtcdStoreConfig::parse("etcd://a:1/p?user=u&password_file=" + dir.file("pw"));
+    ASSERT_TRUE(config) << errorText(config.error());
+    EXPECT_EQ(config->password, "s3cret");
+    std::ofstream(dir.file("empty")) << "";
+    for (const std::string& bad : { "etcd://a:1/p?user=u&password_file=" + dir.file("missing"),
+             "etcd://a:1/p?user=u&password_file=" + dir.file("empty"),
+             "etcd://a:1/p?user=u&password=x&password_file=" + dir.file("pw"),
+             "etcd://a:1/p?password_file=" + dir.file("pw") }) {
+        auto refused = EtcdStoreConfig::parse(bad);
+        ASSERT_FALSE(refused) << bad;
+        EXPECT_EQ(refused.error().code, ErrorCode::InvalidArgument) << bad;
+        EXPECT_EQ(refused.error().message.find("s3cret"), std::string::npos) << "the password in an error";
+    }
+    // The environment applies only with a user and no other password.
+    ::setenv(kEtcdPasswordVariable, "fromenv", 1);
+    EXPECT_EQ(EtcdStoreConfig::parse("etcd://a:1/p?user=u")->password, "fromenv");
+    EXPECT_EQ(EtcdStoreConfig::parse("etcd://a:1/p?user=u&password=given")->password, "given");
+    EXPECT_EQ(EtcdStoreConfig::parse("etcd://a:1/p")->password, "");
+    ::unsetenv(kEtcdPasswordVariable);
 }
 
 TEST_F(EtcdStoreTest, TalksTlsWithAClientCertificateAndRefusesWithoutOne)
