@@ -1,4 +1,5 @@
 // shardmapd: wires command-line flags to a ControllerServer and waits for a signal.
+#include "app/common/config_file.h"
 #include "app/common/node_tls_flags.h"
 #include "core/controller/controller_server.h"
 
@@ -27,7 +28,7 @@ shardmap::core::ControllerServerConfig parseConfig(CLI::App& app, int argc, char
     app.set_version_flag("--version", std::string("shardmapd ") + SHARDMAP_VERSION);
     app.add_option("--store", config.storeUri,
         "Shard map store URI: sqlite:PATH or "
-        "etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password=P&ca=F&cert=F&key=F] (default: $SHARDMAP_STORE)");
+        "etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password_file=F&ca=F&cert=F&key=F] (default: $SHARDMAP_STORE)");
     app.add_option("--listen", config.listen, "HOST:PORT to serve on; port 0 picks a free port")->capture_default_str();
     app.add_option("--id", config.id, "This replica's name as lease holder and audit actor (default: HOST-PID)");
     app.add_option("--tls-cert", config.tls.certFile, "PEM server certificate (enables TLS)");
@@ -72,10 +73,12 @@ int main(int argc, char** argv)
                    "and elects the one replica that runs the migration executor" };
     bool exitWithParent = false;
     shardmap::core::ControllerServerConfig config;
+    shardmap::app::ConfigFile configFile;
+    configFile.addTo(app);
     try {
         config = parseConfig(app, argc, argv, exitWithParent);
     } catch (const CLI::ParseError& error) {
-        return app.exit(error);
+        return configFile.report(error, argc, argv, std::cerr);
     }
     if (exitWithParent)
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);

@@ -65,7 +65,7 @@ int main(int argc, char** argv)
     options.storeUri = envOr("SHARDMAP_STORE", "");
     options.actor.name = envOr("USER", "shardmapctl");
     app.add_option("--store", options.storeUri,
-        "Store URI: sqlite:PATH or etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password=P&ca=F&cert=F&key=F] "
+        "Store URI: sqlite:PATH or etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password_file=F&ca=F&cert=F&key=F] "
         "(default: $SHARDMAP_STORE)");
     app.add_flag("--json", options.json, "Print JSON for scripts");
     app.add_option("--actor", options.actor.name, "Who is acting, for the audit log (default: $USER)");

@@ -1,4 +1,5 @@
 // shardmap-node: wires command-line flags to a NodeServer and waits for a signal.
+#include "app/common/config_file.h"
 #include "core/node/node_server.h"
 
 #include <CLI/CLI.hpp>
@@ -59,10 +60,12 @@ int main(int argc, char** argv)
     CLI::App app { "shardmap-node: a gRPC server hosting SQLite FTS5 search shards" };
     bool exitWithParent = false;
     shardmap::core::NodeServerConfig config;
+    shardmap::app::ConfigFile configFile;
+    configFile.addTo(app);
     try {
         config = parseConfig(app, argc, argv, exitWithParent);
     } catch (const CLI::ParseError& error) {
-        return app.exit(error);
+        return configFile.report(error, argc, argv, std::cerr);
     }
     if (exitWithParent)
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);

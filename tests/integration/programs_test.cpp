@@ -1,8 +1,10 @@
 // The four programs answer --version from the project's version, and the console answers --help
-// and --version without a display (issue 15).
+// and --version without a display; the servers read --config files (issue 15).
 #include "ctl_run.h"
 #include "tests/support/controller_process.h"
 
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 
 using namespace shardmap::testing;
@@ -48,3 +50,64 @@ TEST(Programs, TheConsoleAnswersHelpWithoutADisplay)
     EXPECT_NE(window.code, 0);
 }
 #endif
+
+TEST(Programs, TheServersReadTheirFlagsFromAConfigFileAndNameTheLineOfABadOne)
+{
+    TempDir dir;
+    auto write = [&](const std::string& name, const std::string& text) {
+        std::ofstream(dir.file(name)) << text;
+        return dir.file(name);
+    };
+    // Every flag from the file: the node listens where the file says and keeps its data there.
+    const auto good = write("node.conf",
+        "# shardmap-node\nlisten = \"127.0.0.1:0\"\ndata-dir = \"" + dir.file("data")
+            + "\"\nnode-id = \"from-conf\"\n");
+    auto node = ChildProcess::spawn({ nodeBinary(), "--config", good }, dir.file("node.stderr"));
+    ASSERT_TRUE(node);
+    const auto line = node->readLine(std::chrono::seconds(20));
+    ASSERT_TRUE(line && line->starts_with("listening on 127.0.0.1:")) << readWholeFile(dir.file("node.stderr"));
+    EXPECT_TRUE(std::filesystem::is_directory(dir.file("data")));
+
+    struct Case {
+        std::string program;
+        std::string text;
+        std::string expected;
+    };
+    const std::vector<Case> cases {
+        { nodeBinary(), "listen = \"127.0.0.1:0\"\n\nlisen = \"x\"\n", "bad.conf:3: unknown key 'lisen'" },
+        { nodeBinary(), "# tick\nmetrics-tick-ms = 5\n", "bad.conf:2: bad value: --metrics-tick-ms" },
+        { controllerBinary(), "store = \"sqlite:/nowhere\"\nlease-ttl = 5\n", "bad.conf:2: unknown key 'lease-ttl'" },
+        { controllerBinary(), "lease-ttl-ms = 10\n", "bad.conf:1: bad value: --lease-ttl-ms" },
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.text);
+        const auto bad = write("bad.conf", c.text);
+        const auto run = runProgram(dir, { c.program, "--config", bad }, {}, "bad");
+        EXPECT_EQ(run.code, 2);
+        EXPECT_NE(run.err.find(c.expected), std::string::npos) << run.err;
+    }
+    // The command line overrides the file; a missing file is an error too.
+    const auto missing = runProgram(dir, { nodeBinary(), "--config", dir.file("missing.conf") }, {}, "missing");
+    EXPECT_EQ(missing.code, 2);
+    EXPECT_NE(missing.err.find("missing.conf"), std::string::npos);
+}
+
+TEST(Programs, TheShippedConfigFilesAreValid)
+{
+    TempDir dir;
+    // The node's, with where to listen and keep data overridden for the test.
+    auto node
+        = ChildProcess::spawn({ nodeBinary(), "--config", std::string(SHARDMAP_SOURCE_DIR) + "/packaging/etc/node.conf",
+                                  "--listen", "127.0.0.1:0", "--data-dir", dir.file("data") },
+            dir.file("node.stderr"));
+    ASSERT_TRUE(node);
+    const auto line = node->readLine(std::chrono::seconds(20));
+    EXPECT_TRUE(line && line->starts_with("listening on 127.0.0.1:")) << readWholeFile(dir.file("node.stderr"));
+    // shardmapd's: every key known; it stops only because the store does not exist here.
+    const auto controller = runProgram(dir,
+        { controllerBinary(), "--config", std::string(SHARDMAP_SOURCE_DIR) + "/packaging/etc/shardmapd.conf", "--store",
+            "sqlite:" + dir.file("absent.db"), "--listen", "127.0.0.1:0" },
+        {}, "controller");
+    EXPECT_EQ(controller.code, 1) << controller.err;
+    EXPECT_EQ(controller.err.find("unknown key"), std::string::npos) << controller.err;
+}
