@@ -1,6 +1,7 @@
 // shardmapd: wires command-line flags to a ControllerServer and waits for a signal.
 #include "app/common/config_file.h"
 #include "app/common/node_tls_flags.h"
+#include "app/common/service_notify.h"
 #include "core/controller/controller_server.h"
 
 #include <CLI/CLI.hpp>
@@ -98,11 +99,13 @@ int main(int argc, char** argv)
     }
     std::cerr << "shardmapd: replica " << (*server)->id() << " serving the router\n";
     std::cout << "listening on " << (*server)->address() << std::endl;
+    shardmap::app::notifyReady("replica " + (*server)->id() + " listening on " + (*server)->address());
 
     int received = 0;
     sigwait(&stopSignals, &received);
     std::cerr << "shardmapd: received " << (received == SIGTERM ? "SIGTERM" : "SIGINT")
               << ", finishing calls in flight\n";
+    shardmap::app::notifyStopping("finishing calls in flight");
     (*server)->shutdown();
     std::cerr << "shardmapd: stopped cleanly\n";
     return 0;

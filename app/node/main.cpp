@@ -1,5 +1,6 @@
 // shardmap-node: wires command-line flags to a NodeServer and waits for a signal.
 #include "app/common/config_file.h"
+#include "app/common/service_notify.h"
 #include "core/node/node_server.h"
 
 #include <CLI/CLI.hpp>
@@ -85,11 +86,13 @@ int main(int argc, char** argv)
     for (const auto& failed : (*server)->failedShards())
         std::cerr << "shardmap-node: shard " << failed << " failed to open and is marked failed\n";
     std::cout << "listening on " << (*server)->address() << std::endl;
+    shardmap::app::notifyReady("listening on " + (*server)->address());
 
     int received = 0;
     sigwait(&stopSignals, &received);
     std::cerr << "shardmap-node: received " << (received == SIGTERM ? "SIGTERM" : "SIGINT")
               << ", finishing calls in flight\n";
+    shardmap::app::notifyStopping("finishing calls in flight");
     (*server)->shutdown();
     std::cerr << "shardmap-node: stopped cleanly\n";
     return 0;

@@ -1,11 +1,17 @@
 // The four programs answer --version from the project's version, and the console answers --help
-// and --version without a display; the servers read --config files (issue 15).
+// and --version without a display; the servers read --config files and tell systemd when they
+// are ready; their units pass systemd-analyze verify (issue 15).
 #include "ctl_run.h"
 #include "tests/support/controller_process.h"
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 using namespace shardmap::testing;
 
@@ -110,4 +116,90 @@ TEST(Programs, TheShippedConfigFilesAreValid)
         {}, "controller");
     EXPECT_EQ(controller.code, 1) << controller.err;
     EXPECT_EQ(controller.err.find("unknown key"), std::string::npos) << controller.err;
+}
+
+namespace {
+
+// A datagram socket standing in for systemd's NOTIFY_SOCKET.
+class NotifySocket {
+public:
+    explicit NotifySocket(const std::string& path)
+        : m_path(path)
+    {
+        m_fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        sockaddr_un addr {};
+        addr.sun_family = AF_UNIX;
+        std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", path.c_str());
+        m_bound = ::bind(m_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    }
+    ~NotifySocket() { ::close(m_fd); }
+    bool bound() const { return m_bound; }
+    // The next message, or "" after the timeout.
+    std::string next(std::chrono::milliseconds timeout)
+    {
+        pollfd wait { m_fd, POLLIN, 0 };
+        if (::poll(&wait, 1, static_cast<int>(timeout.count())) <= 0)
+            return {};
+        char buffer[4096];
+        const auto n = ::recv(m_fd, buffer, sizeof buffer, 0);
+        return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string();
+    }
+
+private:
+    std::string m_path;
+    int m_fd = -1;
+    bool m_bound = false;
+};
+
+} // namespace
+
+TEST(Programs, TheServersTellSystemdWhenTheyAreReadyAndWhenTheyStop)
+{
+    TempDir dir;
+    ASSERT_EQ(runProgram(dir, { SHARDMAP_CTL_BINARY, "--store", "sqlite:" + dir.file("map.db"), "init" }).code, 0);
+    const std::vector<std::pair<std::string, std::vector<std::string>>> servers {
+        { "shardmap-node", { nodeBinary(), "--listen", "127.0.0.1:0", "--data-dir", dir.file("data") } },
+        { "shardmapd",
+            { controllerBinary(), "--listen", "127.0.0.1:0", "--store", "sqlite:" + dir.file("map.db"), "--id", "n" } },
+    };
+    for (const auto& [name, argv] : servers) {
+        SCOPED_TRACE(name);
+        NotifySocket notify(dir.file(name + ".notify"));
+        ASSERT_TRUE(notify.bound());
+        auto server
+            = ChildProcess::spawn(argv, dir.file(name + ".stderr"), { "NOTIFY_SOCKET=" + dir.file(name + ".notify") });
+        ASSERT_TRUE(server);
+        const auto line = server->readLine(std::chrono::seconds(20));
+        ASSERT_TRUE(line && line->starts_with("listening on ")) << readWholeFile(dir.file(name + ".stderr"));
+        const auto ready = notify.next(std::chrono::seconds(5));
+        EXPECT_NE(ready.find("READY=1"), std::string::npos) << ready;
+        EXPECT_NE(ready.find("STATUS="), std::string::npos) << ready;
+        server->signal(SIGTERM);
+        const auto stopping = notify.next(std::chrono::seconds(10));
+        EXPECT_NE(stopping.find("STOPPING=1"), std::string::npos) << stopping;
+        EXPECT_EQ(server->wait(std::chrono::seconds(30)).value_or(-1), 0);
+    }
+}
+
+TEST(Programs, TheSystemdUnitsPassSystemdAnalyzeVerify)
+{
+    TempDir dir;
+    const std::vector<std::pair<std::string, std::string>> units { { "shardmap-node.service", nodeBinary() },
+        { "shardmapd.service", controllerBinary() } };
+    for (const auto& [unit, binary] : units) {
+        SCOPED_TRACE(unit);
+        // As installed, but starting the binary of this build (verify checks it is executable).
+        std::string text = readWholeFile(std::string(SHARDMAP_SOURCE_DIR) + "/packaging/systemd/" + unit);
+        const std::string installed = "/usr/bin/" + std::filesystem::path(binary).filename().string();
+        ASSERT_NE(text.find("ExecStart=" + installed + " --config /etc/shardmap/"), std::string::npos);
+        text.replace(text.find(installed), installed.size(), binary);
+        EXPECT_NE(text.find("Type=notify"), std::string::npos);
+        for (const char* hardening : { "User=shardmap", "ProtectSystem=strict", "NoNewPrivileges=true",
+                 "StateDirectory=", "Restart=on-failure" })
+            EXPECT_NE(text.find(hardening), std::string::npos) << hardening;
+        std::ofstream(dir.file(unit)) << text;
+        const auto verify = runProgram(dir, { "/usr/bin/systemd-analyze", "verify", dir.file(unit) }, {}, "verify");
+        EXPECT_EQ(verify.code, 0) << verify.err;
+        EXPECT_EQ(verify.err, "") << "systemd-analyze warned";
+    }
 }
