@@ -9,6 +9,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <poll.h>
+#include <sstream>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -202,4 +203,30 @@ TEST(Programs, TheSystemdUnitsPassSystemdAnalyzeVerify)
         EXPECT_EQ(verify.code, 0) << verify.err;
         EXPECT_EQ(verify.err, "") << "systemd-analyze warned";
     }
+}
+
+TEST(Programs, BashCompletesShardmapctlSubcommandsAndOptionsFromItsOwnHelp)
+{
+    TempDir dir;
+    std::ofstream(dir.file("complete.sh"))
+        << "source '" << SHARDMAP_SOURCE_DIR << "/packaging/completion/shardmapctl'\n"
+        << "c() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_WORDS[0]='" << SHARDMAP_CTL_BINARY
+        << "'; _shardmapctl; echo \"${COMPREPLY[*]}\"; }\n"
+        << "complete -p shardmapctl\n"
+        << "c shardmapctl mig\n"
+        << "c shardmapctl migrations ''\n"
+        << "c shardmapctl --store sqlite:x.db --json migrations ro\n"
+        << "c shardmapctl migrations list --st\n";
+    const auto run = runProgram(dir, { "/bin/bash", dir.file("complete.sh") }, {}, "bash");
+    ASSERT_EQ(run.code, 0) << run.err;
+    std::vector<std::string> lines;
+    std::istringstream out(run.out);
+    for (std::string line; std::getline(out, line);)
+        lines.push_back(line);
+    ASSERT_EQ(lines.size(), 5u) << run.out;
+    EXPECT_EQ(lines[0], "complete -F _shardmapctl shardmapctl");
+    EXPECT_EQ(lines[1], "migrate migrations");
+    EXPECT_EQ(lines[2], "list show pause resume cancel rollback abandon throttle settings");
+    EXPECT_EQ(lines[3], "rollback") << "option values are not taken for subcommands";
+    EXPECT_EQ(lines[4], "--state --store") << "a subcommand's options and the top level's";
 }
