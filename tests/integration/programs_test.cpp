@@ -4,6 +4,7 @@
 #include "ctl_run.h"
 #include "tests/support/controller_process.h"
 
+#include <cctype>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -247,4 +248,43 @@ TEST(Programs, TheDesktopFileAndTheAppStreamMetainfoValidate)
     EXPECT_NE(metainfo.out.find("Validation was successful"), std::string::npos) << metainfo.out;
     // The launcher starts the program this build installs, whose --version the tests check.
     EXPECT_NE(readWholeFile(desktop + "io.github.shardmap.Console.desktop").find("\nExec=shardmap "), std::string::npos);
+}
+
+TEST(Programs, TheManPagesFormatCleanlyAndNameOnlyOptionsTheProgramsHave)
+{
+    TempDir dir;
+    const std::string man = std::string(SHARDMAP_SOURCE_DIR) + "/packaging/man/";
+    std::vector<std::pair<std::string, std::string>> pages { { "shardmap-node.1", nodeBinary() },
+        { "shardmapd.8", controllerBinary() }, { "shardmapctl.1", SHARDMAP_CTL_BINARY } };
+#ifdef SHARDMAP_CONSOLE_BINARY
+    pages.emplace_back("shardmap.1", SHARDMAP_CONSOLE_BINARY);
+#endif
+    for (const auto& [page, program] : pages) {
+        SCOPED_TRACE(page);
+        const auto formatted = runProgram(
+            dir, { "/usr/bin/groff", "-man", "-Tutf8", "-ww", "-z", man + page }, { "LC_ALL=C.UTF-8" }, "groff");
+        EXPECT_EQ(formatted.code, 0);
+        EXPECT_EQ(formatted.err, "") << "groff warned";
+        const auto help = runProgram(dir, { program, "--help" }, kNoDisplay, "help");
+        ASSERT_EQ(help.code, 0) << help.err;
+        // Every option the page names (\-\-name in the roff source) is one --help lists.
+        const std::string text = readWholeFile(man + page);
+        std::size_t found = 0;
+        for (auto at = text.find("\\-\\-"); at != std::string::npos; at = text.find("\\-\\-", at + 4)) {
+            std::string name = "--";
+            for (auto i = at + 4; i < text.size(); ++i) {
+                if (text.compare(i, 2, "\\-") == 0) {
+                    name += '-';
+                    ++i;
+                } else if (std::isalnum(static_cast<unsigned char>(text[i]))) {
+                    name += text[i];
+                } else {
+                    break;
+                }
+            }
+            ++found;
+            EXPECT_NE(help.out.find(name), std::string::npos) << name << " is not an option of " << program;
+        }
+        EXPECT_GT(found, 3u);
+    }
 }
