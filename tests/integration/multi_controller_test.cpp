@@ -146,8 +146,8 @@ TEST_P(MultiControllerTest, AKilledLeaderIsReplacedWithinTheLeaseAndTheBackfillR
     // Its first commit writes the migration (and may append to its history beside it).
     const auto first = commitsBy("b", revisionAtKill).front();
     const auto migrationKey = std::string(core::keys::kMigrations) + queued->id;
-    const auto change = std::find_if(first.changes.begin(), first.changes.end(),
-        [&](const core::RecordChange& c) { return c.key == migrationKey; });
+    const auto change = std::find_if(
+        first.changes.begin(), first.changes.end(), [&](const core::RecordChange& c) { return c.key == migrationKey; });
     ASSERT_NE(change, first.changes.end()) << first.action;
     for (const auto& other : first.changes)
         EXPECT_TRUE(other.key == migrationKey || other.key.starts_with(core::keys::kMigrationHistory)) << other.key;

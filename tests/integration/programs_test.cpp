@@ -236,18 +236,19 @@ TEST(Programs, TheDesktopFileAndTheAppStreamMetainfoValidate)
 {
     TempDir dir;
     const std::string desktop = std::string(SHARDMAP_SOURCE_DIR) + "/packaging/desktop/";
-    const auto launcher
-        = runProgram(dir, { "/usr/bin/desktop-file-validate", desktop + "io.github.shardmap.Console.desktop" }, {}, "d");
+    const auto launcher = runProgram(
+        dir, { "/usr/bin/desktop-file-validate", desktop + "io.github.shardmap.Console.desktop" }, {}, "d");
     EXPECT_EQ(launcher.code, 0) << launcher.out << launcher.err;
     EXPECT_EQ(launcher.out.find("error:"), std::string::npos) << launcher.out;
     EXPECT_EQ(launcher.out.find("warning:"), std::string::npos) << launcher.out;
-    const auto metainfo = runProgram(
-        dir, { "/usr/bin/appstreamcli", "validate", "--no-net", desktop + "io.github.shardmap.Console.metainfo.xml" }, {},
+    const auto metainfo = runProgram(dir,
+        { "/usr/bin/appstreamcli", "validate", "--no-net", desktop + "io.github.shardmap.Console.metainfo.xml" }, {},
         "a");
     EXPECT_EQ(metainfo.code, 0) << metainfo.out << metainfo.err;
     EXPECT_NE(metainfo.out.find("Validation was successful"), std::string::npos) << metainfo.out;
     // The launcher starts the program this build installs, whose --version the tests check.
-    EXPECT_NE(readWholeFile(desktop + "io.github.shardmap.Console.desktop").find("\nExec=shardmap "), std::string::npos);
+    EXPECT_NE(
+        readWholeFile(desktop + "io.github.shardmap.Console.desktop").find("\nExec=shardmap "), std::string::npos);
 }
 
 TEST(Programs, TheManPagesFormatCleanlyAndNameOnlyOptionsTheProgramsHave)
