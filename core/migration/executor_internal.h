@@ -4,6 +4,7 @@
 // threads, lease, backoff, slots; reading and committing) and migration_phases.cpp (the phase
 // steps). Not for other code.
 
+#include "core/migration/fleet_facts.h"
 #include "core/migration/migration_executor.h"
 
 #include <chrono>
@@ -18,12 +19,6 @@ constexpr std::chrono::milliseconds kVerifyPause { 50 };
 constexpr int kVerifyRounds = 5;
 // Rows one DropSpace call deletes at most (a bounded call: a deadline, the lease rechecked between).
 constexpr std::uint64_t kDropRowsPerCall = 50000;
-
-inline std::int64_t nowUnixMs()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 // The same rows: live documents, tombstones (a lost delete would let an older write back in), and
 // the checksum over every row's content (an equal version with another body differs).

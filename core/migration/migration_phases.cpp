@@ -90,10 +90,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::startMigration(Context&
     MigrationRecord& m = ctx.m();
     SpaceRecord& sp = ctx.sp();
     // Preflight again: the fleet may have changed since the request was queued.
-    auto snapshot = m_store.snapshot();
-    if (!snapshot)
-        return snapshot.error();
-    auto map = MapSnapshot::decode(*snapshot);
+    auto map = readMapSnapshot(m_store);
     if (!map)
         return map.error();
     const auto facts = gatherPreflightFacts(*map, m_nodes, m.space, m.target);

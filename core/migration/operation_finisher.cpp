@@ -1,5 +1,7 @@
 #include "core/migration/operation_finisher.h"
 
+#include "core/migration/fleet_facts.h"
+
 namespace shardmap::core {
 
 OperationFinisher::OperationFinisher(MetadataStore& store, Options options)
@@ -99,15 +101,10 @@ Status OperationFinisher::finishAll()
     }
     if (!anyRunning)
         return {};
-    auto snapshot = m_store.snapshot();
-    if (!snapshot)
-        return snapshot.error();
-    auto map = MapSnapshot::decode(*snapshot);
+    auto map = readMapSnapshot(m_store);
     if (!map)
         return map.error();
-    const auto now
-        = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-              .count();
+    const auto now = nowUnixMs();
     for (const auto& [id, versioned] : map->operations) {
         if (!needsFinishing(versioned.value, versioned.modRevision))
             continue;

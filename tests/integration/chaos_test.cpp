@@ -600,16 +600,7 @@ TEST_P(ChaosTest, NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTime
     auto stale = core::Router::start(*m_store, m_pool, staleOptions);
     ASSERT_TRUE(stale) << stale.error().describe();
     std::shared_ptr<core::Router> staleRouter = std::move(*stale);
-    WritePath stalePath = [staleRouter](const std::vector<core::Document>& docs, std::vector<core::ItemResult>& results,
-                              std::string& error) {
-        auto written = staleRouter->write(docs);
-        if (!written) {
-            error = written.error().describe();
-            return false;
-        }
-        results = written->results;
-        return true;
-    };
+    WritePath stalePath = inProcessRouterPath(staleRouter);
 
     std::vector<std::string> spaces;
     for (int i = 0; i < 6; ++i)

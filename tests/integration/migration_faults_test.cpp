@@ -173,16 +173,7 @@ TEST_P(MigrationFaultTest, InvariantsHoldAcrossTheFault)
     auto stale = core::Router::start(*m_store, m_pool, staleOptions);
     ASSERT_TRUE(stale) << stale.error().describe();
     std::shared_ptr<core::Router> staleRouter = std::move(*stale);
-    WritePath stalePath = [staleRouter](const std::vector<core::Document>& docs, std::vector<core::ItemResult>& results,
-                              std::string& error) {
-        auto written = staleRouter->write(docs);
-        if (!written) {
-            error = written.error().describe();
-            return false;
-        }
-        results = written->results;
-        return true;
-    };
+    WritePath stalePath = inProcessRouterPath(staleRouter);
 
     std::mt19937 random(seed);
     const int ids = 300 + static_cast<int>(random() % 300);

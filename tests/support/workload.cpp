@@ -31,6 +31,19 @@ WritePath routerServicePath(const std::string& address)
     };
 }
 
+WritePath inProcessRouterPath(std::shared_ptr<core::Router> router)
+{
+    return [router](const std::vector<core::Document>& docs, std::vector<core::ItemResult>& results, std::string& error) {
+        auto written = router->write(docs);
+        if (!written) {
+            error = written.error().describe();
+            return false;
+        }
+        results = written->results;
+        return true;
+    };
+}
+
 Workload::Workload(WorkloadOptions options, std::vector<WritePath> paths)
     : m_options(std::move(options))
     , m_paths(std::move(paths))

@@ -8,6 +8,7 @@
 // write says the space must contain.
 
 #include "core/client/node_client.h"
+#include "core/router/router.h"
 #include "core/shard/document.h"
 #include "core/shard/shard_store.h"
 
@@ -27,6 +28,8 @@ using WritePath
 
 // shardmapd's shardmap.v1.Router service at address.
 WritePath routerServicePath(const std::string& address);
+// An in-process router (kept alive by the path).
+WritePath inProcessRouterPath(std::shared_ptr<core::Router> router);
 
 struct WorkloadOptions {
     std::vector<std::string> spaces;
