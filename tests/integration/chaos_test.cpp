@@ -5,7 +5,8 @@
 // and forth for the whole run, with the rollback window on. Faults land at times the seed picks:
 // the leader killed, the leader stopped (SIGSTOP) in a cutover and in a cleanup while the other
 // replica takes over, a node killed, the store unavailable, the leader cut off from etcd but not
-// from the nodes (a blackholing TCP proxy between it and etcd), rollbacks asked for just before
+// from the nodes (each executor runs in a network namespace the test makes, and a blackhole route
+// there drops its packets to etcd; without root, a blackholing TCP proxy), rollbacks asked for just before
 // the window closes, cancels. Every fault is checked to have happened.
 //
 // Invariants are checked while it runs, not only at the end: never two owners of a space at one
@@ -23,6 +24,7 @@
 #include "tests/support/controller_process.h"
 #include "tests/support/etcd_process.h"
 #include "tests/support/fleet_test.h"
+#include "tests/support/network_namespaces.h"
 #include "tests/support/tcp_proxy.h"
 
 #include <algorithm>
@@ -122,8 +124,15 @@ protected:
     {
         if (GetParam().store == "etcd") {
             // Its own server: the outage stops it.
+            // Each executor in a network namespace of its own, to cut it off from etcd alone.
             std::string error;
-            m_etcd = EtcdProcess::start(error);
+            m_network = NetworkNamespaces::create(2, m_networkUnavailable);
+            std::vector<std::string> storeHosts;
+            if (m_network) {
+                m_nodeHost = m_network->serviceHost();
+                storeHosts.push_back(m_network->storeHost());
+            }
+            m_etcd = EtcdProcess::start(error, std::nullopt, storeHosts);
             ASSERT_TRUE(m_etcd) << "etcd is needed for this test and did not start: " << error;
             m_storeUri = "etcd://" + m_etcd->endpoint() + "/chaos";
         }
@@ -157,23 +166,32 @@ protected:
         std::unique_ptr<ControllerProcess> process;
     };
 
-    // Executor slot i, incarnation n: id "x<i>-<n>", a new lease token every time. On etcd it
-    // reaches the store through its own proxy, so that it alone can be cut off.
+    // Executor slot i, incarnation n: id "x<i>-<n>", a new lease token every time. On etcd it runs
+    // in network namespace i (or, without root, reaches etcd through a proxy of its own), so that
+    // it alone can be cut off.
     void startExecutor(std::size_t slot)
     {
         auto& executor = m_executors[slot];
         executor.id = "x" + std::to_string(slot) + "-" + std::to_string(++m_incarnations);
         std::string store = storeUri();
-        if (m_etcd) {
+        std::vector<std::string> args;
+        std::vector<std::string> launcher;
+        if (m_network) {
+            const auto& endpoint = m_etcd->endpoint();
+            store = "etcd://" + m_network->storeHost() + endpoint.substr(endpoint.rfind(':')) + "/chaos";
+            args = { "--listen", m_network->hostInside(static_cast<int>(slot)) + ":0", "--insecure" };
+            launcher = m_network->inside(static_cast<int>(slot), {});
+        } else if (m_etcd) {
             std::string error;
             executor.proxy = TcpProxy::start(m_etcd->endpoint(), error);
             ASSERT_TRUE(executor.proxy) << error;
             store = "etcd://" + executor.proxy->address() + "/chaos";
         }
-        executor.process = ControllerProcess::start(m_dir.file(executor.id + ".stderr.log"),
-            { "--store", store, "--id", executor.id, "--lease-ttl-ms", std::to_string(kLeaseTtlMs) },
+        args.insert(
+            args.end(), { "--store", store, "--id", executor.id, "--lease-ttl-ms", std::to_string(kLeaseTtlMs) });
+        executor.process = ControllerProcess::start(m_dir.file(executor.id + ".stderr.log"), args,
             // Cutovers last long enough to be caught in.
-            { "SHARDMAP_FAILPOINTS=migration.cutover.fenced=sleep(150)" });
+            { "SHARDMAP_FAILPOINTS=migration.cutover.fenced=sleep(150)" }, launcher);
         ASSERT_TRUE(executor.process) << "executor " << executor.id << " did not start";
     }
 
@@ -371,9 +389,19 @@ protected:
                 return false;
             }
             std::string cutId;
+            std::string how = "a blackhole route to etcd in its network namespace";
             {
                 std::lock_guard lock(m_executorMutex);
-                m_executors[*slot].proxy->blackhole();
+                if (m_network) {
+                    std::string error;
+                    if (!m_network->cut(static_cast<int>(*slot), m_network->storeHost(), error)) {
+                        detail = error;
+                        return false;
+                    }
+                } else {
+                    m_executors[*slot].proxy->blackhole();
+                    how = "its proxy to etcd blackholed (" + m_networkUnavailable + ")";
+                }
                 cutId = m_executors[*slot].id;
             }
             const std::size_t other = 1 - *slot;
@@ -381,9 +409,12 @@ protected:
             const bool steppedDown = pollUntil(std::chrono::seconds(3), [&] { return !leads(*slot); });
             std::this_thread::sleep_for(std::chrono::milliseconds(500));
             std::lock_guard lock(m_executorMutex);
+            std::string healed;
+            if (m_network && !m_network->heal(static_cast<int>(*slot), m_network->storeHost(), healed))
+                ADD_FAILURE() << healed;
             if (m_executors[*slot].proxy)
                 m_executors[*slot].proxy->restore();
-            detail = cutId + " cut off from etcd (still reaching the nodes); "
+            detail = cutId + " cut off from etcd by " + how + " (still reaching the nodes); "
                 + (takenOver ? m_executors[other].id + " took over" : "no one took over")
                 + (steppedDown ? "" : "; the cut-off replica still reported leading");
             return takenOver && steppedDown;
@@ -547,7 +578,7 @@ protected:
         if (index < 0)
             return;
         const std::string address = m_nodes[static_cast<std::size_t>(index)]->address();
-        auto node = NodeProcess::start(m_dataDirs[static_cast<std::size_t>(index)], { "--listen", address });
+        auto node = NodeProcess::start(m_dataDirs[static_cast<std::size_t>(index)], nodeListenArgs(address));
         m_nodeRestarted = node != nullptr;
         if (node)
             m_nodes[static_cast<std::size_t>(index)] = std::move(node);
@@ -556,6 +587,8 @@ protected:
 
     std::vector<std::string> m_addresses;
     std::unique_ptr<EtcdProcess> m_etcd;
+    std::unique_ptr<NetworkNamespaces> m_network; // etcd runs, as root
+    std::string m_networkUnavailable; // why there is none
     std::atomic<int> m_nodeToRestart { -1 };
     std::atomic<bool> m_nodeRestarted { false };
     std::mutex m_executorMutex; // m_executors, m_stopped, m_incarnations

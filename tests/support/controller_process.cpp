@@ -9,12 +9,13 @@ std::string controllerBinary()
     return SHARDMAP_CONTROLLER_BINARY;
 }
 
-std::unique_ptr<ControllerProcess> ControllerProcess::start(
-    const std::string& stderrFile, const std::vector<std::string>& args, const std::vector<std::string>& env)
+std::unique_ptr<ControllerProcess> ControllerProcess::start(const std::string& stderrFile,
+    const std::vector<std::string>& args, const std::vector<std::string>& env, const std::vector<std::string>& launcher)
 {
     auto controller = std::make_unique<ControllerProcess>();
     controller->m_stderrFile = stderrFile;
-    std::vector<std::string> argv { controllerBinary(), "--listen", "127.0.0.1:0" };
+    std::vector<std::string> argv = launcher;
+    argv.insert(argv.end(), { controllerBinary(), "--listen", "127.0.0.1:0" });
     argv.insert(argv.end(), args.begin(), args.end());
     auto child = ChildProcess::spawn(argv, stderrFile, env);
     if (!child) {

@@ -19,9 +19,10 @@ inline constexpr const char* kExecutorHealth = "shardmap.v1.Controller/executor"
 // A real shardmapd process on loopback (port 0), with stubs for its Router and health services.
 class ControllerProcess final {
 public:
-    // env: NAME=VALUE entries for the process (SHARDMAP_FAILPOINTS=...).
-    static std::unique_ptr<ControllerProcess> start(
-        const std::string& stderrFile, const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+    // env: NAME=VALUE entries for the process (SHARDMAP_FAILPOINTS=...). launcher: a command that
+    // execs the rest of its arguments (NetworkNamespaces::inside), put in front of shardmapd's.
+    static std::unique_ptr<ControllerProcess> start(const std::string& stderrFile, const std::vector<std::string>& args,
+        const std::vector<std::string>& env = {}, const std::vector<std::string>& launcher = {});
 
     v1::Router::Stub& router() { return *m_router; }
     ChildProcess& process() { return *m_process; }

@@ -42,7 +42,8 @@ std::string url(int port)
 
 } // namespace
 
-std::unique_ptr<EtcdProcess> EtcdProcess::start(std::string& error, const std::optional<Tls>& tls)
+std::unique_ptr<EtcdProcess> EtcdProcess::start(
+    std::string& error, const std::optional<Tls>& tls, const std::vector<std::string>& extraClientHosts)
 {
     if (::access(kBinary, X_OK) != 0 || ::access(kCtlBinary, X_OK) != 0) {
         error = std::string(kBinary) + " or " + kCtlBinary
@@ -60,7 +61,7 @@ std::unique_ptr<EtcdProcess> EtcdProcess::start(std::string& error, const std::o
             error = "no free port on 127.0.0.1 for etcd";
             return nullptr;
         }
-        std::unique_ptr<EtcdProcess> etcd(new EtcdProcess(clientPort, peerPort, tls));
+        std::unique_ptr<EtcdProcess> etcd(new EtcdProcess(clientPort, peerPort, tls, extraClientHosts));
         if (etcd->launch(error))
             return etcd;
     }
@@ -75,10 +76,12 @@ EtcdProcess* EtcdProcess::shared(std::string& error)
     return server.get();
 }
 
-EtcdProcess::EtcdProcess(int clientPort, int peerPort, std::optional<Tls> tls)
+EtcdProcess::EtcdProcess(
+    int clientPort, int peerPort, std::optional<Tls> tls, std::vector<std::string> extraClientHosts)
     : m_clientPort(clientPort)
     , m_peerPort(peerPort)
     , m_tls(std::move(tls))
+    , m_extraClientHosts(std::move(extraClientHosts))
 {
 }
 
@@ -95,8 +98,11 @@ std::string EtcdProcess::endpoint() const
 bool EtcdProcess::launch(std::string& error)
 {
     const std::string clientUrl = m_tls ? "https://127.0.0.1:" + std::to_string(m_clientPort) : url(m_clientPort);
+    std::string listenUrls = clientUrl;
+    for (const auto& host : m_extraClientHosts)
+        listenUrls += std::string(m_tls ? ",https://" : ",http://") + host + ":" + std::to_string(m_clientPort);
     std::vector<std::string> argv = { kBinary, "--name", "t0", "--data-dir", m_dir.file("data"), "--listen-client-urls",
-        clientUrl, "--advertise-client-urls", clientUrl, "--listen-peer-urls", url(m_peerPort),
+        listenUrls, "--advertise-client-urls", clientUrl, "--listen-peer-urls", url(m_peerPort),
         "--initial-advertise-peer-urls", url(m_peerPort), "--initial-cluster", "t0=" + url(m_peerPort),
         "--initial-cluster-state", "new", "--logger", "zap", "--log-level", "warn" };
     if (m_tls) {

@@ -29,7 +29,10 @@ public:
     };
 
     // Starts a server and waits until it answers; nullptr and why in *error otherwise.
-    static std::unique_ptr<EtcdProcess> start(std::string& error, const std::optional<Tls>& tls = std::nullopt);
+    // extraClientHosts: more addresses it serves clients on, on the same port (for processes in
+    // other network namespaces); endpoint() stays on loopback.
+    static std::unique_ptr<EtcdProcess> start(std::string& error, const std::optional<Tls>& tls = std::nullopt,
+        const std::vector<std::string>& extraClientHosts = {});
     // The server shared by every test of this binary, started on first use and stopped at exit;
     // nullptr and why in *error when etcd is missing or does not start.
     static EtcdProcess* shared(std::string& error);
@@ -54,13 +57,14 @@ public:
     bool etcdctl(const std::vector<std::string>& args, std::string& error) const;
 
 private:
-    EtcdProcess(int clientPort, int peerPort, std::optional<Tls> tls);
+    EtcdProcess(int clientPort, int peerPort, std::optional<Tls> tls, std::vector<std::string> extraClientHosts);
     bool launch(std::string& error);
 
     TempDir m_dir;
     int m_clientPort;
     int m_peerPort;
     std::optional<Tls> m_tls;
+    std::vector<std::string> m_extraClientHosts;
     std::optional<ChildProcess> m_process;
 };
 

@@ -22,7 +22,7 @@ protected:
     {
         for (std::size_t i = 0; i < count; ++i) {
             m_dataDirs.push_back(m_dir.file("node" + std::to_string(i)));
-            m_nodes.push_back(NodeProcess::start(m_dataDirs.back()));
+            m_nodes.push_back(NodeProcess::start(m_dataDirs.back(), nodeListenArgs(m_nodeHost + ":0")));
             ASSERT_TRUE(m_nodes.back());
         }
         auto store = core::openStore(storeUri(), true);
@@ -42,6 +42,15 @@ protected:
         }
     }
 
+    // --listen ADDRESS, and --insecure for an address off loopback (the test's own network).
+    std::vector<std::string> nodeListenArgs(const std::string& address) const
+    {
+        std::vector<std::string> args { "--listen", address };
+        if (!address.starts_with("127."))
+            args.push_back("--insecure");
+        return args;
+    }
+
     // The map's store: an SQLite file in the test's directory unless the fixture set
     // m_storeUri (an etcd prefix) before startFleet().
     std::string storeUri() const { return m_storeUri.empty() ? "sqlite:" + m_dir.file("map.db") : m_storeUri; }
@@ -59,6 +68,9 @@ protected:
     core::NodeClientPool m_pool;
     core::Actor m_actor { "test", "integration test" };
     std::string m_storeUri;
+    // Where the nodes listen (and are registered): loopback unless the fixture set another
+    // address before startFleet().
+    std::string m_nodeHost = "127.0.0.1";
 };
 
 } // namespace shardmap::testing
