@@ -7,7 +7,10 @@
 // replica takes over, a node killed, the store unavailable, the leader cut off from etcd but not
 // from the nodes (each executor runs in a network namespace the test makes, and a blackhole route
 // there drops its packets to etcd; without root, a blackholing TCP proxy), rollbacks asked for just before
-// the window closes, cancels. Every fault is checked to have happened.
+// the window closes, cancels, and a node lost for good (killed and its data deleted while a
+// migration copies onto it and another leaves it in cleanup; the administrator's way out,
+// `migrations abandon` and retire-node, must then end both and lose nothing). Every fault is
+// checked to have happened.
 //
 // Invariants are checked while it runs, not only at the end: never two owners of a space at one
 // epoch; every acknowledged write readable from the owner the map names, with its content; the
@@ -41,6 +44,25 @@ using namespace shardmap::testing;
 using Clock = std::chrono::steady_clock;
 
 namespace {
+
+std::string joinedList(const std::vector<std::string>& items, const std::string& separator)
+{
+    std::string out;
+    for (const auto& item : items)
+        out += (out.empty() ? "" : separator) + item;
+    return out.empty() ? "none" : out;
+}
+
+// The spaces a shard owns (not the ones being copied onto it).
+std::vector<std::string> ownedBy(const core::MapSnapshot& map, const std::string& shard)
+{
+    std::vector<std::string> owned;
+    for (const auto& [id, space] : map.spaces) {
+        if (space.value.shard == shard)
+            owned.push_back(id);
+    }
+    return owned;
+}
 
 struct ChaosRun {
     std::string store;
@@ -83,7 +105,8 @@ enum class FaultKind {
     StoreOutage,
     CutLeaderFromStore,
     RollbackNearWindowEnd,
-    Cancel
+    Cancel,
+    LoseNode
 };
 
 const char* faultName(FaultKind kind)
@@ -97,6 +120,7 @@ const char* faultName(FaultKind kind)
     case FaultKind::CutLeaderFromStore: return "cut_leader_from_store";
     case FaultKind::RollbackNearWindowEnd: return "rollback_near_window_end";
     case FaultKind::Cancel: return "cancel";
+    case FaultKind::LoseNode: return "lose_node";
     }
     return "?";
 }
@@ -117,6 +141,10 @@ struct Outage {
 constexpr std::uint64_t kCutoverTimeoutMs = 1500;
 constexpr std::uint64_t kRollbackWindowSeconds = 2;
 constexpr int kLeaseTtlMs = 1000;
+// Four nodes: the last one is lost for good during the run.
+constexpr std::size_t kNodes = 4;
+constexpr std::size_t kLostNode = kNodes - 1;
+const std::string kLostShard = "s" + std::to_string(kLostNode);
 
 class ChaosTest : public FleetTest<::testing::TestWithParam<ChaosRun>> {
 protected:
@@ -136,7 +164,7 @@ protected:
             ASSERT_TRUE(m_etcd) << "etcd is needed for this test and did not start: " << error;
             m_storeUri = "etcd://" + m_etcd->endpoint() + "/chaos";
         }
-        startFleet(3);
+        startFleet(kNodes);
         for (const auto& node : m_nodes)
             m_addresses.push_back(node->address());
         core::MigrationSettings settings;
@@ -357,7 +385,7 @@ protected:
         case FaultKind::KillNode: {
             // Killed here, restarted by the run's loop (a child dies with the thread that
             // spawned it, and this one ends before the run does).
-            const std::size_t index = random() % m_nodes.size();
+            const std::size_t index = random() % kLostNode; // not the one lost for good
             const auto start = Clock::now();
             m_nodes[index]->kill9();
             std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -449,6 +477,7 @@ protected:
             }
             return false;
         }
+        case FaultKind::LoseNode: return loseNode(requests, detail);
         case FaultKind::Cancel: {
             for (int attempt = 0; attempt < 10; ++attempt) {
                 auto m = waitForPhase(core::MigrationPhase::Backfill, std::chrono::milliseconds(500));
@@ -468,6 +497,136 @@ protected:
         }
         }
         return false;
+    }
+
+    // The node of kLostShard is lost for good: killed and its data deleted while a migration
+    // copies a space onto it (throttled, so that it is caught in backfill) and, when the timing
+    // allows, another one that left it is in cleanup with its rollback window open. No
+    // acknowledged write may be lost: the node goes only when no space lives on it and nothing
+    // moving onto it is past backfill. Then the administrator's way out: `abandon` every
+    // migration that needs the lost node (after reading its cost), and retire-node, which must
+    // end at once.
+    bool loseNode(core::MigrationRequests& requests, std::string& detail)
+    {
+        std::optional<core::MapSnapshot> snapshot;
+        auto needsLostShard = [&](const core::MigrationRecord& m) {
+            return m.active() && (m.source == kLostShard || m.target == kLostShard);
+        };
+        auto freeSpace = [&](bool onLostShard) -> std::string {
+            for (const auto& [id, space] : snapshot->spaces) {
+                if (space.value.migrationId.empty() && (space.value.shard == kLostShard) == onLostShard)
+                    return id;
+            }
+            return {};
+        };
+        // 1. A space living on the shard, to leave it (moved there first if none does).
+        std::string resident;
+        pollUntil(std::chrono::seconds(20), [&] {
+            if (!(snapshot = map()))
+                return false;
+            resident = freeSpace(true);
+            const bool arriving
+                = std::any_of(snapshot->migrations.begin(), snapshot->migrations.end(), [&](const auto& entry) {
+                      return entry.second.value.active() && entry.second.value.target == kLostShard;
+                  });
+            if (resident.empty() && !arriving && !freeSpace(false).empty())
+                (void)requests.queue(freeSpace(false), kLostShard, m_actor);
+            return !resident.empty();
+        });
+        // 2. From now on nothing else moves onto it and the run's loop moves its spaces off; a
+        // slow copy onto it, and the resident leaving.
+        m_evacuating = true;
+        std::string copying;
+        pollUntil(std::chrono::seconds(10), [&] {
+            if (!(snapshot = map()) || freeSpace(false).empty())
+                return false;
+            if (auto queued = requests.queue(freeSpace(false), kLostShard, m_actor, 2))
+                copying = queued->id;
+            return !copying.empty();
+        });
+        if (copying.empty()) {
+            detail = "no space could be queued onto " + kLostShard;
+            return false;
+        }
+        if (!resident.empty())
+            (void)requests.queue(resident, "s0", m_actor);
+        // 3. Wait for the moment: no space on it, the copy in backfill, nothing else onto it past
+        // backfill, nothing off it before cutover; for the first 10 s only with one leaving it in
+        // cleanup.
+        const auto started = Clock::now();
+        std::string leaving;
+        const bool ready = pollUntil(std::chrono::seconds(25), [&] {
+            if (!(snapshot = map()) || !ownedBy(*snapshot, kLostShard).empty())
+                return false;
+            leaving.clear();
+            bool copyInBackfill = false;
+            for (const auto& [id, versioned] : snapshot->migrations) {
+                const auto& m = versioned.value;
+                if (!needsLostShard(m))
+                    continue;
+                if (m.source == kLostShard && m.phase == core::MigrationPhase::Cleanup && !m.rolledBack)
+                    leaving = id;
+                else if (m.target == kLostShard
+                    && (m.phase == core::MigrationPhase::Queued || m.phase == core::MigrationPhase::Backfill))
+                    copyInBackfill |= id == copying && m.phase == core::MigrationPhase::Backfill;
+                else
+                    return false;
+            }
+            return copyInBackfill && (!leaving.empty() || Clock::now() - started > std::chrono::seconds(10));
+        });
+        if (!ready) {
+            detail = "no moment came with " + kLostShard + " empty and " + copying + " copying onto it in backfill:";
+            for (const auto& space : snapshot ? ownedBy(*snapshot, kLostShard) : std::vector<std::string> {})
+                detail += " space " + space + " on it;";
+            for (const auto& [id, versioned] : snapshot ? snapshot->migrations : decltype(snapshot->migrations) {}) {
+                if (needsLostShard(versioned.value))
+                    detail += " " + id + " " + versioned.value.source + "->" + versioned.value.target + " "
+                        + core::migrationPhaseName(versioned.value.phase) + " (" + versioned.value.status + ");";
+            }
+            return false;
+        }
+        // 3. Lost for good.
+        m_nodes[kLostNode]->kill9();
+        std::error_code ignored;
+        std::filesystem::remove_all(m_dataDirs[kLostNode], ignored);
+        m_nodeLost = true;
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+        // 4. The way out, as an administrator would take it.
+        std::vector<std::string> abandoned;
+        std::vector<std::string> refused;
+        pollUntil(std::chrono::seconds(10), [&] {
+            snapshot = map();
+            if (!snapshot)
+                return false;
+            bool left = false;
+            for (const auto& [id, versioned] : snapshot->migrations) {
+                if (!needsLostShard(versioned.value))
+                    continue;
+                left = true;
+                auto cost = requests.abandonCost(id);
+                if (!cost || cost->find("lost for good") == std::string::npos) {
+                    refused.push_back(id + ": " + (cost ? "its cost does not say so" : cost.error().message));
+                    continue;
+                }
+                if (requests.abandon(id, m_actor))
+                    abandoned.push_back(id + " (" + core::migrationPhaseName(versioned.value.phase) + ")");
+            }
+            return !left;
+        });
+        auto retired = requests.retireNode("n" + std::to_string(kLostNode), m_actor);
+        const bool retiredAtOnce = retired && pollUntil(std::chrono::seconds(10), [&] {
+            snapshot = map();
+            const auto* shard = snapshot ? snapshot->shard(kLostShard) : nullptr;
+            return shard && shard->state == core::ShardState::Retired;
+        });
+        detail = "node " + std::to_string(kLostNode) + " killed and its data deleted while " + copying
+            + " copied onto it" + (leaving.empty() ? "" : " and " + leaving + " left it in cleanup")
+            + "; abandoned: " + joinedList(abandoned, ", ")
+            + (refused.empty() ? "" : "; cost refused: " + joinedList(refused, ", ")) + "; retire-node "
+            + (retired ? (retiredAtOnce ? "retired its shard" : "did not retire its shard") : retired.error().message);
+        const bool copyAbandoned = std::any_of(
+            abandoned.begin(), abandoned.end(), [&](const auto& entry) { return entry.starts_with(copying); });
+        return copyAbandoned && refused.empty() && retiredAtOnce;
     }
 
     void noteOutage(Clock::time_point start, Clock::time_point end)
@@ -591,6 +750,8 @@ protected:
     std::string m_networkUnavailable; // why there is none
     std::atomic<int> m_nodeToRestart { -1 };
     std::atomic<bool> m_nodeRestarted { false };
+    std::atomic<bool> m_evacuating { false }; // lose_node is under way: no moves onto kLostShard
+    std::atomic<bool> m_nodeLost { false };
     std::mutex m_executorMutex; // m_executors, m_stopped, m_incarnations
     std::vector<Executor> m_executors = std::vector<Executor>(2);
     bool m_stopped[2] = { false, false };
@@ -660,7 +821,7 @@ TEST_P(ChaosTest, NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTime
     // The faults of this store, in an order and at times the seed picks: one per slot.
     std::vector<FaultKind> kinds { FaultKind::KillLeader, FaultKind::StopLeaderInCutover,
         FaultKind::StopLeaderInCleanup, FaultKind::KillNode, FaultKind::StoreOutage, FaultKind::RollbackNearWindowEnd,
-        FaultKind::Cancel };
+        FaultKind::Cancel, FaultKind::LoseNode };
     if (m_etcd)
         kinds.push_back(FaultKind::CutLeaderFromStore);
     std::shuffle(kinds.begin(), kinds.end(), random);
@@ -697,11 +858,22 @@ TEST_P(ChaosTest, NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTime
             active += versioned.value.active() ? 1 : 0;
         if (active >= 3)
             continue;
-        const std::string space = spaces[random() % spaces.size()];
+        std::string space = spaces[random() % spaces.size()];
+        if (m_evacuating) { // spaces on the shard about to be lost go first
+            for (const auto& owned : ownedBy(*snapshot, kLostShard)) {
+                if (snapshot->space(owned)->migrationId.empty())
+                    space = owned;
+            }
+        }
         const auto record = snapshot->space(space);
         if (!record || !record->migrationId.empty())
             continue;
-        const std::string target = "s" + std::to_string((std::stoul(record->shard.substr(1)) + 1 + random() % 2) % 3);
+        // Another shard; not the one being lost once the fault is under way.
+        const std::size_t choices = m_evacuating ? kLostNode : kNodes;
+        const std::size_t from = std::stoul(record->shard.substr(1));
+        std::string target = "s" + std::to_string((from + 1 + random() % (choices - 1)) % choices);
+        if (target == record->shard)
+            target = "s" + std::to_string((from + 1) % choices);
         if (auto migration = requests.queue(space, target, m_actor))
             queued.insert(migration->id);
     }
@@ -762,6 +934,8 @@ TEST_P(ChaosTest, NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTime
         EXPECT_EQ(compareWithModel(*clientOf(record.shard), record.shard, space, workload.model(space)),
             std::vector<std::string> {});
         for (const auto& [shardId, shard] : final->shards) {
+            if (shardId == kLostShard && m_nodeLost)
+                continue;
             auto held = clientOf(shardId)->ownerships(shardId, space);
             ASSERT_TRUE(held) << held.error().describe();
             for (const auto& ownership : *held) {
