@@ -278,12 +278,13 @@ TEST_F(MigrationTest, ACutoverConflictNeverOverwritesAnotherCommittersCutover)
     expectMovedCleanly("acme", source, target, workload.model("acme"));
 }
 
-// Issue 14, defect 8: verify repairs a space of large documents. 80 documents of about 950 KB are
+// Issue 14, defect 8: verify repairs a space of large documents. 140 documents of about 950 KB are
 // copied; while the executor waits after the backfill, all of them are updated and their copies
-// to the target lost. The repair then has some 76 MB to copy again, more than one request to a
-// node may carry (65 MiB): it must write in chunks as the backfill does, not retry Verify forever.
-// (Measured: this node took the 72 MiB request unchunked too, so this test guards the repair of
-// large documents rather than failing on the old code; see docs/MIGRATIONS.md.)
+// to the target lost. The repair then has some 133 MB to copy again: a page of them is larger
+// than a node sends in one message (65 MiB) and the fixes larger than one request may carry. It
+// must read and write in pieces as the backfill does, not retry Verify forever. (Checked: with
+// the repair's scans and write unchunked the migration retries "Sent message larger than max"
+// until the test gives up; at 80 documents it did not, so the space is this large.)
 TEST_F(MigrationTest, VerifyRepairsLargeDocumentsInChunks)
 {
     auto controller = startController(
@@ -309,14 +310,15 @@ TEST_F(MigrationTest, VerifyRepairsLargeDocumentsInChunks)
                 ASSERT_EQ(result.outcome, core::WriteOutcome::Applied) << result.reason;
         }
     };
-    writeAll(80, 1);
+    constexpr int kDocs = 140;
+    writeAll(kDocs, 1);
     const std::string source = space("acme").shard;
     const std::string target = otherShard(source);
     const auto queued = queue("acme", target);
     ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return m.backfilled; })) << controller->stderrText();
     ASSERT_EQ(migration(queued.id).phase, core::MigrationPhase::Backfill) << "the executor did not wait after the copy";
     const auto updating = std::chrono::steady_clock::now();
-    writeAll(80, 2);
+    writeAll(kDocs, 2);
     // All of them before verify starts, so that one repair has them all.
     ASSERT_EQ(migration(queued.id).phase, core::MigrationPhase::Backfill)
         << "the updates took "
@@ -326,12 +328,13 @@ TEST_F(MigrationTest, VerifyRepairsLargeDocumentsInChunks)
         queued.id, [](const auto& m) { return !m.active(); }, std::chrono::seconds(90)))
         << migration(queued.id).status << controller->stderrText();
     ASSERT_EQ(migration(queued.id).phase, core::MigrationPhase::Done) << migration(queued.id).error;
-    EXPECT_GE(migration(queued.id).repairedDocs, 80u);
-    EXPECT_NE(controller->stderrText().find("verify copied 80 documents again"), std::string::npos)
+    EXPECT_GE(migration(queued.id).repairedDocs, static_cast<std::uint64_t>(kDocs));
+    EXPECT_NE(
+        controller->stderrText().find("verify copied " + std::to_string(kDocs) + " documents again"), std::string::npos)
         << controller->stderrText();
     auto stats = nodeOf(target)->spaceStats(target, { "acme" });
     ASSERT_TRUE(stats && stats->size() == 1);
-    EXPECT_EQ(stats->front().liveDocs, 80u);
+    EXPECT_EQ(stats->front().liveDocs, static_cast<std::uint64_t>(kDocs));
 }
 
 // Issue 14, defect 11: a migration whose target node is down when the executor starts it waits
