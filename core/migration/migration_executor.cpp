@@ -416,6 +416,9 @@ Result<std::uint64_t> MigrationExecutor::commit(
 {
     if (auto status = checkLease(); !status)
         return status.error();
+    // Tests lose the lease here: the fence below must check it again, not find the grant gone.
+    if (auto status = failpoint("migration.commit.lease_checked"); !status)
+        return status.error();
     ctx.m().updatedUnixMs = nowUnixMs();
     CommitRequest request;
     request.mutations.push_back({ keys::migration(ctx.m().id), encode(ctx.m()), ctx.migration.modRevision });

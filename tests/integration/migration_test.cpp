@@ -11,6 +11,7 @@
 #include "tests/support/workload.h"
 
 #include <set>
+#include <sqlite3.h>
 
 using namespace shardmap;
 using namespace shardmap::testing;
@@ -335,6 +336,47 @@ TEST_F(MigrationTest, VerifyRepairsLargeDocumentsInChunks)
     auto stats = nodeOf(target)->spaceStats(target, { "acme" });
     ASSERT_TRUE(stats && stats->size() == 1);
     EXPECT_EQ(stats->front().liveDocs, static_cast<std::uint64_t>(kDocs));
+}
+
+// Issue 14, defect 4: an executor commit checks the lease, then takes its fence. A leader deposed
+// between the two (its lease taken while a commit is under way: a renewal refused, stepDown resets
+// the grant) must not commit at all; it used to find the grant gone and commit unfenced, which
+// the store accepts. The failpoint holds the first commit between the check and the fence while
+// the test gives the lease to another holder, as a replica that took over would have it.
+TEST_F(MigrationTest, ALeaderDeposedDuringACommitDoesNotCommitUnfenced)
+{
+    auto controller = startController("c1", { "SHARDMAP_FAILPOINTS=migration.commit.lease_checked=sleep(2500)@1" });
+    ASSERT_TRUE(controller);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(5), [&] { return controller->leads(); })) << controller->stderrText();
+    std::vector<core::ItemResult> results;
+    std::string error;
+    ASSERT_TRUE(
+        routerServicePath(controller->address())({ { "acme", "d1", 1, { { "body", "one" } }, false } }, results, error))
+        << error;
+    const std::string source = space("acme").shard;
+    const auto queued = queue("acme", otherShard(source));
+    // The executor's first commit for it is now held after its lease check.
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    ASSERT_EQ(migration(queued.id).phase, core::MigrationPhase::Queued);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(m_dir.file("map.db").c_str(), &db), SQLITE_OK);
+    sqlite3_busy_timeout(db, 5000);
+    const auto until = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::now().time_since_epoch() + std::chrono::seconds(6))
+                           .count();
+    const std::string steal = "UPDATE leases SET holder = 'thief#1', token = token + 1, expires_unix_ms = "
+        + std::to_string(until) + " WHERE name = 'executor'";
+    ASSERT_EQ(sqlite3_exec(db, steal.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    EXPECT_EQ(sqlite3_changes(db), 1);
+    sqlite3_close(db);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(3), [&] { return !controller->leads(); })) << controller->stderrText();
+    // The held commit has gone on by now; the thief's lease runs for a few seconds more.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Queued)
+        << "a deposed leader committed the migration's step: " << migration(queued.id).status;
+    // When the lease is free again, c1 takes it back with a new token and the migration ends.
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+    EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Done) << migration(queued.id).error;
 }
 
 // Issue 14, defect 11: a migration whose target node is down when the executor starts it waits
