@@ -1,5 +1,6 @@
 // shardmapd: wires command-line flags to a ControllerServer and waits for a signal.
 #include "app/common/config_file.h"
+#include "app/common/logging.h"
 #include "app/common/node_tls_flags.h"
 #include "app/common/service_notify.h"
 #include "core/controller/controller_server.h"
@@ -18,7 +19,8 @@ std::string envOr(const char* name, std::string fallback)
     return value && *value ? value : fallback;
 }
 
-shardmap::core::ControllerServerConfig parseConfig(CLI::App& app, int argc, char** argv, bool& exitWithParent)
+shardmap::core::ControllerServerConfig parseConfig(
+    CLI::App& app, int argc, char** argv, bool& exitWithParent, std::string& logLevel)
 {
     shardmap::core::ControllerServerConfig config;
     config.listen = "127.0.0.1:7500";
@@ -55,6 +57,7 @@ shardmap::core::ControllerServerConfig parseConfig(CLI::App& app, int argc, char
            "long after they ended")
         ->capture_default_str()
         ->check(CLI::Range(0, 604800000));
+    shardmap::app::addLogLevelFlag(app, logLevel);
     app.add_flag(
         "--exit-with-parent", exitWithParent, "Exit when the parent process dies (for supervisors and the demo)");
     app.parse(argc, argv);
@@ -62,7 +65,6 @@ shardmap::core::ControllerServerConfig parseConfig(CLI::App& app, int argc, char
     config.runExecutor = !noExecutor;
     config.executor.abandonedQueuing = std::chrono::milliseconds(abandonedMs);
     config.executor.archiveAfter = std::chrono::milliseconds(archiveMs);
-    config.log = [](const std::string& message) { std::cerr << "shardmapd: " << message << std::endl; };
     return config;
 }
 
@@ -73,16 +75,19 @@ int main(int argc, char** argv)
     CLI::App app { "shardmapd: the Shardmap controller; routes application writes and searches by the shard map "
                    "and elects the one replica that runs the migration executor" };
     bool exitWithParent = false;
+    std::string logLevel = "info";
     shardmap::core::ControllerServerConfig config;
     shardmap::app::ConfigFile configFile;
     configFile.addTo(app);
     try {
-        config = parseConfig(app, argc, argv, exitWithParent);
+        config = parseConfig(app, argc, argv, exitWithParent, logLevel);
     } catch (const CLI::ParseError& error) {
         return configFile.report(error, argc, argv, std::cerr);
     }
     if (exitWithParent)
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    shardmap::app::setupLogging("shardmapd", logLevel);
+    config.log = shardmap::app::logSink();
 
     // Block the stop signals in every thread (gRPC's and the election's inherit the mask) and
     // wait for them here.
@@ -94,19 +99,18 @@ int main(int argc, char** argv)
 
     auto server = shardmap::core::ControllerServer::start(std::move(config));
     if (!server) {
-        std::cerr << "shardmapd: " << server.error().describe() << "\n";
+        spdlog::error("{}", server.error().describe());
         return 1;
     }
-    std::cerr << "shardmapd: replica " << (*server)->id() << " serving the router\n";
     std::cout << "listening on " << (*server)->address() << std::endl;
+    spdlog::info("replica {} {} serving the router on {}", (*server)->id(), SHARDMAP_VERSION, (*server)->address());
     shardmap::app::notifyReady("replica " + (*server)->id() + " listening on " + (*server)->address());
 
     int received = 0;
     sigwait(&stopSignals, &received);
-    std::cerr << "shardmapd: received " << (received == SIGTERM ? "SIGTERM" : "SIGINT")
-              << ", finishing calls in flight\n";
+    spdlog::info("received {}, finishing calls in flight", received == SIGTERM ? "SIGTERM" : "SIGINT");
     shardmap::app::notifyStopping("finishing calls in flight");
     (*server)->shutdown();
-    std::cerr << "shardmapd: stopped cleanly\n";
+    spdlog::info("stopped cleanly");
     return 0;
 }

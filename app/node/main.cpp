@@ -1,5 +1,6 @@
 // shardmap-node: wires command-line flags to a NodeServer and waits for a signal.
 #include "app/common/config_file.h"
+#include "app/common/logging.h"
 #include "app/common/service_notify.h"
 #include "core/node/node_server.h"
 
@@ -10,7 +11,8 @@
 
 namespace {
 
-shardmap::core::NodeServerConfig parseConfig(CLI::App& app, int argc, char** argv, bool& exitWithParent)
+shardmap::core::NodeServerConfig parseConfig(
+    CLI::App& app, int argc, char** argv, bool& exitWithParent, std::string& logLevel)
 {
     shardmap::core::NodeServerConfig config;
     std::uint64_t shardMaxBytes = 0;
@@ -44,6 +46,7 @@ shardmap::core::NodeServerConfig parseConfig(CLI::App& app, int argc, char** arg
     app.add_option("--history-samples", config.historyCapacity, "Samples the metrics history keeps")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000000));
+    shardmap::app::addLogLevelFlag(app, logLevel);
     app.add_flag(
         "--exit-with-parent", exitWithParent, "Exit when the parent process dies (for supervisors and the demo)");
     app.parse(argc, argv);
@@ -60,16 +63,19 @@ int main(int argc, char** argv)
 {
     CLI::App app { "shardmap-node: a gRPC server hosting SQLite FTS5 search shards" };
     bool exitWithParent = false;
+    std::string logLevel = "info";
     shardmap::core::NodeServerConfig config;
     shardmap::app::ConfigFile configFile;
     configFile.addTo(app);
     try {
-        config = parseConfig(app, argc, argv, exitWithParent);
+        config = parseConfig(app, argc, argv, exitWithParent, logLevel);
     } catch (const CLI::ParseError& error) {
         return configFile.report(error, argc, argv, std::cerr);
     }
     if (exitWithParent)
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    shardmap::app::setupLogging("shardmap-node", logLevel);
+    config.log = shardmap::app::logSink();
 
     // Block the stop signals in every thread (gRPC's inherit the mask) and wait for them here.
     sigset_t stopSignals;
@@ -80,20 +86,20 @@ int main(int argc, char** argv)
 
     auto server = shardmap::core::NodeServer::start(config);
     if (!server) {
-        std::cerr << "shardmap-node: " << server.error().describe() << "\n";
+        spdlog::error("{}", server.error().describe());
         return 1;
     }
     for (const auto& failed : (*server)->failedShards())
-        std::cerr << "shardmap-node: shard " << failed << " failed to open and is marked failed\n";
+        spdlog::error("shard {} failed to open and is marked failed", failed);
     std::cout << "listening on " << (*server)->address() << std::endl;
+    spdlog::info("version {} serving on {} from {}", SHARDMAP_VERSION, (*server)->address(), config.dataDir);
     shardmap::app::notifyReady("listening on " + (*server)->address());
 
     int received = 0;
     sigwait(&stopSignals, &received);
-    std::cerr << "shardmap-node: received " << (received == SIGTERM ? "SIGTERM" : "SIGINT")
-              << ", finishing calls in flight\n";
+    spdlog::info("received {}, finishing calls in flight", received == SIGTERM ? "SIGTERM" : "SIGINT");
     shardmap::app::notifyStopping("finishing calls in flight");
     (*server)->shutdown();
-    std::cerr << "shardmap-node: stopped cleanly\n";
+    spdlog::info("stopped cleanly");
     return 0;
 }

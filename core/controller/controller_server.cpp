@@ -91,7 +91,8 @@ Status ControllerServer::openStoreAndRouter()
     options.followChanges = true;
     options.onFollowing = [this](bool following, const std::string& why) {
         m_routerFollowing = following;
-        log(following ? "router: " + why
+        log(following ? LogLevel::Info : LogLevel::Warn,
+            following ? "router: " + why
                       : "router: the map watch ended (" + why + "); watching again, NOT_SERVING meanwhile");
         std::lock_guard lock(m_healthMutex);
         if (m_server && !m_healthClosed)
@@ -100,8 +101,9 @@ Status ControllerServer::openStoreAndRouter()
     options.onTargetFailure = [this](const TargetWriteFailure& failure) {
         // The write stands on the source; verify and the cutover's comparison find and repair
         // what the target missed.
-        log("dual write to migration target " + failure.targetShard + " of " + failure.space
-            + " failed: " + failure.error.describe());
+        log(LogLevel::Warn,
+            "dual write to migration target " + failure.targetShard + " of " + failure.space
+                + " failed: " + failure.error.describe());
     };
     auto router = Router::start(*m_store, *m_nodes, std::move(options));
     if (!router)
@@ -221,7 +223,8 @@ void ControllerServer::electionTick()
         if (!m_leader.exchange(true)) {
             // Renewed after the watchdog had stepped the executor down.
             setExecutorHealth(true);
-            log("renewed the executor lease (token " + std::to_string(m_grant->token) + "); leading again");
+            log(LogLevel::Info,
+                "renewed the executor lease (token " + std::to_string(m_grant->token) + "); leading again");
         }
     }
     if (m_grant && m_executor)
@@ -247,7 +250,7 @@ void ControllerServer::watchdogLoop()
                 setExecutorHealth(false);
                 if (m_executor)
                     m_executor->stepDown();
-                log("stepping down: the executor lease expired while renewing it waited on the store");
+                log(LogLevel::Warn, "stepping down: the executor lease expired while renewing it waited on the store");
             }
         }
         lock.lock();
@@ -278,7 +281,7 @@ void ControllerServer::onAcquired(const Result<LeaseGrant>& grant)
         ? "standing by: the executor lease is held by '" + holder->second + "'"
         : "cannot acquire the executor lease: " + error.describe();
     if (reason != m_lastStandbyReason)
-        log(reason);
+        log(error.code == ErrorCode::FailedPrecondition ? LogLevel::Info : LogLevel::Warn, reason);
     m_lastStandbyReason = reason;
 }
 
@@ -299,7 +302,7 @@ void ControllerServer::onRenewed(const Result<LeaseGrant>& renewed)
         stepDown("stepping down: could not renew the executor lease before it expires: " + error.describe());
         return;
     }
-    log("cannot renew the executor lease, retrying: " + error.describe());
+    log(LogLevel::Warn, "cannot renew the executor lease, retrying: " + error.describe());
 }
 
 void ControllerServer::becomeLeader(const LeaseGrant& grant)
@@ -308,7 +311,7 @@ void ControllerServer::becomeLeader(const LeaseGrant& grant)
     m_leader = true;
     m_lastStandbyReason.clear();
     setExecutorHealth(true);
-    log("holds the executor lease (token " + std::to_string(grant.token) + "); leading");
+    log(LogLevel::Info, "holds the executor lease (token " + std::to_string(grant.token) + "); leading");
 }
 
 void ControllerServer::stepDown(const std::string& why)
@@ -318,7 +321,7 @@ void ControllerServer::stepDown(const std::string& why)
     m_grant.reset();
     m_leader = false;
     setExecutorHealth(false);
-    log(why);
+    log(LogLevel::Warn, why);
 }
 
 void ControllerServer::releaseLease()
@@ -326,9 +329,10 @@ void ControllerServer::releaseLease()
     if (!m_grant)
         return;
     if (auto status = m_store->releaseLease(*m_grant); !status)
-        log("could not release the executor lease (it expires by itself): " + status.error().describe());
+        log(LogLevel::Warn,
+            "could not release the executor lease (it expires by itself): " + status.error().describe());
     else
-        log("released the executor lease (token " + std::to_string(m_grant->token) + ")");
+        log(LogLevel::Info, "released the executor lease (token " + std::to_string(m_grant->token) + ")");
     m_grant.reset();
     m_leader = false;
 }
@@ -338,10 +342,10 @@ void ControllerServer::setExecutorHealth(bool serving)
     m_server->GetHealthCheckService()->SetServingStatus(std::string(kExecutorHealthService), serving);
 }
 
-void ControllerServer::log(const std::string& message) const
+void ControllerServer::log(LogLevel level, const std::string& message) const
 {
     if (m_config.log)
-        m_config.log(message);
+        m_config.log(level, message);
 }
 
 } // namespace shardmap::core

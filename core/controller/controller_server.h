@@ -6,6 +6,7 @@
 #include "core/node/node_server.h"
 #include "core/router/router.h"
 #include "core/store/metadata_store.h"
+#include "core/util/log.h"
 #include "core/util/result.h"
 
 #include <atomic>
@@ -50,7 +51,7 @@ struct ControllerServerConfig {
     // must return well within leaseTtl / 3, or renewals are delayed and the lease may lapse.
     std::function<void(const LeaseGrant&)> onLeaderTick;
     // Where the controller says what it does (leadership changes, store errors); empty: nowhere.
-    std::function<void(const std::string&)> log;
+    LogSink log;
 };
 
 // shardmapd's server: the shard-map store, a Router following the map's watch, the gRPC server
@@ -90,7 +91,7 @@ private:
     void stepDown(const std::string& why);
     void releaseLease();
     void setExecutorHealth(bool serving);
-    void log(const std::string& message) const;
+    void log(LogLevel level, const std::string& message) const;
 
     ControllerServerConfig m_config;
     // Whether the router's table follows the store's watch (its health says so). m_healthMutex

@@ -40,7 +40,7 @@ void MigrationExecutor::lead(const LeaseGrant& grant)
         m_grant = grant;
         m_leading = true;
         if (!wasLeading)
-            log("migration executor active (lease token " + std::to_string(grant.token) + ")");
+            log(LogLevel::Info, "migration executor active (lease token " + std::to_string(grant.token) + ")");
         if (!m_scheduler.joinable())
             m_scheduler = std::thread([this] { schedulerLoop(); });
     }
@@ -53,7 +53,7 @@ void MigrationExecutor::stepDown()
     {
         std::lock_guard lock(m_mutex);
         if (m_leading)
-            log("migration executor stopped acting");
+            log(LogLevel::Info, "migration executor stopped acting");
         m_leading = false;
         m_grant.reset();
         workers.swap(m_workers);
@@ -116,10 +116,10 @@ Status MigrationExecutor::checkLease() const
     return {};
 }
 
-void MigrationExecutor::log(const std::string& message) const
+void MigrationExecutor::log(LogLevel level, const std::string& message) const
 {
     if (m_options.log)
-        m_options.log(message);
+        m_options.log(level, message);
 }
 
 // ---- scheduling ------------------------------------------------------------------------------
@@ -133,7 +133,8 @@ void MigrationExecutor::schedulerLoop()
                 // Any commit may be a new request; wake the scheduler (cheap, never blocks long).
                 poke();
             },
-            [this](const Error& error) { log("map watch ended, polling instead: " + error.describe()); });
+            [this](
+                const Error& error) { log(LogLevel::Warn, "map watch ended, polling instead: " + error.describe()); });
         if (watch)
             m_watch = std::move(*watch);
     }
@@ -237,9 +238,9 @@ void MigrationExecutor::scheduleOnce()
         }
     }
     if (auto status = m_operations.finishAll(); !status)
-        log("cannot finish operations: " + status.error().describe());
+        log(LogLevel::Warn, "cannot finish operations: " + status.error().describe());
     if (auto status = archiveFinished(*listed); !status)
-        log("cannot archive finished migrations: " + status.error().describe());
+        log(LogLevel::Warn, "cannot archive finished migrations: " + status.error().describe());
 }
 
 // The executor lists migrations/ every round: finished ones move to archive/migrations/, where
@@ -289,8 +290,9 @@ void MigrationExecutor::runWorker(const std::string& id)
             }
             wait = std::min(m_options.maxBackoff, m_options.backoff * (1 << std::min(failures - 1, 10)));
             if (!isLeaseError(error)) {
-                log("migration " + id + ": " + error.describe() + "; retrying in " + std::to_string(wait.count())
-                    + " ms");
+                log(LogLevel::Warn,
+                    "migration " + id + ": " + error.describe() + "; retrying in " + std::to_string(wait.count())
+                        + " ms");
                 // Say so in the record, for the console and `shardmapctl watch`.
                 if (auto ctx = load(id); ctx && ctx->m().active()) {
                     const std::string text = error.describe();
@@ -479,6 +481,7 @@ Result<std::uint64_t> MigrationExecutor::transition(Context& ctx, MigrationPhase
     const std::string& action, const std::string& reason, bool withSpace)
 {
     MigrationRecord& m = ctx.m();
+    const MigrationPhase from = m.phase;
     m.phase = phase;
     m.status = std::move(status);
     if (isFinal(phase))
@@ -486,7 +489,13 @@ Result<std::uint64_t> MigrationExecutor::transition(Context& ctx, MigrationPhase
     // The space records the phase of the migration it names; Done once that one ended.
     if (withSpace && ctx.space)
         ctx.sp().phase = isFinal(phase) ? MigrationPhase::Done : phase;
-    return commit(ctx, withSpace, action, reason);
+    auto committed = commit(ctx, withSpace, action, reason);
+    // One line per phase change, once it is committed.
+    if (committed && from != phase)
+        log(phase == MigrationPhase::Failed ? LogLevel::Error : LogLevel::Info,
+            "migration " + m.id + ": " + m.space + " " + m.source + " -> " + m.target + ": " + migrationPhaseName(from)
+                + " -> " + migrationPhaseName(phase) + " (" + m.status + (m.error.empty() ? "" : "; " + m.error) + ")");
+    return committed;
 }
 
 Status MigrationExecutor::updateMigration(Context& ctx, const std::function<void(MigrationRecord&)>& change)

@@ -5,6 +5,7 @@
 #include "core/migration/migration_history.h"
 #include "core/migration/operation_finisher.h"
 #include "core/store/metadata_store.h"
+#include "core/util/log.h"
 #include "core/util/result.h"
 
 #include <atomic>
@@ -42,7 +43,7 @@ struct ExecutorOptions {
     // Finished migrations are moved out of the working set (migrations/ -> archive/migrations/,
     // still in the map and in reports) this long after they ended.
     std::chrono::milliseconds archiveAfter { 600000 };
-    std::function<void(const std::string&)> log;
+    LogSink log;
 };
 
 // One cutover as the executor measured it: how long the space's writes were held.
@@ -132,7 +133,7 @@ private:
     // The grant to fence a commit with, checked and read under one lock: never a commit without
     // a fence because the grant was reset between a check and its use (issue 14).
     Result<LeaseGrant> fence() const;
-    void log(const std::string& message) const;
+    void log(LogLevel level, const std::string& message) const;
     void recordCutover(CutoverTiming timing);
 
     MetadataStore& m_store;

@@ -117,8 +117,9 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::startMigration(Context&
         return committed.error();
     if (auto status = failpoint("migration.dual_write.committed"); !status)
         return status.error();
-    log("migration " + m.id + ": " + m.space + " " + m.source + " -> " + m.target + " dual writing at epoch "
-        + std::to_string(epoch));
+    log(LogLevel::Debug,
+        "migration " + m.id + ": " + m.space + " " + m.source + " -> " + m.target + " dual writing at epoch "
+            + std::to_string(epoch));
     return StepResult {};
 }
 
@@ -224,7 +225,8 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::backfill(Context& ctx)
         return status.error();
     if (auto committed = transition(ctx, MigrationPhase::Verify, "verifying", "migration-verify"); !committed)
         return committed.error();
-    log("migration " + m.id + ": copied " + std::to_string(copied->progress.docsDone) + " rows of " + m.space);
+    log(LogLevel::Info,
+        "migration " + m.id + ": copied " + std::to_string(copied->progress.docsDone) + " rows of " + m.space);
     return StepResult {};
 }
 
@@ -280,8 +282,9 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::verify(Context& ctx)
                     });
                 !status)
                 return status.error();
-            log("migration " + m.id + ": verify copied " + std::to_string(docs) + " documents again (" + difference
-                + ")");
+            log(LogLevel::Info,
+                "migration " + m.id + ": verify copied " + std::to_string(docs) + " documents again (" + difference
+                    + ")");
         }
     }
     if (auto status = failpoint("migration.verify.done"); !status)
@@ -384,10 +387,13 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cutover(Context& ctx)
     // Routers that still write with the old epoch are refused, re-read the map and push this
     // ownership themselves if this call is late or lost.
     if (auto status = own(ctx, m.target, SpaceRole::Owner, next); !status)
-        log("migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
+        log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
     recordCutover({ m.id, held, true });
-    log("migration " + m.id + ": " + m.space + " cut over to " + m.target + " at epoch " + std::to_string(next)
-        + ", writes held " + std::to_string(held.count() / 1000.0) + " ms");
+    // The phase line (cutover -> cleanup) of this commit, which is not a transition().
+    log(LogLevel::Info,
+        "migration " + m.id + ": " + m.space + " " + m.source + " -> " + m.target + ": cutover -> cleanup (" + m.space
+            + " cut over to " + m.target + " at epoch " + std::to_string(next) + ", writes held "
+            + std::to_string(held.count() / 1000.0) + " ms)");
     return StepResult {};
 }
 
@@ -401,15 +407,16 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::abortCutover(
     // space two owners. Then nothing is aborted and the next step goes on from what the store says.
     if (!ctx.ownsSpace() || m.phase != MigrationPhase::Cutover || ctx.sp().shard != m.source
         || ctx.sp().epoch >= fenceEpoch) {
-        log("migration " + m.id + ": cutover not aborted (" + why + "): the records moved on (phase "
-            + migrationPhaseName(m.phase) + (ctx.space ? ", space on " + ctx.sp().shard : std::string()) + ")");
+        log(LogLevel::Warn,
+            "migration " + m.id + ": cutover not aborted (" + why + "): the records moved on (phase "
+                + migrationPhaseName(m.phase) + (ctx.space ? ", space on " + ctx.sp().shard : std::string()) + ")");
         return StepResult {};
     }
     SpaceRecord& sp = ctx.sp();
     const auto started = std::chrono::steady_clock::now();
     // The target keeps receiving dual writes at the new epoch; the source owns it again.
     if (auto status = own(ctx, m.target, SpaceRole::MigrationTarget, fenceEpoch); !status)
-        log("migration " + m.id + ": " + status.error().describe());
+        log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe());
     const std::uint32_t aborts = m.cutoverAborts + 1;
     const int attempts = static_cast<int>(std::min<std::uint32_t>(aborts - 1, 5));
     sp.epoch = std::max(sp.epoch, fenceEpoch);
@@ -422,10 +429,10 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::abortCutover(
         !committed)
         return committed.error();
     if (auto status = own(ctx, m.source, SpaceRole::Owner, sp.epoch); !status)
-        log("migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
+        log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
     recordCutover({ m.id,
         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started), false });
-    log("migration " + m.id + ": cutover aborted: " + why);
+    log(LogLevel::Warn, "migration " + m.id + ": cutover aborted: " + why);
     return StepResult { Next::Wait, std::chrono::milliseconds(1000LL * (1 << attempts)) };
 }
 
@@ -442,7 +449,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::rollback(Context& ctx)
             "migration-rollback", "rollback requested");
         !committed)
         return committed.error();
-    log("migration " + m.id + ": rolling back " + m.space + " to " + m.target);
+    log(LogLevel::Info, "migration " + m.id + ": rolling back " + m.space + " to " + m.target);
     return StepResult {};
 }
 
@@ -458,7 +465,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cleanup(Context& ctx)
             if (auto status = own(ctx, m.target, SpaceRole::Owner, sp.epoch); !status)
                 return status.error();
             if (auto status = own(ctx, m.source, SpaceRole::MigrationTarget, sp.epoch); !status)
-                log("migration " + m.id + ": " + status.error().describe());
+                log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe());
             return StepResult { Next::Wait, std::chrono::milliseconds(std::min<std::int64_t>(due - now, 60000)) };
         }
         // Close the window: the old source stops receiving writes (new epoch, no target).
@@ -469,7 +476,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cleanup(Context& ctx)
             return committed.error();
     }
     if (auto status = own(ctx, m.target, SpaceRole::Owner, sp.epoch); !status)
-        log("migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
+        log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
     auto dropped = removeCopy(ctx, m.source, "migration.cleanup.before_drop");
     if (!dropped)
         return dropped.error();
@@ -481,7 +488,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cleanup(Context& ctx)
             "migration-done");
         !committed)
         return committed.error();
-    log("migration " + m.id + ": " + m.status);
+    log(LogLevel::Info, "migration " + m.id + ": " + m.status);
     return StepResult { Next::Finished };
 }
 
@@ -517,7 +524,7 @@ Result<std::uint64_t> MigrationExecutor::removeCopy(Context& ctx, const std::str
 Result<MigrationExecutor::StepResult> MigrationExecutor::beginAbort(
     Context& ctx, MigrationPhase endPhase, const std::string& why)
 {
-    log("migration " + ctx.m().id + ": stopping (" + migrationPhaseName(endPhase) + "): " + why);
+    log(LogLevel::Info, "migration " + ctx.m().id + ": stopping (" + migrationPhaseName(endPhase) + "): " + why);
     if (auto status = updateMigration(ctx,
             [&](MigrationRecord& r) {
                 r.aborting = true;
@@ -544,7 +551,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::abort(Context& ctx)
     }
     if (owns && targetMayHaveDocs) {
         if (auto status = own(ctx, m.source, SpaceRole::Owner, ctx.sp().epoch); !status)
-            log("migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
+            log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
         if (ctx.shards.contains(m.target)) {
             if (auto dropped = removeCopy(ctx, m.target, "migration.abort.before_drop"); !dropped)
                 return dropped.error();
@@ -558,7 +565,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::abort(Context& ctx)
             "migration-" + std::string(migrationPhaseName(m.abortPhase)), m.error, owns);
         !committed)
         return committed.error();
-    log("migration " + m.id + ": " + m.status);
+    log(LogLevel::Info, "migration " + m.id + ": " + m.status);
     return StepResult { Next::Finished };
 }
 

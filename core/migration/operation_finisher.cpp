@@ -125,8 +125,9 @@ Status OperationFinisher::finishAll()
         if (auto committed = m_store.commit(request); !committed && committed.error().code != ErrorCode::Conflict)
             return committed.error();
         if (m_options.log)
-            m_options.log("operation " + op.id + " (" + operationKindName(op.kind)
-                + "): " + operationStateName(op.state) + (op.error.empty() ? "" : ": " + op.error));
+            m_options.log(LogLevel::Info,
+                "operation " + op.id + " (" + operationKindName(op.kind) + "): " + operationStateName(op.state)
+                    + (op.error.empty() ? "" : ": " + op.error));
     }
     return {};
 }

@@ -2,6 +2,7 @@
 
 #include "core/map/shard_map.h"
 #include "core/store/metadata_store.h"
+#include "core/util/log.h"
 #include "core/util/result.h"
 
 #include <chrono>
@@ -26,7 +27,7 @@ public:
         std::string actor;
         std::chrono::milliseconds abandonedQueuing { 60000 };
         std::function<Result<LeaseGrant>()> fence;
-        std::function<void(const std::string&)> log;
+        LogSink log;
     };
 
     OperationFinisher(MetadataStore& store, Options options);

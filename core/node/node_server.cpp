@@ -114,7 +114,7 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
         *server->m_registry);
     server->m_service
         = std::make_unique<NodeService>(NodeService::Info { nodeId, SHARDMAP_VERSION, config.listen, nowUnixMs() },
-            *server->m_registry, *server->m_metrics);
+            *server->m_registry, *server->m_metrics, config.log);
 
     grpc::EnableDefaultHealthCheckService(true);
     grpc::reflection::InitProtoReflectionServerBuilderPlugin();

@@ -4,6 +4,7 @@
 #include "core/node/node_service.h"
 #include "core/node/shard_registry.h"
 #include "core/util/fs.h"
+#include "core/util/log.h"
 #include "core/util/result.h"
 
 #include <chrono>
@@ -34,6 +35,8 @@ struct NodeServerConfig {
     std::chrono::milliseconds metricsTick { 1000 };
     std::chrono::milliseconds historyInterval { 10000 };
     std::size_t historyCapacity = 8640;
+    // Refused calls and the node's own failures (NodeService).
+    LogSink log;
 };
 
 // Insecure credentials when tls is not enabled; TLS, requiring client certificates signed by

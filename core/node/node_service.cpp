@@ -4,6 +4,7 @@
 #include "core/node/status_mapping.h"
 #include "core/util/validation.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -31,11 +32,29 @@ void toProto(const SpaceStats& in, v1::SpaceStats& out)
 
 } // namespace
 
-NodeService::NodeService(Info info, ShardRegistry& registry, NodeMetricsSampler& metrics)
+NodeService::NodeService(Info info, ShardRegistry& registry, NodeMetricsSampler& metrics, LogSink log)
     : m_info(std::move(info))
     , m_registry(registry)
     , m_metrics(metrics)
+    , m_log(std::move(log))
 {
+}
+
+grpc::Status NodeService::refused(grpc::ServerContext* context, const char* method, const Error& error) const
+{
+    if (m_log) {
+        LogLevel level = LogLevel::Debug;
+        switch (error.code) {
+        case ErrorCode::InvalidArgument:
+        case ErrorCode::ResourceExhausted: level = LogLevel::Warn; break;
+        case ErrorCode::Internal: level = LogLevel::Error; break;
+        default: break;
+        }
+        m_log(level,
+            std::string("refused ") + method + (context ? " from " + context->peer() : std::string()) + ": "
+                + error.describe());
+    }
+    return toGrpcStatus(error);
 }
 
 grpc::Status NodeService::GetNodeInfo(grpc::ServerContext*, const v1::GetNodeInfoRequest*, v1::NodeInfo* response)
@@ -71,20 +90,21 @@ void NodeService::fillShardInfo(v1::ShardInfo& out, const ShardEntry& entry) con
 }
 
 grpc::Status NodeService::CreateShard(
-    grpc::ServerContext*, const v1::CreateShardRequest* request, v1::ShardInfo* response)
+    grpc::ServerContext* context, const v1::CreateShardRequest* request, v1::ShardInfo* response)
 {
     const std::vector<std::string> fields(request->fields().begin(), request->fields().end());
     auto store = m_registry.create(request->shard_id(), fields);
     if (!store)
-        return toGrpcStatus(store.error());
+        return refused(context, "CreateShard", store.error());
     fillShardInfo(*response, ShardEntry { request->shard_id(), *store, {} });
     return grpc::Status::OK;
 }
 
-grpc::Status NodeService::DropShard(grpc::ServerContext*, const v1::DropShardRequest* request, v1::DropShardResponse*)
+grpc::Status NodeService::DropShard(
+    grpc::ServerContext* context, const v1::DropShardRequest* request, v1::DropShardResponse*)
 {
     if (auto status = m_registry.drop(request->shard_id(), request->force()); !status)
-        return toGrpcStatus(status.error());
+        return refused(context, "DropShard", status.error());
     return grpc::Status::OK;
 }
 
@@ -97,28 +117,28 @@ grpc::Status NodeService::ListShards(
 }
 
 grpc::Status NodeService::SetOwnership(
-    grpc::ServerContext*, const v1::SetOwnershipRequest* request, v1::Ownership* response)
+    grpc::ServerContext* context, const v1::SetOwnershipRequest* request, v1::Ownership* response)
 {
     auto store = m_registry.get(request->shard_id());
     if (!store)
-        return toGrpcStatus(store.error());
+        return refused(context, "SetOwnership", store.error());
     auto result = (*store)->setOwnership(
         Ownership { request->space(), static_cast<SpaceRole>(request->role()), request->epoch() });
     if (!result)
-        return toGrpcStatus(result.error());
+        return refused(context, "SetOwnership", result.error());
     toProto(*result, request->shard_id(), *response);
     return grpc::Status::OK;
 }
 
 grpc::Status NodeService::GetOwnership(
-    grpc::ServerContext*, const v1::GetOwnershipRequest* request, v1::GetOwnershipResponse* response)
+    grpc::ServerContext* context, const v1::GetOwnershipRequest* request, v1::GetOwnershipResponse* response)
 {
     auto store = m_registry.get(request->shard_id());
     if (!store)
-        return toGrpcStatus(store.error());
+        return refused(context, "GetOwnership", store.error());
     if (!request->space().empty()) {
         if (auto status = validateSpaceId(request->space()); !status)
-            return toGrpcStatus(status.error());
+            return refused(context, "GetOwnership", status.error());
     }
     for (const auto& own : (*store)->ownerships(request->space()))
         toProto(own, request->shard_id(), *response->add_ownerships());
@@ -126,17 +146,18 @@ grpc::Status NodeService::GetOwnership(
 }
 
 grpc::Status NodeService::BulkWrite(
-    grpc::ServerContext*, const v1::BulkWriteRequest* request, v1::BulkWriteResponse* response)
+    grpc::ServerContext* context, const v1::BulkWriteRequest* request, v1::BulkWriteResponse* response)
 {
     auto store = m_registry.get(request->shard_id());
     if (!store)
-        return toGrpcStatus(store.error());
+        return refused(context, "BulkWrite", store.error());
     if (static_cast<std::size_t>(request->items_size()) > kMaxBatchItems)
-        return toGrpcStatus(makeError(ErrorCode::InvalidArgument,
-            "batch has " + std::to_string(request->items_size()) + " items; the limit is "
-                + std::to_string(kMaxBatchItems)));
+        return refused(context, "BulkWrite",
+            makeError(ErrorCode::InvalidArgument,
+                "batch has " + std::to_string(request->items_size()) + " items; the limit is "
+                    + std::to_string(kMaxBatchItems)));
     if (auto status = m_registry.checkDiskReserve(); !status)
-        return toGrpcStatus(status.error());
+        return refused(context, "BulkWrite", status.error());
     std::vector<WriteItem> items;
     items.reserve(static_cast<std::size_t>(request->items_size()));
     for (const auto& item : request->items())
@@ -146,26 +167,39 @@ grpc::Status NodeService::BulkWrite(
             : request->backfill() ? WriteMode::Backfill
                                   : WriteMode::Normal);
     if (!summary)
-        return toGrpcStatus(summary.error());
+        return refused(context, "BulkWrite", summary.error());
     for (const auto& result : summary->results)
         toProto(result, *response->add_results());
+    // Items refused one by one (a stale epoch, a document too large): the first reason says why.
+    if (m_log && summary->rejected > 0) {
+        const auto first = std::find_if(summary->results.begin(), summary->results.end(),
+            [](const ItemResult& result) { return result.outcome == WriteOutcome::Rejected; });
+        const auto index = static_cast<int>(first - summary->results.begin());
+        m_log(LogLevel::Debug,
+            "BulkWrite from " + context->peer() + " to " + request->shard_id() + ": refused "
+                + std::to_string(summary->rejected) + " of " + std::to_string(request->items_size()) + " items"
+                + (index < request->items_size()
+                        ? ", the first (" + request->items(index).doc().id() + "): " + first->reason
+                        : ""));
+    }
     response->set_applied(summary->applied);
     response->set_stale(summary->stale);
     response->set_rejected(summary->rejected);
     return grpc::Status::OK;
 }
 
-grpc::Status NodeService::Search(grpc::ServerContext*, const v1::SearchRequest* request, v1::SearchResponse* response)
+grpc::Status NodeService::Search(
+    grpc::ServerContext* context, const v1::SearchRequest* request, v1::SearchResponse* response)
 {
     const auto started = std::chrono::steady_clock::now();
     auto store = m_registry.get(request->shard_id());
     if (!store)
-        return toGrpcStatus(store.error());
+        return refused(context, "Search", store.error());
     ShardSearchRequest search { { request->spaces().begin(), request->spaces().end() }, request->query(),
         request->limit(), request->offset(), request->snippets() };
     auto result = (*store)->search(search);
     if (!result)
-        return toGrpcStatus(result.error());
+        return refused(context, "Search", result.error());
     for (const auto& hit : result->hits)
         toProto(hit, *response->add_hits());
     response->set_compiled_query(result->compiledQuery);
@@ -179,7 +213,7 @@ grpc::Status NodeService::Scan(
 {
     auto store = m_registry.get(request->shard_id());
     if (!store)
-        return toGrpcStatus(store.error());
+        return refused(context, "Scan", store.error());
     std::string cursor = request->after_id();
     std::uint64_t sent = 0;
     while (!stopping(context)) {
@@ -188,7 +222,7 @@ grpc::Status NodeService::Scan(
             batch = static_cast<std::uint32_t>(std::min<std::uint64_t>(batch, request->max_docs() - sent));
         auto page = (*store)->scan(request->space(), cursor, batch, request->include_tombstones());
         if (!page)
-            return toGrpcStatus(page.error());
+            return refused(context, "Scan", page.error());
         v1::ScanBatch out;
         for (const auto& doc : page->docs)
             toProto(doc, *out.add_docs());
@@ -204,14 +238,14 @@ grpc::Status NodeService::Scan(
 }
 
 grpc::Status NodeService::GetSpaceStats(
-    grpc::ServerContext*, const v1::GetSpaceStatsRequest* request, v1::GetSpaceStatsResponse* response)
+    grpc::ServerContext* context, const v1::GetSpaceStatsRequest* request, v1::GetSpaceStatsResponse* response)
 {
     auto store = m_registry.get(request->shard_id());
     if (!store)
-        return toGrpcStatus(store.error());
+        return refused(context, "GetSpaceStats", store.error());
     auto stats = (*store)->spaceStats({ request->spaces().begin(), request->spaces().end() });
     if (!stats)
-        return toGrpcStatus(stats.error());
+        return refused(context, "GetSpaceStats", stats.error());
     for (const auto& space : *stats)
         toProto(space, *response->add_stats());
     return grpc::Status::OK;
@@ -222,13 +256,14 @@ grpc::Status NodeService::DropSpace(grpc::ServerContext* context, const v1::Drop
 {
     auto store = m_registry.get(request->shard_id());
     if (!store)
-        return toGrpcStatus(store.error());
+        return refused(context, "DropSpace", store.error());
     if (request->epoch() == 0)
-        return toGrpcStatus(makeError(ErrorCode::InvalidArgument,
-            "DropSpace needs the epoch the space is fenced at on this shard (fence it first)"));
+        return refused(context, "DropSpace",
+            makeError(ErrorCode::InvalidArgument,
+                "DropSpace needs the epoch the space is fenced at on this shard (fence it first)"));
     auto total = (*store)->countSpaceRows(request->space());
     if (!total)
-        return toGrpcStatus(total.error());
+        return refused(context, "DropSpace", total.error());
     const std::uint32_t batch
         = request->batch_size() == 0 ? 1000 : std::min<std::uint32_t>(request->batch_size(), 10000);
     v1::DropSpaceProgress progress;
@@ -237,7 +272,7 @@ grpc::Status NodeService::DropSpace(grpc::ServerContext* context, const v1::Drop
     while (!stopping(context)) {
         auto deleted = (*store)->dropSpaceBatch(request->space(), batch, request->epoch());
         if (!deleted)
-            return toGrpcStatus(deleted.error());
+            return refused(context, "DropSpace", deleted.error());
         progress.set_deleted(progress.deleted() + *deleted);
         progress.set_done(*deleted < batch);
         const bool enough = request->max_rows() > 0 && progress.deleted() >= request->max_rows();

@@ -2,6 +2,7 @@
 
 #include "core/node/node_metrics.h"
 #include "core/node/shard_registry.h"
+#include "core/util/log.h"
 #include "shardmap/v1/node.grpc.pb.h"
 
 #include <atomic>
@@ -20,7 +21,9 @@ public:
         std::int64_t startedUnixMs = 0;
     };
 
-    NodeService(Info info, ShardRegistry& registry, NodeMetricsSampler& metrics);
+    // log: refused calls (Debug: an unknown shard, a stale epoch; Warn: bad input, a full disk;
+    // Error: the node's own failures), with the method, the peer and the reason.
+    NodeService(Info info, ShardRegistry& registry, NodeMetricsSampler& metrics, LogSink log = {});
 
     // Ends running streams (scan, drop, watch) so that a shutdown does not wait on them.
     void beginShutdown() { m_stopping = true; }
@@ -46,12 +49,14 @@ public:
         grpc::ServerContext*, const v1::GetMetricsHistoryRequest*, v1::MetricsHistory*) override;
 
 private:
+    grpc::Status refused(grpc::ServerContext* context, const char* method, const Error& error) const;
     void fillShardInfo(v1::ShardInfo& out, const ShardEntry& entry) const;
     bool stopping(grpc::ServerContext* context) const { return m_stopping || context->IsCancelled(); }
 
     Info m_info;
     ShardRegistry& m_registry;
     NodeMetricsSampler& m_metrics;
+    LogSink m_log;
     std::atomic<bool> m_stopping { false };
 };
 

@@ -12,6 +12,7 @@
 
 #include <set>
 #include <sqlite3.h>
+#include <sstream>
 
 using namespace shardmap;
 using namespace shardmap::testing;
@@ -156,6 +157,21 @@ TEST_F(MigrationTest, MovesASpaceWhileWritersInsertUpdateAndDelete)
     for (const char* action : { "migration-dual-write", "migration-backfill", "migration-verify",
              "migration-cutover-start", "migration-cutover", "migration-done" })
         EXPECT_TRUE(actions.contains(action)) << action;
+    // And logged, one line per phase change, in order (issue 15).
+    std::vector<std::string> logged;
+    std::stringstream log(controller->stderrText());
+    const std::string prefix = "migration " + queued.id + ": acme " + source + " -> " + target + ": ";
+    for (std::string line; std::getline(log, line);) {
+        const auto at = line.find(prefix);
+        if (at == std::string::npos || line.find(" info shardmapd: ") == std::string::npos)
+            continue;
+        const std::string change = line.substr(at + prefix.size());
+        logged.push_back(change.substr(0, change.find(" (")));
+    }
+    EXPECT_EQ(logged,
+        (std::vector<std::string> { "queued -> dual_write", "dual_write -> backfill", "backfill -> verify",
+            "verify -> cutover", "cutover -> cleanup", "cleanup -> done" }))
+        << controller->stderrText();
 
     // What a report needs: every phase with its times, the write hold, the figures compared.
     const auto recorded = historyOf(queued.id);

@@ -2,16 +2,21 @@
 // and --version without a display; the servers read --config files and tell systemd when they
 // are ready; their units pass systemd-analyze verify (issue 15).
 #include "ctl_run.h"
+#include "shardmap/v1/node.grpc.pb.h"
 #include "tests/support/controller_process.h"
 
+#include <algorithm>
 #include <cctype>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <memory>
 #include <poll.h>
+#include <regex>
 #include <sstream>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -288,4 +293,128 @@ TEST(Programs, TheManPagesFormatCleanlyAndNameOnlyOptionsTheProgramsHave)
         }
         EXPECT_GT(found, 3u);
     }
+}
+
+namespace {
+
+// A node started for a logging test: its stdout's "listening on" read, stopped with SIGTERM by
+// stop(), its stderr in `stderrFile`.
+struct LoggedNode {
+    std::unique_ptr<ChildProcess> process;
+    std::string address;
+
+    static LoggedNode start(const TempDir& dir, const std::string& name, const std::vector<std::string>& flags,
+        const std::vector<std::string>& env = {})
+    {
+        std::vector<std::string> argv { nodeBinary(), "--listen", "127.0.0.1:0", "--data-dir", dir.file(name) };
+        argv.insert(argv.end(), flags.begin(), flags.end());
+        LoggedNode node;
+        auto spawned = ChildProcess::spawn(argv, dir.file(name + ".stderr"), env);
+        if (!spawned)
+            return node;
+        node.process = std::make_unique<ChildProcess>(std::move(*spawned));
+        const auto line = node.process->readLine(std::chrono::seconds(20));
+        if (line && line->starts_with("listening on "))
+            node.address = line->substr(13);
+        return node;
+    }
+
+    // A write to a shard the node does not have: refused with NOT_FOUND.
+    void writeToAnUnknownShard() const
+    {
+        auto stub = shardmap::v1::Node::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+        shardmap::v1::BulkWriteRequest request;
+        request.set_shard_id("no-such-shard");
+        shardmap::v1::BulkWriteResponse response;
+        const auto status = stub->BulkWrite(contextWithDeadline().get(), request, &response);
+        EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+    }
+
+    int stop()
+    {
+        process->signal(SIGTERM);
+        return process->wait(std::chrono::seconds(30)).value_or(-1);
+    }
+};
+
+std::vector<std::string> linesOf(const std::string& text)
+{
+    std::vector<std::string> lines;
+    std::stringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+} // namespace
+
+// Logging through spdlog (issue 15): levels and timestamps, quiet at the default level, refused
+// requests with their reason at debug, and syslog priority prefixes for the journal.
+TEST(Programs, TheServersLogWithTimestampsAndLevelsAndOnlyWhatTheLevelAsksFor)
+{
+    TempDir dir;
+    const std::regex stamped(
+        R"(^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2} (debug|info|warning|error) shardmap-node: .+)");
+
+    auto debug = LoggedNode::start(dir, "debug", { "--log-level", "debug" });
+    ASSERT_FALSE(debug.address.empty()) << readWholeFile(dir.file("debug.stderr"));
+    debug.writeToAnUnknownShard();
+    ASSERT_EQ(debug.stop(), 0);
+    const auto lines = linesOf(readWholeFile(dir.file("debug.stderr")));
+    ASSERT_FALSE(lines.empty());
+    for (const auto& line : lines)
+        EXPECT_TRUE(std::regex_match(line, stamped)) << line;
+    const auto has = [&](const std::string& level, const std::string& text) {
+        return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
+            return line.find(" " + level + " shardmap-node: ") != std::string::npos
+                && line.find(text) != std::string::npos;
+        });
+    };
+    EXPECT_TRUE(has("info", "serving on " + debug.address)) << readWholeFile(dir.file("debug.stderr"));
+    EXPECT_TRUE(has("debug", "refused BulkWrite from ")) << readWholeFile(dir.file("debug.stderr"));
+    EXPECT_TRUE(has("debug", "no-such-shard")) << "the refusal says why";
+    EXPECT_TRUE(has("info", "stopped cleanly"));
+
+    // The default (info): the start and the stop, not every refused request.
+    auto quiet = LoggedNode::start(dir, "quiet", {});
+    ASSERT_FALSE(quiet.address.empty());
+    quiet.writeToAnUnknownShard();
+    ASSERT_EQ(quiet.stop(), 0);
+    const auto quietLog = readWholeFile(dir.file("quiet.stderr"));
+    EXPECT_NE(quietLog.find("serving on"), std::string::npos) << quietLog;
+    EXPECT_EQ(quietLog.find("refused"), std::string::npos) << quietLog;
+
+    // warn: nothing at all from a clean start and stop.
+    auto warn = LoggedNode::start(dir, "warn", { "--log-level", "warn" });
+    ASSERT_FALSE(warn.address.empty());
+    ASSERT_EQ(warn.stop(), 0);
+    EXPECT_EQ(readWholeFile(dir.file("warn.stderr")), "");
+
+    // A level that does not exist is a usage error.
+    const auto bad = runProgram(dir, { nodeBinary(), "--log-level", "loud" }, {}, "bad-level");
+    EXPECT_EQ(bad.code, 2) << bad.err;
+    EXPECT_NE(bad.err.find("--log-level"), std::string::npos) << bad.err;
+}
+
+TEST(Programs, UnderTheJournalTheServersPrefixTheSyslogPriorityInsteadOfATimestamp)
+{
+    TempDir dir;
+    // systemd points JOURNAL_STREAM at the stream it gave the service: here, the stderr file.
+    const std::string file = dir.file("journal.stderr");
+    std::ofstream(file).close();
+    struct stat st { };
+    ASSERT_EQ(::stat(file.c_str(), &st), 0);
+    auto node = LoggedNode::start(dir, "journal", { "--log-level", "debug" },
+        { "JOURNAL_STREAM=" + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) });
+    ASSERT_FALSE(node.address.empty()) << readWholeFile(file);
+    node.writeToAnUnknownShard();
+    ASSERT_EQ(node.stop(), 0);
+    const auto lines = linesOf(readWholeFile(file));
+    ASSERT_FALSE(lines.empty());
+    for (const auto& line : lines)
+        EXPECT_TRUE(std::regex_match(line, std::regex(R"(^<[2-7]>shardmap-node: .+)"))) << line;
+    EXPECT_TRUE(std::any_of(lines.begin(), lines.end(),
+        [](const std::string& line) { return line.starts_with("<6>shardmap-node: version "); }));
+    EXPECT_TRUE(std::any_of(lines.begin(), lines.end(),
+        [](const std::string& line) { return line.starts_with("<7>shardmap-node: refused BulkWrite"); }));
 }
