@@ -76,6 +76,10 @@ install(FILES ${packaging}/etc/node.conf DESTINATION ${SHARDMAP_CONFIG_DIR} COMP
 install(FILES ${packaging}/systemd/shardmap-node.service DESTINATION ${SHARDMAP_UNIT_DIR} COMPONENT node)
 install(FILES ${packaging}/etc/shardmapd.conf DESTINATION ${SHARDMAP_CONFIG_DIR} COMPONENT controller)
 install(FILES ${packaging}/systemd/shardmapd.service DESTINATION ${SHARDMAP_UNIT_DIR} COMPONENT controller)
+# Monitoring: a Prometheus scrape configuration, alert rules and a Grafana dashboard.
+install(FILES ${packaging}/prometheus/prometheus.yml ${packaging}/prometheus/alerts.yml
+  ${packaging}/prometheus/grafana-dashboard.json
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/shardmap/prometheus COMPONENT controller)
 
 # The console's icons: the SVG, and PNGs rendered from it for the hicolor sizes.
 if(NOT SHARDMAP_CORE_ONLY)

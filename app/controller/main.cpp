@@ -57,6 +57,8 @@ shardmap::core::ControllerServerConfig parseConfig(
            "long after they ended")
         ->capture_default_str()
         ->check(CLI::Range(0, 604800000));
+    app.add_option("--metrics-listen", config.metricsListen,
+        "HOST:PORT for Prometheus to scrape GET /metrics (plain HTTP; default: no endpoint)");
     shardmap::app::addLogLevelFlag(app, logLevel);
     app.add_flag(
         "--exit-with-parent", exitWithParent, "Exit when the parent process dies (for supervisors and the demo)");
@@ -104,6 +106,8 @@ int main(int argc, char** argv)
     }
     std::cout << "listening on " << (*server)->address() << std::endl;
     spdlog::info("replica {} {} serving the router on {}", (*server)->id(), SHARDMAP_VERSION, (*server)->address());
+    if (!(*server)->metricsAddress().empty())
+        spdlog::info("metrics on http://{}/metrics", (*server)->metricsAddress());
     shardmap::app::notifyReady("replica " + (*server)->id() + " listening on " + (*server)->address());
 
     int received = 0;

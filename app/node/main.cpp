@@ -46,6 +46,8 @@ shardmap::core::NodeServerConfig parseConfig(
     app.add_option("--history-samples", config.historyCapacity, "Samples the metrics history keeps")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000000));
+    app.add_option("--metrics-listen", config.metricsListen,
+        "HOST:PORT for Prometheus to scrape GET /metrics (plain HTTP; default: no endpoint)");
     shardmap::app::addLogLevelFlag(app, logLevel);
     app.add_flag(
         "--exit-with-parent", exitWithParent, "Exit when the parent process dies (for supervisors and the demo)");
@@ -93,6 +95,8 @@ int main(int argc, char** argv)
         spdlog::error("shard {} failed to open and is marked failed", failed);
     std::cout << "listening on " << (*server)->address() << std::endl;
     spdlog::info("version {} serving on {} from {}", SHARDMAP_VERSION, (*server)->address(), config.dataDir);
+    if (!(*server)->metricsAddress().empty())
+        spdlog::info("metrics on http://{}/metrics", (*server)->metricsAddress());
     shardmap::app::notifyReady("listening on " + (*server)->address());
 
     int received = 0;

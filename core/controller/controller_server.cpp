@@ -68,6 +68,13 @@ Result<std::unique_ptr<ControllerServer>> ControllerServer::start(ControllerServ
         return status.error();
     if (auto status = server->startServer(hostPort->first); !status)
         return status.error();
+    server->addMetricsCollector();
+    if (!server->m_config.metricsListen.empty()) {
+        auto http = MetricsHttpServer::start(server->m_config.metricsListen, *server->m_metrics);
+        if (!http)
+            return http.error();
+        server->m_metricsHttp = std::move(*http);
+    }
     // Last, so that a replica that failed to start never holds the lease. A replica that only
     // routes never competes for it: holding it would keep the executor from running anywhere.
     if (server->m_config.runExecutor) {
@@ -109,11 +116,12 @@ Status ControllerServer::openStoreAndRouter()
     if (!router)
         return router.error();
     m_router = std::move(*router);
-    m_service = std::make_unique<RouterService>(*m_router);
+    m_service = std::make_unique<RouterService>(*m_router, m_metrics.get());
     if (m_config.runExecutor) {
         ExecutorOptions executor = m_config.executor;
         executor.actor = "shardmapd/" + m_config.id;
         executor.log = m_config.log;
+        executor.metrics = m_metrics.get();
         m_executor = std::make_unique<MigrationExecutor>(*m_store, *m_nodes, std::move(executor));
     }
     return {};
@@ -164,6 +172,8 @@ void ControllerServer::shutdown(std::chrono::milliseconds grace)
     if (m_stopped)
         return;
     m_stopped = true;
+    if (m_metricsHttp)
+        m_metricsHttp->stop();
     {
         std::lock_guard lock(m_healthMutex);
         m_healthClosed = true;
@@ -287,6 +297,11 @@ void ControllerServer::onAcquired(const Result<LeaseGrant>& grant)
 
 void ControllerServer::onRenewed(const Result<LeaseGrant>& renewed)
 {
+    m_metrics
+        ->counter("shardmapd_lease_renewals_total", "Renewals of the executor lease by this replica, by result",
+            { { "result",
+                renewed ? "ok" : (renewed.error().code == ErrorCode::FailedPrecondition ? "lost" : "error") } })
+        .add();
     if (renewed) {
         m_grant = *renewed;
         return;
@@ -303,6 +318,24 @@ void ControllerServer::onRenewed(const Result<LeaseGrant>& renewed)
         return;
     }
     log(LogLevel::Warn, "cannot renew the executor lease, retrying: " + error.describe());
+}
+
+void ControllerServer::addMetricsCollector()
+{
+    m_metrics->addCollector([this](MetricsWriter& out) {
+        out.family("shardmapd_leader", "gauge", "1 while this replica holds the executor lease");
+        out.sample("shardmapd_leader", {}, m_leader.load() ? 1 : 0);
+        out.family("shardmapd_router_following", "gauge", "1 while the router follows the map's watch");
+        out.sample("shardmapd_router_following", {}, m_routerFollowing.load() ? 1 : 0);
+        out.family("shardmapd_map_revision", "gauge", "The map revision the router has applied");
+        out.sample("shardmapd_map_revision", {}, m_router ? static_cast<double>(m_router->revision()) : 0);
+        // The leader's working set; a standby reports none.
+        out.family("shardmapd_migrations", "gauge", "Migrations in the executor's working set by phase (leader only)");
+        if (m_executor && m_leader.load()) {
+            for (const auto& [phase, count] : m_executor->migrationsByPhase())
+                out.sample("shardmapd_migrations", { { "phase", phase } }, static_cast<double>(count));
+        }
+    });
 }
 
 void ControllerServer::becomeLeader(const LeaseGrant& grant)

@@ -2,6 +2,8 @@
 
 #include "core/client/node_client.h"
 #include "core/controller/router_service.h"
+#include "core/metrics/metrics_http.h"
+#include "core/metrics/prometheus.h"
 #include "core/migration/migration_executor.h"
 #include "core/node/node_server.h"
 #include "core/router/router.h"
@@ -52,6 +54,8 @@ struct ControllerServerConfig {
     std::function<void(const LeaseGrant&)> onLeaderTick;
     // Where the controller says what it does (leadership changes, store errors); empty: nowhere.
     LogSink log;
+    // HOST:PORT of the Prometheus endpoint (GET /metrics); empty: none.
+    std::string metricsListen;
 };
 
 // shardmapd's server: the shard-map store, a Router following the map's watch, the gRPC server
@@ -69,6 +73,8 @@ public:
 
     // The address actually bound (the port resolved when 0 was asked for).
     const std::string& address() const { return m_address; }
+    // Where GET /metrics answers; empty without metricsListen.
+    std::string metricsAddress() const { return m_metricsHttp ? m_metricsHttp->address() : std::string(); }
     const std::string& id() const { return m_config.id; }
     // Whether this replica holds the executor lease, as of the last election tick.
     bool isLeader() const { return m_leader.load(); }
@@ -92,8 +98,11 @@ private:
     void releaseLease();
     void setExecutorHealth(bool serving);
     void log(LogLevel level, const std::string& message) const;
+    void addMetricsCollector();
 
     ControllerServerConfig m_config;
+    // Outlives everything that records into it (router service, executor).
+    std::unique_ptr<MetricsRegistry> m_metrics = std::make_unique<MetricsRegistry>();
     // Whether the router's table follows the store's watch (its health says so). m_healthMutex
     // orders the router's callback against the server's start and shutdown; declared before the
     // router so that they outlive its keeper thread.
@@ -103,6 +112,7 @@ private:
     std::unique_ptr<MetadataStore> m_store;
     std::unique_ptr<NodeClientPool> m_nodes;
     std::unique_ptr<Router> m_router;
+    std::unique_ptr<MetricsHttpServer> m_metricsHttp; // stopped first, in shutdown()
     std::unique_ptr<RouterService> m_service;
     std::unique_ptr<MigrationExecutor> m_executor;
     std::unique_ptr<grpc::Server> m_server;

@@ -6,6 +6,8 @@
 #include "core/util/validation.h"
 
 #include <algorithm>
+#include <chrono>
+#include <iterator>
 #include <string>
 
 namespace shardmap::core {
@@ -43,15 +45,83 @@ grpc::Status checkSearch(const v1::RouterSearchRequest& request)
     return grpc::Status::OK;
 }
 
+MetricCounter& epochRetries(MetricsRegistry& metrics)
+{
+    return metrics.counter("shardmapd_router_epoch_retries_total",
+        "Times a node refused a write's epoch and the router re-read the map and retried");
+}
+
 } // namespace
 
-RouterService::RouterService(Router& router)
+RouterService::RouterService(Router& router, MetricsRegistry* metrics)
     : m_router(router)
+    , m_metrics(metrics)
 {
+    if (m_metrics)
+        (void)epochRetries(*m_metrics); // from the first scrape, at 0
+}
+
+void RouterService::measured(
+    const char* method, std::chrono::steady_clock::time_point started, const grpc::Status& status)
+{
+    if (!m_metrics)
+        return;
+    static const char* const kCodes[] = { "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
+        "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED",
+        "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED" };
+    const auto code = static_cast<std::size_t>(status.error_code());
+    m_metrics
+        ->counter("shardmapd_router_requests_total", "Router calls by method and gRPC status code",
+            { { "method", method }, { "code", code < std::size(kCodes) ? kCodes[code] : "UNKNOWN" } })
+        .add();
+    m_metrics
+        ->histogram("shardmapd_router_request_duration_seconds", "Time to answer a router call, by method",
+            { { "method", method } })
+        .observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 }
 
 grpc::Status RouterService::BulkWrite(
     grpc::ServerContext*, const v1::RouterWriteRequest* request, v1::RouterWriteResponse* response)
+{
+    const auto started = std::chrono::steady_clock::now();
+    auto status = bulkWrite(request, response);
+    measured("BulkWrite", started, status);
+    if (m_metrics && status.ok()) {
+        const auto items = [&](const char* outcome, std::uint32_t n) {
+            if (n > 0)
+                m_metrics
+                    ->counter("shardmapd_router_items_total", "Documents written through the router, by outcome",
+                        { { "outcome", outcome } })
+                    .add(n);
+        };
+        items("applied", response->applied());
+        items("stale", response->stale());
+        items("rejected", response->rejected());
+        if (response->retries() > 0)
+            epochRetries(*m_metrics).add(response->retries());
+    }
+    return status;
+}
+
+grpc::Status RouterService::Search(
+    grpc::ServerContext*, const v1::RouterSearchRequest* request, v1::RouterSearchResponse* response)
+{
+    const auto started = std::chrono::steady_clock::now();
+    auto status = search(request, response);
+    measured("Search", started, status);
+    return status;
+}
+
+grpc::Status RouterService::Resolve(
+    grpc::ServerContext*, const v1::ResolveRequest* request, v1::ResolveResponse* response)
+{
+    const auto started = std::chrono::steady_clock::now();
+    auto status = resolve(request, response);
+    measured("Resolve", started, status);
+    return status;
+}
+
+grpc::Status RouterService::bulkWrite(const v1::RouterWriteRequest* request, v1::RouterWriteResponse* response)
 {
     if (static_cast<std::size_t>(request->docs_size()) > kMaxBatchItems)
         return invalid("request has " + std::to_string(request->docs_size()) + " documents; the limit is "
@@ -74,8 +144,7 @@ grpc::Status RouterService::BulkWrite(
     return grpc::Status::OK;
 }
 
-grpc::Status RouterService::Search(
-    grpc::ServerContext*, const v1::RouterSearchRequest* request, v1::RouterSearchResponse* response)
+grpc::Status RouterService::search(const v1::RouterSearchRequest* request, v1::RouterSearchResponse* response)
 {
     if (auto status = checkSearch(*request); !status.ok())
         return status;
@@ -90,8 +159,7 @@ grpc::Status RouterService::Search(
     return grpc::Status::OK;
 }
 
-grpc::Status RouterService::Resolve(
-    grpc::ServerContext*, const v1::ResolveRequest* request, v1::ResolveResponse* response)
+grpc::Status RouterService::resolve(const v1::ResolveRequest* request, v1::ResolveResponse* response)
 {
     if (auto status = validateSpaceId(request->space()); !status)
         return toGrpcStatus(status.error());

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/metrics/prometheus.h"
 #include "core/router/router.h"
 #include "shardmap/v1/router.grpc.pb.h"
 
@@ -10,14 +11,21 @@ namespace shardmap::core {
 // value types and core errors to gRPC statuses (status_mapping); routing is the Router's work.
 class RouterService final : public v1::Router::Service {
 public:
-    explicit RouterService(Router& router);
+    // metrics: requests by method and gRPC code, their latency, items by outcome, epoch retries.
+    explicit RouterService(Router& router, MetricsRegistry* metrics = nullptr);
 
     grpc::Status BulkWrite(grpc::ServerContext*, const v1::RouterWriteRequest*, v1::RouterWriteResponse*) override;
     grpc::Status Search(grpc::ServerContext*, const v1::RouterSearchRequest*, v1::RouterSearchResponse*) override;
     grpc::Status Resolve(grpc::ServerContext*, const v1::ResolveRequest*, v1::ResolveResponse*) override;
 
 private:
+    grpc::Status bulkWrite(const v1::RouterWriteRequest*, v1::RouterWriteResponse*);
+    grpc::Status search(const v1::RouterSearchRequest*, v1::RouterSearchResponse*);
+    grpc::Status resolve(const v1::ResolveRequest*, v1::ResolveResponse*);
+    void measured(const char* method, std::chrono::steady_clock::time_point started, const grpc::Status& status);
+
     Router& m_router;
+    MetricsRegistry* m_metrics;
 };
 
 } // namespace shardmap::core

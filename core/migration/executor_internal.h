@@ -15,6 +15,22 @@ namespace shardmap::core {
 
 namespace executor_detail {
 
+// The executor's Prometheus families, one definition each (made at construction, so that they
+// exist from the first scrape).
+inline MetricHistogram& cutoverHoldMetric(MetricsRegistry& metrics)
+{
+    return metrics.histogram("shardmapd_cutover_write_hold_seconds",
+        "How long a committed cutover held the space's writes (fence to new owner)");
+}
+inline MetricHistogram& storeCommitMetric(MetricsRegistry& metrics)
+{
+    return metrics.histogram("shardmapd_store_commit_duration_seconds", "Time of the executor's fenced store commits");
+}
+inline MetricCounter& backfillDocsMetric(MetricsRegistry& metrics)
+{
+    return metrics.counter("shardmapd_backfill_docs_total", "Documents the executor's backfills copied to targets");
+}
+
 constexpr std::chrono::milliseconds kVerifyPause { 50 };
 constexpr int kVerifyRounds = 5;
 // Rows one DropSpace call deletes at most (a bounded call: a deadline, the lease rechecked between).

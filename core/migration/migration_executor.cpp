@@ -17,6 +17,11 @@ MigrationExecutor::MigrationExecutor(MetadataStore& store, NodeClientPool& nodes
     , m_options(std::move(options))
     , m_operations(store, { m_options.actor, m_options.abandonedQueuing, [this] { return fence(); }, m_options.log })
 {
+    if (m_options.metrics) {
+        (void)executor_detail::cutoverHoldMetric(*m_options.metrics);
+        (void)executor_detail::storeCommitMetric(*m_options.metrics);
+        (void)executor_detail::backfillDocsMetric(*m_options.metrics);
+    }
 }
 
 MigrationExecutor::~MigrationExecutor()
@@ -69,6 +74,12 @@ void MigrationExecutor::stepDown()
     }
 }
 
+std::map<std::string, std::uint64_t> MigrationExecutor::migrationsByPhase() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_migrationsByPhase;
+}
+
 bool MigrationExecutor::leading() const
 {
     std::lock_guard lock(m_mutex);
@@ -83,6 +94,9 @@ std::vector<CutoverTiming> MigrationExecutor::cutoverTimings() const
 
 void MigrationExecutor::recordCutover(CutoverTiming timing)
 {
+    if (m_options.metrics && timing.committed)
+        executor_detail::cutoverHoldMetric(*m_options.metrics)
+            .observe(std::chrono::duration<double>(timing.held).count());
     std::lock_guard lock(m_mutex);
     m_cutovers.push_back(std::move(timing));
 }
@@ -182,10 +196,17 @@ void MigrationExecutor::scheduleOnce()
             nodeOfShard[shard->id] = shard->node;
     }
     std::vector<MigrationRecord> active;
+    std::map<std::string, std::uint64_t> byPhase;
     for (const auto& [key, record] : listed->records) {
         auto m = decodeMigration(record.value);
+        if (m)
+            ++byPhase[std::string(migrationPhaseName(m->phase))];
         if (m && m->active())
             active.push_back(std::move(*m));
+    }
+    {
+        std::lock_guard lock(m_mutex);
+        m_migrationsByPhase = std::move(byPhase);
     }
 
     std::uint32_t running = 0;
@@ -437,7 +458,11 @@ Result<std::uint64_t> MigrationExecutor::commit(
     request.actor = m_options.actor;
     request.action = action;
     request.reason = reason.empty() ? "migration " + ctx.m().id : reason;
+    const auto started = std::chrono::steady_clock::now();
     auto revision = m_store.commit(request);
+    if (m_options.metrics)
+        executor_detail::storeCommitMetric(*m_options.metrics)
+            .observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     if (!revision)
         return revision.error();
     ctx.migration.modRevision = *revision;

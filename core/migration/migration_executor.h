@@ -2,6 +2,7 @@
 
 #include "core/client/node_client.h"
 #include "core/map/shard_map.h"
+#include "core/metrics/prometheus.h"
 #include "core/migration/migration_history.h"
 #include "core/migration/operation_finisher.h"
 #include "core/store/metadata_store.h"
@@ -44,6 +45,9 @@ struct ExecutorOptions {
     // still in the map and in reports) this long after they ended.
     std::chrono::milliseconds archiveAfter { 600000 };
     LogSink log;
+    // Prometheus figures: cutover write holds, documents backfilled, store commit latency and
+    // migrations by phase (null: none).
+    MetricsRegistry* metrics = nullptr;
 };
 
 // One cutover as the executor measured it: how long the space's writes were held.
@@ -80,6 +84,8 @@ public:
     // Stops acting and waits for the workers to finish their current call.
     void stepDown();
     bool leading() const;
+    // Migrations in the working set by phase, as the last scheduling round saw them.
+    std::map<std::string, std::uint64_t> migrationsByPhase() const;
     // Cutovers done or aborted by this executor, oldest first (for benchmarks and tests).
     std::vector<CutoverTiming> cutoverTimings() const;
 
@@ -148,6 +154,8 @@ private:
     bool m_stopping = false;
     std::thread m_scheduler;
     std::unique_ptr<WatchHandle> m_watch;
+    // What the last scheduling round listed (the working set), for the metrics.
+    std::map<std::string, std::uint64_t> m_migrationsByPhase;
     // Migrations with a worker running; ids whose worker ended, to be joined.
     std::map<std::string, std::thread> m_workers;
     std::vector<std::string> m_finishedWorkers;

@@ -178,7 +178,12 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::backfill(Context& ctx)
     };
     options.checkLease = [this] { return checkLease(); };
     options.reownTarget = [&] { return own(ctx, targetShard, SpaceRole::MigrationTarget, epoch); };
+    std::uint64_t counted = m.progress.docsDone;
     options.saveProgress = [&](const CopyProgress& progress, bool final) -> Result<bool> {
+        if (m_options.metrics && progress.docsDone > counted) {
+            executor_detail::backfillDocsMetric(*m_options.metrics).add(progress.docsDone - counted);
+            counted = progress.docsDone;
+        }
         auto saved = updateMigration(ctx, [&](MigrationRecord& r) {
             r.progress.cursor = progress.cursor;
             r.progress.docsDone = progress.docsDone;
@@ -488,7 +493,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cleanup(Context& ctx)
             "migration-done");
         !committed)
         return committed.error();
-    log(LogLevel::Info, "migration " + m.id + ": " + m.status);
+    log(LogLevel::Debug, "migration " + m.id + ": " + m.status);
     return StepResult { Next::Finished };
 }
 
@@ -565,7 +570,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::abort(Context& ctx)
             "migration-" + std::string(migrationPhaseName(m.abortPhase)), m.error, owns);
         !committed)
         return committed.error();
-    log(LogLevel::Info, "migration " + m.id + ": " + m.status);
+    log(LogLevel::Debug, "migration " + m.id + ": " + m.status);
     return StepResult { Next::Finished };
 }
 

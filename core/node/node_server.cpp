@@ -85,6 +85,67 @@ Result<std::pair<std::string, int>> splitHostPort(std::string_view address)
     return std::pair { host, port };
 }
 
+namespace {
+
+// What the node's sampler and shard stores know, read at each scrape: the process and disk
+// gauges, per shard its documents, bytes and health, and the cumulative counters of its stores.
+void addNodeCollector(MetricsRegistry& registry, const NodeMetricsSampler& sampler, const ShardRegistry& shards)
+{
+    registry.addCollector([&sampler, &shards](MetricsWriter& out) {
+        const auto now = sampler.current(false);
+        const auto gauge = [&](const std::string& name, const std::string& help, double value) {
+            out.family(name, "gauge", help);
+            out.sample(name, {}, value);
+        };
+        gauge("shardmap_node_rss_bytes", "Resident memory of the node process", static_cast<double>(now.rss_bytes()));
+        gauge(
+            "shardmap_node_sqlite_memory_bytes", "Memory SQLite holds", static_cast<double>(now.sqlite_memory_bytes()));
+        gauge("shardmap_node_disk_free_bytes", "Free space on the data directory's file system",
+            static_cast<double>(now.disk_free_bytes()));
+        gauge("shardmap_node_disk_total_bytes", "Size of the data directory's file system",
+            static_cast<double>(now.disk_total_bytes()));
+        gauge("shardmap_node_cpu_percent", "CPU the node used over the last tick (100 = one core)", now.cpu_percent());
+        gauge("shardmap_node_io_read_bytes_per_second", "Bytes read from storage per second over the last tick",
+            now.io_read_bytes_per_second());
+        gauge("shardmap_node_io_write_bytes_per_second", "Bytes written to storage per second over the last tick",
+            now.io_write_bytes_per_second());
+        gauge("shardmap_node_iowait_percent", "System iowait over the last tick", now.iowait_percent());
+        out.family("shardmap_node_shard_docs", "gauge", "Live documents per shard");
+        for (const auto& shard : now.shards())
+            out.sample(
+                "shardmap_node_shard_docs", { { "shard", shard.shard_id() } }, static_cast<double>(shard.live_docs()));
+        out.family("shardmap_node_shard_bytes", "gauge", "Bytes on disk per shard");
+        for (const auto& shard : now.shards())
+            out.sample("shardmap_node_shard_bytes", { { "shard", shard.shard_id() } },
+                static_cast<double>(shard.bytes_on_disk()));
+        out.family("shardmap_node_shard_spaces", "gauge", "Spaces per shard");
+        for (const auto& shard : now.shards())
+            out.sample(
+                "shardmap_node_shard_spaces", { { "shard", shard.shard_id() } }, static_cast<double>(shard.spaces()));
+        out.family("shardmap_node_shard_healthy", "gauge", "1 when the shard is open and healthy, 0 when it failed");
+        for (const auto& entry : shards.list())
+            out.sample("shardmap_node_shard_healthy", { { "shard", entry.id } }, entry.store ? 1 : 0);
+        std::vector<std::pair<std::string, ShardActivity>> activity;
+        for (const auto& entry : shards.list()) {
+            if (entry.store)
+                activity.emplace_back(entry.id, entry.store->activity());
+        }
+        out.family("shardmap_node_searches_total", "counter", "Searches answered per shard");
+        for (const auto& [id, counts] : activity)
+            out.sample("shardmap_node_searches_total", { { "shard", id } }, static_cast<double>(counts.queries));
+        out.family("shardmap_node_writes_applied_total", "counter", "Document writes applied per shard");
+        for (const auto& [id, counts] : activity)
+            out.sample(
+                "shardmap_node_writes_applied_total", { { "shard", id } }, static_cast<double>(counts.writesApplied));
+        out.family("shardmap_node_docs_indexed_total", "counter", "Documents indexed per shard");
+        for (const auto& [id, counts] : activity)
+            out.sample(
+                "shardmap_node_docs_indexed_total", { { "shard", id } }, static_cast<double>(counts.docsIndexed));
+    });
+}
+
+} // namespace
+
 Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& config)
 {
     auto hostPort = splitHostPort(config.listen);
@@ -112,9 +173,17 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
     server->m_metrics = std::make_unique<NodeMetricsSampler>(
         NodeMetricsSampler::Options { nodeId, config.metricsTick, config.historyInterval, config.historyCapacity },
         *server->m_registry);
+    server->m_metricsRegistry = std::make_unique<MetricsRegistry>();
     server->m_service
         = std::make_unique<NodeService>(NodeService::Info { nodeId, SHARDMAP_VERSION, config.listen, nowUnixMs() },
-            *server->m_registry, *server->m_metrics, config.log);
+            *server->m_registry, *server->m_metrics, config.log, server->m_metricsRegistry.get());
+    addNodeCollector(*server->m_metricsRegistry, *server->m_metrics, *server->m_registry);
+    if (!config.metricsListen.empty()) {
+        auto http = MetricsHttpServer::start(config.metricsListen, *server->m_metricsRegistry);
+        if (!http)
+            return http.error();
+        server->m_metricsHttp = std::move(*http);
+    }
 
     grpc::EnableDefaultHealthCheckService(true);
     grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -163,6 +232,8 @@ void NodeServer::shutdown(std::chrono::milliseconds grace)
         m_server->Shutdown(std::chrono::system_clock::now() + grace);
         m_server->Wait();
     }
+    if (m_metricsHttp)
+        m_metricsHttp->stop();
     if (m_metrics)
         m_metrics->stop();
     if (m_registry) {

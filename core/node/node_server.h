@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/metrics/metrics_http.h"
+#include "core/metrics/prometheus.h"
 #include "core/node/node_metrics.h"
 #include "core/node/node_service.h"
 #include "core/node/shard_registry.h"
@@ -37,6 +39,8 @@ struct NodeServerConfig {
     std::size_t historyCapacity = 8640;
     // Refused calls and the node's own failures (NodeService).
     LogSink log;
+    // HOST:PORT of the Prometheus endpoint (GET /metrics); empty: none.
+    std::string metricsListen;
 };
 
 // Insecure credentials when tls is not enabled; TLS, requiring client certificates signed by
@@ -62,6 +66,8 @@ public:
     const std::string& address() const { return m_address; }
     // Shards that failed to open at start, with their errors.
     const std::vector<std::string>& failedShards() const { return m_failedShards; }
+    // Where GET /metrics answers; empty without --metrics-listen.
+    std::string metricsAddress() const { return m_metricsHttp ? m_metricsHttp->address() : std::string(); }
     void shutdown(std::chrono::milliseconds grace = std::chrono::seconds(10));
 
 private:
@@ -70,7 +76,9 @@ private:
     std::optional<DirectoryLock> m_lock;
     std::unique_ptr<ShardRegistry> m_registry;
     std::unique_ptr<NodeMetricsSampler> m_metrics;
+    std::unique_ptr<MetricsRegistry> m_metricsRegistry;
     std::unique_ptr<NodeService> m_service;
+    std::unique_ptr<MetricsHttpServer> m_metricsHttp;
     std::unique_ptr<grpc::Server> m_server;
     std::string m_address;
     std::vector<std::string> m_failedShards;

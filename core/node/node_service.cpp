@@ -5,6 +5,7 @@
 #include "core/util/validation.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <thread>
 
@@ -32,16 +33,36 @@ void toProto(const SpaceStats& in, v1::SpaceStats& out)
 
 } // namespace
 
-NodeService::NodeService(Info info, ShardRegistry& registry, NodeMetricsSampler& metrics, LogSink log)
+NodeService::NodeService(
+    Info info, ShardRegistry& registry, NodeMetricsSampler& metrics, LogSink log, MetricsRegistry* prometheus)
     : m_info(std::move(info))
     , m_registry(registry)
     , m_metrics(metrics)
     , m_log(std::move(log))
+    , m_prometheus(prometheus)
 {
 }
 
+namespace {
+
+// "not found" -> "NOT_FOUND": the gRPC code names Prometheus users know.
+std::string grpcCodeName(ErrorCode code)
+{
+    std::string name = errorCodeName(code);
+    for (auto& c : name)
+        c = c == ' ' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return name;
+}
+
+} // namespace
+
 grpc::Status NodeService::refused(grpc::ServerContext* context, const char* method, const Error& error) const
 {
+    if (m_prometheus)
+        m_prometheus
+            ->counter("shardmap_node_requests_refused_total", "Calls the node refused, by method and error code",
+                { { "method", method }, { "code", grpcCodeName(error.code) } })
+            .add();
     if (m_log) {
         LogLevel level = LogLevel::Debug;
         switch (error.code) {
@@ -148,6 +169,7 @@ grpc::Status NodeService::GetOwnership(
 grpc::Status NodeService::BulkWrite(
     grpc::ServerContext* context, const v1::BulkWriteRequest* request, v1::BulkWriteResponse* response)
 {
+    const auto started = std::chrono::steady_clock::now();
     auto store = m_registry.get(request->shard_id());
     if (!store)
         return refused(context, "BulkWrite", store.error());
@@ -185,6 +207,11 @@ grpc::Status NodeService::BulkWrite(
     response->set_applied(summary->applied);
     response->set_stale(summary->stale);
     response->set_rejected(summary->rejected);
+    if (m_prometheus)
+        m_prometheus
+            ->histogram("shardmap_node_write_duration_seconds", "Time to apply a write batch, per shard",
+                { { "shard", request->shard_id() } })
+            .observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     return grpc::Status::OK;
 }
 
@@ -203,8 +230,13 @@ grpc::Status NodeService::Search(
     for (const auto& hit : result->hits)
         toProto(hit, *response->add_hits());
     response->set_compiled_query(result->compiledQuery);
-    m_metrics.recordQuery(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+    const auto elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    m_metrics.recordQuery(elapsed * 1000);
+    if (m_prometheus)
+        m_prometheus
+            ->histogram("shardmap_node_search_duration_seconds", "Time to answer a search, per shard",
+                { { "shard", request->shard_id() } })
+            .observe(elapsed);
     return grpc::Status::OK;
 }
 

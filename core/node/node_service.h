@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/metrics/prometheus.h"
 #include "core/node/node_metrics.h"
 #include "core/node/shard_registry.h"
 #include "core/util/log.h"
@@ -23,7 +24,9 @@ public:
 
     // log: refused calls (Debug: an unknown shard, a stale epoch; Warn: bad input, a full disk;
     // Error: the node's own failures), with the method, the peer and the reason.
-    NodeService(Info info, ShardRegistry& registry, NodeMetricsSampler& metrics, LogSink log = {});
+    // metrics: per shard latency histograms of searches and writes, refusals by method and code.
+    NodeService(Info info, ShardRegistry& registry, NodeMetricsSampler& metrics, LogSink log = {},
+        MetricsRegistry* prometheus = nullptr);
 
     // Ends running streams (scan, drop, watch) so that a shutdown does not wait on them.
     void beginShutdown() { m_stopping = true; }
@@ -57,6 +60,7 @@ private:
     ShardRegistry& m_registry;
     NodeMetricsSampler& m_metrics;
     LogSink m_log;
+    MetricsRegistry* m_prometheus = nullptr;
     std::atomic<bool> m_stopping { false };
 };
 

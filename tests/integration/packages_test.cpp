@@ -147,7 +147,8 @@ TEST_F(PackagesTest, UnpackedIntoAScratchRootTheProgramsRunAndTheSystemFilesAreI
              "/usr/share/metainfo/io.github.shardmap.Console.metainfo.xml",
              "/usr/share/icons/hicolor/scalable/apps/io.github.shardmap.Console.svg",
              "/usr/share/icons/hicolor/48x48/apps/io.github.shardmap.Console.png",
-             "/usr/share/icons/hicolor/256x256/apps/io.github.shardmap.Console.png" })
+             "/usr/share/icons/hicolor/256x256/apps/io.github.shardmap.Console.png",
+             "/usr/share/shardmap/prometheus/alerts.yml", "/usr/share/shardmap/prometheus/grafana-dashboard.json" })
         EXPECT_TRUE(std::filesystem::exists(root + path)) << path;
 }
 
