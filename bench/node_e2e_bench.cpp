@@ -69,6 +69,8 @@ struct Options {
     std::size_t vocabulary = 4000;
     std::uint64_t seed = 42;
     std::string target;
+    // Extra flags for the node this program starts (--metrics-listen, --log-level ...).
+    std::vector<std::string> nodeArgs;
     std::string shard = "bench";
     std::string spacePrefix = "bench-";
     std::string nodeBinary = SHARDMAP_NODE_BINARY;
@@ -139,8 +141,8 @@ std::uint64_t fileSizeOr0(const std::filesystem::path& path)
 
 class NodeProcess final {
 public:
-    static std::unique_ptr<NodeProcess> spawn(
-        const std::string& binary, const std::string& dataDir, const std::string& logPath);
+    static std::unique_ptr<NodeProcess> spawn(const std::vector<std::string>& extraArgs, const std::string& binary,
+        const std::string& dataDir, const std::string& logPath);
     ~NodeProcess() { stop(); }
     NodeProcess(const NodeProcess&) = delete;
     NodeProcess& operator=(const NodeProcess&) = delete;
@@ -161,14 +163,15 @@ private:
     std::string m_address;
 };
 
-std::unique_ptr<NodeProcess> NodeProcess::spawn(
-    const std::string& binary, const std::string& dataDir, const std::string& logPath)
+std::unique_ptr<NodeProcess> NodeProcess::spawn(const std::vector<std::string>& extraArgs, const std::string& binary,
+    const std::string& dataDir, const std::string& logPath)
 {
     int pipeFds[2];
     if (::pipe(pipeFds) != 0)
         throw std::runtime_error("pipe failed");
     std::vector<std::string> args { binary, "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--node-id", "bench-node",
         "--min-free-bytes", "0", "--exit-with-parent" };
+    args.insert(args.end(), extraArgs.begin(), extraArgs.end());
     std::vector<char*> argv;
     for (auto& arg : args)
         argv.push_back(arg.data());
@@ -859,6 +862,8 @@ void addOptions(CLI::App& app, Options& o)
         ->check(CLI::Range(100, 1000000));
     app.add_option("--seed", o.seed, "Corpus seed")->capture_default_str();
     app.add_option("--target", o.target, "HOST:PORT of a running node (default: start one in a temp dir)");
+    app.add_option("--node-arg", o.nodeArgs,
+        "A flag for the node this program starts, repeatable (--node-arg=--metrics-listen=127.0.0.1:0)");
     app.add_option("--shard", o.shard, "Shard to write and search (created if missing)")->capture_default_str();
     app.add_option("--space-prefix", o.spacePrefix, "Prefix of the bench space ids")->capture_default_str();
     app.add_option("--node-binary", o.nodeBinary, "shardmap-node to start")->capture_default_str();
@@ -905,7 +910,8 @@ void runBenchmark(Report& report, const std::filesystem::path& workDir)
     std::unique_ptr<NodeProcess> node;
     std::string address = o.target;
     if (address.empty()) {
-        node = NodeProcess::spawn(o.nodeBinary, (workDir / "node").string(), (workDir / "node.log").string());
+        node = NodeProcess::spawn(
+            o.nodeArgs, o.nodeBinary, (workDir / "node").string(), (workDir / "node.log").string());
         address = node->address();
         report.node = "started " + o.nodeBinary + " on " + address + ", data in " + (workDir / "node").string();
     } else {
