@@ -83,9 +83,7 @@ void RouterService::measured(
 grpc::Status RouterService::BulkWrite(
     grpc::ServerContext*, const v1::RouterWriteRequest* request, v1::RouterWriteResponse* response)
 {
-    const auto started = std::chrono::steady_clock::now();
-    auto status = bulkWrite(request, response);
-    measured("BulkWrite", started, status);
+    const auto status = timed("BulkWrite", [&] { return bulkWrite(request, response); });
     if (m_metrics && status.ok()) {
         const auto items = [&](const char* outcome, std::uint32_t n) {
             if (n > 0)
@@ -106,19 +104,13 @@ grpc::Status RouterService::BulkWrite(
 grpc::Status RouterService::Search(
     grpc::ServerContext*, const v1::RouterSearchRequest* request, v1::RouterSearchResponse* response)
 {
-    const auto started = std::chrono::steady_clock::now();
-    auto status = search(request, response);
-    measured("Search", started, status);
-    return status;
+    return timed("Search", [&] { return search(request, response); });
 }
 
 grpc::Status RouterService::Resolve(
     grpc::ServerContext*, const v1::ResolveRequest* request, v1::ResolveResponse* response)
 {
-    const auto started = std::chrono::steady_clock::now();
-    auto status = resolve(request, response);
-    measured("Resolve", started, status);
-    return status;
+    return timed("Resolve", [&] { return resolve(request, response); });
 }
 
 grpc::Status RouterService::bulkWrite(const v1::RouterWriteRequest* request, v1::RouterWriteResponse* response)

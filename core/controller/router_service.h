@@ -4,6 +4,8 @@
 #include "core/router/router.h"
 #include "shardmap/v1/router.grpc.pb.h"
 
+#include <chrono>
+
 namespace shardmap::core {
 
 // The shardmap.v1.Router gRPC service over a core::Router: applications write and search by
@@ -23,6 +25,14 @@ private:
     grpc::Status search(const v1::RouterSearchRequest*, v1::RouterSearchResponse*);
     grpc::Status resolve(const v1::ResolveRequest*, v1::ResolveResponse*);
     void measured(const char* method, std::chrono::steady_clock::time_point started, const grpc::Status& status);
+    // Runs a call and records it (measured) under `method`.
+    template <typename Call> grpc::Status timed(const char* method, Call call)
+    {
+        const auto started = std::chrono::steady_clock::now();
+        auto status = call();
+        measured(method, started, status);
+        return status;
+    }
 
     Router& m_router;
     MetricsRegistry* m_metrics;

@@ -124,29 +124,40 @@ void MetricsWriter::histogram(const std::string& name, const MetricLabels& label
     m_out += name + "_count" + formatLabels(labels) + " " + std::to_string(counts.back()) + "\n";
 }
 
-MetricCounter& MetricsRegistry::counter(const std::string& name, const std::string& help, const MetricLabels& labels)
+namespace {
+
+// The metric of these labels in a family's slots, made on first use.
+template <typename Metric, typename Make>
+Metric& slotFor(std::map<std::string, std::pair<MetricLabels, std::unique_ptr<Metric>>>& slots,
+    const MetricLabels& labels, Make make)
 {
-    std::lock_guard lock(m_mutex);
+    auto& slot = slots[labelKey(labels)];
+    if (!slot.second)
+        slot = { labels, make() };
+    return *slot.second;
+}
+
+} // namespace
+
+MetricsRegistry::Family& MetricsRegistry::familyFor(const std::string& name, const std::string& help)
+{
     auto& family = m_families[name];
     if (family.help.empty())
         family.help = help;
-    auto& slot = family.counters[labelKey(labels)];
-    if (!slot.second)
-        slot = { labels, std::make_unique<MetricCounter>() };
-    return *slot.second;
+    return family;
+}
+
+MetricCounter& MetricsRegistry::counter(const std::string& name, const std::string& help, const MetricLabels& labels)
+{
+    std::lock_guard lock(m_mutex);
+    return slotFor(familyFor(name, help).counters, labels, [] { return std::make_unique<MetricCounter>(); });
 }
 
 MetricHistogram& MetricsRegistry::histogram(
     const std::string& name, const std::string& help, const MetricLabels& labels, const std::vector<double>& bounds)
 {
     std::lock_guard lock(m_mutex);
-    auto& family = m_families[name];
-    if (family.help.empty())
-        family.help = help;
-    auto& slot = family.histograms[labelKey(labels)];
-    if (!slot.second)
-        slot = { labels, std::make_unique<MetricHistogram>(bounds) };
-    return *slot.second;
+    return slotFor(familyFor(name, help).histograms, labels, [&] { return std::make_unique<MetricHistogram>(bounds); });
 }
 
 void MetricsRegistry::addCollector(Collector collector)

@@ -84,6 +84,9 @@ private:
         std::map<std::string, std::pair<MetricLabels, std::unique_ptr<MetricCounter>>> counters;
         std::map<std::string, std::pair<MetricLabels, std::unique_ptr<MetricHistogram>>> histograms;
     };
+    // The family of this name (its help set on first use); m_mutex held.
+    Family& familyFor(const std::string& name, const std::string& help);
+
     mutable std::mutex m_mutex;
     std::map<std::string, Family> m_families;
     std::vector<Collector> m_collectors;

@@ -110,37 +110,41 @@ void addNodeCollector(MetricsRegistry& registry, const NodeMetricsSampler& sampl
         gauge("shardmap_node_io_write_bytes_per_second", "Bytes written to storage per second over the last tick",
             now.io_write_bytes_per_second());
         gauge("shardmap_node_iowait_percent", "System iowait over the last tick", now.iowait_percent());
-        out.family("shardmap_node_shard_docs", "gauge", "Live documents per shard");
-        for (const auto& shard : now.shards())
-            out.sample(
-                "shardmap_node_shard_docs", { { "shard", shard.shard_id() } }, static_cast<double>(shard.live_docs()));
-        out.family("shardmap_node_shard_bytes", "gauge", "Bytes on disk per shard");
-        for (const auto& shard : now.shards())
-            out.sample("shardmap_node_shard_bytes", { { "shard", shard.shard_id() } },
-                static_cast<double>(shard.bytes_on_disk()));
-        out.family("shardmap_node_shard_spaces", "gauge", "Spaces per shard");
-        for (const auto& shard : now.shards())
-            out.sample(
-                "shardmap_node_shard_spaces", { { "shard", shard.shard_id() } }, static_cast<double>(shard.spaces()));
-        out.family("shardmap_node_shard_healthy", "gauge", "1 when the shard is open and healthy, 0 when it failed");
-        for (const auto& entry : shards.list())
-            out.sample("shardmap_node_shard_healthy", { { "shard", entry.id } }, entry.store ? 1 : 0);
-        std::vector<std::pair<std::string, ShardActivity>> activity;
-        for (const auto& entry : shards.list()) {
-            if (entry.store)
-                activity.emplace_back(entry.id, entry.store->activity());
+        const auto perShard = [&](const std::string& name, const char* type, const std::string& help,
+                                  const std::vector<std::pair<std::string, double>>& values) {
+            out.family(name, type, help);
+            for (const auto& [shard, value] : values)
+                out.sample(name, { { "shard", shard } }, value);
+        };
+        std::vector<std::pair<std::string, double>> docs;
+        std::vector<std::pair<std::string, double>> bytes;
+        std::vector<std::pair<std::string, double>> spaces;
+        for (const auto& shard : now.shards()) {
+            docs.emplace_back(shard.shard_id(), static_cast<double>(shard.live_docs()));
+            bytes.emplace_back(shard.shard_id(), static_cast<double>(shard.bytes_on_disk()));
+            spaces.emplace_back(shard.shard_id(), static_cast<double>(shard.spaces()));
         }
-        out.family("shardmap_node_searches_total", "counter", "Searches answered per shard");
-        for (const auto& [id, counts] : activity)
-            out.sample("shardmap_node_searches_total", { { "shard", id } }, static_cast<double>(counts.queries));
-        out.family("shardmap_node_writes_applied_total", "counter", "Document writes applied per shard");
-        for (const auto& [id, counts] : activity)
-            out.sample(
-                "shardmap_node_writes_applied_total", { { "shard", id } }, static_cast<double>(counts.writesApplied));
-        out.family("shardmap_node_docs_indexed_total", "counter", "Documents indexed per shard");
-        for (const auto& [id, counts] : activity)
-            out.sample(
-                "shardmap_node_docs_indexed_total", { { "shard", id } }, static_cast<double>(counts.docsIndexed));
+        perShard("shardmap_node_shard_docs", "gauge", "Live documents per shard", docs);
+        perShard("shardmap_node_shard_bytes", "gauge", "Bytes on disk per shard", bytes);
+        perShard("shardmap_node_shard_spaces", "gauge", "Spaces per shard", spaces);
+        std::vector<std::pair<std::string, double>> healthy;
+        std::vector<std::pair<std::string, double>> searches;
+        std::vector<std::pair<std::string, double>> writes;
+        std::vector<std::pair<std::string, double>> indexed;
+        for (const auto& entry : shards.list()) {
+            healthy.emplace_back(entry.id, entry.store ? 1 : 0);
+            if (!entry.store)
+                continue;
+            const auto counts = entry.store->activity();
+            searches.emplace_back(entry.id, static_cast<double>(counts.queries));
+            writes.emplace_back(entry.id, static_cast<double>(counts.writesApplied));
+            indexed.emplace_back(entry.id, static_cast<double>(counts.docsIndexed));
+        }
+        perShard(
+            "shardmap_node_shard_healthy", "gauge", "1 when the shard is open and healthy, 0 when it failed", healthy);
+        perShard("shardmap_node_searches_total", "counter", "Searches answered per shard", searches);
+        perShard("shardmap_node_writes_applied_total", "counter", "Document writes applied per shard", writes);
+        perShard("shardmap_node_docs_indexed_total", "counter", "Documents indexed per shard", indexed);
     });
 }
 
