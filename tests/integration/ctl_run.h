@@ -21,9 +21,11 @@ struct CtlRun {
 };
 
 // Runs a program to its end: its standard output, exit code, and standard error (kept in
-// dir/<name>.stderr). env: extra NAME=VALUE entries for the child (failpoints, LANG).
+// dir/<name>.stderr). env: extra NAME=VALUE entries for the child (failpoints, LANG). quiet:
+// how long it may print nothing before it is taken for stuck.
 inline CtlRun runProgram(const TempDir& dir, const std::vector<std::string>& argv,
-    const std::vector<std::string>& env = {}, const std::string& name = "tool")
+    const std::vector<std::string>& env = {}, const std::string& name = "tool",
+    std::chrono::milliseconds quiet = std::chrono::seconds(30))
 {
     const std::string errFile = dir.file(name + ".stderr");
     std::filesystem::remove(errFile);
@@ -31,7 +33,7 @@ inline CtlRun runProgram(const TempDir& dir, const std::vector<std::string>& arg
     CtlRun run;
     if (!child)
         return run;
-    while (auto line = child->readLine(std::chrono::seconds(30)))
+    while (auto line = child->readLine(quiet))
         run.out += *line + "\n";
     run.code = child->wait(std::chrono::seconds(30)).value_or(-1);
     run.err = readWholeFile(errFile);

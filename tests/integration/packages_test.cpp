@@ -1,7 +1,6 @@
 // The Debian packages (issue 15): CPack makes the four of them from this very build, lintian
 // finds no error in them, and unpacked into a scratch root (dpkg -x) their programs run.
-#include "tests/support/process.h"
-#include "tests/support/test_dir.h"
+#include "ctl_run.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -12,28 +11,11 @@ using namespace shardmap::testing;
 
 namespace {
 
-struct Ran {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
-
-// Runs argv to its end (cpack and lintian are quiet for a minute at times).
-Ran run(const TempDir& dir, const std::vector<std::string>& argv, const std::string& name,
+// cpack and lintian are quiet for a minute at times.
+CtlRun run(const TempDir& dir, const std::vector<std::string>& argv, const std::string& name,
     const std::vector<std::string>& env = {})
 {
-    const std::string errFile = dir.file(name + ".stderr");
-    auto child = ChildProcess::spawn(argv, errFile, env);
-    Ran result;
-    if (!child) {
-        result.err = "cannot start " + argv.front();
-        return result;
-    }
-    while (auto line = child->readLine(std::chrono::minutes(10)))
-        result.out += *line + "\n";
-    result.code = child->wait(std::chrono::minutes(1)).value_or(-1);
-    result.err = readWholeFile(errFile);
-    return result;
+    return runProgram(dir, argv, env, name, std::chrono::minutes(10));
 }
 
 std::string field(const TempDir& dir, const std::string& deb, const std::string& name)
@@ -76,11 +58,11 @@ protected:
     }
 
     static TempDir* s_dir;
-    static Ran s_cpack;
+    static CtlRun s_cpack;
 };
 
 TempDir* PackagesTest::s_dir = nullptr;
-Ran PackagesTest::s_cpack;
+CtlRun PackagesTest::s_cpack;
 
 } // namespace
 
