@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/client/node_client.h"
+#include "core/migration/space_copy.h"
 #include "core/util/result.h"
 
 #include <chrono>
@@ -26,15 +27,8 @@ struct CopyProgress {
 // a copy resumes from its cursor after any crash.
 class BackfillCopier {
 public:
-    struct Options {
-        std::shared_ptr<NodeClient> source;
-        std::string sourceShard;
-        std::shared_ptr<NodeClient> target;
-        std::string targetShard;
-        std::string space;
-        // The epoch the writes to the target carry.
-        std::uint64_t epoch = 0;
-        std::uint32_t batch = 1000;
+    // The ends (the writes to the target carry their epoch), then how the copy runs.
+    struct Options : SpaceCopyEnds {
         std::chrono::milliseconds progressInterval { 250 };
         // Docs per second allowed now (0: no limit); read before every page, so a new throttle
         // applies from the next one.

@@ -5,6 +5,7 @@
 #include "core/metrics/prometheus.h"
 #include "core/migration/migration_history.h"
 #include "core/migration/operation_finisher.h"
+#include "core/migration/space_copy.h"
 #include "core/store/metadata_store.h"
 #include "core/util/log.h"
 #include "core/util/result.h"
@@ -124,6 +125,8 @@ private:
 
     Result<Context> load(const std::string& id);
     Result<std::shared_ptr<NodeClient>> clientFor(const Context& ctx, const std::string& shard);
+    // The migration's source and target as the ends of a copy at the space's epoch.
+    Result<SpaceCopyEnds> copyEnds(const Context& ctx);
     Status own(const Context& ctx, const std::string& shard, SpaceRole role, std::uint64_t epoch);
     Result<SpaceStats> statsOf(const Context& ctx, const std::string& shard);
     // Commits the space and/or migration records of ctx as changed, CAS on what was read.

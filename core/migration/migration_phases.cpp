@@ -157,21 +157,12 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::backfill(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
     const std::uint64_t epoch = ctx.sp().epoch;
-    auto source = clientFor(ctx, m.source);
-    if (!source)
-        return source.error();
-    auto target = clientFor(ctx, m.target);
-    if (!target)
-        return target.error();
+    auto ends = copyEnds(ctx);
+    if (!ends)
+        return ends.error();
     const std::string targetShard = m.target;
     BackfillCopier::Options options;
-    options.source = *source;
-    options.sourceShard = m.source;
-    options.target = *target;
-    options.targetShard = targetShard;
-    options.space = m.space;
-    options.epoch = epoch;
-    options.batch = ctx.settings.backfillBatch;
+    static_cast<SpaceCopyEnds&>(options) = std::move(*ends);
     options.progressInterval = m_options.progressInterval;
     options.throttle = [&] {
         return m.throttleDocsPerSecond > 0 ? m.throttleDocsPerSecond : ctx.settings.defaultThrottleDocsPerSecond;
@@ -237,16 +228,24 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::backfill(Context& ctx)
 
 Result<std::uint64_t> MigrationExecutor::repairByRange(Context& ctx, bool& targetOnly)
 {
-    const MigrationRecord& m = ctx.m();
+    auto ends = copyEnds(ctx);
+    if (!ends)
+        return ends.error();
+    const RangeRepair repair { std::move(*ends), [this] { return checkLease(); } };
+    return repair.run(targetOnly);
+}
+
+Result<SpaceCopyEnds> MigrationExecutor::copyEnds(const Context& ctx)
+{
+    const MigrationRecord& m = ctx.migration.value;
     auto source = clientFor(ctx, m.source);
     if (!source)
         return source.error();
     auto target = clientFor(ctx, m.target);
     if (!target)
         return target.error();
-    const RangeRepair repair { *source, m.source, *target, m.target, m.space, ctx.sp().epoch,
-        ctx.settings.backfillBatch, [this] { return checkLease(); } };
-    return repair.run(targetOnly);
+    return SpaceCopyEnds { *source, m.source, *target, m.target, m.space, ctx.space->value.epoch,
+        ctx.settings.backfillBatch };
 }
 
 Result<MigrationExecutor::StepResult> MigrationExecutor::verify(Context& ctx)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/client/node_client.h"
+#include "core/migration/space_copy.h"
 #include "core/util/result.h"
 
 #include <functional>
@@ -14,15 +15,8 @@ namespace shardmap::core {
 // at an older version, or holds at the same version with other content (a tombstone included) is
 // written again (WriteMode::Repair). The source is authoritative. A row only the target has
 // cannot come from the source: that is an error (targetOnly), not something to repair.
-struct RangeRepair {
-    std::shared_ptr<NodeClient> source;
-    std::string sourceShard;
-    std::shared_ptr<NodeClient> target;
-    std::string targetShard;
-    std::string space;
-    // The epoch the repair writes carry (the target's, while dual writing).
-    std::uint64_t epoch = 0;
-    std::uint32_t batch = 1000;
+// The ends' epoch is the one the repair writes carry (the target's, while dual writing).
+struct RangeRepair : SpaceCopyEnds {
     // Checked before every range: the repair stops when it fails (the lease is lost).
     std::function<Status()> checkLease;
 

@@ -6,9 +6,22 @@
 #include "core/client/node_client.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace shardmap::core {
+
+// The two ends of a copy of one space (the backfill's, the range repair's): where it is read,
+// where it is written, the epoch the writes carry and the page size.
+struct SpaceCopyEnds {
+    std::shared_ptr<NodeClient> source;
+    std::string sourceShard;
+    std::shared_ptr<NodeClient> target;
+    std::string targetShard;
+    std::string space;
+    std::uint64_t epoch = 0;
+    std::uint32_t batch = 1000;
+};
 
 // A bulk write to a target stays well under the node's request limit whatever the documents.
 inline constexpr std::uint64_t kMaxCopyWriteBytes = 16 * 1024 * 1024;
