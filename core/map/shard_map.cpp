@@ -311,8 +311,15 @@ const SpaceRecord* MapSnapshot::space(const std::string& id) const
     return findIn(spaces, id);
 }
 
+void MapSnapshot::buildIndex()
+{
+    m_index.reset(std::make_unique<const MapIndex>(*this));
+}
+
 std::vector<const SpaceRecord*> MapSnapshot::spacesOn(const std::string& shardId) const
 {
+    if (const MapIndex* index = m_index.get())
+        return index->spacesOn(shardId);
     std::vector<const SpaceRecord*> out;
     for (const auto& [id, space] : spaces) {
         if (space.value.shard == shardId || (!space.value.target.empty() && space.value.target == shardId))
@@ -323,6 +330,8 @@ std::vector<const SpaceRecord*> MapSnapshot::spacesOn(const std::string& shardId
 
 std::vector<const ShardRecord*> MapSnapshot::shardsOn(const std::string& nodeId) const
 {
+    if (const MapIndex* index = m_index.get())
+        return index->shardsOn(nodeId);
     std::vector<const ShardRecord*> out;
     for (const auto& [id, shard] : shards) {
         if (shard.value.node == nodeId)

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "core/map/map_index.h"
 #include "core/map/map_types.h"
 #include "core/store/metadata_store.h"
 #include "core/util/result.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,28 @@ namespace shardmap::core {
 template <typename T> struct Versioned {
     T value;
     std::uint64_t modRevision = 0;
+};
+
+// A snapshot's index: moves with the snapshot (std::map keeps its nodes when moved) but is not
+// copied (it points into the original's records), so a copy answers by scanning until indexed.
+class MapIndexSlot {
+public:
+    MapIndexSlot() = default;
+    MapIndexSlot(const MapIndexSlot&) { }
+    MapIndexSlot& operator=(const MapIndexSlot&)
+    {
+        m_index.reset();
+        return *this;
+    }
+    MapIndexSlot(MapIndexSlot&&) noexcept = default;
+    MapIndexSlot& operator=(MapIndexSlot&&) noexcept = default;
+    ~MapIndexSlot() = default;
+
+    const MapIndex* get() const { return m_index.get(); }
+    void reset(std::unique_ptr<const MapIndex> index) { m_index = std::move(index); }
+
+private:
+    std::unique_ptr<const MapIndex> m_index;
 };
 
 // The shard map as of one revision, decoded from a store snapshot: nodes, shards, spaces and
@@ -28,7 +52,17 @@ struct MapSnapshot {
     // The defaults (modRevision 0) until someone stores settings.
     Versioned<MigrationSettings> settings;
 
+    // What changed since the previous snapshot a reader saw (nullptr: not known), set by whoever
+    // computed it (the console's connection, off the UI thread).
+    std::shared_ptr<const MapChanges> changes;
+
     static Result<MapSnapshot> decode(const StoreSnapshot& snapshot);
+
+    // Indexes the complete snapshot: spacesOn() and shardsOn() answer from the index from then on.
+    // Changing the records afterwards needs another call.
+    void buildIndex();
+    // nullptr until buildIndex().
+    const MapIndex* index() const { return m_index.get(); }
 
     const NodeRecord* node(const std::string& id) const;
     const ShardRecord* shard(const std::string& id) const;
@@ -36,6 +70,9 @@ struct MapSnapshot {
     // Spaces whose owner or migration target is the shard.
     std::vector<const SpaceRecord*> spacesOn(const std::string& shardId) const;
     std::vector<const ShardRecord*> shardsOn(const std::string& nodeId) const;
+
+private:
+    MapIndexSlot m_index;
 };
 
 // JSON encoding of the records as the store keeps them.
