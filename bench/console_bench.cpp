@@ -106,6 +106,7 @@ struct Options {
     int streamSeconds = 60;
     int churnSeconds = 20;
     double churnPerSecond = 2;
+    std::size_t churnMoves = 1;
     int metricsIntervalMs = 1000;
     int historyIntervalMs = 1000;
     int loadTimeoutSeconds = 120;
@@ -1165,7 +1166,7 @@ Measurements measureConsole(TimedApplication& app, const Fleet& fleet, const Opt
     m.streamEvents = app.takeStats();
 
     // 2b. The same while the map changes: a thread commits settings/migrations --churn-per-second
-    // times a second (every commit makes the console re-read and decode the whole map).
+    // times a second, and with each commit moves --churn-moves random spaces to random shards.
     if (o.churnSeconds > 0) {
         std::atomic<bool> stop { false };
         std::atomic<std::size_t> commits { 0 };
@@ -1173,6 +1174,12 @@ Measurements measureConsole(TimedApplication& app, const Fleet& fleet, const Opt
         std::thread churn([&] {
             try {
                 auto store = orThrow(core::openStore(fleet.storeUri, false), "opening " + fleet.storeUri);
+                // Moved spaces change lanes on the map page, counts on the fleet page and rows on the
+                // detail page: what a cutover does to the map, without the copying.
+                std::vector<std::uint32_t> placement = fleet.spaceShard;
+                std::mt19937_64 moves(o.seed + 2);
+                std::uniform_int_distribution<std::size_t> pickSpace(0, std::max<std::size_t>(1, placement.size()) - 1);
+                std::uniform_int_distribution<std::size_t> pickShard(0, o.nodes * o.shardsPerNode - 1);
                 const auto period = std::chrono::duration<double>(1.0 / o.churnPerSecond);
                 auto next = Clock::now();
                 for (std::uint32_t i = 1; !stop; ++i) {
@@ -1183,6 +1190,16 @@ Measurements measureConsole(TimedApplication& app, const Fleet& fleet, const Opt
                     request.action = "bench-churn";
                     request.mutations.push_back(
                         core::Mutation { std::string(core::keys::kMigrationSettings), core::encode(settings), {} });
+                    for (std::size_t k = 0; k < o.churnMoves && !placement.empty(); ++k) {
+                        const std::size_t space = pickSpace(moves);
+                        placement[space] = static_cast<std::uint32_t>(pickShard(moves));
+                        core::SpaceRecord record;
+                        record.id = spaceId(space);
+                        record.shard = shardId(placement[space] / o.shardsPerNode, placement[space] % o.shardsPerNode);
+                        record.epoch = 1 + i;
+                        request.mutations.push_back(
+                            core::Mutation { core::keys::space(record.id), core::encode(record), {} });
+                    }
                     orThrow(store->commit(request), "committing settings");
                     ++commits;
                     next += std::chrono::duration_cast<Clock::duration>(period);
@@ -1515,10 +1532,10 @@ int main(int argc, char** argv)
     CLI::App cli { "The console at scale: first paint, UI-thread stalls while metrics stream, find-space and RSS of "
                    "the console's MainWindow against a fleet of real shardmap-node processes" };
     Options o;
-    cli.add_option("--nodes", o.nodes, "shardmap-node processes")->capture_default_str()->check(CLI::Range(1, 99));
+    cli.add_option("--nodes", o.nodes, "shardmap-node processes")->capture_default_str()->check(CLI::Range(1, 200));
     cli.add_option("--shards-per-node", o.shardsPerNode, "Shards on each node")
         ->capture_default_str()
-        ->check(CLI::Range(1, 99));
+        ->check(CLI::Range(1, 1000));
     cli.add_option("--spaces", o.spaces, "Spaces in the shard map")
         ->capture_default_str()
         ->check(CLI::Range(0, 10000000));
@@ -1544,6 +1561,10 @@ int main(int argc, char** argv)
            "commits change the map)")
         ->capture_default_str()
         ->check(CLI::Range(0.1, 100.0));
+    cli.add_option("--churn-moves", o.churnMoves,
+           "Spaces each of those commits moves to another shard (their records only, as a cutover does)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 10000));
     cli.add_option("--metrics-interval-ms", o.metricsIntervalMs, "ConnectionSpec::metricsIntervalMs")
         ->capture_default_str()
         ->check(CLI::Range(200, 60000));
