@@ -49,18 +49,20 @@ MoveRules::MoveRules(
     , m_spaces(std::move(spaces))
     , m_loads(std::move(shardLoads))
 {
-    for (const auto& [id, shard] : m_map.shards) {
-        if (m_loads.contains(id))
+    // Summed from the spaces with known figures (a few per shard at most), not by scanning every
+    // space per shard: that was shards x spaces (hours at 10,000 shards and a million spaces).
+    std::map<std::string, ShardFigures> sums;
+    for (const auto& [spaceId, f] : m_spaces) {
+        const SpaceRecord* space = m_map.space(spaceId);
+        if (!space || !m_map.shards.contains(space->shard))
             continue;
-        ShardFigures sum;
-        for (const auto& [spaceId, space] : m_map.spaces) {
-            if (space.value.shard != id)
-                continue;
-            const SpaceFigures f = figures(spaceId);
-            sum.docs += f.docs;
-            sum.bytes += f.bytes;
-        }
-        m_loads[id] = sum;
+        ShardFigures& sum = sums[space->shard];
+        sum.docs += f.docs;
+        sum.bytes += f.bytes;
+    }
+    for (const auto& [id, shard] : m_map.shards) {
+        if (!m_loads.contains(id))
+            m_loads.emplace(id, sums[id]);
     }
 }
 
@@ -92,18 +94,31 @@ std::string MoveRules::projectedShard(const std::string& space, const std::vecto
 std::map<std::string, ShardFigures> MoveRules::projectedLoads(const std::vector<PlannedMove>& moves) const
 {
     std::map<std::string, ShardFigures> loads = m_loads;
+    // Where the spaces that move are: only those, not every space of the map.
     std::map<std::string, std::string> where;
-    for (const auto& [id, space] : m_map.spaces) {
-        where[id] = space.value.shard;
+    const auto migrate = [&](const SpaceRecord& space) {
         // Queued and running migrations whose cutover has not happened yet still count at the source.
-        if (space.value.migrating() && !space.value.target.empty() && space.value.target != space.value.shard) {
-            shift(loads, figures(id), space.value.shard, space.value.target);
-            where[id] = space.value.target;
+        if (space.migrating() && !space.target.empty() && space.target != space.shard) {
+            shift(loads, figures(space.id), space.shard, space.target);
+            where[space.id] = space.target;
         }
+    };
+    if (const MapIndex* index = m_map.index()) {
+        for (const SpaceRecord* space : index->migrating())
+            migrate(*space);
+    } else {
+        for (const auto& [id, space] : m_map.spaces)
+            migrate(space.value);
     }
     for (const PlannedMove& move : moves) {
-        const auto found = where.find(move.space);
-        if (found == where.end() || found->second == move.to)
+        auto found = where.find(move.space);
+        if (found == where.end()) {
+            const SpaceRecord* space = m_map.space(move.space);
+            if (!space)
+                continue;
+            found = where.emplace(move.space, space->shard).first;
+        }
+        if (found->second == move.to)
             continue;
         shift(loads, figures(move.space), found->second, move.to);
         found->second = move.to;

@@ -109,6 +109,21 @@ TEST(MoveRules, ProjectsLoadsAfterQueuedMigrationsAndPlannedMoves)
     EXPECT_EQ(rules.check("x", "b0", { { "x", "a0", "b0" } }).refusal, MoveRefusal::SameShard);
 }
 
+TEST(MoveRules, ProjectsTheSameLoadsFromAnIndexedMap)
+{
+    MapSnapshot map = makeMap();
+    map.spaces["z"].value.migrationId = "m-1";
+    map.spaces["z"].value.target = "b1";
+    const std::vector<PlannedMove> moves { { "x", "a0", "b0" }, { "z", "b1", "a0" }, { "nobody", "a0", "b0" } };
+    const auto scanned = MoveRules(map, figures()).projectedLoads(moves);
+    map.buildIndex();
+    const MoveRules indexed(map, figures());
+    EXPECT_EQ(indexed.projectedLoads(moves), scanned);
+    EXPECT_EQ(scanned.at("a0"), (ShardFigures { 60, 600 }));
+    EXPECT_EQ(scanned.at("b0"), (ShardFigures { 100, 1000 }));
+    EXPECT_EQ(scanned.at("b1"), (ShardFigures { 0, 0 }));
+}
+
 TEST(Plan, AddMoveRedirectsAndDropsMovesBackHome)
 {
     Plan plan;

@@ -8,6 +8,7 @@
 #include "tests/support/controller_process.h"
 #include "tests/support/fleet_test.h"
 #include "tests/support/workload.h"
+#include "tests/widgets/map_changes.h"
 #include "tests/widgets/wait_for.h"
 #include "widgets/map/map_page.h"
 #include "widgets/map/shard_map_model.h"
@@ -124,6 +125,88 @@ TEST(MapModel, LanesGroupedByNodeUpdateIncrementally)
     EXPECT_EQ(model.rowCount(), 3);
     model.setMap(nullptr);
     EXPECT_EQ(model.rowCount(), 0);
+}
+
+// Every lane in (node, shard) order, and in each the spaces the map puts there.
+void expectRowsMatch(const ShardMapModel& model, const core::MapSnapshot& map)
+{
+    std::vector<std::pair<std::string, std::string>> lanes;
+    for (const auto& [id, shard] : map.shards)
+        lanes.emplace_back(shard.value.node, id);
+    std::sort(lanes.begin(), lanes.end());
+    ASSERT_EQ(model.rowCount(), static_cast<int>(lanes.size()));
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const QModelIndex lane = model.index(row, 0);
+        const std::string shard = lane.data(ShardMapModel::IdRole).toString().toStdString();
+        EXPECT_EQ(shard, lanes[static_cast<std::size_t>(row)].second);
+        EXPECT_EQ(model.laneIndex(QString::fromStdString(shard)), lane);
+        EXPECT_EQ(lane.data(ShardMapModel::StateRole).toString().toStdString(),
+            core::shardStateName(map.shards.at(shard).value.state));
+        std::vector<std::string> tiles;
+        for (int child = 0; child < model.rowCount(lane); ++child) {
+            const QModelIndex tile = model.index(child, 0, lane);
+            tiles.push_back(tile.data(ShardMapModel::IdRole).toString().toStdString());
+            EXPECT_EQ(model.spaceIndex(tile.data(ShardMapModel::IdRole).toString()), tile);
+        }
+        std::sort(tiles.begin(), tiles.end());
+        std::vector<std::string> expected;
+        for (const auto& [id, space] : map.spaces) {
+            if (space.value.shard == shard)
+                expected.push_back(id);
+        }
+        EXPECT_EQ(tiles, expected) << shard;
+    }
+}
+
+TEST(MapModel, ChangesFromTheConnectionKeepLanesAndTilesEqualToTheMap)
+{
+    ShardMapModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    std::mt19937 random(16);
+    auto map = testing::randomMap(random, 24, 600);
+    model.setMap(map);
+    expectRowsMatch(model, *map);
+    for (int round = 0; round < 8; ++round) {
+        auto next = testing::nextMap(random, *map);
+        ASSERT_FALSE(next->changes->spaces.empty());
+        model.setMap(next);
+        expectRowsMatch(model, *next);
+        map = next;
+    }
+    EXPECT_EQ(resets.count(), 0);
+}
+
+TEST(MapModel, AMapChangeSyncsOnlyTheLanesItsChangesName)
+{
+    // The work per map change follows what changed: lanes the changes do not name are not
+    // compared with the map at all (at 10,000 lanes and a million spaces that is the point).
+    ShardMapModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    auto map = makeMap();
+    map->buildIndex();
+    model.setMap(map);
+    auto next = std::make_shared<core::MapSnapshot>(*map);
+    next->revision = 2;
+    next->spaces["a"].value.shard = "s1";
+    next->spaces["e"] = { core::SpaceRecord { "e", "s2", 1, {}, {}, core::MigrationPhase::Done, {}, false }, 2 };
+    next->buildIndex();
+    auto changes = std::make_shared<core::MapChanges>(core::diffMaps(*map, *next));
+    EXPECT_EQ(changes->spaceShards, (std::vector<std::string> { "s0", "s1", "s2" }));
+    // As if only a's move had been seen: e's lane is not named.
+    changes->spaceShards = { "s0", "s1" };
+    changes->spaces.added.clear();
+    next->changes = changes;
+    model.setMap(next);
+    EXPECT_EQ(laneOf(model, QStringLiteral("a")).toStdString(), "s1");
+    EXPECT_FALSE(model.spaceIndex(QStringLiteral("e")).isValid());
+    // Without changes from the shown revision every lane is synced.
+    auto third = std::make_shared<core::MapSnapshot>(*next);
+    third->revision = 3;
+    third->buildIndex();
+    third->changes = std::make_shared<core::MapChanges>(core::MapChanges { 1, 3, {}, {}, {}, {}, {}, false, {} });
+    model.setMap(third);
+    EXPECT_EQ(laneOf(model, QStringLiteral("e")).toStdString(), "s2");
 }
 
 TEST(MapModel, DragContractAllowsAndRefusesWithReasons)

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <map>
 
 namespace shardmap::widgets {
 
@@ -157,38 +158,52 @@ struct FleetModel::ShardRow : Row {
     bool healthy = true;
 };
 
-// The map, indexed the way the model walks it.
+// The map, indexed the way the model walks it: the snapshot's own index when it has one (the
+// connection builds it on its pool), else one pass over the records.
 struct FleetModel::MapIndex {
     explicit MapIndex(const core::MapSnapshot* snapshot)
         : map(snapshot)
+        , index(snapshot ? snapshot->index() : nullptr)
     {
-        if (!map) {
+        if (!map || index) {
             return;
         }
-        // std::map iterates in id order: every node's list comes out sorted.
         for (const auto& [id, shard] : map->shards) {
-            shardsByNode[shard.value.node].push_back(id);
+            shardsByNode[shard.value.node].push_back(&shard.value);
         }
         for (const auto& [id, space] : map->spaces) {
             ++spacesByShard[space.value.shard];
         }
     }
 
-    const std::vector<std::string>& shardsOf(const std::string& nodeId) const
+    // The node's shard ids in id order.
+    std::vector<std::string> shardsOf(const std::string& nodeId) const
     {
-        static const std::vector<std::string> none;
-        const auto it = shardsByNode.find(nodeId);
-        return it == shardsByNode.end() ? none : it->second;
+        std::vector<std::string> ids;
+        if (index) {
+            for (const core::ShardRecord* shard : index->shardsOn(nodeId)) {
+                ids.push_back(shard->id);
+            }
+        } else if (const auto it = shardsByNode.find(nodeId); it != shardsByNode.end()) {
+            for (const core::ShardRecord* shard : it->second) {
+                ids.push_back(shard->id);
+            }
+        }
+        return ids;
     }
 
     double spacesOf(const std::string& shardId) const
     {
+        if (index) {
+            return static_cast<double>(index->ownedCount(shardId));
+        }
         const auto it = spacesByShard.find(shardId);
         return it == spacesByShard.end() ? 0.0 : static_cast<double>(it->second);
     }
 
     const core::MapSnapshot* map;
-    std::unordered_map<std::string, std::vector<std::string>> shardsByNode;
+    const core::MapIndex* index;
+    std::unordered_map<std::string, std::vector<const core::ShardRecord*>> shardsByNode;
     std::unordered_map<std::string, std::uint64_t> spacesByShard;
 };
 
@@ -204,6 +219,12 @@ FleetModel::~FleetModel() = default;
 void FleetModel::setMap(const MapPtr& map)
 {
     const MapIndex index(map.get());
+    const MapPtr shown = std::exchange(m_map, map);
+    // Most map changes touch a few spaces: only their shards' rows (and their nodes') change.
+    const core::MapChanges* changes = map && shown && map->changes ? map->changes.get() : nullptr;
+    if (changes && changes->fromRevision == shown->revision && applyChanges(*changes, index)) {
+        return;
+    }
     std::vector<std::string> nodeIds;
     if (map) {
         nodeIds.reserve(map->nodes.size());
@@ -237,6 +258,38 @@ void FleetModel::setMap(const MapPtr& map)
         }
     }
     emitChanged(QModelIndex(), nodeMasks);
+}
+
+bool FleetModel::applyChanges(const core::MapChanges& changes, const MapIndex& index)
+{
+    if (!changes.nodes.empty() || !changes.shards.added.empty() || !changes.shards.removed.empty()) {
+        return false; // rows come or go: the full walk
+    }
+    std::vector<std::string> touched = changes.spaceShards;
+    touched.insert(touched.end(), changes.shards.changed.begin(), changes.shards.changed.end());
+    std::map<NodeRow*, std::vector<ShardRow*>> byNode;
+    for (const std::string& id : touched) {
+        const auto found = m_shardById.find(id);
+        const core::ShardRecord* record = index.map->shard(id);
+        if (found == m_shardById.end() || !record) {
+            continue; // a space on a shard the map does not list
+        }
+        if (found->second->node->id != record->node) {
+            return false; // the shard moved to another node: its row moves
+        }
+        byNode[found->second->node].push_back(found->second);
+    }
+    std::vector<ChangeMask> nodeMasks(m_nodes.size(), 0);
+    for (auto& [node, shards] : byNode) {
+        std::vector<ChangeMask> masks(node->shards.size(), 0);
+        for (ShardRow* shard : shards) {
+            masks[static_cast<std::size_t>(shard->row)] = updateShardFromMap(*shard, index);
+        }
+        emitChanged(createIndex(node->row, 0, nullptr), masks);
+        nodeMasks[static_cast<std::size_t>(node->row)] = updateNodeFromMap(*node, index);
+    }
+    emitChanged(QModelIndex(), nodeMasks);
+    return true;
 }
 
 template <typename T, typename Make, typename Forget>

@@ -123,6 +123,9 @@ private:
     void forgetNode(NodeRow& node);
     void forgetShard(const ShardRow& shard);
 
+    // Applies changes from the shown map to the new one in place; false when rows must come, go
+    // or move (the caller then walks the whole map).
+    bool applyChanges(const core::MapChanges& changes, const MapIndex& index);
     ChangeMask updateNodeFromMap(NodeRow& node, const MapIndex& map);
     ChangeMask updateShardFromMap(ShardRow& shard, const MapIndex& map);
     ChangeMask applyShardMetrics(ShardRow& shard, const core::ShardMetricsValue* metrics, bool nodeSampled);
@@ -134,6 +137,7 @@ private:
     void emitNodeChanged(const NodeRow& node, ChangeMask mask);
     void emitColumn(int column, const QList<int>& roles);
 
+    MapPtr m_map;
     std::vector<std::unique_ptr<NodeRow>> m_nodes;
     std::unordered_map<std::string, NodeRow*> m_nodeById;
     std::unordered_map<std::string, ShardRow*> m_shardById;

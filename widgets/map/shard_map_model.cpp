@@ -3,6 +3,7 @@
 #include <QMimeData>
 #include <QSet>
 #include <algorithm>
+#include <numeric>
 
 namespace shardmap::widgets {
 
@@ -37,134 +38,221 @@ bool ShardMapModel::laneBefore(const Lane& lane, const QString& node, const QStr
 void ShardMapModel::setMap(const MapPtr& map)
 {
     invalidateRules();
-    m_map = map;
-    removeLanes(map);
-    insertLanes(map);
-    // The spaces each shard owns, in one pass: asking the map per lane scanned every space for
-    // every lane (4.4 s per map change at 2,000 shards and 100,000 spaces; console_bench).
-    SpacesByShard owned;
-    if (map) {
-        for (const auto& [id, space] : map->spaces)
-            owned[space.value.shard].push_back(&space.value);
+    const MapPtr shown = std::exchange(m_map, map);
+    // What changed since the shown map, when the connection computed it: then only the lanes it
+    // names are synced. Without it (the first map, a new store) every lane is.
+    const core::MapChanges* changes
+        = map && shown && map->changes && map->changes->fromRevision == shown->revision ? map->changes.get() : nullptr;
+    const bool shardsChanged = !changes || !changes->shards.empty();
+    if (shardsChanged)
+        removeLanes(map);
+    const std::vector<QString> inserted = shardsChanged ? insertLanes(map) : std::vector<QString> {};
+    if (!map) {
+        m_departed.clear();
+        return;
     }
-    static const std::vector<const core::SpaceRecord*> none;
-    const auto ownedBy = [&](int row) -> const std::vector<const core::SpaceRecord*>& {
-        const auto found = owned.find(m_lanes[static_cast<std::size_t>(row)]->id.toStdString());
-        return found == owned.end() ? none : found->second;
-    };
+    const SpacesOf spacesOf(*map);
+    std::vector<int> rows;
+    if (changes) {
+        QSet<QString> names;
+        for (const auto* ids : { &changes->spaceShards, &changes->shards.changed })
+            for (const std::string& id : *ids)
+                names.insert(QString::fromStdString(id));
+        for (const QString& id : inserted)
+            names.insert(id);
+        for (const QString& id : std::as_const(names))
+            if (const int row = laneRow(id); row >= 0)
+                rows.push_back(row);
+        std::sort(rows.begin(), rows.end());
+    } else {
+        rows.resize(m_lanes.size());
+        std::iota(rows.begin(), rows.end(), 0);
+    }
     // All removals first: a space that moved between lanes leaves one before it enters the other.
-    for (int row = 0; row < static_cast<int>(m_lanes.size()); ++row)
-        removeSpaces(row, map, ownedBy(row));
-    for (int row = 0; row < static_cast<int>(m_lanes.size()); ++row)
-        addSpaces(row, map, ownedBy(row));
+    for (const int row : rows)
+        removeSpaces(row, *map, spacesOf(m_lanes[static_cast<std::size_t>(row)]->id.toStdString()));
+    for (const int row : rows)
+        addSpaces(row, *map, spacesOf(m_lanes[static_cast<std::size_t>(row)]->id.toStdString()));
     m_departed.clear();
+    spacesChanged(changes, rows);
     updateProjections();
+}
+
+ShardMapModel::SpacesOf::SpacesOf(const core::MapSnapshot& map)
+    : m_index(map.index())
+{
+    // A snapshot built by hand has no index: group its spaces in one pass (asking the map per
+    // lane scanned every space for every lane).
+    if (m_index)
+        return;
+    for (const auto& [id, space] : map.spaces) {
+        m_grouped[space.value.shard].push_back(&space.value);
+        if (!space.value.target.empty() && space.value.target != space.value.shard)
+            m_grouped[space.value.target].push_back(&space.value);
+    }
+}
+
+const std::vector<const core::SpaceRecord*>& ShardMapModel::SpacesOf::operator()(const std::string& shardId) const
+{
+    static const std::vector<const core::SpaceRecord*> none;
+    if (m_index)
+        return m_index->spacesOn(shardId);
+    const auto found = m_grouped.find(shardId);
+    return found == m_grouped.end() ? none : found->second;
+}
+
+void ShardMapModel::spacesChanged(const core::MapChanges* changes, const std::vector<int>& syncedRows)
+{
+    // Tiles show a space's migration target and pin: their records changed.
+    if (!changes) {
+        for (const int row : syncedRows) {
+            const QModelIndex lane = index(row, 0);
+            if (const int children = rowCount(lane); children > 0)
+                emit dataChanged(index(0, 0, lane), index(children - 1, 0, lane), { MigratingToRole, PinRole });
+        }
+        return;
+    }
+    for (const std::string& id : changes->spaces.changed) {
+        const QModelIndex space = spaceIndex(QString::fromStdString(id));
+        if (space.isValid())
+            emit dataChanged(space, space, { MigratingToRole, PinRole });
+    }
 }
 
 void ShardMapModel::removeLanes(const MapPtr& map)
 {
-    for (int row = static_cast<int>(m_lanes.size()) - 1; row >= 0; --row) {
+    const auto keep = [&](int row) {
         const Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
         const core::ShardRecord* shard = map ? map->shard(lane.id.toStdString()) : nullptr;
         // A shard that moved to another node changes its place: removed here, inserted again.
-        if (shard && QString::fromStdString(shard->node) == lane.node)
+        return shard && QString::fromStdString(shard->node) == lane.node;
+    };
+    // In runs of adjacent lanes, from the end, so that earlier row numbers stay valid.
+    for (int end = static_cast<int>(m_lanes.size()); end > 0;) {
+        if (keep(end - 1)) {
+            --end;
             continue;
-        beginRemoveRows({}, row, row);
-        for (const Space& space : lane.spaces)
-            m_spaceLane.remove(space.id);
-        m_lanes.erase(m_lanes.begin() + row);
+        }
+        int first = end - 1;
+        while (first > 0 && !keep(first - 1))
+            --first;
+        beginRemoveRows({}, first, end - 1);
+        for (int row = first; row < end; ++row) {
+            for (const Space& space : m_lanes[static_cast<std::size_t>(row)]->spaces)
+                m_spaceLane.remove(space.id);
+        }
+        m_lanes.erase(m_lanes.begin() + first, m_lanes.begin() + end);
         reindexLanes();
         endRemoveRows();
+        end = first;
     }
 }
 
-void ShardMapModel::insertLanes(const MapPtr& map)
+std::vector<QString> ShardMapModel::insertLanes(const MapPtr& map)
 {
-    if (!map)
-        return;
-    for (const auto& [id, shard] : map->shards) {
-        const QString shardId = QString::fromStdString(id);
-        const QString node = QString::fromStdString(shard.value.node);
-        if (m_laneRow.contains(shardId))
-            continue;
-        const auto at = std::find_if(m_lanes.begin(), m_lanes.end(),
-            [&](const std::unique_ptr<Lane>& lane) { return !laneBefore(*lane, node, shardId); });
+    std::vector<std::unique_ptr<Lane>> fresh;
+    if (map) {
+        for (const auto& [id, shard] : map->shards) {
+            const QString shardId = QString::fromStdString(id);
+            if (m_laneRow.contains(shardId))
+                continue;
+            auto lane = std::make_unique<Lane>();
+            lane->id = shardId;
+            lane->node = QString::fromStdString(shard.value.node);
+            lane->record = shard.value;
+            fresh.push_back(std::move(lane));
+        }
+    }
+    std::sort(fresh.begin(), fresh.end(), [](const auto& a, const auto& b) { return laneBefore(*a, b->node, b->id); });
+    std::vector<QString> ids;
+    ids.reserve(fresh.size());
+    // Every run of new lanes that goes between the same two lanes is one insert (all of them when
+    // the model is empty): one insert per lane renumbered every lane, quadratic at 10,000 shards.
+    for (std::size_t i = 0; i < fresh.size();) {
+        const auto at = std::lower_bound(m_lanes.begin(), m_lanes.end(), fresh[i],
+            [](const auto& lane, const auto& value) { return laneBefore(*lane, value->node, value->id); });
+        std::size_t j = i + 1;
+        while (j < fresh.size() && (at == m_lanes.end() || laneBefore(*fresh[j], (*at)->node, (*at)->id)))
+            ++j;
         const int row = static_cast<int>(at - m_lanes.begin());
-        beginInsertRows({}, row, row);
-        auto lane = std::make_unique<Lane>();
-        lane->id = shardId;
-        lane->node = node;
-        lane->record = shard.value;
-        m_lanes.insert(at, std::move(lane));
+        beginInsertRows({}, row, row + static_cast<int>(j - i) - 1);
+        for (std::size_t k = i; k < j; ++k)
+            ids.push_back(fresh[k]->id);
+        m_lanes.insert(at, std::make_move_iterator(fresh.begin() + static_cast<std::ptrdiff_t>(i)),
+            std::make_move_iterator(fresh.begin() + static_cast<std::ptrdiff_t>(j)));
         reindexLanes();
         endInsertRows();
+        i = j;
     }
+    return ids;
 }
 
-void ShardMapModel::removeSpaces(int row, const MapPtr& map, const std::vector<const core::SpaceRecord*>& spaces)
+void ShardMapModel::removeSpaces(
+    int row, const core::MapSnapshot& map, const std::vector<const core::SpaceRecord*>& spaces)
 {
     Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
     const QModelIndex parentIndex = index(row, 0);
-    const core::ShardRecord* shard = map->shard(lane.id.toStdString());
+    const core::ShardRecord* shard = map.shard(lane.id.toStdString());
     if (shard && !(*shard == lane.record)) {
         lane.record = *shard;
         emit dataChanged(parentIndex, parentIndex);
     }
     QSet<QString> owned;
+    owned.reserve(static_cast<qsizetype>(spaces.size()));
     for (const core::SpaceRecord* space : spaces)
         owned.insert(QString::fromStdString(space->id));
-    // Removed (or moved away): from the end so that earlier rows keep their numbers.
-    for (int child = static_cast<int>(lane.spaces.size()) - 1; child >= 0; --child) {
-        if (owned.contains(lane.spaces[static_cast<std::size_t>(child)].id))
+    const auto keep = [&](int child) { return owned.contains(lane.spaces[static_cast<std::size_t>(child)].id); };
+    // Removed (or moved away): in runs, from the end so that earlier rows keep their numbers.
+    for (int end = static_cast<int>(lane.spaces.size()); end > 0;) {
+        if (keep(end - 1)) {
+            --end;
             continue;
-        beginRemoveRows(parentIndex, child, child);
-        const Space& gone = lane.spaces[static_cast<std::size_t>(child)];
-        m_spaceLane.remove(gone.id);
-        if (gone.known)
-            m_departed.insert(gone.id, gone.figures);
-        lane.spaces.erase(lane.spaces.begin() + child);
-        lane.rowOf.clear();
-        for (int i = 0; i < static_cast<int>(lane.spaces.size()); ++i)
-            lane.rowOf.insert(lane.spaces[static_cast<std::size_t>(i)].id, i);
+        }
+        int first = end - 1;
+        while (first > 0 && !keep(first - 1))
+            --first;
+        beginRemoveRows(parentIndex, first, end - 1);
+        for (int child = first; child < end; ++child) {
+            const Space& gone = lane.spaces[static_cast<std::size_t>(child)];
+            m_spaceLane.remove(gone.id);
+            lane.rowOf.remove(gone.id);
+            if (gone.known) {
+                m_departed.insert(gone.id, gone.figures);
+                --lane.known;
+            }
+        }
+        lane.spaces.erase(lane.spaces.begin() + first, lane.spaces.begin() + end);
+        for (int child = first; child < static_cast<int>(lane.spaces.size()); ++child)
+            lane.rowOf.insert(lane.spaces[static_cast<std::size_t>(child)].id, child);
         endRemoveRows();
+        end = first;
     }
-    // Changed records: one merged range.
-    int first = -1;
-    int last = -1;
-    for (int child = 0; child < static_cast<int>(lane.spaces.size()); ++child) {
-        Space& space = lane.spaces[static_cast<std::size_t>(child)];
-        const core::SpaceRecord* record = map->space(space.id.toStdString());
-        if (!record || *record == space.record)
-            continue;
-        space.record = *record;
-        first = first < 0 ? child : first;
-        last = child;
-    }
-    if (first >= 0)
-        emit dataChanged(index(first, 0, parentIndex), index(last, 0, parentIndex));
 }
 
-void ShardMapModel::addSpaces(int row, const MapPtr& map, const std::vector<const core::SpaceRecord*>& spaces)
+void ShardMapModel::addSpaces(int row, const core::MapSnapshot&, const std::vector<const core::SpaceRecord*>& spaces)
 {
     Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
     const QModelIndex parentIndex = index(row, 0);
-    // New ones, appended (the view orders tiles by size).
+    // New ones, appended (the view orders tiles by size). The map lists them in id order.
     QStringList added;
     for (const core::SpaceRecord* space : spaces) {
-        const QString id = QString::fromStdString(space->id);
+        QString id = QString::fromStdString(space->id);
         if (!lane.rowOf.contains(id))
-            added.push_back(id);
+            added.push_back(std::move(id));
     }
     if (added.isEmpty())
         return;
-    added.sort();
     const int begin = static_cast<int>(lane.spaces.size());
     beginInsertRows(parentIndex, begin, begin + static_cast<int>(added.size()) - 1);
-    for (const QString& id : added) {
+    lane.spaces.reserve(lane.spaces.size() + static_cast<std::size_t>(added.size()));
+    lane.rowOf.reserve(static_cast<qsizetype>(lane.spaces.size()) + added.size());
+    for (const QString& id : std::as_const(added)) {
         // A space that moved here from another lane keeps its figures.
-        Space space { id, *map->space(id.toStdString()), m_departed.contains(id), m_departed.value(id) };
+        const auto departed = m_departed.constFind(id);
+        const bool known = departed != m_departed.constEnd();
         lane.rowOf.insert(id, static_cast<int>(lane.spaces.size()));
-        lane.spaces.push_back(std::move(space));
+        lane.spaces.push_back({ id, known, known ? *departed : core::SpaceMetricsValue {} });
+        lane.known += known ? 1 : 0;
         m_spaceLane.insert(id, lane.id);
     }
     endInsertRows();
@@ -173,6 +261,7 @@ void ShardMapModel::addSpaces(int row, const MapPtr& map, const std::vector<cons
 void ShardMapModel::reindexLanes()
 {
     m_laneRow.clear();
+    m_laneRow.reserve(static_cast<qsizetype>(m_lanes.size()));
     for (int row = 0; row < static_cast<int>(m_lanes.size()); ++row)
         m_laneRow.insert(m_lanes[static_cast<std::size_t>(row)]->id, row);
 }
@@ -203,6 +292,7 @@ void ShardMapModel::applySample(const QString& nodeId, const SamplePtr& sample)
                 && space.figures.queriesPerSecond == value.queriesPerSecond
                 && space.figures.writesPerSecond == value.writesPerSecond)
                 continue;
+            lane.known += space.known ? 0 : 1;
             space.known = true;
             space.figures = value;
             first = first < 0 ? *found : std::min(first, *found);
@@ -275,6 +365,9 @@ const core::MoveRules& ShardMapModel::rules() const
         for (const auto& lane : m_lanes) {
             if (lane->sampled)
                 loads[lane->id.toStdString()] = { lane->figures.liveDocs, lane->figures.bytesEstimate };
+            // Most lanes have no space with figures: a million spaces are not walked per rebuild.
+            if (lane->known == 0)
+                continue;
             for (const Space& space : lane->spaces) {
                 if (space.known)
                     spaces[space.id.toStdString()] = { space.figures.liveDocs, space.figures.bytesEstimate };
@@ -295,18 +388,28 @@ void ShardMapModel::updateProjections()
 {
     m_lastProjection.start();
     const auto loads = rules().projectedLoads(m_planned);
+    // One dataChanged per run of changed lanes: 10,000 single-lane signals cost more than the
+    // projection itself.
+    int first = -1;
+    const auto flush = [&](int end) {
+        if (first >= 0)
+            emit dataChanged(index(first, 0), index(end - 1, 0),
+                { DocsRole, BytesRole, SizeRole, LoadRole, FillRole, ProjectedFillRole, ProjectedDocsRole,
+                    ProjectedBytesRole, Qt::DisplayRole, Qt::ToolTipRole });
+        first = -1;
+    };
     for (int row = 0; row < static_cast<int>(m_lanes.size()); ++row) {
         Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
         const auto found = loads.find(lane.id.toStdString());
         const core::ShardFigures projected = found == loads.end() ? core::ShardFigures {} : found->second;
-        if (projected == lane.projected && !lane.sampled)
+        if (projected == lane.projected && !lane.sampled) {
+            flush(row);
             continue;
+        }
         lane.projected = projected;
-        const QModelIndex laneIndex = index(row, 0);
-        emit dataChanged(laneIndex, laneIndex,
-            { DocsRole, BytesRole, SizeRole, LoadRole, FillRole, ProjectedFillRole, ProjectedDocsRole,
-                ProjectedBytesRole, Qt::DisplayRole, Qt::ToolTipRole });
+        first = first < 0 ? row : first;
     }
+    flush(static_cast<int>(m_lanes.size()));
 }
 
 int ShardMapModel::laneRow(const QString& shardId) const
@@ -419,8 +522,9 @@ QVariant ShardMapModel::laneData(const Lane& lane, int role) const
 
 QVariant ShardMapModel::spaceData(const Lane& lane, const Space& space, int role) const
 {
-    const auto planned = std::find_if(m_planned.begin(), m_planned.end(),
-        [&](const core::PlannedMove& move) { return move.space == space.record.id; });
+    // Records are not copied per tile (a million of them): the shown map has them.
+    const auto record
+        = [&]() -> const core::SpaceRecord* { return m_map ? m_map->space(space.id.toStdString()) : nullptr; };
     switch (role) {
     case Qt::DisplayRole:
     case IdRole: return space.id;
@@ -440,9 +544,20 @@ QVariant ShardMapModel::spaceData(const Lane& lane, const Space& space, int role
             m_sizeBy == SizeBy::Docs ? space.figures.liveDocs : space.figures.bytesEstimate);
     case LoadRole: return space.figures.queriesPerSecond + space.figures.writesPerSecond;
     case FiguresKnownRole: return space.known;
-    case MigratingToRole: return QString::fromStdString(space.record.target);
-    case PinRole: return QString::fromStdString(space.record.pin);
-    case PlannedToRole: return planned == m_planned.end() ? QString() : QString::fromStdString(planned->to);
+    case MigratingToRole: {
+        const core::SpaceRecord* found = record();
+        return found ? QString::fromStdString(found->target) : QString();
+    }
+    case PinRole: {
+        const core::SpaceRecord* found = record();
+        return found ? QString::fromStdString(found->pin) : QString();
+    }
+    case PlannedToRole: {
+        const std::string id = space.id.toStdString();
+        const auto planned = std::find_if(
+            m_planned.begin(), m_planned.end(), [&](const core::PlannedMove& move) { return move.space == id; });
+        return planned == m_planned.end() ? QString() : QString::fromStdString(planned->to);
+    }
     default: return {};
     }
 }

@@ -123,7 +123,6 @@ signals:
 private:
     struct Space {
         QString id;
-        core::SpaceRecord record;
         bool known = false;
         core::SpaceMetricsValue figures;
     };
@@ -136,16 +135,30 @@ private:
         core::ShardFigures projected;
         std::vector<Space> spaces;
         QHash<QString, int> rowOf;
+        // How many of spaces have figures.
+        std::size_t known = 0;
+    };
+    // The spaces on each shard (owner or migration target): the snapshot's index, or one pass
+    // over a snapshot that has none.
+    class SpacesOf {
+    public:
+        explicit SpacesOf(const core::MapSnapshot& map);
+        const std::vector<const core::SpaceRecord*>& operator()(const std::string& shardId) const;
+
+    private:
+        const core::MapIndex* m_index;
+        std::unordered_map<std::string, std::vector<const core::SpaceRecord*>> m_grouped;
     };
 
     static bool laneBefore(const Lane& lane, const QString& node, const QString& id);
     Lane* laneAt(const QModelIndex& index) const;
     int laneRow(const QString& shardId) const;
     void removeLanes(const MapPtr& map);
-    void insertLanes(const MapPtr& map);
-    using SpacesByShard = std::unordered_map<std::string, std::vector<const core::SpaceRecord*>>;
-    void removeSpaces(int laneRow, const MapPtr& map, const std::vector<const core::SpaceRecord*>& owned);
-    void addSpaces(int laneRow, const MapPtr& map, const std::vector<const core::SpaceRecord*>& owned);
+    // The ids of the lanes it inserted.
+    std::vector<QString> insertLanes(const MapPtr& map);
+    void removeSpaces(int laneRow, const core::MapSnapshot& map, const std::vector<const core::SpaceRecord*>& owned);
+    void addSpaces(int laneRow, const core::MapSnapshot& map, const std::vector<const core::SpaceRecord*>& owned);
+    void spacesChanged(const core::MapChanges* changes, const std::vector<int>& syncedRows);
     QModelIndex dropTarget(int row, const QModelIndex& parent) const;
     void reindexLanes();
     void invalidateRules();

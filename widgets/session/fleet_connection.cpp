@@ -190,14 +190,29 @@ void FleetConnection::refreshMap()
     m_refreshPending = false;
     const std::uint64_t generation = m_generation.current();
     auto store = m_store;
+    // Read while the pool decodes: only mapArrived (this thread) replaces m_map, and refreshes
+    // run one at a time, so this is the map the new one is compared with.
+    MapPtr previous = m_map;
     runInBackground(
         m_pool, this,
-        [store]() -> core::Result<core::MapSnapshot> {
+        [store, previous]() mutable -> core::Result<core::MapSnapshot> {
             auto snapshot = store->snapshot();
             if (!snapshot) {
                 return snapshot.error();
             }
-            return core::MapSnapshot::decode(*snapshot);
+            auto map = core::MapSnapshot::decode(*snapshot);
+            snapshot->records.clear(); // the raw records go before the index and the diff need memory
+            if (!map) {
+                return map;
+            }
+            // Every view asks which spaces a shard holds and what changed: answered here, once.
+            map->buildIndex();
+            if (previous && previous->revision != map->revision) {
+                map->changes = std::make_shared<const core::MapChanges>(core::diffMaps(*previous, *map));
+            }
+            // Not kept to be freed by the UI thread when this job's closure goes there.
+            previous.reset();
+            return map;
         },
         [this, generation](core::Result<core::MapSnapshot> map) { mapArrived(generation, std::move(map)); });
 }
@@ -214,10 +229,10 @@ void FleetConnection::mapArrived(std::uint64_t generation, core::Result<core::Ma
     }
     const std::uint64_t revision = map->revision;
     const bool changed = !m_map || m_map->revision != revision;
-    MapPtr previous;
-    if (changed) {
-        previous = std::exchange(m_map, std::make_shared<const core::MapSnapshot>(std::move(*map)));
-    }
+    auto arrived = std::make_shared<const core::MapSnapshot>(std::move(*map));
+    // The one not shown (the old map, or a refresh that found the same revision) is freed on the
+    // pool: a million spaces take the UI thread hundreds of ms to free.
+    MapPtr previous = changed ? std::exchange(m_map, std::move(arrived)) : std::move(arrived);
     m_storeFailures = 0;
     m_lastError.clear();
     if (!m_watchStarted) {
