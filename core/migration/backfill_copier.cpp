@@ -64,7 +64,11 @@ Result<BackfillCopier::Outcome> BackfillCopier::run(CopyProgress from)
     CopyProgress& progress = out.progress;
     progress = std::move(from);
     const auto started = std::chrono::steady_clock::now();
-    std::uint64_t copiedSinceStart = 0;
+    // The throttle paces the docs copied since it was last set: an administrator who lowers it
+    // mid-copy gets the new rate from then on, not a wait until the whole run's average falls to it.
+    auto paceStart = started;
+    std::uint64_t copiedSincePace = 0;
+    std::uint64_t pacedThrottle = throttleNow();
     auto lastSaved = started;
     auto lastBatch = started;
     // A failed read or write saves what was copied before it, so the retry resumes from there.
@@ -103,7 +107,7 @@ Result<BackfillCopier::Outcome> BackfillCopier::run(CopyProgress from)
             return out;
         }
         progress.docsDone += page->docs.size();
-        copiedSinceStart += page->docs.size();
+        copiedSincePace += page->docs.size();
         progress.cursor = page->cursor;
 
         const auto now = std::chrono::steady_clock::now();
@@ -117,11 +121,16 @@ Result<BackfillCopier::Outcome> BackfillCopier::run(CopyProgress from)
         if (page->done)
             break;
 
-        // Throttle: docs copied since this run began may not run ahead of the allowed rate.
-        if (const auto throttle = throttleNow(); throttle > 0) {
-            const auto due = started
+        // Throttle: docs copied since it was set may not run ahead of the allowed rate.
+        if (const auto throttle = throttleNow(); throttle != pacedThrottle) {
+            pacedThrottle = throttle;
+            paceStart = lastBatch;
+            copiedSincePace = page->docs.size();
+        }
+        if (pacedThrottle > 0) {
+            const auto due = paceStart
                 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(
-                    static_cast<double>(copiedSinceStart) / static_cast<double>(throttle)));
+                    static_cast<double>(copiedSincePace) / static_cast<double>(pacedThrottle)));
             while (std::chrono::steady_clock::now() < due && (!m_options.checkLease || m_options.checkLease()))
                 std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
                     due - std::chrono::steady_clock::now(), std::chrono::milliseconds(50)));
