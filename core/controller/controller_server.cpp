@@ -77,10 +77,12 @@ Result<std::unique_ptr<ControllerServer>> ControllerServer::start(ControllerServ
     }
     // Last, so that a replica that failed to start never holds the lease. A replica that only
     // routes never competes for it: holding it would keep the executor from running anywhere.
+    (void)server->holder(); // made once, before the threads that read it start
     if (server->m_config.runExecutor) {
         server->m_election = std::thread([raw = server.get()] { raw->electionLoop(); });
         server->m_watchdog = std::thread([raw = server.get()] { raw->watchdogLoop(); });
     }
+    server->m_presence = std::thread([raw = server.get()] { raw->presenceLoop(); });
     return server;
 }
 
@@ -180,15 +182,17 @@ void ControllerServer::shutdown(std::chrono::milliseconds grace)
     }
     if (m_server)
         m_server->GetHealthCheckService()->Shutdown(); // every name NOT_SERVING from here on
+    {
+        std::lock_guard lock(m_electionMutex);
+        m_stopping = true;
+    }
+    m_electionWake.notify_all();
     if (m_election.joinable()) {
-        {
-            std::lock_guard lock(m_electionMutex);
-            m_stopping = true;
-        }
-        m_electionWake.notify_all();
         m_election.join();
         m_watchdog.join();
     }
+    if (m_presence.joinable())
+        m_presence.join();
     // No migration step may run once the lease is given back.
     m_executor.reset();
     // The lease goes back before the calls in flight are drained: those are router calls, which
@@ -241,6 +245,31 @@ void ControllerServer::electionTick()
         m_executor->lead(*m_grant);
     if (m_grant && m_config.onLeaderTick)
         m_config.onLeaderTick(*m_grant);
+}
+
+void ControllerServer::presenceLoop()
+{
+    const auto interval = m_config.leaseTtl / 3;
+    const std::string name = std::string(kReplicaLeasePrefix) + holder();
+    std::optional<LeaseGrant> grant;
+    std::string lastError;
+    std::unique_lock lock(m_electionMutex);
+    while (!m_stopping) {
+        lock.unlock();
+        auto held = m_store->acquireLease(name, m_address, m_config.leaseTtl);
+        if (held) {
+            grant = *held;
+            lastError.clear();
+        } else if (held.error().describe() != lastError) {
+            lastError = held.error().describe();
+            log(LogLevel::Warn, "could not renew this replica's presence lease: " + lastError);
+        }
+        lock.lock();
+        m_electionWake.wait_for(lock, interval, [this] { return m_stopping; });
+    }
+    lock.unlock();
+    if (grant)
+        (void)m_store->releaseLease(*grant);
 }
 
 void ControllerServer::watchdogLoop()

@@ -7,6 +7,7 @@
 #include "core/migration/migration_executor.h"
 #include "core/node/node_server.h"
 #include "core/router/router.h"
+#include "core/store/lease_names.h"
 #include "core/store/metadata_store.h"
 #include "core/util/log.h"
 #include "core/util/result.h"
@@ -25,8 +26,6 @@
 
 namespace shardmap::core {
 
-// The store lease whose holder runs the migration executor; one holder across all replicas.
-inline constexpr std::string_view kExecutorLease = "executor";
 // Health service name that is SERVING only on the replica holding the executor lease.
 inline constexpr std::string_view kExecutorHealthService = "shardmap.v1.Controller/executor";
 inline constexpr std::string_view kRouterHealthService = "shardmap.v1.Router";
@@ -91,6 +90,7 @@ private:
     void electionLoop();
     void electionTick();
     void watchdogLoop();
+    void presenceLoop();
     void onAcquired(const Result<LeaseGrant>& grant);
     void onRenewed(const Result<LeaseGrant>& renewed);
     void becomeLeader(const LeaseGrant& grant);
@@ -123,6 +123,9 @@ private:
     // renewal the store does not answer (etcd cut off: calls wait up to retryFor, 30 s), so that
     // health never says two replicas lead.
     std::thread m_watchdog;
+    // Renews this replica's presence lease; its own thread, so that a store that stalls the
+    // call never delays the executor lease's renewal.
+    std::thread m_presence;
     std::atomic<std::int64_t> m_grantExpiresUnixMs { 0 };
     // Orders the watchdog's step-down against the election thread's acting on a store answer.
     std::mutex m_transitionMutex;

@@ -625,6 +625,30 @@ Result<EtcdStore::LeaseRead> EtcdStore::readLease(const std::string& name)
     return read;
 }
 
+Result<std::vector<LeaseGrant>> EtcdStore::liveLeases(const std::string& namePrefix)
+{
+    const std::string from = leaseKey(m_root, namePrefix);
+    etcdserverpb::RangeRequest request;
+    request.set_key(from);
+    request.set_range_end(rangeEnd(from));
+    auto response = m_client->range(request);
+    if (!response)
+        return response.error();
+    const std::size_t skip = leaseKey(m_root, "").size();
+    const std::int64_t now = nowUnixMs();
+    std::vector<LeaseGrant> leases;
+    for (const auto& kv : response->kvs()) {
+        const std::string name = kv.key().substr(skip);
+        auto lease = decodeLease(name, kv.value());
+        if (!lease)
+            return lease.error();
+        if (lease->expiresUnixMs > now)
+            leases.push_back({ name, lease->holder, lease->token, lease->expiresUnixMs });
+    }
+    std::sort(leases.begin(), leases.end(), [](const LeaseGrant& a, const LeaseGrant& b) { return a.name < b.name; });
+    return leases;
+}
+
 // decide(lease, now) returns the row to write, or nullopt to leave the lease as it is. The
 // result is the row written (name and all), or a grant with an empty holder when nothing was.
 template <typename Decide> Result<LeaseGrant> EtcdStore::changeLease(const std::string& name, Decide decide)

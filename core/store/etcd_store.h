@@ -103,6 +103,7 @@ public:
         const std::string& name, const std::string& holder, std::chrono::milliseconds ttl) override;
     Result<LeaseGrant> renewLease(const LeaseGrant& grant, std::chrono::milliseconds ttl) override;
     Status releaseLease(const LeaseGrant& grant) override;
+    Result<std::vector<LeaseGrant>> liveLeases(const std::string& namePrefix) override;
 
     std::string describe() const override;
 

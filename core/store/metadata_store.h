@@ -125,6 +125,9 @@ public:
     // Extends a held lease; FailedPrecondition if it was lost (expired and taken, or re-granted).
     virtual Result<LeaseGrant> renewLease(const LeaseGrant& grant, std::chrono::milliseconds ttl) = 0;
     virtual Status releaseLease(const LeaseGrant& grant) = 0;
+    // The leases whose name starts with namePrefix and that are held now (not expired or
+    // released), by name: who holds the executor lease, which controller replicas are alive.
+    virtual Result<std::vector<LeaseGrant>> liveLeases(const std::string& namePrefix) = 0;
 
     // A short description for status bars and logs ("sqlite:/var/lib/shardmap/map.db").
     virtual std::string describe() const = 0;

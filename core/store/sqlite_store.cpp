@@ -967,6 +967,27 @@ Status SqliteStore::releaseLease(const LeaseGrant& grant)
     return writeTransaction<void>([&] { return releaseLocked(grant); });
 }
 
+Result<std::vector<LeaseGrant>> SqliteStore::liveLeases(const std::string& namePrefix)
+{
+    return readTransaction<std::vector<LeaseGrant>>([&](SqliteDb& db) -> Result<std::vector<LeaseGrant>> {
+        auto stmt = db.prepare("SELECT name, holder, token, expires_unix_ms FROM leases"
+                               " WHERE substr(name, 1, length(?1)) = ?1 AND expires_unix_ms > ?2 ORDER BY name");
+        if (!stmt)
+            return stmt.error();
+        stmt->bind(1, namePrefix).bind(2, nowUnixMs());
+        std::vector<LeaseGrant> leases;
+        while (true) {
+            auto row = stmt->step();
+            if (!row)
+                return row.error();
+            if (!*row)
+                return leases;
+            leases.push_back(
+                { stmt->columnText(0), stmt->columnText(1), fromStored(stmt->columnInt(2)), stmt->columnInt(3) });
+        }
+    });
+}
+
 Result<std::optional<SqliteStore::LeaseRow>> SqliteStore::readLease(const std::string& name)
 {
     auto& stmt = m_stmts->readLease;

@@ -76,6 +76,7 @@ public:
     Result<LeaseGrant> renewLease(const LeaseGrant& grant, std::chrono::milliseconds ttl) override;
     // Releasing a lease that was already lost or released succeeds and changes nothing.
     Status releaseLease(const LeaseGrant& grant) override;
+    Result<std::vector<LeaseGrant>> liveLeases(const std::string& namePrefix) override;
 
     std::string describe() const override;
     const std::string& path() const { return m_path; }

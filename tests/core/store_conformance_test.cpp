@@ -632,4 +632,31 @@ TYPED_TEST(StoreConformance, ReleasedLeaseIsFreeAndCannotBeRenewed)
     EXPECT_NE(refused.error().message.find("ctl-b"), std::string::npos) << refused.error().message;
 }
 
+TYPED_TEST(StoreConformance, LiveLeasesListsHeldLeasesUnderAPrefixOnly)
+{
+    using namespace std::chrono_literals;
+    ASSERT_TRUE(this->m_store->acquireLease("replicas/a#1", "10.0.0.1:7500", 10s));
+    const auto b = this->m_store->acquireLease("replicas/b#2", "10.0.0.2:7500", 10s);
+    ASSERT_TRUE(b);
+    ASSERT_TRUE(this->m_store->acquireLease("replicas/c#3", "10.0.0.3:7500", TypeParam::kShortTtl));
+    ASSERT_TRUE(this->m_store->acquireLease("replicasX", "elsewhere", 10s));
+    ASSERT_TRUE(this->m_store->acquireLease("executor", "a#1", 10s));
+    std::this_thread::sleep_for(TypeParam::kShortTtl + 100ms);
+    ASSERT_TRUE(this->m_store->releaseLease(*b));
+
+    auto live = this->m_store->liveLeases("replicas/");
+    ASSERT_TRUE(live) << live.error().describe();
+    ASSERT_EQ(live->size(), 1u) << "released and expired leases, and other prefixes, are not listed";
+    EXPECT_EQ((*live)[0].name, "replicas/a#1");
+    EXPECT_EQ((*live)[0].holder, "10.0.0.1:7500");
+    EXPECT_GT((*live)[0].token, 0u);
+    auto executor = this->m_store->liveLeases(std::string("executor"));
+    ASSERT_TRUE(executor);
+    ASSERT_EQ(executor->size(), 1u);
+    EXPECT_EQ((*executor)[0].holder, "a#1");
+    auto none = this->m_store->liveLeases("nothing/");
+    ASSERT_TRUE(none);
+    EXPECT_TRUE(none->empty());
+}
+
 } // namespace
