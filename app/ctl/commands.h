@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/client/node_client.h"
+#include "core/fleet/alerts.h"
 #include "core/map/map_editor.h"
 #include "core/report/migration_report.h"
 #include "core/store/metadata_store.h"
@@ -53,6 +54,11 @@ core::Result<std::unique_ptr<core::MetadataStore>> openCtlStore(const CtlOptions
 core::Result<core::MapSnapshot> readMap(const CtlOptions& options);
 
 CommandResult cmdInit(const CtlOptions& options);
+// The alert rules over the whole fleet, once. Exit kExitWarning when only warnings fire,
+// kExitCritical when anything critical does (the store unreachable included).
+inline constexpr int kExitWarning = 8;
+inline constexpr int kExitCritical = 9;
+CommandResult cmdHealth(const CtlOptions& options, const core::AlertThresholds& thresholds);
 // Copies the map and its history from one store into a new, empty one.
 CommandResult cmdStoreCopy(const CtlOptions& options, const std::string& fromUri, const std::string& toUri);
 CommandResult cmdNodeAdd(const CtlOptions& options, const std::string& id, const std::string& address,

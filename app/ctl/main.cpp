@@ -182,6 +182,71 @@ int main(int argc, char** argv)
     stats->add_flag("--spaces", withSpaces, "Also list every space");
     stats->callback(run([&] { return cmdStats(options, withSpaces); }));
 
+    static shardmap::core::AlertThresholds alertThresholds;
+    static double cpuWindowMinutes = 5;
+    static double memoryLimitGiB = 4;
+    static double failedLookbackHours = 24;
+    auto* health = app.add_subcommand("health",
+        "The console's alerts, once, for cron and monitoring: store and executor, nodes (unreachable, disk, "
+        "CPU and memory over the window), shards over capacity, failed, stalled and slowing migrations. "
+        "Exits 0 when nothing fires, 8 when only warnings do, 9 when anything critical does");
+    auto& h = alertThresholds.health;
+    health->add_option("--disk-warning", h.diskUsedWarningPercent, "Disk used, % (warning)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 100.0));
+    health->add_option("--disk-critical", h.diskUsedCriticalPercent, "Disk used, % (critical)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 100.0));
+    health->add_option("--cpu-warning", h.cpuWarningPercent, "CPU averaged over the window, % (warning)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 10000.0));
+    health->add_option("--window-minutes", cpuWindowMinutes, "The window CPU and memory are averaged over")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 1440.0));
+    health->add_option("--memory-limit-gib", memoryLimitGiB, "A node's resident memory limit (0: not checked)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 1.0e6));
+    health->add_option("--memory-warning", h.memoryWarningPercent, "Memory, % of the limit (warning)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 1000.0));
+    health->add_option("--memory-critical", h.memoryCriticalPercent, "Memory, % of the limit (critical)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 1000.0));
+    health
+        ->add_option("--stall-seconds", alertThresholds.migrationStallSeconds,
+            "A migration without progress this long has stalled")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 7 * 86400));
+    health
+        ->add_option("--eta-window-seconds", alertThresholds.etaWindowSeconds,
+            "A backfill's time left is compared with this long ago")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 86400));
+    health
+        ->add_option("--eta-growth-percent", alertThresholds.etaGrowthPercent,
+            "... and fires when it grew by more than this share")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 100000.0));
+    health->add_option("--eta-growth-min-seconds", alertThresholds.etaGrowthMinSeconds, "... and at least this much")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 86400));
+    health
+        ->add_option(
+            "--failed-lookback-hours", failedLookbackHours, "Failed migrations that ended this recently fire (0: none)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 24.0 * 365));
+    health
+        ->add_option("--shard-fill-warning", alertThresholds.shardFillWarningPercent,
+            "A shard filled to this % of a capacity warns (over 100 % is critical)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 1000.0));
+    health->callback(run([&] {
+        alertThresholds.health.cpuWindowMs = static_cast<std::int64_t>(cpuWindowMinutes * 60'000);
+        alertThresholds.health.memoryLimitBytes = static_cast<std::uint64_t>(memoryLimitGiB * (1 << 30));
+        alertThresholds.failedLookbackSeconds = static_cast<std::int64_t>(failedLookbackHours * 3600);
+        return cmdHealth(options, alertThresholds);
+    }));
+
     addMigrationCommands(app, options, result);
     addPlanCommands(app, options, result);
     addSimulateCommand(app, options, result);

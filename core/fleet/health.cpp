@@ -98,7 +98,7 @@ void NodeSampleWindow::seed(const std::vector<NodeVitals>& older, std::int64_t r
     }
 }
 
-std::optional<double> NodeSampleWindow::cpuAverage(std::int64_t windowMs) const
+template <typename Figure> std::optional<double> NodeSampleWindow::average(std::int64_t windowMs, Figure figure) const
 {
     if (m_samples.empty()) {
         return std::nullopt;
@@ -109,10 +109,10 @@ std::optional<double> NodeSampleWindow::cpuAverage(std::int64_t windowMs) const
         return std::nullopt;
     }
     if (windowMs <= 0) {
-        return m_samples.back().cpuPercent;
+        return figure(m_samples.back());
     }
-    // Time-weighted: a sample's CPU is the mean over the interval since the sample before it, so
-    // ten-second history samples and one-second live samples count by the time they cover.
+    // Time-weighted: a sample's figure is the mean over the interval since the sample before it,
+    // so ten-second history samples and one-second live samples count by the time they cover.
     double sum = 0;
     for (std::size_t i = 1; i < m_samples.size(); ++i) {
         const std::int64_t end = m_samples[i].unixMs;
@@ -120,9 +120,19 @@ std::optional<double> NodeSampleWindow::cpuAverage(std::int64_t windowMs) const
             continue;
         }
         const std::int64_t start = std::max(m_samples[i - 1].unixMs, cutoff);
-        sum += m_samples[i].cpuPercent * static_cast<double>(end - start);
+        sum += figure(m_samples[i]) * static_cast<double>(end - start);
     }
     return sum / static_cast<double>(newest - cutoff);
+}
+
+std::optional<double> NodeSampleWindow::cpuAverage(std::int64_t windowMs) const
+{
+    return average(windowMs, [](const NodeVitals& vitals) { return vitals.cpuPercent; });
+}
+
+std::optional<double> NodeSampleWindow::rssAverage(std::int64_t windowMs) const
+{
+    return average(windowMs, [](const NodeVitals& vitals) { return static_cast<double>(vitals.rssBytes); });
 }
 
 std::optional<double> diskUsedPercent(const NodeVitals& vitals)

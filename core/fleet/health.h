@@ -104,8 +104,12 @@ public:
     // covers; nullopt until the samples cover the whole window (a burst right after connecting
     // is not a five-minute average).
     std::optional<double> cpuAverage(std::int64_t windowMs) const;
+    // Mean resident memory over the same window, weighted the same way (bytes).
+    std::optional<double> rssAverage(std::int64_t windowMs) const;
 
 private:
+    template <typename Figure> std::optional<double> average(std::int64_t windowMs, Figure figure) const;
+
     std::deque<NodeVitals> m_samples;
 };
 

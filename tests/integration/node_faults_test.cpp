@@ -2,6 +2,7 @@
 #include "core/client/node_client.h"
 #include "node_test_helpers.h"
 #include "tests/support/controller_process.h"
+#include "tests/support/small_filesystem.h"
 
 #include <atomic>
 #include <csignal>
@@ -272,34 +273,6 @@ TEST(NodeProcessTest, DiskReserveRefusesWritesBeforeTheDiskIsFull)
     EXPECT_EQ(create.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
     EXPECT_NE(create.error_message().find("in reserve"), std::string::npos) << create.error_message();
 }
-
-namespace {
-
-// A small tmpfs, so the filesystem itself fills up (ENOSPC), not just a configured cap.
-class SmallFilesystem final {
-public:
-    explicit SmallFilesystem(const std::string& path)
-        : m_path(path)
-    {
-        std::filesystem::create_directories(path);
-        const std::string command = "mount -t tmpfs -o size=4m shardmap-test '" + path + "' 2>/dev/null";
-        m_mounted = ::geteuid() == 0 && std::system(command.c_str()) == 0;
-    }
-    ~SmallFilesystem()
-    {
-        if (m_mounted)
-            (void)std::system(("umount -l '" + m_path + "'").c_str());
-    }
-    SmallFilesystem(const SmallFilesystem&) = delete;
-    SmallFilesystem& operator=(const SmallFilesystem&) = delete;
-    bool mounted() const { return m_mounted; }
-
-private:
-    std::string m_path;
-    bool m_mounted = false;
-};
-
-} // namespace
 
 TEST(NodeProcessTest, FullFilesystemIsResourceExhaustedAndWritesResumeWhenSpaceReturns)
 {

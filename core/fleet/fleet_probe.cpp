@@ -1,0 +1,116 @@
+#include "core/fleet/fleet_probe.h"
+
+#include "core/store/lease_names.h"
+
+#include <chrono>
+#include <future>
+
+namespace shardmap::core {
+
+namespace {
+
+std::int64_t nowMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+ProbedNode probeNode(const NodeRecord& record, NodeClientPool& nodes, std::int64_t sinceUnixMs, std::int64_t windowMs)
+{
+    ProbedNode out { record.id, record.address, record.retired, false, {}, {}, std::nullopt };
+    if (record.retired)
+        return out;
+    auto client = nodes.get(record.address);
+    if (!client) {
+        out.error = client.error().describe();
+        return out;
+    }
+    auto latest = (*client)->metrics(false);
+    if (!latest) {
+        out.error = latest.error().describe();
+        return out;
+    }
+    out.reachable = true;
+    // The history seeds the averages; a node that cannot give it still has its current sample.
+    if (auto history = (*client)->metricsHistory(sinceUnixMs)) {
+        for (const NodeMetricsValue& sample : history->samples) {
+            if (sample.unixMs < latest->unixMs)
+                out.vitals.add(NodeVitals::of(sample), windowMs);
+        }
+    }
+    out.vitals.add(NodeVitals::of(*latest), windowMs);
+    out.latest = std::move(*latest);
+    return out;
+}
+
+} // namespace
+
+FleetObservation FleetProbe::observation() const
+{
+    FleetObservation out;
+    out.nowUnixMs = unixMs;
+    out.storeError = storeError;
+    out.map = map ? &*map : nullptr;
+    out.executorKnown = executorKnown;
+    out.executor = executor;
+    for (const ProbedNode& node : nodes) {
+        out.nodes.push_back({ node.id, node.retired, node.retired ? std::optional<bool>() : node.reachable, node.error,
+            &node.vitals, node.latest ? &*node.latest : nullptr });
+    }
+    for (const auto& [id, history] : histories)
+        out.histories[id] = &history;
+    return out;
+}
+
+FleetProbe probeFleet(
+    MetadataStore* store, std::optional<std::string> storeError, NodeClientPool& nodes, std::int64_t historyWindowMs)
+{
+    FleetProbe probe;
+    probe.storeError = std::move(storeError);
+    if (store) {
+        probe.store = store->describe();
+        auto snapshot = store->snapshot();
+        auto map = snapshot ? MapSnapshot::decode(*snapshot) : Result<MapSnapshot>(snapshot.error());
+        if (!map) {
+            probe.storeError = map.error().describe();
+        } else {
+            probe.map = std::move(*map);
+            if (auto executor = store->liveLeases(std::string(kExecutorLease)); executor) {
+                probe.executorKnown = true;
+                for (const LeaseGrant& lease : *executor) {
+                    if (lease.name == kExecutorLease)
+                        probe.executor = lease;
+                }
+            }
+            if (auto replicas = store->liveLeases(std::string(kReplicaLeasePrefix)))
+                probe.replicas = std::move(*replicas);
+            for (const auto& [id, migration] : probe.map->migrations) {
+                if (!migration.value.active())
+                    continue;
+                auto listed = store->list(keys::migrationHistory(id));
+                if (!listed)
+                    continue;
+                const auto found = listed->records.find(keys::migrationHistory(id));
+                if (found == listed->records.end())
+                    continue;
+                if (auto history = decodeMigrationHistory(found->second.value))
+                    probe.histories[id] = std::move(*history);
+            }
+        }
+    }
+    if (probe.map) {
+        const std::int64_t since = nowMs() - historyWindowMs - 60'000;
+        std::vector<std::future<ProbedNode>> asked;
+        for (const auto& [id, node] : probe.map->nodes) {
+            asked.push_back(std::async(std::launch::async, [&nodes, record = node.value, since, historyWindowMs] {
+                return probeNode(record, nodes, since, historyWindowMs);
+            }));
+        }
+        for (auto& answer : asked)
+            probe.nodes.push_back(answer.get());
+    }
+    probe.unixMs = nowMs();
+    return probe;
+}
+
+} // namespace shardmap::core
