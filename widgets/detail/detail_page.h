@@ -122,6 +122,7 @@ private:
     void updateTitle();
     void updateErrors();
     void updateCompareMenu();
+    void fillCompareMenu();
     void setSpaceDetailNode(const QString& nodeId);
     qint64 rangeMs() const;
 

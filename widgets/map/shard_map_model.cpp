@@ -74,7 +74,8 @@ void ShardMapModel::setMap(const MapPtr& map)
     for (const int row : rows)
         addSpaces(row, *map, spacesOf(m_lanes[static_cast<std::size_t>(row)]->id.toStdString()));
     m_departed.clear();
-    spacesChanged(changes, rows);
+    if (shown) // the first map's tiles are all new
+        spacesChanged(changes, rows);
     updateProjections();
 }
 
@@ -137,10 +138,7 @@ void ShardMapModel::removeLanes(const MapPtr& map)
         while (first > 0 && !keep(first - 1))
             --first;
         beginRemoveRows({}, first, end - 1);
-        for (int row = first; row < end; ++row) {
-            for (const Space& space : m_lanes[static_cast<std::size_t>(row)]->spaces)
-                m_spaceLane.remove(space.id);
-        }
+        for (int row = first; row < end; ++row) { }
         m_lanes.erase(m_lanes.begin() + first, m_lanes.begin() + end);
         reindexLanes();
         endRemoveRows();
@@ -197,33 +195,35 @@ void ShardMapModel::removeSpaces(
         lane.record = *shard;
         emit dataChanged(parentIndex, parentIndex);
     }
-    QSet<QString> owned;
-    owned.reserve(static_cast<qsizetype>(spaces.size()));
-    for (const core::SpaceRecord* space : spaces)
-        owned.insert(QString::fromStdString(space->id));
-    const auto keep = [&](int child) { return owned.contains(lane.spaces[static_cast<std::size_t>(child)].id); };
+    if (lane.spaces.empty())
+        return;
+    // Both lists are in id order: one merge walk marks what stays.
+    std::vector<bool> keep(lane.spaces.size(), false);
+    auto wanted = spaces.begin();
+    for (std::size_t child = 0; child < lane.spaces.size(); ++child) {
+        const std::string& id = lane.spaces[child].id;
+        while (wanted != spaces.end() && (*wanted)->id < id)
+            ++wanted;
+        keep[child] = wanted != spaces.end() && (*wanted)->id == id;
+    }
     // Removed (or moved away): in runs, from the end so that earlier rows keep their numbers.
     for (int end = static_cast<int>(lane.spaces.size()); end > 0;) {
-        if (keep(end - 1)) {
+        if (keep[static_cast<std::size_t>(end - 1)]) {
             --end;
             continue;
         }
         int first = end - 1;
-        while (first > 0 && !keep(first - 1))
+        while (first > 0 && !keep[static_cast<std::size_t>(first - 1)])
             --first;
         beginRemoveRows(parentIndex, first, end - 1);
         for (int child = first; child < end; ++child) {
-            const Space& gone = lane.spaces[static_cast<std::size_t>(child)];
-            m_spaceLane.remove(gone.id);
-            lane.rowOf.remove(gone.id);
+            Space& gone = lane.spaces[static_cast<std::size_t>(child)];
             if (gone.known) {
-                m_departed.insert(gone.id, gone.figures);
+                m_departed[gone.id] = gone.figures;
                 --lane.known;
             }
         }
         lane.spaces.erase(lane.spaces.begin() + first, lane.spaces.begin() + end);
-        for (int child = first; child < static_cast<int>(lane.spaces.size()); ++child)
-            lane.rowOf.insert(lane.spaces[static_cast<std::size_t>(child)].id, child);
         endRemoveRows();
         end = first;
     }
@@ -233,29 +233,49 @@ void ShardMapModel::addSpaces(int row, const core::MapSnapshot&, const std::vect
 {
     Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
     const QModelIndex parentIndex = index(row, 0);
-    // New ones, appended (the view orders tiles by size). The map lists them in id order.
-    QStringList added;
+    // Lanes keep their spaces in id order (the view orders tiles by size): every run of new ids
+    // that goes between the same two rows is one insert; a fresh lane is one insert in all.
+    struct Run {
+        std::size_t at;
+        std::vector<const core::SpaceRecord*> spaces;
+    };
+    std::vector<Run> runs;
+    std::size_t at = 0;
     for (const core::SpaceRecord* space : spaces) {
-        QString id = QString::fromStdString(space->id);
-        if (!lane.rowOf.contains(id))
-            added.push_back(std::move(id));
+        while (at < lane.spaces.size() && lane.spaces[at].id < space->id)
+            ++at;
+        if (at < lane.spaces.size() && lane.spaces[at].id == space->id)
+            continue;
+        if (runs.empty() || runs.back().at != at)
+            runs.push_back({ at, {} });
+        runs.back().spaces.push_back(space);
     }
-    if (added.isEmpty())
+    if (runs.empty())
         return;
-    const int begin = static_cast<int>(lane.spaces.size());
-    beginInsertRows(parentIndex, begin, begin + static_cast<int>(added.size()) - 1);
-    lane.spaces.reserve(lane.spaces.size() + static_cast<std::size_t>(added.size()));
-    lane.rowOf.reserve(static_cast<qsizetype>(lane.spaces.size()) + added.size());
-    for (const QString& id : std::as_const(added)) {
-        // A space that moved here from another lane keeps its figures.
-        const auto departed = m_departed.constFind(id);
-        const bool known = departed != m_departed.constEnd();
-        lane.rowOf.insert(id, static_cast<int>(lane.spaces.size()));
-        lane.spaces.push_back({ id, known, known ? *departed : core::SpaceMetricsValue {} });
-        lane.known += known ? 1 : 0;
-        m_spaceLane.insert(id, lane.id);
+    // From the last run, so that the positions of the earlier ones stay valid.
+    for (auto run = runs.rbegin(); run != runs.rend(); ++run) {
+        const int first = static_cast<int>(run->at);
+        beginInsertRows(parentIndex, first, first + static_cast<int>(run->spaces.size()) - 1);
+        std::vector<Space> fresh;
+        fresh.reserve(run->spaces.size());
+        for (const core::SpaceRecord* space : run->spaces) {
+            // A space that moved here from another lane keeps its figures.
+            const auto departed = m_departed.find(space->id);
+            const bool known = departed != m_departed.end();
+            fresh.push_back({ space->id, known, known ? departed->second : Figures {} });
+            lane.known += known ? 1 : 0;
+        }
+        lane.spaces.insert(
+            lane.spaces.begin() + first, std::make_move_iterator(fresh.begin()), std::make_move_iterator(fresh.end()));
+        endInsertRows();
     }
-    endInsertRows();
+}
+
+int ShardMapModel::childRow(const Lane& lane, const std::string& spaceId)
+{
+    const auto found = std::lower_bound(lane.spaces.begin(), lane.spaces.end(), spaceId,
+        [](const Space& space, const std::string& id) { return space.id < id; });
+    return found == lane.spaces.end() || found->id != spaceId ? -1 : static_cast<int>(found - lane.spaces.begin());
 }
 
 void ShardMapModel::reindexLanes()
@@ -277,26 +297,23 @@ void ShardMapModel::applySample(const QString& nodeId, const SamplePtr& sample)
             continue;
         Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
         lane.sampled = true;
-        std::vector<core::SpaceMetricsValue> spaces = figures.spaceMetrics;
-        lane.figures = figures;
+        lane.figures = { figures.liveDocs, figures.bytesEstimate, figures.queriesPerSecond, figures.writesPerSecond };
         const QModelIndex parentIndex = index(row, 0);
         int first = -1;
         int last = -1;
-        for (const core::SpaceMetricsValue& value : spaces) {
-            const auto found = lane.rowOf.constFind(QString::fromStdString(value.space));
-            if (found == lane.rowOf.constEnd())
+        for (const core::SpaceMetricsValue& value : figures.spaceMetrics) {
+            const int child = childRow(lane, value.space);
+            if (child < 0)
                 continue;
-            Space& space = lane.spaces[static_cast<std::size_t>(*found)];
-            if (space.known && space.figures.liveDocs == value.liveDocs
-                && space.figures.bytesEstimate == value.bytesEstimate
-                && space.figures.queriesPerSecond == value.queriesPerSecond
-                && space.figures.writesPerSecond == value.writesPerSecond)
+            Space& space = lane.spaces[static_cast<std::size_t>(child)];
+            const Figures next { value.liveDocs, value.bytesEstimate, value.queriesPerSecond, value.writesPerSecond };
+            if (space.known && space.figures == next)
                 continue;
             lane.known += space.known ? 0 : 1;
             space.known = true;
-            space.figures = value;
-            first = first < 0 ? *found : std::min(first, *found);
-            last = std::max(last, *found);
+            space.figures = next;
+            first = first < 0 ? child : std::min(first, child);
+            last = std::max(last, child);
         }
         if (first >= 0)
             emit dataChanged(index(first, 0, parentIndex), index(last, 0, parentIndex),
@@ -364,13 +381,13 @@ const core::MoveRules& ShardMapModel::rules() const
         std::map<std::string, core::ShardFigures> loads;
         for (const auto& lane : m_lanes) {
             if (lane->sampled)
-                loads[lane->id.toStdString()] = { lane->figures.liveDocs, lane->figures.bytesEstimate };
+                loads[lane->id.toStdString()] = { lane->figures.docs, lane->figures.bytes };
             // Most lanes have no space with figures: a million spaces are not walked per rebuild.
             if (lane->known == 0)
                 continue;
             for (const Space& space : lane->spaces) {
                 if (space.known)
-                    spaces[space.id.toStdString()] = { space.figures.liveDocs, space.figures.bytesEstimate };
+                    spaces[space.id] = { space.figures.docs, space.figures.bytes };
             }
         }
         m_rules.emplace(m_map ? *m_map : empty, std::move(spaces), std::move(loads));
@@ -425,12 +442,18 @@ QModelIndex ShardMapModel::laneIndex(const QString& shardId) const
 
 QModelIndex ShardMapModel::spaceIndex(const QString& spaceId) const
 {
-    const int row = laneRow(m_spaceLane.value(spaceId));
-    if (row < 0)
+    // The map says which lanes list the space: its owner's, and its migration target's.
+    const std::string id = spaceId.toStdString();
+    const core::SpaceRecord* record = m_map ? m_map->space(id) : nullptr;
+    if (!record)
         return {};
-    const Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
-    const int child = lane.rowOf.value(spaceId, -1);
-    return child < 0 ? QModelIndex() : index(child, 0, index(row, 0));
+    for (const std::string* shard : { &record->shard, &record->target }) {
+        const int row = shard->empty() ? -1 : laneRow(QString::fromStdString(*shard));
+        const int child = row < 0 ? -1 : childRow(*m_lanes[static_cast<std::size_t>(row)], id);
+        if (child >= 0)
+            return index(child, 0, index(row, 0));
+    }
+    return {};
 }
 
 QModelIndex ShardMapModel::laneOf(const QModelIndex& index) const
@@ -510,7 +533,7 @@ QVariant ShardMapModel::laneData(const Lane& lane, int role) const
     case DocsRole: return QVariant::fromValue<qulonglong>(now.docs);
     case BytesRole: return QVariant::fromValue<qulonglong>(now.bytes);
     case SizeRole: return QVariant::fromValue<qulonglong>(measure(now));
-    case LoadRole: return lane.figures.queriesPerSecond + lane.figures.writesPerSecond;
+    case LoadRole: return lane.figures.queries + lane.figures.writes;
     case FillRole: return fill(measure(now), capacity);
     case ProjectedFillRole: return fill(measure(lane.projected), capacity);
     case ProjectedDocsRole: return QVariant::fromValue<qulonglong>(lane.projected.docs);
@@ -523,26 +546,24 @@ QVariant ShardMapModel::laneData(const Lane& lane, int role) const
 QVariant ShardMapModel::spaceData(const Lane& lane, const Space& space, int role) const
 {
     // Records are not copied per tile (a million of them): the shown map has them.
-    const auto record
-        = [&]() -> const core::SpaceRecord* { return m_map ? m_map->space(space.id.toStdString()) : nullptr; };
+    const auto record = [&]() -> const core::SpaceRecord* { return m_map ? m_map->space(space.id) : nullptr; };
     switch (role) {
     case Qt::DisplayRole:
-    case IdRole: return space.id;
+    case IdRole: return QString::fromStdString(space.id);
     case Qt::ToolTipRole:
         return space.known ? tr("Space %1: %2 docs, %3")
-                                 .arg(space.id)
-                                 .arg(space.figures.liveDocs)
-                                 .arg(QString::fromStdString(core::formatBytes(space.figures.bytesEstimate)))
-                           : tr("Space %1 (no figures yet)").arg(space.id);
+                                 .arg(QString::fromStdString(space.id))
+                                 .arg(space.figures.docs)
+                                 .arg(QString::fromStdString(core::formatBytes(space.figures.bytes)))
+                           : tr("Space %1 (no figures yet)").arg(QString::fromStdString(space.id));
     case KindRole: return QVariant::fromValue(ItemKind::Space);
     case NodeRole: return lane.node;
     case StateRole: return QString::fromUtf8(core::shardStateName(lane.record.state));
-    case DocsRole: return QVariant::fromValue<qulonglong>(space.figures.liveDocs);
-    case BytesRole: return QVariant::fromValue<qulonglong>(space.figures.bytesEstimate);
+    case DocsRole: return QVariant::fromValue<qulonglong>(space.figures.docs);
+    case BytesRole: return QVariant::fromValue<qulonglong>(space.figures.bytes);
     case SizeRole:
-        return QVariant::fromValue<qulonglong>(
-            m_sizeBy == SizeBy::Docs ? space.figures.liveDocs : space.figures.bytesEstimate);
-    case LoadRole: return space.figures.queriesPerSecond + space.figures.writesPerSecond;
+        return QVariant::fromValue<qulonglong>(m_sizeBy == SizeBy::Docs ? space.figures.docs : space.figures.bytes);
+    case LoadRole: return space.figures.queries + space.figures.writes;
     case FiguresKnownRole: return space.known;
     case MigratingToRole: {
         const core::SpaceRecord* found = record();
@@ -553,7 +574,7 @@ QVariant ShardMapModel::spaceData(const Lane& lane, const Space& space, int role
         return found ? QString::fromStdString(found->pin) : QString();
     }
     case PlannedToRole: {
-        const std::string id = space.id.toStdString();
+        const std::string& id = space.id;
         const auto planned = std::find_if(
             m_planned.begin(), m_planned.end(), [&](const core::PlannedMove& move) { return move.space == id; });
         return planned == m_planned.end() ? QString() : QString::fromStdString(planned->to);

@@ -121,20 +121,31 @@ signals:
     void movesRequested(const QStringList& spaces, const QString& targetShard);
 
 private:
+    // What a sample says about a space or a shard.
+    struct Figures {
+        std::uint64_t docs = 0;
+        std::uint64_t bytes = 0;
+        double queries = 0;
+        double writes = 0;
+
+        bool operator==(const Figures&) const = default;
+    };
+    // A tile: no record (the shown map has it) and no hashed copies of its id, so that a million
+    // of them stay small and quick to build.
     struct Space {
-        QString id;
+        std::string id;
         bool known = false;
-        core::SpaceMetricsValue figures;
+        Figures figures;
     };
     struct Lane {
         QString id;
         QString node;
         core::ShardRecord record;
         bool sampled = false;
-        core::ShardMetricsValue figures;
+        Figures figures;
         core::ShardFigures projected;
+        // In id order, as the map lists them.
         std::vector<Space> spaces;
-        QHash<QString, int> rowOf;
         // How many of spaces have figures.
         std::size_t known = 0;
     };
@@ -161,6 +172,8 @@ private:
     void spacesChanged(const core::MapChanges* changes, const std::vector<int>& syncedRows);
     QModelIndex dropTarget(int row, const QModelIndex& parent) const;
     void reindexLanes();
+    // The row of a space in its lane, -1 if it is not there.
+    static int childRow(const Lane& lane, const std::string& spaceId);
     void invalidateRules();
     void updateProjections();
     QVariant laneData(const Lane& lane, int role) const;
@@ -170,10 +183,8 @@ private:
     MapPtr m_map;
     std::vector<std::unique_ptr<Lane>> m_lanes;
     QHash<QString, int> m_laneRow;
-    // space -> shard it is listed under
-    QHash<QString, QString> m_spaceLane;
     // Figures of spaces that left a lane during setMap, for the lane they enter.
-    QHash<QString, core::SpaceMetricsValue> m_departed;
+    std::unordered_map<std::string, Figures> m_departed;
     SizeBy m_sizeBy = SizeBy::Docs;
     std::vector<core::PlannedMove> m_planned;
     mutable std::optional<core::MoveRules> m_rules;
