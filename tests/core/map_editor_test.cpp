@@ -188,6 +188,27 @@ TEST(MapCodecTest, RecordsRoundTripAndMalformedOnesAreErrors)
     EXPECT_FALSE(decodeSpace(R"({"id":"x"})"));
 }
 
+// Space records are read from SAX events; whatever that reader does not expect goes to the DOM
+// reader, so both agree on every record and on every refusal.
+TEST(MapEncodingTest, SpaceRecordsDecodeTheSameOnBothReaders)
+{
+    SpaceRecord space { "acme", "s1", 4, "m-1", "s2", MigrationPhase::Verify, "s1", true };
+    EXPECT_EQ(*decodeSpace(encode(space)), space);
+    EXPECT_EQ(*decodeSpace(R"({"id":"a","shard":"s1","epoch":3})"),
+        (SpaceRecord { "a", "s1", 3, "", "", MigrationPhase::Done, "", false }));
+    EXPECT_EQ(*decodeSpace(R"({"id":"a","shard":"s1","epoch":3,"pin":null,"paused":null,"phase":"cutover"})"),
+        (SpaceRecord { "a", "s1", 3, "", "", MigrationPhase::Cutover, "", false }));
+    // Unknown fields, even nested ones, are ignored as before.
+    EXPECT_EQ(*decodeSpace(R"({"id":"a","shard":"s1","epoch":3,"note":"x","extra":{"k":[1,2]},"n":-1})"),
+        (SpaceRecord { "a", "s1", 3, "", "", MigrationPhase::Done, "", false }));
+    EXPECT_EQ(decodeSpace(R"({"id":"a","shard":"s1","epoch":3,"phase":"exploded"})")->phase, MigrationPhase::Done);
+    for (const char* bad : { R"({"id":"x"})", R"({"id":1,"shard":"s1","epoch":3})",
+             R"({"id":"a","shard":"s1","epoch":"3"})", R"({"id":"a","shard":"s1","epoch":3,"pin":4})",
+             R"({"id":null,"shard":"s1","epoch":3})", R"({"id":"a","shard":"s1","epoch":3} trailing)", "[]", "" }) {
+        EXPECT_FALSE(decodeSpace(bad)) << bad;
+    }
+}
+
 // spacesOn lists owners and migration targets; an empty id matches nothing (a space that is not
 // migrating has an empty target, which once made "no shard selected" list every space).
 TEST(MapSnapshotTest, SpacesOnMatchesOwnersAndTargetsOnly)
