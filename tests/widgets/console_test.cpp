@@ -5,6 +5,7 @@
 #include "core/fleet/health.h"
 #include "tests/support/fleet_test.h"
 #include "tests/widgets/wait_for.h"
+#include "widgets/alerts/alerts_page.h"
 #include "widgets/audit/audit_page.h"
 #include "widgets/console/main_window.h"
 #include "widgets/detail/detail_page.h"
@@ -13,6 +14,7 @@
 #include "widgets/map/map_page.h"
 #include "widgets/map/shard_map_model.h"
 #include "widgets/migrations/migrations_page.h"
+#include "widgets/overview/overview_page.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -161,7 +163,8 @@ TEST_F(ConsoleTest, ScreenshotOfEveryPage)
 
     const QString dir = QStringLiteral(SHARDMAP_TEST_ARTIFACTS) + QStringLiteral("/screenshots");
     ASSERT_TRUE(QDir().mkpath(dir));
-    const QList<QPair<QWidget*, QString>> pages = { { window.fleetPage(), QStringLiteral("fleet") },
+    const QList<QPair<QWidget*, QString>> pages = { { window.overviewPage(), QStringLiteral("overview") },
+        { window.alertsPage(), QStringLiteral("alerts") }, { window.fleetPage(), QStringLiteral("fleet") },
         { window.detailPage(), QStringLiteral("detail") }, { window.mapPage(), QStringLiteral("map") },
         { window.migrationsPage(), QStringLiteral("migrations") }, { window.auditPage(), QStringLiteral("audit") } };
     for (const auto& [page, name] : pages) {

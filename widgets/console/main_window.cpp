@@ -1,5 +1,8 @@
 #include "widgets/console/main_window.h"
 
+#include "widgets/alerts/alert_monitor.h"
+#include "widgets/alerts/alerts_model.h"
+#include "widgets/alerts/alerts_page.h"
 #include "widgets/audit/audit_page.h"
 #include "widgets/connect/connect_dialog.h"
 #include "widgets/connect/recent_connections.h"
@@ -7,6 +10,7 @@
 #include "widgets/fleet/fleet_page.h"
 #include "widgets/map/map_page.h"
 #include "widgets/migrations/migrations_page.h"
+#include "widgets/overview/overview_page.h"
 #include "widgets/style/preferences_dialog.h"
 #include "widgets/whatif/whatif_page.h"
 #include "widgets/wizards/plan_wizard.h"
@@ -26,6 +30,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QSystemTrayIcon>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -62,6 +67,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_pages = new QStackedWidget(this);
     connect(m_navigation, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
 
+    m_alertMonitor = new AlertMonitor(m_connection, this);
+    m_overviewPage = new OverviewPage(m_connection, m_alertMonitor, this);
+    addPage(m_overviewPage, tr("Overview"), resourceIcon("node"));
     m_fleetPage = new FleetPage(m_connection, this);
     m_detailPage = new DetailPage(m_connection, this);
     addPage(m_fleetPage, tr("Fleet"), resourceIcon("node"));
@@ -74,6 +82,28 @@ MainWindow::MainWindow(QWidget* parent)
     addPage(m_auditPage, tr("Audit"), resourceIcon("find"));
     m_whatIfPage = new WhatIfPage(m_connection, this);
     addPage(m_whatIfPage, tr("What-if"), resourceIcon("settings"));
+    m_alertsPage = new AlertsPage(m_alertMonitor, this);
+    m_alertsPageIndex = addPage(m_alertsPage, tr("Alerts"), resourceIcon("find"));
+    connect(m_overviewPage, &OverviewPage::pageRequested, this, [this](OverviewPage::Target target) {
+        switch (target) {
+        case OverviewPage::Target::Fleet: showPage(m_fleetPage); break;
+        case OverviewPage::Target::Map: showPage(m_mapPage); break;
+        case OverviewPage::Target::Migrations: showPage(m_migrationsPage); break;
+        case OverviewPage::Target::Alerts: showPage(m_alertsPage); break;
+        case OverviewPage::Target::Audit: showPage(m_auditPage); break;
+        }
+    });
+    connect(m_overviewPage, &OverviewPage::detailRequested, this, &MainWindow::showDetail);
+    connect(m_overviewPage, &OverviewPage::spaceRequested, this, &MainWindow::findSpace);
+    connect(m_overviewPage, &OverviewPage::alertRequested, this, &MainWindow::showAlertSubject);
+    connect(m_alertsPage, &AlertsPage::subjectRequested, this, &MainWindow::showAlertSubject);
+    connect(m_alertsPage, &AlertsPage::healthThresholdsRequested, this, &MainWindow::editHealthThresholds);
+    connect(m_fleetPage, &FleetPage::thresholdsChanged, this, [this] {
+        QSettings settings;
+        m_alertMonitor->setThresholds(loadAlertThresholds(settings));
+    });
+    connect(m_alertMonitor, &AlertMonitor::alertsChanged, this, &MainWindow::updateAlertBadge);
+    connect(m_alertMonitor, &AlertMonitor::alertsFired, this, &MainWindow::notifyAlerts);
     connect(m_fleetPage, &FleetPage::detailRequested, this, &MainWindow::showDetail);
     connect(m_fleetPage, &FleetPage::wizardRequested, this, &MainWindow::openWizard);
     connect(m_mapPage, &MapPage::wizardRequested, this, &MainWindow::openWizard);
@@ -287,6 +317,78 @@ void MainWindow::showDetail(const QString& nodeId, const QString& shardId)
         m_detailPage->showShard(shardId);
     }
     showPage(m_detailPage);
+}
+
+void MainWindow::showAlertSubject(int kind, const QString& subject)
+{
+    const MapPtr map = m_connection->map();
+    switch (static_cast<core::AlertKind>(kind)) {
+    case core::AlertKind::NodeUnreachable:
+    case core::AlertKind::DiskFull:
+    case core::AlertKind::CpuHigh:
+    case core::AlertKind::MemoryHigh: showDetail(subject, {}); return;
+    case core::AlertKind::ShardOverCapacity: {
+        const core::ShardRecord* shard = map ? map->shard(subject.toStdString()) : nullptr;
+        showDetail(shard ? QString::fromStdString(shard->node) : QString(), subject);
+        return;
+    }
+    case core::AlertKind::MigrationFailed:
+    case core::AlertKind::MigrationStalled:
+    case core::AlertKind::EtaGrowing:
+        showPage(m_migrationsPage);
+        m_migrationsPage->selectMigration(subject);
+        return;
+    case core::AlertKind::StoreUnreachable:
+    case core::AlertKind::NoExecutor: showPage(m_alertsPage); return;
+    }
+}
+
+QString MainWindow::alertsNavigationText() const
+{
+    return m_navigation->item(m_alertsPageIndex)->text();
+}
+
+void MainWindow::updateAlertBadge()
+{
+    const int open = static_cast<int>(m_alertMonitor->log().unacknowledgedCount());
+    const int firing = static_cast<int>(m_alertMonitor->log().activeCount());
+    QListWidgetItem* item = m_navigation->item(m_alertsPageIndex);
+    item->setText(firing == 0 ? tr("Alerts") : tr("Alerts (%1)").arg(firing));
+    item->setData(Qt::AccessibleTextRole,
+        firing == 0 ? tr("Alerts, none firing")
+                    : tr("Alerts, %n firing", nullptr, firing) + QStringLiteral(", ")
+                + tr("%n not acknowledged", nullptr, open));
+    QFont font = item->font();
+    font.setBold(open > 0);
+    item->setFont(font);
+}
+
+void MainWindow::notifyAlerts(const std::vector<core::Alert>& alerts)
+{
+    if (alerts.empty())
+        return;
+    const core::Alert& first = alerts.front();
+    const QString title = alerts.size() == 1 ? AlertsModel::kindName(first.kind)
+                                             : tr("%n alerts fired", nullptr, static_cast<int>(alerts.size()));
+    const QString text = AlertsModel::describe(first);
+    m_lastNotification = title + QStringLiteral(": ") + text;
+    // A desktop notification where the desktop has a tray; the window asks for attention anyway.
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        if (!m_tray) {
+            m_tray = new QSystemTrayIcon(windowIcon(), this);
+            connect(m_tray, &QSystemTrayIcon::messageClicked, this, [this] {
+                showPage(m_alertsPage);
+                raise();
+                activateWindow();
+            });
+            m_tray->show();
+        }
+        m_tray->showMessage(title, text,
+            first.severity == core::AlertSeverity::Critical ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning);
+    }
+    QApplication::alert(this);
+    statusBar()->showMessage(m_lastNotification, 15000);
+    emit alertNotified(title, text);
 }
 
 void MainWindow::exportChart()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/fleet/alerts.h"
 #include "widgets/session/fleet_connection.h"
 
 #include <QMainWindow>
@@ -13,9 +14,14 @@ class QListWidget;
 class QMenu;
 class QStackedWidget;
 
+class QSystemTrayIcon;
+
 namespace shardmap::widgets {
 
+class AlertMonitor;
+class AlertsPage;
 class AuditPage;
+class OverviewPage;
 class DetailPage;
 class FleetPage;
 class MapPage;
@@ -35,6 +41,9 @@ public:
     ~MainWindow() override;
 
     FleetConnection* connection() const { return m_connection; }
+    OverviewPage* overviewPage() const { return m_overviewPage; }
+    AlertsPage* alertsPage() const { return m_alertsPage; }
+    AlertMonitor* alertMonitor() const { return m_alertMonitor; }
     FleetPage* fleetPage() const { return m_fleetPage; }
     DetailPage* detailPage() const { return m_detailPage; }
     MapPage* mapPage() const { return m_mapPage; }
@@ -63,6 +72,14 @@ public:
     QString revisionText() const;
     QString metricsAgeText() const;
     QString bannerText() const;
+    // The last alert notification ("Node unreachable: Node n1 cannot be reached"), for tests.
+    QString lastNotification() const { return m_lastNotification; }
+    // The navigation entry of the alerts page ("Alerts (2)").
+    QString alertsNavigationText() const;
+
+signals:
+    // A desktop notification of fired alerts was shown (or would have been, without a tray).
+    void alertNotified(const QString& title, const QString& text);
 
 public slots:
     void openConnectDialog();
@@ -84,11 +101,20 @@ private:
     void updateRevision();
     void updateMetricsAge();
     void showDetail(const QString& nodeId, const QString& shardId);
+    void showAlertSubject(int kind, const QString& subject);
+    void updateAlertBadge();
+    void notifyAlerts(const std::vector<core::Alert>& alerts);
 
     FleetConnection* m_connection = nullptr;
     RecentConnections* m_recent = nullptr;
     QListWidget* m_navigation = nullptr;
     QStackedWidget* m_pages = nullptr;
+    AlertMonitor* m_alertMonitor = nullptr;
+    OverviewPage* m_overviewPage = nullptr;
+    AlertsPage* m_alertsPage = nullptr;
+    int m_alertsPageIndex = -1;
+    QSystemTrayIcon* m_tray = nullptr;
+    QString m_lastNotification;
     FleetPage* m_fleetPage = nullptr;
     DetailPage* m_detailPage = nullptr;
     MapPage* m_mapPage = nullptr;

@@ -108,24 +108,57 @@ void FleetPage::reorder()
 
 void FleetPage::connectTo(FleetConnection* connection)
 {
-    connect(connection, &FleetConnection::mapChanged, m_model, &FleetModel::setMap);
+    // The connection streams a node's metrics before the first map is decoded: nodes new to the
+    // model catch up on their link, latest sample and history when the map lists them.
+    connect(connection, &FleetConnection::mapChanged, this, [this, connection](const MapPtr& map) {
+        QStringList fresh;
+        if (map) {
+            for (const auto& entry : map->nodes) {
+                const QString nodeId = QString::fromStdString(entry.first);
+                if (!m_model->nodeIndex(nodeId).isValid()) {
+                    fresh.push_back(nodeId);
+                }
+            }
+        }
+        m_model->setMap(map);
+        for (const QString& nodeId : std::as_const(fresh)) {
+            catchUp(connection, nodeId);
+            if (connection->nodeLink(nodeId).reachable) {
+                fetchHealthHistory(connection, nodeId);
+            }
+        }
+    });
     connect(connection, &FleetConnection::nodeSample, m_model, &FleetModel::applySample);
     connect(connection, &FleetConnection::nodeLinkChanged, m_model, &FleetModel::setNodeLink);
     // A node that comes up: its recent history covers the health window (CPU over 5 minutes).
     connect(
         connection, &FleetConnection::nodeLinkChanged, this, [this, connection](const QString& nodeId, bool reachable) {
-            if (!reachable) {
-                return;
+            if (reachable && m_model->nodeIndex(nodeId).isValid()) {
+                fetchHealthHistory(connection, nodeId);
             }
-            const qint64 since
-                = QDateTime::currentMSecsSinceEpoch() - m_model->thresholds().cpuWindowMs - kHistoryMarginMs;
-            connection->fetchHistory(
-                nodeId, since, this, [this, nodeId](core::Result<core::MetricsHistoryValue> history) {
-                    if (history) {
-                        m_model->seedHistory(nodeId, *history);
-                    }
-                });
         });
+}
+
+void FleetPage::fetchHealthHistory(FleetConnection* connection, const QString& nodeId)
+{
+    const qint64 since = QDateTime::currentMSecsSinceEpoch() - m_model->thresholds().cpuWindowMs - kHistoryMarginMs;
+    connection->fetchHistory(nodeId, since, this, [this, nodeId](core::Result<core::MetricsHistoryValue> history) {
+        if (history) {
+            m_model->seedHistory(nodeId, *history);
+        }
+    });
+}
+
+void FleetPage::catchUp(FleetConnection* connection, const QString& nodeId)
+{
+    const FleetConnection::NodeLinkInfo link = connection->nodeLink(nodeId);
+    // Neither up nor failed yet: the first attempt is still running ("connecting").
+    if (link.reachable || !link.error.isEmpty()) {
+        m_model->setNodeLink(nodeId, link.reachable, link.error);
+    }
+    if (const SamplePtr sample = connection->latestSample(nodeId)) {
+        m_model->applySample(nodeId, sample);
+    }
 }
 
 void FleetPage::showCurrent(FleetConnection* connection)
@@ -136,15 +169,7 @@ void FleetPage::showCurrent(FleetConnection* connection)
     }
     m_model->setMap(map);
     for (const auto& entry : map->nodes) {
-        const QString nodeId = QString::fromStdString(entry.first);
-        const FleetConnection::NodeLinkInfo link = connection->nodeLink(nodeId);
-        // Neither up nor failed yet: the first attempt is still running ("connecting").
-        if (link.reachable || !link.error.isEmpty()) {
-            m_model->setNodeLink(nodeId, link.reachable, link.error);
-        }
-        if (const SamplePtr sample = connection->latestSample(nodeId)) {
-            m_model->applySample(nodeId, sample);
-        }
+        catchUp(connection, QString::fromStdString(entry.first));
     }
 }
 
@@ -158,6 +183,7 @@ void FleetPage::editThresholds()
     m_model->setThresholds(thresholds);
     QSettings settings;
     saveHealthThresholds(settings, thresholds);
+    emit thresholdsChanged();
 }
 
 void FleetPage::activate(const QModelIndex& proxyIndex)

@@ -40,6 +40,8 @@ public:
     void reorder();
 
 signals:
+    // The health thresholds were edited (and saved to the settings).
+    void thresholdsChanged();
     // A row was double-clicked or activated with Enter; shardId is empty for a node row.
     void detailRequested(const QString& nodeId, const QString& shardId);
     // A wizard asked for from a row's context menu (int(core::Scenario); the shard or node).
@@ -48,6 +50,9 @@ signals:
 private:
     void connectTo(FleetConnection* connection);
     void showCurrent(FleetConnection* connection);
+    // A node's link and latest sample, from the connection.
+    void catchUp(FleetConnection* connection, const QString& nodeId);
+    void fetchHealthHistory(FleetConnection* connection, const QString& nodeId);
     void activate(const QModelIndex& proxyIndex);
     void showRowMenu(const QPoint& viewportPoint);
 

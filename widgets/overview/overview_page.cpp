@@ -1,0 +1,636 @@
+#include "widgets/overview/overview_page.h"
+
+#include "widgets/alerts/alert_monitor.h"
+#include "widgets/alerts/alerts_model.h"
+#include "widgets/charts/time_series_chart.h"
+#include "widgets/style/format.h"
+#include "widgets/style/theme.h"
+
+#include <QDateTime>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QListWidget>
+#include <QLocale>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace shardmap::widgets {
+
+namespace {
+
+constexpr qint64 kDayMs = 24LL * 3600 * 1000;
+constexpr qint64 kBucketMs = 60 * 1000;
+
+enum ItemRole { NodeRole = Qt::UserRole + 1, ShardRole, SpaceRole, KindRole, SubjectRole };
+
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+QString number(double value, int decimals = 1)
+{
+    return QLocale().toString(value, 'f', decimals);
+}
+
+QString count(std::uint64_t value)
+{
+    return QLocale().toString(static_cast<qulonglong>(value));
+}
+
+double writesOf(const core::NodeMetricsValue& sample)
+{
+    double writes = 0;
+    for (const auto& shard : sample.shards)
+        writes += shard.writesPerSecond;
+    return writes;
+}
+
+QStandardItem* item(const QString& text, bool numeric = false)
+{
+    auto* out = new QStandardItem(text);
+    out->setEditable(false);
+    if (numeric)
+        out->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return out;
+}
+
+QTableView* smallTable(QStandardItemModel* model, const QString& name, QWidget* parent)
+{
+    auto* view = new QTableView(parent);
+    view->setObjectName(name);
+    view->setModel(model);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->verticalHeader()->hide();
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->setWordWrap(false);
+    return view;
+}
+
+} // namespace
+
+// ---- OverviewTile ------------------------------------------------------------------------------
+
+OverviewTile::OverviewTile(const QString& title, QWidget* parent)
+    : QFrame(parent)
+    , m_title(title)
+    , m_titleLabel(new QLabel(title, this))
+    , m_valueLabel(new QLabel(this))
+    , m_detailLabel(new QLabel(this))
+{
+    setFrameShape(QFrame::StyledPanel);
+    setFocusPolicy(Qt::StrongFocus);
+    setCursor(Qt::PointingHandCursor);
+    setMinimumWidth(150);
+    for (QLabel* label : { m_titleLabel, m_valueLabel, m_detailLabel }) {
+        label->setWordWrap(false);
+        label->setTextFormat(Qt::PlainText);
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    }
+    QFont big = m_valueLabel->font();
+    big.setPointSizeF(big.pointSizeF() * 1.6);
+    big.setBold(true);
+    m_valueLabel->setFont(big);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(10, 6, 10, 6);
+    layout->setSpacing(2);
+    layout->addWidget(m_titleLabel);
+    layout->addWidget(m_valueLabel);
+    layout->addWidget(m_detailLabel);
+    setAccessibleName(title);
+}
+
+void OverviewTile::setValue(const QString& value, const QString& detail)
+{
+    if (value == m_valueText && detail == m_detailText)
+        return;
+    m_valueText = value;
+    m_detailText = detail;
+    setAccessibleDescription(detail.isEmpty() ? value : value + QStringLiteral(", ") + detail);
+    setToolTip(detail.isEmpty() ? value : value + QLatin1Char('\n') + detail);
+    elide();
+}
+
+void OverviewTile::setWarning(bool warning)
+{
+    if (warning == m_warning)
+        return;
+    m_warning = warning;
+    setStyleSheet(warning ? QStringLiteral("shardmap--widgets--OverviewTile { border: 2px solid %1; }")
+                                .arg(healthColor(HealthColorRole::Warning).name())
+                          : QString());
+}
+
+void OverviewTile::elide()
+{
+    const auto fit = [](QLabel* label, const QString& text) {
+        label->setText(label->fontMetrics().elidedText(text, Qt::ElideRight, std::max(20, label->width())));
+    };
+    fit(m_titleLabel, m_title);
+    fit(m_valueLabel, m_valueText);
+    fit(m_detailLabel, m_detailText);
+}
+
+void OverviewTile::resizeEvent(QResizeEvent* event)
+{
+    QFrame::resizeEvent(event);
+    elide();
+}
+
+void OverviewTile::mouseReleaseEvent(QMouseEvent* event)
+{
+    QFrame::mouseReleaseEvent(event);
+    emit activated();
+}
+
+void OverviewTile::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter || event->key() == Qt::Key_Space) {
+        emit activated();
+        return;
+    }
+    QFrame::keyPressEvent(event);
+}
+
+// ---- OverviewPage ------------------------------------------------------------------------------
+
+OverviewPage::OverviewPage(FleetConnection* connection, AlertMonitor* monitor, QWidget* parent)
+    : QWidget(parent)
+    , m_connection(connection)
+    , m_monitor(monitor)
+    , m_attention(new QListWidget(this))
+    , m_shards(new QStandardItemModel(0, 5, this))
+    , m_shardsView(smallTable(m_shards, QStringLiteral("hottestShards"), this))
+    , m_spaces(new QStandardItemModel(0, 5, this))
+    , m_spacesView(smallTable(m_spaces, QStringLiteral("hottestSpaces"), this))
+    , m_rates(new TimeSeriesChart(this))
+    , m_disk(new TimeSeriesChart(this))
+{
+    setObjectName(QStringLiteral("overviewPage"));
+    auto* tiles = new QGridLayout;
+    tiles->setSpacing(8);
+    const std::pair<const char*, Target> targets[] = { { "nodes", Target::Fleet }, { "shards", Target::Fleet },
+        { "spaces", Target::Map }, { "documents", Target::Fleet }, { "size", Target::Fleet }, { "disk", Target::Fleet },
+        { "migrations", Target::Migrations }, { "executor", Target::Alerts }, { "store", Target::Audit } };
+    const QString titles[] = { tr("Nodes up"), tr("Shards"), tr("Spaces"), tr("Documents"), tr("Size"),
+        tr("Fullest disk"), tr("Migrations"), tr("Executor"), tr("Store") };
+    int column = 0;
+    int row = 0;
+    for (std::size_t i = 0; i < std::size(targets); ++i) {
+        OverviewTile* tile = addTile(QLatin1String(targets[i].first), titles[i], targets[i].second);
+        tiles->addWidget(tile, row, column);
+        if (++column == 5) {
+            column = 0;
+            ++row;
+        }
+    }
+
+    m_attention->setObjectName(QStringLiteral("attention"));
+    m_attention->setAccessibleName(tr("Needs attention"));
+    m_attention->setWordWrap(false);
+    m_attention->setTextElideMode(Qt::ElideRight);
+    connect(m_attention, &QListWidget::itemActivated, this, [this](QListWidgetItem* entry) {
+        if (entry->data(KindRole).isValid())
+            emit alertRequested(entry->data(KindRole).toInt(), entry->data(SubjectRole).toString());
+    });
+
+    m_shards->setHorizontalHeaderLabels(
+        { tr("Shard"), tr("Node"), tr("Queries/s"), tr("Writes/s"), tr("Growth 24 h") });
+    m_shardsView->setAccessibleName(tr("Hottest shards"));
+    connect(m_shardsView, &QTableView::activated, this, [this](const QModelIndex& index) {
+        const QModelIndex first = index.siblingAtColumn(0);
+        emit detailRequested(first.data(NodeRole).toString(), first.data(ShardRole).toString());
+    });
+    m_spaces->setHorizontalHeaderLabels({ tr("Space"), tr("Shard"), tr("Queries/s"), tr("Writes/s"), tr("Size") });
+    m_spacesView->setAccessibleName(tr("Hottest spaces"));
+    connect(m_spacesView, &QTableView::activated, this,
+        [this](const QModelIndex& index) { emit spaceRequested(index.siblingAtColumn(0).data(SpaceRole).toString()); });
+
+    m_rates->setObjectName(QStringLiteral("fleetRates"));
+    m_rates->setUnit(TimeSeriesChart::Unit::PerSecond);
+    m_rates->setValueTitle(tr("Fleet writes and searches"));
+    m_rates->setSlidingWindow(kDayMs);
+    m_rates->setMinimumHeight(160);
+    m_rates->setAccessibleName(tr("Fleet write and search rates over 24 hours"));
+    m_disk->setObjectName(QStringLiteral("fleetDisk"));
+    m_disk->setUnit(TimeSeriesChart::Unit::Bytes);
+    m_disk->setValueTitle(tr("Disk used"));
+    m_disk->setSlidingWindow(kDayMs);
+    m_disk->setMinimumHeight(160);
+    m_disk->setAccessibleName(tr("Fleet disk use over 24 hours"));
+
+    auto box = [this](const QString& title, QWidget* content) {
+        auto* group = new QGroupBox(title, this);
+        auto* layout = new QVBoxLayout(group);
+        layout->setContentsMargins(4, 4, 4, 4);
+        layout->addWidget(content);
+        return group;
+    };
+    auto* middle = new QGridLayout;
+    middle->addWidget(box(tr("Needs attention"), m_attention), 0, 0);
+    middle->addWidget(box(tr("Hottest shards"), m_shardsView), 0, 1);
+    middle->addWidget(box(tr("Hottest spaces"), m_spacesView), 0, 2);
+    middle->addWidget(box(tr("Writes and searches, 24 h"), m_rates), 1, 0, 1, 2);
+    middle->addWidget(box(tr("Disk used, 24 h"), m_disk), 1, 2);
+    middle->setRowStretch(0, 1);
+    middle->setRowStretch(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(tiles);
+    layout->addLayout(middle, 1);
+
+    connect(connection, &FleetConnection::mapChanged, this, &OverviewPage::mapChanged);
+    connect(connection, &FleetConnection::stateChanged, this, [this](FleetConnection::State state) {
+        if (state == FleetConnection::State::Disconnected) {
+            m_generation.invalidate();
+            m_seeded = false;
+            m_spacesRunning = false;
+            m_shardBytesSince.clear();
+            m_historyBuckets.clear();
+            m_rates->clear();
+            m_disk->clear();
+            m_spaces->removeRows(0, m_spaces->rowCount());
+        }
+        refresh();
+    });
+    connect(monitor, &AlertMonitor::alertsChanged, this, &OverviewPage::updateAttention);
+    connect(monitor, &AlertMonitor::leasesChanged, this, &OverviewPage::refresh);
+    m_refresh.setInterval(kRefreshMs);
+    connect(&m_refresh, &QTimer::timeout, this, &OverviewPage::refresh);
+    m_refresh.start();
+    m_spacesTimer.setInterval(kSpacesMs);
+    connect(&m_spacesTimer, &QTimer::timeout, this, &OverviewPage::refreshSpaces);
+    m_spacesTimer.start();
+    refresh();
+    updateAttention();
+}
+
+OverviewTile* OverviewPage::addTile(const QString& name, const QString& title, Target target)
+{
+    auto* tile = new OverviewTile(title, this);
+    tile->setObjectName(QStringLiteral("tile-") + name);
+    connect(tile, &OverviewTile::activated, this, [this, target] { emit pageRequested(target); });
+    m_tiles.insert(name, tile);
+    m_tileOrder << name;
+    return tile;
+}
+
+OverviewTile* OverviewPage::tile(const QString& name) const
+{
+    return m_tiles.value(name);
+}
+
+QStringList OverviewPage::tileNames() const
+{
+    return m_tileOrder;
+}
+
+void OverviewPage::mapChanged(const MapPtr& map)
+{
+    if (map && !m_seeded) {
+        m_seeded = true;
+        seedHistory(map);
+        refreshSpaces();
+    }
+}
+
+void OverviewPage::seedHistory(const MapPtr& map)
+{
+    const qint64 since = nowMs() - kDayMs;
+    for (const auto& [id, node] : map->nodes) {
+        if (node.value.retired)
+            continue;
+        const QString nodeId = QString::fromStdString(id);
+        m_connection->fetchHistory(
+            nodeId, since, this, [this, nodeId](core::Result<core::MetricsHistoryValue> history) {
+                if (history)
+                    addHistory(nodeId, *history);
+            });
+    }
+}
+
+void OverviewPage::addHistory(const QString& nodeId, const core::MetricsHistoryValue& history)
+{
+    const qint64 since = nowMs() - kDayMs;
+    for (const core::NodeMetricsValue& sample : history.samples) {
+        if (sample.unixMs < since)
+            continue;
+        // The node's last sample in each minute.
+        const qint64 bucket = sample.unixMs / kBucketMs * kBucketMs;
+        const double used
+            = static_cast<double>(sample.diskTotalBytes - std::min(sample.diskFreeBytes, sample.diskTotalBytes));
+        m_historyBuckets[bucket][nodeId] = { writesOf(sample), sample.queriesPerSecond, used };
+        for (const auto& shard : sample.shards) {
+            auto& oldest = m_shardBytesSince[shard.shard];
+            if (oldest.first == 0 || sample.unixMs < oldest.first)
+                oldest = { sample.unixMs, shard.bytesEstimate };
+        }
+    }
+    TimeSeriesChart::Points writes;
+    TimeSeriesChart::Points searches;
+    TimeSeriesChart::Points disk;
+    for (const auto& [bucket, nodes] : m_historyBuckets) {
+        Point sum;
+        for (const auto& [node, point] : nodes) {
+            sum.writes += point.writes;
+            sum.searches += point.searches;
+            sum.diskUsed += point.diskUsed;
+        }
+        writes.emplace_back(bucket, sum.writes);
+        searches.emplace_back(bucket, sum.searches);
+        disk.emplace_back(bucket, sum.diskUsed);
+    }
+    m_rates->setSeries(QStringLiteral("writes"), tr("Writes/s"), writes);
+    m_rates->setSeries(QStringLiteral("searches"), tr("Searches/s"), searches);
+    m_disk->setSeries(QStringLiteral("disk"), tr("Disk used"), disk);
+}
+
+void OverviewPage::appendChartPoint(qint64 now)
+{
+    const MapPtr map = m_connection->map();
+    if (!map)
+        return;
+    Point sum;
+    bool any = false;
+    for (const auto& [id, node] : map->nodes) {
+        const SamplePtr sample = m_connection->latestSample(QString::fromStdString(id));
+        if (!sample || node.value.retired)
+            continue;
+        any = true;
+        sum.writes += writesOf(*sample);
+        sum.searches += sample->queriesPerSecond;
+        sum.diskUsed
+            += static_cast<double>(sample->diskTotalBytes - std::min(sample->diskFreeBytes, sample->diskTotalBytes));
+    }
+    if (!any)
+        return;
+    m_rates->appendPoints(QStringLiteral("writes"), { { now, sum.writes } });
+    m_rates->appendPoints(QStringLiteral("searches"), { { now, sum.searches } });
+    m_disk->appendPoints(QStringLiteral("disk"), { { now, sum.diskUsed } });
+}
+
+void OverviewPage::refresh()
+{
+    const MapPtr map = m_connection->map();
+    const qint64 now = nowMs();
+    if (!map) {
+        for (OverviewTile* each : std::as_const(m_tiles)) {
+            each->setValue(QStringLiteral("–"),
+                m_connection->state() == FleetConnection::State::Disconnected ? tr("Not connected")
+                                                                              : tr("Connecting…"));
+            each->setWarning(false);
+        }
+        return;
+    }
+    // Nodes, disks and figures from the latest samples.
+    int nodesActive = 0;
+    int nodesUp = 0;
+    std::uint64_t docs = 0;
+    std::uint64_t bytes = 0;
+    double fullest = -1;
+    QString fullestNode;
+    std::uint64_t fullestFree = 0;
+    for (const auto& [id, node] : map->nodes) {
+        if (node.value.retired)
+            continue;
+        ++nodesActive;
+        const QString nodeId = QString::fromStdString(id);
+        if (!m_connection->nodeLink(nodeId).reachable)
+            continue;
+        ++nodesUp;
+        const SamplePtr sample = m_connection->latestSample(nodeId);
+        if (!sample)
+            continue;
+        for (const auto& shard : sample->shards) {
+            docs += shard.liveDocs;
+            bytes += shard.bytesEstimate;
+        }
+        if (const auto used = core::diskUsedPercent(core::NodeVitals::of(*sample)); used && *used > fullest) {
+            fullest = *used;
+            fullestNode = nodeId;
+            fullestFree = sample->diskFreeBytes;
+        }
+    }
+    tile(QStringLiteral("nodes"))
+        ->setValue(tr("%1 of %2").arg(nodesUp).arg(nodesActive),
+            nodesUp == nodesActive ? tr("all reachable") : tr("%n unreachable", nullptr, nodesActive - nodesUp));
+    tile(QStringLiteral("nodes"))->setWarning(nodesUp < nodesActive);
+
+    std::map<core::ShardState, int> byState;
+    for (const auto& [id, shard] : map->shards)
+        ++byState[shard.value.state];
+    QStringList states;
+    for (const auto& [state, n] : byState)
+        states << QStringLiteral("%1 %2").arg(QLocale().toString(n), QString::fromLatin1(core::shardStateName(state)));
+    tile(QStringLiteral("shards"))->setValue(count(map->shards.size()), states.join(QStringLiteral(", ")));
+    tile(QStringLiteral("spaces"))->setValue(count(map->spaces.size()), tr("tenants in the map"));
+    tile(QStringLiteral("documents"))->setValue(count(docs), tr("live, on reachable nodes"));
+    tile(QStringLiteral("size"))->setValue(formatBytes(bytes), tr("estimated, on reachable nodes"));
+    if (fullest >= 0) {
+        tile(QStringLiteral("disk"))
+            ->setValue(QStringLiteral("%1 %").arg(number(fullest)),
+                tr("%1, %2 free").arg(fullestNode, formatBytes(fullestFree)));
+        tile(QStringLiteral("disk"))->setWarning(fullest >= m_monitor->thresholds().health.diskUsedWarningPercent);
+    } else {
+        tile(QStringLiteral("disk"))->setValue(QStringLiteral("–"), tr("no figures yet"));
+    }
+
+    // Migrations: open ones, their combined progress and the longest time left.
+    int open = 0;
+    int queued = 0;
+    std::uint64_t done = 0;
+    std::uint64_t total = 0;
+    std::int64_t eta = -1;
+    for (const auto& [id, migration] : map->migrations) {
+        const auto& record = migration.value;
+        if (!record.active())
+            continue;
+        ++open;
+        queued += record.phase == core::MigrationPhase::Queued ? 1 : 0;
+        done += record.progress.docsDone;
+        total += std::max(record.progress.docsTotal, record.progress.docsDone);
+        eta = std::max(eta, record.progress.etaSeconds);
+    }
+    if (open == 0) {
+        tile(QStringLiteral("migrations"))->setValue(tr("none running"));
+    } else {
+        const QString progress = total
+            ? QStringLiteral("%1 %").arg(number(100.0 * static_cast<double>(done) / static_cast<double>(total), 0))
+            : tr("starting");
+        QString detail = tr("%n queued", nullptr, queued);
+        if (eta >= 0)
+            detail += QStringLiteral(", ") + tr("about %1 left").arg(formatDuration(eta));
+        tile(QStringLiteral("migrations"))->setValue(tr("%n open, ", nullptr, open) + progress, detail);
+    }
+
+    // The executor: who holds the lease, which replicas are alive; none holding it is a warning.
+    OverviewTile* executor = tile(QStringLiteral("executor"));
+    if (!m_monitor->leasesKnown()) {
+        executor->setValue(QStringLiteral("–"), tr("reading the leases…"));
+        executor->setWarning(false);
+    } else {
+        const auto& replicas = m_monitor->replicas();
+        QStringList alive;
+        for (const auto& replica : replicas)
+            alive << QString::fromStdString(replica.holder);
+        const QString replicaText = alive.isEmpty()
+            ? tr("no replica alive")
+            : tr("%n replica(s) alive: ", nullptr, static_cast<int>(alive.size())) + alive.join(QStringLiteral(", "));
+        if (const auto& lease = m_monitor->executor()) {
+            executor->setValue(QString::fromStdString(lease->holder).section(QLatin1Char('#'), 0, 0), replicaText);
+            executor->setWarning(false);
+        } else {
+            executor->setValue(tr("none"),
+                open > 0 ? tr("%n migration(s) wait for an executor", nullptr, open)
+                         : tr("queued migrations would wait"));
+            executor->setWarning(true);
+        }
+    }
+    tile(QStringLiteral("store"))->setValue(tr("revision %1").arg(count(map->revision)), m_connection->spec().storeUri);
+    tile(QStringLiteral("store"))->setWarning(m_connection->state() != FleetConnection::State::Connected);
+
+    updateHottestShards(map);
+    appendChartPoint(now);
+}
+
+void OverviewPage::updateHottestShards(const MapPtr& map)
+{
+    struct Hot {
+        const core::ShardMetricsValue* shard;
+        QString node;
+        double load;
+    };
+    std::vector<Hot> hot;
+    std::vector<SamplePtr> keep; // the samples the pointers point into
+    const qint64 now = nowMs();
+    for (const auto& [id, node] : map->nodes) {
+        const QString nodeId = QString::fromStdString(id);
+        const SamplePtr sample = m_connection->latestSample(nodeId);
+        if (!sample)
+            continue;
+        keep.push_back(sample);
+        for (const auto& shard : sample->shards) {
+            hot.push_back({ &shard, nodeId, shard.queriesPerSecond + shard.writesPerSecond });
+            auto& oldest = m_shardBytesSince[shard.shard];
+            if (oldest.first == 0 || oldest.first < now - kDayMs)
+                oldest = { sample->unixMs, shard.bytesEstimate };
+        }
+    }
+    const std::size_t n = std::min<std::size_t>(kHottest, hot.size());
+    std::partial_sort(
+        hot.begin(), hot.begin() + static_cast<std::ptrdiff_t>(n), hot.end(), [](const Hot& a, const Hot& b) {
+            return a.load != b.load ? a.load > b.load : a.shard->shard < b.shard->shard;
+        });
+    m_shards->setRowCount(static_cast<int>(n));
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto& entry = hot[i];
+        const auto since = m_shardBytesSince[entry.shard->shard];
+        const double growth = static_cast<double>(entry.shard->bytesEstimate) - static_cast<double>(since.second);
+        const QString growthText = growth >= 0 ? QStringLiteral("+") + formatBytes(static_cast<std::uint64_t>(growth))
+                                               : QStringLiteral("−") + formatBytes(static_cast<std::uint64_t>(-growth));
+        const int row = static_cast<int>(i);
+        const QList<QStandardItem*> cells { item(QString::fromStdString(entry.shard->shard)), item(entry.node),
+            item(number(entry.shard->queriesPerSecond), true), item(number(entry.shard->writesPerSecond), true),
+            item(growthText, true) };
+        cells[0]->setData(entry.node, NodeRole);
+        cells[0]->setData(QString::fromStdString(entry.shard->shard), ShardRole);
+        for (int column = 0; column < cells.size(); ++column)
+            m_shards->setItem(row, column, cells[column]);
+    }
+}
+
+void OverviewPage::refreshSpaces()
+{
+    const MapPtr map = m_connection->map();
+    if (!map || m_spacesRunning)
+        return;
+    m_spacesRunning = true;
+    std::vector<std::string> addresses;
+    for (const auto& [id, node] : map->nodes) {
+        if (!node.value.retired)
+            addresses.push_back(node.value.address);
+    }
+    auto nodes = m_connection->requestNodes();
+    const auto generation = m_generation.current();
+    struct HotSpace {
+        core::SpaceMetricsValue space;
+        std::string shard;
+    };
+    runInBackground(
+        m_connection->pool(), this,
+        [nodes, addresses]() {
+            std::vector<HotSpace> hot;
+            for (const std::string& address : addresses) {
+                auto client = nodes->get(address);
+                auto sample = client ? (*client)->metrics(true) : core::Result<core::NodeMetricsValue>(client.error());
+                if (!sample)
+                    continue;
+                for (auto& shard : sample->shards) {
+                    for (auto& space : shard.spaceMetrics)
+                        hot.push_back({ std::move(space), shard.shard });
+                }
+                // Keep the list short as it grows: the top kHottest of what was read so far.
+                const auto load = [](const HotSpace& a) { return a.space.queriesPerSecond + a.space.writesPerSecond; };
+                if (hot.size() > 4 * kHottest) {
+                    std::partial_sort(hot.begin(), hot.begin() + kHottest, hot.end(),
+                        [&](const HotSpace& a, const HotSpace& b) { return load(a) > load(b); });
+                    hot.resize(kHottest);
+                }
+            }
+            std::sort(hot.begin(), hot.end(), [](const HotSpace& a, const HotSpace& b) {
+                const double la = a.space.queriesPerSecond + a.space.writesPerSecond;
+                const double lb = b.space.queriesPerSecond + b.space.writesPerSecond;
+                return la != lb ? la > lb : a.space.bytesEstimate > b.space.bytesEstimate;
+            });
+            if (hot.size() > static_cast<std::size_t>(kHottest))
+                hot.resize(kHottest);
+            return hot;
+        },
+        [this, generation](std::vector<HotSpace> hot) {
+            if (!m_generation.isCurrent(generation))
+                return;
+            m_spacesRunning = false;
+            m_spaces->setRowCount(static_cast<int>(hot.size()));
+            for (std::size_t i = 0; i < hot.size(); ++i) {
+                const auto& entry = hot[i];
+                const int row = static_cast<int>(i);
+                QStandardItem* id = item(QString::fromStdString(entry.space.space));
+                id->setData(QString::fromStdString(entry.space.space), SpaceRole);
+                m_spaces->setItem(row, 0, id);
+                m_spaces->setItem(row, 1, item(QString::fromStdString(entry.shard)));
+                m_spaces->setItem(row, 2, item(number(entry.space.queriesPerSecond), true));
+                m_spaces->setItem(row, 3, item(number(entry.space.writesPerSecond), true));
+                m_spaces->setItem(row, 4, item(formatBytes(entry.space.bytesEstimate), true));
+            }
+        });
+}
+
+void OverviewPage::updateAttention()
+{
+    m_attention->clear();
+    const auto& firing = m_monitor->firing();
+    if (firing.empty()) {
+        auto* quiet = new QListWidgetItem(tr("Nothing needs attention."), m_attention);
+        quiet->setFlags(Qt::ItemIsEnabled);
+        return;
+    }
+    for (const core::Alert& alert : firing) {
+        const bool critical = alert.severity == core::AlertSeverity::Critical;
+        auto* entry = new QListWidgetItem(AlertsModel::describe(alert), m_attention);
+        entry->setData(KindRole, static_cast<int>(alert.kind));
+        entry->setData(SubjectRole, QString::fromStdString(alert.subject));
+        entry->setToolTip(AlertsModel::describe(alert));
+        entry->setForeground(healthColor(critical ? HealthColorRole::Critical : HealthColorRole::Warning));
+        entry->setData(
+            Qt::AccessibleTextRole, (critical ? tr("Critical: ") : tr("Warning: ")) + AlertsModel::describe(alert));
+    }
+}
+
+} // namespace shardmap::widgets

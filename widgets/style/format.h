@@ -1,0 +1,14 @@
+#pragma once
+
+#include <QString>
+#include <cstdint>
+
+namespace shardmap::widgets {
+
+// The console's one way to show sizes: binary units (KiB, MiB, GiB) in the user's locale, one
+// decimal ("1.5 GiB").
+QString formatBytes(std::uint64_t bytes);
+// A duration for people: "45 s", "6 min", "2 h 5 min", "3 d 4 h".
+QString formatDuration(std::int64_t seconds);
+
+} // namespace shardmap::widgets
