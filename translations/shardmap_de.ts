@@ -17,6 +17,283 @@
     </message>
 </context>
 <context>
+    <name>shardmap::widgets::AlertThresholdsDialog</name>
+    <message>
+        <source>Alert Thresholds</source>
+        <translation>Alarmschwellen</translation>
+    </message>
+    <message>
+        <source>Migration stalled after</source>
+        <translation>Migration gilt als festgefahren nach</translation>
+    </message>
+    <message>
+        <source>Migration &amp;stalled after no progress for:</source>
+        <translation>Migration &amp;festgefahren nach Stillstand von:</translation>
+    </message>
+    <message>
+        <source>Time-left comparison window</source>
+        <translation>Vergleichsfenster der Restzeit</translation>
+    </message>
+    <message>
+        <source>Compare a backfill&apos;s time &amp;left with:</source>
+        <translation>&amp;Restzeit eines Backfills vergleichen mit vor:</translation>
+    </message>
+    <message>
+        <source>Time-left growth that fires</source>
+        <translation>Anstieg der Restzeit, der auslöst</translation>
+    </message>
+    <message>
+        <source>... and fire when it &amp;grew by more than:</source>
+        <translation>... und auslösen, wenn sie um mehr &amp;gewachsen ist als:</translation>
+    </message>
+    <message>
+        <source>Least time-left growth that fires</source>
+        <translation>Mindestanstieg der Restzeit, der auslöst</translation>
+    </message>
+    <message>
+        <source>... and by at &amp;least:</source>
+        <translation>... und um &amp;mindestens:</translation>
+    </message>
+    <message>
+        <source> h</source>
+        <translation> h</translation>
+    </message>
+    <message>
+        <source>Failed migrations fire for</source>
+        <translation>Fehlgeschlagene Migrationen lösen aus für</translation>
+    </message>
+    <message>
+        <source>&amp;Failed migrations fire for:</source>
+        <translation>&amp;Fehlgeschlagene Migrationen lösen aus für:</translation>
+    </message>
+    <message>
+        <source>Shard fill that warns</source>
+        <translation>Shard-Füllstand, der warnt</translation>
+    </message>
+    <message>
+        <source>A shard &amp;warns when filled to:</source>
+        <translation>Ein Shard &amp;warnt bei einem Füllstand von:</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::AlertsModel</name>
+    <message>
+        <source>Store unreachable</source>
+        <translation>Store nicht erreichbar</translation>
+    </message>
+    <message>
+        <source>No executor</source>
+        <translation>Kein Executor</translation>
+    </message>
+    <message>
+        <source>Node unreachable</source>
+        <translation>Knoten nicht erreichbar</translation>
+    </message>
+    <message>
+        <source>Disk filling up</source>
+        <translation>Platte läuft voll</translation>
+    </message>
+    <message>
+        <source>CPU high</source>
+        <translation>CPU hoch</translation>
+    </message>
+    <message>
+        <source>Memory high</source>
+        <translation>Speicher hoch</translation>
+    </message>
+    <message>
+        <source>Shard over capacity</source>
+        <translation>Shard über Kapazität</translation>
+    </message>
+    <message>
+        <source>Migration failed</source>
+        <translation>Migration fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Migration stalled</source>
+        <translation>Migration festgefahren</translation>
+    </message>
+    <message>
+        <source>Migration slowing down</source>
+        <translation>Migration wird langsamer</translation>
+    </message>
+    <message>
+        <source>The store cannot be read: %1</source>
+        <translation>Der Store kann nicht gelesen werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>No shardmapd holds the executor lease: %n open migration(s) wait until one does</source>
+        <translation>
+            <numerusform>Kein shardmapd hält die Executor-Lease: %n offene Migration wartet, bis einer sie hält</numerusform>
+            <numerusform>Kein shardmapd hält die Executor-Lease: %n offene Migrationen warten, bis einer sie hält</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No shardmapd holds the executor lease: migrations queued now would wait</source>
+        <translation>Kein shardmapd hält die Executor-Lease: jetzt eingereihte Migrationen würden warten</translation>
+    </message>
+    <message>
+        <source>Node %1 cannot be reached</source>
+        <translation>Knoten %1 ist nicht erreichbar</translation>
+    </message>
+    <message>
+        <source>Node %1 cannot be reached: %2</source>
+        <translation>Knoten %1 ist nicht erreichbar: %2</translation>
+    </message>
+    <message>
+        <source>Node %1: disk %2 used (limit %3)</source>
+        <translation>Knoten %1: Platte zu %2 belegt (Grenze %3)</translation>
+    </message>
+    <message>
+        <source>Node %1: CPU %2 on average (limit %3)</source>
+        <translation>Knoten %1: CPU im Mittel %2 (Grenze %3)</translation>
+    </message>
+    <message>
+        <source>Node %1: memory at %2 of its limit on average (limit %3)</source>
+        <translation>Knoten %1: Speicher im Mittel bei %2 seiner Grenze (Grenze %3)</translation>
+    </message>
+    <message>
+        <source>Shard %1: %2 of its capacity</source>
+        <translation>Shard %1: %2 seiner Kapazität</translation>
+    </message>
+    <message>
+        <source>Migration %1 failed</source>
+        <translation>Migration %1 ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Migration %1 failed: %2</source>
+        <translation>Migration %1 ist fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>Migration %1 made no progress for %2</source>
+        <translation>Migration %1 kommt seit %2 nicht voran</translation>
+    </message>
+    <message>
+        <source>Migration %1: expected time left grew from %2 to %3</source>
+        <translation>Migration %1: erwartete Restzeit ist von %2 auf %3 gestiegen</translation>
+    </message>
+    <message>
+        <source>Critical</source>
+        <translation>Kritisch</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>Warnung</translation>
+    </message>
+    <message>
+        <source>firing</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1 um %2</translation>
+    </message>
+    <message>
+        <source>%1 alert, %2: %3</source>
+        <translation>%1-Alarm, %2: %3</translation>
+    </message>
+    <message>
+        <source>cleared</source>
+        <translation>beendet</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>Schwere</translation>
+    </message>
+    <message>
+        <source>Alert</source>
+        <translation>Alarm</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>Betrifft</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>Was</translation>
+    </message>
+    <message>
+        <source>Fired</source>
+        <translation>Ausgelöst</translation>
+    </message>
+    <message>
+        <source>Cleared</source>
+        <translation>Beendet</translation>
+    </message>
+    <message>
+        <source>Acknowledged</source>
+        <translation>Bestätigt</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::AlertsPage</name>
+    <message>
+        <source>Show &amp;cleared</source>
+        <translation>&amp;Beendete zeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Acknowledge</source>
+        <translation>Be&amp;stätigen</translation>
+    </message>
+    <message>
+        <source>Alerts</source>
+        <translation>Alarme</translation>
+    </message>
+    <message>
+        <source>Alerts summary</source>
+        <translation>Zusammenfassung der Alarme</translation>
+    </message>
+    <message>
+        <source>Show cleared alerts</source>
+        <translation>Beendete Alarme zeigen</translation>
+    </message>
+    <message>
+        <source>Acknowledge the selected alerts</source>
+        <translation>Die gewählten Alarme bestätigen</translation>
+    </message>
+    <message>
+        <source>&amp;Thresholds…</source>
+        <translation>&amp;Schwellen…</translation>
+    </message>
+    <message>
+        <source>Alert thresholds</source>
+        <translation>Alarmschwellen</translation>
+    </message>
+    <message>
+        <source>&amp;Health thresholds…</source>
+        <translation>&amp;Zustandsschwellen…</translation>
+    </message>
+    <message>
+        <source>Node health thresholds</source>
+        <translation>Zustandsschwellen der Knoten</translation>
+    </message>
+    <message>
+        <source>No alerts firing.</source>
+        <translation>Keine aktiven Alarme.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n alert(s) firing, all acknowledged.</source>
+        <translation>
+            <numerusform>%n Alarm aktiv, bestätigt.</numerusform>
+            <numerusform>%n Alarme aktiv, alle bestätigt.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n alert(s) firing, </source>
+        <translation>
+            <numerusform>%n Alarm aktiv, </numerusform>
+            <numerusform>%n Alarme aktiv, </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n not acknowledged.</source>
+        <translation>
+            <numerusform>%n nicht bestätigt.</numerusform>
+            <numerusform>%n nicht bestätigt.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>shardmap::widgets::AuditModel</name>
     <message numerus="yes">
         <source>%n record(s)</source>
@@ -714,6 +991,16 @@
     </message>
 </context>
 <context>
+    <name>shardmap::widgets::Format</name>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n s</numerusform>
+            <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>shardmap::widgets::HealthSettingsDialog</name>
     <message>
         <source>Health Thresholds</source>
@@ -968,6 +1255,43 @@
     <message>
         <source>&amp;What-if simulator</source>
         <translation>&amp;Was-wäre-wenn-Simulator</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>Übersicht</translation>
+    </message>
+    <message>
+        <source>Alerts</source>
+        <translation>Alarme</translation>
+    </message>
+    <message>
+        <source>Alerts (%1)</source>
+        <translation>Alarme (%1)</translation>
+    </message>
+    <message>
+        <source>Alerts, none firing</source>
+        <translation>Alarme, keiner aktiv</translation>
+    </message>
+    <message numerus="yes">
+        <source>Alerts, %n firing</source>
+        <translation>
+            <numerusform>Alarme, %n aktiv</numerusform>
+            <numerusform>Alarme, %n aktiv</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n not acknowledged</source>
+        <translation>
+            <numerusform>%n nicht bestätigt</numerusform>
+            <numerusform>%n nicht bestätigt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n alerts fired</source>
+        <translation>
+            <numerusform>%n Alarm ausgelöst</numerusform>
+            <numerusform>%n Alarme ausgelöst</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1547,7 +1871,10 @@
     </message>
     <message numerus="yes">
         <source>%n selected migration(s)</source>
-        <translation><numerusform>%n ausgewählte Migration</numerusform><numerusform>%n ausgewählte Migrationen</numerusform></translation>
+        <translation>
+            <numerusform>%n ausgewählte Migration</numerusform>
+            <numerusform>%n ausgewählte Migrationen</numerusform>
+        </translation>
     </message>
     <message>
         <source>All migrations</source>
@@ -1576,6 +1903,224 @@
     <message>
         <source>Select one migration: actions take one at a time.</source>
         <translation>Eine Migration auswählen: Aktionen gelten jeweils für eine.</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::OverviewPage</name>
+    <message>
+        <source>Nodes up</source>
+        <translation>Knoten erreichbar</translation>
+    </message>
+    <message>
+        <source>Shards</source>
+        <translation>Shards</translation>
+    </message>
+    <message>
+        <source>Spaces</source>
+        <translation>Spaces</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>Dokumente</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Fullest disk</source>
+        <translation>Vollste Platte</translation>
+    </message>
+    <message>
+        <source>Migrations</source>
+        <translation>Migrationen</translation>
+    </message>
+    <message>
+        <source>Executor</source>
+        <translation>Executor</translation>
+    </message>
+    <message>
+        <source>Store</source>
+        <translation>Store</translation>
+    </message>
+    <message>
+        <source>Needs attention</source>
+        <translation>Braucht Aufmerksamkeit</translation>
+    </message>
+    <message>
+        <source>Shard</source>
+        <translation>Shard</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Queries/s</source>
+        <translation>Abfragen/s</translation>
+    </message>
+    <message>
+        <source>Writes/s</source>
+        <translation>Schreibvorgänge/s</translation>
+    </message>
+    <message>
+        <source>Growth 24 h</source>
+        <translation>Wachstum 24 h</translation>
+    </message>
+    <message>
+        <source>Hottest shards</source>
+        <translation>Heißeste Shards</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>Space</translation>
+    </message>
+    <message>
+        <source>Hottest spaces</source>
+        <translation>Heißeste Spaces</translation>
+    </message>
+    <message>
+        <source>Fleet writes and searches</source>
+        <translation>Schreibvorgänge und Suchen der Flotte</translation>
+    </message>
+    <message>
+        <source>Fleet write and search rates over 24 hours</source>
+        <translation>Schreib- und Suchraten der Flotte über 24 Stunden</translation>
+    </message>
+    <message>
+        <source>Disk used</source>
+        <translation>Belegte Platte</translation>
+    </message>
+    <message>
+        <source>Fleet disk use over 24 hours</source>
+        <translation>Plattenbelegung der Flotte über 24 Stunden</translation>
+    </message>
+    <message>
+        <source>Writes and searches, 24 h</source>
+        <translation>Schreibvorgänge und Suchen, 24 h</translation>
+    </message>
+    <message>
+        <source>Disk used, 24 h</source>
+        <translation>Belegte Platte, 24 h</translation>
+    </message>
+    <message>
+        <source>Searches/s</source>
+        <translation>Suchen/s</translation>
+    </message>
+    <message>
+        <source>Not connected</source>
+        <translation>Nicht verbunden</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Verbinde…</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>all reachable</source>
+        <translation>alle erreichbar</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unreachable</source>
+        <translation>
+            <numerusform>%n nicht erreichbar</numerusform>
+            <numerusform>%n nicht erreichbar</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>tenants in the map</source>
+        <translation>Mandanten in der Karte</translation>
+    </message>
+    <message>
+        <source>live, on reachable nodes</source>
+        <translation>lebend, auf erreichbaren Knoten</translation>
+    </message>
+    <message>
+        <source>estimated, on reachable nodes</source>
+        <translation>geschätzt, auf erreichbaren Knoten</translation>
+    </message>
+    <message>
+        <source>%1, %2 free</source>
+        <translation>%1, %2 frei</translation>
+    </message>
+    <message>
+        <source>no figures yet</source>
+        <translation>noch keine Zahlen</translation>
+    </message>
+    <message>
+        <source>none running</source>
+        <translation>keine laufend</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>startet</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n queued</source>
+        <translation>
+            <numerusform>%n eingereiht</numerusform>
+            <numerusform>%n eingereiht</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>about %1 left</source>
+        <translation>noch etwa %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n open, </source>
+        <translation>
+            <numerusform>%n offen, </numerusform>
+            <numerusform>%n offen, </numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>reading the leases…</source>
+        <translation>lese die Leases…</translation>
+    </message>
+    <message>
+        <source>no replica alive</source>
+        <translation>kein Replikat lebt</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n replica(s) alive: </source>
+        <translation>
+            <numerusform>%n Replikat lebt: </numerusform>
+            <numerusform>%n Replikate leben: </numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n migration(s) wait for an executor</source>
+        <translation>
+            <numerusform>%n Migration wartet auf einen Executor</numerusform>
+            <numerusform>%n Migrationen warten auf einen Executor</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>queued migrations would wait</source>
+        <translation>eingereihte Migrationen würden warten</translation>
+    </message>
+    <message>
+        <source>revision %1</source>
+        <translation>Revision %1</translation>
+    </message>
+    <message>
+        <source>Nothing needs attention.</source>
+        <translation>Nichts braucht Aufmerksamkeit.</translation>
+    </message>
+    <message>
+        <source>Critical: </source>
+        <translation>Kritisch: </translation>
+    </message>
+    <message>
+        <source>Warning: </source>
+        <translation>Warnung: </translation>
     </message>
 </context>
 <context>
@@ -2288,7 +2833,10 @@ Gehen Sie zurück, um neu zu planen.</translation>
     </message>
     <message numerus="yes">
         <source>%n more event(s) are in the JSON report.</source>
-        <translation><numerusform>%n weiteres Ereignis steht im JSON-Bericht.</numerusform><numerusform>%n weitere Ereignisse stehen im JSON-Bericht.</numerusform></translation>
+        <translation>
+            <numerusform>%n weiteres Ereignis steht im JSON-Bericht.</numerusform>
+            <numerusform>%n weitere Ereignisse stehen im JSON-Bericht.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2359,7 +2907,10 @@ Gehen Sie zurück, um neu zu planen.</translation>
     </message>
     <message numerus="yes">
         <source>%1: %n migration(s), as of %2.</source>
-        <translation><numerusform>%1: %n Migration, Stand %2.</numerusform><numerusform>%1: %n Migrationen, Stand %2.</numerusform></translation>
+        <translation>
+            <numerusform>%1: %n Migration, Stand %2.</numerusform>
+            <numerusform>%1: %n Migrationen, Stand %2.</numerusform>
+        </translation>
     </message>
     <message>
         <source>PDF (*.pdf)</source>
@@ -2383,7 +2934,10 @@ Gehen Sie zurück, um neu zu planen.</translation>
     </message>
     <message numerus="yes">
         <source>Wrote the report of %n migration(s) to %1.</source>
-        <translation><numerusform>Bericht über %n Migration nach %1 geschrieben.</numerusform><numerusform>Bericht über %n Migrationen nach %1 geschrieben.</numerusform></translation>
+        <translation>
+            <numerusform>Bericht über %n Migration nach %1 geschrieben.</numerusform>
+            <numerusform>Bericht über %n Migrationen nach %1 geschrieben.</numerusform>
+        </translation>
     </message>
     <message>
         <source>The report was not written: %1</source>
@@ -2398,7 +2952,10 @@ Gehen Sie zurück, um neu zu planen.</translation>
     </message>
     <message numerus="yes">
         <source>Laying out the report of %n migration(s)…</source>
-        <translation><numerusform>Bericht über %n Migration wird gesetzt…</numerusform><numerusform>Bericht über %n Migrationen wird gesetzt…</numerusform></translation>
+        <translation>
+            <numerusform>Bericht über %n Migration wird gesetzt…</numerusform>
+            <numerusform>Bericht über %n Migrationen wird gesetzt…</numerusform>
+        </translation>
     </message>
     <message>
         <source>of %1</source>
@@ -2406,7 +2963,10 @@ Gehen Sie zurück, um neu zu planen.</translation>
     </message>
     <message numerus="yes">
         <source>%n page(s).</source>
-        <translation><numerusform>%n Seite.</numerusform><numerusform>%n Seiten.</numerusform></translation>
+        <translation>
+            <numerusform>%n Seite.</numerusform>
+            <numerusform>%n Seiten.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Previous</source>
@@ -2450,7 +3010,10 @@ Gehen Sie zurück, um neu zu planen.</translation>
     </message>
     <message numerus="yes">
         <source>Sent %n page(s) to the printer.</source>
-        <translation><numerusform>%n Seite an den Drucker gesendet.</numerusform><numerusform>%n Seiten an den Drucker gesendet.</numerusform></translation>
+        <translation>
+            <numerusform>%n Seite an den Drucker gesendet.</numerusform>
+            <numerusform>%n Seiten an den Drucker gesendet.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Printing failed: %1</source>

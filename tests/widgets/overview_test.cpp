@@ -194,6 +194,7 @@ TEST_F(OverviewTest, AKilledNodeFiresNotifiesIsAcknowledgedAndClearsWhenItReturn
     ASSERT_TRUE(waitFor([&] { return notified.count() > 0; }));
     EXPECT_TRUE(window.lastNotification().contains(QStringLiteral("n1"))) << window.lastNotification().toStdString();
     EXPECT_EQ(window.alertsNavigationText(), QStringLiteral("Alerts (1)"));
+    EXPECT_EQ(window.alertsPage()->summaryText(), QStringLiteral("1 alert firing, 1 not acknowledged."));
 
     // The overview says so and leads to the node.
     QListWidget* attention = window.overviewPage()->attention();

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 #include <QLocale>
+#include <algorithm>
+#include <limits>
 
 namespace shardmap::widgets {
 
@@ -12,18 +14,16 @@ QString formatBytes(std::uint64_t bytes)
 
 QString formatDuration(std::int64_t seconds)
 {
-    const auto tr = [](const char* text, int n) { return QCoreApplication::translate("Format", text, nullptr, n); };
-    if (seconds < 0)
-        seconds = 0;
-    if (seconds < 120)
-        return tr("%n s", static_cast<int>(seconds));
-    if (seconds < 2 * 3600)
-        return tr("%n min", static_cast<int>(seconds / 60));
-    if (seconds < 2 * 86400)
-        return tr("%n h", static_cast<int>(seconds / 3600)) + QLatin1Char(' ')
-            + tr("%n min", static_cast<int>(seconds % 3600 / 60));
-    return tr("%n d", static_cast<int>(seconds / 86400)) + QLatin1Char(' ')
-        + tr("%n h", static_cast<int>(seconds % 86400 / 3600));
+    const int s = static_cast<int>(std::clamp<std::int64_t>(seconds, 0, std::numeric_limits<int>::max()));
+    if (s < 120)
+        return QCoreApplication::translate("shardmap::widgets::Format", "%n s", nullptr, s);
+    if (s < 2 * 3600)
+        return QCoreApplication::translate("shardmap::widgets::Format", "%n min", nullptr, s / 60);
+    if (s < 2 * 86400)
+        return QCoreApplication::translate("shardmap::widgets::Format", "%n h %1 min", nullptr, s / 3600)
+            .arg(s % 3600 / 60);
+    return QCoreApplication::translate("shardmap::widgets::Format", "%n d %1 h", nullptr, s / 86400)
+        .arg(s % 86400 / 3600);
 }
 
 } // namespace shardmap::widgets
