@@ -140,6 +140,21 @@ json historyJson(const std::optional<MigrationHistory>& history)
 
 } // namespace
 
+std::vector<CopyInterval> copyIntervals(const std::vector<ProgressSample>& samples)
+{
+    std::vector<CopyInterval> intervals;
+    for (std::size_t i = 1; i < samples.size(); ++i) {
+        const ProgressSample& a = samples[i - 1];
+        const ProgressSample& b = samples[i];
+        if (b.unixMs <= a.unixMs || b.docsDone < a.docsDone)
+            continue;
+        const std::uint64_t docs = b.docsDone - a.docsDone;
+        intervals.push_back(
+            { a.unixMs, b.unixMs, docs, static_cast<double>(docs) * 1000 / static_cast<double>(b.unixMs - a.unixMs) });
+    }
+    return intervals;
+}
+
 Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::string, MigrationHistory>& histories,
     const ReportScope& scope, std::int64_t now)
 {

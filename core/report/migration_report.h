@@ -99,6 +99,18 @@ struct MigrationReport {
     ReportSummary summary;
 };
 
+// The backfill's pace between consecutive progress samples of a history: documents copied over
+// [fromUnixMs, toUnixMs) and the rate that makes. Intervals where the count went back (a restarted
+// copy) or time did not advance are left out. Reports and the console's migration view draw the
+// same figures from this.
+struct CopyInterval {
+    std::int64_t fromUnixMs = 0;
+    std::int64_t toUnixMs = 0;
+    std::uint64_t docs = 0;
+    double docsPerSecond = 0;
+};
+std::vector<CopyInterval> copyIntervals(const std::vector<ProgressSample>& samples);
+
 // Builds the report from a map snapshot and the executor's histories by migration id.
 // InvalidArgument for an unknown state filter; NotFound for a named migration or operation the
 // map does not have.

@@ -152,3 +152,18 @@ TEST(MigrationReport, JsonHasItsSchemaAndAgreesWithTheCsv)
     EXPECT_TRUE(document["migrations"][3]["write_hold_ms"].is_null());
     EXPECT_EQ(document["migrations"][0]["history"]["write_hold_ms"], 12.5);
 }
+
+TEST(MigrationReport, CopyIntervalsAreTheRateBetweenSamplesAndSkipARestartedCopy)
+{
+    const std::vector<ProgressSample> samples { { 1000, 0, 0 }, { 3000, 400, 4000 }, { 3000, 450, 4500 },
+        { 5000, 100, 1000 }, { 9000, 900, 9000 } };
+    const std::vector<CopyInterval> intervals = copyIntervals(samples);
+    ASSERT_EQ(intervals.size(), 2u);
+    EXPECT_EQ(intervals[0].fromUnixMs, 1000);
+    EXPECT_EQ(intervals[0].toUnixMs, 3000);
+    EXPECT_EQ(intervals[0].docs, 400u);
+    EXPECT_DOUBLE_EQ(intervals[0].docsPerSecond, 200.0);
+    EXPECT_EQ(intervals[1].fromUnixMs, 5000);
+    EXPECT_DOUBLE_EQ(intervals[1].docsPerSecond, 200.0);
+    EXPECT_TRUE(copyIntervals({ { 1000, 5, 5 } }).empty());
+}

@@ -86,22 +86,6 @@ void drawTimeAxis(
     }
 }
 
-QString phaseLabel(MigrationPhase phase)
-{
-    switch (phase) {
-    case MigrationPhase::Queued: return ReportDocument::tr("queued");
-    case MigrationPhase::DualWrite: return ReportDocument::tr("dual write");
-    case MigrationPhase::Backfill: return ReportDocument::tr("backfill");
-    case MigrationPhase::Verify: return ReportDocument::tr("verify");
-    case MigrationPhase::Cutover: return ReportDocument::tr("cutover");
-    case MigrationPhase::Cleanup: return ReportDocument::tr("cleanup");
-    case MigrationPhase::Done: return ReportDocument::tr("done");
-    case MigrationPhase::Failed: return ReportDocument::tr("failed");
-    case MigrationPhase::Cancelled: return ReportDocument::tr("cancelled");
-    }
-    return {};
-}
-
 void drawLegend(QPainter& painter, QPointF at, const std::vector<std::pair<QString, QColor>>& entries, const Metrics& m)
 {
     painter.setFont(chartFont(m, 6));
@@ -280,6 +264,22 @@ void drawShardBars(QPainter& painter, const QRectF& rect, const ShardBarsChart& 
 
 } // namespace
 
+QString phaseLabel(MigrationPhase phase)
+{
+    switch (phase) {
+    case MigrationPhase::Queued: return ReportDocument::tr("queued");
+    case MigrationPhase::DualWrite: return ReportDocument::tr("dual write");
+    case MigrationPhase::Backfill: return ReportDocument::tr("backfill");
+    case MigrationPhase::Verify: return ReportDocument::tr("verify");
+    case MigrationPhase::Cutover: return ReportDocument::tr("cutover");
+    case MigrationPhase::Cleanup: return ReportDocument::tr("cleanup");
+    case MigrationPhase::Done: return ReportDocument::tr("done");
+    case MigrationPhase::Failed: return ReportDocument::tr("failed");
+    case MigrationPhase::Cancelled: return ReportDocument::tr("cancelled");
+    }
+    return {};
+}
+
 QColor phaseColor(MigrationPhase phase)
 {
     switch (phase) {
@@ -346,23 +346,20 @@ RateChart rateChart(const core::MigrationReport& report)
             continue;
         ++withSamples;
         RateSeries series { QString::fromStdString(row.record.space), {} };
-        const auto& samples = row.history->samples;
-        for (std::size_t i = 1; i < samples.size(); ++i) {
-            const auto& a = samples[i - 1];
-            const auto& b = samples[i];
-            if (b.unixMs <= a.unixMs || b.docsDone < a.docsDone)
-                continue;
-            const double moved = static_cast<double>(b.docsDone - a.docsDone);
-            const double dt = static_cast<double>(b.unixMs - a.unixMs);
-            series.points.emplace_back(a.unixMs, moved * 1000 / dt);
-            series.points.emplace_back(b.unixMs, moved * 1000 / dt);
+        for (const core::CopyInterval& interval : core::copyIntervals(row.history->samples)) {
+            const double moved = static_cast<double>(interval.docs);
+            const double dt = static_cast<double>(interval.toUnixMs - interval.fromUnixMs);
+            series.points.emplace_back(interval.fromUnixMs, interval.docsPerSecond);
+            series.points.emplace_back(interval.toUnixMs, interval.docsPerSecond);
             // Spread over the bins the interval overlaps, in proportion.
-            for (int bin = std::max(0, static_cast<int>((a.unixMs - chart.fromUnixMs) / binMs)); bin < kBins; ++bin) {
+            for (int bin = std::max(0, static_cast<int>((interval.fromUnixMs - chart.fromUnixMs) / binMs)); bin < kBins;
+                 ++bin) {
                 const double start = chart.fromUnixMs + bin * binMs;
                 const double end = start + binMs;
-                if (start >= b.unixMs)
+                if (start >= interval.toUnixMs)
                     break;
-                const double overlap = std::min<double>(end, b.unixMs) - std::max<double>(start, a.unixMs);
+                const double overlap
+                    = std::min<double>(end, interval.toUnixMs) - std::max<double>(start, interval.fromUnixMs);
                 if (overlap > 0)
                     docs[bin] += moved * overlap / dt;
             }

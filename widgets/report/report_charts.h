@@ -70,7 +70,8 @@ RateChart rateChart(const core::MigrationReport& report);
 qreal chartHeight(const ReportChart& chart, qreal width, qreal dpi);
 void drawChart(QPainter& painter, const QRectF& rect, const ReportChart& chart, qreal dpi);
 
-// The colour of a phase in the timeline and its legend.
+// The colour of a phase in the timeline and its legend, and its translated name there.
 QColor phaseColor(core::MigrationPhase phase);
+QString phaseLabel(core::MigrationPhase phase);
 
 } // namespace shardmap::widgets
