@@ -1,6 +1,7 @@
 // shardmap: the console. Parses the command line, applies language and theme, opens the main
 // window and, with --store, connects it; with --demo, starts a loopback fleet with a load
 // generator first (widgets/demo) and connects to that.
+#include "widgets/connect/recent_connections.h"
 #include "widgets/console/main_window.h"
 #include "widgets/demo/demo_fleet.h"
 #include "widgets/demo/load_generator.h"
@@ -103,8 +104,17 @@ void startDemo(QApplication& app, shardmap::widgets::MainWindow& window, shardma
 // exit), then again by the real application.
 struct ConsoleOptions {
     QCommandLineOption store { QStringLiteral("store"),
-        QStringLiteral("Connect to this shard map store (sqlite:PATH or etcd://HOST:PORT/PREFIX)."),
+        QStringLiteral("Connect to this shard map store (sqlite:PATH or etcd://HOST:PORT/PREFIX; default: "
+                       "$SHARDMAP_STORE)."),
         QStringLiteral("uri") };
+    QCommandLineOption profile { QStringLiteral("profile"),
+        QStringLiteral("Connect with this saved connection profile (File > Connect names them)."),
+        QStringLiteral("name") };
+    QCommandLineOption readOnly { QStringLiteral("read-only"),
+        QStringLiteral("Open the store read-only: look, never change (every action is disabled).") };
+    QCommandLineOption environment { QStringLiteral("environment"),
+        QStringLiteral("The environment shown in the title and status bar (production shows red)."),
+        QStringLiteral("name") };
     QCommandLineOption language { QStringLiteral("language"),
         QStringLiteral("Language of this run (en, de), overriding settings and the system locale."),
         QStringLiteral("code") };
@@ -121,6 +131,9 @@ struct ConsoleOptions {
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOption(store);
+        parser.addOption(profile);
+        parser.addOption(readOnly);
+        parser.addOption(environment);
         parser.addOption(language);
         parser.addOption(interval);
         parser.addOption(demo);
@@ -179,10 +192,27 @@ int main(int argc, char** argv)
     window.show();
     if (parser.isSet(options.demo)) {
         startDemo(app, window, fleet, load, std::max(200, parser.value(options.interval).toInt()));
-    } else if (parser.isSet(options.store)) {
+    } else if (parser.isSet(options.profile)) {
+        const auto saved = window.recentConnections()->profile(parser.value(options.profile));
+        if (!saved) {
+            std::fprintf(stderr, "shardmap: no saved connection profile named '%s'\n",
+                qPrintable(parser.value(options.profile)));
+            return 2;
+        }
+        shardmap::widgets::ConnectionSpec spec = *saved;
+        spec.readOnly = spec.readOnly || parser.isSet(options.readOnly);
+        window.openRecentConnection(spec);
+    } else if (const QString uri
+               = parser.isSet(options.store) ? parser.value(options.store) : qEnvironmentVariable("SHARDMAP_STORE");
+               !uri.isEmpty()) {
         shardmap::widgets::ConnectionSpec spec;
-        spec.storeUri = shardmap::widgets::stripPassword(parser.value(options.store), &spec.password);
+        spec.storeUri = shardmap::widgets::stripPassword(uri, &spec.password);
         spec.metricsIntervalMs = std::max(200, parser.value(options.interval).toInt());
+        spec.readOnly = parser.isSet(options.readOnly);
+        spec.environment = parser.value(options.environment);
+        std::printf("shardmap: connecting to %s%s%s\n", qPrintable(spec.storeUri),
+            parser.isSet(options.store) ? "" : " (from $SHARDMAP_STORE)", spec.readOnly ? ", read-only" : "");
+        std::fflush(stdout);
         window.connectTo(spec);
     } else {
         QTimer::singleShot(0, &window, &shardmap::widgets::MainWindow::openConnectDialog);

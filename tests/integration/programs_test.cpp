@@ -62,6 +62,20 @@ TEST(Programs, TheConsoleAnswersHelpWithoutADisplay)
     const auto window = runProgram(dir, { SHARDMAP_CONSOLE_BINARY }, kNoDisplay, "console-window");
     EXPECT_NE(window.code, 0);
 }
+
+TEST(Programs, TheConsoleConnectsToShardmapStoreAndOpensItReadOnlyWhenAsked)
+{
+    TempDir dir;
+    const std::string store = "sqlite:" + dir.file("map.db");
+    auto console = ChildProcess::spawn({ SHARDMAP_CONSOLE_BINARY, "--read-only", "--environment", "production" },
+        dir.file("console.stderr"), { "QT_QPA_PLATFORM=offscreen", "SHARDMAP_STORE=" + store });
+    ASSERT_TRUE(console);
+    const auto line = console->readLine(std::chrono::seconds(30));
+    ASSERT_TRUE(line) << readWholeFile(dir.file("console.stderr"));
+    EXPECT_EQ(*line, "shardmap: connecting to " + store + " (from $SHARDMAP_STORE), read-only");
+    console->signal(SIGTERM);
+    EXPECT_EQ(console->wait(std::chrono::seconds(20)).value_or(-1), 0) << readWholeFile(dir.file("console.stderr"));
+}
 #endif
 
 TEST(Programs, TheServersReadTheirFlagsFromAConfigFileAndNameTheLineOfABadOne)

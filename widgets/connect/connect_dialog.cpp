@@ -3,6 +3,7 @@
 #include "widgets/connect/recent_connections.h"
 #include "widgets/style/theme.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -105,6 +106,28 @@ ConnectDialog::ConnectDialog(RecentConnections* recent, QWidget* parent)
     m_metricsInterval->setValue(ConnectionSpec().metricsIntervalMs);
     intervalForm->addRow(tr("&Metrics interval:"), m_metricsInterval);
     layout->addLayout(intervalForm);
+
+    // The profile: a name, the environment (shown in the title and status bar, production in
+    // red) and read-only (the store is opened read-only, every action is disabled).
+    auto* profile = new QGroupBox(tr("Profile"), this);
+    auto* profileForm = new QFormLayout(profile);
+    m_profileName = new QLineEdit(profile);
+    m_profileName->setObjectName(QStringLiteral("profileName"));
+    m_profileName->setPlaceholderText(tr("e.g. search-eu (optional)"));
+    m_profileName->setAccessibleName(tr("Profile name"));
+    profileForm->addRow(tr("&Name:"), m_profileName);
+    m_environment = new QComboBox(profile);
+    m_environment->setObjectName(QStringLiteral("environment"));
+    m_environment->setEditable(true);
+    m_environment->addItems({ QString(), QStringLiteral("production"), QStringLiteral("staging"),
+        QStringLiteral("development"), QStringLiteral("test") });
+    m_environment->setAccessibleName(tr("Environment"));
+    profileForm->addRow(tr("&Environment:"), m_environment);
+    m_readOnly = new QCheckBox(tr("&Read-only: look, never change"), profile);
+    m_readOnly->setObjectName(QStringLiteral("readOnly"));
+    m_readOnly->setAccessibleName(tr("Read-only connection"));
+    profileForm->addRow(QString(), m_readOnly);
+    layout->addWidget(profile);
 
     m_error = createNoteLabel(QStringLiteral("errorLabel"));
     setNoteColor(m_error, HealthColorRole::Critical);
@@ -264,6 +287,10 @@ ConnectionSpec ConnectDialog::spec() const
     result.nodeCertFile = m_nodeCert->text().trimmed();
     result.nodeKeyFile = m_nodeKey->text().trimmed();
     result.metricsIntervalMs = m_metricsInterval->value();
+    result.profileName = m_profileName->text().trimmed();
+    result.environment = m_environment->currentText().trimmed();
+    result.colour = m_colour;
+    result.readOnly = m_readOnly->isChecked();
     return result;
 }
 
@@ -308,6 +335,10 @@ void ConnectDialog::setSpec(const ConnectionSpec& spec)
     m_nodeCert->setText(spec.nodeCertFile);
     m_nodeKey->setText(spec.nodeKeyFile);
     m_metricsInterval->setValue(spec.metricsIntervalMs);
+    m_profileName->setText(spec.profileName);
+    m_environment->setCurrentText(spec.environment);
+    m_colour = spec.colour;
+    m_readOnly->setChecked(spec.readOnly);
     m_passwordNote->hide();
     showError({});
 }

@@ -4,6 +4,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
 class QFormLayout;
@@ -75,6 +76,10 @@ private:
     QLineEdit* m_nodeCert = nullptr;
     QLineEdit* m_nodeKey = nullptr;
     QSpinBox* m_metricsInterval = nullptr;
+    QLineEdit* m_profileName = nullptr;
+    QComboBox* m_environment = nullptr;
+    QCheckBox* m_readOnly = nullptr;
+    QString m_colour;
     QLabel* m_passwordNote = nullptr;
     QLabel* m_error = nullptr;
     QDialogButtonBox* m_buttons = nullptr;

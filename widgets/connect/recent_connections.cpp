@@ -50,6 +50,10 @@ QList<RecentConnections::Entry> RecentConnections::entries() const
         entry.spec.nodeKeyFile = settings.value(QStringLiteral("nodeKeyFile")).toString();
         entry.spec.metricsIntervalMs
             = settings.value(QStringLiteral("metricsIntervalMs"), entry.spec.metricsIntervalMs).toInt();
+        entry.spec.profileName = settings.value(QStringLiteral("profileName")).toString();
+        entry.spec.environment = settings.value(QStringLiteral("environment")).toString();
+        entry.spec.colour = settings.value(QStringLiteral("colour")).toString();
+        entry.spec.readOnly = settings.value(QStringLiteral("readOnly"), false).toBool();
         entry.hasPassword = settings.value(QStringLiteral("passwordInKeyring"), false).toBool();
         if (!entry.spec.storeUri.isEmpty()) {
             result << entry;
@@ -72,6 +76,10 @@ void RecentConnections::store(const QList<Entry>& entries)
         settings.setValue(QStringLiteral("nodeCertFile"), entry.spec.nodeCertFile);
         settings.setValue(QStringLiteral("nodeKeyFile"), entry.spec.nodeKeyFile);
         settings.setValue(QStringLiteral("metricsIntervalMs"), entry.spec.metricsIntervalMs);
+        settings.setValue(QStringLiteral("profileName"), entry.spec.profileName);
+        settings.setValue(QStringLiteral("environment"), entry.spec.environment);
+        settings.setValue(QStringLiteral("colour"), entry.spec.colour);
+        settings.setValue(QStringLiteral("readOnly"), entry.spec.readOnly);
         // Only whether the keyring holds a password, never the password.
         settings.setValue(QStringLiteral("passwordInKeyring"), entry.hasPassword);
     }
@@ -187,8 +195,19 @@ void RecentConnections::loadPassword(
     });
 }
 
+std::optional<ConnectionSpec> RecentConnections::profile(const QString& name) const
+{
+    for (const Entry& entry : entries()) {
+        if (!name.isEmpty() && entry.spec.profileName == name)
+            return entry.spec;
+    }
+    return std::nullopt;
+}
+
 QString RecentConnections::displayName(const ConnectionSpec& spec)
 {
+    if (!spec.profileName.isEmpty())
+        return spec.title();
     const QString uri = stripPassword(spec.storeUri);
     if (spec.isEtcd()) {
         // Endpoints and prefix; the query (user, TLS files) would make menu entries unreadable.

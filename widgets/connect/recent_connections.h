@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QString>
 #include <functional>
+#include <optional>
 
 class QMenu;
 
@@ -27,6 +28,8 @@ public:
 
     QList<ConnectionSpec> list() const; // most recent first, passwords empty
     bool hasSavedPassword(const QString& key) const;
+    // The remembered connection of the profile with this name (`shardmap --profile NAME`).
+    std::optional<ConnectionSpec> profile(const QString& name) const;
 
     // Moves spec to the front (settings now, password to the keyring asynchronously: then
     // passwordSaved or passwordNotSaved). An empty password removes a stored one.

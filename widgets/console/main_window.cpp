@@ -185,6 +185,11 @@ void MainWindow::buildMenus()
     connect(m_recent, &RecentConnections::connectionRequested, this, &MainWindow::openRecent);
     m_disconnectAction
         = file->addAction(resourceIcon("disconnect"), tr("&Disconnect"), this, &MainWindow::disconnectFromFleet);
+    QAction* newWindow = file->addAction(tr("&New window"), this, [] {
+        MainWindow* window = openNewWindow();
+        window->openConnectDialog();
+    });
+    newWindow->setShortcut(QKeySequence::New);
     file->addSeparator();
     QAction* exportAction
         = file->addAction(resourceIcon("export"), tr("&Export chart…"), this, &MainWindow::exportChart);
@@ -234,6 +239,12 @@ void MainWindow::buildMenus()
 
 void MainWindow::buildStatusBar()
 {
+    // The profile's environment ("production" on red) and read-only, where no one can miss them.
+    m_environmentLabel = new QLabel(this);
+    m_environmentLabel->setObjectName(QStringLiteral("environmentBadge"));
+    m_environmentLabel->setMargin(2);
+    m_environmentLabel->hide();
+    statusBar()->addPermanentWidget(m_environmentLabel);
     m_connectionLabel = new QLabel(this);
     m_revisionLabel = new QLabel(this);
     m_metricsAgeLabel = new QLabel(this);
@@ -317,6 +328,46 @@ void MainWindow::showDetail(const QString& nodeId, const QString& shardId)
         m_detailPage->showShard(shardId);
     }
     showPage(m_detailPage);
+}
+
+void MainWindow::updateEnvironment(FleetConnection::State state)
+{
+    const ConnectionSpec& spec = m_connection->spec();
+    const bool connected = state != FleetConnection::State::Disconnected;
+    setWindowTitle(connected ? tr("%1 — Shardmap").arg(spec.title()) : tr("Shardmap"));
+    QStringList tags;
+    if (connected && !spec.environment.trimmed().isEmpty())
+        tags << spec.environment.trimmed().toUpper();
+    if (connected && spec.readOnly)
+        tags << tr("READ-ONLY");
+    m_environmentLabel->setText(tags.join(QStringLiteral(" · ")));
+    m_environmentLabel->setAccessibleName(tr("Environment: %1").arg(tags.join(QStringLiteral(", "))));
+    m_environmentLabel->setVisible(!tags.isEmpty());
+    const QColor colour = connected ? spec.environmentColour() : QColor();
+    m_environmentLabel->setStyleSheet(colour.isValid()
+            ? QStringLiteral("QLabel { background: %1; color: white; font-weight: bold; padding: 1px 6px; }")
+                  .arg(colour.name())
+            : QStringLiteral("QLabel { font-weight: bold; padding: 1px 6px; }"));
+}
+
+QString MainWindow::environmentText() const
+{
+    return m_environmentLabel->isHidden() ? QString() : m_environmentLabel->text();
+}
+
+QColor MainWindow::environmentColour() const
+{
+    return !m_environmentLabel->isHidden() && m_connection->state() != FleetConnection::State::Disconnected
+        ? m_connection->spec().environmentColour()
+        : QColor();
+}
+
+MainWindow* MainWindow::openNewWindow()
+{
+    auto* window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+    return window;
 }
 
 void MainWindow::showAlertSubject(int kind, const QString& subject)
@@ -445,7 +496,7 @@ void MainWindow::connectionStateChanged(FleetConnection::State state, const QStr
         break;
     }
     m_disconnectAction->setEnabled(state != FleetConnection::State::Disconnected);
-    setWindowTitle(state == FleetConnection::State::Disconnected ? tr("Shardmap") : tr("%1 — Shardmap").arg(store));
+    updateEnvironment(state);
     updateRevision();
     updateMetricsAge();
 }
@@ -497,6 +548,11 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 PlanWizard* MainWindow::openWizard(int scenario, const QString& subject)
 {
+    if (m_connection->readOnly()) {
+        // Wizards queue migrations; a read-only connection queues nothing.
+        statusBar()->showMessage(readOnlyRefusal(), 10000);
+        return nullptr;
+    }
     auto* wizard = new PlanWizard(m_connection, static_cast<core::Scenario>(scenario), subject, this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
     connect(wizard, &PlanWizard::operationQueued, this, [this](const QString& operationId) {

@@ -59,6 +59,8 @@ public:
 
     // Connects without the dialog (`shardmap --store URI`).
     void connectTo(const ConnectionSpec& spec);
+    // Connects to a remembered connection, with its password from the keyring if it has one.
+    void openRecentConnection(const ConnectionSpec& spec) { openRecent(spec); }
     // Opens the wizard of a planner scenario (int(core::Scenario)) for a shard, node or space;
     // a queued plan opens the migrations page filtered to its operation, "Edit in plan mode"
     // the shard map page with the plan.
@@ -72,6 +74,12 @@ public:
     QString revisionText() const;
     QString metricsAgeText() const;
     QString bannerText() const;
+    // The environment badge of the status bar ("PRODUCTION · READ-ONLY"; empty when hidden) and
+    // its colour (invalid when none).
+    QString environmentText() const;
+    QColor environmentColour() const;
+    // Another window with its own connection (File ▸ New window), deleted when closed.
+    static MainWindow* openNewWindow();
     // The last alert notification ("Node unreachable: Node n1 cannot be reached"), for tests.
     QString lastNotification() const { return m_lastNotification; }
     // The navigation entry of the alerts page ("Alerts (2)").
@@ -102,6 +110,7 @@ private:
     void updateMetricsAge();
     void showDetail(const QString& nodeId, const QString& shardId);
     void showAlertSubject(int kind, const QString& subject);
+    void updateEnvironment(FleetConnection::State state);
     void updateAlertBadge();
     void notifyAlerts(const std::vector<core::Alert>& alerts);
 
@@ -123,6 +132,7 @@ private:
     WhatIfPage* m_whatIfPage = nullptr;
     QLabel* m_banner = nullptr;
     QLineEdit* m_findSpace = nullptr;
+    QLabel* m_environmentLabel = nullptr;
     QLabel* m_connectionLabel = nullptr;
     QLabel* m_revisionLabel = nullptr;
     QLabel* m_metricsAgeLabel = nullptr;

@@ -138,6 +138,7 @@ MapPage::MapPage(FleetConnection* connection, QWidget* parent)
     connect(m_model, &ShardMapModel::movesRequested, this,
         [this](const QStringList& spaces, const QString& shard) { requestMoves(spaces, shard); });
     connect(m_connection, &FleetConnection::mapChanged, this, &MapPage::mapChanged);
+    connect(m_connection, &FleetConnection::stateChanged, this, &MapPage::updateActions);
     connect(m_connection, &FleetConnection::nodeSample, m_model, &ShardMapModel::applySample);
     connect(m_undo, &QUndoStack::indexChanged, this, &MapPage::updateActions);
     m_view->viewport()->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -211,9 +212,15 @@ void MapPage::buildToolBar()
 
 void MapPage::updateActions()
 {
-    m_moveTo->setEnabled(!selectedSpaces().isEmpty() && !m_busy);
+    // A read-only connection moves nothing: no drops, no "Move to", no applying a plan (a plan
+    // may still be drafted and saved).
+    const bool writable = !m_connection->readOnly();
+    m_view->setAcceptDrops(writable);
+    m_view->viewport()->setAcceptDrops(writable);
+    m_moveTo->setEnabled(writable && !selectedSpaces().isEmpty() && !m_busy);
     const bool hasPlan = !m_plan.moves.empty();
-    m_apply->setEnabled(hasPlan && !m_busy);
+    m_apply->setEnabled(writable && hasPlan && !m_busy);
+    m_apply->setToolTip(writable ? QString() : readOnlyRefusal());
     m_save->setEnabled(hasPlan);
     m_discard->setEnabled(hasPlan || m_planMode);
 }
@@ -332,6 +339,10 @@ MoveEstimate MapPage::estimate(const QStringList& spaces, const QString& shard) 
 
 bool MapPage::requestMoves(const QStringList& spaces, const QString& shard, const QString& reason, bool confirm)
 {
+    if (m_connection->readOnly()) {
+        showMessage(readOnlyRefusal(), true);
+        return false;
+    }
     const QString refusal = m_model->moveRefusal(spaces, shard);
     if (!refusal.isEmpty()) {
         showMessage(refusal, true);

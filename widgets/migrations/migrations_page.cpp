@@ -68,6 +68,7 @@ MigrationsPage::MigrationsPage(FleetConnection* connection, QWidget* parent)
 {
     buildUi();
     connect(m_connection, &FleetConnection::mapChanged, this, &MigrationsPage::mapArrived);
+    connect(m_connection, &FleetConnection::stateChanged, this, &MigrationsPage::updateActions);
     connect(m_model, &MigrationsModel::migrationFinished, this, &MigrationsPage::notifyFinished);
     if (m_connection->map())
         mapArrived(m_connection->map());
@@ -317,6 +318,8 @@ void MigrationsPage::selectMigration(const QString& migrationId)
 
 QString MigrationsPage::refusal(Action action, const QString& migrationId) const
 {
+    if (m_connection->readOnly())
+        return readOnlyRefusal();
     const core::MigrationRecord* record = m_model->record(migrationId);
     if (!record)
         return tr("There is no migration %1 in the map.").arg(migrationId);
@@ -358,6 +361,8 @@ void MigrationsPage::updateActions()
     update(m_cancelButton, Action::Cancel);
     update(m_rollbackButton, Action::Rollback);
     update(m_throttleButton, Action::Throttle);
+    m_concurrentButton->setEnabled(!m_connection->readOnly());
+    m_concurrentButton->setToolTip(m_connection->readOnly() ? readOnlyRefusal() : QString());
     if (const auto* record = m_model->record(id); record && !m_throttleBox->hasFocus())
         m_throttleBox->setValue(static_cast<int>(std::min<std::uint64_t>(record->throttleDocsPerSecond, 100000000)));
 }

@@ -1,5 +1,6 @@
 #include "widgets/session/connection_spec.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 #include <QUrl>
 
@@ -22,6 +23,39 @@ core::NodeClientOptions ConnectionSpec::nodeOptions() const
     options.certFile = nodeCertFile.toStdString();
     options.keyFile = nodeKeyFile.toStdString();
     return options;
+}
+
+QColor ConnectionSpec::environmentColour() const
+{
+    if (QColor own(colour); !colour.isEmpty() && own.isValid())
+        return own;
+    const QString env = environment.trimmed().toLower();
+    if (env.startsWith(QLatin1String("prod")))
+        return QColor(0xc6, 0x28, 0x28);
+    if (env.startsWith(QLatin1String("stag")))
+        return QColor(0xef, 0x6c, 0x00);
+    if (env.startsWith(QLatin1String("dev")))
+        return QColor(0x2e, 0x7d, 0x32);
+    if (env.startsWith(QLatin1String("test")) || env == QLatin1String("qa"))
+        return QColor(0x15, 0x65, 0xc0);
+    return {};
+}
+
+QString ConnectionSpec::title() const
+{
+    const QString name = profileName.isEmpty() ? stripPassword(storeUri).section(QLatin1Char('?'), 0, 0) : profileName;
+    QStringList tags;
+    if (!environment.trimmed().isEmpty())
+        tags << environment.trimmed();
+    if (readOnly)
+        tags << QCoreApplication::translate("shardmap::widgets::ConnectionSpec", "read-only");
+    return tags.isEmpty() ? name : QStringLiteral("%1 (%2)").arg(name, tags.join(QStringLiteral(", ")));
+}
+
+QString readOnlyRefusal()
+{
+    return QCoreApplication::translate("shardmap::widgets::ConnectionSpec",
+        "This connection is read-only: nothing can be changed from it. Connect without read-only to act.");
 }
 
 QString stripPassword(const QString& uri, QString* password)

@@ -2,6 +2,7 @@
 
 #include "core/client/node_client.h"
 
+#include <QColor>
 #include <QString>
 #include <string>
 
@@ -19,15 +20,32 @@ struct ConnectionSpec {
     QString nodeCertFile;
     QString nodeKeyFile;
     int metricsIntervalMs = 1000;
+    // A connection profile: a name for people, the environment it reaches ("production",
+    // "staging", "development" or anything else; shown in the title and status bar), a colour for
+    // it (empty: the environment's own, production red), and read-only: the store is opened
+    // through core::makeReadOnly and every action of the console is disabled.
+    QString profileName;
+    QString environment;
+    QString colour;
+    bool readOnly = false;
 
     bool isEtcd() const { return storeUri.startsWith(QLatin1String("etcd://")); }
     // The URI handed to core::openStore: storeUri with the password added (percent-encoded).
     std::string storeUriWithSecret() const;
     core::NodeClientOptions nodeOptions() const;
-    // The key recent connections and the keyring use for this connection.
-    QString key() const { return storeUri; }
+    // The key recent connections and the keyring use: the profile's name, or the store URI of a
+    // connection without one.
+    QString key() const { return profileName.isEmpty() ? storeUri : QStringLiteral("profile:") + profileName; }
+    // The profile's colour: its own, or its environment's (production red, staging amber,
+    // development green, test blue), or none (an invalid colour).
+    QColor environmentColour() const;
+    // "acme-prod (production, read-only)": what title bars and status bars show.
+    QString title() const;
     bool operator==(const ConnectionSpec&) const = default;
 };
+
+// Why an action is not offered on a read-only connection, translated.
+QString readOnlyRefusal();
 
 // storeUri without any password=... query item (for specs built from a URI pasted with one).
 // Returns the password it removed in *password when given.

@@ -1,5 +1,7 @@
 #include "widgets/session/fleet_connection.h"
 
+#include "core/store/read_only_store.h"
+
 #include <QDateTime>
 #include <QSet>
 #include <algorithm>
@@ -130,12 +132,17 @@ void FleetConnection::setState(State state, const QString& detail)
 void FleetConnection::openStore(std::uint64_t generation)
 {
     const std::string uri = m_spec.storeUriWithSecret();
+    const bool readOnly = m_spec.readOnly;
     runInBackground(
         m_pool, this,
-        [uri]() -> core::Result<std::shared_ptr<core::MetadataStore>> {
+        [uri, readOnly]() -> core::Result<std::shared_ptr<core::MetadataStore>> {
             auto store = core::openStore(uri, false);
             if (!store) {
                 return store.error();
+            }
+            // A read-only connection never writes, whatever a page asks for.
+            if (readOnly) {
+                return std::shared_ptr<core::MetadataStore>(core::makeReadOnly(std::move(*store)));
             }
             return std::shared_ptr<core::MetadataStore>(std::move(*store));
         },

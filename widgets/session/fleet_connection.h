@@ -47,6 +47,9 @@ public:
 
     State state() const { return m_state; }
     const ConnectionSpec& spec() const { return m_spec; }
+    // A read-only connection: its store refuses every write (core::makeReadOnly) and the pages
+    // disable their actions.
+    bool readOnly() const { return m_spec.readOnly; }
     // Why the last attempt failed (empty when connected).
     QString lastError() const { return m_lastError; }
     // The newest map (nullptr before the first one arrived).

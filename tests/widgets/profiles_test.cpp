@@ -1,0 +1,182 @@
+// Connection profiles and read-only connections (issue 16), offscreen against a real fleet:
+// profiles keep their name, environment and read-only flag across starts; the environment shows in
+// the title and the status bar (production in red); a read-only window disables every action and
+// its store refuses every write, so nothing changes whatever is tried; two windows each watch
+// their own fleet.
+#include "core/migration/migration_requests.h"
+#include "tests/support/fleet_test.h"
+#include "tests/widgets/wait_for.h"
+#include "widgets/connect/connect_dialog.h"
+#include "widgets/connect/recent_connections.h"
+#include "widgets/console/main_window.h"
+#include "widgets/map/map_page.h"
+#include "widgets/map/shard_map_view.h"
+#include "widgets/migrations/migrations_page.h"
+
+#include <QAction>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableView>
+
+namespace shardmap::widgets {
+namespace {
+
+using testing::waitFor;
+
+class ProfilesTest : public testing::FleetTest<::testing::Test> {
+protected:
+    ConnectionSpec spec(bool readOnly, const QString& environment = {})
+    {
+        ConnectionSpec out;
+        out.storeUri = QString::fromStdString(storeUri());
+        out.metricsIntervalMs = 200;
+        out.readOnly = readOnly;
+        out.environment = environment;
+        out.profileName = QStringLiteral("search-eu");
+        return out;
+    }
+
+    void addSpace(const std::string& space, const std::string& shard)
+    {
+        core::SpaceRecord record;
+        record.id = space;
+        record.shard = shard;
+        core::CommitRequest request;
+        request.mutations.push_back({ "spaces/" + space, core::encode(record), 0 });
+        request.actor = "test";
+        request.action = "add space";
+        ASSERT_TRUE(m_store->commit(request));
+        ASSERT_TRUE(nodeOf(shard)->setOwnership(shard, { space, core::SpaceRole::Owner, 1 }));
+    }
+};
+
+TEST_F(ProfilesTest, AReadOnlyProductionWindowSaysSoAndRefusesEveryAction)
+{
+    startFleet(2);
+    addSpace("acme", "s0");
+    addSpace("globex", "s0");
+    core::MigrationRequests requests(*m_store, m_pool);
+    auto queued = requests.queue("globex", "s1", m_actor);
+    ASSERT_TRUE(queued) << queued.error().describe();
+
+    MainWindow window;
+    window.connection()->setReconnectBackoff(100, 500);
+    window.resize(1280, 800);
+    window.show();
+    window.connectTo(spec(true, QStringLiteral("production")));
+    ASSERT_TRUE(waitFor([&] { return window.connection()->state() == FleetConnection::State::Connected; }));
+    ASSERT_TRUE(waitFor([&] { return window.connection()->map() != nullptr; }));
+    const auto revision = window.connection()->map()->revision;
+
+    EXPECT_EQ(window.windowTitle(), QStringLiteral("search-eu (production, read-only) — Shardmap"));
+    EXPECT_EQ(window.environmentText(), QStringLiteral("PRODUCTION · READ-ONLY"));
+    EXPECT_EQ(window.environmentColour(), QColor(0xc6, 0x28, 0x28)) << "production is red";
+
+    // The shard map: no drops, no "Move to", no applying a plan; a move asked for is refused.
+    MapPage* map = window.mapPage();
+    window.showPage(map);
+    EXPECT_FALSE(map->view()->viewport()->acceptDrops());
+    for (QAction* action : map->findChildren<QAction*>()) {
+        if (action->text() == QStringLiteral("Move to…") || action->text() == QStringLiteral("Apply plan")) {
+            EXPECT_FALSE(action->isEnabled()) << action->text().toStdString();
+        }
+    }
+    EXPECT_FALSE(map->requestMoves({ QStringLiteral("acme") }, QStringLiteral("s1"), QStringLiteral("test"), false));
+
+    // The migrations page: every button that changes something is disabled and says why.
+    MigrationsPage* migrations = window.migrationsPage();
+    window.showPage(migrations);
+    migrations->selectMigration(QString::fromStdString(queued->id));
+    int checked = 0;
+    for (QPushButton* button : migrations->findChildren<QPushButton*>()) {
+        const QString text = button->text().remove(QLatin1Char('&'));
+        if (QStringList { QStringLiteral("Pause…"), QStringLiteral("Resume…"), QStringLiteral("Cancel…"),
+                QStringLiteral("Roll back…"), QStringLiteral("Set throttle…"), QStringLiteral("Apply…") }
+                .contains(text)) {
+            ++checked;
+            EXPECT_FALSE(button->isEnabled()) << text.toStdString();
+            EXPECT_TRUE(button->toolTip().contains(QStringLiteral("read-only"))) << text.toStdString();
+        }
+    }
+    EXPECT_EQ(checked, 6);
+
+    // Wizards queue migrations: none opens.
+    EXPECT_EQ(window.openWizard(0, QStringLiteral("s0")), nullptr);
+
+    // Whatever gets through to the store is refused there, and nothing changed.
+    auto store = window.connection()->store();
+    auto refused = core::MigrationRequests(*store, m_pool).cancel(queued->id, m_actor);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("read-only connection"), std::string::npos) << refused.error().message;
+    EXPECT_EQ(*m_store->currentRevision(), revision);
+}
+
+TEST_F(ProfilesTest, AWritableWindowKeepsItsActionsAndTwoWindowsWatchTheirOwnFleets)
+{
+    startFleet(1);
+    addSpace("acme", "s0");
+    MainWindow first;
+    first.connectTo(spec(false, QStringLiteral("staging")));
+    ASSERT_TRUE(waitFor([&] { return first.connection()->map() != nullptr; }));
+    EXPECT_EQ(first.environmentText(), QStringLiteral("STAGING"));
+    EXPECT_EQ(first.environmentColour(), QColor(0xef, 0x6c, 0x00));
+    EXPECT_TRUE(first.mapPage()->view()->viewport()->acceptDrops()) << "a writable window takes drops";
+
+    // A second window on another fleet (its own store and node): each sees only its own.
+    testing::TempDir otherDir;
+    auto otherNode = testing::NodeProcess::start(otherDir.file("node"));
+    ASSERT_TRUE(otherNode);
+    auto otherStore = core::openStore("sqlite:" + otherDir.file("map.db"), true);
+    ASSERT_TRUE(otherStore);
+    ASSERT_TRUE(core::MapEditor(**otherStore).addNode({ "other", otherNode->address(), {}, false }, m_actor));
+    MainWindow* second = MainWindow::openNewWindow();
+    ConnectionSpec otherSpec;
+    otherSpec.storeUri = QStringLiteral("sqlite:") + QString::fromStdString(otherDir.file("map.db"));
+    otherSpec.environment = QStringLiteral("development");
+    second->connectTo(otherSpec);
+    ASSERT_TRUE(waitFor([&] { return second->connection()->map() != nullptr; }));
+    EXPECT_TRUE(second->connection()->map()->nodes.contains("other"));
+    EXPECT_FALSE(second->connection()->map()->nodes.contains("n0"));
+    EXPECT_TRUE(first.connection()->map()->nodes.contains("n0"));
+    EXPECT_EQ(second->environmentColour(), QColor(0x2e, 0x7d, 0x32));
+    EXPECT_TRUE(second->testAttribute(Qt::WA_DeleteOnClose));
+    second->close();
+}
+
+TEST(ConnectionProfiles, AreRememberedWithTheirEnvironmentAndReadOnlyFlag)
+{
+    const auto group = QStringLiteral("tests/profiles");
+    QSettings().remove(group);
+    RecentConnections recent(group, QStringLiteral("shardmap-tests"));
+    ConnectionSpec watch;
+    watch.storeUri = QStringLiteral("sqlite:/var/lib/shardmap/map.db");
+    watch.profileName = QStringLiteral("prod-watch");
+    watch.environment = QStringLiteral("production");
+    watch.readOnly = true;
+    ConnectionSpec act = watch;
+    act.profileName = QStringLiteral("prod-act");
+    act.readOnly = false;
+    act.colour = QStringLiteral("#7b1fa2");
+    recent.remember(watch);
+    recent.remember(act);
+    // Two profiles of one store are two entries.
+    const auto list = RecentConnections(group, QStringLiteral("shardmap-tests")).list();
+    ASSERT_EQ(list.size(), 2);
+    EXPECT_EQ(list[0], act);
+    EXPECT_EQ(list[1], watch);
+    EXPECT_EQ(recent.profile(QStringLiteral("prod-watch")), watch);
+    EXPECT_FALSE(recent.profile(QStringLiteral("nope")));
+    EXPECT_EQ(RecentConnections::displayName(watch), QStringLiteral("prod-watch (production, read-only)"));
+    EXPECT_EQ(act.environmentColour(), QColor(0x7b, 0x1f, 0xa2)) << "its own colour wins";
+
+    // The connect dialog edits them.
+    ConnectDialog dialog(&recent);
+    dialog.setSpec(watch);
+    EXPECT_EQ(dialog.spec().profileName, watch.profileName);
+    EXPECT_EQ(dialog.spec().environment, watch.environment);
+    EXPECT_TRUE(dialog.spec().readOnly);
+    QSettings().remove(group);
+}
+
+} // namespace
+} // namespace shardmap::widgets
