@@ -1053,6 +1053,8 @@ Measurements measureConsole(TimedApplication& app, const Fleet& fleet, const Opt
 
     widgets::MainWindow window;
     window.resize(1600, 1000);
+    // The fleet page is what is measured, whichever page the console opens on.
+    window.showPage(window.fleetPage());
     window.show();
     runFor(std::chrono::milliseconds(200)); // shown, laid out, painted empty
     auto* page = window.fleetPage();

@@ -39,7 +39,8 @@ Status decodeInto(std::map<std::string, Versioned<T>>& out, const StoredRecord& 
     if (!value)
         return makeError(value.error().code, value.error().message, record.key);
     std::string id = value->id; // copied first: the record is moved into the map below
-    out.emplace(std::move(id), Versioned<T> { std::move(*value), record.modRevision });
+    // Records come in key order, so the end is the place (a hint only: any order is right).
+    out.emplace_hint(out.end(), std::move(id), Versioned<T> { std::move(*value), record.modRevision });
     return {};
 }
 
@@ -354,29 +355,51 @@ Result<OperationRecord> decodeOperation(const std::string& text)
     });
 }
 
+namespace {
+
+Status decodeRecord(MapSnapshot& map, const std::string& key, const StoredRecord& record)
+{
+    if (key.starts_with(keys::kNodes))
+        return decodeInto(map.nodes, record, decodeNode);
+    if (key.starts_with(keys::kShards))
+        return decodeInto(map.shards, record, decodeShard);
+    if (key.starts_with(keys::kSpaces))
+        return decodeInto(map.spaces, record, decodeSpace);
+    if (key.starts_with(keys::kMigrations) || key.starts_with(keys::kArchivedMigrations))
+        return decodeInto(map.migrations, record, decodeMigration);
+    if (key.starts_with(keys::kOperations))
+        return decodeInto(map.operations, record, decodeOperation);
+    if (key == keys::kMigrationSettings) {
+        auto settings = decodeMigrationSettings(record.value);
+        if (!settings)
+            return makeError(settings.error().code, settings.error().message, record.key);
+        map.settings = { std::move(*settings), record.modRevision };
+    }
+    return {};
+}
+
+} // namespace
+
 Result<MapSnapshot> MapSnapshot::decode(const StoreSnapshot& snapshot)
 {
     MapSnapshot map;
     map.revision = snapshot.revision;
     for (const auto& [key, record] : snapshot.records) {
-        Status status;
-        if (key.starts_with(keys::kNodes))
-            status = decodeInto(map.nodes, record, decodeNode);
-        else if (key.starts_with(keys::kShards))
-            status = decodeInto(map.shards, record, decodeShard);
-        else if (key.starts_with(keys::kSpaces))
-            status = decodeInto(map.spaces, record, decodeSpace);
-        else if (key.starts_with(keys::kMigrations) || key.starts_with(keys::kArchivedMigrations))
-            status = decodeInto(map.migrations, record, decodeMigration);
-        else if (key.starts_with(keys::kOperations))
-            status = decodeInto(map.operations, record, decodeOperation);
-        else if (key == keys::kMigrationSettings) {
-            auto settings = decodeMigrationSettings(record.value);
-            if (!settings)
-                return makeError(settings.error().code, settings.error().message, record.key);
-            map.settings = { std::move(*settings), record.modRevision };
-        }
-        if (!status)
+        if (Status status = decodeRecord(map, key, record); !status)
+            return status.error();
+    }
+    return map;
+}
+
+Result<MapSnapshot> MapSnapshot::decode(StoreSnapshot&& snapshot)
+{
+    // Each raw record goes as soon as it is decoded: a million spaces' JSON and their decoded
+    // records are never in memory together.
+    MapSnapshot map;
+    map.revision = snapshot.revision;
+    while (!snapshot.records.empty()) {
+        const auto node = snapshot.records.extract(snapshot.records.begin());
+        if (Status status = decodeRecord(map, node.key(), node.mapped()); !status)
             return status.error();
     }
     return map;

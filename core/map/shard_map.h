@@ -57,6 +57,8 @@ struct MapSnapshot {
     std::shared_ptr<const MapChanges> changes;
 
     static Result<MapSnapshot> decode(const StoreSnapshot& snapshot);
+    // The same, consuming the snapshot record by record (less memory at its peak).
+    static Result<MapSnapshot> decode(StoreSnapshot&& snapshot);
 
     // Indexes the complete snapshot: spacesOn() and shardsOn() answer from the index from then on.
     // Changing the records afterwards needs another call.

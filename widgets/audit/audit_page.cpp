@@ -23,11 +23,16 @@ QString qs(const std::string& text)
     return QString::fromStdString(text);
 }
 
-std::vector<AuditModel::Entry> entriesOf(const std::vector<core::AuditRecord>& records)
+// A page of history as rows, read and converted on the pool.
+core::Result<std::vector<AuditModel::Entry>> readEntries(
+    core::MetadataStore& store, std::uint64_t from, std::uint64_t to)
 {
+    auto records = store.history(from, to, 0);
+    if (!records)
+        return records.error();
     std::vector<AuditModel::Entry> entries;
-    entries.reserve(records.size());
-    for (const auto& record : records)
+    entries.reserve(records->size());
+    for (const auto& record : *records)
         entries.push_back(AuditModel::fromRecord(record));
     return entries;
 }
@@ -150,7 +155,7 @@ void AuditPage::loadNewer()
     const std::uint64_t from = newest > 0 ? newest : (m_mapRevision > pageSize ? m_mapRevision - pageSize : 0);
     const std::uint64_t ticket = m_loads.current();
     runInBackground(
-        m_connection->pool(), this, [store, from] { return store->history(from, 0, 0); },
+        m_connection->pool(), this, [store, from] { return readEntries(*store, from, 0); },
         [this, ticket](const Records& records) { newerArrived(ticket, records); });
 }
 
@@ -164,7 +169,7 @@ void AuditPage::newerArrived(std::uint64_t ticket, const Records& records)
     } else {
         setError({});
         const int before = m_model->rowCount();
-        m_model->addNewer(entriesOf(*records));
+        m_model->addNewer(*records);
         emit historyLoaded(m_model->rowCount() - before, true);
     }
     updateLoadButton();
@@ -184,7 +189,7 @@ void AuditPage::loadOlder()
     const std::uint64_t from = to > pageSize ? to - pageSize : 0;
     const std::uint64_t ticket = m_loads.current();
     runInBackground(
-        m_connection->pool(), this, [store, from, to] { return store->history(from, to, 0); },
+        m_connection->pool(), this, [store, from, to] { return readEntries(*store, from, to); },
         [this, ticket](const Records& records) { olderArrived(ticket, records); });
 }
 
@@ -200,7 +205,7 @@ void AuditPage::olderArrived(std::uint64_t ticket, const Records& records)
         // A pruned history has no records before its first revision.
         m_noOlder = records->empty();
         const int before = m_model->rowCount();
-        m_model->addOlder(entriesOf(*records));
+        m_model->addOlder(*records);
         emit historyLoaded(m_model->rowCount() - before, false);
     }
     updateLoadButton();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/map/shard_map.h"
+#include "widgets/audit/audit_model.h"
 #include "widgets/bridge/background.h"
 #include "widgets/session/fleet_connection.h"
 
@@ -53,7 +54,9 @@ signals:
     void diffFailed(quint64 from, quint64 to, const QString& error);
 
 private:
-    using Records = core::Result<std::vector<core::AuditRecord>>;
+    // Rows made on the pool: a bulk commit can carry thousands of keys (a map's seeding, 5,000
+    // spaces a commit), and reading and converting them took the UI thread 100 ms and more.
+    using Records = core::Result<std::vector<AuditModel::Entry>>;
 
     void buildUi();
     void mapArrived(const MapPtr& map);

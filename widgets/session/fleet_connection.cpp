@@ -6,6 +6,9 @@
 #include <QSet>
 #include <algorithm>
 #include <utility>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace shardmap::widgets {
 
@@ -19,6 +22,20 @@ constexpr int kStaleIntervals = 5;
 qint64 nowMs()
 {
     return QDateTime::currentMSecsSinceEpoch();
+}
+
+// The node records of a store snapshot, without decoding the rest of it.
+std::map<std::string, core::NodeRecord> nodeRecords(const core::StoreSnapshot& snapshot)
+{
+    std::map<std::string, core::NodeRecord> nodes;
+    const std::string prefix(core::keys::kNodes);
+    for (auto it = snapshot.records.lower_bound(prefix); it != snapshot.records.end() && it->first.starts_with(prefix);
+         ++it) {
+        if (auto node = core::decodeNode(it->second.value)) {
+            nodes.emplace(node->id, std::move(*node));
+        }
+    }
+    return nodes;
 }
 
 QString fromCore(const core::Error& error)
@@ -200,15 +217,25 @@ void FleetConnection::refreshMap()
     // Read while the pool decodes: only mapArrived (this thread) replaces m_map, and refreshes
     // run one at a time, so this is the map the new one is compared with.
     MapPtr previous = m_map;
+    QPointer<FleetConnection> self(this);
     runInBackground(
         m_pool, this,
-        [store, previous]() mutable -> core::Result<core::MapSnapshot> {
+        [store, previous, self, generation]() mutable -> core::Result<core::MapSnapshot> {
             auto snapshot = store->snapshot();
             if (!snapshot) {
                 return snapshot.error();
             }
-            auto map = core::MapSnapshot::decode(*snapshot);
-            snapshot->records.clear(); // the raw records go before the index and the diff need memory
+            if (!previous) {
+                // The first map of a large fleet takes seconds to decode: the node streams need
+                // only the node records, and their first samples then come with the map.
+                auto nodes = std::make_shared<std::map<std::string, core::NodeRecord>>(nodeRecords(*snapshot));
+                postTo(self.data(), [self, generation, nodes] {
+                    if (self->m_generation.isCurrent(generation) && !self->m_map) {
+                        self->syncNodes(*nodes);
+                    }
+                });
+            }
+            auto map = core::MapSnapshot::decode(std::move(*snapshot));
             if (!map) {
                 return map;
             }
@@ -251,12 +278,23 @@ void FleetConnection::mapArrived(std::uint64_t generation, core::Result<core::Ma
         m_staleCheck.start();
     }
     if (changed) {
-        syncNodes();
+        std::map<std::string, core::NodeRecord> nodes;
+        for (const auto& [id, node] : m_map->nodes) {
+            nodes.emplace(id, node.value);
+        }
+        syncNodes(nodes);
         emit mapChanged(m_map);
     }
     // Every view has the new map now; freeing the old one (100k spaces: tens of ms) is pool work.
     if (previous) {
-        m_pool.start([previous = std::move(previous)]() mutable { previous.reset(); });
+        m_pool.start([previous = std::move(previous)]() mutable {
+            previous.reset();
+#ifdef __GLIBC__
+            // The pool's malloc arenas keep a freed map's pages otherwise: the console's RSS would
+            // count two or three maps of a million spaces instead of the one it shows.
+            ::malloc_trim(0);
+#endif
+        });
     }
     if (m_refreshPending) {
         refreshMap();
@@ -297,17 +335,17 @@ void FleetConnection::startWatch(std::uint64_t generation, std::uint64_t fromRev
         });
 }
 
-void FleetConnection::syncNodes()
+void FleetConnection::syncNodes(const std::map<std::string, core::NodeRecord>& nodes)
 {
     QSet<QString> wanted;
-    for (const auto& [id, node] : m_map->nodes) {
-        if (node.value.retired) {
+    for (const auto& [id, node] : nodes) {
+        if (node.retired) {
             continue;
         }
         const QString nodeId = QString::fromStdString(id);
         wanted.insert(nodeId);
         auto found = m_nodes.find(nodeId);
-        if (found != m_nodes.end() && (*found)->address == node.value.address) {
+        if (found != m_nodes.end() && (*found)->address == node.address) {
             continue;
         }
         if (found != m_nodes.end()) {
@@ -318,7 +356,7 @@ void FleetConnection::syncNodes()
         }
         auto link = std::make_shared<NodeLink>();
         link->id = nodeId;
-        link->address = node.value.address;
+        link->address = node.address;
         link->includeSpaces = m_spaceDetail.value(nodeId) > 0;
         link->retry = new QTimer(this);
         link->retry->setSingleShot(true);

@@ -12,6 +12,7 @@
 #include <QThreadPool>
 #include <QTimer>
 #include <functional>
+#include <map>
 #include <memory>
 
 namespace shardmap::widgets {
@@ -95,7 +96,7 @@ private:
     void refreshMap();
     void mapArrived(std::uint64_t generation, core::Result<core::MapSnapshot> map);
     void startWatch(std::uint64_t generation, std::uint64_t fromRevision);
-    void syncNodes();
+    void syncNodes(const std::map<std::string, core::NodeRecord>& nodes);
     void connectNode(NodeLink& link);
     void subscribe(NodeLink& link);
     void nodeFailed(const QString& nodeId, std::uint64_t linkGeneration, const QString& error);
