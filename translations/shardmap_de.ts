@@ -2,6 +2,64 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name></name>
+    <message>
+        <source>%1 → %2</source>
+        <translation type="unfinished">%1 → %2</translation>
+    </message>
+    <message>
+        <source>%1 live documents, %2 tombstones, checksum %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>— (not compared yet)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>source and target equal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>source and target apart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 at %2 after %n comparison(s), %3 documents repaired</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Source: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 docs/s</source>
+        <translation type="unfinished">%1 Dok./s</translation>
+    </message>
+    <message>
+        <source>the executor&apos;s default, %1 docs/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (as fast as the nodes go)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 documents, %3 of %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, %1 docs/s, %2 left</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DemoMode</name>
     <message>
         <source>Demo failed: %1</source>
@@ -563,6 +621,49 @@
         <source>Press Connect again to connect without saving it.</source>
         <translation>Klicken Sie erneut auf „Verbinden“, um ohne gespeichertes Passwort zu verbinden.</translation>
     </message>
+    <message>
+        <source>Profile</source>
+        <translation>Profil</translation>
+    </message>
+    <message>
+        <source>e.g. search-eu (optional)</source>
+        <translation>z. B. search-eu (optional)</translation>
+    </message>
+    <message>
+        <source>Profile name</source>
+        <translation>Profilname</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>Umgebung</translation>
+    </message>
+    <message>
+        <source>&amp;Environment:</source>
+        <translation>&amp;Umgebung:</translation>
+    </message>
+    <message>
+        <source>&amp;Read-only: look, never change</source>
+        <translation>&amp;Nur lesen: ansehen, nie ändern</translation>
+    </message>
+    <message>
+        <source>Read-only connection</source>
+        <translation>Verbindung nur zum Lesen</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::ConnectionSpec</name>
+    <message>
+        <source>read-only</source>
+        <translation type="unfinished">schreibgeschützt</translation>
+    </message>
+    <message>
+        <source>This connection is read-only: nothing can be changed from it. Connect without read-only to act.</source>
+        <translation>Diese Verbindung ist nur zum Lesen: über sie lässt sich nichts ändern. Verbinden Sie ohne „Nur lesen“, um zu handeln.</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::DemoFleet</name>
@@ -755,6 +856,34 @@
     <message>
         <source>Export chart</source>
         <translation>Diagramm exportieren</translation>
+    </message>
+    <message>
+        <source>Choose a shard or a node in the box above: type part of its id and pick it from the list. A double-click on the Fleet page opens one too, and Ctrl+F opens the shard of a space.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shard or node…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shard or node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type part of a shard or node id and pick it to show its detail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The shard or node shown: type part of its id and pick it from the list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Show:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The map has no shard or node &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1293,6 +1422,18 @@
             <numerusform>%n Alarme ausgelöst</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;New window</source>
+        <translation>&amp;Neues Fenster</translation>
+    </message>
+    <message>
+        <source>READ-ONLY</source>
+        <translation>NUR LESEN</translation>
+    </message>
+    <message>
+        <source>Environment: %1</source>
+        <translation>Umgebung: %1</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::MapPage</name>
@@ -1522,6 +1663,209 @@
     <message>
         <source>Merge %1 into…</source>
         <translation>%1 zusammenführen mit…</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::MigrationDetailDialog</name>
+    <message>
+        <source>error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cutover aborted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>repair</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancel requested</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rollback requested</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rolled back</source>
+        <translation type="unfinished">zurückgerollt</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished">fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished">abgebrochen</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished">fertig</translation>
+    </message>
+    <message>
+        <source>Migration %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Documents copied per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Documents copied per second over time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished">Zeit</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation type="unfinished">Ereignis</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation type="unfinished">Details</translation>
+    </message>
+    <message>
+        <source>Events of the migration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Space:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requested:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Moving now:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phase:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throttle:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Progress:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requested by:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason:</source>
+        <translation type="unfinished">Grund:</translation>
+    </message>
+    <message>
+        <source>Operation:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queued:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Started:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ended:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verification:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write hold:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected to a fleet.</source>
+        <translation type="unfinished">Nicht mit einer Flotte verbunden.</translation>
+    </message>
+    <message>
+        <source>The history of migration %1 could not be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The history of migration %1 could not be decoded: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The executor has kept no history of this migration (cancelled before it started): no phases, throughput or events to show.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Migration %1 of space %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (rolled back: the space went back)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 after it started)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished">%1 ms</translation>
+    </message>
+    <message>
+        <source>— (not cut over)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No backfill progress recorded yet: the executor keeps a sample every %1 while it copies.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>documents/s</source>
+        <translation type="unfinished">Dokumente/s</translation>
+    </message>
+    <message>
+        <source>%1 documents copied in %2, %3 docs/s on average.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1904,6 +2248,22 @@
         <source>Select one migration: actions take one at a time.</source>
         <translation>Eine Migration auswählen: Aktionen gelten jeweils für eine.</translation>
     </message>
+    <message>
+        <source>Details…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Details of %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select one migration to see its details.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phases, throughput and events of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::OverviewPage</name>
@@ -2121,6 +2481,29 @@
     <message>
         <source>Warning: </source>
         <translation>Warnung: </translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::PhaseTimeline</name>
+    <message>
+        <source>Phases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 – %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>since %1 (%2 so far)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1 %2: %2 {1:?}</translation>
+    </message>
+    <message>
+        <source>No phases recorded yet.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3147,6 +3530,25 @@ Gehen Sie zurück, um neu zu planen.</translation>
     <message>
         <source>%1 ⇢ %2 (plan)</source>
         <translation>%1 ⇢ %2 (Plan)</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::ShardPickerModel</name>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished">%1 — %2</translation>
+    </message>
+    <message>
+        <source>node %1</source>
+        <translation type="unfinished">Knoten %1</translation>
+    </message>
+    <message>
+        <source>Shard %1 on node %2</source>
+        <translation type="unfinished">Shard %1 auf Knoten %2</translation>
+    </message>
+    <message>
+        <source>Node %1 and all of its shards</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
