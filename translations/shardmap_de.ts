@@ -1530,11 +1530,11 @@
     </message>
     <message>
         <source>unthrottled (as fast as the nodes go)</source>
-        <translation>ungedrosselt (so schnell die Knoten können)</translation>
+        <translation type="vanished">ungedrosselt (so schnell die Knoten können)</translation>
     </message>
     <message>
         <source>about %1 s at %2 docs/s</source>
-        <translation>etwa %1 s bei %2 Dok./s</translation>
+        <translation type="vanished">etwa %1 s bei %2 Dok./s</translation>
     </message>
     <message>
         <source>Target after the move:</source>
@@ -1663,6 +1663,21 @@
     <message>
         <source>Merge %1 into…</source>
         <translation>%1 zusammenführen mit…</translation>
+    </message>
+    <message>
+        <source>unthrottled; no backfill rate measured yet on this fleet</source>
+        <translation>ungedrosselt; auf dieser Flotte wurde noch keine Backfill-Rate gemessen</translation>
+    </message>
+    <message>
+        <source>about %1 at %2 docs/s (the default throttle)</source>
+        <translation>etwa %1 bei %2 Dok./s (die Standarddrosselung)</translation>
+    </message>
+    <message numerus="yes">
+        <source>about %1 at %2 docs/s, the median of the last %n unthrottled migration(s)</source>
+        <translation>
+            <numerusform>etwa %1 bei %2 Dok./s, dem Median der letzten ungedrosselten Migration</numerusform>
+            <numerusform>etwa %1 bei %2 Dok./s, dem Median der letzten %n ungedrosselten Migrationen</numerusform>
+        </translation>
     </message>
 </context>
 <context>

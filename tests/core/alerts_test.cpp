@@ -2,6 +2,7 @@
 // clears; the log's history and acknowledgements. Real conditions (a killed node, a stalled
 // migration, a full disk) fire them end to end in tests/integration/health_command_test.cpp.
 #include "core/fleet/alerts.h"
+#include "core/migration/backfill_rate.h"
 
 #include <gtest/gtest.h>
 
@@ -341,4 +342,34 @@ TEST(Alerts, KindNamesRoundTrip)
         EXPECT_EQ(parseAlertKind(alertKindName(kind)), kind);
     }
     EXPECT_FALSE(parseAlertKind("disk"));
+}
+
+TEST(MeasuredBackfillRate, IsTheMedianOfRecentUnthrottledCopies)
+{
+    MapSnapshot map;
+    EXPECT_FALSE(measuredBackfillRate(map)) << "nothing measured yet";
+    const auto add = [&](const std::string& id, double rate, std::int64_t finished, std::uint64_t throttle = 0,
+                         bool backfilled = true) {
+        MigrationRecord record;
+        record.id = id;
+        record.phase = MigrationPhase::Done;
+        record.backfilled = backfilled;
+        record.throttleDocsPerSecond = throttle;
+        record.progress.docsPerSecond = rate;
+        record.finishedUnixMs = finished;
+        map.migrations[id] = { record, 1 };
+    };
+    add("old", 10, 1000);
+    add("a", 900, 5000);
+    add("b", 1100, 6000);
+    add("c", 1000, 7000);
+    add("throttled", 50, 8000, 50);
+    add("never-copied", 5, 9000, 0, false);
+    auto rate = measuredBackfillRate(map, 3);
+    ASSERT_TRUE(rate);
+    EXPECT_DOUBLE_EQ(rate->docsPerSecond, 1000) << "median of a, b, c; the old, throttled and uncopied are left out";
+    EXPECT_EQ(rate->migrations, 3u);
+    rate = measuredBackfillRate(map, 4);
+    ASSERT_TRUE(rate);
+    EXPECT_DOUBLE_EQ(rate->docsPerSecond, 950) << "median of 10, 900, 1000, 1100";
 }

@@ -15,6 +15,7 @@
 #include "widgets/map/shard_map_view.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QCoreApplication>
 #include <QDragEnterEvent>
 #include <QElapsedTimer>
@@ -541,6 +542,29 @@ TEST_F(MapEndToEndTest, DropQueuesAMigrationThatMovesTheDocumentsAndTheTile)
         testing::compareWithModel(*nodeOf(target.toStdString()), target.toStdString(), "acme", workload.model("acme")),
         std::vector<std::string> {});
     EXPECT_TRUE(waitFor([&] { return laneOf(model, QStringLiteral("acme")) == target; }));
+
+    // Moving it back without a throttle: the expected duration comes from the rate this
+    // migration measured, not "as fast as the nodes go".
+    const double measured = map->migrations.at(id).value.progress.docsPerSecond;
+    ASSERT_GT(measured, 0);
+    ASSERT_TRUE(waitFor([&] {
+        return page.model()->map()->migrations.contains(id) && !page.model()->map()->migrations.at(id).value.active();
+    }));
+    page.setConfirmer([&](const MoveEstimate& estimate, QString&) {
+        confirmed = estimate;
+        return false;
+    });
+    EXPECT_FALSE(page.requestMoves({ QStringLiteral("acme") }, source));
+    EXPECT_EQ(confirmed.measuredMigrations, 1);
+    EXPECT_DOUBLE_EQ(confirmed.measuredDocsPerSecond, measured);
+    EXPECT_NEAR(confirmed.seconds, static_cast<double>(confirmed.docs) / measured, 1e-9);
+    EXPECT_TRUE(
+        MapPage::durationText(confirmed).endsWith(QStringLiteral("the median of the last 1 unthrottled migration")))
+        << MapPage::durationText(confirmed).toStdString();
+    MoveEstimate nothingMeasured;
+    nothingMeasured.docs = 10;
+    EXPECT_EQ(MapPage::durationText(nothingMeasured),
+        QStringLiteral("unthrottled; no backfill rate measured yet on this fleet"));
 }
 
 } // namespace shardmap::widgets
@@ -607,6 +631,29 @@ TEST_F(MapPageTest, LaterSamplesProjectInBatches)
     model.applySample(QStringLiteral("n1"), makeSample("n1", { { "s1", { { "c", 30, 300, 0, 0 } } }, { "s2", {} } }));
     EXPECT_EQ(projectedDocs(model, QStringLiteral("s1")), 10u) << "not on every sample";
     EXPECT_TRUE(testing::waitFor([&] { return projectedDocs(model, QStringLiteral("s1")) == 30u; }, 5000));
+}
+
+} // namespace
+} // namespace shardmap::widgets
+
+namespace shardmap::widgets {
+namespace {
+
+TEST(MapPageKeys, UndoAndRedoUseThePlatformsStandardKeySequences)
+{
+    FleetConnection connection;
+    MapPage page(&connection);
+    int found = 0;
+    for (QAction* action : page.findChildren<QAction*>()) {
+        if (action->text().startsWith(QStringLiteral("Undo"))) {
+            ++found;
+            EXPECT_EQ(action->shortcuts(), QKeySequence::keyBindings(QKeySequence::Undo));
+        } else if (action->text().startsWith(QStringLiteral("Redo"))) {
+            ++found;
+            EXPECT_EQ(action->shortcuts(), QKeySequence::keyBindings(QKeySequence::Redo));
+        }
+    }
+    EXPECT_EQ(found, 2);
 }
 
 } // namespace

@@ -12,10 +12,13 @@
 #include "widgets/map/map_page.h"
 #include "widgets/map/shard_map_view.h"
 #include "widgets/migrations/migrations_page.h"
+#include "widgets/style/file_dialogs.h"
 
 #include <QAction>
+#include <QDir>
 #include <QPushButton>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QTableView>
 
 namespace shardmap::widgets {
@@ -176,6 +179,21 @@ TEST(ConnectionProfiles, AreRememberedWithTheirEnvironmentAndReadOnlyFlag)
     EXPECT_EQ(dialog.spec().environment, watch.environment);
     EXPECT_TRUE(dialog.spec().readOnly);
     QSettings().remove(group);
+}
+
+} // namespace
+} // namespace shardmap::widgets
+
+namespace shardmap::widgets {
+namespace {
+
+TEST(FileDialogs, StartInTheDocumentsFolderUnlessAFolderIsGiven)
+{
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    ASSERT_FALSE(documents.isEmpty());
+    EXPECT_EQ(inDocuments(), documents);
+    EXPECT_EQ(inDocuments(QStringLiteral("plan.json")), QDir(documents).filePath(QStringLiteral("plan.json")));
+    EXPECT_EQ(inDocuments(QStringLiteral("/srv/plans/plan.json")), QStringLiteral("/srv/plans/plan.json"));
 }
 
 } // namespace

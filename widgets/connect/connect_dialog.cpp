@@ -1,6 +1,7 @@
 #include "widgets/connect/connect_dialog.h"
 
 #include "widgets/connect/recent_connections.h"
+#include "widgets/style/file_dialogs.h"
 #include "widgets/style/theme.h"
 
 #include <QCheckBox>
@@ -170,8 +171,9 @@ QLineEdit* ConnectDialog::addFileRow(
     rowLayout->addWidget(browse);
     form->addRow(label, row);
     connect(browse, &QPushButton::clicked, this, [this, edit, label, filter]() {
-        const QString file = QFileDialog::getOpenFileName(
-            this, QString(label).remove(QLatin1Char('&')).remove(QLatin1Char(':')), edit->text(), filter);
+        const QString file
+            = QFileDialog::getOpenFileName(this, QString(label).remove(QLatin1Char('&')).remove(QLatin1Char(':')),
+                edit->text().isEmpty() ? inDocuments() : edit->text(), filter);
         if (!file.isEmpty()) {
             edit->setText(file);
         }

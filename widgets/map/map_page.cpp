@@ -1,8 +1,11 @@
 #include "widgets/map/map_page.h"
 
+#include "core/migration/backfill_rate.h"
 #include "core/migration/migration_requests.h"
 #include "widgets/bridge/background.h"
 #include "widgets/map/shard_map_view.h"
+#include "widgets/style/file_dialogs.h"
+#include "widgets/style/format.h"
 #include "widgets/wizards/plan_wizard.h"
 
 #include <QComboBox>
@@ -24,6 +27,7 @@
 #include <QUndoCommand>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <cmath>
 
 namespace shardmap::widgets {
 
@@ -179,20 +183,20 @@ void MapPage::buildToolBar()
     m_planToggle->setCheckable(true);
     connect(m_planToggle, &QAction::toggled, this, &MapPage::setPlanMode);
     QAction* undo = m_undo->createUndoAction(this, tr("Undo"));
-    undo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+    undo->setShortcuts(QKeySequence::Undo);
     QAction* redo = m_undo->createRedoAction(this, tr("Redo"));
-    redo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
+    redo->setShortcuts(QKeySequence::Redo);
     bar->addAction(undo);
     bar->addAction(redo);
     addAction(undo);
     addAction(redo);
     m_save = bar->addAction(tr("Save plan…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save plan"), {}, tr("Plans (*.json)"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save plan"), inDocuments(), tr("Plans (*.json)"));
         if (!path.isEmpty())
             savePlan(path);
     });
     bar->addAction(tr("Open plan…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open plan"), {}, tr("Plans (*.json)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open plan"), inDocuments(), tr("Plans (*.json)"));
         if (!path.isEmpty())
             openPlan(path);
     });
@@ -324,8 +328,14 @@ MoveEstimate MapPage::estimate(const QStringList& spaces, const QString& shard) 
     }
     const MapPtr map = m_model->map();
     estimate.throttleDocsPerSecond = map ? map->settings.value.defaultThrottleDocsPerSecond : 0;
-    if (estimate.throttleDocsPerSecond > 0)
+    if (estimate.throttleDocsPerSecond > 0) {
         estimate.seconds = static_cast<double>(estimate.docs) / static_cast<double>(estimate.throttleDocsPerSecond);
+    } else if (const auto measured = map ? core::measuredBackfillRate(*map) : std::nullopt) {
+        // Unthrottled: as fast as the nodes go, which recent migrations measured.
+        estimate.measuredDocsPerSecond = measured->docsPerSecond;
+        estimate.measuredMigrations = static_cast<int>(measured->migrations);
+        estimate.seconds = static_cast<double>(estimate.docs) / measured->docsPerSecond;
+    }
     const core::ShardFigures after = rules.projectedLoads(moves)[shard.toStdString()];
     estimate.targetDocsAfter = after.docs;
     estimate.targetBytesAfter = after.bytes;
@@ -372,6 +382,20 @@ bool MapPage::requestMoves(const QStringList& spaces, const QString& shard, cons
     return true;
 }
 
+QString MapPage::durationText(const MoveEstimate& estimate)
+{
+    const QLocale locale;
+    if (estimate.seconds < 0)
+        return tr("unthrottled; no backfill rate measured yet on this fleet");
+    const QString duration = formatDuration(static_cast<std::int64_t>(std::ceil(estimate.seconds)));
+    if (estimate.throttleDocsPerSecond > 0)
+        return tr("about %1 at %2 docs/s (the default throttle)")
+            .arg(duration, locale.toString(static_cast<qulonglong>(estimate.throttleDocsPerSecond)));
+    return tr("about %1 at %2 docs/s, the median of the last %n unthrottled migration(s)", nullptr,
+        estimate.measuredMigrations)
+        .arg(duration, locale.toString(estimate.measuredDocsPerSecond, 'f', 0));
+}
+
 bool MapPage::confirmMoves(const MoveEstimate& estimate, QString& reason)
 {
     if (m_confirmer)
@@ -384,11 +408,7 @@ bool MapPage::confirmMoves(const MoveEstimate& estimate, QString& reason)
     form->addRow(tr("To shard:"), new QLabel(estimate.target, &dialog));
     form->addRow(tr("Documents:"), new QLabel(locale.toString(estimate.docs), &dialog));
     form->addRow(tr("Size:"), new QLabel(QString::fromStdString(core::formatBytes(estimate.bytes)), &dialog));
-    form->addRow(tr("Expected duration:"),
-        new QLabel(estimate.seconds < 0
-                ? tr("unthrottled (as fast as the nodes go)")
-                : tr("about %1 s at %2 docs/s").arg(qRound(estimate.seconds)).arg(estimate.throttleDocsPerSecond),
-            &dialog));
+    form->addRow(tr("Expected duration:"), new QLabel(durationText(estimate), &dialog));
     form->addRow(tr("Target after the move:"),
         new QLabel(tr("%1 docs, %2%3")
                        .arg(locale.toString(estimate.targetDocsAfter),

@@ -26,9 +26,13 @@ struct MoveEstimate {
     QString target;
     qulonglong docs = 0;
     qulonglong bytes = 0;
-    // docs / throttle (MigrationSettings::defaultThrottleDocsPerSecond); -1 when unthrottled.
+    // docs / throttle (MigrationSettings::defaultThrottleDocsPerSecond), or when unthrottled docs /
+    // the rate recent unthrottled migrations measured (core::measuredBackfillRate); -1 when
+    // unthrottled and nothing was measured yet.
     double seconds = -1;
     qulonglong throttleDocsPerSecond = 0;
+    double measuredDocsPerSecond = 0;
+    int measuredMigrations = 0;
     // The target after the queued moves and these.
     qulonglong targetDocsAfter = 0;
     qulonglong targetBytesAfter = 0;
@@ -62,6 +66,8 @@ public:
     // true, queued in the store off the UI thread (movesQueued or moveFailed follow). reason is
     // recorded with the migrations.
     bool requestMoves(const QStringList& spaces, const QString& shard, const QString& reason = {}, bool confirm = true);
+    // The confirmation's expected duration, in words.
+    static QString durationText(const MoveEstimate& estimate);
     QStringList selectedSpaces() const;
     // Opens the "Move to…" dialog for the selected spaces.
     void moveSelectionTo();
