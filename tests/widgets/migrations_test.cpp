@@ -7,22 +7,28 @@
 #include "tests/support/pdf_text.h"
 #include "tests/support/workload.h"
 #include "tests/widgets/wait_for.h"
+#include "widgets/charts/time_series_chart.h"
+#include "widgets/migrations/migration_detail_dialog.h"
 #include "widgets/migrations/migrations_filter_proxy.h"
 #include "widgets/migrations/migrations_model.h"
 #include "widgets/migrations/migrations_page.h"
+#include "widgets/migrations/phase_timeline.h"
 #include "widgets/report/report_export_dialog.h"
 #include "widgets/report/report_preview_dialog.h"
 #include "widgets/session/fleet_connection.h"
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QItemSelectionModel>
 #include <QSignalSpy>
 #include <QSystemTrayIcon>
 #include <QTableView>
+#include <QTest>
 #include <QThread>
+#include <QTreeWidget>
 #include <gtest/gtest.h>
 
 namespace shardmap::widgets {
@@ -230,6 +236,24 @@ protected:
         return { done.at(0).at(1).toBool(), done.at(0).at(2).toString() };
     }
 
+    // Waits until the detail view shows the migration as the map has it now, final.
+    bool detailShowsFinal(MigrationDetailDialog* dialog, const std::string& id)
+    {
+        return waitFor([&] {
+            const auto& row = dialog->row();
+            return row && !row->record.active() && row->history && !row->history->phases.empty()
+                && core::isFinal(row->history->phases.back().phase) && shown(id) && row->record == *shown(id);
+        });
+    }
+
+    static QStringList eventKinds(MigrationDetailDialog* dialog)
+    {
+        QStringList kinds;
+        for (int i = 0; i < dialog->eventsView()->topLevelItemCount(); ++i)
+            kinds << dialog->eventsView()->topLevelItem(i)->text(1);
+        return kinds;
+    }
+
     std::unique_ptr<testing::ControllerProcess> m_controller;
     std::unique_ptr<testing::Workload> m_workload;
     std::unique_ptr<FleetConnection> m_connection;
@@ -338,6 +362,114 @@ TEST_F(MigrationsPageTest, RollbackInTheWindowFromThePage)
     ASSERT_TRUE(waitFor([&] { return !shown(queued.id)->active(); }, 120000)) << m_controller->stderrText();
     EXPECT_TRUE(shown(queued.id)->rolledBack);
     EXPECT_EQ(shardOf("acme"), source);
+
+    // The detail view ("Details…" on the selected row) keeps the direction that was asked for.
+    m_page->selectMigration(id);
+    m_page->openSelectedDetail();
+    auto* dialog = m_page->findChild<MigrationDetailDialog*>();
+    ASSERT_TRUE(dialog);
+    ASSERT_TRUE(detailShowsFinal(dialog, queued.id)) << dialog->messageText().toStdString();
+    const QString requested
+        = QStringLiteral("%1 → %2").arg(QString::fromStdString(source), QString::fromStdString(queued.target));
+    EXPECT_EQ(dialog->fieldText(MigrationDetailDialog::Field::RequestedDirection), requested);
+    EXPECT_TRUE(dialog->fieldText(MigrationDetailDialog::Field::CurrentDirection)
+                    .startsWith(QStringLiteral("%1 → %2").arg(
+                        QString::fromStdString(queued.target), QString::fromStdString(source))))
+        << dialog->fieldText(MigrationDetailDialog::Field::CurrentDirection).toStdString();
+    EXPECT_TRUE(eventKinds(dialog).contains(QStringLiteral("rollback requested")))
+        << eventKinds(dialog).join(", ").toStdString();
+    EXPECT_TRUE(eventKinds(dialog).contains(QStringLiteral("rolled back")))
+        << eventKinds(dialog).join(", ").toStdString();
+}
+
+TEST_F(MigrationsPageTest, DetailViewOfARealMigrationShowsItsPhasesThroughputAndEvents)
+{
+    startController();
+    writeDocuments("acme", 1500);
+    openPage();
+    m_page->resize(1200, 600);
+    m_page->show();
+    const std::string source = shardOf("acme");
+    // 1,500 documents at 300/s: a backfill of about 5 s, a progress sample every 2 s.
+    const auto queued = queue("acme", 300);
+    const QString id = QString::fromStdString(queued.id);
+    ASSERT_TRUE(waitFor([&] { return shown(queued.id) && shown(queued.id)->progress.docsDone > 0; }));
+
+    // Enter on the row opens the view while the migration runs; it follows the migration to its end.
+    const QModelIndex row = m_page->proxy()->mapFromSource(m_page->model()->index(m_page->model()->rowOf(id), 0));
+    m_page->view()->setCurrentIndex(row);
+    QTest::keyClick(m_page->view(), Qt::Key_Return);
+    auto* dialog = m_page->findChild<MigrationDetailDialog*>();
+    ASSERT_TRUE(dialog);
+    EXPECT_EQ(dialog->migrationId(), id);
+    EXPECT_EQ(m_page->openDetail(id), dialog) << "one view per migration";
+    auto [paused, pauseMessage] = act([&] { m_page->pause(id, QStringLiteral("look at it")); });
+    ASSERT_TRUE(paused) << pauseMessage.toStdString();
+    // The view follows the running migration: the executor records the pause in the history.
+    ASSERT_TRUE(waitFor([&] { return eventKinds(dialog).contains(QStringLiteral("paused")); }))
+        << eventKinds(dialog).join(", ").toStdString();
+    auto [resumed, resumeMessage] = act([&] { m_page->resume(id, QStringLiteral("go on")); });
+    ASSERT_TRUE(resumed) << resumeMessage.toStdString();
+    ASSERT_TRUE(waitFor([&] { return !shown(queued.id)->active(); }, 120000)) << m_controller->stderrText();
+    ASSERT_EQ(shown(queued.id)->phase, core::MigrationPhase::Done) << shown(queued.id)->error;
+    ASSERT_TRUE(detailShowsFinal(dialog, queued.id)) << dialog->messageText().toStdString();
+    EXPECT_TRUE(dialog->messageText().isEmpty()) << dialog->messageText().toStdString();
+
+    using Field = MigrationDetailDialog::Field;
+    EXPECT_EQ(dialog->fieldText(Field::Space), QStringLiteral("acme"));
+    EXPECT_EQ(dialog->fieldText(Field::RequestedDirection),
+        QStringLiteral("%1 → %2").arg(QString::fromStdString(source), QString::fromStdString(queued.target)));
+    EXPECT_EQ(dialog->fieldText(Field::Throttle), QStringLiteral("300 docs/s"));
+    EXPECT_TRUE(dialog->fieldText(Field::Verification).contains(QStringLiteral("equal")))
+        << dialog->fieldText(Field::Verification).toStdString();
+    EXPECT_EQ(dialog->fieldText(Field::RequestedBy), QString::fromStdString(m_actor.name));
+
+    // The phases in order, each with its times; done is the last, a mark.
+    const auto& phases = dialog->row()->history->phases;
+    const std::vector<PhaseTimeline::Row>& rows = dialog->timeline()->rows();
+    ASSERT_EQ(rows.size(), phases.size());
+    std::vector<core::MigrationPhase> order;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        order.push_back(rows[i].phase);
+        EXPECT_EQ(rows[i].startedUnixMs, phases[i].startedUnixMs);
+        EXPECT_FALSE(rows[i].timeText.isEmpty());
+        if (i > 0) {
+            EXPECT_LE(rows[i - 1].startedUnixMs, rows[i].startedUnixMs);
+        }
+        if (i + 1 < rows.size()) {
+            EXPECT_GT(rows[i].endedUnixMs, 0) << "every phase but the last has ended";
+        }
+    }
+    const auto at = [&](core::MigrationPhase phase) { return std::find(order.begin(), order.end(), phase); };
+    EXPECT_EQ(order.front(), core::MigrationPhase::Queued);
+    EXPECT_EQ(order.back(), core::MigrationPhase::Done);
+    EXPECT_LT(at(core::MigrationPhase::DualWrite), at(core::MigrationPhase::Backfill));
+    EXPECT_LT(at(core::MigrationPhase::Backfill), at(core::MigrationPhase::Cutover));
+    EXPECT_LT(at(core::MigrationPhase::Cutover), at(core::MigrationPhase::Done));
+    EXPECT_EQ(rows.back().label, QStringLiteral("done"));
+
+    // Throughput: documents per second between the history's progress samples.
+    TimeSeriesChart* chart = dialog->throughputChart();
+    ASSERT_GE(dialog->row()->history->samples.size(), 2u);
+    EXPECT_GE(chart->storedPointCount(MigrationDetailDialog::throughputKey()), 2);
+    chart->flushNow();
+    const auto drawn = chart->drawnPoints(MigrationDetailDialog::throughputKey());
+    EXPECT_TRUE(std::any_of(drawn.begin(), drawn.end(), [](const auto& point) { return point.second > 0; }));
+
+    // Events: the pause and the resume, and the end.
+    const QStringList kinds = eventKinds(dialog);
+    EXPECT_TRUE(kinds.contains(QStringLiteral("paused"))) << kinds.join(", ").toStdString();
+    EXPECT_TRUE(kinds.contains(QStringLiteral("resumed"))) << kinds.join(", ").toStdString();
+    EXPECT_TRUE(kinds.contains(QStringLiteral("done"))) << kinds.join(", ").toStdString();
+
+    const QString dir = QStringLiteral(SHARDMAP_TEST_ARTIFACTS) + QStringLiteral("/screenshots");
+    ASSERT_TRUE(QDir().mkpath(dir));
+    for (int i = 0; i < 20; ++i) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
+    const QImage image = dialog->grab().toImage();
+    ASSERT_FALSE(image.isNull());
+    EXPECT_TRUE(image.save(dir + QStringLiteral("/console-migration-detail.png")));
 }
 
 } // namespace

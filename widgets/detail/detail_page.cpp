@@ -1,16 +1,20 @@
 #include "widgets/detail/detail_page.h"
 
 #include "widgets/charts/time_series_chart.h"
+#include "widgets/detail/shard_picker_model.h"
 #include "widgets/detail/spaces_model.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
+#include <QCompleter>
 #include <QDateTime>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListView>
 #include <QMenu>
 #include <QSet>
 #include <QSortFilterProxyModel>
@@ -125,6 +129,7 @@ DetailPage::DetailPage(FleetConnection* connection, QWidget* parent)
         connection->fetchHistory(nodeId, since, context, std::move(done));
     };
     buildUi();
+    m_pickerModel->setMap(m_map);
     connect(connection, &FleetConnection::mapChanged, this, &DetailPage::mapArrived);
     connect(connection, &FleetConnection::nodeSample, this, &DetailPage::sampleArrived);
     connect(connection, &FleetConnection::nodeLinkChanged, this, &DetailPage::linkChanged);
@@ -177,11 +182,21 @@ void DetailPage::buildUi()
     splitter->addWidget(lower);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    m_content = splitter;
+
+    m_emptyHint = new QLabel(tr("Choose a shard or a node in the box above: type part of its id and pick it from "
+                                "the list. A double-click on the Fleet page opens one too, and Ctrl+F opens the "
+                                "shard of a space."),
+        this);
+    m_emptyHint->setWordWrap(true);
+    m_emptyHint->setAlignment(Qt::AlignCenter);
+    m_emptyHint->setContentsMargins(24, 24, 24, 24);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_header);
     layout->addWidget(buildToolbar());
     layout->addWidget(m_warning);
+    layout->addWidget(m_emptyHint, 1);
     layout->addWidget(splitter, 1);
 }
 
@@ -190,6 +205,7 @@ QWidget* DetailPage::buildToolbar()
     auto* bar = new QWidget(this);
     auto* layout = new QHBoxLayout(bar);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(buildPicker(bar), 1);
 
     m_metricBox = new QComboBox(bar);
     for (Metric metric : kMetrics)
@@ -227,6 +243,95 @@ QWidget* DetailPage::buildToolbar()
     connect(exportButton, &QToolButton::clicked, this, &DetailPage::exportChartInteractive);
     layout->addWidget(exportButton);
     return bar;
+}
+
+QWidget* DetailPage::buildPicker(QWidget* parent)
+{
+    m_pickerModel = new ShardPickerModel(this);
+    m_picker = new QComboBox(parent);
+    m_picker->setEditable(true);
+    m_picker->setInsertPolicy(QComboBox::NoInsert);
+    // Sizing to the contents would measure every row: 10,000 at 10,000 shards.
+    m_picker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_picker->setMinimumContentsLength(18);
+    m_picker->setModel(m_pickerModel);
+    if (auto* list = qobject_cast<QListView*>(m_picker->view()))
+        list->setUniformItemSizes(true);
+    m_picker->setCurrentIndex(-1);
+    m_picker->lineEdit()->setPlaceholderText(tr("Shard or node…"));
+    m_picker->setAccessibleName(tr("Shard or node"));
+    m_picker->setAccessibleDescription(tr("Type part of a shard or node id and pick it to show its detail"));
+    m_picker->setToolTip(tr("The shard or node shown: type part of its id and pick it from the list"));
+    auto* completer = new QCompleter(m_pickerModel, m_picker);
+    completer->setFilterMode(Qt::MatchContains);
+    completer->setCaseSensitivity(Qt::CaseInsensitive);
+    completer->setCompletionMode(QCompleter::PopupCompletion);
+    completer->setMaxVisibleItems(15);
+    m_picker->setCompleter(completer);
+    connect(m_picker, &QComboBox::activated, this, &DetailPage::pickRow);
+    connect(completer, qOverload<const QModelIndex&>(&QCompleter::activated), this, [this](const QModelIndex& index) {
+        if (index.model() == m_pickerModel)
+            pickRow(index.row());
+    });
+    connect(m_picker->lineEdit(), &QLineEdit::returnPressed, this, &DetailPage::pickTyped);
+
+    auto* label = new QLabel(tr("&Show:"), parent);
+    label->setBuddy(m_picker);
+    auto* box = new QWidget(parent);
+    auto* layout = new QHBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(label);
+    layout->addWidget(m_picker, 1);
+    return box;
+}
+
+void DetailPage::pickRow(int row)
+{
+    const QModelIndex index = m_pickerModel->index(row, 0);
+    if (!index.isValid())
+        return;
+    const QString id = index.data(ShardPickerModel::IdRole).toString();
+    const auto kind = static_cast<ShardPickerModel::Kind>(index.data(ShardPickerModel::KindRole).toInt());
+    m_pickError.clear();
+    updateErrors();
+    // The box and its completer may both report one choice.
+    if (kind == ShardPickerModel::Kind::Node && m_nodeView != id)
+        showNode(id);
+    else if (kind == ShardPickerModel::Kind::Shard && (!m_nodeView.isEmpty() || m_primaryShard != id))
+        showShard(id);
+}
+
+void DetailPage::pickTyped()
+{
+    QString text = m_picker->currentText().trimmed();
+    if (text.isEmpty())
+        return;
+    const int row = m_picker->findText(text, Qt::MatchFixedString | Qt::MatchCaseSensitive);
+    if (row >= 0) {
+        pickRow(row);
+        return;
+    }
+    // A bare id: a shard first, then a node.
+    for (const auto kind : { ShardPickerModel::Kind::Shard, ShardPickerModel::Kind::Node }) {
+        if (const int found = m_pickerModel->rowOf(kind, text); found >= 0) {
+            pickRow(found);
+            return;
+        }
+    }
+    m_pickError = tr("The map has no shard or node \"%1\".").arg(text);
+    updateErrors();
+}
+
+void DetailPage::syncPicker()
+{
+    const int row = !m_nodeView.isEmpty() ? m_pickerModel->rowOf(ShardPickerModel::Kind::Node, m_nodeView)
+                                          : m_pickerModel->rowOf(ShardPickerModel::Kind::Shard, m_primaryShard);
+    // Only when it differs: setting it again would overwrite what someone is typing. Nothing
+    // chosen stays -1 (the box picks its first row when the model fills).
+    if (row != m_picker->currentIndex()) {
+        const QSignalBlocker blocker(m_picker);
+        m_picker->setCurrentIndex(row);
+    }
 }
 
 void DetailPage::setHistoryFetcher(HistoryFetcher fetcher)
@@ -327,6 +432,7 @@ QStringList DetailPage::shownShards() const
 void DetailPage::mapArrived(const MapPtr& map)
 {
     m_map = map;
+    m_pickerModel->setMap(map);
     reload(false);
 }
 
@@ -525,6 +631,10 @@ void DetailPage::updateTitle()
     if (!m_compared.isEmpty())
         title = tr("%1, compared with %2").arg(title, m_compared.join(QStringLiteral(", ")));
     m_spacesLabel->setText(m_primaryShard.isEmpty() ? QString() : tr("Spaces on shard %1").arg(m_primaryShard));
+    const bool chosen = !m_nodeView.isEmpty() || !m_primaryShard.isEmpty();
+    m_emptyHint->setVisible(!chosen);
+    m_content->setVisible(chosen);
+    syncPicker();
     if (title == m_title)
         return;
     m_title = title;
@@ -547,6 +657,8 @@ QString DetailPage::errorText() const
     }
     if (!m_exportError.isEmpty())
         lines.append(m_exportError);
+    if (!m_pickError.isEmpty())
+        lines.append(m_pickError);
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -22,10 +22,12 @@ QT_END_NAMESPACE
 
 namespace shardmap::widgets {
 
+class ShardPickerModel;
 class SpacesModel;
 class TimeSeriesChart;
 
-// The detail page of a shard (or of a node and its shards): a time series of one metric over
+// The detail page of a shard (or of a node and its shards), picked on the page itself (a box with
+// a completer over the map's shards and nodes) or from elsewhere: a time series of one metric over
 // 5 min / 1 h / 24 h, drawn from the nodes' own history and extended by their live samples,
 // optionally overlaid with other shards for comparison, and the shard's spaces as a table.
 //
@@ -79,6 +81,12 @@ public:
 
     TimeSeriesChart* chart() const { return m_chart; }
     SpacesModel* spacesModel() const { return m_spacesModel; }
+    // The picker: an editable box over pickerModel(); choosing a row or typing an id and Enter
+    // shows that shard or node.
+    QComboBox* picker() const { return m_picker; }
+    ShardPickerModel* pickerModel() const { return m_pickerModel; }
+    // What the page says while nothing is chosen (hidden once something is).
+    QLabel* emptyHint() const { return m_emptyHint; }
     QSortFilterProxyModel* spacesProxy() const { return m_spacesProxy; }
     QTableView* spacesView() const { return m_spacesView; }
     void setHistoryFetcher(HistoryFetcher fetcher);
@@ -109,6 +117,10 @@ private:
 
     void buildUi();
     QWidget* buildToolbar();
+    QWidget* buildPicker(QWidget* parent);
+    void pickRow(int row);
+    void pickTyped();
+    void syncPicker();
     void mapArrived(const MapPtr& map);
     void sampleArrived(const QString& nodeId, const SamplePtr& sample);
     void linkChanged(const QString& nodeId, bool reachable, const QString& error);
@@ -142,8 +154,13 @@ private:
     QHash<QString, NodeData> m_data;
     QString m_title;
     QString m_exportError;
+    QString m_pickError;
 
     QLabel* m_header = nullptr;
+    QLabel* m_emptyHint = nullptr;
+    QWidget* m_content = nullptr;
+    QComboBox* m_picker = nullptr;
+    ShardPickerModel* m_pickerModel = nullptr;
     QLabel* m_warning = nullptr;
     QComboBox* m_metricBox = nullptr;
     QButtonGroup* m_rangeButtons = nullptr;

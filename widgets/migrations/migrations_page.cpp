@@ -1,6 +1,7 @@
 #include "widgets/migrations/migrations_page.h"
 
 #include "core/migration/migration_requests.h"
+#include "widgets/migrations/migration_detail_dialog.h"
 #include "widgets/migrations/migrations_filter_proxy.h"
 #include "widgets/migrations/progress_delegate.h"
 #include "widgets/report/report_export_dialog.h"
@@ -95,6 +96,9 @@ void MigrationsPage::buildUi()
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->verticalHeader()->hide();
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MigrationsPage::updateActions);
+    // activated covers double-click and Enter (single click where the platform activates so).
+    connect(m_view, &QTableView::activated, this,
+        [this](const QModelIndex& index) { openDetail(index.data(MigrationsModel::MigrationIdRole).toString()); });
 
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
@@ -162,6 +166,8 @@ QWidget* MigrationsPage::buildActions()
         row->addWidget(created);
         return created;
     };
+    m_detailButton = button(tr("Details…"), &MigrationsPage::openSelectedDetail);
+    row->addSpacing(16);
     m_pauseButton = button(tr("Pause…"), &MigrationsPage::pauseSelected);
     m_resumeButton = button(tr("Resume…"), &MigrationsPage::resumeSelected);
     m_cancelButton = button(tr("Cancel…"), &MigrationsPage::cancelSelected);
@@ -290,10 +296,14 @@ ReportExportDialog* MigrationsPage::openExport(const core::ReportScope& scope, c
 void MigrationsPage::showContextMenu(const QPoint& at)
 {
     QMenu menu(this);
-    menu.addAction(tr("Export report…"), this, [this] { exportReport(); });
     const QModelIndex index = m_view->indexAt(at);
     const core::MigrationRecord* record
         = index.isValid() ? m_model->record(index.data(MigrationsModel::MigrationIdRole).toString()) : nullptr;
+    if (record) {
+        const QString id = qs(record->id);
+        menu.addAction(tr("Details of %1…").arg(id), this, [this, id] { openDetail(id); });
+    }
+    menu.addAction(tr("Export report…"), this, [this] { exportReport(); });
     if (record && !record->operation.empty()) {
         const QString operation = qs(record->operation);
         menu.addAction(tr("Export report of operation %1…").arg(operation), this,
@@ -302,6 +312,30 @@ void MigrationsPage::showContextMenu(const QPoint& at)
             tr("Show only operation %1").arg(operation), this, [this, operation] { showOperation(operation); });
     }
     menu.exec(m_view->viewport()->mapToGlobal(at));
+}
+
+MigrationDetailDialog* MigrationsPage::openDetail(const QString& migrationId)
+{
+    if (migrationId.isEmpty())
+        return nullptr;
+    QPointer<MigrationDetailDialog>& dialog = m_details[migrationId];
+    if (!dialog) {
+        dialog = new MigrationDetailDialog(m_connection, migrationId, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+    return dialog;
+}
+
+void MigrationsPage::openSelectedDetail()
+{
+    const QString id = selectedMigration();
+    if (id.isEmpty())
+        showMessage(tr("Select one migration to see its details."), true);
+    else
+        openDetail(id);
 }
 
 void MigrationsPage::selectMigration(const QString& migrationId)
@@ -361,6 +395,10 @@ void MigrationsPage::updateActions()
     update(m_cancelButton, Action::Cancel);
     update(m_rollbackButton, Action::Rollback);
     update(m_throttleButton, Action::Throttle);
+    m_detailButton->setEnabled(!id.isEmpty());
+    m_detailButton->setToolTip(several ? tr("Select one migration to see its details.")
+            : id.isEmpty()             ? tr("Select a migration first.")
+                                       : tr("Phases, throughput and events of %1").arg(id));
     m_concurrentButton->setEnabled(!m_connection->readOnly());
     m_concurrentButton->setToolTip(m_connection->readOnly() ? readOnlyRefusal() : QString());
     if (const auto* record = m_model->record(id); record && !m_throttleBox->hasFocus())

@@ -6,6 +6,8 @@
 #include "widgets/migrations/migrations_model.h"
 #include "widgets/session/fleet_connection.h"
 
+#include <QHash>
+#include <QPointer>
 #include <QWidget>
 #include <functional>
 
@@ -25,6 +27,7 @@ class MigrationRequests;
 
 namespace shardmap::widgets {
 
+class MigrationDetailDialog;
 class MigrationsFilterProxy;
 class ReportExportDialog;
 
@@ -66,6 +69,11 @@ public:
     QString refusal(Action action, const QString& migrationId) const;
 
 public slots:
+    // "Details…" (and double-click or Enter on a row): the migration's detail view, non-modal,
+    // one per migration (opening it again raises it). nullptr for an empty id.
+    MigrationDetailDialog* openDetail(const QString& migrationId);
+    void openSelectedDetail();
+
     // "Export report…": the selected migrations, else the operation of the operation filter,
     // else the migrations the filters show (none: every migration). Opens the export dialog
     // (non-modal) and returns it, or nullptr when the filters show nothing.
@@ -142,6 +150,8 @@ private:
     QSpinBox* m_concurrentBox = nullptr;
     QPushButton* m_concurrentButton = nullptr;
     QPushButton* m_exportButton = nullptr;
+    QPushButton* m_detailButton = nullptr;
+    QHash<QString, QPointer<MigrationDetailDialog>> m_details;
     QSystemTrayIcon* m_tray = nullptr;
 };
 
