@@ -1,5 +1,7 @@
 #include "app/ctl/output.h"
 
+#include "core/plan/move_rules.h"
+
 #include <algorithm>
 #include <ctime>
 #include <iomanip>
@@ -43,14 +45,7 @@ void Table::print(std::ostream& out) const
 
 std::string humanBytes(std::uint64_t bytes)
 {
-    const char* units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024 && unit < 4) {
-        value /= 1024;
-        ++unit;
-    }
-    return unit == 0 ? std::to_string(bytes) + " B" : fixed(value, 1) + " " + units[unit];
+    return core::formatBytes(bytes);
 }
 
 std::string formatTime(std::int64_t unixMs)

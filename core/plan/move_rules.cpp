@@ -28,11 +28,12 @@ void shift(std::map<std::string, ShardFigures>& loads, const SpaceFigures& figur
 
 std::string formatBytes(std::uint64_t bytes)
 {
-    static const char* const units[] = { "B", "KB", "MB", "GB", "TB" };
+    // Binary units, as everywhere in the console and shardmapctl.
+    static const char* const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
     double value = static_cast<double>(bytes);
     std::size_t unit = 0;
-    while (value >= 1000 && unit + 1 < std::size(units)) {
-        value /= 1000;
+    while (value >= 1024 && unit + 1 < std::size(units)) {
+        value /= 1024;
         ++unit;
     }
     char text[32];

@@ -86,7 +86,7 @@ TEST(MoveRules, RefusesATargetThatWouldBeFullCountingQueuedAndPlannedMoves)
     map.settings.value.maxTargetFill = 0.9; // 900 bytes may be used, 100 are
     const MoveVerdict bytes = MoveRules(map, figures()).check("x", "b0");
     EXPECT_EQ(bytes.refusal, MoveRefusal::OverCapacityBytes);
-    EXPECT_EQ(bytes.reason, "shard b0 is full: it has 800 B free, space x needs 1.0 KB");
+    EXPECT_EQ(bytes.reason, "shard b0 is full: it has 800 B free, space x needs 1000 B");
 }
 
 TEST(MoveRules, ProjectsLoadsAfterQueuedMigrationsAndPlannedMoves)

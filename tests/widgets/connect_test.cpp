@@ -397,8 +397,10 @@ TEST(RecentConnections, BoundMenuListsConnectionsAndRequestsThem)
 // ---- translations ------------------------------------------------------------------------------
 
 // Leaves the application in English for the tests that follow, also when a check fails.
+// Back to what widgets_test_main installs (English with its plural forms), so that tests run
+// after these in the same process do not see "migration(s)".
 struct TranslationGuard {
-    ~TranslationGuard() { removeTranslations(*QCoreApplication::instance()); }
+    ~TranslationGuard() { installTranslations(*QCoreApplication::instance(), QStringLiteral("en")); }
 };
 
 TEST(I18n, GermanTranslationIsEmbeddedAndListed)

@@ -658,3 +658,37 @@ TEST(MapPageKeys, UndoAndRedoUseThePlatformsStandardKeySequences)
 
 } // namespace
 } // namespace shardmap::widgets
+
+namespace shardmap::widgets {
+namespace {
+
+TEST(ShardMapTiles, LabelsAreElidedNeverWrappedMidWord)
+{
+    const QFontMetrics metrics(QFont {});
+    const QString label = QStringLiteral("space-000123 → shard-0042");
+    const QStringList words = label.split(QLatin1Char(' '));
+    const int narrow = metrics.horizontalAdvance(QStringLiteral("space-000"));
+    for (int lines = 1; lines <= 3; ++lines) {
+        const QStringList out = ShardMapView::tileLabelLines(metrics, label, narrow, lines).split(QLatin1Char('\n'));
+        EXPECT_LE(out.size(), lines);
+        for (const QString& line : out) {
+            EXPECT_LE(metrics.horizontalAdvance(line), narrow) << line.toStdString();
+            // Each line is whole words, or whole words cut off at its end by an ellipsis.
+            const QString body = line.endsWith(QChar(0x2026)) ? line.chopped(1) : line;
+            const QStringList parts = body.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+            for (int i = 0; i < parts.size(); ++i) {
+                const bool last = i + 1 == parts.size();
+                EXPECT_TRUE(words.contains(parts[i]) || (last && line.endsWith(QChar(0x2026))))
+                    << "'" << line.toStdString() << "' breaks a word";
+            }
+        }
+    }
+    const int wide = metrics.horizontalAdvance(label) + 10;
+    EXPECT_EQ(ShardMapView::tileLabelLines(metrics, label, wide, 2), label) << "fits on one line";
+    EXPECT_EQ(ShardMapView::tileLabelLines(
+                  metrics, label, metrics.horizontalAdvance(QStringLiteral("space-000123 →")) + 2, 2),
+        QStringLiteral("space-000123 →\nshard-0042"));
+}
+
+} // namespace
+} // namespace shardmap::widgets

@@ -13,11 +13,15 @@
 #include "widgets/map/shard_map_view.h"
 #include "widgets/migrations/migrations_page.h"
 #include "widgets/style/file_dialogs.h"
+#include "widgets/style/view_state.h"
 
 #include <QAction>
 #include <QDir>
+#include <QHeaderView>
 #include <QPushButton>
 #include <QSettings>
+#include <QSplitter>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTableView>
 
@@ -194,6 +198,53 @@ TEST(FileDialogs, StartInTheDocumentsFolderUnlessAFolderIsGiven)
     EXPECT_EQ(inDocuments(), documents);
     EXPECT_EQ(inDocuments(QStringLiteral("plan.json")), QDir(documents).filePath(QStringLiteral("plan.json")));
     EXPECT_EQ(inDocuments(QStringLiteral("/srv/plans/plan.json")), QStringLiteral("/srv/plans/plan.json"));
+}
+
+} // namespace
+} // namespace shardmap::widgets
+
+namespace shardmap::widgets {
+namespace {
+
+TEST(ViewState, ColumnWidthsAndSplittersAreRememberedAcrossWindows)
+{
+    QSettings().remove(QStringLiteral("viewState"));
+    QStandardItemModel model(3, 4);
+    int width = 0;
+    {
+        QTableView table;
+        table.setModel(&model);
+        rememberState(table.horizontalHeader(), QStringLiteral("test/columns"));
+        table.horizontalHeader()->resizeSection(2, 237);
+        width = table.horizontalHeader()->sectionSize(2);
+        ASSERT_TRUE(waitFor([] { return QSettings().contains(QStringLiteral("viewState/test/columns")); }, 5000));
+    }
+    QTableView again;
+    again.setModel(&model);
+    EXPECT_NE(again.horizontalHeader()->sectionSize(2), width);
+    rememberState(again.horizontalHeader(), QStringLiteral("test/columns"));
+    EXPECT_EQ(again.horizontalHeader()->sectionSize(2), width);
+
+    QList<int> saved;
+    {
+        QSplitter splitter;
+        splitter.addWidget(new QWidget);
+        splitter.addWidget(new QWidget);
+        splitter.resize(600, 300);
+        rememberState(&splitter, QStringLiteral("test/splitter"));
+        splitter.setSizes({ 150, 450 });
+        emit splitter.splitterMoved(150, 1);
+        saved = splitter.sizes();
+        ASSERT_TRUE(waitFor([] { return QSettings().contains(QStringLiteral("viewState/test/splitter")); }, 5000));
+    }
+    QSplitter restored;
+    restored.addWidget(new QWidget);
+    restored.addWidget(new QWidget);
+    restored.resize(600, 300);
+    rememberState(&restored, QStringLiteral("test/splitter"));
+    EXPECT_EQ(restored.sizes(), saved);
+    EXPECT_LT(restored.sizes().value(0), restored.sizes().value(1) / 2) << "the 1:3 split, not an even one";
+    QSettings().remove(QStringLiteral("viewState"));
 }
 
 } // namespace

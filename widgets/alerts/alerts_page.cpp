@@ -2,6 +2,7 @@
 
 #include "widgets/alerts/alert_monitor.h"
 #include "widgets/alerts/alerts_model.h"
+#include "widgets/style/view_state.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -142,6 +143,7 @@ AlertsPage::AlertsPage(AlertMonitor* monitor, QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(AlertsModel::What, QHeaderView::Stretch);
     m_table->setWordWrap(false);
+    rememberState(m_table->horizontalHeader(), QStringLiteral("alerts/columns"));
     m_summary->setObjectName(QStringLiteral("alertsSummary"));
     m_summary->setAccessibleName(tr("Alerts summary"));
     m_showCleared->setAccessibleName(tr("Show cleared alerts"));

@@ -1,6 +1,7 @@
 #include "widgets/audit/audit_page.h"
 
 #include "widgets/audit/audit_model.h"
+#include "widgets/style/view_state.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -64,6 +65,7 @@ void AuditPage::buildUi()
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->horizontalHeader()->setStretchLastSection(true);
+    rememberState(m_view->horizontalHeader(), QStringLiteral("audit/columns"));
     m_view->verticalHeader()->hide();
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &AuditPage::selectionChanged);
     connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {

@@ -12,6 +12,7 @@
 #include "widgets/migrations/migrations_page.h"
 #include "widgets/overview/overview_page.h"
 #include "widgets/style/preferences_dialog.h"
+#include "widgets/style/view_state.h"
 #include "widgets/whatif/whatif_page.h"
 #include "widgets/wizards/plan_wizard.h"
 
@@ -112,6 +113,8 @@ MainWindow::MainWindow(QWidget* parent)
     splitter->addWidget(m_navigation);
     splitter->addWidget(m_pages);
     splitter->setStretchFactor(1, 1);
+    splitter->setObjectName(QStringLiteral("mainSplitter"));
+    rememberState(splitter, QStringLiteral("main/splitter"));
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 4);

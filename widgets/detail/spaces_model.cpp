@@ -1,5 +1,7 @@
 #include "widgets/detail/spaces_model.h"
 
+#include "widgets/style/format.h"
+
 #include <QLocale>
 #include <algorithm>
 
@@ -178,7 +180,7 @@ QVariant SpacesModel::displayValue(const Row& row, int column) const
     const QLocale locale;
     switch (column) {
     case DocsColumn: return locale.toString(static_cast<qulonglong>(row.figures.liveDocs));
-    case BytesColumn: return locale.formattedDataSize(static_cast<qint64>(row.figures.bytesEstimate), 1);
+    case BytesColumn: return formatBytes(row.figures.bytesEstimate);
     case QueriesColumn: return rate(row.figures.queriesPerSecond);
     case WritesColumn: return rate(row.figures.writesPerSecond);
     case ShareColumn: return tr("%1 %").arg(locale.toString(row.share, 'f', 1));

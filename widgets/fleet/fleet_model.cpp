@@ -1,5 +1,7 @@
 #include "widgets/fleet/fleet_model.h"
 
+#include "widgets/style/format.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QLocale>
@@ -766,7 +768,7 @@ QVariant FleetModel::displayValue(const NodeRow& node, const ShardRow* shard, in
     const QLocale locale;
     switch (unitOf(column)) {
     case Unit::Count: return locale.toString(static_cast<qulonglong>(value));
-    case Unit::Bytes: return locale.formattedDataSize(static_cast<qint64>(value), 1, QLocale::DataSizeIecFormat);
+    case Unit::Bytes: return formatBytes(value);
     case Unit::Percent: return tr("%1 %").arg(locale.toString(value, 'f', 1));
     case Unit::Rate: return tr("%1/s").arg(locale.toString(value, 'f', value < 10 ? 1 : 0));
     case Unit::Millis: return tr("%1 ms").arg(locale.toString(value, 'f', value < 10 ? 1 : 0));
@@ -879,8 +881,7 @@ QString FleetModel::describeReason(const core::HealthReason& reason, const core:
         return tr("CPU %1 % averaged over %2 min (amber at %3 %)")
             .arg(value, formatNumber(static_cast<double>(thresholds.cpuWindowMs) / 60000.0), threshold);
     case core::HealthMetric::Memory: {
-        const QString limit = QLocale().formattedDataSize(
-            static_cast<qint64>(thresholds.memoryLimitBytes), 1, QLocale::DataSizeIecFormat);
+        const QString limit = formatBytes(thresholds.memoryLimitBytes);
         return red ? tr("RSS at %1 % of the %2 memory limit (red at %3 %)").arg(value, limit, threshold)
                    : tr("RSS at %1 % of the %2 memory limit (amber at %3 %)").arg(value, limit, threshold);
     }

@@ -1,11 +1,12 @@
 #include "widgets/fleet/fleet_page.h"
 
+#include "core/plan/scenario.h"
 #include "widgets/fleet/fleet_filter_proxy.h"
 #include "widgets/fleet/fleet_model.h"
 #include "widgets/fleet/health_settings.h"
 #include "widgets/fleet/sparkline_delegate.h"
-#include "core/plan/scenario.h"
 #include "widgets/session/fleet_connection.h"
+#include "widgets/style/view_state.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -68,6 +69,7 @@ FleetPage::FleetPage(FleetConnection* connection, QWidget* parent)
     m_view->setItemDelegateForColumn(FleetModel::HistoryColumn, new SparklineDelegate(m_view));
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(FleetModel::HistoryColumn, QHeaderView::Stretch);
+    rememberState(m_view->header(), QStringLiteral("fleet/columns"));
     // activated covers double-click and Enter (platform-dependent: single click where the
     // style activates on single click).
     connect(m_view, &QTreeView::activated, this, &FleetPage::activate);

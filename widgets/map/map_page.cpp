@@ -407,12 +407,11 @@ bool MapPage::confirmMoves(const MoveEstimate& estimate, QString& reason)
     form->addRow(tr("Spaces:"), new QLabel(estimate.spaces.join(QStringLiteral(", ")), &dialog));
     form->addRow(tr("To shard:"), new QLabel(estimate.target, &dialog));
     form->addRow(tr("Documents:"), new QLabel(locale.toString(estimate.docs), &dialog));
-    form->addRow(tr("Size:"), new QLabel(QString::fromStdString(core::formatBytes(estimate.bytes)), &dialog));
+    form->addRow(tr("Size:"), new QLabel(formatBytes(estimate.bytes), &dialog));
     form->addRow(tr("Expected duration:"), new QLabel(durationText(estimate), &dialog));
     form->addRow(tr("Target after the move:"),
         new QLabel(tr("%1 docs, %2%3")
-                       .arg(locale.toString(estimate.targetDocsAfter),
-                           QString::fromStdString(core::formatBytes(estimate.targetBytesAfter)),
+                       .arg(locale.toString(estimate.targetDocsAfter), formatBytes(estimate.targetBytesAfter),
                            estimate.targetFillAfter < 0
                                ? QString()
                                : tr(" (%1% of its capacity)").arg(qRound(estimate.targetFillAfter * 100))),

@@ -1,5 +1,7 @@
 #include "widgets/map/shard_map_model.h"
 
+#include "widgets/style/format.h"
+
 #include <QMimeData>
 #include <QSet>
 #include <algorithm>
@@ -554,7 +556,7 @@ QVariant ShardMapModel::spaceData(const Lane& lane, const Space& space, int role
         return space.known ? tr("Space %1: %2 docs, %3")
                                  .arg(QString::fromStdString(space.id))
                                  .arg(space.figures.docs)
-                                 .arg(QString::fromStdString(core::formatBytes(space.figures.bytes)))
+                                 .arg(formatBytes(space.figures.bytes))
                            : tr("Space %1 (no figures yet)").arg(QString::fromStdString(space.id));
     case KindRole: return QVariant::fromValue(ItemKind::Space);
     case NodeRole: return lane.node;
@@ -640,8 +642,7 @@ QString ShardMapModel::refusalText(const core::MoveVerdict& verdict, const QStri
             .arg(verdict.limit);
     case MoveRefusal::OverCapacityBytes:
         return tr("Shard %1 is full: it would hold %2, its limit is %3")
-            .arg(shard, QString::fromStdString(core::formatBytes(verdict.wouldHold)),
-                QString::fromStdString(core::formatBytes(verdict.limit)));
+            .arg(shard, formatBytes(verdict.wouldHold), formatBytes(verdict.limit));
     }
     return QString::fromStdString(verdict.reason);
 }

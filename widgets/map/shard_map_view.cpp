@@ -1,5 +1,7 @@
 #include "widgets/map/shard_map_view.h"
 
+#include "widgets/style/format.h"
+
 #include <QDragEnterEvent>
 #include <QLocale>
 #include <QMimeData>
@@ -25,7 +27,7 @@ constexpr double kMaxZoom = 64.0;
 QString amount(qulonglong value, ShardMapModel::SizeBy sizeBy)
 {
     if (sizeBy == ShardMapModel::SizeBy::Bytes)
-        return QString::fromStdString(core::formatBytes(value));
+        return formatBytes(value);
     return ShardMapView::tr("%1 docs").arg(QLocale().toString(value));
 }
 
@@ -575,8 +577,39 @@ void ShardMapView::paintTile(QPainter& painter, const QModelIndex& index, const 
         label = tr("%1 → %2").arg(id, migrating);
     else if (!planned.isEmpty())
         label = tr("%1 ⇢ %2 (plan)").arg(id, planned);
-    painter.drawText(rect.adjusted(3, 2, -2, -2), Qt::AlignLeft | Qt::AlignTop | Qt::TextWrapAnywhere,
-        painter.fontMetrics().elidedText(label, Qt::ElideRight, rect.width() * 3));
+    const QRect text = rect.adjusted(3, 2, -2, -2);
+    const int lines = std::max(1, text.height() / std::max(1, painter.fontMetrics().lineSpacing()));
+    painter.drawText(
+        text, Qt::AlignLeft | Qt::AlignTop, tileLabelLines(painter.fontMetrics(), label, text.width(), lines));
+}
+
+QString ShardMapView::tileLabelLines(const QFontMetrics& metrics, const QString& label, int width, int maxLines)
+{
+    // Whole words per line, a word too long for the tile elided, the last line elided when the
+    // words do not fit: never broken mid-word.
+    QStringList lines;
+    QString current;
+    const QStringList words = label.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (int i = 0; i < words.size(); ++i) {
+        const QString candidate = current.isEmpty() ? words[i] : current + QLatin1Char(' ') + words[i];
+        if (metrics.horizontalAdvance(candidate) <= width || current.isEmpty()) {
+            current = candidate;
+            continue;
+        }
+        lines << current;
+        current = words[i];
+        if (lines.size() == maxLines) {
+            current.clear();
+            lines.back() = metrics.elidedText(
+                lines.back() + QLatin1Char(' ') + words.mid(i).join(QLatin1Char(' ')), Qt::ElideRight, width);
+            break;
+        }
+    }
+    if (!current.isEmpty())
+        lines << current;
+    for (QString& line : lines)
+        line = metrics.elidedText(line, Qt::ElideRight, width);
+    return lines.join(QLatin1Char('\n'));
 }
 
 QString ShardMapView::laneAt(const QPoint& viewportPoint) const

@@ -3,6 +3,7 @@
 #include "widgets/map/shard_map_model.h"
 
 #include <QAbstractItemView>
+#include <QFontMetrics>
 #include <QHash>
 #include <QPersistentModelIndex>
 #include <vector>
@@ -38,6 +39,9 @@ public:
     QString laneRefusal(const QString& shardId) const { return m_refusals.value(shardId); }
     // Where a lane or tile is drawn, in viewport coordinates (for tests and tooltips).
     QRect laneRect(const QString& shardId) const;
+    // A tile's label in lines of whole words that fit width, at most maxLines, elided where it
+    // does not fit (never broken mid-word).
+    static QString tileLabelLines(const QFontMetrics& metrics, const QString& label, int width, int maxLines);
     // The spaces shown in a lane's "+N small spaces" tile (empty: none aggregated).
     QStringList aggregatedSpaces(const QString& shardId) const;
 

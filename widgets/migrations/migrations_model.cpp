@@ -1,5 +1,7 @@
 #include "widgets/migrations/migrations_model.h"
 
+#include "widgets/style/format.h"
+
 #include <QDateTime>
 #include <QLocale>
 #include <algorithm>
@@ -22,9 +24,8 @@ QString timeText(std::int64_t unixMs)
 QString doneOfTotal(std::uint64_t done, std::uint64_t total, bool bytes)
 {
     const QLocale locale;
-    const auto format = [&](std::uint64_t value) {
-        return bytes ? locale.formattedDataSize(static_cast<qint64>(value)) : locale.toString(qulonglong(value));
-    };
+    const auto format
+        = [&](std::uint64_t value) { return bytes ? formatBytes(value) : locale.toString(qulonglong(value)); };
     return MigrationsModel::tr("%1 / %2").arg(format(done), format(total));
 }
 

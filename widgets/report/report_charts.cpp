@@ -1,6 +1,7 @@
 #include "widgets/report/report_charts.h"
 
 #include "widgets/report/report_document.h"
+#include "widgets/style/format.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -254,11 +255,8 @@ void drawShardBars(QPainter& painter, const QRectF& rect, const ShardBarsChart& 
             painter.drawText(QPointF(rect.left() + labelWidth + w + m.pt(3), y + m.pt(4.8)), text);
         };
         bar(load.bytesBefore, top + m.pt(1), before,
-            load.measured
-                ? locale.formattedDataSize(static_cast<qint64>(load.bytesBefore), 1, QLocale::DataSizeIecFormat)
-                : ReportDocument::tr("not measured"));
-        bar(load.bytesAfter, top + m.pt(7), after,
-            locale.formattedDataSize(static_cast<qint64>(load.bytesAfter), 1, QLocale::DataSizeIecFormat));
+            load.measured ? formatBytes(load.bytesBefore, locale) : ReportDocument::tr("not measured"));
+        bar(load.bytesAfter, top + m.pt(7), after, formatBytes(load.bytesAfter, locale));
     }
 }
 

@@ -1,6 +1,7 @@
 #include "widgets/report/report_document.h"
 
 #include "widgets/report/report_charts.h"
+#include "widgets/style/format.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QCoreApplication>
@@ -96,7 +97,7 @@ QString holdText(double ms, const QLocale& locale)
 
 QString bytesText(std::uint64_t bytes, const QLocale& locale)
 {
-    return locale.formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
+    return formatBytes(bytes, locale);
 }
 
 QString count(std::uint64_t n, const QLocale& locale)

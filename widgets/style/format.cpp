@@ -7,9 +7,9 @@
 
 namespace shardmap::widgets {
 
-QString formatBytes(std::uint64_t bytes)
+QString formatBytes(std::uint64_t bytes, const QLocale& locale)
 {
-    return QLocale().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
+    return locale.formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
 }
 
 QString formatDuration(std::int64_t seconds)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QLocale>
 #include <QString>
 #include <cstdint>
 
@@ -7,7 +8,7 @@ namespace shardmap::widgets {
 
 // The console's one way to show sizes: binary units (KiB, MiB, GiB) in the user's locale, one
 // decimal ("1.5 GiB").
-QString formatBytes(std::uint64_t bytes);
+QString formatBytes(std::uint64_t bytes, const QLocale& locale = QLocale());
 // A duration for people: "45 s", "6 min", "2 h 5 min", "3 d 4 h".
 QString formatDuration(std::int64_t seconds);
 

@@ -1,5 +1,7 @@
 #include "widgets/whatif/simulation_model.h"
 
+#include "widgets/style/format.h"
+
 #include <QLocale>
 
 namespace shardmap::widgets {
@@ -12,7 +14,7 @@ QString movedText(const core::DataMoved& moved)
         return SimulationModel::tr("n/a");
     const QLocale locale;
     return SimulationModel::tr("%1 (%2 %)")
-        .arg(locale.formattedDataSize(static_cast<qint64>(moved.bytes), 1, QLocale::DataSizeIecFormat))
+        .arg(formatBytes(moved.bytes))
         .arg(locale.toString(moved.shareOfBytes * 100, 'f', 1));
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/migration/migration_requests.h"
 #include "widgets/charts/comparison_chart.h"
+#include "widgets/style/format.h"
 #include "widgets/whatif/simulation_model.h"
 
 #include <QDoubleSpinBox>
@@ -171,15 +172,13 @@ void WhatIfPage::show(core::Result<core::SimulationResult> result)
         return;
     }
     const QLocale locale;
-    m_message->setText(
-        tr("%n space(s), %1 on %2 shard(s); adding shards moves at least %3 for an even share. "
-           "Dynamic lookup (current, planner, load-aware) moves only what has to move; the hashes "
-           "move every space whose computed shard changes.",
-            nullptr, static_cast<int>(result->spaces))
-            .arg(locale.formattedDataSize(static_cast<qint64>(result->total.bytes), 1, QLocale::DataSizeIecFormat))
-            .arg(result->shards.size())
-            .arg(locale.formattedDataSize(
-                static_cast<qint64>(result->minimumMovedOnAdd), 1, QLocale::DataSizeIecFormat)));
+    m_message->setText(tr("%n space(s), %1 on %2 shard(s); adding shards moves at least %3 for an even share. "
+                          "Dynamic lookup (current, planner, load-aware) moves only what has to move; the hashes "
+                          "move every space whose computed shard changes.",
+        nullptr, static_cast<int>(result->spaces))
+                           .arg(formatBytes(result->total.bytes))
+                           .arg(result->shards.size())
+                           .arg(formatBytes(result->minimumMovedOnAdd)));
     QStringList names;
     QList<double> maxOverMean;
     QList<double> onAdd;

@@ -1,5 +1,7 @@
 #include "widgets/wizards/plan_moves_model.h"
 
+#include "widgets/style/format.h"
+
 #include <QLocale>
 
 namespace shardmap::widgets {
@@ -44,7 +46,7 @@ QVariant PlanMovesModel::data(const QModelIndex& index, int role) const
     case FromColumn: return text(move.from);
     case ToColumn: return text(move.to);
     case DocsColumn: return locale.toString(qulonglong(move.docs));
-    case BytesColumn: return locale.formattedDataSize(static_cast<qint64>(move.bytes), 1, QLocale::DataSizeIecFormat);
+    case BytesColumn: return formatBytes(move.bytes);
     case ReasonColumn: return text(move.reason);
     default: return {};
     }

@@ -3,6 +3,7 @@
 #include "core/migration/migration_requests.h"
 #include "widgets/charts/load_bars_chart.h"
 #include "widgets/migrations/migrations_page.h"
+#include "widgets/style/format.h"
 #include "widgets/wizards/plan_moves_model.h"
 
 #include <QComboBox>
@@ -34,7 +35,7 @@ QString qs(const std::string& text)
 
 QString bytesText(double bytes)
 {
-    return QLocale().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
+    return formatBytes(bytes);
 }
 
 QString durationText(double seconds)
