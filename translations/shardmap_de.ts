@@ -2,64 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
-    <name></name>
-    <message>
-        <source>%1 → %2</source>
-        <translation type="unfinished">%1 → %2</translation>
-    </message>
-    <message>
-        <source>%1 live documents, %2 tombstones, checksum %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>— (not compared yet)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>source and target equal</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>source and target apart</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 at %2 after %n comparison(s), %3 documents repaired</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Source: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Target: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 docs/s</source>
-        <translation type="unfinished">%1 Dok./s</translation>
-    </message>
-    <message>
-        <source>the executor&apos;s default, %1 docs/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>none (as fast as the nodes go)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 of %2 documents, %3 of %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>, %1 docs/s, %2 left</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>DemoMode</name>
     <message>
         <source>Demo failed: %1</source>
@@ -859,31 +801,31 @@
     </message>
     <message>
         <source>Choose a shard or a node in the box above: type part of its id and pick it from the list. A double-click on the Fleet page opens one too, and Ctrl+F opens the shard of a space.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie oben einen Shard oder Knoten: Teil der ID eingeben und aus der Liste wählen. Ein Doppelklick auf der Flottenseite öffnet ebenfalls einen, und Strg+F öffnet den Shard eines Space.</translation>
     </message>
     <message>
         <source>Shard or node…</source>
-        <translation type="unfinished"></translation>
+        <translation>Shard oder Knoten…</translation>
     </message>
     <message>
         <source>Shard or node</source>
-        <translation type="unfinished"></translation>
+        <translation>Shard oder Knoten</translation>
     </message>
     <message>
         <source>Type part of a shard or node id and pick it to show its detail</source>
-        <translation type="unfinished"></translation>
+        <translation>Teil einer Shard- oder Knoten-ID eingeben und wählen, um die Details zu zeigen</translation>
     </message>
     <message>
         <source>The shard or node shown: type part of its id and pick it from the list</source>
-        <translation type="unfinished"></translation>
+        <translation>Der gezeigte Shard oder Knoten: Teil der ID eingeben und aus der Liste wählen</translation>
     </message>
     <message>
         <source>&amp;Show:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Zeigen:</translation>
     </message>
     <message>
         <source>The map has no shard or node &quot;%1&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Karte hat keinen Shard oder Knoten „%1“.</translation>
     </message>
 </context>
 <context>
@@ -1684,203 +1626,258 @@
     <name>shardmap::widgets::MigrationDetailDialog</name>
     <message>
         <source>error</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehler</translation>
     </message>
     <message>
         <source>retry</source>
-        <translation type="unfinished"></translation>
+        <translation>neuer Versuch</translation>
     </message>
     <message>
         <source>cutover aborted</source>
-        <translation type="unfinished"></translation>
+        <translation>Umschalten abgebrochen</translation>
     </message>
     <message>
         <source>repair</source>
-        <translation type="unfinished"></translation>
+        <translation>Reparatur</translation>
     </message>
     <message>
         <source>paused</source>
-        <translation type="unfinished"></translation>
+        <translation>angehalten</translation>
     </message>
     <message>
         <source>resumed</source>
-        <translation type="unfinished"></translation>
+        <translation>fortgesetzt</translation>
     </message>
     <message>
         <source>cancel requested</source>
-        <translation type="unfinished"></translation>
+        <translation>Abbruch angefordert</translation>
     </message>
     <message>
         <source>rollback requested</source>
-        <translation type="unfinished"></translation>
+        <translation>Rücknahme angefordert</translation>
     </message>
     <message>
         <source>rolled back</source>
-        <translation type="unfinished">zurückgerollt</translation>
+        <translation>zurückgenommen</translation>
     </message>
     <message>
         <source>failed</source>
-        <translation type="unfinished">fehlgeschlagen</translation>
+        <translation>fehlgeschlagen</translation>
     </message>
     <message>
         <source>cancelled</source>
-        <translation type="unfinished">abgebrochen</translation>
+        <translation>abgebrochen</translation>
     </message>
     <message>
         <source>done</source>
-        <translation type="unfinished">fertig</translation>
+        <translation>fertig</translation>
     </message>
     <message>
         <source>Migration %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Migration %1</translation>
     </message>
     <message>
         <source>Phases</source>
-        <translation type="unfinished"></translation>
+        <translation>Phasen</translation>
     </message>
     <message>
         <source>Throughput</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Documents copied per second</source>
-        <translation type="unfinished"></translation>
+        <translation>Durchsatz</translation>
     </message>
     <message>
         <source>Documents copied per second over time</source>
-        <translation type="unfinished"></translation>
+        <translation>Kopierte Dokumente pro Sekunde über die Zeit</translation>
     </message>
     <message>
         <source>Events</source>
-        <translation type="unfinished"></translation>
+        <translation>Ereignisse</translation>
     </message>
     <message>
         <source>Time</source>
-        <translation type="unfinished">Zeit</translation>
+        <translation>Zeit</translation>
     </message>
     <message>
         <source>Event</source>
-        <translation type="unfinished">Ereignis</translation>
+        <translation>Ereignis</translation>
     </message>
     <message>
         <source>Details</source>
-        <translation type="unfinished">Details</translation>
+        <translation>Details</translation>
     </message>
     <message>
         <source>Events of the migration</source>
-        <translation type="unfinished"></translation>
+        <translation>Ereignisse der Migration</translation>
     </message>
     <message>
         <source>Space:</source>
-        <translation type="unfinished"></translation>
+        <translation>Space:</translation>
     </message>
     <message>
         <source>Requested:</source>
-        <translation type="unfinished"></translation>
+        <translation>Angefordert:</translation>
     </message>
     <message>
         <source>Moving now:</source>
-        <translation type="unfinished"></translation>
+        <translation>Bewegt jetzt:</translation>
     </message>
     <message>
         <source>Phase:</source>
-        <translation type="unfinished"></translation>
+        <translation>Phase:</translation>
     </message>
     <message>
         <source>Status:</source>
-        <translation type="unfinished"></translation>
+        <translation>Status:</translation>
     </message>
     <message>
         <source>Error:</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehler:</translation>
     </message>
     <message>
         <source>Throttle:</source>
-        <translation type="unfinished"></translation>
+        <translation>Drosselung:</translation>
     </message>
     <message>
         <source>Progress:</source>
-        <translation type="unfinished"></translation>
+        <translation>Fortschritt:</translation>
     </message>
     <message>
         <source>Requested by:</source>
-        <translation type="unfinished"></translation>
+        <translation>Angefordert von:</translation>
     </message>
     <message>
         <source>Reason:</source>
-        <translation type="unfinished">Grund:</translation>
+        <translation>Grund:</translation>
     </message>
     <message>
         <source>Operation:</source>
-        <translation type="unfinished"></translation>
+        <translation>Operation:</translation>
     </message>
     <message>
         <source>Queued:</source>
-        <translation type="unfinished"></translation>
+        <translation>Eingereiht:</translation>
     </message>
     <message>
         <source>Started:</source>
-        <translation type="unfinished"></translation>
+        <translation>Begonnen:</translation>
     </message>
     <message>
         <source>Ended:</source>
-        <translation type="unfinished"></translation>
+        <translation>Beendet:</translation>
     </message>
     <message>
         <source>Verification:</source>
-        <translation type="unfinished"></translation>
+        <translation>Prüfung:</translation>
     </message>
     <message>
         <source>Write hold:</source>
-        <translation type="unfinished"></translation>
+        <translation>Schreibsperre:</translation>
     </message>
     <message>
         <source>Not connected to a fleet.</source>
-        <translation type="unfinished">Nicht mit einer Flotte verbunden.</translation>
+        <translation>Nicht mit einer Flotte verbunden.</translation>
     </message>
     <message>
         <source>The history of migration %1 could not be read: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Verlauf der Migration %1 konnte nicht gelesen werden: %2</translation>
     </message>
     <message>
         <source>The history of migration %1 could not be decoded: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Verlauf der Migration %1 konnte nicht dekodiert werden: %2</translation>
     </message>
     <message>
         <source>The executor has kept no history of this migration (cancelled before it started): no phases, throughput or events to show.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Executor hat keinen Verlauf dieser Migration (abgebrochen, bevor sie begann): keine Phasen, kein Durchsatz und keine Ereignisse zu zeigen.</translation>
     </message>
     <message>
         <source>Migration %1 of space %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Migration %1 von Space %2</translation>
     </message>
     <message>
         <source>%1 (rolled back: the space went back)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (zurückgenommen: der Space ging zurück)</translation>
     </message>
     <message>
         <source>%1 (%2 after it started)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2 nach dem Beginn)</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished">%1 ms</translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <source>— (not cut over)</source>
-        <translation type="unfinished"></translation>
+        <translation>— (nicht umgeschaltet)</translation>
     </message>
     <message>
         <source>No backfill progress recorded yet: the executor keeps a sample every %1 while it copies.</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch kein Fortschritt beim Nachfüllen aufgezeichnet: der Executor hält beim Kopieren alle %1 einen Messwert fest.</translation>
     </message>
     <message>
         <source>documents/s</source>
-        <translation type="unfinished">Dokumente/s</translation>
+        <translation>Dokumente/s</translation>
     </message>
     <message>
         <source>%1 documents copied in %2, %3 docs/s on average.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Dokumente in %2 kopiert, im Mittel %3 Dok./s.</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>%1 live documents, %2 tombstones, checksum %3</source>
+        <translation>%1 lebende Dokumente, %2 Grabsteine, Prüfsumme %3</translation>
+    </message>
+    <message>
+        <source>— (not compared yet)</source>
+        <translation>— (noch nicht verglichen)</translation>
+    </message>
+    <message>
+        <source>source and target equal</source>
+        <translation>Quelle und Ziel gleich</translation>
+    </message>
+    <message>
+        <source>source and target apart</source>
+        <translation>Quelle und Ziel verschieden</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 at %2 after %n comparison(s), %3 documents repaired</source>
+        <translation>
+            <numerusform>%1 um %2 nach %n Vergleich, %3 Dokumente repariert</numerusform>
+            <numerusform>%1 um %2 nach %n Vergleichen, %3 Dokumente repariert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Source: %1</source>
+        <translation>Quelle: %1</translation>
+    </message>
+    <message>
+        <source>Target: %1</source>
+        <translation>Ziel: %1</translation>
+    </message>
+    <message>
+        <source>%1 docs/s</source>
+        <translation>%1 Dok./s</translation>
+    </message>
+    <message>
+        <source>the executor&apos;s default, %1 docs/s</source>
+        <translation>Vorgabe des Executors, %1 Dok./s</translation>
+    </message>
+    <message>
+        <source>none (as fast as the nodes go)</source>
+        <translation>keine (so schnell die Knoten können)</translation>
+    </message>
+    <message>
+        <source>%1 of %2 documents, %3 of %4</source>
+        <translation>%1 von %2 Dokumenten, %3 von %4</translation>
+    </message>
+    <message>
+        <source>, %1 docs/s, %2 left</source>
+        <translation>, %1 Dok./s, noch %2</translation>
+    </message>
+    <message>
+        <source>docs/s</source>
+        <translation>Dok./s</translation>
     </message>
 </context>
 <context>
@@ -2265,19 +2262,19 @@
     </message>
     <message>
         <source>Details…</source>
-        <translation type="unfinished"></translation>
+        <translation>Details…</translation>
     </message>
     <message>
         <source>Details of %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Details von %1…</translation>
     </message>
     <message>
         <source>Select one migration to see its details.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie eine Migration, um ihre Details zu sehen.</translation>
     </message>
     <message>
         <source>Phases, throughput and events of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Phasen, Durchsatz und Ereignisse von %1</translation>
     </message>
 </context>
 <context>
@@ -2502,23 +2499,27 @@
     <name>shardmap::widgets::PhaseTimeline</name>
     <message>
         <source>Phases</source>
-        <translation type="unfinished"></translation>
+        <translation>Phasen</translation>
     </message>
     <message>
         <source>%1 – %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 – %2 (%3)</translation>
     </message>
     <message>
         <source>since %1 (%2 so far)</source>
-        <translation type="unfinished"></translation>
+        <translation>seit %1 (bisher %2)</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1 %2: %2 {1:?}</translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <source>No phases recorded yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch keine Phasen aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
     </message>
 </context>
 <context>
@@ -3551,19 +3552,19 @@ Gehen Sie zurück, um neu zu planen.</translation>
     <name>shardmap::widgets::ShardPickerModel</name>
     <message>
         <source>%1 — %2</source>
-        <translation type="unfinished">%1 — %2</translation>
+        <translation>%1 — %2</translation>
     </message>
     <message>
         <source>node %1</source>
-        <translation type="unfinished">Knoten %1</translation>
+        <translation>Knoten %1</translation>
     </message>
     <message>
         <source>Shard %1 on node %2</source>
-        <translation type="unfinished">Shard %1 auf Knoten %2</translation>
+        <translation>Shard %1 auf Knoten %2</translation>
     </message>
     <message>
         <source>Node %1 and all of its shards</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten %1 mit allen seinen Shards</translation>
     </message>
 </context>
 <context>

@@ -2,16 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
-    <name></name>
-    <message numerus="yes">
-        <source>%1 at %2 after %n comparison(s), %3 documents repaired</source>
-        <translation>
-            <numerusform>%1 at %2 after %n comparison, %3 documents repaired</numerusform>
-            <numerusform>%1 at %2 after %n comparisons, %3 documents repaired</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>shardmap::widgets::AlertsModel</name>
     <message numerus="yes">
         <source>No shardmapd holds the executor lease: %n open migration(s) wait until one does</source>
@@ -151,6 +141,16 @@
         <translation>
             <numerusform>about %1 at %2 docs/s, the median of the last %n unthrottled migration</numerusform>
             <numerusform>about %1 at %2 docs/s, the median of the last %n unthrottled migrations</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::MigrationDetailDialog</name>
+    <message numerus="yes">
+        <source>%1 at %2 after %n comparison(s), %3 documents repaired</source>
+        <translation>
+            <numerusform>%1 at %2 after %n comparison, %3 documents repaired</numerusform>
+            <numerusform>%1 at %2 after %n comparisons, %3 documents repaired</numerusform>
         </translation>
     </message>
 </context>

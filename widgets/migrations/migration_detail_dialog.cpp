@@ -20,8 +20,6 @@
 namespace shardmap::widgets {
 namespace {
 
-using D = MigrationDetailDialog;
-
 QString qs(const std::string& text)
 {
     return QString::fromStdString(text);
@@ -51,16 +49,20 @@ QString count(std::uint64_t n)
 
 QString route(const std::string& source, const std::string& target)
 {
-    return D::tr("%1 → %2").arg(qs(source), qs(target));
+    return MigrationDetailDialog::tr("%1 → %2").arg(qs(source), qs(target));
 }
 
 QString eventKindText(const std::string& kind)
 {
-    const std::pair<const char*, QString> kinds[] = { { "error", D::tr("error") }, { "retry", D::tr("retry") },
-        { "cutover-aborted", D::tr("cutover aborted") }, { "repair", D::tr("repair") }, { "paused", D::tr("paused") },
-        { "resumed", D::tr("resumed") }, { "cancel-requested", D::tr("cancel requested") },
-        { "rollback-requested", D::tr("rollback requested") }, { "rolled-back", D::tr("rolled back") },
-        { "failed", D::tr("failed") }, { "cancelled", D::tr("cancelled") }, { "done", D::tr("done") } };
+    const std::pair<const char*, QString> kinds[] = { { "error", MigrationDetailDialog::tr("error") },
+        { "retry", MigrationDetailDialog::tr("retry") },
+        { "cutover-aborted", MigrationDetailDialog::tr("cutover aborted") },
+        { "repair", MigrationDetailDialog::tr("repair") }, { "paused", MigrationDetailDialog::tr("paused") },
+        { "resumed", MigrationDetailDialog::tr("resumed") },
+        { "cancel-requested", MigrationDetailDialog::tr("cancel requested") },
+        { "rollback-requested", MigrationDetailDialog::tr("rollback requested") },
+        { "rolled-back", MigrationDetailDialog::tr("rolled back") }, { "failed", MigrationDetailDialog::tr("failed") },
+        { "cancelled", MigrationDetailDialog::tr("cancelled") }, { "done", MigrationDetailDialog::tr("done") } };
     for (const auto& [name, text] : kinds) {
         if (kind == name)
             return text;
@@ -70,38 +72,40 @@ QString eventKindText(const std::string& kind)
 
 QString sideText(const core::SideFigures& side)
 {
-    return D::tr("%1 live documents, %2 tombstones, checksum %3")
+    return MigrationDetailDialog::tr("%1 live documents, %2 tombstones, checksum %3")
         .arg(count(side.liveDocs), count(side.tombstones), QString::number(side.checksum, 16));
 }
 
 QString verificationText(const core::ReportRow& row)
 {
     if (!row.history || !row.history->verification)
-        return D::tr("— (not compared yet)");
+        return MigrationDetailDialog::tr("— (not compared yet)");
     const core::VerificationFigures& v = *row.history->verification;
-    const QString verdict = v.equal ? D::tr("source and target equal") : D::tr("source and target apart");
-    return D::tr("%1 at %2 after %n comparison(s), %3 documents repaired", nullptr, static_cast<int>(v.rounds))
+    const QString verdict = v.equal ? MigrationDetailDialog::tr("source and target equal")
+                                    : MigrationDetailDialog::tr("source and target apart");
+    return MigrationDetailDialog::tr(
+               "%1 at %2 after %n comparison(s), %3 documents repaired", nullptr, static_cast<int>(v.rounds))
                .arg(verdict, timeText(v.unixMs), count(v.repairedDocs))
-        + QLatin1Char('\n') + D::tr("Source: %1").arg(sideText(v.source)) + QLatin1Char('\n')
-        + D::tr("Target: %1").arg(sideText(v.target));
+        + QLatin1Char('\n') + MigrationDetailDialog::tr("Source: %1").arg(sideText(v.source)) + QLatin1Char('\n')
+        + MigrationDetailDialog::tr("Target: %1").arg(sideText(v.target));
 }
 
 QString throttleText(const core::MigrationRecord& record, const MapPtr& map)
 {
     if (record.throttleDocsPerSecond > 0)
-        return D::tr("%1 docs/s").arg(count(record.throttleDocsPerSecond));
+        return MigrationDetailDialog::tr("%1 docs/s").arg(count(record.throttleDocsPerSecond));
     const std::uint64_t fallback = map ? map->settings.value.defaultThrottleDocsPerSecond : 0;
-    return fallback > 0 ? D::tr("the executor's default, %1 docs/s").arg(count(fallback))
-                        : D::tr("none (as fast as the nodes go)");
+    return fallback > 0 ? MigrationDetailDialog::tr("the executor's default, %1 docs/s").arg(count(fallback))
+                        : MigrationDetailDialog::tr("none (as fast as the nodes go)");
 }
 
 QString progressText(const core::MigrationRecord& record)
 {
     const core::MigrationProgress& p = record.progress;
-    QString text = D::tr("%1 of %2 documents, %3 of %4")
+    QString text = MigrationDetailDialog::tr("%1 of %2 documents, %3 of %4")
                        .arg(count(p.docsDone), count(p.docsTotal), formatBytes(p.bytesDone), formatBytes(p.bytesTotal));
     if (record.active() && p.docsPerSecond > 0)
-        text += D::tr(", %1 docs/s, %2 left")
+        text += MigrationDetailDialog::tr(", %1 docs/s, %2 left")
                     .arg(QLocale().toString(p.docsPerSecond, 'f', 0), formatDuration(p.etaSeconds));
     return text;
 }
