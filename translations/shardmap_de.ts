@@ -600,7 +600,7 @@
     <name>shardmap::widgets::ConnectionSpec</name>
     <message>
         <source>read-only</source>
-        <translation type="unfinished">schreibgeschützt</translation>
+        <translation>nur lesen</translation>
     </message>
     <message>
         <source>This connection is read-only: nothing can be changed from it. Connect without read-only to act.</source>
@@ -3546,6 +3546,17 @@ Gehen Sie zurück, um neu zu planen.</translation>
     <message>
         <source>%1 ⇢ %2 (plan)</source>
         <translation>%1 ⇢ %2 (Plan)</translation>
+    </message>
+    <message>
+        <source>%1% of its capacity</source>
+        <translation>%1 % seiner Kapazität</translation>
+    </message>
+    <message numerus="yes">
+        <source>Shard map: %n shard(s)</source>
+        <translation>
+            <numerusform>Shard-Map: %n Shard</numerusform>
+            <numerusform>Shard-Map: %n Shards</numerusform>
+        </translation>
     </message>
 </context>
 <context>

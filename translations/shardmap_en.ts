@@ -293,6 +293,13 @@
             <numerusform>+%n small spaces</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Shard map: %n shard(s)</source>
+        <translation>
+            <numerusform>Shard map: %n shard</numerusform>
+            <numerusform>Shard map: %n shards</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::SimulationModel</name>

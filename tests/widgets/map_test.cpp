@@ -15,6 +15,7 @@
 #include "widgets/map/shard_map_view.h"
 
 #include <QAbstractItemModelTester>
+#include <QAccessible>
 #include <QAction>
 #include <QCoreApplication>
 #include <QDragEnterEvent>
@@ -688,6 +689,60 @@ TEST(ShardMapTiles, LabelsAreElidedNeverWrappedMidWord)
     EXPECT_EQ(ShardMapView::tileLabelLines(
                   metrics, label, metrics.horizontalAdvance(QStringLiteral("space-000123 →")) + 2, 2),
         QStringLiteral("space-000123 →\nshard-0042"));
+}
+
+} // namespace
+} // namespace shardmap::widgets
+
+namespace shardmap::widgets {
+namespace {
+
+TEST(ShardMapAccessibility, ScreenReadersSeeLanesAndTheirTiles)
+{
+    ShardMapModel model;
+    auto map = std::make_shared<core::MapSnapshot>();
+    map->nodes["n0"] = { { "n0", "127.0.0.1:1", {}, false }, 1 };
+    map->shards["s0"] = { { "s0", "n0", core::ShardState::Active, 0, 0 }, 1 };
+    map->shards["s1"] = { { "s1", "n0", core::ShardState::Draining, 0, 0 }, 1 };
+    for (const char* space : { "acme", "globex" }) {
+        core::SpaceRecord record;
+        record.id = space;
+        record.shard = "s0";
+        map->spaces[space] = { record, 1 };
+    }
+    model.setMap(map);
+    ShardMapView view;
+    view.setModel(&model);
+    view.resize(800, 400);
+    view.show();
+
+    QAccessibleInterface* root = QAccessible::queryAccessibleInterface(&view);
+    ASSERT_NE(root, nullptr);
+    EXPECT_EQ(root->role(), QAccessible::Tree);
+    EXPECT_EQ(root->text(QAccessible::Name), QStringLiteral("Shard map: 2 shards"));
+    ASSERT_EQ(root->childCount(), 2);
+    QAccessibleInterface* lane = root->child(0);
+    ASSERT_NE(lane, nullptr);
+    EXPECT_EQ(lane->role(), QAccessible::TreeItem);
+    EXPECT_EQ(lane->text(QAccessible::Name), QStringLiteral("Shard s0 on node n0 (active)"));
+    EXPECT_EQ(lane->parent(), root);
+    EXPECT_EQ(root->indexOfChild(lane), 0);
+    EXPECT_EQ(root->child(0), lane) << "one interface per item, reused";
+    ASSERT_EQ(lane->childCount(), 2);
+    QAccessibleInterface* tile = lane->child(1);
+    EXPECT_EQ(tile->role(), QAccessible::ListItem);
+    EXPECT_TRUE(tile->text(QAccessible::Name).startsWith(QStringLiteral("Space globex")))
+        << tile->text(QAccessible::Name).toStdString();
+    EXPECT_EQ(tile->parent(), lane);
+    EXPECT_FALSE(tile->rect().isEmpty());
+    EXPECT_EQ(root->child(1)->text(QAccessible::Name), QStringLiteral("Shard s1 on node n0 (draining)"));
+    EXPECT_EQ(root->child(1)->childCount(), 0);
+
+    view.selectionModel()->setCurrentIndex(
+        model.spaceIndex(QStringLiteral("globex")), QItemSelectionModel::SelectCurrent);
+    EXPECT_EQ(root->focusChild(), tile);
+    EXPECT_TRUE(tile->state().selected);
+    EXPECT_TRUE(tile->state().focused);
 }
 
 } // namespace

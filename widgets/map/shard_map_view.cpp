@@ -1,5 +1,6 @@
 #include "widgets/map/shard_map_view.h"
 
+#include "widgets/map/shard_map_accessible.h"
 #include "widgets/style/format.h"
 
 #include <QDragEnterEvent>
@@ -36,6 +37,7 @@ QString amount(qulonglong value, ShardMapModel::SizeBy sizeBy)
 ShardMapView::ShardMapView(QWidget* parent)
     : QAbstractItemView(parent)
 {
+    installShardMapAccessibility();
     setSelectionMode(ExtendedSelection);
     setDragDropMode(DragDrop);
     setDefaultDropAction(Qt::MoveAction);
