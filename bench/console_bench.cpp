@@ -54,6 +54,7 @@
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QEventLoop>
+#include <QPointer>
 #include <QTableView>
 #include <QTimer>
 #include <QTreeView>
@@ -551,6 +552,8 @@ public:
             return nestedNotify(receiver, event);
         const auto type = event->type();
         const bool appCallback = receiver == this && type == QEvent::MetaCall;
+        // An event can delete its receiver (DeferredDelete): described afterwards only if alive.
+        const QPointer<QObject> alive(receiver);
         const auto start = Clock::now();
         m_tag = nullptr;
         const bool result = nestedNotify(receiver, event);
@@ -564,7 +567,8 @@ public:
         m_busyMs += ms;
         if (ms >= m_longThresholdMs) {
             m_long.push_back({ millisBetween(m_origin, start), ms,
-                m_tag != nullptr ? std::string("posted callback: ") + m_tag : describe(receiver, type, appCallback) });
+                m_tag != nullptr ? std::string("posted callback: ") + m_tag
+                                 : describe(alive.data(), type, appCallback) });
         }
         return result;
     }
