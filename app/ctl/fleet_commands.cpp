@@ -1,6 +1,7 @@
 // shardmapctl commands that also talk to the shard nodes.
 #include "app/ctl/commands.h"
 #include "app/ctl/output.h"
+#include "core/admin/fleet_admin.h"
 #include "core/client/node_client.h"
 #include "core/router/router.h"
 
@@ -78,25 +79,10 @@ CommandResult cmdShardCreate(const CtlOptions& options, const ShardCreateArgs& a
     auto store = openCtlStore(options);
     if (!store)
         return store.error();
-    core::MapEditor editor(**store);
-    auto map = editor.snapshot();
-    if (!map)
-        return map.error();
-    const core::NodeRecord* node = map->node(args.node);
-    if (!node)
-        return core::makeError(ErrorCode::NotFound, "no node " + args.node + " in the shard map");
-    if (map->shard(args.id))
-        return core::makeError(ErrorCode::AlreadyExists, "shard " + args.id + " already exists");
-    // The node first: a map entry for a shard that does not exist would be allocated to.
     auto pool = makePool(options);
-    auto client = pool.get(node->address);
-    if (!client)
-        return client.error();
-    auto created = (*client)->createShard(args.id, args.fields);
-    if (!created && created.error().code != ErrorCode::AlreadyExists)
-        return core::makeError(created.error().code, created.error().message, "node " + args.node);
-    auto revision = editor.addShard(
-        { args.id, args.node, core::ShardState::Active, args.capacityDocs, args.capacityBytes }, options.actor);
+    auto revision
+        = core::FleetAdmin(**store, pool)
+              .createShard({ args.id, args.node, args.fields, args.capacityDocs, args.capacityBytes }, options.actor);
     if (!revision)
         return revision.error();
     const std::string what = "shard " + args.id + " created on node " + args.node;
@@ -142,35 +128,15 @@ CommandResult cmdSpaceReassign(const CtlOptions& options, const std::string& spa
     auto store = openCtlStore(options);
     if (!store)
         return store.error();
-    core::MapEditor editor(**store);
-    auto before = editor.snapshot();
-    if (!before)
-        return before.error();
-    const core::SpaceRecord* old = before->space(space);
-    auto moved = editor.reassignSpace(space, shard, options.actor);
+    auto pool = makePool(options);
+    auto moved = core::FleetAdmin(**store, pool).reassignSpace(space, shard, options.actor);
     if (!moved)
         return moved.error();
-    // Tell both nodes, newest epoch first: the new owner accepts, the old one is fenced.
-    auto pool = makePool(options);
-    auto addressOf = [&](const std::string& shardId) {
-        const core::ShardRecord* record = before->shard(shardId);
-        const core::NodeRecord* node = record ? before->node(record->node) : nullptr;
-        return node ? node->address : std::string();
-    };
-    std::vector<std::string> warnings;
-    auto push = [&](const std::string& shardId, core::SpaceRole role) {
-        auto client = pool.get(addressOf(shardId));
-        auto result = client ? (*client)->setOwnership(shardId, { space, role, moved->epoch })
-                             : core::Result<core::Ownership>(client.error());
-        if (!result)
-            warnings.push_back("could not tell shard " + shardId + ": " + result.error().describe());
-    };
-    push(shard, core::SpaceRole::Owner);
-    if (old && old->shard != shard)
-        push(old->shard, core::SpaceRole::Fenced);
-    const std::string what = "space " + space + " now owned by " + shard + " at epoch " + std::to_string(moved->epoch);
-    return CommandOutput { json { { "space", space }, { "shard", shard }, { "epoch", moved->epoch },
-                               { "warnings", warnings } },
+    const std::uint64_t epoch = moved->space.epoch;
+    const std::vector<std::string> warnings = moved->warnings;
+    const std::string what = "space " + space + " now owned by " + shard + " at epoch " + std::to_string(epoch);
+    return CommandOutput { json {
+                               { "space", space }, { "shard", shard }, { "epoch", epoch }, { "warnings", warnings } },
         [what, warnings](std::ostream& out) {
             out << what << " (documents were not moved)\n";
             for (const auto& warning : warnings)

@@ -13,6 +13,7 @@
 #include "widgets/map/shard_map_view.h"
 #include "widgets/migrations/migrations_page.h"
 #include "widgets/style/file_dialogs.h"
+#include "widgets/style/inline_message.h"
 #include "widgets/style/view_state.h"
 
 #include <QAction>
@@ -245,6 +246,37 @@ TEST(ViewState, ColumnWidthsAndSplittersAreRememberedAcrossWindows)
     EXPECT_EQ(restored.sizes(), saved);
     EXPECT_LT(restored.sizes().value(0), restored.sizes().value(1) / 2) << "the 1:3 split, not an even one";
     QSettings().remove(QStringLiteral("viewState"));
+}
+
+} // namespace
+} // namespace shardmap::widgets
+
+namespace shardmap::widgets {
+namespace {
+
+TEST(InlineMessage, OneWidgetForEveryInlineMessageHiddenWhenEmpty)
+{
+    InlineMessage message;
+    EXPECT_TRUE(message.isHidden());
+    message.show(QStringLiteral("Refused: shard s1 is full"), InlineMessage::Kind::Error);
+    EXPECT_FALSE(message.isHidden());
+    EXPECT_EQ(message.kind(), InlineMessage::Kind::Error);
+    EXPECT_EQ(message.shownText(), QStringLiteral("Refused: shard s1 is full"));
+    EXPECT_TRUE(message.styleSheet().contains(QStringLiteral("#f8d7da")));
+    message.show(QStringLiteral("Queued"), InlineMessage::Kind::Success);
+    EXPECT_TRUE(message.styleSheet().contains(QStringLiteral("#d1e7dd")));
+    message.show({}, InlineMessage::Kind::Info);
+    EXPECT_TRUE(message.isHidden());
+    EXPECT_TRUE(message.shownText().isEmpty());
+
+    // The pages use it: a read-only map page's refusal is an error message of this widget.
+    FleetConnection connection;
+    MapPage page(&connection);
+    const auto messages = page.findChildren<InlineMessage*>();
+    ASSERT_EQ(messages.size(), 1);
+    EXPECT_FALSE(page.requestMoves({ QStringLiteral("x") }, QStringLiteral("s1"), {}, false));
+    EXPECT_EQ(messages.front()->kind(), InlineMessage::Kind::Error);
+    EXPECT_FALSE(page.messageText().isEmpty());
 }
 
 } // namespace

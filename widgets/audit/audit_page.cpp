@@ -1,6 +1,7 @@
 #include "widgets/audit/audit_page.h"
 
 #include "widgets/audit/audit_model.h"
+#include "widgets/style/inline_message.h"
 #include "widgets/style/view_state.h"
 
 #include <QHBoxLayout>
@@ -73,11 +74,7 @@ void AuditPage::buildUi()
             loadOlder();
     });
 
-    m_error = new QLabel(this);
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(
-        QStringLiteral("QLabel { background: #fff4ce; color: #5c4400; border: 1px solid #e0c060; padding: 4px; }"));
-    m_error->hide();
+    m_error = new InlineMessage(this);
     m_loadOlderButton = new QPushButton(tr("Load older"), this);
     connect(m_loadOlderButton, &QPushButton::clicked, this, &AuditPage::loadOlder);
     m_diffLabel = new QLabel(tr("Select two revisions to see what changed between them."), this);
@@ -303,8 +300,7 @@ QString AuditPage::describeDiff(const core::MapDiff& diff)
 
 void AuditPage::setError(const QString& text)
 {
-    m_error->setText(text);
-    m_error->setVisible(!text.isEmpty());
+    m_error->show(text, InlineMessage::Kind::Warning);
 }
 
 } // namespace shardmap::widgets

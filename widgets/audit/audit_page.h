@@ -16,6 +16,8 @@ QT_END_NAMESPACE
 
 namespace shardmap::widgets {
 
+class InlineMessage;
+
 class AuditModel;
 
 // Every revision of the shard map with its time, actor, action and reason, newest first: the
@@ -70,7 +72,7 @@ private:
     FleetConnection* m_connection;
     AuditModel* m_model = nullptr;
     QTableView* m_view = nullptr;
-    QLabel* m_error = nullptr;
+    InlineMessage* m_error = nullptr;
     QPushButton* m_loadOlderButton = nullptr;
     QLabel* m_diffLabel = nullptr;
     QPlainTextEdit* m_diffView = nullptr;

@@ -3,6 +3,7 @@
 #include "widgets/charts/time_series_chart.h"
 #include "widgets/detail/shard_picker_model.h"
 #include "widgets/detail/spaces_model.h"
+#include "widgets/style/inline_message.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
@@ -148,11 +149,7 @@ void DetailPage::buildUi()
     headerFont.setBold(true);
     headerFont.setPointSizeF(headerFont.pointSizeF() * 1.2);
     m_header->setFont(headerFont);
-    m_warning = new QLabel(this);
-    m_warning->setWordWrap(true);
-    m_warning->setStyleSheet(QStringLiteral("QLabel { background: #fff4ce; color: #5c4400; border: 1px solid #e0c060; "
-                                            "border-radius: 3px; padding: 4px; }"));
-    m_warning->hide();
+    m_warning = new InlineMessage(this);
 
     m_chart = new TimeSeriesChart(this);
     m_chart->setSlidingWindow(rangeMs());
@@ -665,8 +662,7 @@ QString DetailPage::errorText() const
 void DetailPage::updateErrors()
 {
     const QString text = errorText();
-    m_warning->setText(text);
-    m_warning->setVisible(!text.isEmpty());
+    m_warning->show(text, InlineMessage::Kind::Warning);
 }
 
 void DetailPage::updateCompareMenu()

@@ -22,6 +22,8 @@ QT_END_NAMESPACE
 
 namespace shardmap::widgets {
 
+class InlineMessage;
+
 class ShardPickerModel;
 class SpacesModel;
 class TimeSeriesChart;
@@ -161,7 +163,7 @@ private:
     QWidget* m_content = nullptr;
     QComboBox* m_picker = nullptr;
     ShardPickerModel* m_pickerModel = nullptr;
-    QLabel* m_warning = nullptr;
+    InlineMessage* m_warning = nullptr;
     QComboBox* m_metricBox = nullptr;
     QButtonGroup* m_rangeButtons = nullptr;
     QToolButton* m_compareButton = nullptr;

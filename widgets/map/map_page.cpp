@@ -1,11 +1,13 @@
 #include "widgets/map/map_page.h"
 
+#include "core/admin/fleet_admin.h"
 #include "core/migration/backfill_rate.h"
 #include "core/migration/migration_requests.h"
 #include "widgets/bridge/background.h"
 #include "widgets/map/shard_map_view.h"
 #include "widgets/style/file_dialogs.h"
 #include "widgets/style/format.h"
+#include "widgets/style/inline_message.h"
 #include "widgets/wizards/plan_wizard.h"
 
 #include <QComboBox>
@@ -94,7 +96,8 @@ QueueOutcome queueOnPool(core::MetadataStore& store, core::NodeClientPool& nodes
             return outcome;
         }
     }
-    core::MigrationRequests requests(store, nodes);
+    core::FleetAdmin admin(store, nodes);
+    core::MigrationRequests& requests = admin.migrations();
     if (plan) {
         // A plan is applied whole, as what it is (a rebalance, a drain ...): one operation with
         // every move, or nothing and the reason.
@@ -129,10 +132,7 @@ MapPage::MapPage(FleetConnection* connection, QWidget* parent)
     , m_undo(new QUndoStack(this))
 {
     m_view->setModel(m_model);
-    m_message = new QLabel(this);
-    m_message->setWordWrap(true);
-    m_message->setVisible(false);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message = new InlineMessage(this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     buildToolBar();
@@ -271,15 +271,12 @@ void MapPage::hideEvent(QHideEvent* event)
 
 void MapPage::showMessage(const QString& text, bool error)
 {
-    m_message->setText(text);
-    m_message->setStyleSheet(error ? QStringLiteral("QLabel { background: #f8d7da; color: #58151c; padding: 6px; }")
-                                   : QStringLiteral("QLabel { background: #d1e7dd; color: #0a3622; padding: 6px; }"));
-    m_message->setVisible(!text.isEmpty());
+    m_message->show(text, error ? InlineMessage::Kind::Error : InlineMessage::Kind::Success);
 }
 
 QString MapPage::messageText() const
 {
-    return m_message->isHidden() ? QString() : m_message->text();
+    return m_message->shownText();
 }
 
 void MapPage::setConfirmer(Confirmer confirmer)
@@ -438,17 +435,6 @@ core::Actor MapPage::actor(const QString& reason) const
     return { name.toStdString(), reason.toStdString() };
 }
 
-std::shared_ptr<core::NodeClientPool> MapPage::nodePool()
-{
-    const ConnectionSpec& spec = m_connection->spec();
-    const QString key = spec.nodeCaFile + QLatin1Char('|') + spec.nodeCertFile + QLatin1Char('|') + spec.nodeKeyFile;
-    if (!m_nodePool || key != m_nodePoolKey) {
-        m_nodePool = std::make_shared<core::NodeClientPool>(spec.nodeOptions());
-        m_nodePoolKey = key;
-    }
-    return m_nodePool;
-}
-
 void MapPage::queueMoves(const std::vector<core::PlannedMove>& moves, const QString& reason, bool fromPlan)
 {
     auto store = m_connection->store();
@@ -460,7 +446,7 @@ void MapPage::queueMoves(const std::vector<core::PlannedMove>& moves, const QStr
     m_busy = true;
     updateActions();
     showMessage(tr("Queueing %n migration(s)…", nullptr, static_cast<int>(moves.size())), false);
-    auto nodes = nodePool();
+    auto nodes = m_connection->requestNodes();
     const core::Actor who = actor(reason);
     std::optional<core::Plan> plan;
     if (fromPlan)

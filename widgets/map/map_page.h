@@ -18,6 +18,8 @@ class QUndoStack;
 
 namespace shardmap::widgets {
 
+class InlineMessage;
+
 class ShardMapView;
 
 // What a move of spaces to a shard would take, for the confirmation.
@@ -116,7 +118,6 @@ private:
     void queueMoves(const std::vector<core::PlannedMove>& moves, const QString& reason, bool fromPlan);
     void setPlanMoves(const std::vector<core::PlannedMove>& moves);
     void startPlanIfEmpty();
-    std::shared_ptr<core::NodeClientPool> nodePool();
     core::Actor actor(const QString& reason) const;
     void updateActions();
 
@@ -124,7 +125,7 @@ private:
     ShardMapModel* m_model;
     ShardMapView* m_view;
     QUndoStack* m_undo;
-    QLabel* m_message = nullptr;
+    InlineMessage* m_message = nullptr;
     QLineEdit* m_find = nullptr;
     QComboBox* m_sizeBy = nullptr;
     QAction* m_moveTo = nullptr;
@@ -136,8 +137,6 @@ private:
     bool m_planMode = false;
     core::Plan m_plan;
     QSet<QString> m_detailNodes;
-    std::shared_ptr<core::NodeClientPool> m_nodePool;
-    QString m_nodePoolKey;
     bool m_busy = false;
 };
 

@@ -4,6 +4,7 @@
 #include "widgets/migrations/migrations_model.h"
 #include "widgets/migrations/phase_timeline.h"
 #include "widgets/style/format.h"
+#include "widgets/style/inline_message.h"
 
 #include <QDateTime>
 #include <QDialogButtonBox>
@@ -135,11 +136,7 @@ void MigrationDetailDialog::buildUi()
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.2);
     m_title->setFont(titleFont);
-    m_message = new QLabel(this);
-    m_message->setWordWrap(true);
-    m_message->setStyleSheet(QStringLiteral("QLabel { background: #fff4ce; color: #5c4400; border: 1px solid #e0c060; "
-                                            "border-radius: 3px; padding: 4px; }"));
-    m_message->hide();
+    m_message = new InlineMessage(this);
 
     auto* phases = new QGroupBox(tr("Phases"), this);
     m_timeline = new PhaseTimeline(phases);
@@ -235,13 +232,12 @@ QString MigrationDetailDialog::fieldText(Field field) const
 
 QString MigrationDetailDialog::messageText() const
 {
-    return m_message->isHidden() ? QString() : m_message->text();
+    return m_message->shownText();
 }
 
 void MigrationDetailDialog::showMessage(const QString& text)
 {
-    m_message->setText(text);
-    m_message->setVisible(!text.isEmpty());
+    m_message->show(text, InlineMessage::Kind::Warning);
 }
 
 void MigrationDetailDialog::refresh()

@@ -17,6 +17,8 @@ QT_END_NAMESPACE
 
 namespace shardmap::widgets {
 
+class InlineMessage;
+
 class PhaseTimeline;
 class TimeSeriesChart;
 
@@ -106,7 +108,7 @@ private:
     QTimer m_refreshTimer;
 
     QLabel* m_title = nullptr;
-    QLabel* m_message = nullptr;
+    InlineMessage* m_message = nullptr;
     std::map<Field, QLabel*> m_fields;
     PhaseTimeline* m_timeline = nullptr;
     TimeSeriesChart* m_chart = nullptr;

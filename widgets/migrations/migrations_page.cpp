@@ -1,10 +1,12 @@
 #include "widgets/migrations/migrations_page.h"
 
+#include "core/admin/fleet_admin.h"
 #include "core/migration/migration_requests.h"
 #include "widgets/migrations/migration_detail_dialog.h"
 #include "widgets/migrations/migrations_filter_proxy.h"
 #include "widgets/migrations/progress_delegate.h"
 #include "widgets/report/report_export_dialog.h"
+#include "widgets/style/inline_message.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -26,11 +28,6 @@
 
 namespace shardmap::widgets {
 namespace {
-
-constexpr const char* kErrorStyle = "QLabel { background: #fff4ce; color: #5c4400; border: 1px solid #e0c060; "
-                                    "padding: 4px; }";
-constexpr const char* kInfoStyle = "QLabel { background: #e8f1fb; color: #173a5e; border: 1px solid #9cc0e6; "
-                                   "padding: 4px; }";
 
 QString qs(const std::string& text)
 {
@@ -100,10 +97,7 @@ void MigrationsPage::buildUi()
     connect(m_view, &QTableView::activated, this,
         [this](const QModelIndex& index) { openDetail(index.data(MigrationsModel::MigrationIdRole).toString()); });
 
-    m_message = new QLabel(this);
-    m_message->setWordWrap(true);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_message->hide();
+    m_message = new InlineMessage(this);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildFilters());
@@ -474,12 +468,13 @@ void MigrationsPage::send(const QString& migrationId, const QString& reason, Req
         return;
     }
     const core::Actor actor { actorName().toStdString(), reason.toStdString() };
-    const core::NodeClientOptions options = m_connection->spec().nodeOptions();
+    // The connection's one node client pool: channels stay open between requests.
+    auto nodes = m_connection->requestNodes();
     runInBackground(
         m_connection->pool(), this,
-        [store, options, actor, request = std::move(request)] {
-            core::NodeClientPool nodes(options);
-            core::MigrationRequests requests(*store, nodes);
+        [store, nodes, actor, request = std::move(request)] {
+            core::FleetAdmin admin(*store, *nodes);
+            core::MigrationRequests& requests = admin.migrations();
             return request(requests, actor);
         },
         [this, migrationId](const Outcome& outcome) { finished(migrationId, outcome); });
@@ -608,9 +603,7 @@ void MigrationsPage::notifyFinished(
 void MigrationsPage::showMessage(const QString& text, bool error)
 {
     m_messageIsError = error;
-    m_message->setStyleSheet(QString::fromLatin1(error ? kErrorStyle : kInfoStyle));
-    m_message->setText(text);
-    m_message->setVisible(!text.isEmpty());
+    m_message->show(text, error ? InlineMessage::Kind::Warning : InlineMessage::Kind::Info);
 }
 
 QString MigrationsPage::messageText() const

@@ -27,6 +27,8 @@ class MigrationRequests;
 
 namespace shardmap::widgets {
 
+class InlineMessage;
+
 class MigrationDetailDialog;
 class MigrationsFilterProxy;
 class ReportExportDialog;
@@ -134,7 +136,7 @@ private:
     MigrationsModel* m_model = nullptr;
     MigrationsFilterProxy* m_proxy = nullptr;
     QTableView* m_view = nullptr;
-    QLabel* m_message = nullptr;
+    InlineMessage* m_message = nullptr;
     bool m_messageIsError = false;
     QComboBox* m_stateBox = nullptr;
     QComboBox* m_timeBox = nullptr;

@@ -3,6 +3,7 @@
 #include "widgets/report/report_preview_dialog.h"
 #include "widgets/report/report_thread.h"
 #include "widgets/session/fleet_connection.h"
+#include "widgets/style/inline_message.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -78,10 +79,7 @@ void ReportExportDialog::buildUi()
     form->addRow(tr("Format:"), m_format);
     form->addRow(tr("Paper:"), m_paper);
     form->addRow(tr("File:"), fileRow);
-    m_message = new QLabel(this);
-    m_message->setWordWrap(true);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_message->hide();
+    m_message = new InlineMessage(this);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     m_preview = buttons->addButton(tr("Preview…"), QDialogButtonBox::ActionRole);
     m_export = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
@@ -203,9 +201,7 @@ void ReportExportDialog::updateButtons()
 void ReportExportDialog::showMessage(const QString& text, bool error)
 {
     m_messageIsError = error;
-    m_message->setText(text);
-    m_message->setStyleSheet(error ? QStringLiteral("QLabel { color: #a00000; }") : QString());
-    m_message->setVisible(!text.isEmpty());
+    m_message->show(text, error ? InlineMessage::Kind::Error : InlineMessage::Kind::Success);
 }
 
 ReportFormat ReportExportDialog::reportFormat() const

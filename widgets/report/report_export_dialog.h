@@ -16,6 +16,8 @@ QT_END_NAMESPACE
 
 namespace shardmap::widgets {
 
+class InlineMessage;
+
 class FleetConnection;
 class ReportPreviewDialog;
 
@@ -73,7 +75,7 @@ private:
     QComboBox* m_format = nullptr;
     QComboBox* m_paper = nullptr;
     QLineEdit* m_path = nullptr;
-    QLabel* m_message = nullptr;
+    InlineMessage* m_message = nullptr;
     QPushButton* m_preview = nullptr;
     QPushButton* m_export = nullptr;
 };

@@ -1,5 +1,6 @@
 #include "widgets/whatif/whatif_page.h"
 
+#include "core/admin/fleet_admin.h"
 #include "core/migration/migration_requests.h"
 #include "widgets/charts/comparison_chart.h"
 #include "widgets/style/format.h"
@@ -149,7 +150,8 @@ void WhatIfPage::run()
     runInBackground(
         m_connection->pool(), this,
         [store, nodes, options = options()]() -> core::Result<core::SimulationResult> {
-            core::MigrationRequests requests(*store, *nodes);
+            core::FleetAdmin admin(*store, *nodes);
+            core::MigrationRequests& requests = admin.migrations();
             auto input = requests.plannerInput();
             if (!input)
                 return input.error();

@@ -1,5 +1,6 @@
 #include "widgets/wizards/plan_wizard.h"
 
+#include "core/admin/fleet_admin.h"
 #include "core/migration/migration_requests.h"
 #include "widgets/charts/load_bars_chart.h"
 #include "widgets/migrations/migrations_page.h"
@@ -522,7 +523,8 @@ void PlanWizard::replan()
         runInBackground(
             m_connection->pool(), this,
             [store, nodes] {
-                core::MigrationRequests requests(*store, *nodes);
+                core::FleetAdmin admin(*store, *nodes);
+                core::MigrationRequests& requests = admin.migrations();
                 return requests.plannerInput();
             },
             [this](core::Result<core::PlannerInput> input) {
@@ -650,7 +652,8 @@ void PlanWizard::applyPlan()
     runInBackground(
         m_connection->pool(), this,
         [store, nodes, plan, actor] {
-            core::MigrationRequests requests(*store, *nodes);
+            core::FleetAdmin admin(*store, *nodes);
+            core::MigrationRequests& requests = admin.migrations();
             return requests.applyPlan(plan, actor);
         },
         [this](core::Result<core::OperationRecord> operation) {

@@ -1,0 +1,62 @@
+#pragma once
+
+// Every change an administrator makes to a fleet, in one place that the console and shardmapctl
+// both call, so that a rule (a shard is created on its node before the map lists it, a reassigned
+// space's nodes are told its new epoch, every migration request's checks) lives once:
+//
+//   core::FleetAdmin admin(store, nodes);
+//   admin.createShard({ "s7", "n2" }, actor);
+//   admin.migrations().queue("acme", "s7", actor);
+//
+// It holds no state of its own: the store and the node client pool are the caller's (the
+// console's connection owns one pool for all its pages).
+
+#include "core/client/node_client.h"
+#include "core/map/map_editor.h"
+#include "core/migration/migration_requests.h"
+#include "core/store/metadata_store.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace shardmap::core {
+
+class FleetAdmin {
+public:
+    FleetAdmin(MetadataStore& store, NodeClientPool& nodes);
+
+    struct ShardSpec {
+        std::string id;
+        std::string node;
+        // Searchable fields; empty: the node's default (title, body, tags).
+        std::vector<std::string> fields;
+        std::uint64_t capacityDocs = 0;
+        std::uint64_t capacityBytes = 0;
+    };
+    // Creates the shard on its node, then adds it to the map (a map entry for a shard that does
+    // not exist would be allocated to); a shard the node already has is taken as created.
+    // Returns the map's revision.
+    Result<std::uint64_t> createShard(const ShardSpec& shard, const Actor& actor);
+
+    struct Reassigned {
+        SpaceRecord space;
+        // Nodes that could not be told (the map changed anyway; they learn it from the epoch).
+        std::vector<std::string> warnings;
+    };
+    // Hands a space's ownership to another shard by hand (epoch + 1, documents are not moved),
+    // then tells both nodes, newest epoch first: the new owner accepts, the old one is fenced.
+    Result<Reassigned> reassignSpace(const std::string& space, const std::string& shard, const Actor& actor);
+
+    // The map's own changes (nodes, shard states, pins) and every migration request.
+    MapEditor& map() { return m_editor; }
+    MigrationRequests& migrations() { return m_migrations; }
+
+private:
+    MetadataStore& m_store;
+    NodeClientPool& m_nodes;
+    MapEditor m_editor;
+    MigrationRequests m_migrations;
+};
+
+} // namespace shardmap::core
