@@ -1123,6 +1123,13 @@
     </message>
 </context>
 <context>
+    <name>shardmap::widgets::InlineMessage</name>
+    <message>
+        <source>Message</source>
+        <translation>Meldung</translation>
+    </message>
+</context>
+<context>
     <name>shardmap::widgets::LoadBarsChart</name>
     <message>
         <source>docs</source>

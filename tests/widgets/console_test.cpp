@@ -15,6 +15,7 @@
 #include "widgets/map/shard_map_model.h"
 #include "widgets/migrations/migrations_page.h"
 #include "widgets/overview/overview_page.h"
+#include "widgets/whatif/whatif_page.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -166,7 +167,8 @@ TEST_F(ConsoleTest, ScreenshotOfEveryPage)
     const QList<QPair<QWidget*, QString>> pages = { { window.overviewPage(), QStringLiteral("overview") },
         { window.alertsPage(), QStringLiteral("alerts") }, { window.fleetPage(), QStringLiteral("fleet") },
         { window.detailPage(), QStringLiteral("detail") }, { window.mapPage(), QStringLiteral("map") },
-        { window.migrationsPage(), QStringLiteral("migrations") }, { window.auditPage(), QStringLiteral("audit") } };
+        { window.migrationsPage(), QStringLiteral("migrations") }, { window.auditPage(), QStringLiteral("audit") },
+        { window.whatIfPage(), QStringLiteral("whatif") } };
     for (const auto& [page, name] : pages) {
         window.showPage(page);
         for (int i = 0; i < 20; ++i) {
