@@ -95,6 +95,7 @@ CommandResult cmdShardList(const CtlOptions& options)
     auto map = readMap(options);
     if (!map)
         return map.error();
+    map->buildIndex(); // spaces per shard in one pass, not a scan of every space per shard
     auto pool = makePool(options);
     std::map<std::string, core::ShardSummary> live;
     for (const auto& [id, node] : map->nodes) {
