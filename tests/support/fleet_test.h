@@ -2,6 +2,7 @@
 
 #include "core/client/node_client.h"
 #include "core/map/map_editor.h"
+#include "core/map/shard_map.h"
 #include "core/store/metadata_store.h"
 #include "tests/support/node_process.h"
 #include "tests/support/test_dir.h"
@@ -54,6 +55,20 @@ protected:
     // The map's store: an SQLite file in the test's directory unless the fixture set
     // m_storeUri (an etcd prefix) before startFleet().
     std::string storeUri() const { return m_storeUri.empty() ? "sqlite:" + m_dir.file("map.db") : m_storeUri; }
+
+    // A space record owned by shard, committed straight to the store (its node is not told).
+    void addSpaceRecord(const std::string& space, const std::string& shard)
+    {
+        core::SpaceRecord record;
+        record.id = space;
+        record.shard = shard;
+        core::CommitRequest request;
+        request.mutations.push_back({ "spaces/" + space, core::encode(record), 0 });
+        request.actor = "test";
+        request.action = "add space";
+        auto committed = m_store->commit(request);
+        ASSERT_TRUE(committed) << committed.error().describe();
+    }
 
     // The client of the node that holds shard "s<i>".
     std::shared_ptr<core::NodeClient> nodeOf(const std::string& shard)

@@ -4,6 +4,7 @@
 // as a test artifact.
 #include "core/fleet/health.h"
 #include "tests/support/fleet_test.h"
+#include "tests/widgets/console_window.h"
 #include "tests/widgets/wait_for.h"
 #include "widgets/alerts/alerts_page.h"
 #include "widgets/audit/audit_page.h"
@@ -52,29 +53,8 @@ int distinctColours(const QImage& image)
 
 class ConsoleTest : public testing::FleetTest<::testing::Test> {
 protected:
-    void connectWindow(MainWindow& window)
-    {
-        window.connection()->setReconnectBackoff(100, 500);
-        ConnectionSpec spec;
-        spec.storeUri = QString::fromStdString(storeUri());
-        spec.metricsIntervalMs = 200;
-        window.resize(1280, 800);
-        window.show();
-        window.connectTo(spec);
-    }
-
-    void addSpace(const std::string& space, const std::string& shard)
-    {
-        core::SpaceRecord record;
-        record.id = space;
-        record.shard = shard;
-        core::CommitRequest request;
-        request.mutations.push_back({ "spaces/" + space, core::encode(record), 0 });
-        request.actor = "test";
-        request.action = "add space";
-        auto committed = m_store->commit(request);
-        ASSERT_TRUE(committed) << committed.error().describe();
-    }
+    void connectWindow(MainWindow& window) { testing::connectWindow(window, storeUri()); }
+    void addSpace(const std::string& space, const std::string& shard) { addSpaceRecord(space, shard); }
 };
 
 TEST_F(ConsoleTest, ConnectsAndShowsNodesAndShardsWithLiveFigures)

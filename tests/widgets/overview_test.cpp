@@ -6,6 +6,7 @@
 #include "core/migration/migration_requests.h"
 #include "tests/support/controller_process.h"
 #include "tests/support/fleet_test.h"
+#include "tests/widgets/console_window.h"
 #include "tests/widgets/wait_for.h"
 #include "widgets/alerts/alert_monitor.h"
 #include "widgets/alerts/alerts_model.h"
@@ -38,28 +39,12 @@ protected:
         QSettings().remove(QStringLiteral("health"));
     }
 
-    void connectWindow(MainWindow& window)
-    {
-        window.connection()->setReconnectBackoff(100, 500);
-        ConnectionSpec spec;
-        spec.storeUri = QString::fromStdString(storeUri());
-        spec.metricsIntervalMs = 200;
-        window.resize(1400, 900);
-        window.show();
-        window.connectTo(spec);
-    }
+    void connectWindow(MainWindow& window) { testing::connectWindow(window, storeUri(), 1400, 900); }
 
     // A space owned by shard with docs documents written to its node.
     void addSpace(const std::string& space, const std::string& shard, int docs)
     {
-        core::SpaceRecord record;
-        record.id = space;
-        record.shard = shard;
-        core::CommitRequest request;
-        request.mutations.push_back({ "spaces/" + space, core::encode(record), 0 });
-        request.actor = "test";
-        request.action = "add space";
-        ASSERT_TRUE(m_store->commit(request));
+        addSpaceRecord(space, shard);
         auto node = nodeOf(shard);
         ASSERT_TRUE(node->setOwnership(shard, { space, core::SpaceRole::Owner, 1 }));
         std::vector<core::WriteItem> items;

@@ -46,14 +46,7 @@ protected:
 
     void addSpace(const std::string& space, const std::string& shard)
     {
-        core::SpaceRecord record;
-        record.id = space;
-        record.shard = shard;
-        core::CommitRequest request;
-        request.mutations.push_back({ "spaces/" + space, core::encode(record), 0 });
-        request.actor = "test";
-        request.action = "add space";
-        ASSERT_TRUE(m_store->commit(request));
+        addSpaceRecord(space, shard);
         ASSERT_TRUE(nodeOf(shard)->setOwnership(shard, { space, core::SpaceRole::Owner, 1 }));
     }
 };
