@@ -1,5 +1,7 @@
 #include "core/fleet/alerts.h"
 
+#include "core/plan/move_rules.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -44,11 +46,6 @@ std::string span(double seconds)
     if (seconds < 2 * 3600)
         return fixed(seconds / 60, 0) + " min";
     return fixed(seconds / 3600, 1) + " h";
-}
-
-std::string gib(std::uint64_t bytes)
-{
-    return fixed(static_cast<double>(bytes) / static_cast<double>(std::uint64_t { 1 } << 30), 1) + " GiB";
 }
 
 Alert alert(AlertKind kind, AlertSeverity severity, std::string subject, std::string summary, double value = 0,
@@ -102,8 +99,8 @@ void evaluateNodes(const FleetObservation& observation, const AlertThresholds& t
             const double limit
                 = severity == AlertSeverity::Critical ? health.diskUsedCriticalPercent : health.diskUsedWarningPercent;
             out.push_back(alert(AlertKind::DiskFull, severity, node.id,
-                "node " + node.id + ": disk " + fixed(*disk, 1) + " % used, " + gib(latest.diskFreeBytes) + " free ("
-                    + levelWord(severity) + " at " + fixed(limit, 0) + " %)",
+                "node " + node.id + ": disk " + fixed(*disk, 1) + " % used, " + formatBytes(latest.diskFreeBytes)
+                    + " free (" + levelWord(severity) + " at " + fixed(limit, 0) + " %)",
                 *disk, limit));
         }
         if (const auto cpu = node.vitals->cpuAverage(health.cpuWindowMs); cpu && *cpu >= health.cpuWarningPercent) {
@@ -121,8 +118,8 @@ void evaluateNodes(const FleetObservation& observation, const AlertThresholds& t
                     const double limit = severity == AlertSeverity::Critical ? health.memoryCriticalPercent
                                                                              : health.memoryWarningPercent;
                     out.push_back(alert(AlertKind::MemoryHigh, severity, node.id,
-                        "node " + node.id + ": memory " + gib(static_cast<std::uint64_t>(*rss)) + ", "
-                            + fixed(percent, 0) + " % of " + gib(health.memoryLimitBytes) + " on average over "
+                        "node " + node.id + ": memory " + formatBytes(static_cast<std::uint64_t>(*rss)) + ", "
+                            + fixed(percent, 0) + " % of " + formatBytes(health.memoryLimitBytes) + " on average over "
                             + span(static_cast<double>(health.cpuWindowMs) / 1000) + " (" + levelWord(severity) + " at "
                             + fixed(limit, 0) + " %)",
                         percent, limit));
