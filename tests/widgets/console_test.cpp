@@ -144,11 +144,11 @@ TEST_F(ConsoleTest, ScreenshotOfEveryPage)
 
     const QString dir = QStringLiteral(SHARDMAP_TEST_ARTIFACTS) + QStringLiteral("/screenshots");
     ASSERT_TRUE(QDir().mkpath(dir));
-    const QList<QPair<QWidget*, QString>> pages = { { window.overviewPage(), QStringLiteral("overview") },
-        { window.alertsPage(), QStringLiteral("alerts") }, { window.fleetPage(), QStringLiteral("fleet") },
-        { window.detailPage(), QStringLiteral("detail") }, { window.mapPage(), QStringLiteral("map") },
-        { window.migrationsPage(), QStringLiteral("migrations") }, { window.auditPage(), QStringLiteral("audit") },
-        { window.whatIfPage(), QStringLiteral("whatif") } };
+    const QList<QPair<QWidget*, QString>> pages
+        = { { window.overviewPage(), QStringLiteral("overview") }, { window.alertsPage(), QStringLiteral("alerts") },
+              { window.fleetPage(), QStringLiteral("fleet") }, { window.detailPage(), QStringLiteral("detail") },
+              { window.mapPage(), QStringLiteral("map") }, { window.migrationsPage(), QStringLiteral("migrations") },
+              { window.auditPage(), QStringLiteral("audit") }, { window.whatIfPage(), QStringLiteral("whatif") } };
     for (const auto& [page, name] : pages) {
         window.showPage(page);
         for (int i = 0; i < 20; ++i) {
