@@ -56,7 +56,7 @@ int main(int argc, char** argv)
 {
     CLI::App app { "shardmapctl: inspect and change the Shardmap shard map.\n"
                    "Exit codes: 0 ok, 2 invalid input, 3 not found, 4 conflict/exists, 5 refused (precondition), "
-                   "6 unavailable, 1 other." };
+                   "6 unavailable, 7 permission denied, 1 other." };
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("shardmapctl ") + SHARDMAP_VERSION);
     // --json, --reason and the other global options also after the subcommand.

@@ -15,6 +15,7 @@ grpc::StatusCode toGrpcCode(ErrorCode code)
     case ErrorCode::NotFound: return grpc::StatusCode::NOT_FOUND;
     case ErrorCode::AlreadyExists: return grpc::StatusCode::ALREADY_EXISTS;
     case ErrorCode::FailedPrecondition: return grpc::StatusCode::FAILED_PRECONDITION;
+    case ErrorCode::PermissionDenied: return grpc::StatusCode::PERMISSION_DENIED;
     case ErrorCode::ResourceExhausted: return grpc::StatusCode::RESOURCE_EXHAUSTED;
     case ErrorCode::Unavailable: return grpc::StatusCode::UNAVAILABLE;
     case ErrorCode::DeadlineExceeded: return grpc::StatusCode::DEADLINE_EXCEEDED;
@@ -34,6 +35,7 @@ ErrorCode fromGrpcCode(grpc::StatusCode code)
     case grpc::StatusCode::NOT_FOUND: return ErrorCode::NotFound;
     case grpc::StatusCode::ALREADY_EXISTS: return ErrorCode::AlreadyExists;
     case grpc::StatusCode::FAILED_PRECONDITION: return ErrorCode::FailedPrecondition;
+    case grpc::StatusCode::PERMISSION_DENIED: return ErrorCode::PermissionDenied;
     case grpc::StatusCode::RESOURCE_EXHAUSTED: return ErrorCode::ResourceExhausted;
     case grpc::StatusCode::UNAVAILABLE: return ErrorCode::Unavailable;
     case grpc::StatusCode::DEADLINE_EXCEEDED: return ErrorCode::DeadlineExceeded;

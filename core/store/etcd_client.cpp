@@ -75,8 +75,8 @@ ErrorCode errorCodeFor(grpc::StatusCode code)
     case grpc::StatusCode::NOT_FOUND: return ErrorCode::NotFound;
     case grpc::StatusCode::CANCELLED: return ErrorCode::Cancelled;
     case grpc::StatusCode::ABORTED: return ErrorCode::Aborted;
+    case grpc::StatusCode::PERMISSION_DENIED: return ErrorCode::PermissionDenied;
     case grpc::StatusCode::UNAUTHENTICATED:
-    case grpc::StatusCode::PERMISSION_DENIED:
     case grpc::StatusCode::FAILED_PRECONDITION:
     case grpc::StatusCode::OUT_OF_RANGE: return ErrorCode::FailedPrecondition;
     default: return ErrorCode::Internal;
@@ -179,7 +179,7 @@ void EtcdClient::redial(std::size_t index)
 
 Result<etcdserverpb::RangeResponse> EtcdClient::range(const etcdserverpb::RangeRequest& request)
 {
-    return call<etcdserverpb::RangeResponse>("Range", true,
+    return call<etcdserverpb::RangeResponse>("Range", Access::Read, true,
         [&](Connection& connection, grpc::ClientContext& context, etcdserverpb::RangeResponse& response) {
             return connection.kv->Range(&context, request, &response);
         });
@@ -187,16 +187,16 @@ Result<etcdserverpb::RangeResponse> EtcdClient::range(const etcdserverpb::RangeR
 
 Result<etcdserverpb::TxnResponse> EtcdClient::readTxn(const etcdserverpb::TxnRequest& request)
 {
-    return call<etcdserverpb::TxnResponse>(
-        "Txn", true, [&](Connection& connection, grpc::ClientContext& context, etcdserverpb::TxnResponse& response) {
+    return call<etcdserverpb::TxnResponse>("Txn", Access::Read, true,
+        [&](Connection& connection, grpc::ClientContext& context, etcdserverpb::TxnResponse& response) {
             return connection.kv->Txn(&context, request, &response);
         });
 }
 
 Result<etcdserverpb::TxnResponse> EtcdClient::writeTxn(const etcdserverpb::TxnRequest& request)
 {
-    return call<etcdserverpb::TxnResponse>(
-        "Txn", false, [&](Connection& connection, grpc::ClientContext& context, etcdserverpb::TxnResponse& response) {
+    return call<etcdserverpb::TxnResponse>("Txn", Access::Write, false,
+        [&](Connection& connection, grpc::ClientContext& context, etcdserverpb::TxnResponse& response) {
             return connection.kv->Txn(&context, request, &response);
         });
 }
@@ -206,7 +206,7 @@ Status EtcdClient::compact(std::int64_t revision)
     etcdserverpb::CompactionRequest request;
     request.set_revision(revision);
     request.set_physical(true);
-    auto response = call<etcdserverpb::CompactionResponse>("Compact", true,
+    auto response = call<etcdserverpb::CompactionResponse>("Compact", Access::Write, true,
         [&](Connection& connection, grpc::ClientContext& context, etcdserverpb::CompactionResponse& out) {
             return connection.kv->Compact(&context, request, &out);
         });
@@ -243,7 +243,7 @@ std::size_t EtcdClient::currentEndpoint() const
 // Runs invoke on the current endpoint; with failover, on each of the others in turn while the
 // answer is UNAVAILABLE or DEADLINE_EXCEEDED.
 template <typename Response, typename Call>
-Result<Response> EtcdClient::call(const char* what, bool failover, Call invoke)
+Result<Response> EtcdClient::call(const char* what, Access access, bool failover, Call invoke)
 {
     const auto giveUp = std::chrono::steady_clock::now() + m_config.callTimeout;
     std::vector<std::string> failures;
@@ -258,7 +258,7 @@ Result<Response> EtcdClient::call(const char* what, bool failover, Call invoke)
             if (status.ok())
                 return response;
             if (!isTransportFailure(status.error_code()))
-                return errorFrom(status, what, m_endpoints[index]->address);
+                return errorFor(status, what, access, index);
             endpointFailed(index);
             failures.push_back(m_endpoints[index]->address + ": " + status.error_message());
             if (!failover) {
@@ -298,6 +298,24 @@ grpc::Status EtcdClient::callOn(std::size_t index, Call& invoke, Response& respo
         }
         return status;
     }
+}
+
+// etcd's own "etcdserver: permission denied" names neither the user nor the keys. A viewer's etcd
+// user is refused every change by design, so the sentence says who may not do what, and where.
+Error EtcdClient::errorFor(const grpc::Status& status, const char* what, Access access, std::size_t index) const
+{
+    const std::string& address = m_endpoints[index]->address;
+    if (status.error_code() != grpc::StatusCode::PERMISSION_DENIED)
+        return errorFrom(status, what, address);
+    const std::string user
+        = m_config.user.empty() ? "the etcd user of this client certificate" : "etcd user '" + m_config.user + "'";
+    const bool writes = access == Access::Write;
+    Error error = makeError(ErrorCode::PermissionDenied,
+        std::string(writes ? "the store refused the change: " : "the store refused the read: ") + user + " may not "
+            + (writes ? "write" : "read") + " under '" + m_config.prefix + "/' (permission denied)",
+        "etcd " + address);
+    error.details["etcd_user"] = m_config.user;
+    return error;
 }
 
 Status EtcdClient::prepare(std::size_t index, grpc::ClientContext& context, bool withDeadline)

@@ -50,9 +50,14 @@ private:
     struct Endpoint;
     explicit EtcdClient(EtcdStoreConfig config, std::shared_ptr<grpc::ChannelCredentials> credentials);
 
-    template <typename Response, typename Call> Result<Response> call(const char* what, bool failover, Call invoke);
+    // What a call asks of the etcd user, for the sentence that explains a refused permission.
+    enum class Access { Read, Write };
+
+    template <typename Response, typename Call>
+    Result<Response> call(const char* what, Access access, bool failover, Call invoke);
     template <typename Response, typename Call>
     grpc::Status callOn(std::size_t endpoint, Call& invoke, Response& response);
+    Error errorFor(const grpc::Status& status, const char* what, Access access, std::size_t endpoint) const;
     Status prepare(std::size_t endpoint, grpc::ClientContext& context, bool withDeadline);
     Status authenticate(std::size_t endpoint);
     std::shared_ptr<Connection> connection(std::size_t endpoint) const;

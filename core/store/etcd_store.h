@@ -78,9 +78,12 @@ class EtcdStore final : public MetadataStore {
 public:
     static constexpr std::size_t kMaxMutations = 126;
 
-    // Connects and checks the marker key; create: write it if missing. Errors: NotFound (no
-    // store under the prefix and !create), Unavailable (no endpoint answered), FailedPrecondition
-    // (authentication refused, unreadable TLS files).
+    // Connects and checks the marker key; create: write it if missing. Opening an existing store
+    // only reads, so an etcd user with read permission on the prefix alone opens it, reads and
+    // watches the map and lists leases; its commits and lease changes fail with PermissionDenied
+    // ("etcd user 'viewer' may not write under 'PREFIX/'"). Errors: NotFound (no store under the
+    // prefix and !create), Unavailable (no endpoint answered), FailedPrecondition (authentication
+    // refused, unreadable TLS files), PermissionDenied (the user may not read under the prefix).
     static Result<std::unique_ptr<EtcdStore>> open(EtcdStoreConfig config, bool create);
     ~EtcdStore() override;
 

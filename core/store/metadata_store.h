@@ -97,6 +97,8 @@ using WatchErrorCallback = std::function<void(const Error&)>;
 // Conflicts: a commit whose expectRevision or any expectModRevision no longer holds fails with
 // ErrorCode::Conflict, a message naming the keys that changed, and details "current_revision".
 // A commit with a fence whose lease was lost or re-granted fails with ErrorCode::FailedPrecondition.
+// A backend with its own access control (etcd's users and roles) refuses what the caller's
+// identity may not do with ErrorCode::PermissionDenied, before anything changed.
 class MetadataStore {
 public:
     virtual ~MetadataStore() = default;

@@ -9,6 +9,7 @@ const char* errorCodeName(ErrorCode code)
     case ErrorCode::NotFound: return "not found";
     case ErrorCode::AlreadyExists: return "already exists";
     case ErrorCode::FailedPrecondition: return "failed precondition";
+    case ErrorCode::PermissionDenied: return "permission denied";
     case ErrorCode::ResourceExhausted: return "resource exhausted";
     case ErrorCode::Unavailable: return "unavailable";
     case ErrorCode::DeadlineExceeded: return "deadline exceeded";

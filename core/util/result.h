@@ -16,6 +16,8 @@ enum class ErrorCode {
     NotFound,
     AlreadyExists,
     FailedPrecondition,
+    // The caller's identity may not do this (an etcd user whose roles do not grant it).
+    PermissionDenied,
     ResourceExhausted,
     Unavailable,
     DeadlineExceeded,

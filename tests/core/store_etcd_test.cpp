@@ -6,6 +6,7 @@
 #include "core/util/failpoint.h"
 #include "tests/support/certificates.h"
 #include "tests/support/etcd_process.h"
+#include "tests/support/etcd_roles.h"
 
 #include <condition_variable>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 using namespace shardmap::core;
 using namespace std::chrono_literals;
 using shardmap::testing::EtcdProcess;
+using shardmap::testing::etcdUriAs;
 using shardmap::testing::TempDir;
 
 namespace {
@@ -312,6 +314,99 @@ TEST_F(EtcdStoreTest, AuthenticatesWithUserAndPassword)
         ::unsetenv(kEtcdPasswordVariable);
         ASSERT_TRUE(fromEnvironment);
         EXPECT_TRUE(fromEnvironment->commit(request("k", "4")));
+    }
+}
+
+// etcd's own users and roles (docs/SHARD_MAP.md): a viewer's etcd user, with read permission on
+// the prefix alone, opens the store, reads, watches and lists leases, and every change it tries is
+// refused with a sentence naming the user and the prefix, before anything changed.
+TEST_F(EtcdStoreTest, AViewersEtcdUserReadsAndWatchesButEveryChangeIsRefused)
+{
+    auto etcd = startOwnServer();
+    ASSERT_TRUE(etcd);
+    std::string error;
+    ASSERT_TRUE(shardmap::testing::enableEtcdRoles(*etcd, "shardmap", error)) << error;
+    auto writer = open(etcdUriAs(*etcd, "shardmap", "writer"));
+    ASSERT_TRUE(writer);
+    ASSERT_TRUE(writer->commit(request("k", "1")));
+    auto grant = writer->acquireLease("executor", "ctl-a", 60s);
+    ASSERT_TRUE(grant) << errorText(grant.error());
+
+    auto opened = EtcdStore::open(*EtcdStoreConfig::parse(etcdUriAs(*etcd, "shardmap", "viewer")), true);
+    ASSERT_TRUE(opened) << "opening an existing store writes nothing: " << errorText(opened.error());
+    auto& viewer = **opened;
+    auto snap = viewer.snapshot();
+    ASSERT_TRUE(snap) << errorText(snap.error());
+    EXPECT_EQ(snap->revision, 1u);
+    EXPECT_EQ(snap->records.at("k").value, "1");
+    EXPECT_EQ(viewer.history(0, 0, 0)->size(), 1u);
+    auto leases = viewer.liveLeases("");
+    ASSERT_TRUE(leases) << errorText(leases.error());
+    ASSERT_EQ(leases->size(), 1u);
+    EXPECT_EQ(leases->front().holder, "ctl-a");
+
+    Collector collector;
+    auto watch = viewer.watch(0, collector.callback(), collector.errorCallback());
+    ASSERT_TRUE(watch) << errorText(watch.error());
+    ASSERT_TRUE(writer->commit(request("k", "2")));
+    ASSERT_TRUE(collector.waitForCount(2)) << "the viewer's watch did not see the writer's change";
+    EXPECT_EQ(collector.revisions(), oneTo(2));
+
+    const std::string refusal
+        = "the store refused the change: etcd user 'viewer' may not write under 'shardmap/' (permission denied)";
+    std::vector<Error> refused;
+    for (auto result : { viewer.commit(request("k", "3")), viewer.commit(request("other", "1")) })
+        refused.push_back(result ? Error {} : result.error());
+    for (auto result : { viewer.acquireLease("mine", "viewer", 60s), viewer.renewLease(*grant, 60s) })
+        refused.push_back(result ? Error {} : result.error());
+    auto released = viewer.releaseLease(*grant);
+    refused.push_back(released ? Error {} : released.error());
+    for (const auto& one : refused) {
+        EXPECT_EQ(one.code, ErrorCode::PermissionDenied) << errorText(one);
+        EXPECT_NE(one.message.find(refusal), std::string::npos) << errorText(one);
+    }
+
+    auto after = writer->snapshot();
+    ASSERT_TRUE(after);
+    EXPECT_EQ(after->revision, 2u);
+    EXPECT_EQ(after->records.size(), 1u);
+    EXPECT_EQ(after->records.at("k").value, "2");
+    auto held = writer->liveLeases("");
+    ASSERT_TRUE(held);
+    ASSERT_EQ(held->size(), 1u);
+    EXPECT_EQ(held->front().holder, "ctl-a");
+    EXPECT_EQ(held->front().token, grant->token);
+    EXPECT_EQ(held->front().expiresUnixMs, grant->expiresUnixMs);
+    EXPECT_TRUE(collector.errors().empty());
+
+    // Creating a store is a change too.
+    auto created = EtcdStore::open(*EtcdStoreConfig::parse(etcdUriAs(*etcd, "shardmap/new", "viewer")), true);
+    ASSERT_FALSE(created);
+    EXPECT_EQ(created.error().code, ErrorCode::PermissionDenied) << errorText(created.error());
+    EXPECT_NE(created.error().message.find("etcd user 'viewer' may not write under 'shardmap/new/'"), std::string::npos)
+        << errorText(created.error());
+}
+
+// A user without a role, and a viewer outside its prefix, cannot even open the store, and say so.
+TEST_F(EtcdStoreTest, AnEtcdUserWithoutReadPermissionIsRefusedOnOpen)
+{
+    auto etcd = startOwnServer();
+    ASSERT_TRUE(etcd);
+    std::string error;
+    ASSERT_TRUE(shardmap::testing::enableEtcdRoles(*etcd, "shardmap", error)) << error;
+    ASSERT_TRUE(open(etcdUriAs(*etcd, "shardmap", "writer")));
+    ASSERT_TRUE(open(etcdUriAs(*etcd, "elsewhere", "root")));
+    const std::pair<std::string, std::string> cases[] = {
+        { etcdUriAs(*etcd, "shardmap", "nobody"), "etcd user 'nobody' may not read under 'shardmap/'" },
+        { etcdUriAs(*etcd, "elsewhere", "viewer"), "etcd user 'viewer' may not read under 'elsewhere/'" },
+    };
+    for (const auto& [uri, expected] : cases) {
+        auto refused = openStore(uri, false);
+        ASSERT_FALSE(refused) << uri;
+        EXPECT_EQ(refused.error().code, ErrorCode::PermissionDenied) << errorText(refused.error());
+        EXPECT_NE(refused.error().message.find("the store refused the read: " + expected + " (permission denied)"),
+            std::string::npos)
+            << errorText(refused.error());
     }
 }
 
