@@ -1,7 +1,7 @@
 // shardmapctl commands that also talk to the shard nodes.
+#include "app/ctl/admin.h"
 #include "app/ctl/commands.h"
 #include "app/ctl/output.h"
-#include "core/admin/fleet_admin.h"
 #include "core/client/node_client.h"
 #include "core/router/router.h"
 
@@ -76,18 +76,15 @@ const char* outcomeName(core::WriteOutcome outcome)
 
 CommandResult cmdShardCreate(const CtlOptions& options, const ShardCreateArgs& args)
 {
-    auto store = openCtlStore(options);
-    if (!store)
-        return store.error();
-    auto pool = makePool(options);
-    auto revision
-        = core::FleetAdmin(**store, pool)
-              .createShard({ args.id, args.node, args.fields, args.capacityDocs, args.capacityBytes }, options.actor);
-    if (!revision)
-        return revision.error();
-    const std::string what = "shard " + args.id + " created on node " + args.node;
-    return CommandOutput { json { { "revision", *revision }, { "shard", args.id }, { "node", args.node } },
-        [what, rev = *revision](std::ostream& out) { out << what << " (map revision " << rev << ")\n"; } };
+    return withAdmin(options, [&](core::FleetAdmin& admin) -> CommandResult {
+        auto revision = admin.createShard(
+            { args.id, args.node, args.fields, args.capacityDocs, args.capacityBytes }, options.actor);
+        if (!revision)
+            return revision.error();
+        const std::string what = "shard " + args.id + " created on node " + args.node;
+        return CommandOutput { json { { "revision", *revision }, { "shard", args.id }, { "node", args.node } },
+            [what, rev = *revision](std::ostream& out) { out << what << " (map revision " << rev << ")\n"; } };
+    });
 }
 
 CommandResult cmdShardList(const CtlOptions& options)
@@ -126,11 +123,8 @@ CommandResult cmdShardList(const CtlOptions& options)
 
 CommandResult cmdSpaceReassign(const CtlOptions& options, const std::string& space, const std::string& shard)
 {
-    auto store = openCtlStore(options);
-    if (!store)
-        return store.error();
-    auto pool = makePool(options);
-    auto moved = core::FleetAdmin(**store, pool).reassignSpace(space, shard, options.actor);
+    auto moved
+        = withAdmin(options, [&](core::FleetAdmin& admin) { return admin.reassignSpace(space, shard, options.actor); });
     if (!moved)
         return moved.error();
     const std::uint64_t epoch = moved->space.epoch;

@@ -1,4 +1,5 @@
 // shardmapctl commands that read or change the shard map itself.
+#include "app/ctl/admin.h"
 #include "app/ctl/commands.h"
 #include "app/ctl/output.h"
 
@@ -24,15 +25,6 @@ CommandOutput revisionOutput(std::uint64_t revision, std::string what)
 {
     return { json { { "revision", revision }, { "result", what } },
         [revision, what](std::ostream& out) { out << what << " (map revision " << revision << ")\n"; } };
-}
-
-template <typename F> CommandResult withEditor(const CtlOptions& options, F body)
-{
-    auto store = openCtlStore(options);
-    if (!store)
-        return store.error();
-    core::MapEditor editor(**store);
-    return body(editor, **store);
 }
 
 CommandResult fromRevision(core::Result<std::uint64_t> revision, std::string what)
@@ -74,39 +66,37 @@ CommandResult cmdInit(const CtlOptions& options)
 CommandResult cmdNodeAdd(const CtlOptions& options, const std::string& id, const std::string& address,
     const std::map<std::string, std::string>& labels)
 {
-    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) {
+    return withAdmin(options, [&](core::FleetAdmin& admin) {
         return fromRevision(
-            editor.addNode({ id, address, labels }, options.actor), "node " + id + " added at " + address);
+            admin.map().addNode({ id, address, labels }, options.actor), "node " + id + " added at " + address);
     });
 }
 
 CommandResult cmdNodeRemove(const CtlOptions& options, const std::string& id)
 {
-    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) {
-        return fromRevision(editor.removeNode(id, options.actor), "node " + id + " removed");
+    return withAdmin(options, [&](core::FleetAdmin& admin) {
+        return fromRevision(admin.map().removeNode(id, options.actor), "node " + id + " removed");
     });
 }
 
 CommandResult cmdNodeList(const CtlOptions& options)
 {
-    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) -> CommandResult {
-        auto map = editor.snapshot();
-        if (!map)
-            return map.error();
-        json nodes = json::array();
-        Table table({ "NODE", "ADDRESS", "SHARDS", "LABELS" });
-        for (const auto& [id, node] : map->nodes) {
-            std::string labels;
-            for (const auto& [key, value] : node.value.labels)
-                labels += (labels.empty() ? "" : ",") + key + "=" + value;
-            const auto shards = map->shardsOn(id).size();
-            nodes.push_back({ { "node", id }, { "address", node.value.address }, { "shards", shards },
-                { "labels", node.value.labels } });
-            table.addRow({ id, node.value.address, std::to_string(shards), labels });
-        }
-        return CommandOutput { json { { "revision", map->revision }, { "nodes", nodes } },
-            [table](std::ostream& out) { table.print(out); } };
-    });
+    auto map = readMap(options);
+    if (!map)
+        return map.error();
+    json nodes = json::array();
+    Table table({ "NODE", "ADDRESS", "SHARDS", "LABELS" });
+    for (const auto& [id, node] : map->nodes) {
+        std::string labels;
+        for (const auto& [key, value] : node.value.labels)
+            labels += (labels.empty() ? "" : ",") + key + "=" + value;
+        const auto shards = map->shardsOn(id).size();
+        nodes.push_back({ { "node", id }, { "address", node.value.address }, { "shards", shards },
+            { "labels", node.value.labels } });
+        table.addRow({ id, node.value.address, std::to_string(shards), labels });
+    }
+    return CommandOutput { json { { "revision", map->revision }, { "nodes", nodes } },
+        [table](std::ostream& out) { table.print(out); } };
 }
 
 CommandResult cmdShardSetState(const CtlOptions& options, const std::string& id, const std::string& state)
@@ -115,72 +105,67 @@ CommandResult cmdShardSetState(const CtlOptions& options, const std::string& id,
     if (!parsed)
         return core::makeError(ErrorCode::InvalidArgument,
             "unknown shard state '" + state + "'; use active, draining, readonly or retired");
-    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) {
-        return fromRevision(editor.setShardState(id, *parsed, options.actor), "shard " + id + " is " + state);
+    return withAdmin(options, [&](core::FleetAdmin& admin) {
+        return fromRevision(admin.map().setShardState(id, *parsed, options.actor), "shard " + id + " is " + state);
     });
 }
 
 CommandResult cmdSpaceList(const CtlOptions& options, const std::string& shard)
 {
-    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) -> CommandResult {
-        auto map = editor.snapshot();
-        if (!map)
-            return map.error();
-        if (!shard.empty() && !map->shard(shard))
-            return core::makeError(ErrorCode::NotFound, "no shard " + shard + " in the shard map");
-        json spaces = json::array();
-        Table table({ "SPACE", "SHARD", "EPOCH", "MIGRATING TO", "PIN", "PAUSED" });
-        for (const auto& [id, space] : map->spaces) {
-            const auto& s = space.value;
-            if (!shard.empty() && s.shard != shard && s.target != shard)
-                continue;
-            spaces.push_back(toJson(s));
-            table.addRow({ id, s.shard, std::to_string(s.epoch), s.target, s.pin, s.paused ? "yes" : "" });
-        }
-        return CommandOutput { json { { "revision", map->revision }, { "spaces", spaces } },
-            [table](std::ostream& out) { table.print(out); } };
-    });
+    auto map = readMap(options);
+    if (!map)
+        return map.error();
+    if (!shard.empty() && !map->shard(shard))
+        return core::makeError(ErrorCode::NotFound, "no shard " + shard + " in the shard map");
+    json spaces = json::array();
+    Table table({ "SPACE", "SHARD", "EPOCH", "MIGRATING TO", "PIN", "PAUSED" });
+    for (const auto& [id, space] : map->spaces) {
+        const auto& s = space.value;
+        if (!shard.empty() && s.shard != shard && s.target != shard)
+            continue;
+        spaces.push_back(toJson(s));
+        table.addRow({ id, s.shard, std::to_string(s.epoch), s.target, s.pin, s.paused ? "yes" : "" });
+    }
+    return CommandOutput { json { { "revision", map->revision }, { "spaces", spaces } },
+        [table](std::ostream& out) { table.print(out); } };
 }
 
 CommandResult cmdSpaceWhere(const CtlOptions& options, const std::string& space)
 {
-    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) -> CommandResult {
-        auto map = editor.snapshot();
-        if (!map)
-            return map.error();
-        const core::SpaceRecord* record = map->space(space);
-        if (!record)
-            return core::makeError(ErrorCode::NotFound, "no space " + space + " in the shard map");
-        const core::ShardRecord* shard = map->shard(record->shard);
-        const core::NodeRecord* node = shard ? map->node(shard->node) : nullptr;
-        json out = toJson(*record);
-        out["node"] = shard ? shard->node : "";
-        out["address"] = node ? node->address : "";
-        out["revision"] = map->revision;
-        return CommandOutput { out, [out](std::ostream& stream) {
-                                  stream << out["space"].get<std::string>() << " is on shard "
-                                         << out["shard"].get<std::string>() << " (node "
-                                         << out["node"].get<std::string>() << " at "
-                                         << out["address"].get<std::string>() << "), epoch " << out["epoch"];
-                                  if (!out["target"].get<std::string>().empty())
-                                      stream << ", migrating to " << out["target"].get<std::string>() << " ("
-                                             << out["phase"].get<std::string>() << ")";
-                                  stream << "\n";
-                              } };
-    });
+    auto map = readMap(options);
+    if (!map)
+        return map.error();
+    const core::SpaceRecord* record = map->space(space);
+    if (!record)
+        return core::makeError(ErrorCode::NotFound, "no space " + space + " in the shard map");
+    const core::ShardRecord* shard = map->shard(record->shard);
+    const core::NodeRecord* node = shard ? map->node(shard->node) : nullptr;
+    json out = toJson(*record);
+    out["node"] = shard ? shard->node : "";
+    out["address"] = node ? node->address : "";
+    out["revision"] = map->revision;
+    return CommandOutput { out, [out](std::ostream& stream) {
+                              stream << out["space"].get<std::string>() << " is on shard "
+                                     << out["shard"].get<std::string>() << " (node " << out["node"].get<std::string>()
+                                     << " at " << out["address"].get<std::string>() << "), epoch " << out["epoch"];
+                              if (!out["target"].get<std::string>().empty())
+                                  stream << ", migrating to " << out["target"].get<std::string>() << " ("
+                                         << out["phase"].get<std::string>() << ")";
+                              stream << "\n";
+                          } };
 }
 
 CommandResult cmdSpacePin(const CtlOptions& options, const std::string& space, const std::string& shard)
 {
-    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) {
-        return fromRevision(editor.pinSpace(space, shard, options.actor), "space " + space + " pinned to " + shard);
+    return withAdmin(options, [&](core::FleetAdmin& admin) {
+        return fromRevision(admin.map().pinSpace(space, shard, options.actor), "space " + space + " pinned to " + shard);
     });
 }
 
 CommandResult cmdSpaceUnpin(const CtlOptions& options, const std::string& space)
 {
-    return withEditor(options, [&](core::MapEditor& editor, core::MetadataStore&) {
-        return fromRevision(editor.unpinSpace(space, options.actor), "space " + space + " unpinned");
+    return withAdmin(options, [&](core::FleetAdmin& admin) {
+        return fromRevision(admin.map().unpinSpace(space, options.actor), "space " + space + " unpinned");
     });
 }
 

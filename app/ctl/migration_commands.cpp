@@ -1,10 +1,9 @@
 // shardmapctl commands that queue, inspect and steer live migrations.
+#include "app/ctl/admin.h"
 #include "app/ctl/commands.h"
-#include "app/ctl/requests.h"
-#include "core/migration/migration_history.h"
 #include "app/ctl/migration_view.h"
 #include "app/ctl/output.h"
-#include "core/migration/migration_requests.h"
+#include "core/migration/migration_history.h"
 
 #include <algorithm>
 #include <ostream>
@@ -90,65 +89,24 @@ std::vector<std::pair<std::string, std::string>> describe(const MigrationRecord&
         { "status", m.status.empty() ? "-" : m.status }, { "error", m.error.empty() ? "-" : m.error } };
 }
 
-// The top-level fields that differ between two encodings of the record ("phase backfill ->
-// verify", "progress").
-std::vector<std::string> changedFields(
-    const std::optional<std::string>& before, const std::optional<std::string>& after)
+json changesJson(const std::vector<core::MigrationChange>& changes)
 {
-    if (!before)
-        return { "created" };
-    if (!after)
-        return { "removed" };
-    const json a = json::parse(*before, nullptr, false);
-    const json b = json::parse(*after, nullptr, false);
-    if (!a.is_object() || !b.is_object())
-        return { "changed" };
-    std::vector<std::string> out;
-    for (const auto& [key, value] : b.items()) {
-        if (a.contains(key) && a.at(key) == value)
-            continue;
-        if (value.is_primitive() && a.contains(key))
-            out.push_back(key + " " + a.at(key).dump() + " -> " + value.dump());
-        else
-            out.push_back(key);
-    }
-    return out;
-}
-
-core::Result<json> migrationHistory(core::MetadataStore& store, const std::string& id)
-{
-    const std::string key = core::keys::migration(id);
-    auto listed = store.list(key);
-    if (!listed)
-        return listed.error();
-    const auto record = listed->records.find(key);
-    const std::uint64_t from = record == listed->records.end() ? 0 : record->second.createRevision - 1;
-    auto audit = store.history(from, 0, 0);
-    if (!audit)
-        return audit.error();
     json out = json::array();
-    for (const auto& entry : *audit) {
-        for (const auto& change : entry.changes) {
-            if (change.key != key)
-                continue;
-            out.push_back({ { "revision", entry.revision }, { "unix_ms", entry.unixMs }, { "actor", entry.actor },
-                { "action", entry.action }, { "reason", entry.reason },
-                { "changes", changedFields(change.before, change.after) } });
-        }
-    }
+    for (const auto& change : changes)
+        out.push_back({ { "revision", change.revision }, { "unix_ms", change.unixMs }, { "actor", change.actor },
+            { "action", change.action }, { "reason", change.reason }, { "changes", change.fields } });
     return out;
 }
 
-void printHistory(std::ostream& out, const json& history)
+void printHistory(std::ostream& out, const std::vector<core::MigrationChange>& history)
 {
     Table table({ "REV", "TIME", "ACTOR", "ACTION", "CHANGES", "REASON" });
     for (const auto& entry : history) {
         std::string changes;
-        for (const auto& change : entry["changes"])
-            changes += (changes.empty() ? "" : ", ") + change.get<std::string>();
-        table.addRow({ std::to_string(entry["revision"].get<std::uint64_t>()),
-            formatTime(entry["unix_ms"].get<std::int64_t>()), entry["actor"].get<std::string>(),
-            entry["action"].get<std::string>(), changes, entry["reason"].get<std::string>() });
+        for (const auto& field : entry.fields)
+            changes += (changes.empty() ? "" : ", ") + field;
+        table.addRow({ std::to_string(entry.revision), formatTime(entry.unixMs), entry.actor, entry.action, changes,
+            entry.reason });
     }
     table.print(out);
 }
@@ -164,7 +122,8 @@ CommandOutput migrationOutput(const MigrationRecord& migration, std::string what
 CommandResult cmdMigrate(
     const CtlOptions& options, const std::string& space, const std::string& target, std::uint64_t throttle)
 {
-    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) -> CommandResult {
+    return withAdmin(options, [&](core::FleetAdmin& admin) -> CommandResult {
+        core::MigrationRequests& requests = admin.migrations();
         auto queued = requests.queue(space, target, options.actor, throttle);
         if (!queued)
             return queued.error();
@@ -202,21 +161,6 @@ CommandResult cmdMigrationList(const CtlOptions& options, const MigrationFilter&
 }
 
 namespace {
-
-// The executor's history of the migration (nullopt for one it never started).
-core::Result<std::optional<core::MigrationHistory>> recordedHistory(core::MetadataStore& store, const std::string& id)
-{
-    auto listed = store.list(core::keys::migrationHistory(id));
-    if (!listed)
-        return listed.error();
-    const auto found = listed->records.find(core::keys::migrationHistory(id));
-    if (found == listed->records.end())
-        return std::optional<core::MigrationHistory> {};
-    auto history = core::decodeMigrationHistory(found->second.value);
-    if (!history)
-        return history.error();
-    return std::optional<core::MigrationHistory>(std::move(*history));
-}
 
 // Phases with their times and durations, the write hold, the compared figures, the events.
 std::vector<std::string> timelineLines(const core::MigrationHistory& history)
@@ -256,13 +200,13 @@ CommandResult cmdMigrationShow(const CtlOptions& options, const std::string& id)
     const auto found = map->migrations.find(id);
     if (found == map->migrations.end())
         return core::makeError(ErrorCode::NotFound, "no migration " + id + " in the shard map");
-    auto history = migrationHistory(**store, id);
-    if (!history)
-        return history.error();
+    auto changes = core::migrationChanges(**store, id);
+    if (!changes)
+        return changes.error();
     auto fields = describe(found->second.value);
     json out { { "revision", map->revision }, { "migration", migrationJson(found->second.value) },
-        { "history", *history } };
-    auto recorded = recordedHistory(**store, id);
+        { "history", changesJson(*changes) } };
+    auto recorded = core::readMigrationHistory(**store, id);
     if (!recorded)
         return recorded.error();
     std::vector<std::string> timeline;
@@ -271,7 +215,7 @@ CommandResult cmdMigrationShow(const CtlOptions& options, const std::string& id)
         fields.insert(fields.begin() + 2, { "asked", (*recorded)->requestedSource + " -> " + (*recorded)->requestedTarget });
         timeline = timelineLines(**recorded);
     }
-    return CommandOutput { out, [fields, history = *history, timeline](std::ostream& stream) {
+    return CommandOutput { out, [fields, history = *changes, timeline](std::ostream& stream) {
                               std::size_t width = 0;
                               for (const auto& [label, value] : fields)
                                   width = std::max(width, label.size());
@@ -289,7 +233,8 @@ CommandResult cmdMigrationShow(const CtlOptions& options, const std::string& id)
 
 CommandResult cmdMigrationAction(const CtlOptions& options, MigrationAction action, const std::string& id)
 {
-    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) -> CommandResult {
+    return withAdmin(options, [&](core::FleetAdmin& admin) -> CommandResult {
+        core::MigrationRequests& requests = admin.migrations();
         switch (action) {
         case MigrationAction::Pause: {
             auto done = requests.pause(id, options.actor);
@@ -323,7 +268,8 @@ CommandResult cmdMigrationAction(const CtlOptions& options, MigrationAction acti
 
 CommandResult cmdMigrationAbandon(const CtlOptions& options, const std::string& id, bool yes)
 {
-    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) -> CommandResult {
+    return withAdmin(options, [&](core::FleetAdmin& admin) -> CommandResult {
+        core::MigrationRequests& requests = admin.migrations();
         auto cost = requests.abandonCost(id);
         if (!cost)
             return cost.error();
@@ -338,7 +284,8 @@ CommandResult cmdMigrationAbandon(const CtlOptions& options, const std::string& 
 
 CommandResult cmdMigrationThrottle(const CtlOptions& options, const std::string& id, std::uint64_t docsPerSecond)
 {
-    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) -> CommandResult {
+    return withAdmin(options, [&](core::FleetAdmin& admin) -> CommandResult {
+        core::MigrationRequests& requests = admin.migrations();
         auto done = requests.setThrottle(id, docsPerSecond, options.actor);
         if (!done)
             return done.error();
@@ -398,7 +345,8 @@ Table settingsTable(const core::MigrationSettings& s)
 
 CommandResult cmdMigrationSettings(const CtlOptions& options, const SettingsChange& change)
 {
-    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) -> CommandResult {
+    return withAdmin(options, [&](core::FleetAdmin& admin) -> CommandResult {
+        core::MigrationRequests& requests = admin.migrations();
         auto current = requests.settings();
         if (!current)
             return current.error();

@@ -1,10 +1,9 @@
 // shardmapctl commands for fleet operations built from migrations: drain, retire-node, split,
 // merge and isolate, and the operations' records.
+#include "app/ctl/admin.h"
 #include "app/ctl/commands.h"
 #include "app/ctl/migration_view.h"
-#include "app/ctl/requests.h"
 #include "app/ctl/output.h"
-#include "core/migration/migration_requests.h"
 
 #include <ostream>
 
@@ -83,13 +82,12 @@ std::string finishedCount(const core::MapSnapshot& map, const core::OperationRec
 }
 
 // Runs the operation and shows it with its migrations as queued.
-CommandResult reportOperation(
-    core::MigrationRequests& requests, core::MetadataStore& store, const OperationArgs& args, const core::Actor& actor)
+CommandResult reportOperation(core::FleetAdmin& admin, const OperationArgs& args, const core::Actor& actor)
 {
-    auto op = runOperation(requests, args, actor);
+    auto op = runOperation(admin.migrations(), args, actor);
     if (!op)
         return op.error();
-    auto map = core::MapEditor(store).snapshot();
+    auto map = admin.map().snapshot();
     if (!map)
         return map.error();
     const auto migrations = migrationsOf(*map, *op);
@@ -107,9 +105,7 @@ CommandResult reportOperation(
 
 CommandResult cmdOperation(const CtlOptions& options, const OperationArgs& args)
 {
-    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore& store) {
-        return reportOperation(requests, store, args, options.actor);
-    });
+    return withAdmin(options, [&](core::FleetAdmin& admin) { return reportOperation(admin, args, options.actor); });
 }
 
 CommandResult cmdOperationList(const CtlOptions& options)

@@ -2,11 +2,10 @@
 // plan (moves with their reasons, shards before and after, the summary and warnings) and queues
 // nothing unless --apply is given; -o writes the plan file that `plan apply` queues later,
 // checked against the map as the console's plan mode checks its drafts.
+#include "app/ctl/admin.h"
 #include "app/ctl/commands.h"
 #include "app/ctl/migration_view.h"
 #include "app/ctl/output.h"
-#include "app/ctl/requests.h"
-#include "core/migration/migration_requests.h"
 #include "core/plan/scenario.h"
 
 #include <CLI/CLI.hpp>
@@ -208,8 +207,7 @@ CommandResult planWith(core::MigrationRequests& requests, const CtlOptions& opti
 
 CommandResult cmdPlan(const CtlOptions& options, const PlanArgs& args)
 {
-    return withRequests(options,
-        [&](core::MigrationRequests& requests, core::MetadataStore&) { return planWith(requests, options, args); });
+    return withAdmin(options, [&](core::FleetAdmin& admin) { return planWith(admin.migrations(), options, args); });
 }
 
 CommandResult cmdPlanApply(const CtlOptions& options, const std::string& file)
@@ -225,8 +223,8 @@ CommandResult cmdPlanApply(const CtlOptions& options, const std::string& file)
     core::Actor actor = options.actor;
     if (actor.reason.empty())
         actor.reason = plan->reason;
-    return withRequests(options, [&](core::MigrationRequests& requests, core::MetadataStore&) {
-        return applyAndReport(requests, *plan, actor, json::object(), {});
+    return withAdmin(options, [&](core::FleetAdmin& admin) {
+        return applyAndReport(admin.migrations(), *plan, actor, json::object(), {});
     });
 }
 

@@ -3,10 +3,9 @@
 // grown: how even the shards would be, and how much data each would move when shards are added
 // or removed (seed 000's case for dynamic lookup, in numbers). It reads the map and the nodes'
 // metrics and writes nothing.
+#include "app/ctl/admin.h"
 #include "app/ctl/commands.h"
 #include "app/ctl/output.h"
-#include "app/ctl/requests.h"
-#include "core/migration/migration_requests.h"
 #include "core/plan/simulator.h"
 
 #include <CLI/CLI.hpp>

@@ -87,14 +87,8 @@ FleetProbe probeFleet(
             for (const auto& [id, migration] : probe.map->migrations) {
                 if (!migration.value.active())
                     continue;
-                auto listed = store->list(keys::migrationHistory(id));
-                if (!listed)
-                    continue;
-                const auto found = listed->records.find(keys::migrationHistory(id));
-                if (found == listed->records.end())
-                    continue;
-                if (auto history = decodeMigrationHistory(found->second.value))
-                    probe.histories[id] = std::move(*history);
+                if (auto history = readMigrationHistory(*store, id); history && *history)
+                    probe.histories[id] = std::move(**history);
             }
         }
     }

@@ -186,4 +186,65 @@ Result<MigrationHistory> decodeMigrationHistory(const std::string& text)
     }
 }
 
+Result<std::optional<MigrationHistory>> readMigrationHistory(MetadataStore& store, const std::string& migrationId)
+{
+    const std::string key = keys::migrationHistory(migrationId);
+    // By prefix: the exact key is picked out (m-1 is a prefix of m-10).
+    auto listed = store.list(key);
+    if (!listed)
+        return listed.error();
+    const auto found = listed->records.find(key);
+    if (found == listed->records.end())
+        return std::optional<MigrationHistory> {};
+    auto history = decodeMigrationHistory(found->second.value);
+    if (!history)
+        return history.error();
+    return std::optional<MigrationHistory>(std::move(*history));
+}
+
+std::vector<std::string> changedFields(
+    const std::optional<std::string>& before, const std::optional<std::string>& after)
+{
+    if (!before)
+        return { "created" };
+    if (!after)
+        return { "removed" };
+    const json a = json::parse(*before, nullptr, false);
+    const json b = json::parse(*after, nullptr, false);
+    if (!a.is_object() || !b.is_object())
+        return { "changed" };
+    std::vector<std::string> out;
+    for (const auto& [key, value] : b.items()) {
+        if (a.contains(key) && a.at(key) == value)
+            continue;
+        if (value.is_primitive() && a.contains(key))
+            out.push_back(key + " " + a.at(key).dump() + " -> " + value.dump());
+        else
+            out.push_back(key);
+    }
+    return out;
+}
+
+Result<std::vector<MigrationChange>> migrationChanges(MetadataStore& store, const std::string& migrationId)
+{
+    const std::string key = keys::migration(migrationId);
+    auto listed = store.list(key);
+    if (!listed)
+        return listed.error();
+    const auto record = listed->records.find(key);
+    const std::uint64_t from = record == listed->records.end() ? 0 : record->second.createRevision - 1;
+    auto audit = store.history(from, 0, 0);
+    if (!audit)
+        return audit.error();
+    std::vector<MigrationChange> out;
+    for (const auto& entry : *audit) {
+        for (const auto& change : entry.changes) {
+            if (change.key == key)
+                out.push_back({ entry.revision, entry.unixMs, entry.actor, entry.action, entry.reason,
+                    changedFields(change.before, change.after) });
+        }
+    }
+    return out;
+}
+
 } // namespace shardmap::core

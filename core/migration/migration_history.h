@@ -12,6 +12,7 @@
 // they reach kMostSamples, events keep the first and the last kMostEvents / 2.
 
 #include "core/map/map_types.h"
+#include "core/store/metadata_store.h"
 #include "core/util/result.h"
 
 #include <cstdint>
@@ -112,6 +113,31 @@ struct MigrationHistory {
 
 std::string encode(const MigrationHistory& history);
 Result<MigrationHistory> decodeMigrationHistory(const std::string& json);
+
+// The executor's history of one migration as stored under keys::migrationHistory; nullopt for
+// a migration it never started. A record that does not decode is an error.
+Result<std::optional<MigrationHistory>> readMigrationHistory(MetadataStore& store, const std::string& migrationId);
+
+// One commit that changed a migration's record, from the store's audit history.
+struct MigrationChange {
+    std::uint64_t revision = 0;
+    std::int64_t unixMs = 0;
+    std::string actor;
+    std::string action;
+    std::string reason;
+    // The record's top-level fields that changed: `phase "backfill" -> "verify"` for a plain
+    // value, the field's name for others (progress); "created" or "removed" for the whole record.
+    std::vector<std::string> fields;
+
+    bool operator==(const MigrationChange&) const = default;
+};
+
+// Every commit that changed the migration's record, oldest first, read from the audit history
+// from the record's creation on (from the store's first revision if the record is gone).
+Result<std::vector<MigrationChange>> migrationChanges(MetadataStore& store, const std::string& migrationId);
+// The fields that differ between two stored encodings of a migration record (nullopt: absent).
+std::vector<std::string> changedFields(
+    const std::optional<std::string>& before, const std::optional<std::string>& after);
 
 namespace keys {
 inline constexpr std::string_view kMigrationHistory = "history/migrations/";

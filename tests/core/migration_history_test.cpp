@@ -1,11 +1,14 @@
 // What the executor keeps of a migration for reports: phases with their times, events derived
 // from changes of the migration record, bounded progress samples, the direction asked for
 // through a rollback, and the JSON form kept in the store.
+#include "core/map/shard_map.h"
 #include "core/migration/migration_history.h"
+#include "tests/support/test_dir.h"
 
 #include <gtest/gtest.h>
 
 using namespace shardmap::core;
+using shardmap::testing::TempDir;
 
 namespace {
 
@@ -128,4 +131,92 @@ TEST(MigrationHistory, RoundTripsThroughItsJson)
     EXPECT_EQ(*decoded, history);
     EXPECT_FALSE(decodeMigrationHistory("[]"));
     EXPECT_FALSE(decodeMigrationHistory(R"({"migration":"m","phases":[{"phase":"sideways"}]})"));
+}
+
+TEST(MigrationHistory, ChangedFieldsNamePlainValuesWithBeforeAndAfter)
+{
+    EXPECT_EQ(changedFields(std::nullopt, "{}"), std::vector<std::string> { "created" });
+    EXPECT_EQ(changedFields("{}", std::nullopt), std::vector<std::string> { "removed" });
+    EXPECT_EQ(changedFields("[]", "{}"), std::vector<std::string> { "changed" });
+    const std::vector<std::string> expected { R"(phase "backfill" -> "verify")", "progress" };
+    EXPECT_EQ(changedFields(R"({"phase":"backfill","paused":false,"progress":{"docs_done":1}})",
+                  R"({"phase":"verify","paused":false,"progress":{"docs_done":2}})"),
+        expected);
+}
+
+namespace {
+
+// Reading a migration's history back from a real store, as `shardmapctl migrations show` and the
+// console's migration detail view do.
+class StoredMigrationHistoryTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        auto store = openStore("sqlite:" + m_dir.file("map.db"), true);
+        ASSERT_TRUE(store) << store.error().describe();
+        m_store = std::move(*store);
+    }
+
+    void put(const std::string& key, const std::string& value, const std::string& action)
+    {
+        auto listed = m_store->list(key);
+        ASSERT_TRUE(listed);
+        const auto found = listed->records.find(key);
+        const std::uint64_t expect = found == listed->records.end() ? 0 : found->second.modRevision;
+        ASSERT_TRUE(
+            m_store->commit({ { { key, value, expect } }, std::nullopt, std::nullopt, "alice", action, "why" }));
+    }
+
+    TempDir m_dir;
+    std::unique_ptr<MetadataStore> m_store;
+};
+
+} // namespace
+
+TEST_F(StoredMigrationHistoryTest, ChangesAreTheCommitsOfTheMigrationsOwnRecordOnly)
+{
+    MigrationRecord m = queued();
+    // m-10 shares m-1's key prefix; its commits are not m-1's.
+    MigrationRecord other = queued();
+    other.id = "m-10";
+    put(keys::migration(other.id), encode(other), "queue-migration");
+    put(keys::migration(m.id), encode(m), "queue-migration");
+    m.phase = MigrationPhase::DualWrite;
+    put(keys::migration(m.id), encode(m), "migration-step");
+    put(keys::migration(other.id), encode(other), "unrelated");
+
+    auto changes = migrationChanges(*m_store, m.id);
+    ASSERT_TRUE(changes) << changes.error().describe();
+    ASSERT_EQ(changes->size(), 2u);
+    EXPECT_EQ((*changes)[0].action, "queue-migration");
+    EXPECT_EQ((*changes)[0].actor, "alice");
+    EXPECT_EQ((*changes)[0].reason, "why");
+    EXPECT_EQ((*changes)[0].fields, std::vector<std::string> { "created" });
+    EXPECT_EQ((*changes)[1].action, "migration-step");
+    EXPECT_EQ((*changes)[1].fields, std::vector<std::string> { R"(phase "queued" -> "dual_write")" });
+    EXPECT_LT((*changes)[0].revision, (*changes)[1].revision);
+}
+
+TEST_F(StoredMigrationHistoryTest, TheExecutorsHistoryIsReadByItsExactKey)
+{
+    auto none = readMigrationHistory(*m_store, "m-1");
+    ASSERT_TRUE(none) << none.error().describe();
+    EXPECT_FALSE(*none) << "a migration the executor never started has no history";
+
+    MigrationRecord other = queued();
+    other.id = "m-10";
+    put(keys::migrationHistory(other.id), encode(MigrationHistory::start(other)), "migration-step");
+    auto stillNone = readMigrationHistory(*m_store, "m-1");
+    ASSERT_TRUE(stillNone);
+    EXPECT_FALSE(*stillNone) << "m-10's history is not m-1's";
+
+    const MigrationHistory written = MigrationHistory::start(queued());
+    put(keys::migrationHistory("m-1"), encode(written), "migration-step");
+    auto found = readMigrationHistory(*m_store, "m-1");
+    ASSERT_TRUE(found) << found.error().describe();
+    ASSERT_TRUE(*found);
+    EXPECT_EQ(**found, written);
+
+    put(keys::migrationHistory("m-1"), "not json", "migration-step");
+    EXPECT_FALSE(readMigrationHistory(*m_store, "m-1")) << "a record that does not decode is an error";
 }

@@ -266,19 +266,11 @@ MigrationDetailDialog::Loaded MigrationDetailDialog::read(
 {
     Loaded result;
     std::map<std::string, core::MigrationHistory> histories;
-    const std::string key = core::keys::migrationHistory(id);
-    // By prefix: the exact key is picked out (m-1 is a prefix of m-10).
-    auto listed = store.list(key);
-    if (!listed) {
-        result.error = tr("The history of migration %1 could not be read: %2").arg(qs(id), qs(listed.error().message));
-    } else if (const auto found = listed->records.find(key); found != listed->records.end()) {
-        auto history = core::decodeMigrationHistory(found->second.value);
-        if (history)
-            histories[id] = std::move(*history);
-        else
-            result.error
-                = tr("The history of migration %1 could not be decoded: %2").arg(qs(id), qs(history.error().message));
-    }
+    auto history = core::readMigrationHistory(store, id);
+    if (!history)
+        result.error = tr("The history of migration %1 could not be read: %2").arg(qs(id), qs(history.error().message));
+    else if (*history)
+        histories[id] = std::move(**history);
     core::ReportScope scope;
     scope.migrations = { id };
     auto report = core::buildReport(map, histories, scope, nowUnixMs);
