@@ -4,8 +4,12 @@
 // its store refuses every write, so nothing changes whatever is tried; two windows each watch
 // their own fleet.
 #include "core/migration/migration_requests.h"
+#include "core/store/lease_names.h"
+#include "tests/support/etcd_process.h"
+#include "tests/support/etcd_roles.h"
 #include "tests/support/fleet_test.h"
 #include "tests/widgets/wait_for.h"
+#include "widgets/alerts/alert_monitor.h"
 #include "widgets/connect/connect_dialog.h"
 #include "widgets/connect/recent_connections.h"
 #include "widgets/console/main_window.h"
@@ -30,6 +34,42 @@ namespace shardmap::widgets {
 namespace {
 
 using testing::waitFor;
+
+// A read-only window: the shard map takes no drops and offers no "Move to" and no applying a plan
+// (a move asked for is refused); every migration button that changes something is disabled and
+// says why; no wizard opens.
+void expectNoEnabledAction(MainWindow& window, const std::string& queuedMigration)
+{
+    MapPage* map = window.mapPage();
+    window.showPage(map);
+    EXPECT_FALSE(map->view()->viewport()->acceptDrops());
+    for (QAction* action : map->findChildren<QAction*>()) {
+        if (action->text() == QStringLiteral("Move to…") || action->text() == QStringLiteral("Apply plan")) {
+            EXPECT_FALSE(action->isEnabled()) << action->text().toStdString();
+        }
+    }
+    EXPECT_FALSE(map->requestMoves({ QStringLiteral("acme") }, QStringLiteral("s1"), QStringLiteral("test"), false));
+
+    // The migrations page: every button that changes something is disabled and says why.
+    MigrationsPage* migrations = window.migrationsPage();
+    window.showPage(migrations);
+    migrations->selectMigration(QString::fromStdString(queuedMigration));
+    int checked = 0;
+    for (QPushButton* button : migrations->findChildren<QPushButton*>()) {
+        const QString text = button->text().remove(QLatin1Char('&'));
+        if (QStringList { QStringLiteral("Pause…"), QStringLiteral("Resume…"), QStringLiteral("Cancel…"),
+                QStringLiteral("Roll back…"), QStringLiteral("Set throttle…"), QStringLiteral("Apply…") }
+                .contains(text)) {
+            ++checked;
+            EXPECT_FALSE(button->isEnabled()) << text.toStdString();
+            EXPECT_TRUE(button->toolTip().contains(QStringLiteral("read-only"))) << text.toStdString();
+        }
+    }
+    EXPECT_EQ(checked, 6);
+
+    // Wizards queue migrations: none opens.
+    EXPECT_EQ(window.openWizard(0, QStringLiteral("s0")), nullptr);
+}
 
 class ProfilesTest : public testing::FleetTest<::testing::Test> {
 protected:
@@ -73,42 +113,74 @@ TEST_F(ProfilesTest, AReadOnlyProductionWindowSaysSoAndRefusesEveryAction)
     EXPECT_EQ(window.environmentText(), QStringLiteral("PRODUCTION · READ-ONLY"));
     EXPECT_EQ(window.environmentColour(), QColor(0xc6, 0x28, 0x28)) << "production is red";
 
-    // The shard map: no drops, no "Move to", no applying a plan; a move asked for is refused.
-    MapPage* map = window.mapPage();
-    window.showPage(map);
-    EXPECT_FALSE(map->view()->viewport()->acceptDrops());
-    for (QAction* action : map->findChildren<QAction*>()) {
-        if (action->text() == QStringLiteral("Move to…") || action->text() == QStringLiteral("Apply plan")) {
-            EXPECT_FALSE(action->isEnabled()) << action->text().toStdString();
-        }
-    }
-    EXPECT_FALSE(map->requestMoves({ QStringLiteral("acme") }, QStringLiteral("s1"), QStringLiteral("test"), false));
-
-    // The migrations page: every button that changes something is disabled and says why.
-    MigrationsPage* migrations = window.migrationsPage();
-    window.showPage(migrations);
-    migrations->selectMigration(QString::fromStdString(queued->id));
-    int checked = 0;
-    for (QPushButton* button : migrations->findChildren<QPushButton*>()) {
-        const QString text = button->text().remove(QLatin1Char('&'));
-        if (QStringList { QStringLiteral("Pause…"), QStringLiteral("Resume…"), QStringLiteral("Cancel…"),
-                QStringLiteral("Roll back…"), QStringLiteral("Set throttle…"), QStringLiteral("Apply…") }
-                .contains(text)) {
-            ++checked;
-            EXPECT_FALSE(button->isEnabled()) << text.toStdString();
-            EXPECT_TRUE(button->toolTip().contains(QStringLiteral("read-only"))) << text.toStdString();
-        }
-    }
-    EXPECT_EQ(checked, 6);
-
-    // Wizards queue migrations: none opens.
-    EXPECT_EQ(window.openWizard(0, QStringLiteral("s0")), nullptr);
+    expectNoEnabledAction(window, queued->id);
 
     // Whatever gets through to the store is refused there, and nothing changed.
     auto store = window.connection()->store();
     auto refused = core::MigrationRequests(*store, m_pool).cancel(queued->id, m_actor);
     ASSERT_FALSE(refused);
     EXPECT_NE(refused.error().message.find("read-only connection"), std::string::npos) << refused.error().message;
+    EXPECT_EQ(*m_store->currentRevision(), revision);
+}
+
+// A read-only window whose etcd user is a viewer (docs/SHARD_MAP.md, "etcd users and roles": read
+// permission on the prefix only) loads and follows the map and offers no action; what gets through
+// to the store is refused by the connection, and by etcd for anyone who opens it writable.
+TEST_F(ProfilesTest, AReadOnlyWindowWorksWithAViewersEtcdUser)
+{
+    std::string error;
+    auto etcd = testing::EtcdProcess::start(error);
+    ASSERT_TRUE(etcd) << error;
+    ASSERT_TRUE(testing::enableEtcdRoles(*etcd, "shardmap", error)) << error;
+    m_storeUri = testing::etcdUriAs(*etcd, "shardmap", "writer");
+    startFleet(2);
+    addSpace("acme", "s0");
+    addSpace("globex", "s0");
+    auto queued = core::MigrationRequests(*m_store, m_pool).queue("globex", "s1", m_actor);
+    ASSERT_TRUE(queued) << queued.error().describe();
+
+    MainWindow window;
+    window.connection()->setReconnectBackoff(100, 500);
+    window.resize(1280, 800);
+    window.show();
+    ConnectionSpec viewer;
+    viewer.storeUri = QStringLiteral("etcd://%1/shardmap?user=viewer").arg(QString::fromStdString(etcd->endpoint()));
+    viewer.password = QString::fromStdString(testing::etcdPasswordOf("viewer"));
+    viewer.metricsIntervalMs = 200;
+    viewer.readOnly = true;
+    window.connectTo(viewer);
+    ASSERT_TRUE(waitFor([&] { return window.connection()->state() == FleetConnection::State::Connected; }));
+    ASSERT_TRUE(waitFor([&] { return window.connection()->map() != nullptr; }));
+    EXPECT_TRUE(window.connection()->map()->spaces.contains("acme"));
+
+    // The viewer's watch follows what a writer changes.
+    addSpace("initech", "s1");
+    ASSERT_TRUE(waitFor([&] { return window.connection()->map()->spaces.contains("initech"); }));
+    EXPECT_EQ(window.connection()->state(), FleetConnection::State::Connected);
+    EXPECT_TRUE(window.connection()->lastError().isEmpty()) << window.connection()->lastError().toStdString();
+
+    // The alerts read who holds the executor lease, which needs only read permission too.
+    ASSERT_TRUE(m_store->acquireLease(std::string(core::kExecutorLease), "shardmapd-a", std::chrono::minutes(1)));
+    window.alertMonitor()->refreshLeases();
+    ASSERT_TRUE(waitFor([&] {
+        const auto& executor = window.alertMonitor()->executor();
+        return window.alertMonitor()->leasesKnown() && executor && executor->holder == "shardmapd-a";
+    }));
+
+    expectNoEnabledAction(window, queued->id);
+    const auto revision = *m_store->currentRevision();
+    auto refused = core::MigrationRequests(*window.connection()->store(), m_pool).cancel(queued->id, m_actor);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("read-only connection"), std::string::npos) << refused.error().message;
+
+    // Opened writable, the viewer's etcd user is still refused, by etcd, in so many words.
+    auto writable = core::openStore(viewer.storeUriWithSecret(), false);
+    ASSERT_TRUE(writable) << writable.error().describe();
+    auto denied = core::MigrationRequests(**writable, m_pool).cancel(queued->id, m_actor);
+    ASSERT_FALSE(denied);
+    EXPECT_EQ(denied.error().code, core::ErrorCode::PermissionDenied) << denied.error().describe();
+    EXPECT_NE(denied.error().message.find("etcd user 'viewer' may not write under 'shardmap/'"), std::string::npos)
+        << denied.error().describe();
     EXPECT_EQ(*m_store->currentRevision(), revision);
 }
 
