@@ -1,0 +1,112 @@
+// shardmapctl with etcd's own users and roles (docs/SHARD_MAP.md, "etcd users and roles"): the
+// real binary, real nodes and a real etcd with authentication on. A viewer's etcd user shows the
+// map; every change it tries fails with exit code 7, a sentence naming the user and the prefix,
+// and leaves the map as it was.
+#include "core/map/map_editor.h"
+#include "core/store/etcd_store.h"
+#include "ctl_run.h"
+#include "tests/support/etcd_process.h"
+#include "tests/support/etcd_roles.h"
+
+#include <fstream>
+
+using namespace shardmap;
+using namespace shardmap::testing;
+
+namespace {
+
+core::MapSnapshot mapOf(const std::string& store)
+{
+    auto opened = core::openStore(store, false);
+    EXPECT_TRUE(opened) << opened.error().describe();
+    if (!opened)
+        return {};
+    auto snapshot = core::MapEditor(**opened).snapshot();
+    EXPECT_TRUE(snapshot) << snapshot.error().describe();
+    return snapshot ? *snapshot : core::MapSnapshot {};
+}
+
+} // namespace
+
+TEST(CtlEtcdRolesTest, AViewersEtcdUserShowsTheMapAndEveryChangeFailsClearly)
+{
+    TempDir dir;
+    std::string error;
+    auto etcd = EtcdProcess::start(error);
+    ASSERT_TRUE(etcd) << error;
+    ASSERT_TRUE(enableEtcdRoles(*etcd, "shardmap", error)) << error;
+    const std::string writer = etcdUriAs(*etcd, "shardmap", "writer");
+    std::vector<std::unique_ptr<NodeProcess>> nodes;
+    ASSERT_NO_FATAL_FAILURE(startCtlFleet(dir, writer, nodes));
+    {
+        auto store = core::openStore(writer, false);
+        ASSERT_TRUE(store);
+        core::SpaceRecord acme;
+        acme.id = "acme";
+        acme.shard = "s0";
+        ASSERT_TRUE((*store)->commit({ { { core::keys::space("acme"), core::encode(acme), 0 } }, std::nullopt,
+            std::nullopt, "tester", "create-space", "" }));
+    }
+    const auto before = mapOf(writer);
+
+    // The viewer's password from a file, as the page advises.
+    std::ofstream(dir.file("viewer.password")) << etcdPasswordOf("viewer") << "\n";
+    const std::string viewer
+        = "etcd://" + etcd->endpoint() + "/shardmap?user=viewer&password_file=" + dir.file("viewer.password");
+    const std::vector<std::vector<std::string>> reads {
+        { "node", "list" },
+        { "shard", "list" },
+        { "space", "list" },
+        { "space", "where", "acme" },
+        { "map", "history" },
+        { "migrations", "list" },
+    };
+    for (const auto& args : reads) {
+        auto run = runCtl(dir, viewer, args);
+        EXPECT_EQ(run.code, 0) << args[0] << " " << args[1] << ": " << run.err;
+    }
+    auto shards = runCtl(dir, viewer, { "--json", "shard", "list" }).parsed();
+    ASSERT_TRUE(shards.contains("shards")) << shards.dump();
+    EXPECT_EQ(shards["shards"].size(), 2u);
+    EXPECT_NE(runCtl(dir, viewer, { "space", "where", "acme" }).out.find("s0"), std::string::npos);
+
+    const std::string refusal
+        = "the store refused the change: etcd user 'viewer' may not write under 'shardmap/' (permission denied)";
+    const std::vector<std::vector<std::string>> changes {
+        { "node", "add", "n9", "127.0.0.1:1" },
+        { "shard", "create", "s9", "--node", "n0" },
+        { "shard", "set-state", "s1", "draining" },
+        { "space", "pin", "acme", "s0" },
+        { "migrate", "acme", "--to", "s1" },
+    };
+    for (const auto& args : changes) {
+        auto run = runCtl(dir, viewer, args);
+        EXPECT_EQ(run.code, 7) << args[0] << " " << args[1] << ": " << run.err;
+        EXPECT_NE(run.err.find(refusal), std::string::npos) << run.err;
+    }
+    auto json = runCtl(dir, viewer, { "--json", "space", "reassign", "acme", "s1" });
+    EXPECT_EQ(json.code, 7);
+    EXPECT_EQ(json.parsed()["error"]["code"], "permission denied") << json.out;
+
+    const auto after = mapOf(writer);
+    EXPECT_EQ(after.revision, before.revision) << "a refused change moved the map";
+    EXPECT_EQ(after.shards.size(), 2u);
+    EXPECT_EQ(after.nodes.size(), 2u);
+}
+
+TEST(CtlEtcdRolesTest, AnEtcdUserWithoutARoleIsToldItMayNotRead)
+{
+    TempDir dir;
+    std::string error;
+    auto etcd = EtcdProcess::start(error);
+    ASSERT_TRUE(etcd) << error;
+    ASSERT_TRUE(enableEtcdRoles(*etcd, "shardmap", error)) << error;
+    ASSERT_EQ(runCtl(dir, etcdUriAs(*etcd, "shardmap", "writer"), { "init" }).code, 0);
+    auto run = runCtl(dir, "etcd://" + etcd->endpoint() + "/shardmap?user=nobody", { "shard", "list" },
+        { std::string(core::kEtcdPasswordVariable) + "=" + etcdPasswordOf("nobody") });
+    EXPECT_EQ(run.code, 7) << run.err;
+    EXPECT_NE(run.err.find("the store refused the read: etcd user 'nobody' may not read under 'shardmap/' "
+                           "(permission denied)"),
+        std::string::npos)
+        << run.err;
+}
