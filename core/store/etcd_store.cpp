@@ -3,6 +3,7 @@
 #include "core/store/etcd_client.h"
 #include "core/store/etcd_store_codec.h"
 #include "core/store/etcd_watch.h"
+#include "core/store/lease_names.h"
 #include "core/store/store_rules.h"
 #include "core/util/failpoint.h"
 #include "core/util/validation.h"
@@ -690,7 +691,7 @@ Result<LeaseGrant> EtcdStore::acquireLease(
 {
     if (auto status = validateLease(name, holder, ttl); !status)
         return status.error();
-    return changeLease(
+    auto granted = changeLease(
         name, [&](const std::optional<LeaseRow>& lease, std::int64_t now) -> Result<std::optional<LeaseRow>> {
             const bool live = lease && lease->expiresUnixMs > now;
             if (live && lease->holder != holder)
@@ -699,6 +700,33 @@ Result<LeaseGrant> EtcdStore::acquireLease(
             const std::uint64_t token = live ? lease->token : (lease ? lease->token + 1 : 1);
             return std::optional(LeaseRow { holder, token, now + ttl.count() });
         });
+    if (granted && store_rules::isPresenceLease(name))
+        prunePresenceLeases(name);
+    return granted;
+}
+
+void EtcdStore::prunePresenceLeases(const std::string& granted)
+{
+    const std::string from = leaseKey(m_root, std::string(kReplicaLeasePrefix));
+    etcdserverpb::RangeRequest request;
+    request.set_key(from);
+    request.set_range_end(rangeEnd(from));
+    // Not done now (etcd did not answer, or a row changed meanwhile): the next grant tries again.
+    auto response = m_client->range(request);
+    if (!response)
+        return;
+    const std::size_t skip = leaseKey(m_root, "").size();
+    const std::int64_t now = nowUnixMs();
+    for (const auto& kv : response->kvs()) {
+        const std::string name = kv.key().substr(skip);
+        auto lease = decodeLease(name, kv.value());
+        if (name == granted || !lease || lease->expiresUnixMs > now)
+            continue;
+        etcdserverpb::TxnRequest txn;
+        *txn.add_compare() = modRevisionIs(kv.key(), kv.mod_revision());
+        *txn.add_success() = deleteOp(kv.key());
+        (void)m_client->writeTxn(txn);
+    }
 }
 
 Result<LeaseGrant> EtcdStore::renewLease(const LeaseGrant& grant, std::chrono::milliseconds ttl)

@@ -131,6 +131,10 @@ private:
     // Reads the lease, lets decide() say what to write, writes it by compare-and-swap; repeats
     // while other clients change the lease in between.
     template <typename Decide> Result<LeaseGrant> changeLease(const std::string& name, Decide decide);
+    // Removes the expired and released presence leases other than the one just granted, each
+    // only if it has not changed since it was read (its replica may be taking it again). Best
+    // effort: the lease is granted either way.
+    void prunePresenceLeases(const std::string& granted);
 
     EtcdStoreConfig m_config;
     std::shared_ptr<EtcdClient> m_client;

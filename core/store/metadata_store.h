@@ -121,6 +121,10 @@ public:
 
     // Grants the lease to holder if it is free, expired, or already the holder's (then renews).
     // FailedPrecondition naming the current holder otherwise.
+    // Granting a presence lease (a name under kReplicaLeasePrefix, one per shardmapd run) also
+    // removes the other presence leases that expired or were released, which would otherwise stay
+    // forever, one per run; such a name granted again starts at token 1. Other leases (the
+    // executor's) are never removed: their token must keep growing to fence old holders.
     virtual Result<LeaseGrant> acquireLease(
         const std::string& name, const std::string& holder, std::chrono::milliseconds ttl)
         = 0;

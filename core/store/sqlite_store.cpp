@@ -1,5 +1,6 @@
 #include "core/store/sqlite_store.h"
 
+#include "core/store/lease_names.h"
 #include "core/store/store_rules.h"
 #include "core/util/failpoint.h"
 #include "core/util/validation.h"
@@ -323,6 +324,7 @@ struct SqliteStore::WriteStatements {
     Statement setRevision;
     Statement readLease;
     Statement writeLease;
+    Statement prunePresence;
 };
 
 struct SqliteStore::LeaseRow {
@@ -644,6 +646,8 @@ Status SqliteStore::prepareStatements()
             "INSERT INTO audit(revision, unix_ms, actor, action, reason, changes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)" },
         { &m_stmts->setRevision, "UPDATE meta SET value = ?1 WHERE key = 'revision'" },
         { &m_stmts->readLease, "SELECT holder, token, expires_unix_ms FROM leases WHERE name = ?1" },
+        { &m_stmts->prunePresence,
+            "DELETE FROM leases WHERE substr(name, 1, length(?1)) = ?1 AND expires_unix_ms <= ?2 AND name != ?3" },
         { &m_stmts->writeLease,
             "INSERT INTO leases(name, holder, token, expires_unix_ms) VALUES (?1, ?2, ?3, ?4)"
             " ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, token = excluded.token,"
@@ -1027,7 +1031,18 @@ Result<LeaseGrant> SqliteStore::acquireLocked(
     LeaseGrant grant { name, holder, token, now + ttl.count() };
     if (auto status = writeLease(grant); !status)
         return status.error();
+    if (store_rules::isPresenceLease(name)) {
+        if (auto status = prunePresenceLeases(name, now); !status)
+            return status.error();
+    }
     return grant;
+}
+
+Status SqliteStore::prunePresenceLeases(const std::string& granted, std::int64_t now)
+{
+    auto& stmt = m_stmts->prunePresence;
+    stmt.bind(1, std::string(kReplicaLeasePrefix)).bind(2, now).bind(3, granted);
+    return stmt.run();
 }
 
 Result<LeaseGrant> SqliteStore::renewLocked(const LeaseGrant& grant, std::chrono::milliseconds ttl)

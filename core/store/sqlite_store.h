@@ -120,6 +120,8 @@ private:
     Result<LeaseGrant> acquireLocked(const std::string& name, const std::string& holder, std::chrono::milliseconds ttl);
     Result<LeaseGrant> renewLocked(const LeaseGrant& grant, std::chrono::milliseconds ttl);
     Status releaseLocked(const LeaseGrant& grant);
+    // Removes the expired and released presence leases other than the one just granted.
+    Status prunePresenceLeases(const std::string& granted, std::int64_t now);
 
     std::string m_path;
     SqliteStoreOptions m_options;

@@ -1,5 +1,6 @@
 #include "core/store/store_rules.h"
 
+#include "core/store/lease_names.h"
 #include "core/util/validation.h"
 
 #include <set>
@@ -104,6 +105,11 @@ std::string describeLease(const std::string& holder, std::uint64_t token, std::i
     if (expiresUnixMs <= now)
         return "it expired " + std::to_string(now - expiresUnixMs) + " ms ago, last held by " + who;
     return "it is held by " + who + " for another " + std::to_string(expiresUnixMs - now) + " ms";
+}
+
+bool isPresenceLease(std::string_view name)
+{
+    return name.starts_with(kReplicaLeasePrefix);
 }
 
 } // namespace shardmap::core::store_rules

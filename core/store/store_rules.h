@@ -27,6 +27,10 @@ std::optional<std::string> expectationProblem(const Mutation& mutation, const st
 // ErrorCode::Conflict listing the problems, with details "current_revision".
 Error conflictError(const std::vector<std::string>& problems, std::uint64_t current);
 
+// Whether an expired or released lease of this name is removed when another presence lease is
+// granted (names under kReplicaLeasePrefix; see MetadataStore::acquireLease).
+bool isPresenceLease(std::string_view name);
+
 // "it is held by 'a' (token 3) for another 900 ms", "it expired ...", "it was released by ...".
 std::string describeLease(const std::string& holder, std::uint64_t token, std::int64_t expiresUnixMs, std::int64_t now);
 

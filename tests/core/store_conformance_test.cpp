@@ -659,4 +659,34 @@ TYPED_TEST(StoreConformance, LiveLeasesListsHeldLeasesUnderAPrefixOnly)
     EXPECT_TRUE(none->empty());
 }
 
+TYPED_TEST(StoreConformance, ExpiredPresenceLeasesAreRemovedWhenAnotherIsGranted)
+{
+    using namespace std::chrono_literals;
+    // A shardmapd run's presence lease, left by a crash (expired) and by a clean stop (released).
+    const auto crashed = this->m_store->acquireLease("replicas/a#1", "10.0.0.1:7500", TypeParam::kShortTtl);
+    ASSERT_TRUE(crashed);
+    const auto stopped = this->m_store->acquireLease("replicas/b#2", "10.0.0.2:7500", 10s);
+    ASSERT_TRUE(stopped);
+    ASSERT_TRUE(this->m_store->releaseLease(*stopped));
+    const auto executor = this->m_store->acquireLease("executor", "a#1", TypeParam::kShortTtl);
+    ASSERT_TRUE(executor);
+    std::this_thread::sleep_for(TypeParam::kShortTtl + 100ms);
+
+    ASSERT_TRUE(this->m_store->acquireLease("replicas/c#3", "10.0.0.3:7500", 10s));
+
+    // A removed lease granted again starts over; one still stored would have its next token.
+    auto again = this->m_store->acquireLease("replicas/a#1", "10.0.0.1:7500", 10s);
+    ASSERT_TRUE(again) << again.error().describe();
+    EXPECT_EQ(again->token, 1u) << "the expired presence lease was not removed";
+    auto restarted = this->m_store->acquireLease("replicas/b#2", "10.0.0.2:7500", 10s);
+    ASSERT_TRUE(restarted) << restarted.error().describe();
+    EXPECT_EQ(restarted->token, 1u) << "the released presence lease was not removed";
+    auto taken = this->m_store->acquireLease("executor", "b#2", 10s);
+    ASSERT_TRUE(taken) << taken.error().describe();
+    EXPECT_EQ(taken->token, executor->token + 1) << "the executor lease's token keeps growing";
+    auto live = this->m_store->liveLeases("replicas/");
+    ASSERT_TRUE(live);
+    EXPECT_EQ(live->size(), 3u);
+}
+
 } // namespace

@@ -69,6 +69,19 @@ std::string integrityCheck(const std::string& path)
     return result;
 }
 
+// The rows of a table, counted with a plain read-only connection.
+int rowCount(const std::string& path, const std::string& table)
+{
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* stmt = nullptr;
+    sqlite3_prepare_v2(db, ("SELECT count(*) FROM " + table).c_str(), -1, &stmt, nullptr);
+    const int count = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : -1;
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return count;
+}
+
 SqliteStoreOptions shortBusyTimeout()
 {
     SqliteStoreOptions options;
@@ -137,6 +150,20 @@ protected:
     TempDir m_logs; // helper stderr, apart from the store's directory
     int m_children = 0;
 };
+
+TEST_F(SqliteStoreTest, RestartedReplicasLeaveNoPresenceRowsBehind)
+{
+    auto store = open();
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->acquireLease("executor", "r#0", 60s));
+    // Each shardmapd run takes a presence lease of its own name and gives it back when it stops.
+    for (int run = 1; run <= 20; ++run) {
+        auto presence = store->acquireLease("replicas/r#" + std::to_string(run), "127.0.0.1:7500", 60s);
+        ASSERT_TRUE(presence) << errorText(presence.error());
+        ASSERT_TRUE(store->releaseLease(*presence));
+    }
+    EXPECT_EQ(rowCount(path(), "leases"), 2) << "the executor's lease and the last run's presence lease";
+}
 
 TEST_F(SqliteStoreTest, MissingFileWithoutCreateIsNotFoundAndNothingIsCreated)
 {
