@@ -51,6 +51,8 @@ public:
     // The map's own changes (nodes, shard states, pins) and every migration request.
     MapEditor& map() { return m_editor; }
     MigrationRequests& migrations() { return m_migrations; }
+    MetadataStore& store() { return m_store; }
+    NodeClientPool& nodes() { return m_nodes; }
 
 private:
     MetadataStore& m_store;

@@ -24,7 +24,9 @@ Result<std::string> readPem(const std::string& path)
     return buffer.str();
 }
 
-Result<std::shared_ptr<grpc::ChannelCredentials>> credentialsFor(const NodeClientOptions& options)
+} // namespace
+
+Result<std::shared_ptr<grpc::ChannelCredentials>> clientChannelCredentials(const NodeClientOptions& options)
 {
     if (auto status = checkNodeClientTls(options); !status)
         return status.error();
@@ -45,8 +47,6 @@ Result<std::shared_ptr<grpc::ChannelCredentials>> credentialsFor(const NodeClien
     }
     return grpc::SslCredentials(ssl);
 }
-
-} // namespace
 
 Status checkNodeClientTls(const NodeClientOptions& options)
 {
@@ -118,7 +118,7 @@ struct GrpcNodeClient::Impl {
 Result<std::unique_ptr<GrpcNodeClient>> GrpcNodeClient::connect(
     const std::string& address, const NodeClientOptions& options)
 {
-    auto credentials = credentialsFor(options);
+    auto credentials = clientChannelCredentials(options);
     if (!credentials)
         return credentials.error();
     grpc::ChannelArguments args;

@@ -14,6 +14,7 @@
 
 namespace grpc {
 class Channel;
+class ChannelCredentials;
 }
 
 namespace shardmap::core {
@@ -150,6 +151,9 @@ struct NodeClientOptions {
 // The TLS part of the options is whole: a certificate with its key, a client certificate only
 // with the CA, every file readable. InvalidArgument naming what is missing otherwise.
 Status checkNodeClientTls(const NodeClientOptions& options);
+// The channel credentials of those options (after checkNodeClientTls): plaintext without a CA,
+// TLS with it, mutual TLS with a certificate too. shardmapctl's Admin API client uses them too.
+Result<std::shared_ptr<grpc::ChannelCredentials>> clientChannelCredentials(const NodeClientOptions& options);
 
 // gRPC client of shardmap.v1.Node with a deadline on every call. Errors come back as domain
 // errors; a fencing refusal keeps its EpochMismatch facts in Error::details.

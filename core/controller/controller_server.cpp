@@ -140,6 +140,18 @@ Status ControllerServer::startServer(const std::string& host)
     int boundPort = 0;
     builder.AddListeningPort(m_config.listen, *credentials, &boundPort);
     builder.RegisterService(m_service.get());
+    if (!m_config.accessPolicyFile.empty()) {
+        auto access = AdminAccess::load(m_config.accessPolicyFile, m_config.tokensFile);
+        if (!access)
+            return access.error();
+        m_adminAccess = std::move(*access);
+        m_adminService = std::make_unique<AdminService>(*m_store, *m_nodes, m_adminAccess,
+            [this](LogLevel level, const std::string& message) { log(level, "admin: " + message); });
+        builder.RegisterService(m_adminService.get());
+    } else if (!m_config.tokensFile.empty()) {
+        return makeError(
+            ErrorCode::InvalidArgument, "--tokens needs --access-policy (the roles the tokens' identities have)");
+    }
     // Write requests carry up to kMaxBatchItems documents, as the node's do.
     builder.SetMaxReceiveMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
     builder.SetMaxSendMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/client/node_client.h"
+#include "core/controller/admin_service.h"
 #include "core/controller/router_service.h"
 #include "core/metrics/metrics_http.h"
 #include "core/metrics/prometheus.h"
@@ -55,6 +56,10 @@ struct ControllerServerConfig {
     LogSink log;
     // HOST:PORT of the Prometheus endpoint (GET /metrics); empty: none.
     std::string metricsListen;
+    // The Admin API's role file (docs/ACCESS.md); empty: no shardmap.v1.Admin service.
+    std::string accessPolicyFile;
+    // Its bearer-token file (hashes only); empty: no tokens, client certificates only.
+    std::string tokensFile;
 };
 
 // shardmapd's server: the shard-map store, a Router following the map's watch, the gRPC server
@@ -114,6 +119,8 @@ private:
     std::unique_ptr<Router> m_router;
     std::unique_ptr<MetricsHttpServer> m_metricsHttp; // stopped first, in shutdown()
     std::unique_ptr<RouterService> m_service;
+    AdminAccess m_adminAccess;
+    std::unique_ptr<AdminService> m_adminService;
     std::unique_ptr<MigrationExecutor> m_executor;
     std::unique_ptr<grpc::Server> m_server;
     std::string m_address;

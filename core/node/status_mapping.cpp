@@ -23,6 +23,7 @@ grpc::StatusCode toGrpcCode(ErrorCode code)
     case ErrorCode::Cancelled: return grpc::StatusCode::CANCELLED;
     case ErrorCode::Conflict: return grpc::StatusCode::ABORTED;
     case ErrorCode::Internal: return grpc::StatusCode::INTERNAL;
+    case ErrorCode::Unauthenticated: return grpc::StatusCode::UNAUTHENTICATED;
     }
     return grpc::StatusCode::UNKNOWN;
 }
@@ -41,6 +42,7 @@ ErrorCode fromGrpcCode(grpc::StatusCode code)
     case grpc::StatusCode::DEADLINE_EXCEEDED: return ErrorCode::DeadlineExceeded;
     case grpc::StatusCode::ABORTED: return ErrorCode::Aborted;
     case grpc::StatusCode::CANCELLED: return ErrorCode::Cancelled;
+    case grpc::StatusCode::UNAUTHENTICATED: return ErrorCode::Unauthenticated;
     default: return ErrorCode::Internal;
     }
 }

@@ -17,6 +17,7 @@ const char* errorCodeName(ErrorCode code)
     case ErrorCode::Cancelled: return "cancelled";
     case ErrorCode::Conflict: return "conflict";
     case ErrorCode::Internal: return "internal error";
+    case ErrorCode::Unauthenticated: return "unauthenticated";
     }
     return "unknown error";
 }

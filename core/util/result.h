@@ -25,6 +25,8 @@ enum class ErrorCode {
     Cancelled,
     Conflict,
     Internal,
+    // The caller could not be told apart from anyone (no certificate, an unknown token).
+    Unauthenticated,
 };
 
 const char* errorCodeName(ErrorCode code);

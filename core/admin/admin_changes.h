@@ -1,0 +1,57 @@
+#pragma once
+
+// The changes of shardmapd's Admin API (proto shardmap.v1.AdminChange) as core sees them: what a
+// change moves, measured from the map and the nodes and never taken from the caller's word; which
+// role may make it; whether it needs a second person's approval; and making it through the one
+// facade, FleetAdmin. The Admin service, approvals and shardmapctl all call these, so a rule
+// (an operator may move at most N spaces, retiring a node needs approval) lives here once.
+
+#include "core/admin/fleet_admin.h"
+#include "core/auth/access_policy.h"
+#include "shardmap/v1/admin.pb.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace shardmap::core {
+
+// What a change moves or raises.
+struct ChangeSize {
+    std::uint64_t spaces = 0;
+    std::uint64_t bytes = 0;
+    bool retiresNode = false;
+    // Settings the change raises ("max_concurrent 4 -> 8").
+    std::vector<std::string> raisedLimits;
+};
+
+// A change ready to be judged and made: an operation (drain, split ...) is planned first and
+// becomes the plan it queues, so that what is approved is what was measured.
+struct PreparedChange {
+    v1::AdminChange change;
+    ChangeSize size;
+    // A sentence: "drain shard s3: 14 spaces, 2.0 GiB".
+    std::string summary;
+};
+
+// Reads what the change needs to be measured (the map; for moves the planner's view of the
+// fleet, with each space's bytes from its node). InvalidArgument for an empty or malformed change.
+Result<PreparedChange> prepareChange(FleetAdmin& admin, const v1::AdminChange& change);
+
+// The least role that may make the change: operators queue and steer migrations and run
+// operations within their limits; admins change nodes, shards, pins and settings, abandon
+// migrations, retire nodes and run what exceeds an operator's limits.
+Role requiredRole(const PreparedChange& change, const OperatorLimits& limits);
+// Why the least role is needed, for a refusal ("moves 140 spaces; an operator may move 100").
+std::string whyRole(const PreparedChange& change, const OperatorLimits& limits);
+
+// Why the change needs a second person's approval; empty when it does not.
+std::string approvalNeed(const PreparedChange& change, const ApprovalThresholds& thresholds);
+
+// Makes the change through the facade, with actor as the audit record's actor.
+Result<v1::ChangeResponse> applyChange(FleetAdmin& admin, const v1::AdminChange& change, const Actor& actor);
+
+// A short name of the change's kind, as the audit and the approvals list say it ("queue-migration").
+std::string changeKind(const v1::AdminChange& change);
+
+} // namespace shardmap::core

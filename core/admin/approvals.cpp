@@ -1,0 +1,200 @@
+#include "core/admin/approvals.h"
+
+#include "core/migration/migration_requests.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <google/protobuf/util/json_util.h>
+
+namespace shardmap::core {
+
+namespace {
+
+std::int64_t nowUnixMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::string approvalKey(const std::string& id)
+{
+    return std::string(kApprovalsPrefix) + id;
+}
+
+// "ap-" + 13-digit unix milliseconds + 4 hex digits, as migration ids are made.
+std::string newApprovalId()
+{
+    std::string id = newMigrationId();
+    return "ap-" + id.substr(2);
+}
+
+bool expired(const v1::ApprovalInfo& approval, std::chrono::hours expireAfter)
+{
+    return approval.state() == "pending"
+        && nowUnixMs() - approval.requested_unix_ms()
+        > std::chrono::duration_cast<std::chrono::milliseconds>(expireAfter).count();
+}
+
+} // namespace
+
+std::string encodeApproval(const v1::ApprovalInfo& approval)
+{
+    google::protobuf::util::JsonPrintOptions options;
+    options.preserve_proto_field_names = true;
+    std::string json;
+    (void)google::protobuf::util::MessageToJsonString(approval, &json, options);
+    return json;
+}
+
+Result<v1::ApprovalInfo> decodeApproval(const std::string& json)
+{
+    v1::ApprovalInfo approval;
+    google::protobuf::util::JsonParseOptions options;
+    options.ignore_unknown_fields = true;
+    if (auto status = google::protobuf::util::JsonStringToMessage(json, &approval, options); !status.ok())
+        return makeError(ErrorCode::Internal, "an approval record does not parse: " + std::string(status.message()));
+    return approval;
+}
+
+Status mayDecide(const v1::ApprovalInfo& approval, const std::string& identity, Role role, Role required)
+{
+    if (identity == approval.requested_by())
+        return makeError(ErrorCode::PermissionDenied,
+            identity + " requested " + approval.id() + "; a different operator or admin must approve or refuse it");
+    if (role < Role::Operator)
+        return makeError(ErrorCode::PermissionDenied,
+            identity + " is a " + roleName(role) + "; only an operator or an admin may decide on " + approval.id());
+    if (role < required)
+        return makeError(ErrorCode::PermissionDenied,
+            identity + " is an operator; " + approval.id() + " (" + approval.summary() + ") needs an admin's approval");
+    return {};
+}
+
+Approvals::Approvals(MetadataStore& store)
+    : m_store(store)
+{
+}
+
+Result<std::pair<v1::ApprovalInfo, std::uint64_t>> Approvals::read(const std::string& id)
+{
+    const bool wellFormed = id.starts_with("ap-") && id.size() <= 64 && std::all_of(id.begin(), id.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-';
+    });
+    if (!wellFormed)
+        return makeError(ErrorCode::InvalidArgument, "'" + id + "' is not an approval id (ap-...)");
+    auto records = m_store.list(approvalKey(id));
+    if (!records)
+        return records.error();
+    const auto found = records->records.find(approvalKey(id));
+    if (found == records->records.end())
+        return makeError(ErrorCode::NotFound, "no approval " + id);
+    auto approval = decodeApproval(found->second.value);
+    if (!approval)
+        return approval.error();
+    return std::pair { std::move(*approval), found->second.modRevision };
+}
+
+Result<std::uint64_t> Approvals::write(
+    const v1::ApprovalInfo& approval, std::uint64_t expectModRevision, const Actor& actor, const std::string& action)
+{
+    CommitRequest request;
+    request.mutations.push_back({ approvalKey(approval.id()), encodeApproval(approval), expectModRevision });
+    request.actor = actor.name;
+    request.action = action;
+    request.reason
+        = actor.reason.empty() ? approval.id() + ": " + approval.summary() : approval.id() + ": " + actor.reason;
+    auto committed = m_store.commit(request);
+    if (!committed && committed.error().code == ErrorCode::Conflict)
+        return makeError(ErrorCode::Conflict, approval.id() + " was decided by someone else meanwhile; look again");
+    return committed;
+}
+
+Result<v1::ApprovalInfo> Approvals::request(
+    const PreparedChange& change, const std::string& because, const Actor& requester)
+{
+    v1::ApprovalInfo approval;
+    approval.set_id(newApprovalId());
+    *approval.mutable_change() = change.change;
+    approval.set_summary(change.summary);
+    approval.set_needs_approval_because(because);
+    approval.set_requested_by(requester.name);
+    approval.set_reason(requester.reason);
+    approval.set_requested_unix_ms(nowUnixMs());
+    approval.set_state("pending");
+    if (auto written = write(approval, 0, requester, "request-approval"); !written)
+        return written.error();
+    return approval;
+}
+
+Result<std::vector<v1::ApprovalInfo>> Approvals::list(bool pendingOnly, std::chrono::hours expireAfter)
+{
+    auto records = m_store.list(std::string(kApprovalsPrefix));
+    if (!records)
+        return records.error();
+    std::vector<v1::ApprovalInfo> approvals;
+    for (const auto& [key, record] : records->records) {
+        auto approval = decodeApproval(record.value);
+        if (!approval)
+            return makeError(approval.error().code, approval.error().message, key);
+        if (expired(*approval, expireAfter))
+            approval->set_state("expired");
+        if (!pendingOnly || approval->state() == "pending")
+            approvals.push_back(std::move(*approval));
+    }
+    std::sort(approvals.begin(), approvals.end(),
+        [](const auto& a, const auto& b) { return a.requested_unix_ms() > b.requested_unix_ms(); });
+    return approvals;
+}
+
+Result<v1::ApprovalInfo> Approvals::get(const std::string& id, std::chrono::hours expireAfter)
+{
+    auto found = read(id);
+    if (!found)
+        return found.error();
+    if (expired(found->first, expireAfter))
+        found->first.set_state("expired");
+    return std::move(found->first);
+}
+
+Result<v1::ApprovalInfo> Approvals::decide(
+    const std::string& id, bool approve, const Actor& decider, std::chrono::hours expireAfter)
+{
+    auto found = read(id);
+    if (!found)
+        return found.error();
+    auto& [approval, modRevision] = *found;
+    if (expired(approval, expireAfter))
+        return makeError(ErrorCode::FailedPrecondition,
+            id + " expired: it was requested more than " + std::to_string(expireAfter.count())
+                + " h ago; request the change again");
+    // Approved but never made (shardmapd stopped in between): approving it again makes it.
+    const bool retry = approve && approval.state() == "approved" && approval.outcome().empty();
+    if (approval.state() != "pending" && !retry)
+        return makeError(ErrorCode::FailedPrecondition,
+            id + " is " + approval.state() + " already"
+                + (approval.decided_by().empty() ? std::string() : " (by " + approval.decided_by() + ")"));
+    approval.set_state(approve ? "approved" : "refused");
+    approval.set_decided_by(decider.name);
+    approval.set_decided_unix_ms(nowUnixMs());
+    approval.set_decision_reason(decider.reason);
+    if (auto written = write(approval, modRevision, decider, approve ? "approve" : "refuse"); !written)
+        return written.error();
+    return approval;
+}
+
+Result<v1::ApprovalInfo> Approvals::finish(const v1::ApprovalInfo& decided, bool applied, const std::string& outcome)
+{
+    auto found = read(decided.id());
+    if (!found)
+        return found.error();
+    auto& [approval, modRevision] = *found;
+    approval.set_state(applied ? "applied" : "failed");
+    approval.set_outcome(outcome);
+    const Actor actor { approval.decided_by(), applied ? "made: " + outcome : "failed: " + outcome };
+    if (auto written = write(approval, modRevision, actor, applied ? "approval-applied" : "approval-failed"); !written)
+        return written.error();
+    return approval;
+}
+
+} // namespace shardmap::core

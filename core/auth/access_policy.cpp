@@ -1,0 +1,245 @@
+#include "core/auth/access_policy.h"
+
+#include "core/auth/bearer_tokens.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace shardmap::core {
+
+using nlohmann::json;
+
+const char* roleName(Role role)
+{
+    switch (role) {
+    case Role::None: return "none";
+    case Role::Viewer: return "viewer";
+    case Role::Operator: return "operator";
+    case Role::Admin: return "admin";
+    }
+    return "none";
+}
+
+std::optional<Role> parseRole(std::string_view name)
+{
+    for (Role role : { Role::None, Role::Viewer, Role::Operator, Role::Admin }) {
+        if (name == roleName(role))
+            return role;
+    }
+    return std::nullopt;
+}
+
+Role AccessPolicy::roleOf(const std::string& identity) const
+{
+    if (identity.empty())
+        return Role::None;
+    const auto found = roles.find(identity);
+    return found == roles.end() ? defaultRole : found->second;
+}
+
+namespace {
+
+Error policyError(const std::string& source, const std::string& what)
+{
+    return makeError(ErrorCode::InvalidArgument, source + ": " + what);
+}
+
+// Checks that an object has only the keys named, so that a misspelt key is an error rather than
+// a limit silently left at its default.
+Status onlyKeys(const json& object, std::initializer_list<std::string_view> known, const std::string& source,
+    const std::string& where)
+{
+    if (!object.is_object())
+        return policyError(source, where + " must be an object");
+    for (const auto& [key, value] : object.items()) {
+        bool ok = false;
+        for (std::string_view name : known)
+            ok = ok || key == name;
+        if (!ok)
+            return policyError(source, "unknown key '" + key + "' in " + where);
+    }
+    return {};
+}
+
+Result<std::uint64_t> readCount(
+    const json& object, const char* key, std::uint64_t fallback, const std::string& source, const std::string& where)
+{
+    const auto found = object.find(key);
+    if (found == object.end())
+        return fallback;
+    if (!found->is_number_unsigned())
+        return policyError(source, where + "." + key + " must be a whole number >= 0");
+    return found->get<std::uint64_t>();
+}
+
+Result<Role> readRole(const json& value, const std::string& source, const std::string& where)
+{
+    if (!value.is_string())
+        return policyError(source, where + " must be a role name (none, viewer, operator, admin)");
+    auto role = parseRole(value.get<std::string>());
+    if (!role)
+        return policyError(
+            source, where + ": unknown role '" + value.get<std::string>() + "' (none, viewer, operator, admin)");
+    return *role;
+}
+
+} // namespace
+
+Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::string& source)
+{
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& error) {
+        return policyError(source, std::string("not JSON: ") + error.what());
+    }
+    if (auto status
+        = onlyKeys(doc, { "version", "roles", "default_role", "operator_limits", "approval" }, source, "the policy");
+        !status)
+        return status.error();
+    if (doc.value("version", 0) != 1)
+        return policyError(source, "\"version\": 1 is the only version this shardmapd reads");
+    AccessPolicy policy;
+    if (const auto roles = doc.find("roles"); roles != doc.end()) {
+        if (!roles->is_object())
+            return policyError(source, "roles must map identities to role names");
+        for (const auto& [identity, value] : roles->items()) {
+            if (identity.empty())
+                return policyError(source, "roles: an identity may not be empty");
+            auto role = readRole(value, source, "roles." + identity);
+            if (!role)
+                return role.error();
+            policy.roles[identity] = *role;
+        }
+    }
+    if (const auto fallback = doc.find("default_role"); fallback != doc.end()) {
+        auto role = readRole(*fallback, source, "default_role");
+        if (!role)
+            return role.error();
+        policy.defaultRole = *role;
+    }
+    if (const auto limits = doc.find("operator_limits"); limits != doc.end()) {
+        if (auto status = onlyKeys(*limits, { "max_spaces", "max_bytes" }, source, "operator_limits"); !status)
+            return status.error();
+        auto spaces = readCount(*limits, "max_spaces", policy.operatorLimits.maxSpaces, source, "operator_limits");
+        auto bytes = readCount(*limits, "max_bytes", policy.operatorLimits.maxBytes, source, "operator_limits");
+        if (!spaces)
+            return spaces.error();
+        if (!bytes)
+            return bytes.error();
+        policy.operatorLimits = { *spaces, *bytes };
+    }
+    if (const auto approval = doc.find("approval"); approval != doc.end()) {
+        if (auto status = onlyKeys(*approval,
+                { "max_spaces", "max_bytes", "retire_node", "raise_limits", "expire_hours" }, source, "approval");
+            !status)
+            return status.error();
+        auto spaces = readCount(*approval, "max_spaces", policy.approval.maxSpaces, source, "approval");
+        auto bytes = readCount(*approval, "max_bytes", policy.approval.maxBytes, source, "approval");
+        auto hours = readCount(*approval, "expire_hours",
+            static_cast<std::uint64_t>(policy.approval.expireAfter.count()), source, "approval");
+        if (!spaces)
+            return spaces.error();
+        if (!bytes)
+            return bytes.error();
+        if (!hours)
+            return hours.error();
+        if (*hours == 0)
+            return policyError(source, "approval.expire_hours must be at least 1");
+        policy.approval.maxSpaces = *spaces;
+        policy.approval.maxBytes = *bytes;
+        policy.approval.expireAfter = std::chrono::hours(*hours);
+        for (const auto& [key, target] : { std::pair { "retire_node", &policy.approval.retireNode },
+                 { "raise_limits", &policy.approval.raiseLimits } }) {
+            if (const auto flag = approval->find(key); flag != approval->end()) {
+                if (!flag->is_boolean())
+                    return policyError(source, std::string("approval.") + key + " must be true or false");
+                *target = flag->get<bool>();
+            }
+        }
+    }
+    return policy;
+}
+
+template <typename T>
+ReloadingFile<T>::ReloadingFile(std::filesystem::path path, Parser parser, std::chrono::milliseconds checkEvery)
+    : m_path(std::move(path))
+    , m_parser(std::move(parser))
+    , m_checkEvery(checkEvery)
+{
+}
+
+template <typename T>
+Result<std::unique_ptr<ReloadingFile<T>>> ReloadingFile<T>::load(
+    std::filesystem::path path, Parser parser, std::chrono::milliseconds checkEvery)
+{
+    std::unique_ptr<ReloadingFile> file(new ReloadingFile(std::move(path), std::move(parser), checkEvery));
+    std::lock_guard lock(file->m_mutex);
+    if (auto status = file->readIfChanged(); !status)
+        return status.error();
+    return file;
+}
+
+template <typename T> Status ReloadingFile<T>::readIfChanged()
+{
+    m_lastCheck = std::chrono::steady_clock::now();
+    std::error_code error;
+    const auto mtime = std::filesystem::last_write_time(m_path, error);
+    const auto size = error ? 0 : std::filesystem::file_size(m_path, error);
+    if (error) {
+        m_error = m_path.string() + ": " + error.message();
+        return makeError(ErrorCode::NotFound, m_error);
+    }
+    if (m_value && m_mtime == mtime && m_size == size)
+        return {};
+    std::ifstream in(m_path);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) {
+        m_error = m_path.string() + ": cannot read it";
+        return makeError(ErrorCode::Unavailable, m_error);
+    }
+    auto parsed = m_parser(text.str(), m_path.string());
+    if (!parsed) {
+        m_error = parsed.error().message;
+        return parsed.error();
+    }
+    m_value = std::make_shared<const T>(std::move(*parsed));
+    m_mtime = mtime;
+    m_size = size;
+    m_error.clear();
+    ++m_loads;
+    return {};
+}
+
+template <typename T> std::shared_ptr<const T> ReloadingFile<T>::current()
+{
+    std::lock_guard lock(m_mutex);
+    if (std::chrono::steady_clock::now() - m_lastCheck >= m_checkEvery)
+        (void)readIfChanged(); // keeps the last good contents; lastError() says why
+    return m_value;
+}
+
+template <typename T> std::string ReloadingFile<T>::lastError()
+{
+    std::lock_guard lock(m_mutex);
+    return m_error;
+}
+
+template <typename T> std::uint64_t ReloadingFile<T>::loads()
+{
+    std::lock_guard lock(m_mutex);
+    return m_loads;
+}
+
+template class ReloadingFile<AccessPolicy>;
+template class ReloadingFile<TokenTable>;
+
+Result<std::unique_ptr<AccessPolicyFile>> loadAccessPolicy(const std::filesystem::path& path)
+{
+    return AccessPolicyFile::load(path, &AccessPolicy::parse);
+}
+
+} // namespace shardmap::core

@@ -1,0 +1,113 @@
+#pragma once
+
+// Who may do what through shardmapd's Admin API (docs/ACCESS.md): identities (the name a client
+// certificate or a bearer token carries) mapped to roles, the limits of the operator role and the
+// thresholds above which a change needs a second person's approval. Read from a JSON file that
+// shardmapd re-reads when it changes, so a mapping is changed without a restart:
+//
+//   {
+//     "version": 1,
+//     "roles": { "alice": "admin", "bob": "operator", "ci-bot": "operator", "grafana": "viewer" },
+//     "default_role": "none",
+//     "operator_limits": { "max_spaces": 100, "max_bytes": 107374182400 },
+//     "approval": { "max_spaces": 10, "max_bytes": 10737418240, "retire_node": true,
+//                   "raise_limits": true, "expire_hours": 24 }
+//   }
+
+#include "core/util/result.h"
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace shardmap::core {
+
+// Ordered: a role may do everything the roles below it may.
+enum class Role { None = 0, Viewer = 1, Operator = 2, Admin = 3 };
+const char* roleName(Role role);
+std::optional<Role> parseRole(std::string_view name);
+
+// How much one request of an operator may move; more needs an admin.
+struct OperatorLimits {
+    std::uint64_t maxSpaces = 100;
+    std::uint64_t maxBytes = 100ull << 30;
+
+    bool operator==(const OperatorLimits&) const = default;
+};
+
+// Above these, a change is recorded as awaiting approval and made only when a different operator
+// or admin approves it. 0 in maxSpaces or maxBytes: that measure never asks for approval.
+struct ApprovalThresholds {
+    std::uint64_t maxSpaces = 10;
+    std::uint64_t maxBytes = 10ull << 30;
+    // Retiring a node (retire-node, or a plan of that kind).
+    bool retireNode = true;
+    // Executor settings that raise a limit (concurrency, throttle, target fill, repairs, batch).
+    bool raiseLimits = true;
+    // A request not decided within this long expires.
+    std::chrono::hours expireAfter { 24 };
+
+    bool operator==(const ApprovalThresholds&) const = default;
+};
+
+struct AccessPolicy {
+    std::map<std::string, Role> roles;
+    // The role of an authenticated identity the map does not list.
+    Role defaultRole = Role::None;
+    OperatorLimits operatorLimits;
+    ApprovalThresholds approval;
+
+    Role roleOf(const std::string& identity) const;
+
+    // InvalidArgument naming `source` and what is wrong (an unknown key, a role that does not
+    // exist, a negative limit).
+    static Result<AccessPolicy> parse(const std::string& json, const std::string& source);
+
+    bool operator==(const AccessPolicy&) const = default;
+};
+
+// A file read again when it changed (size or modification time), looked at no more often than
+// every checkEvery. A change that does not parse keeps the last good contents and is reported by
+// lastError() until the file is fixed; a file that was never good is an error at load().
+template <typename T> class ReloadingFile {
+public:
+    using Parser = std::function<Result<T>(const std::string& text, const std::string& source)>;
+
+    static Result<std::unique_ptr<ReloadingFile>> load(
+        std::filesystem::path path, Parser parser, std::chrono::milliseconds checkEvery = std::chrono::seconds(1));
+
+    // The contents as of the last good read (re-reads first when due).
+    std::shared_ptr<const T> current();
+    // Why the file's newest contents were not taken; empty when they were.
+    std::string lastError();
+    // How many times the contents were (re)loaded, the first load included.
+    std::uint64_t loads();
+    const std::filesystem::path& path() const { return m_path; }
+
+private:
+    ReloadingFile(std::filesystem::path path, Parser parser, std::chrono::milliseconds checkEvery);
+    Status readIfChanged();
+
+    const std::filesystem::path m_path;
+    const Parser m_parser;
+    const std::chrono::milliseconds m_checkEvery;
+    std::mutex m_mutex;
+    std::shared_ptr<const T> m_value;
+    std::string m_error;
+    std::uint64_t m_loads = 0;
+    std::chrono::steady_clock::time_point m_lastCheck;
+    std::optional<std::filesystem::file_time_type> m_mtime;
+    std::uintmax_t m_size = 0;
+};
+
+using AccessPolicyFile = ReloadingFile<AccessPolicy>;
+Result<std::unique_ptr<AccessPolicyFile>> loadAccessPolicy(const std::filesystem::path& path);
+
+} // namespace shardmap::core

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "core/admin/approvals.h"
+#include "core/admin/fleet_admin.h"
+#include "core/auth/access_policy.h"
+#include "core/auth/bearer_tokens.h"
+#include "core/util/log.h"
+#include "shardmap/v1/admin.grpc.pb.h"
+
+#include <memory>
+#include <string>
+
+namespace shardmap::core {
+
+// Where shardmapd's Admin API reads who may do what: the role file (required to serve the API)
+// and the bearer-token file (optional). Both are re-read when they change.
+struct AdminAccess {
+    std::unique_ptr<AccessPolicyFile> policy;
+    std::unique_ptr<ReloadingFile<TokenTable>> tokens;
+
+    // Loads both files; an empty tokensPath: no bearer tokens.
+    static Result<AdminAccess> load(const std::string& policyPath, const std::string& tokensPath);
+};
+
+// A caller as the Admin service authenticated it.
+struct AdminCaller {
+    std::string identity;
+    Role role = Role::None;
+    // "certificate" or "token".
+    std::string authenticatedBy;
+};
+
+// The shardmap.v1.Admin gRPC service (proto/shardmap/v1/admin.proto): authenticates every call
+// (a bearer token in "authorization: Bearer ...", else the client certificate's identity), looks
+// up the caller's role in the policy, refuses what the role may not do (PERMISSION_DENIED saying
+// why) and makes the change through core::applyChange with the caller as the audit actor, or
+// records it as awaiting approval when it crosses the policy's thresholds.
+class AdminService final : public v1::Admin::Service {
+public:
+    AdminService(MetadataStore& store, NodeClientPool& nodes, AdminAccess& access, LogSink log = {});
+
+    grpc::Status WhoAmI(grpc::ServerContext*, const v1::WhoAmIRequest*, v1::WhoAmIResponse*) override;
+    grpc::Status Change(grpc::ServerContext*, const v1::ChangeRequest*, v1::ChangeResponse*) override;
+    grpc::Status ListApprovals(
+        grpc::ServerContext*, const v1::ListApprovalsRequest*, v1::ListApprovalsResponse*) override;
+    grpc::Status Approve(grpc::ServerContext*, const v1::DecideRequest*, v1::ChangeResponse*) override;
+    grpc::Status Refuse(grpc::ServerContext*, const v1::DecideRequest*, v1::ApprovalInfo*) override;
+    grpc::Status ReadMap(grpc::ServerContext*, const v1::ReadMapRequest*, v1::ReadMapResponse*) override;
+    grpc::Status ReadHistory(grpc::ServerContext*, const v1::ReadHistoryRequest*, v1::ReadHistoryResponse*) override;
+
+    // The caller of a call, or UNAUTHENTICATED saying what was missing or wrong.
+    Result<AdminCaller> authenticate(const grpc::ServerContext& context);
+
+private:
+    Result<AdminCaller> authorize(const grpc::ServerContext& context, Role least, const std::string& what);
+    void log(LogLevel level, const std::string& message) const;
+
+    MetadataStore& m_store;
+    FleetAdmin m_admin;
+    Approvals m_approvals;
+    AdminAccess& m_access;
+    LogSink m_log;
+};
+
+} // namespace shardmap::core

@@ -1,0 +1,278 @@
+// Who may do what through the Admin API (issue 17): the role file, bearer tokens, which role a
+// change needs, when it needs a second person, and approvals kept in a real SQLite store.
+#include "core/admin/admin_changes.h"
+#include "core/admin/approvals.h"
+#include "core/auth/access_policy.h"
+#include "core/auth/bearer_tokens.h"
+#include "core/store/sqlite_store.h"
+#include "tests/support/test_dir.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <thread>
+
+namespace shardmap::core {
+namespace {
+
+using testing::TempDir;
+
+TEST(AccessPolicy, ReadsRolesLimitsAndThresholds)
+{
+    auto policy = AccessPolicy::parse(R"({"version": 1,
+        "roles": {"alice": "admin", "bob": "operator", "vera": "viewer"},
+        "default_role": "viewer",
+        "operator_limits": {"max_spaces": 5, "max_bytes": 1000},
+        "approval": {"max_spaces": 2, "max_bytes": 0, "retire_node": false, "expire_hours": 3}})",
+        "access.json");
+    ASSERT_TRUE(policy) << policy.error().describe();
+    EXPECT_EQ(policy->roleOf("alice"), Role::Admin);
+    EXPECT_EQ(policy->roleOf("bob"), Role::Operator);
+    EXPECT_EQ(policy->roleOf("someone"), Role::Viewer);
+    EXPECT_EQ(policy->roleOf(""), Role::None);
+    EXPECT_EQ(policy->operatorLimits, (OperatorLimits { 5, 1000 }));
+    EXPECT_EQ(policy->approval.maxSpaces, 2u);
+    EXPECT_EQ(policy->approval.maxBytes, 0u);
+    EXPECT_FALSE(policy->approval.retireNode);
+    EXPECT_TRUE(policy->approval.raiseLimits);
+    EXPECT_EQ(policy->approval.expireAfter, std::chrono::hours(3));
+
+    // Unlisted identities have no role unless the file says otherwise.
+    auto strict = AccessPolicy::parse(R"({"version": 1, "roles": {"alice": "admin"}})", "access.json");
+    ASSERT_TRUE(strict);
+    EXPECT_EQ(strict->roleOf("mallory"), Role::None);
+}
+
+TEST(AccessPolicy, AMistakeIsAnErrorNamingTheFileAndWhat)
+{
+    const std::pair<const char*, const char*> bad[] = {
+        { R"({"version": 1, "roles": {"alice": "root"}})", "unknown role 'root'" },
+        { R"({"version": 1, "rolez": {}})", "unknown key 'rolez'" },
+        { R"({"version": 1, "approval": {"max_space": 3}})", "unknown key 'max_space' in approval" },
+        { R"({"version": 1, "operator_limits": {"max_spaces": -1}})", "operator_limits.max_spaces" },
+        { R"({"version": 2})", "version" },
+        { R"({"version": 1, "approval": {"expire_hours": 0}})", "expire_hours" },
+        { "{not json", "not JSON" },
+    };
+    for (const auto& [text, expected] : bad) {
+        SCOPED_TRACE(text);
+        auto policy = AccessPolicy::parse(text, "/etc/shardmap/access.json");
+        ASSERT_FALSE(policy);
+        EXPECT_EQ(policy.error().code, ErrorCode::InvalidArgument);
+        EXPECT_NE(policy.error().message.find("/etc/shardmap/access.json"), std::string::npos);
+        EXPECT_NE(policy.error().message.find(expected), std::string::npos) << policy.error().message;
+    }
+}
+
+TEST(AccessPolicy, TheFileIsReadAgainWhenItChangesAndABadEditKeepsTheLastGoodOne)
+{
+    TempDir dir;
+    const std::string path = dir.file("access.json");
+    std::ofstream(path) << R"({"version": 1, "roles": {"vera": "viewer"}})";
+    auto file = AccessPolicyFile::load(path, &AccessPolicy::parse, std::chrono::milliseconds(0));
+    ASSERT_TRUE(file) << file.error().describe();
+    EXPECT_EQ((*file)->current()->roleOf("vera"), Role::Viewer);
+
+    std::ofstream(path) << R"({"version": 1, "roles": {"vera": "operator", "new": "admin"}})";
+    EXPECT_EQ((*file)->current()->roleOf("vera"), Role::Operator);
+    EXPECT_EQ((*file)->current()->roleOf("new"), Role::Admin);
+    EXPECT_EQ((*file)->loads(), 2u);
+
+    std::ofstream(path) << R"({"version": 1, "roles": {"vera": "superuser"}})";
+    EXPECT_EQ((*file)->current()->roleOf("vera"), Role::Operator) << "a broken edit must not lock everyone out";
+    EXPECT_NE((*file)->lastError().find("superuser"), std::string::npos) << (*file)->lastError();
+
+    std::ofstream(path) << R"({"version": 1, "roles": {}})";
+    EXPECT_EQ((*file)->current()->roleOf("vera"), Role::None);
+    EXPECT_EQ((*file)->lastError(), "");
+
+    EXPECT_FALSE(AccessPolicyFile::load(dir.file("missing.json"), &AccessPolicy::parse));
+}
+
+TEST(BearerTokens, AFileOfHashesKnowsItsTokensAndNoOthers)
+{
+    auto ci = newToken("ci-bot");
+    auto grafana = newToken("grafana");
+    ASSERT_TRUE(ci && grafana);
+    EXPECT_EQ(ci->token.size(), 64u);
+    EXPECT_NE(ci->token, grafana->token);
+    EXPECT_EQ(ci->line.find(ci->token), std::string::npos) << "the file line holds the hash, never the token";
+
+    auto table = TokenTable::parse("# tokens\n" + ci->line + "\n\n" + grafana->line + "  # dashboards\n", "tokens");
+    ASSERT_TRUE(table) << table.error().describe();
+    EXPECT_EQ(table->identityOf(ci->token), "ci-bot");
+    EXPECT_EQ(table->identityOf(grafana->token), "grafana");
+    EXPECT_EQ(table->identityOf(ci->token.substr(1)), std::nullopt);
+    EXPECT_EQ(table->identityOf(""), std::nullopt);
+    EXPECT_EQ(table->identityOf(toHex(sha256(ci->token))), std::nullopt) << "the hash itself is not a token";
+
+    // SHA-256 as everyone computes it.
+    EXPECT_EQ(toHex(sha256("abc")), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    EXPECT_EQ(tokenFileLine("x", "abc"), "x sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+
+    EXPECT_TRUE(constantTimeEquals("same", "same"));
+    EXPECT_FALSE(constantTimeEquals("same", "sane"));
+    EXPECT_FALSE(constantTimeEquals("same", "same!"));
+}
+
+TEST(BearerTokens, AMalformedLineIsAnErrorWithItsLineNumber)
+{
+    const std::string hash = "sha256:" + std::string(64, 'a');
+    const std::pair<std::string, std::string> bad[] = {
+        { "ci-bot\n", "tokens:1: expected" },
+        { "ci-bot " + hash + " extra\n", "tokens:1: expected" },
+        { "# x\nci-bot plaintext-token\n", "tokens:2: the hash must be" },
+        { "ci-bot sha256:abc\n", "tokens:1: the hash must be" },
+        { "a " + hash + "\na " + hash + "\n", "tokens:2: identity 'a' is listed twice" },
+    };
+    for (const auto& [text, expected] : bad) {
+        auto table = TokenTable::parse(text, "tokens");
+        ASSERT_FALSE(table) << text;
+        EXPECT_NE(table.error().message.find(expected), std::string::npos) << table.error().message;
+    }
+}
+
+PreparedChange moves(std::uint64_t spaces, std::uint64_t bytes, bool retiresNode = false)
+{
+    PreparedChange prepared;
+    prepared.change.mutable_apply_plan()->set_plan_json("{}");
+    prepared.size = { spaces, bytes, retiresNode, {} };
+    prepared.summary = "move";
+    return prepared;
+}
+
+TEST(AdminChanges, OperatorsMoveWithinTheirLimitsAndAdminsDoTheRest)
+{
+    const OperatorLimits limits { 10, 1000 };
+    EXPECT_EQ(requiredRole(moves(10, 1000), limits), Role::Operator);
+    EXPECT_EQ(requiredRole(moves(11, 10), limits), Role::Admin);
+    EXPECT_NE(whyRole(moves(11, 10), limits).find("an operator may move 10"), std::string::npos);
+    EXPECT_EQ(requiredRole(moves(1, 1001), limits), Role::Admin);
+    EXPECT_EQ(requiredRole(moves(1, 1, true), limits), Role::Admin);
+    EXPECT_EQ(requiredRole(moves(500, 1 << 30), OperatorLimits { 0, 0 }), Role::Operator) << "0: no limit";
+
+    PreparedChange steer;
+    steer.change.mutable_steer_migration()->set_action(v1::SteerMigration::CANCEL);
+    EXPECT_EQ(requiredRole(steer, limits), Role::Operator);
+    steer.change.mutable_steer_migration()->set_action(v1::SteerMigration::ABANDON);
+    EXPECT_EQ(requiredRole(steer, limits), Role::Admin);
+
+    PreparedChange admin;
+    for (auto set : { +[](v1::AdminChange& c) { c.mutable_add_node(); }, +[](v1::AdminChange& c) { c.mutable_create_shard(); },
+             +[](v1::AdminChange& c) { c.mutable_set_shard_state(); }, +[](v1::AdminChange& c) { c.mutable_pin_space(); },
+             +[](v1::AdminChange& c) { c.mutable_reassign_space(); }, +[](v1::AdminChange& c) { c.mutable_set_settings(); },
+             +[](v1::AdminChange& c) { c.mutable_remove_node(); } }) {
+        set(admin.change);
+        EXPECT_EQ(requiredRole(admin, limits), Role::Admin) << changeKind(admin.change);
+    }
+}
+
+TEST(AdminChanges, BigMovesRetiringANodeAndRaisingLimitsNeedASecondPerson)
+{
+    ApprovalThresholds thresholds;
+    thresholds.maxSpaces = 3;
+    thresholds.maxBytes = 1 << 20;
+    EXPECT_EQ(approvalNeed(moves(3, 1 << 20), thresholds), "");
+    EXPECT_NE(approvalNeed(moves(4, 0), thresholds).find("moves 4 spaces; more than 3"), std::string::npos);
+    EXPECT_NE(approvalNeed(moves(1, (1 << 20) + 1), thresholds).find("needs a second person"), std::string::npos);
+    EXPECT_EQ(approvalNeed(moves(1, 0, true), thresholds), "it retires a node");
+    PreparedChange settings;
+    settings.change.mutable_set_settings();
+    settings.size.raisedLimits = { "max_concurrent 4 -> 8" };
+    EXPECT_EQ(approvalNeed(settings, thresholds), "it raises limits (max_concurrent 4 -> 8)");
+    thresholds.raiseLimits = false;
+    thresholds.retireNode = false;
+    EXPECT_EQ(approvalNeed(settings, thresholds), "");
+    EXPECT_EQ(approvalNeed(moves(1, 0, true), thresholds), "");
+}
+
+class ApprovalsTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        auto store = SqliteStore::open(m_dir.file("map.db"), true);
+        ASSERT_TRUE(store) << store.error().describe();
+        m_store = std::move(*store);
+    }
+    TempDir m_dir;
+    std::unique_ptr<MetadataStore> m_store;
+};
+
+TEST_F(ApprovalsTest, ASecondPersonDecidesAndEveryStepIsAudited)
+{
+    Approvals approvals(*m_store);
+    PreparedChange drain = moves(14, 2 << 20);
+    drain.summary = "drain s3: 14 spaces, 2.0 MiB";
+    auto asked = approvals.request(drain, "it moves 14 spaces", { "bob", "quarterly cleanup" });
+    ASSERT_TRUE(asked) << asked.error().describe();
+    EXPECT_EQ(asked->state(), "pending");
+    EXPECT_TRUE(asked->id().starts_with("ap-"));
+
+    auto pending = approvals.list(true, std::chrono::hours(24));
+    ASSERT_TRUE(pending);
+    ASSERT_EQ(pending->size(), 1u);
+    EXPECT_EQ(pending->front().summary(), drain.summary);
+    EXPECT_TRUE(pending->front().change().has_apply_plan()) << "the change is kept as it was asked";
+
+    // Who may decide.
+    EXPECT_EQ(mayDecide(*asked, "bob", Role::Admin, Role::Operator).error().code, ErrorCode::PermissionDenied);
+    EXPECT_NE(mayDecide(*asked, "bob", Role::Admin, Role::Operator).error().message.find("a different operator"),
+        std::string::npos);
+    EXPECT_FALSE(mayDecide(*asked, "vera", Role::Viewer, Role::Operator));
+    EXPECT_FALSE(mayDecide(*asked, "olga", Role::Operator, Role::Admin));
+    EXPECT_TRUE(mayDecide(*asked, "olga", Role::Operator, Role::Operator));
+    EXPECT_TRUE(mayDecide(*asked, "carol", Role::Admin, Role::Admin));
+
+    auto approved = approvals.decide(asked->id(), true, { "carol", "looked at the plan" }, std::chrono::hours(24));
+    ASSERT_TRUE(approved) << approved.error().describe();
+    EXPECT_EQ(approved->state(), "approved");
+    EXPECT_EQ(approved->decided_by(), "carol");
+    auto finished = approvals.finish(*approved, true, "operation op-1 at revision 9");
+    ASSERT_TRUE(finished);
+    EXPECT_EQ(finished->state(), "applied");
+
+    // Decided once: neither a second approval nor a refusal changes it.
+    auto again = approvals.decide(asked->id(), true, { "olga", "" }, std::chrono::hours(24));
+    ASSERT_FALSE(again);
+    EXPECT_EQ(again.error().code, ErrorCode::FailedPrecondition);
+    EXPECT_NE(again.error().message.find("applied already"), std::string::npos) << again.error().message;
+    EXPECT_FALSE(approvals.decide(asked->id(), false, { "olga", "" }, std::chrono::hours(24)));
+
+    auto history = m_store->history(0, 0, 0);
+    ASSERT_TRUE(history);
+    std::vector<std::pair<std::string, std::string>> steps;
+    for (const AuditRecord& record : *history)
+        steps.emplace_back(record.actor, record.action);
+    EXPECT_EQ(steps,
+        (std::vector<std::pair<std::string, std::string>> {
+            { "bob", "request-approval" }, { "carol", "approve" }, { "carol", "approval-applied" } }));
+}
+
+TEST_F(ApprovalsTest, ARefusedOrExpiredRequestIsNeverMade)
+{
+    Approvals approvals(*m_store);
+    auto first = approvals.request(moves(20, 0), "it moves 20 spaces", { "bob", "" });
+    ASSERT_TRUE(first);
+    auto refused = approvals.decide(first->id(), false, { "alice", "not during the sale" }, std::chrono::hours(24));
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->state(), "refused");
+    EXPECT_EQ(refused->decision_reason(), "not during the sale");
+    auto late = approvals.decide(first->id(), true, { "carol", "" }, std::chrono::hours(24));
+    ASSERT_FALSE(late);
+    EXPECT_NE(late.error().message.find("refused already (by alice)"), std::string::npos) << late.error().message;
+
+    auto second = approvals.request(moves(20, 0), "it moves 20 spaces", { "bob", "" });
+    ASSERT_TRUE(second);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    auto expired = approvals.decide(second->id(), true, { "carol", "" }, std::chrono::hours(0));
+    ASSERT_FALSE(expired);
+    EXPECT_NE(expired.error().message.find("expired"), std::string::npos) << expired.error().message;
+    auto listed = approvals.get(second->id(), std::chrono::hours(0));
+    ASSERT_TRUE(listed);
+    EXPECT_EQ(listed->state(), "expired");
+
+    EXPECT_EQ(approvals.get("ap-nope", std::chrono::hours(1)).error().code, ErrorCode::NotFound);
+    EXPECT_EQ(approvals.get("../migrations/x", std::chrono::hours(1)).error().code, ErrorCode::InvalidArgument);
+}
+
+} // namespace
+} // namespace shardmap::core
