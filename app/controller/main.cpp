@@ -37,6 +37,8 @@ shardmap::core::ControllerServerConfig parseConfig(
     app.add_option("--tls-cert", config.tls.certFile, "PEM server certificate (enables TLS)");
     app.add_option("--tls-key", config.tls.keyFile, "PEM private key of the server certificate");
     app.add_option("--tls-ca", config.tls.caFile, "PEM CA; clients must present a certificate it signed");
+    app.add_option("--tls-crl", config.tls.crlFile,
+        "Certificate revocation list of the --tls-ca CA (PEM or DER): client certificates it lists are refused");
     app.add_flag("--insecure", config.insecure, "Allow a non-loopback address without TLS");
     shardmap::app::addNodeTlsFlags(app, config.nodeClient);
     app.add_option("--lease-ttl-ms", leaseTtlMs,

@@ -28,6 +28,12 @@ shardmap::core::NodeServerConfig parseConfig(
     app.add_option("--tls-cert", config.tls.certFile, "PEM server certificate (enables TLS)");
     app.add_option("--tls-key", config.tls.keyFile, "PEM private key of the server certificate");
     app.add_option("--tls-ca", config.tls.caFile, "PEM CA; clients must present a certificate it signed");
+    app.add_option("--tls-crl", config.tls.crlFile,
+        "Certificate revocation list of the --tls-ca CA (PEM or DER): client certificates it lists are refused");
+    app.add_option("--controller-identity", config.controllerIdentities,
+           "With --tls-ca: a client certificate identity (URI SAN, else DNS SAN, else CN) allowed to change shards, "
+           "ownership and documents; repeat for several. Default: any certificate the CA signed")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     app.add_flag("--insecure", config.insecure, "Allow a non-loopback address without TLS");
     app.add_option("--shard-max-bytes", shardMaxBytes, "Largest a shard file may grow (0: unlimited)");
     app.add_option(
@@ -95,6 +101,12 @@ int main(int argc, char** argv)
         spdlog::error("shard {} failed to open and is marked failed", failed);
     std::cout << "listening on " << (*server)->address() << std::endl;
     spdlog::info("version {} serving on {} from {}", SHARDMAP_VERSION, (*server)->address(), config.dataDir);
+    if (!config.controllerIdentities.empty()) {
+        std::string controllers;
+        for (const auto& identity : config.controllerIdentities)
+            controllers += (controllers.empty() ? "" : ", ") + identity;
+        spdlog::info("only controllers may change shards, ownership and documents: {}", controllers);
+    }
     if (!(*server)->metricsAddress().empty())
         spdlog::info("metrics on http://{}/metrics", (*server)->metricsAddress());
     shardmap::app::notifyReady("listening on " + (*server)->address());

@@ -1,12 +1,16 @@
 #include "core/node/node_server.h"
 
+#include "core/node/crl_directory.h"
 #include "core/util/validation.h"
 
 #include <fstream>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/security/server_credentials.h>
+#include <grpcpp/security/tls_certificate_provider.h>
+#include <grpcpp/security/tls_credentials_options.h>
 #include <grpcpp/server_builder.h>
+#include <mutex>
 #include <sstream>
 #include <unistd.h>
 
@@ -39,25 +43,61 @@ std::int64_t nowUnixMs()
 
 } // namespace
 
+namespace {
+
+// gRPC 1.51 checks revocation only through TlsServerCredentials and a CRL directory it reads
+// during handshakes, so the directory lives as long as the process.
+Result<std::shared_ptr<grpc::ServerCredentials>> credentialsWithCrl(
+    const std::string& cert, const std::string& key, const std::string& ca, const std::string& crlFile)
+{
+    auto crls = CrlDirectory::fromFile(crlFile, ca);
+    if (!crls)
+        return crls.error();
+    static std::mutex mutex;
+    static std::vector<std::shared_ptr<CrlDirectory>> kept;
+    {
+        const std::lock_guard lock(mutex);
+        kept.push_back(*crls);
+    }
+    auto provider = std::make_shared<grpc::experimental::StaticDataCertificateProvider>(
+        ca, std::vector<grpc::experimental::IdentityKeyCertPair> { { key, cert } });
+    grpc::experimental::TlsServerCredentialsOptions options(provider);
+    options.watch_root_certs();
+    options.watch_identity_key_cert_pairs();
+    options.set_cert_request_type(GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+    options.set_crl_directory((*crls)->path());
+    return grpc::experimental::TlsServerCredentials(options);
+}
+
+} // namespace
+
 Result<std::shared_ptr<grpc::ServerCredentials>> makeServerCredentials(const TlsFiles& tls)
 {
     if (!tls.enabled())
         return grpc::InsecureServerCredentials();
     if (tls.keyFile.empty())
         return makeError(ErrorCode::InvalidArgument, "--tls-cert needs --tls-key");
+    if (!tls.crlFile.empty() && tls.caFile.empty())
+        return makeError(ErrorCode::InvalidArgument,
+            "--tls-crl needs --tls-ca (revocation lists apply to the client certificates that CA signs)");
     auto cert = readFile(tls.certFile, "TLS certificate");
     auto key = readFile(tls.keyFile, "TLS key");
     if (!cert || !key)
         return !cert ? cert.error() : key.error();
+    if (tls.caFile.empty()) {
+        grpc::SslServerCredentialsOptions options;
+        options.pem_key_cert_pairs.push_back({ *key, *cert });
+        return grpc::SslServerCredentials(options);
+    }
+    auto ca = readFile(tls.caFile, "TLS client CA");
+    if (!ca)
+        return ca.error();
+    if (!tls.crlFile.empty())
+        return credentialsWithCrl(*cert, *key, *ca, tls.crlFile);
     grpc::SslServerCredentialsOptions options;
     options.pem_key_cert_pairs.push_back({ *key, *cert });
-    if (!tls.caFile.empty()) {
-        auto ca = readFile(tls.caFile, "TLS client CA");
-        if (!ca)
-            return ca.error();
-        options.pem_root_certs = *ca;
-        options.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
-    }
+    options.pem_root_certs = *ca;
+    options.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
     return grpc::SslServerCredentials(options);
 }
 
@@ -159,6 +199,10 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
         return makeError(ErrorCode::FailedPrecondition,
             "refusing to listen on non-loopback address " + config.listen
                 + " without TLS; pass --tls-cert/--tls-key, or --insecure if the network is trusted");
+    if (!config.controllerIdentities.empty() && config.tls.caFile.empty())
+        return makeError(ErrorCode::InvalidArgument,
+            "--controller-identity needs --tls-ca: the identities are read from client certificates that CA "
+            "signed");
     auto credentials = makeServerCredentials(config.tls);
     if (!credentials)
         return credentials.error();
@@ -181,6 +225,7 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
     server->m_service
         = std::make_unique<NodeService>(NodeService::Info { nodeId, SHARDMAP_VERSION, config.listen, nowUnixMs() },
             *server->m_registry, *server->m_metrics, config.log, server->m_metricsRegistry.get());
+    server->m_service->restrictChangesTo({ config.controllerIdentities.begin(), config.controllerIdentities.end() });
     addNodeCollector(*server->m_metricsRegistry, *server->m_metrics, *server->m_registry);
     if (!config.metricsListen.empty()) {
         auto http = MetricsHttpServer::start(config.metricsListen, *server->m_metricsRegistry);

@@ -23,6 +23,9 @@ struct TlsFiles {
     std::string keyFile;
     // When set, clients must present a certificate signed by this CA.
     std::string caFile;
+    // Certificate revocation lists (PEM or DER) of the CAs in caFile: a client certificate they
+    // list is refused in the handshake. Read at start; needs caFile.
+    std::string crlFile;
     bool enabled() const { return !certFile.empty(); }
 };
 
@@ -32,6 +35,10 @@ struct NodeServerConfig {
     std::string nodeId;
     TlsFiles tls;
     bool insecure = false;
+    // Identities (peerCertificateIdentity) of the controllers: with client certificates required
+    // (tls.caFile), only they may change shards, ownership and documents; empty: every client
+    // with a certificate the CA signed may. Needs tls.caFile.
+    std::vector<std::string> controllerIdentities;
     ShardStoreOptions storeOptions;
     std::uint64_t minFreeBytes = 64ull * 1024 * 1024;
     std::chrono::milliseconds metricsTick { 1000 };
@@ -44,7 +51,8 @@ struct NodeServerConfig {
 };
 
 // Insecure credentials when tls is not enabled; TLS, requiring client certificates signed by
-// tls.caFile when it is set, otherwise. Errors name the file that could not be read.
+// tls.caFile (and not revoked by tls.crlFile) when it is set, otherwise. Errors name the file
+// that could not be read or is wrong.
 Result<std::shared_ptr<grpc::ServerCredentials>> makeServerCredentials(const TlsFiles& tls);
 
 // True for 127.0.0.0/8, ::1 and "localhost".

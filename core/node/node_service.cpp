@@ -1,5 +1,6 @@
 #include "core/node/node_service.h"
 
+#include "core/auth/peer_identity.h"
 #include "core/node/proto_convert.h"
 #include "core/node/status_mapping.h"
 #include "core/util/validation.h"
@@ -67,6 +68,7 @@ grpc::Status NodeService::refused(grpc::ServerContext* context, const char* meth
         LogLevel level = LogLevel::Debug;
         switch (error.code) {
         case ErrorCode::InvalidArgument:
+        case ErrorCode::PermissionDenied:
         case ErrorCode::ResourceExhausted: level = LogLevel::Warn; break;
         case ErrorCode::Internal: level = LogLevel::Error; break;
         default: break;
@@ -76,6 +78,20 @@ grpc::Status NodeService::refused(grpc::ServerContext* context, const char* meth
                 + error.describe());
     }
     return toGrpcStatus(error);
+}
+
+grpc::Status NodeService::onlyControllers(grpc::ServerContext* context, const char* method) const
+{
+    if (m_controllers.empty())
+        return grpc::Status::OK;
+    const std::string peer = peerCertificateIdentity(*context);
+    if (m_controllers.contains(peer))
+        return grpc::Status::OK;
+    const std::string who = peer.empty() ? "a client without a certificate identity" : "'" + peer + "'";
+    return refused(context, method,
+        makeError(ErrorCode::PermissionDenied,
+            std::string("only controllers may call ") + method + "; " + who + " is not one (--controller-identity)",
+            m_info.nodeId));
 }
 
 grpc::Status NodeService::GetNodeInfo(grpc::ServerContext*, const v1::GetNodeInfoRequest*, v1::NodeInfo* response)
@@ -113,6 +129,8 @@ void NodeService::fillShardInfo(v1::ShardInfo& out, const ShardEntry& entry) con
 grpc::Status NodeService::CreateShard(
     grpc::ServerContext* context, const v1::CreateShardRequest* request, v1::ShardInfo* response)
 {
+    if (auto allowed = onlyControllers(context, "CreateShard"); !allowed.ok())
+        return allowed;
     const std::vector<std::string> fields(request->fields().begin(), request->fields().end());
     auto store = m_registry.create(request->shard_id(), fields);
     if (!store)
@@ -124,6 +142,8 @@ grpc::Status NodeService::CreateShard(
 grpc::Status NodeService::DropShard(
     grpc::ServerContext* context, const v1::DropShardRequest* request, v1::DropShardResponse*)
 {
+    if (auto allowed = onlyControllers(context, "DropShard"); !allowed.ok())
+        return allowed;
     if (auto status = m_registry.drop(request->shard_id(), request->force()); !status)
         return refused(context, "DropShard", status.error());
     return grpc::Status::OK;
@@ -140,6 +160,8 @@ grpc::Status NodeService::ListShards(
 grpc::Status NodeService::SetOwnership(
     grpc::ServerContext* context, const v1::SetOwnershipRequest* request, v1::Ownership* response)
 {
+    if (auto allowed = onlyControllers(context, "SetOwnership"); !allowed.ok())
+        return allowed;
     auto store = m_registry.get(request->shard_id());
     if (!store)
         return refused(context, "SetOwnership", store.error());
@@ -169,6 +191,8 @@ grpc::Status NodeService::GetOwnership(
 grpc::Status NodeService::BulkWrite(
     grpc::ServerContext* context, const v1::BulkWriteRequest* request, v1::BulkWriteResponse* response)
 {
+    if (auto allowed = onlyControllers(context, "BulkWrite"); !allowed.ok())
+        return allowed;
     const auto started = std::chrono::steady_clock::now();
     auto store = m_registry.get(request->shard_id());
     if (!store)
@@ -286,6 +310,8 @@ grpc::Status NodeService::GetSpaceStats(
 grpc::Status NodeService::DropSpace(grpc::ServerContext* context, const v1::DropSpaceRequest* request,
     grpc::ServerWriter<v1::DropSpaceProgress>* writer)
 {
+    if (auto allowed = onlyControllers(context, "DropSpace"); !allowed.ok())
+        return allowed;
     auto store = m_registry.get(request->shard_id());
     if (!store)
         return refused(context, "DropSpace", store.error());

@@ -7,6 +7,7 @@
 #include "shardmap/v1/node.grpc.pb.h"
 
 #include <atomic>
+#include <set>
 #include <string>
 
 namespace shardmap::core {
@@ -31,6 +32,10 @@ public:
     // Ends running streams (scan, drop, watch) so that a shutdown does not wait on them.
     void beginShutdown() { m_stopping = true; }
     void setListenAddress(std::string address) { m_info.listenAddress = std::move(address); }
+    // Only peers whose certificate names one of these identities (peerCertificateIdentity) may
+    // change shards, ownership or documents; the rest are refused with PERMISSION_DENIED. Empty:
+    // no restriction. Set before serving, and only where client certificates are required.
+    void restrictChangesTo(std::set<std::string> controllers) { m_controllers = std::move(controllers); }
 
     grpc::Status GetNodeInfo(grpc::ServerContext*, const v1::GetNodeInfoRequest*, v1::NodeInfo*) override;
     grpc::Status CreateShard(grpc::ServerContext*, const v1::CreateShardRequest*, v1::ShardInfo*) override;
@@ -53,6 +58,7 @@ public:
 
 private:
     grpc::Status refused(grpc::ServerContext* context, const char* method, const Error& error) const;
+    grpc::Status onlyControllers(grpc::ServerContext* context, const char* method) const;
     void fillShardInfo(v1::ShardInfo& out, const ShardEntry& entry) const;
     bool stopping(grpc::ServerContext* context) const { return m_stopping || context->IsCancelled(); }
 
@@ -61,6 +67,7 @@ private:
     NodeMetricsSampler& m_metrics;
     LogSink m_log;
     MetricsRegistry* m_prometheus = nullptr;
+    std::set<std::string> m_controllers;
     std::atomic<bool> m_stopping { false };
 };
 
