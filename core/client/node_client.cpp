@@ -1,5 +1,6 @@
 #include "core/client/node_client.h"
 
+#include "core/client/tls_probe.h"
 #include "core/node/proto_convert.h"
 #include "core/node/status_mapping.h"
 #include "shardmap/v1/node.grpc.pb.h"
@@ -102,10 +103,31 @@ NodeMetricsValue fromProto(const v1::NodeMetrics& in)
 
 } // namespace
 
+namespace {
+
+// A node that refuses our certificate looks to gRPC like a closed socket; then a handshake of
+// our own tells (probeTlsRefusal), so that the error says the certificate was refused and why.
+Error callFailed(const grpc::Status& status, const std::string& address, const NodeClientOptions& options)
+{
+    const std::string& message = status.error_message();
+    const bool unexplained = status.error_code() == grpc::StatusCode::UNAVAILABLE && !options.certFile.empty()
+        && describeTlsRefusal(message).empty()
+        && (message.find("Socket closed") != std::string::npos || message.find("andshake") != std::string::npos);
+    if (!unexplained)
+        return fromGrpcStatus(status, address);
+    const auto refusal = probeTlsRefusal(address, options, std::chrono::seconds(2));
+    if (refusal.empty())
+        return fromGrpcStatus(status, address);
+    return makeError(ErrorCode::Unavailable, refusal + " (" + message + ")", address);
+}
+
+} // namespace
+
 struct GrpcNodeClient::Impl {
     std::shared_ptr<grpc::Channel> channel;
     std::unique_ptr<v1::Node::Stub> stub;
     std::chrono::milliseconds timeout;
+    NodeClientOptions options;
 
     std::unique_ptr<grpc::ClientContext> context() const
     {
@@ -133,6 +155,7 @@ Result<std::unique_ptr<GrpcNodeClient>> GrpcNodeClient::connect(
     impl->channel = grpc::CreateCustomChannel(address, *credentials, args);
     impl->stub = v1::Node::NewStub(impl->channel);
     impl->timeout = options.callTimeout;
+    impl->options = options;
     return std::unique_ptr<GrpcNodeClient>(new GrpcNodeClient(address, std::move(impl)));
 }
 
@@ -153,7 +176,7 @@ Result<ShardSummary> GrpcNodeClient::createShard(const std::string& shard, const
     v1::ShardInfo info;
     const auto status = m_impl->stub->CreateShard(m_impl->context().get(), request, &info);
     if (!status.ok())
-        return fromGrpcStatus(status, m_address);
+        return callFailed(status, m_address, m_impl->options);
     return fromProto(info);
 }
 
@@ -162,7 +185,7 @@ Result<std::vector<ShardSummary>> GrpcNodeClient::listShards()
     v1::ListShardsResponse response;
     const auto status = m_impl->stub->ListShards(m_impl->context().get(), {}, &response);
     if (!status.ok())
-        return fromGrpcStatus(status, m_address);
+        return callFailed(status, m_address, m_impl->options);
     std::vector<ShardSummary> out;
     for (const auto& shard : response.shards())
         out.push_back(fromProto(shard));
@@ -179,7 +202,7 @@ Result<Ownership> GrpcNodeClient::setOwnership(const std::string& shard, const O
     v1::Ownership out;
     const auto status = m_impl->stub->SetOwnership(m_impl->context().get(), request, &out);
     if (!status.ok())
-        return fromGrpcStatus(status, m_address);
+        return callFailed(status, m_address, m_impl->options);
     return fromProto(out);
 }
 
@@ -191,7 +214,7 @@ Result<std::vector<Ownership>> GrpcNodeClient::ownerships(const std::string& sha
     v1::GetOwnershipResponse response;
     const auto status = m_impl->stub->GetOwnership(m_impl->context().get(), request, &response);
     if (!status.ok())
-        return fromGrpcStatus(status, m_address);
+        return callFailed(status, m_address, m_impl->options);
     std::vector<Ownership> out;
     for (const auto& own : response.ownerships())
         out.push_back(fromProto(own));
@@ -228,7 +251,7 @@ Result<WriteSummary> GrpcNodeClient::write(
     v1::BulkWriteResponse response;
     const auto status = m_impl->stub->BulkWrite(m_impl->context().get(), request, &response);
     if (!status.ok())
-        return fromGrpcStatus(status, m_address);
+        return callFailed(status, m_address, m_impl->options);
     WriteSummary summary;
     for (const auto& result : response.results())
         summary.results.push_back(fromProto(result));
@@ -251,7 +274,7 @@ Result<SearchResult> GrpcNodeClient::search(const std::string& shard, const Shar
     v1::SearchResponse response;
     const auto status = m_impl->stub->Search(m_impl->context().get(), out, &response);
     if (!status.ok())
-        return fromGrpcStatus(status, m_address);
+        return callFailed(status, m_address, m_impl->options);
     SearchResult result;
     result.compiledQuery = response.compiled_query();
     for (const auto& hit : response.hits())
@@ -269,7 +292,7 @@ Result<std::vector<SpaceStats>> GrpcNodeClient::spaceStats(
     v1::GetSpaceStatsResponse response;
     const auto status = m_impl->stub->GetSpaceStats(m_impl->context().get(), request, &response);
     if (!status.ok())
-        return fromGrpcStatus(status, m_address);
+        return callFailed(status, m_address, m_impl->options);
     std::vector<SpaceStats> out;
     for (const auto& s : response.stats())
         out.push_back(
@@ -284,7 +307,7 @@ Result<NodeMetricsValue> GrpcNodeClient::metrics(bool includeSpaces)
     v1::NodeMetrics response;
     const auto status = m_impl->stub->GetMetrics(m_impl->context().get(), request, &response);
     if (!status.ok())
-        return fromGrpcStatus(status, m_address);
+        return callFailed(status, m_address, m_impl->options);
     return fromProto(response);
 }
 
@@ -295,7 +318,7 @@ Result<MetricsHistoryValue> GrpcNodeClient::metricsHistory(std::int64_t sinceUni
     v1::MetricsHistory response;
     const auto status = m_impl->stub->GetMetricsHistory(m_impl->context().get(), request, &response);
     if (!status.ok())
-        return fromGrpcStatus(status, m_address);
+        return callFailed(status, m_address, m_impl->options);
     MetricsHistoryValue out;
     out.intervalMs = response.interval_ms();
     out.samples.reserve(static_cast<std::size_t>(response.samples_size()));
@@ -396,7 +419,7 @@ Result<ScanPage> GrpcNodeClient::scanPage(const std::string& shard, const std::s
     }
     const auto status = reader->Finish();
     if (!status.ok())
-        return fromGrpcStatus(status, m_address);
+        return callFailed(status, m_address, m_impl->options);
     page.done = page.done || page.docs.size() < batchSize;
     return page;
 }
@@ -426,7 +449,7 @@ Result<DropProgress> GrpcNodeClient::dropSpace(const std::string& shard, const s
     }
     const auto status = reader->Finish();
     if (!status.ok())
-        return fromGrpcStatus(status, m_address);
+        return callFailed(status, m_address, m_impl->options);
     return out;
 }
 

@@ -69,11 +69,41 @@ grpc::Status toGrpcStatus(const Error& error)
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, message, mismatch.SerializeAsString());
 }
 
+std::string describeTlsRefusal(std::string_view grpcMessage)
+{
+    struct Refusal {
+        const char* text;
+        const char* sentence;
+    };
+    static constexpr Refusal kRefusals[] {
+        { "alert certificate revoked", "refused the TLS handshake: our client certificate is revoked" },
+        { "alert certificate expired",
+            "refused the TLS handshake: our client certificate has expired (or is not valid yet)" },
+        { "alert unknown ca", "refused the TLS handshake: our client certificate is signed by a CA it does not trust" },
+        { "alert bad certificate",
+            "refused our client certificate (expired, revoked or signed by a CA it does not trust)" },
+        { "alert certificate unknown",
+            "refused our client certificate (expired, revoked or signed by a CA it does not trust)" },
+        { "alert certificate required", "refused the TLS handshake: it requires a client certificate" },
+        { "certificate verify failed",
+            "we refused its TLS certificate: not signed by the CA we trust, or not naming the address we dialled" },
+    };
+    for (const auto& refusal : kRefusals) {
+        if (grpcMessage.find(refusal.text) != std::string_view::npos)
+            return std::string(refusal.sentence) + " (" + std::string(grpcMessage) + ")";
+    }
+    return {};
+}
+
 Error fromGrpcStatus(const grpc::Status& status, std::string_view doing)
 {
     std::string message = status.error_message();
-    if (status.error_code() == grpc::StatusCode::UNAVAILABLE && message.empty())
-        message = "node unavailable";
+    if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
+        if (auto refusal = describeTlsRefusal(message); !refusal.empty())
+            message = std::move(refusal);
+        else if (message.empty())
+            message = "node unavailable";
+    }
     Error error = makeError(fromGrpcCode(status.error_code()), std::move(message), std::string(doing));
     v1::EpochMismatch mismatch;
     if (!status.error_details().empty() && mismatch.ParseFromString(status.error_details())) {
