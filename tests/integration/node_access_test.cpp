@@ -197,6 +197,26 @@ TEST(NodeAccessTest, ControllersChangeTheNodeAndOtherCertificatesOnlyRead)
     EXPECT_TRUE(shardIds(*reader).empty());
 }
 
+// Without --tls-crl the node serves with gRPC's plain SSL credentials: the identities hold there too.
+TEST(NodeAccessTest, TheControllerListHoldsWithoutARevocationList)
+{
+    TempDir dir;
+    ASSERT_TRUE(makeCertificates(dir)) << "openssl could not make test certificates";
+    auto node = NodeProcess::start(dir.file("node"),
+        { "--tls-cert", dir.file("server.pem"), "--tls-key", dir.file("server.key"), "--tls-ca", dir.file("ca.pem"),
+            "--controller-identity", kControllerIdentity });
+    ASSERT_TRUE(node);
+    expectOnlyControllers(createShard(*nodeAs(dir, node->address(), "reader"), "s1"), "CreateShard");
+    EXPECT_TRUE(createShard(*nodeAs(dir, node->address(), "controller"), "s1").ok());
+    v1::NodeInfo info;
+    EXPECT_TRUE(nodeAs(dir, node->address(), "revoked")->GetNodeInfo(contextWithDeadline().get(), {}, &info).ok())
+        << "without a revocation list a revoked certificate is still one the CA signed";
+    v1::NodeInfo refused;
+    EXPECT_EQ(
+        nodeAs(dir, node->address(), "expired")->GetNodeInfo(contextWithDeadline().get(), {}, &refused).error_code(),
+        grpc::StatusCode::UNAVAILABLE);
+}
+
 TEST(NodeAccessTest, ExpiredRevokedAndForeignCertificatesAreRefusedInTheHandshake)
 {
     TempDir dir;
