@@ -6,6 +6,7 @@
 #include "widgets/connect/recent_connections.h"
 #include "widgets/style/i18n.h"
 #include "widgets/style/icons.h"
+#include "widgets/style/inline_message.h"
 #include "widgets/style/preferences_dialog.h"
 #include "widgets/style/theme.h"
 
@@ -81,10 +82,14 @@ void clickConnect(ConnectDialog& dialog)
     child<QDialogButtonBox>(dialog, "buttons")->button(QDialogButtonBox::Ok)->click();
 }
 
+// The dialog's error, shown as an error message (empty while none is shown).
 QString errorText(ConnectDialog& dialog)
 {
-    QLabel* label = child<QLabel>(dialog, "errorLabel");
-    return label && label->isVisibleTo(&dialog) ? label->text() : QString();
+    auto* message = child<InlineMessage>(dialog, "errorLabel");
+    if (!message || message->shownText().isEmpty())
+        return {};
+    EXPECT_EQ(message->kind(), InlineMessage::Kind::Error);
+    return message->shownText();
 }
 
 ConnectionSpec sqliteSpec(int n)
@@ -243,9 +248,10 @@ TEST(ConnectDialog, SaysInlineWhenThePasswordWasNotSaved)
     EXPECT_FALSE(settingsFileContents().contains("dialog-secret-4711"));
 
     if (!notSaved.isEmpty()) {
-        auto* note = child<QLabel>(dialog, "passwordNote");
+        auto* note = child<InlineMessage>(dialog, "passwordNote");
         EXPECT_TRUE(dialog.isVisible());
         EXPECT_TRUE(note->isVisibleTo(&dialog));
+        EXPECT_EQ(note->kind(), InlineMessage::Kind::Warning);
         EXPECT_TRUE(note->text().startsWith(QStringLiteral("The password was not saved: ")))
             << note->text().toStdString();
         EXPECT_FALSE(fixture.recent.hasSavedPassword(dialog.spec().key()));

@@ -16,6 +16,7 @@
 #include "widgets/map/shard_map_model.h"
 #include "widgets/migrations/migrations_page.h"
 #include "widgets/overview/overview_page.h"
+#include "widgets/style/inline_message.h"
 #include "widgets/whatif/whatif_page.h"
 
 #include <QCoreApplication>
@@ -56,6 +57,20 @@ protected:
     void connectWindow(MainWindow& window) { testing::connectWindow(window, storeUri()); }
     void addSpace(const std::string& space, const std::string& shard) { addSpaceRecord(space, shard); }
 };
+
+TEST_F(ConsoleTest, TheBannerSaysNotConnectedThenWarnsWhileTheStoreIsMissing)
+{
+    MainWindow window;
+    auto* banner = window.findChild<InlineMessage*>(QStringLiteral("connectionBanner"));
+    ASSERT_NE(banner, nullptr);
+    EXPECT_TRUE(window.bannerText().contains(QStringLiteral("Not connected")));
+    EXPECT_EQ(banner->kind(), InlineMessage::Kind::Info);
+    connectWindow(window); // the store does not exist yet: the connection retries and says why
+    ASSERT_TRUE(waitFor([&] { return !window.connection()->lastError().isEmpty(); }));
+    ASSERT_TRUE(waitFor([&] { return !window.bannerText().isEmpty(); }));
+    EXPECT_EQ(banner->kind(), InlineMessage::Kind::Warning);
+    EXPECT_TRUE(window.bannerText().contains(QStringLiteral("retrying"))) << window.bannerText().toStdString();
+}
 
 TEST_F(ConsoleTest, ConnectsAndShowsNodesAndShardsWithLiveFigures)
 {

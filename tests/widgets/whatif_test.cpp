@@ -5,6 +5,7 @@
 #include "tests/support/seed_spaces.h"
 #include "tests/widgets/wait_for.h"
 #include "widgets/charts/comparison_chart.h"
+#include "widgets/style/inline_message.h"
 #include "widgets/whatif/simulation_model.h"
 #include "widgets/whatif/whatif_page.h"
 
@@ -49,6 +50,10 @@ TEST_F(WhatIfTest, EveryStrategyOnTheFleetsOwnSpacesSideBySide)
     ASSERT_TRUE(waitFor([&] { return !page.running(); }));
     const SimulationModel& model = *page.model();
     ASSERT_EQ(model.rowCount(), 7) << page.messageText().toStdString();
+    auto* message = page.findChild<InlineMessage*>(QStringLiteral("whatIfMessage"));
+    ASSERT_NE(message, nullptr);
+    EXPECT_EQ(message->kind(), InlineMessage::Kind::Info);
+    EXPECT_TRUE(message->shownText().contains(QStringLiteral("32 space"))) << message->shownText().toStdString();
     for (const char* name : { "current", "planner", "load-aware", "jump", "rendezvous", "mod-n", "bounded-load" })
         EXPECT_GE(rowOf(model, QString::fromLatin1(name)), 0) << name;
     const auto value = [&](const char* name, int column) {
@@ -82,6 +87,9 @@ TEST_F(WhatIfTest, WithoutAConnectionItSaysSo)
     page.run();
     EXPECT_FALSE(page.running());
     EXPECT_TRUE(page.messageText().contains(QStringLiteral("Not connected")));
+    auto* message = page.findChild<InlineMessage*>(QStringLiteral("whatIfMessage"));
+    ASSERT_NE(message, nullptr);
+    EXPECT_EQ(message->kind(), InlineMessage::Kind::Warning);
     EXPECT_EQ(page.model()->rowCount(), 0);
 }
 

@@ -15,6 +15,7 @@
 #include "widgets/map/map_page.h"
 #include "widgets/migrations/migrations_filter_proxy.h"
 #include "widgets/migrations/migrations_page.h"
+#include "widgets/style/inline_message.h"
 #include "widgets/wizards/plan_moves_model.h"
 #include "widgets/wizards/plan_wizard.h"
 
@@ -170,6 +171,10 @@ TEST_F(WizardTest, ThePreviewShowsMovesAndBarsAndReplansAsTheBudgetChanges)
         waitFor([&] { return !wizard.planning() && wizard.result() && wizard.result()->plan.moves.size() == 2; }));
     EXPECT_EQ(wizard.movesModel()->rowCount(), 2);
     EXPECT_TRUE(wizard.warningsText().contains(QStringLiteral("budget"))) << wizard.warningsText().toStdString();
+    auto* warnings = wizard.findChild<InlineMessage*>(QStringLiteral("planWarnings"));
+    ASSERT_NE(warnings, nullptr);
+    EXPECT_EQ(warnings->shownText(), wizard.warningsText()) << "shown as an inline warning";
+    EXPECT_EQ(warnings->kind(), InlineMessage::Kind::Warning);
     wizard.setMaxMoves(0);
     wizard.setBand(0.5);
     ASSERT_TRUE(
@@ -291,6 +296,10 @@ TEST_F(WizardTest, APlanIsRefusedWhenTheMapMovedOnAndNothingIsQueued)
     EXPECT_TRUE(message.contains(QStringLiteral("moved on"))) << message.toStdString();
     EXPECT_TRUE(message.contains(QString::fromStdString("space " + moved + " was pinned"))) << message.toStdString();
     EXPECT_TRUE(wizard.isVisible()) << "the wizard stays open to plan again or cancel";
+    auto* shown = wizard.findChild<InlineMessage*>(QStringLiteral("applyMessage"));
+    ASSERT_NE(shown, nullptr);
+    EXPECT_EQ(shown->shownText(), message);
+    EXPECT_EQ(shown->kind(), InlineMessage::Kind::Error);
     EXPECT_TRUE(map().migrations.empty());
     EXPECT_TRUE(map().operations.empty());
 }

@@ -2,7 +2,7 @@
 
 #include "widgets/connect/recent_connections.h"
 #include "widgets/style/file_dialogs.h"
-#include "widgets/style/theme.h"
+#include "widgets/style/inline_message.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -12,7 +12,6 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -61,13 +60,6 @@ QString encoded(const QString& value)
 {
     // core's URI parser percent-decodes option values; '/' stays readable.
     return QString::fromLatin1(QUrl::toPercentEncoding(value, "/"));
-}
-
-void setNoteColor(QLabel* label, HealthColorRole role)
-{
-    QPalette palette = label->palette();
-    palette.setColor(QPalette::WindowText, healthColor(role));
-    label->setPalette(palette);
 }
 
 } // namespace
@@ -130,8 +122,8 @@ ConnectDialog::ConnectDialog(RecentConnections* recent, QWidget* parent)
     profileForm->addRow(QString(), m_readOnly);
     layout->addWidget(profile);
 
-    m_error = createNoteLabel(QStringLiteral("errorLabel"));
-    setNoteColor(m_error, HealthColorRole::Critical);
+    m_error = new InlineMessage(this);
+    m_error->setObjectName(QStringLiteral("errorLabel"));
     layout->addWidget(m_error);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->setObjectName(QStringLiteral("buttons"));
@@ -145,16 +137,6 @@ ConnectDialog::ConnectDialog(RecentConnections* recent, QWidget* parent)
         connect(m_recent, &RecentConnections::passwordSaved, this, &ConnectDialog::onPasswordSaved);
         connect(m_recent, &RecentConnections::passwordNotSaved, this, &ConnectDialog::onPasswordNotSaved);
     }
-}
-
-QLabel* ConnectDialog::createNoteLabel(const QString& name)
-{
-    auto* label = new QLabel(this);
-    label->setObjectName(name);
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::PlainText);
-    label->hide();
-    return label;
 }
 
 QLineEdit* ConnectDialog::addFileRow(
@@ -214,7 +196,8 @@ QWidget* ConnectDialog::createEtcdPage()
     m_password->setObjectName(QStringLiteral("etcdPassword"));
     m_password->setEchoMode(QLineEdit::Password);
     form->addRow(tr("Pass&word:"), m_password);
-    m_passwordNote = createNoteLabel(QStringLiteral("passwordNote"));
+    m_passwordNote = new InlineMessage(this);
+    m_passwordNote->setObjectName(QStringLiteral("passwordNote"));
     form->addRow(QString(), m_passwordNote);
     layout->addLayout(form);
 
@@ -270,8 +253,7 @@ void ConnectDialog::loadSavedPassword(const QString& key)
             return;
         }
         m_password->setText(password);
-        m_passwordNote->setText(error);
-        m_passwordNote->setVisible(!error.isEmpty());
+        m_passwordNote->show(error, InlineMessage::Kind::Warning);
     });
 }
 
@@ -341,7 +323,7 @@ void ConnectDialog::setSpec(const ConnectionSpec& spec)
     m_environment->setCurrentText(spec.environment);
     m_colour = spec.colour;
     m_readOnly->setChecked(spec.readOnly);
-    m_passwordNote->hide();
+    m_passwordNote->clear();
     showError({});
 }
 
@@ -421,8 +403,7 @@ ConnectDialog::Problem ConnectDialog::etcdProblem() const
 
 void ConnectDialog::showError(const Problem& problem)
 {
-    m_error->setText(problem.message);
-    m_error->setVisible(!problem.message.isEmpty());
+    m_error->show(problem.message, InlineMessage::Kind::Error);
     if (problem.field) {
         problem.field->setFocus();
     }
@@ -457,9 +438,7 @@ void ConnectDialog::setWaitingForKeyring(bool waiting)
 {
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(!waiting);
     if (waiting) {
-        setNoteColor(m_passwordNote, HealthColorRole::Unknown);
-        m_passwordNote->setText(tr("Saving the password in the system keyring…"));
-        m_passwordNote->show();
+        m_passwordNote->show(tr("Saving the password in the system keyring…"), InlineMessage::Kind::Info);
     }
 }
 
@@ -470,7 +449,7 @@ void ConnectDialog::onPasswordSaved(const QString& key)
     }
     m_pendingKey.clear();
     setWaitingForKeyring(false);
-    m_passwordNote->hide();
+    m_passwordNote->clear();
     QDialog::accept();
 }
 
@@ -482,9 +461,8 @@ void ConnectDialog::onPasswordNotSaved(const QString& key, const QString& messag
     m_pendingKey.clear();
     setWaitingForKeyring(false);
     m_unsavedPasswordSpec = spec();
-    setNoteColor(m_passwordNote, HealthColorRole::Warning);
-    m_passwordNote->setText(message + QLatin1Char(' ') + tr("Press Connect again to connect without saving it."));
-    m_passwordNote->show();
+    m_passwordNote->show(
+        message + QLatin1Char(' ') + tr("Press Connect again to connect without saving it."), InlineMessage::Kind::Warning);
 }
 
 } // namespace shardmap::widgets

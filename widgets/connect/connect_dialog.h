@@ -9,13 +9,13 @@ class QComboBox;
 class QDialogButtonBox;
 class QFormLayout;
 class QGroupBox;
-class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QStackedWidget;
 
 namespace shardmap::widgets {
 
+class InlineMessage;
 class RecentConnections;
 
 // Asks where the shard map's store is (an SQLite file, or etcd endpoints + prefix with optional
@@ -47,7 +47,6 @@ private:
     QWidget* createEtcdPage();
     QGroupBox* createNodeTlsBox();
     QLineEdit* addFileRow(QFormLayout* form, const QString& label, const QString& name, const QString& filter);
-    QLabel* createNoteLabel(const QString& name);
     void fillRecentCombo();
     void applyRecent(int index);
     void loadSavedPassword(const QString& key);
@@ -80,8 +79,8 @@ private:
     QComboBox* m_environment = nullptr;
     QCheckBox* m_readOnly = nullptr;
     QString m_colour;
-    QLabel* m_passwordNote = nullptr;
-    QLabel* m_error = nullptr;
+    InlineMessage* m_passwordNote = nullptr;
+    InlineMessage* m_error = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
     QString m_pendingKey; // the keyring is saving this connection's password
     ConnectionSpec m_unsavedPasswordSpec; // told the user its password was not saved

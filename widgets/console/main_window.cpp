@@ -11,6 +11,7 @@
 #include "widgets/map/map_page.h"
 #include "widgets/migrations/migrations_page.h"
 #include "widgets/overview/overview_page.h"
+#include "widgets/style/inline_message.h"
 #include "widgets/style/preferences_dialog.h"
 #include "widgets/style/view_state.h"
 #include "widgets/whatif/whatif_page.h"
@@ -54,12 +55,8 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowTitle(tr("Shardmap"));
     setWindowIcon(QIcon(QStringLiteral(":/shardmap.svg")));
 
-    m_banner = new QLabel(this);
+    m_banner = new InlineMessage(this);
     m_banner->setObjectName(QStringLiteral("connectionBanner"));
-    m_banner->setWordWrap(true);
-    m_banner->setMargin(6);
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #f6d36b; color: #3a2a00; border-radius: 3px; }"));
-    m_banner->hide();
 
     m_navigation = new QListWidget(this);
     m_navigation->setObjectName(QStringLiteral("navigation"));
@@ -476,26 +473,24 @@ void MainWindow::connectionStateChanged(FleetConnection::State state, const QStr
     switch (state) {
     case FleetConnection::State::Disconnected:
         m_connectionLabel->setText(tr("Not connected"));
-        m_banner->setText(tr("Not connected. Use File ▸ Connect… (Ctrl+O) to open a fleet's shard map."));
-        m_banner->show();
+        m_banner->show(tr("Not connected. Use File ▸ Connect… (Ctrl+O) to open a fleet's shard map."),
+            InlineMessage::Kind::Info);
         break;
     case FleetConnection::State::Connecting:
         m_connectionLabel->setText(tr("Connecting to %1…").arg(store));
         if (detail.isEmpty() || m_connection->lastError().isEmpty()) {
-            m_banner->hide();
+            m_banner->clear();
         } else {
-            m_banner->setText(detail);
-            m_banner->show();
+            m_banner->show(detail, InlineMessage::Kind::Warning);
         }
         break;
     case FleetConnection::State::Connected:
         m_connectionLabel->setText(tr("Connected: %1").arg(store));
-        m_banner->hide();
+        m_banner->clear();
         break;
     case FleetConnection::State::Reconnecting:
         m_connectionLabel->setText(tr("Reconnecting to %1…").arg(store));
-        m_banner->setText(detail);
-        m_banner->show();
+        m_banner->show(detail, InlineMessage::Kind::Warning);
         break;
     }
     m_disconnectAction->setEnabled(state != FleetConnection::State::Disconnected);
@@ -538,7 +533,7 @@ QString MainWindow::metricsAgeText() const
 
 QString MainWindow::bannerText() const
 {
-    return m_banner->isVisibleTo(this) ? m_banner->text() : QString();
+    return m_banner->shownText();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

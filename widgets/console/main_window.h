@@ -24,6 +24,7 @@ class AuditPage;
 class OverviewPage;
 class DetailPage;
 class FleetPage;
+class InlineMessage;
 class MapPage;
 class MigrationsPage;
 class PlanWizard;
@@ -130,7 +131,7 @@ private:
     MigrationsPage* m_migrationsPage = nullptr;
     AuditPage* m_auditPage = nullptr;
     WhatIfPage* m_whatIfPage = nullptr;
-    QLabel* m_banner = nullptr;
+    InlineMessage* m_banner = nullptr;
     QLineEdit* m_findSpace = nullptr;
     QLabel* m_environmentLabel = nullptr;
     QLabel* m_connectionLabel = nullptr;

@@ -1,6 +1,7 @@
 #include "widgets/report/report_preview_dialog.h"
 
 #include "widgets/report/report_thread.h"
+#include "widgets/style/inline_message.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -95,9 +96,8 @@ void ReportPreviewDialog::buildUi()
     m_scroll->setWidget(m_image);
     m_scroll->setWidgetResizable(true);
     m_scroll->setBackgroundRole(QPalette::Dark);
-    m_status = new QLabel(this);
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status = new InlineMessage(this);
+    m_status->setObjectName(QStringLiteral("reportStatus"));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
@@ -145,8 +145,7 @@ QString ReportPreviewDialog::statusText() const
 
 void ReportPreviewDialog::setStatus(const QString& text, bool error)
 {
-    m_status->setText(text);
-    m_status->setStyleSheet(error ? QStringLiteral("QLabel { color: #a00000; }") : QString());
+    m_status->show(text, error ? InlineMessage::Kind::Error : InlineMessage::Kind::Info);
 }
 
 int ReportPreviewDialog::pageWidth() const

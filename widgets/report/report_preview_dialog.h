@@ -19,6 +19,8 @@ QT_END_NAMESPACE
 
 namespace shardmap::widgets {
 
+class InlineMessage;
+
 // The print preview of a migration report: its pages one at a time (previous/next, page number,
 // zoom), then Print… (the system's print dialog) or Save as PDF…. The report is laid out, its
 // pages painted and printed on the report thread (widgets/report/report_thread.h); the window
@@ -69,7 +71,7 @@ private:
     int m_page = 0;
     QLabel* m_image = nullptr;
     QScrollArea* m_scroll = nullptr;
-    QLabel* m_status = nullptr;
+    InlineMessage* m_status = nullptr;
     QSpinBox* m_pageBox = nullptr;
     QLabel* m_ofPages = nullptr;
     QComboBox* m_zoom = nullptr;

@@ -4,6 +4,7 @@
 #include "core/migration/migration_requests.h"
 #include "widgets/charts/comparison_chart.h"
 #include "widgets/style/format.h"
+#include "widgets/style/inline_message.h"
 #include "widgets/whatif/simulation_model.h"
 
 #include <QDoubleSpinBox>
@@ -48,9 +49,8 @@ WhatIfPage::WhatIfPage(FleetConnection* connection, QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildControls());
-    m_message = new QLabel(this);
-    m_message->setWordWrap(true);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message = new InlineMessage(this);
+    m_message->setObjectName(QStringLiteral("whatIfMessage"));
     layout->addWidget(m_message);
     auto* split = new QSplitter(Qt::Vertical, this);
     m_table = new QTableView(split);
@@ -138,14 +138,14 @@ void WhatIfPage::run()
 {
     auto store = m_connection->store();
     if (!store) {
-        m_message->setText(tr("Not connected to a shard map"));
+        m_message->show(tr("Not connected to a shard map"), InlineMessage::Kind::Warning);
         emit finished();
         return;
     }
     const std::uint64_t ticket = m_generation.next();
     m_running = true;
     m_run->setEnabled(false);
-    m_message->setText(tr("Reading the fleet's figures and simulating…"));
+    m_message->show(tr("Reading the fleet's figures and simulating…"), InlineMessage::Kind::Info);
     auto nodes = m_connection->requestNodes();
     runInBackground(
         m_connection->pool(), this,
@@ -169,18 +169,20 @@ void WhatIfPage::show(core::Result<core::SimulationResult> result)
     m_running = false;
     m_run->setEnabled(true);
     if (!result) {
-        m_message->setText(tr("The simulation failed: %1").arg(QString::fromStdString(result.error().describe())));
+        m_message->show(tr("The simulation failed: %1").arg(QString::fromStdString(result.error().describe())),
+            InlineMessage::Kind::Error);
         emit finished();
         return;
     }
     const QLocale locale;
-    m_message->setText(tr("%n space(s), %1 on %2 shard(s); adding shards moves at least %3 for an even share. "
-                          "Dynamic lookup (current, planner, load-aware) moves only what has to move; the hashes "
-                          "move every space whose computed shard changes.",
-        nullptr, static_cast<int>(result->spaces))
-                           .arg(formatBytes(result->total.bytes))
-                           .arg(result->shards.size())
-                           .arg(formatBytes(result->minimumMovedOnAdd)));
+    m_message->show(tr("%n space(s), %1 on %2 shard(s); adding shards moves at least %3 for an even share. "
+                       "Dynamic lookup (current, planner, load-aware) moves only what has to move; the hashes "
+                       "move every space whose computed shard changes.",
+                        nullptr, static_cast<int>(result->spaces))
+                        .arg(formatBytes(result->total.bytes))
+                        .arg(result->shards.size())
+                        .arg(formatBytes(result->minimumMovedOnAdd)),
+        InlineMessage::Kind::Info);
     QStringList names;
     QList<double> maxOverMean;
     QList<double> onAdd;

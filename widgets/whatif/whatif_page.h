@@ -8,7 +8,6 @@
 #include <memory>
 
 class QDoubleSpinBox;
-class QLabel;
 class QPushButton;
 class QSpinBox;
 class QTableView;
@@ -16,6 +15,7 @@ class QTableView;
 namespace shardmap::widgets {
 
 class ComparisonChart;
+class InlineMessage;
 class SimulationModel;
 
 // The what-if simulator (issue 12, seed 000's argument on the administrator's own data): the
@@ -61,7 +61,7 @@ private:
     QSpinBox* m_add = nullptr;
     QSpinBox* m_remove = nullptr;
     QPushButton* m_run = nullptr;
-    QLabel* m_message = nullptr;
+    InlineMessage* m_message = nullptr;
     QTableView* m_table = nullptr;
     ComparisonChart* m_evenness = nullptr;
     ComparisonChart* m_moved = nullptr;

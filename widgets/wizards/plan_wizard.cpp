@@ -5,6 +5,7 @@
 #include "widgets/charts/load_bars_chart.h"
 #include "widgets/migrations/migrations_page.h"
 #include "widgets/style/format.h"
+#include "widgets/style/inline_message.h"
 #include "widgets/wizards/plan_moves_model.h"
 
 #include <QComboBox>
@@ -184,9 +185,8 @@ public:
         auto* label = new QLabel(PlanWizard::tr("&Reason:"), this);
         label->setBuddy(wizard->m_reason);
         layout->addRow(label, wizard->m_reason);
-        wizard->m_applyMessage = new QLabel(this);
-        wizard->m_applyMessage->setWordWrap(true);
-        wizard->m_applyMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        wizard->m_applyMessage = new InlineMessage(this);
+        wizard->m_applyMessage->setObjectName(QStringLiteral("applyMessage"));
         layout->addRow(wizard->m_applyMessage);
         connect(wizard->m_reason, &QLineEdit::textChanged, this, &QWizardPage::completeChanged);
     }
@@ -240,7 +240,7 @@ void PlanWizard::reject()
 {
     // The request is with the store: closing now would hide whether the plan was queued.
     if (m_applying) {
-        m_applyMessage->setText(tr("Queueing… wait for the store's answer."));
+        m_applyMessage->show(tr("Queueing… wait for the store's answer."), InlineMessage::Kind::Info);
         return;
     }
     QWizard::reject();
@@ -321,9 +321,8 @@ QWidget* PlanWizard::buildPreview()
     m_summary = new QLabel(box);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_warnings = new QLabel(box);
-    m_warnings->setWordWrap(true);
-    m_warnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_warnings = new InlineMessage(box);
+    m_warnings->setObjectName(QStringLiteral("planWarnings"));
     layout->addWidget(m_summary);
     layout->addWidget(m_warnings);
     auto* split = new QSplitter(Qt::Vertical, box);
@@ -574,8 +573,7 @@ void PlanWizard::showResult()
         m_moves->setMoves({});
     }
     m_summary->setText(summaryText());
-    m_warnings->setText(warningsText());
-    m_warnings->setVisible(!m_warnings->text().isEmpty());
+    m_warnings->show(warningsText(), m_error.isEmpty() ? InlineMessage::Kind::Warning : InlineMessage::Kind::Error);
     const bool editable = m_result && !m_result->plan.moves.empty() && m_result->plan.newShards.empty() && !planning();
     m_editInPlanMode->setEnabled(editable);
     m_editInPlanMode->setToolTip(m_result && !m_result->plan.newShards.empty()
@@ -647,7 +645,7 @@ void PlanWizard::applyPlan()
     const core::Actor actor { plan.createdBy, plan.reason };
     auto nodes = m_connection->requestNodes();
     m_applying = true;
-    m_applyMessage->setText(tr("Queueing…"));
+    m_applyMessage->show(tr("Queueing…"), InlineMessage::Kind::Info);
     emit page(ConfirmPageId)->completeChanged();
     runInBackground(
         m_connection->pool(), this,
@@ -666,7 +664,7 @@ void PlanWizard::applyPlan()
                 const QString message = tr("Nothing was queued: %1").arg(qs(operation.error().describe()))
                     + (operation.error().code == core::ErrorCode::Conflict ? tr("\nGo back to plan again.")
                                                                            : QString());
-                m_applyMessage->setText(message);
+                m_applyMessage->show(message, InlineMessage::Kind::Error);
                 emit applyFailed(message);
                 return;
             }

@@ -18,6 +18,7 @@ class QTableView;
 
 namespace shardmap::widgets {
 
+class InlineMessage;
 class LoadBarsChart;
 class PlanMovesModel;
 
@@ -121,11 +122,11 @@ private:
     PlanMovesModel* m_moves = nullptr;
     QTableView* m_movesView = nullptr;
     QLabel* m_summary = nullptr;
-    QLabel* m_warnings = nullptr;
+    InlineMessage* m_warnings = nullptr;
     QPushButton* m_editInPlanMode = nullptr;
     QLineEdit* m_reason = nullptr;
     QLabel* m_confirmSummary = nullptr;
-    QLabel* m_applyMessage = nullptr;
+    InlineMessage* m_applyMessage = nullptr;
 };
 
 } // namespace shardmap::widgets
