@@ -326,7 +326,7 @@ TEST_F(EtcdStoreTest, AViewersEtcdUserReadsAndWatchesButEveryChangeIsRefused)
     ASSERT_TRUE(etcd);
     std::string error;
     ASSERT_TRUE(shardmap::testing::enableEtcdRoles(*etcd, "shardmap", error)) << error;
-    auto writer = open(etcdUriAs(*etcd, "shardmap", "writer"));
+    auto writer = open(etcdUriAs(*etcd, "shardmap", "shardmapd"));
     ASSERT_TRUE(writer);
     ASSERT_TRUE(writer->commit(request("k", "1")));
     auto grant = writer->acquireLease("executor", "ctl-a", 60s);
@@ -394,7 +394,7 @@ TEST_F(EtcdStoreTest, AnEtcdUserWithoutReadPermissionIsRefusedOnOpen)
     ASSERT_TRUE(etcd);
     std::string error;
     ASSERT_TRUE(shardmap::testing::enableEtcdRoles(*etcd, "shardmap", error)) << error;
-    ASSERT_TRUE(open(etcdUriAs(*etcd, "shardmap", "writer")));
+    ASSERT_TRUE(open(etcdUriAs(*etcd, "shardmap", "operator")));
     ASSERT_TRUE(open(etcdUriAs(*etcd, "elsewhere", "root")));
     const std::pair<std::string, std::string> cases[] = {
         { etcdUriAs(*etcd, "shardmap", "nobody"), "etcd user 'nobody' may not read under 'shardmap/'" },

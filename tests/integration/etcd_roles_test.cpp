@@ -1,10 +1,11 @@
-// shardmapctl with etcd's own users and roles (docs/SHARD_MAP.md, "etcd users and roles"): the
-// real binary, real nodes and a real etcd with authentication on. A viewer's etcd user shows the
-// map; every change it tries fails with exit code 7, a sentence naming the user and the prefix,
-// and leaves the map as it was.
+// etcd's own users and roles (docs/SHARD_MAP.md, "etcd users and roles") with the real programs,
+// real nodes and a real etcd with authentication on. shardmapctl with a viewer's etcd user shows
+// the map; every change it tries fails with exit code 7, a sentence naming the user and the
+// prefix, and leaves the map as it was. shardmapd leads with its own user, never with a viewer's.
 #include "core/map/map_editor.h"
 #include "core/store/etcd_store.h"
 #include "ctl_run.h"
+#include "tests/support/controller_process.h"
 #include "tests/support/etcd_process.h"
 #include "tests/support/etcd_roles.h"
 
@@ -28,18 +29,18 @@ core::MapSnapshot mapOf(const std::string& store)
 
 } // namespace
 
-TEST(CtlEtcdRolesTest, AViewersEtcdUserShowsTheMapAndEveryChangeFailsClearly)
+TEST(EtcdRolesTest, AViewersEtcdUserShowsTheMapAndEveryChangeFailsClearly)
 {
     TempDir dir;
     std::string error;
     auto etcd = EtcdProcess::start(error);
     ASSERT_TRUE(etcd) << error;
     ASSERT_TRUE(enableEtcdRoles(*etcd, "shardmap", error)) << error;
-    const std::string writer = etcdUriAs(*etcd, "shardmap", "writer");
+    const std::string operatorUri = etcdUriAs(*etcd, "shardmap", "operator");
     std::vector<std::unique_ptr<NodeProcess>> nodes;
-    ASSERT_NO_FATAL_FAILURE(startCtlFleet(dir, writer, nodes));
+    ASSERT_NO_FATAL_FAILURE(startCtlFleet(dir, operatorUri, nodes));
     {
-        auto store = core::openStore(writer, false);
+        auto store = core::openStore(operatorUri, false);
         ASSERT_TRUE(store);
         core::SpaceRecord acme;
         acme.id = "acme";
@@ -47,7 +48,7 @@ TEST(CtlEtcdRolesTest, AViewersEtcdUserShowsTheMapAndEveryChangeFailsClearly)
         ASSERT_TRUE((*store)->commit({ { { core::keys::space("acme"), core::encode(acme), 0 } }, std::nullopt,
             std::nullopt, "tester", "create-space", "" }));
     }
-    const auto before = mapOf(writer);
+    const auto before = mapOf(operatorUri);
 
     // The viewer's password from a file, as the page advises.
     std::ofstream(dir.file("viewer.password")) << etcdPasswordOf("viewer") << "\n";
@@ -88,20 +89,20 @@ TEST(CtlEtcdRolesTest, AViewersEtcdUserShowsTheMapAndEveryChangeFailsClearly)
     EXPECT_EQ(json.code, 7);
     EXPECT_EQ(json.parsed()["error"]["code"], "permission denied") << json.out;
 
-    const auto after = mapOf(writer);
+    const auto after = mapOf(operatorUri);
     EXPECT_EQ(after.revision, before.revision) << "a refused change moved the map";
     EXPECT_EQ(after.shards.size(), 2u);
     EXPECT_EQ(after.nodes.size(), 2u);
 }
 
-TEST(CtlEtcdRolesTest, AnEtcdUserWithoutARoleIsToldItMayNotRead)
+TEST(EtcdRolesTest, AnEtcdUserWithoutARoleIsToldItMayNotRead)
 {
     TempDir dir;
     std::string error;
     auto etcd = EtcdProcess::start(error);
     ASSERT_TRUE(etcd) << error;
     ASSERT_TRUE(enableEtcdRoles(*etcd, "shardmap", error)) << error;
-    ASSERT_EQ(runCtl(dir, etcdUriAs(*etcd, "shardmap", "writer"), { "init" }).code, 0);
+    ASSERT_EQ(runCtl(dir, etcdUriAs(*etcd, "shardmap", "operator"), { "init" }).code, 0);
     auto run = runCtl(dir, "etcd://" + etcd->endpoint() + "/shardmap?user=nobody", { "shard", "list" },
         { std::string(core::kEtcdPasswordVariable) + "=" + etcdPasswordOf("nobody") });
     EXPECT_EQ(run.code, 7) << run.err;
@@ -109,4 +110,37 @@ TEST(CtlEtcdRolesTest, AnEtcdUserWithoutARoleIsToldItMayNotRead)
                            "(permission denied)"),
         std::string::npos)
         << run.err;
+}
+
+// shardmapd writes its leases and the executor's commits: with the viewer's user it routes but
+// never leads, and says why; with its own user (shardmap-writer) it leads.
+TEST(EtcdRolesTest, ShardmapdLeadsWithItsOwnUserAndNeverWithAViewers)
+{
+    TempDir dir;
+    std::string error;
+    auto etcd = EtcdProcess::start(error);
+    ASSERT_TRUE(etcd) << error;
+    ASSERT_TRUE(enableEtcdRoles(*etcd, "shardmap", error)) << error;
+    ASSERT_EQ(runCtl(dir, etcdUriAs(*etcd, "shardmap", "operator"), { "init" }).code, 0);
+    const auto uriFor = [&](const std::string& user) {
+        std::ofstream(dir.file(user + ".password")) << etcdPasswordOf(user) << "\n";
+        return "etcd://" + etcd->endpoint() + "/shardmap?user=" + user
+            + "&password_file=" + dir.file(user + ".password");
+    };
+
+    auto viewer = ControllerProcess::start(dir.file("viewer.stderr"), { "--store", uriFor("viewer"), "--id", "v" });
+    ASSERT_TRUE(viewer);
+    const std::string refusal
+        = "the store refused the change: etcd user 'viewer' may not write under 'shardmap/' (permission denied)";
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(10), [&] {
+        return viewer->stderrText().find("cannot acquire the executor lease") != std::string::npos;
+    })) << viewer->stderrText();
+    EXPECT_NE(viewer->stderrText().find(refusal), std::string::npos) << viewer->stderrText();
+    EXPECT_FALSE(viewer->leads());
+
+    auto controller
+        = ControllerProcess::start(dir.file("shardmapd.stderr"), { "--store", uriFor("shardmapd"), "--id", "c" });
+    ASSERT_TRUE(controller);
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(10), [&] { return controller->leads(); })) << controller->stderrText();
+    EXPECT_FALSE(viewer->leads());
 }

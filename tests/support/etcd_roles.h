@@ -17,9 +17,10 @@ inline std::string etcdPasswordOf(const std::string& user)
     return user + "-pw";
 }
 
-// On a server of the test's own (authentication is server-wide): a root user; the role
-// shardmap-viewer (read on PREFIX/) and shardmap-writer (readwrite on PREFIX/); the users viewer
-// and writer with them and nobody with no role; then authentication on. False and why otherwise.
+// On a server of the test's own (authentication is server-wide): a root user; the roles
+// shardmap-viewer (read on PREFIX/) and shardmap-writer (readwrite on PREFIX/); the users
+// shardmapd and operator with shardmap-writer, viewer with shardmap-viewer, and nobody with no
+// role; then authentication on. False and why otherwise.
 inline bool enableEtcdRoles(const EtcdProcess& etcd, const std::string& prefix, std::string& error)
 {
     const std::string keys = prefix + "/";
@@ -32,10 +33,12 @@ inline bool enableEtcdRoles(const EtcdProcess& etcd, const std::string& prefix, 
         { "role", "grant-permission", "--prefix=true", "shardmap-viewer", "read", keys },
         { "role", "add", "shardmap-writer" },
         { "role", "grant-permission", "--prefix=true", "shardmap-writer", "readwrite", keys },
+        addUser("shardmapd"),
+        { "user", "grant-role", "shardmapd", "shardmap-writer" },
+        addUser("operator"),
+        { "user", "grant-role", "operator", "shardmap-writer" },
         addUser("viewer"),
         { "user", "grant-role", "viewer", "shardmap-viewer" },
-        addUser("writer"),
-        { "user", "grant-role", "writer", "shardmap-writer" },
         addUser("nobody"),
         { "auth", "enable" },
     };

@@ -132,7 +132,7 @@ TEST_F(ProfilesTest, AReadOnlyWindowWorksWithAViewersEtcdUser)
     auto etcd = testing::EtcdProcess::start(error);
     ASSERT_TRUE(etcd) << error;
     ASSERT_TRUE(testing::enableEtcdRoles(*etcd, "shardmap", error)) << error;
-    m_storeUri = testing::etcdUriAs(*etcd, "shardmap", "writer");
+    m_storeUri = testing::etcdUriAs(*etcd, "shardmap", "operator");
     startFleet(2);
     addSpace("acme", "s0");
     addSpace("globex", "s0");
