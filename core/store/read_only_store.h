@@ -11,7 +11,7 @@ namespace shardmap::core {
 // that says the connection is read-only, before it reaches the store. The console's read-only
 // connections open their store through it, so no page, wizard or plan can change the map
 // whatever its own checks do. (Enforcement by the store itself, for a user who could open it
-// writable anyway, is etcd's users and roles: issue 17.)
+// writable anyway, is etcd's users and roles: a viewer's etcd user, docs/SHARD_MAP.md.)
 std::unique_ptr<MetadataStore> makeReadOnly(std::unique_ptr<MetadataStore> store);
 
 // The message of the refusals ("read-only connection: ... was not changed").
