@@ -21,6 +21,9 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QHeaderView>
+#include <QSettings>
+#include <QSortFilterProxyModel>
 #include <QFile>
 #include <QItemSelectionModel>
 #include <QSignalSpy>
@@ -145,6 +148,37 @@ TEST(MigrationsFilterProxy, FiltersByStateSpaceShardAndTime)
                              makeMigration("m-4", "cyan", "s0", "s2", core::MigrationPhase::Queued, 9500) },
         2));
     EXPECT_EQ(proxy.rowCount(), 3);
+}
+
+TEST(MigrationsPage, ColumnWidthsOrderAndSortAreRemembered)
+{
+    const QString key = QStringLiteral("viewState/migrations/columns");
+    QSettings().remove(key);
+    FleetConnection connection;
+    int width = 0;
+    {
+        MigrationsPage page(&connection);
+        QHeaderView* header = page.view()->horizontalHeader();
+        header->resizeSection(MigrationsModel::SpaceColumn, 233);
+        width = header->sectionSize(MigrationsModel::SpaceColumn);
+        header->moveSection(header->visualIndex(MigrationsModel::PhaseColumn), 0);
+        page.view()->sortByColumn(MigrationsModel::SpaceColumn, Qt::AscendingOrder);
+        ASSERT_TRUE(waitFor([&] { return QSettings().contains(key); }, 5000));
+        // The last change is saved half a second after it.
+        const QByteArray last = header->saveState();
+        ASSERT_TRUE(waitFor([&] { return QSettings().value(key).toByteArray() == last; }, 5000));
+    }
+    MigrationsPage again(&connection);
+    const QHeaderView* header = again.view()->horizontalHeader();
+    EXPECT_EQ(header->sectionSize(MigrationsModel::SpaceColumn), width);
+    EXPECT_EQ(header->logicalIndex(0), MigrationsModel::PhaseColumn);
+    EXPECT_EQ(header->sortIndicatorSection(), MigrationsModel::SpaceColumn);
+    EXPECT_EQ(header->sortIndicatorOrder(), Qt::AscendingOrder);
+    const auto* proxy = qobject_cast<const QSortFilterProxyModel*>(again.view()->model());
+    ASSERT_NE(proxy, nullptr);
+    EXPECT_EQ(proxy->sortColumn(), MigrationsModel::SpaceColumn) << "the rows are sorted as the header says";
+    EXPECT_EQ(proxy->sortOrder(), Qt::AscendingOrder);
+    QSettings().remove(key);
 }
 
 class MigrationsPageTest : public testing::FleetTest<::testing::Test> {

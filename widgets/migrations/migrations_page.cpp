@@ -7,6 +7,7 @@
 #include "widgets/migrations/progress_delegate.h"
 #include "widgets/report/report_export_dialog.h"
 #include "widgets/style/inline_message.h"
+#include "widgets/style/view_state.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -91,6 +92,7 @@ void MigrationsPage::buildUi()
     m_view->sortByColumn(MigrationsModel::IdColumn, Qt::DescendingOrder);
     m_view->setItemDelegateForColumn(MigrationsModel::ProgressColumn, new ProgressDelegate(m_view));
     m_view->horizontalHeader()->setStretchLastSection(true);
+    rememberState(m_view->horizontalHeader(), QStringLiteral("migrations/columns"));
     m_view->verticalHeader()->hide();
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MigrationsPage::updateActions);
     // activated covers double-click and Enter (single click where the platform activates so).
