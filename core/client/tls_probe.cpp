@@ -91,8 +91,9 @@ bool signedByCa(X509* cert, const std::string& caFile)
 // What the client can see of why its certificate was refused.
 std::string reasonFromOurCertificate(const NodeClientOptions& options)
 {
-    const std::string generic = "refused our client certificate (--node-tls-cert): revoked, or signed by a CA it "
-                                "does not trust; its log names the verification error";
+    const std::string generic
+        = "refused our client certificate (--node-tls-cert): revoked, or signed by a CA it does not trust (the "
+          "server's log says \"Certificate verify failed with code N\": 23 revoked, 20 or 19 an unknown CA)";
     std::unique_ptr<BIO, decltype(&BIO_free)> file(BIO_new_file(options.certFile.c_str(), "r"), &BIO_free);
     std::unique_ptr<X509, X509Free> cert(file ? PEM_read_bio_X509(file.get(), nullptr, nullptr, nullptr) : nullptr);
     if (!cert)

@@ -13,7 +13,7 @@ namespace shardmap::core {
 // (TLS 1.2, our certificate) tells a refused certificate from a server that is down or speaks no
 // TLS, and what the client can see of its certificate says why: its validity dates, and whether
 // the CA it trusts for the server (options.caFile) signed it. Revocation is known only to the
-// server, whose log names the verification error. Only for after a failure: it opens a
+// server, whose log has OpenSSL's verification code. Only for after a failure: it opens a
 // connection within timeout.
 std::string probeTlsRefusal(
     const std::string& address, const NodeClientOptions& options, std::chrono::milliseconds timeout);
