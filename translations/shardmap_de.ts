@@ -1478,14 +1478,6 @@
         <translation>Voraussichtliche Dauer:</translation>
     </message>
     <message>
-        <source>unthrottled (as fast as the nodes go)</source>
-        <translation type="vanished">ungedrosselt (so schnell die Knoten können)</translation>
-    </message>
-    <message>
-        <source>about %1 s at %2 docs/s</source>
-        <translation type="vanished">etwa %1 s bei %2 Dok./s</translation>
-    </message>
-    <message>
         <source>Target after the move:</source>
         <translation>Ziel nach der Verschiebung:</translation>
     </message>
@@ -1786,10 +1778,6 @@
     <message>
         <source>The history of migration %1 could not be read: %2</source>
         <translation>Der Verlauf der Migration %1 konnte nicht gelesen werden: %2</translation>
-    </message>
-    <message>
-        <source>The history of migration %1 could not be decoded: %2</source>
-        <translation>Der Verlauf der Migration %1 konnte nicht dekodiert werden: %2</translation>
     </message>
     <message>
         <source>The executor has kept no history of this migration (cancelled before it started): no phases, throughput or events to show.</source>
