@@ -1,7 +1,8 @@
 // Connection profiles and read-only connections (issue 16), offscreen against a real fleet:
 // profiles keep their name, environment and read-only flag across starts; the environment shows in
 // the title and the status bar (production in red); a read-only window disables every action and
-// its store refuses every write, so nothing changes whatever is tried; two windows each watch
+// its store refuses every write, so nothing changes whatever is tried, also on etcd with a
+// viewer's etcd user (issue 17), which etcd refuses every write itself; two windows each watch
 // their own fleet.
 #include "core/migration/migration_requests.h"
 #include "core/store/lease_names.h"
