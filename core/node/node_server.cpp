@@ -3,6 +3,7 @@
 #include "core/node/crl_directory.h"
 #include "core/util/validation.h"
 
+#include <algorithm>
 #include <fstream>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
@@ -203,6 +204,10 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
         return makeError(ErrorCode::InvalidArgument,
             "--controller-identity needs --tls-ca: the identities are read from client certificates that CA "
             "signed");
+    // An empty identity would admit a certificate that names nobody.
+    if (std::find(config.controllerIdentities.begin(), config.controllerIdentities.end(), std::string())
+        != config.controllerIdentities.end())
+        return makeError(ErrorCode::InvalidArgument, "--controller-identity must not be empty");
     auto credentials = makeServerCredentials(config.tls);
     if (!credentials)
         return credentials.error();

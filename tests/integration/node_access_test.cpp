@@ -290,6 +290,7 @@ TEST(NodeAccessTest, ABadRevocationListOrIdentityListStopsTheServersAtStart)
             "expired at Jan  2 00:00:00 2020 GMT" },
         { { "--tls-crl", dir.file("ca.crl") }, "--tls-crl needs --tls-ca" },
         { { "--controller-identity", "shardmapd" }, "--controller-identity needs --tls-ca" },
+        { { "--tls-ca", dir.file("ca.pem"), "--controller-identity", "" }, "--controller-identity must not be empty" },
     };
     int index = 0;
     for (const auto& [flags, message] : cases) {
