@@ -61,6 +61,8 @@ TEST(EtcdRolesTest, AViewersEtcdUserShowsTheMapAndEveryChangeFailsClearly)
         { "space", "where", "acme" },
         { "map", "history" },
         { "migrations", "list" },
+        { "operations", "list" },
+        { "watch", "--once" },
     };
     for (const auto& args : reads) {
         auto run = runCtl(dir, viewer, args);
