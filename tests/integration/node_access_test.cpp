@@ -261,6 +261,17 @@ TEST(NodeAccessTest, ExpiredRevokedAndForeignCertificatesAreRefusedInTheHandshak
         const std::string said = listed.error().describe();
         EXPECT_TRUE(said.starts_with(node->address() + ": " + why)) << said;
     }
+
+    // The other way round: a client that does not trust the node's CA says so.
+    auto options = clientOptions(dir, "controller");
+    options.caFile = dir.file("other-ca.pem");
+    auto distrustful = core::GrpcNodeClient::connect(node->address(), options);
+    ASSERT_TRUE(distrustful);
+    const auto listed = (*distrustful)->listShards();
+    ASSERT_FALSE(listed);
+    EXPECT_TRUE(listed.error().describe().starts_with(
+        node->address() + ": we refused its TLS certificate: not signed by the CA we trust"))
+        << listed.error().describe();
 }
 
 TEST(NodeAccessTest, ABadRevocationListOrIdentityListStopsTheServersAtStart)
