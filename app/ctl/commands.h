@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/client/admin_client.h"
 #include "core/client/node_client.h"
 #include "core/fleet/alerts.h"
 #include "core/map/map_editor.h"
@@ -38,6 +39,9 @@ struct CtlOptions {
     bool json = false;
     // How commands reach the nodes: TLS files (--node-tls-*); the deadline is `timeout`.
     core::NodeClientOptions nodeClient;
+    // --controller: reads and changes go through shardmapd's Admin API (app/ctl/controller.h).
+    core::AdminClientOptions controller;
+    std::string tokenFile;
 };
 
 // The node client options of every command: --node-tls-* and --timeout-ms.

@@ -2,6 +2,7 @@
 // functions and prints their output as a table or, with --json, as JSON.
 #include "app/common/node_tls_flags.h"
 #include "app/ctl/commands.h"
+#include "app/ctl/controller.h"
 #include "app/ctl/output.h"
 
 #include <CLI/CLI.hpp>
@@ -54,9 +55,11 @@ int report(const CommandResult& result, bool json)
 
 int main(int argc, char** argv)
 {
-    CLI::App app { "shardmapctl: inspect and change the Shardmap shard map.\n"
-                   "Exit codes: 0 ok, 2 invalid input, 3 not found, 4 conflict/exists, 5 refused (precondition), "
-                   "6 unavailable, 7 permission denied, 1 other." };
+    CLI::App app {
+        "shardmapctl: inspect and change the Shardmap shard map.\n"
+        "Exit codes: 0 ok, 2 invalid input, 3 not found, 4 conflict/exists, 5 refused (precondition), "
+        "6 unavailable, 7 permission denied or not authenticated, 10 awaiting approval (--controller), 1 other."
+    };
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("shardmapctl ") + SHARDMAP_VERSION);
     // --json, --reason and the other global options also after the subcommand.
@@ -76,9 +79,15 @@ int main(int argc, char** argv)
            "Deadline of each call to a node")
         ->check(CLI::Range(100, 600000));
     addNodeTlsFlags(app, options.nodeClient);
+    addControllerFlags(app, options);
 
     CommandResult result = shardmap::core::makeError(shardmap::core::ErrorCode::Internal, "no command ran");
     auto run = [&](auto command) { return [&, command] { result = command(); }; };
+    // A change made here, or sent to shardmapd's Admin API with --controller.
+    auto change = [&](auto local, auto remote) {
+        return run(
+            [&, local, remote] { return viaController(options) ? changeViaController(options, remote()) : local(); });
+    };
 
     app.add_subcommand("init", "Create the store (if missing) and print its revision")->callback(run([&] {
         return cmdInit(options);
@@ -99,10 +108,11 @@ int main(int argc, char** argv)
     nodeAdd->add_option("id", id, "Node id")->required();
     nodeAdd->add_option("address", address, "HOST:PORT of the node")->required();
     nodeAdd->add_option("--label", labels, "KEY=VALUE label (repeatable)");
-    nodeAdd->callback(run([&] { return cmdNodeAdd(options, id, address, parsePairs(labels)); }));
+    nodeAdd->callback(change([&] { return cmdNodeAdd(options, id, address, parsePairs(labels)); },
+        [&] { return changes::addNode(id, address, parsePairs(labels)); }));
     auto* nodeRemove = node->add_subcommand("remove", "Remove a node that has no shards");
     nodeRemove->add_option("id", id, "Node id")->required();
-    nodeRemove->callback(run([&] { return cmdNodeRemove(options, id); }));
+    nodeRemove->callback(change([&] { return cmdNodeRemove(options, id); }, [&] { return changes::removeNode(id); }));
     node->add_subcommand("list", "List nodes")->callback(run([&] { return cmdNodeList(options); }));
 
     auto* shardCmd = app.add_subcommand("shard", "Shards")->require_subcommand(1);
@@ -113,14 +123,16 @@ int main(int argc, char** argv)
     shardCreate->add_option("--fields", create.fields, "Searchable fields (default: title body tags)")->delimiter(',');
     shardCreate->add_option("--capacity-docs", create.capacityDocs, "Most documents (0: no limit)");
     shardCreate->add_option("--capacity-bytes", create.capacityBytes, "Most bytes (0: no limit)");
-    shardCreate->callback(run([&] { return cmdShardCreate(options, create); }));
+    shardCreate->callback(
+        change([&] { return cmdShardCreate(options, create); }, [&] { return changes::createShard(create); }));
     shardCmd->add_subcommand("list", "List shards with their state and size")->callback(run([&] {
         return cmdShardList(options);
     }));
     auto* setState = shardCmd->add_subcommand("set-state", "Set a shard's state");
     setState->add_option("id", shard, "Shard id")->required();
     setState->add_option("state", state, "active, draining, readonly or retired")->required();
-    setState->callback(run([&] { return cmdShardSetState(options, shard, state); }));
+    setState->callback(change(
+        [&] { return cmdShardSetState(options, shard, state); }, [&] { return changes::setShardState(shard, state); }));
 
     auto* spaceCmd = app.add_subcommand("space", "Spaces (tenants)")->require_subcommand(1);
     auto* spaceList = spaceCmd->add_subcommand("list", "List spaces");
@@ -132,15 +144,18 @@ int main(int argc, char** argv)
     auto* pin = spaceCmd->add_subcommand("pin", "Pin a space to a shard");
     pin->add_option("space", space, "Space id")->required();
     pin->add_option("shard", shard, "Shard id")->required();
-    pin->callback(run([&] { return cmdSpacePin(options, space, shard); }));
+    pin->callback(
+        change([&] { return cmdSpacePin(options, space, shard); }, [&] { return changes::pinSpace(space, shard); }));
     auto* unpin = spaceCmd->add_subcommand("unpin", "Remove a space's pin");
     unpin->add_option("space", space, "Space id")->required();
-    unpin->callback(run([&] { return cmdSpaceUnpin(options, space); }));
+    unpin->callback(
+        change([&] { return cmdSpaceUnpin(options, space); }, [&] { return changes::pinSpace(space, {}); }));
     auto* reassign = spaceCmd->add_subcommand(
         "reassign", "Hand a space's ownership to another shard by hand (epoch + 1; documents are not moved)");
     reassign->add_option("space", space, "Space id")->required();
     reassign->add_option("shard", shard, "New owner shard")->required();
-    reassign->callback(run([&] { return cmdSpaceReassign(options, space, shard); }));
+    reassign->callback(change(
+        [&] { return cmdSpaceReassign(options, space, shard); }, [&] { return changes::reassignSpace(space, shard); }));
 
     auto* mapCmd = app.add_subcommand("map", "The map's history")->require_subcommand(1);
     static std::uint64_t from = 0, revA = 0, revB = 0;
@@ -251,6 +266,7 @@ int main(int argc, char** argv)
     addPlanCommands(app, options, result);
     addSimulateCommand(app, options, result);
     addReportCommand(app, options, result);
+    addAccessCommands(app, options, result);
 
     try {
         app.parse(argc, argv);

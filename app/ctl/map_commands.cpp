@@ -1,6 +1,7 @@
 // shardmapctl commands that read or change the shard map itself.
 #include "app/ctl/admin.h"
 #include "app/ctl/commands.h"
+#include "app/ctl/controller.h"
 #include "app/ctl/output.h"
 
 #include <ostream>
@@ -38,6 +39,8 @@ CommandResult fromRevision(core::Result<std::uint64_t> revision, std::string wha
 
 core::Result<std::unique_ptr<core::MetadataStore>> openCtlStore(const CtlOptions& options, bool create)
 {
+    if (viaController(options) && !create)
+        return openControllerStore(options);
     if (options.storeUri.empty())
         return core::makeError(
             ErrorCode::InvalidArgument, "no store given: pass --store sqlite:PATH or set SHARDMAP_STORE");

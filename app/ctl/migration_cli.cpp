@@ -1,6 +1,7 @@
 // The command line of the migration commands: CLI11 subcommands wired to migration_commands.cpp,
 // operation_commands.cpp and watch_command.cpp.
 #include "app/ctl/commands.h"
+#include "app/ctl/controller.h"
 
 #include <CLI/CLI.hpp>
 
@@ -16,9 +17,20 @@ void addSetting(CLI::App* command, const std::string& flag, std::optional<T>& ta
         flag, [&target](const T& value) { target = value; }, help);
 }
 
+// A change made here, or sent to shardmapd's Admin API with --controller.
+auto changeWith(const CtlOptions& options, CommandResult& result)
+{
+    return [&options, &result](auto local, auto remote) {
+        return [&options, &result, local, remote] {
+            result = viaController(options) ? changeViaController(options, remote()) : local();
+        };
+    };
+}
+
 void addMigrationsGroup(CLI::App& app, const CtlOptions& options, CommandResult& result)
 {
     auto run = [&](auto command) { return [&result, command] { result = command(); }; };
+    auto viaApi = changeWith(options, result);
     auto* group = app.add_subcommand("migrations", "List, inspect and steer live migrations")->require_subcommand(1);
     static MigrationFilter filter;
     auto* list = group->add_subcommand("list", "Migrations: active ones and the last 20 finished");
@@ -32,20 +44,21 @@ void addMigrationsGroup(CLI::App& app, const CtlOptions& options, CommandResult&
     auto* show = group->add_subcommand("show", "Every field of a migration, and its history");
     show->add_option("id", id, "Migration id")->required();
     show->callback(run([&] { return cmdMigrationShow(options, id); }));
-    const std::pair<const char*, MigrationAction> actions[] = {
-        { "pause", MigrationAction::Pause },
-        { "resume", MigrationAction::Resume },
-        { "cancel", MigrationAction::Cancel },
-        { "rollback", MigrationAction::Rollback },
+    const std::tuple<const char*, MigrationAction, v1::SteerMigration::Action> actions[] = {
+        { "pause", MigrationAction::Pause, v1::SteerMigration::PAUSE },
+        { "resume", MigrationAction::Resume, v1::SteerMigration::RESUME },
+        { "cancel", MigrationAction::Cancel, v1::SteerMigration::CANCEL },
+        { "rollback", MigrationAction::Rollback, v1::SteerMigration::ROLLBACK },
     };
     const char* help[] = { "Stop advancing a migration (dual writes go on)", "Let a paused migration continue",
         "Cancel before cutover; the target's copy is removed",
         "Move the space back after cutover, while the rollback window is open" };
     for (std::size_t i = 0; i < std::size(actions); ++i) {
-        auto* command = group->add_subcommand(actions[i].first, help[i]);
+        const auto [name, action, steer] = actions[i];
+        auto* command = group->add_subcommand(name, help[i]);
         command->add_option("id", id, "Migration id")->required();
-        const auto action = actions[i].second;
-        command->callback(run([&, action] { return cmdMigrationAction(options, action, id); }));
+        command->callback(viaApi([&options, action] { return cmdMigrationAction(options, action, id); },
+            [steer] { return changes::steerMigration(id, steer); }));
     }
     static bool yes = false;
     auto* abandon = group->add_subcommand("abandon",
@@ -53,12 +66,18 @@ void addMigrationsGroup(CLI::App& app, const CtlOptions& options, CommandResult&
         "costs; --yes to do it)");
     abandon->add_option("id", id, "Migration id")->required();
     abandon->add_flag("--yes", yes, "Abandon it, knowing the cost");
-    abandon->callback(run([&] { return cmdMigrationAbandon(options, id, yes); }));
+    abandon->callback(run([&] {
+        // Through the Admin API only the act itself: what it costs is read here first.
+        if (viaController(options) && yes)
+            return changeViaController(options, changes::steerMigration(id, v1::SteerMigration::ABANDON));
+        return cmdMigrationAbandon(options, id, yes);
+    }));
     static std::uint64_t docsPerSecond = 0;
     auto* throttle = group->add_subcommand("throttle", "Set a migration's backfill rate (0: the default)");
     throttle->add_option("id", id, "Migration id")->required();
     throttle->add_option("docs_per_sec", docsPerSecond, "Documents per second")->required();
-    throttle->callback(run([&] { return cmdMigrationThrottle(options, id, docsPerSecond); }));
+    throttle->callback(viaApi([&options] { return cmdMigrationThrottle(options, id, docsPerSecond); },
+        [] { return changes::setThrottle(id, docsPerSecond); }));
 
     static SettingsChange change;
     auto* settings = group->add_subcommand("settings", "Show the executor's settings, or change them with flags");
@@ -84,7 +103,8 @@ void addOperations(CLI::App& app, const CtlOptions& options, CommandResult& resu
     auto operation = [&](core::OperationKind kind) {
         return run([&, kind] {
             args.kind = kind;
-            return cmdOperation(options, args);
+            return viaController(options) ? changeViaController(options, changes::startOperation(args))
+                                          : cmdOperation(options, args);
         });
     };
     auto* drain = app.add_subcommand("drain", "Move every space off a shard to the best other shards");
@@ -128,7 +148,8 @@ void addMigrationCommands(CLI::App& app, const CtlOptions& options, CommandResul
     migrate->add_option("space", space, "Space id")->required();
     migrate->add_option("--to", target, "Target shard")->required();
     migrate->add_option("--throttle", throttle, "Backfill docs/s (default: the settings' default)");
-    migrate->callback(run([&] { return cmdMigrate(options, space, target, throttle); }));
+    migrate->callback(changeWith(options, result)([&options] { return cmdMigrate(options, space, target, throttle); },
+        [] { return changes::queueMigration(space, target, throttle); }));
 
     addMigrationsGroup(app, options, result);
     addOperations(app, options, result);

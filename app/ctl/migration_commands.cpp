@@ -1,6 +1,7 @@
 // shardmapctl commands that queue, inspect and steer live migrations.
 #include "app/ctl/admin.h"
 #include "app/ctl/commands.h"
+#include "app/ctl/controller.h"
 #include "app/ctl/migration_view.h"
 #include "app/ctl/output.h"
 #include "core/migration/migration_history.h"
@@ -356,6 +357,8 @@ CommandResult cmdMigrationSettings(const CtlOptions& options, const SettingsChan
                 [table](std::ostream& out) { table.print(out); } };
         }
         const auto wanted = applied(*current, change);
+        if (viaController(options))
+            return changeViaController(options, changes::setSettings(wanted));
         auto revision = requests.setSettings(wanted, options.actor);
         if (!revision)
             return revision.error();

@@ -75,7 +75,8 @@ int exitCodeFor(core::ErrorCode code)
     case core::ErrorCode::FailedPrecondition: return 5;
     case core::ErrorCode::Unavailable:
     case core::ErrorCode::DeadlineExceeded: return 6;
-    case core::ErrorCode::PermissionDenied: return 7;
+    case core::ErrorCode::PermissionDenied:
+    case core::ErrorCode::Unauthenticated: return 7;
     default: return 1;
     }
 }

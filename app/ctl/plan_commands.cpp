@@ -4,6 +4,7 @@
 // checked against the map as the console's plan mode checks its drafts.
 #include "app/ctl/admin.h"
 #include "app/ctl/commands.h"
+#include "app/ctl/controller.h"
 #include "app/ctl/migration_view.h"
 #include "app/ctl/output.h"
 #include "core/plan/scenario.h"
@@ -200,6 +201,8 @@ CommandResult planWith(core::MigrationRequests& requests, const CtlOptions& opti
         return CommandOutput { printed, human };
     if (result->plan.moves.empty() && result->plan.kind == "move")
         return CommandOutput { printed, human };
+    if (viaController(options))
+        return changeViaController(options, changes::applyPlan(result->plan.encode()));
     return applyAndReport(requests, result->plan, options.actor, printed, human);
 }
 
@@ -286,7 +289,16 @@ void addPlanCommands(CLI::App& app, const CtlOptions& options, CommandResult& re
     static std::string file;
     auto* apply = group->add_subcommand("apply", "Queue a plan file; refused when the map moved on under its moves");
     apply->add_option("file", file, "Plan file (from -o or the console)")->required();
-    apply->callback(run([&] { return cmdPlanApply(options, file); }));
+    apply->callback(run([&] {
+        if (!viaController(options))
+            return cmdPlanApply(options, file);
+        std::ifstream in(file);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (!in)
+            return CommandResult(core::makeError(ErrorCode::NotFound, "cannot read the plan file " + file));
+        return changeViaController(options, changes::applyPlan(text.str()));
+    }));
 }
 
 } // namespace shardmap::app

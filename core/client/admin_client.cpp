@@ -1,5 +1,6 @@
 #include "core/client/admin_client.h"
 
+#include "core/client/tls_probe.h"
 #include "core/node/status_mapping.h"
 #include "shardmap/v1/admin.grpc.pb.h"
 
@@ -53,22 +54,30 @@ Result<std::unique_ptr<AdminClient>> AdminClient::connect(const AdminClientOptio
 
 namespace {
 
-Error callError(const std::string& address, const char* what, const grpc::Status& status)
+Error callError(const AdminClientOptions& options, const char* what, const grpc::Status& status)
 {
+    const std::string& address = options.address;
     const std::string message = status.error_message();
     switch (status.error_code()) {
     case grpc::StatusCode::UNIMPLEMENTED:
         return makeError(ErrorCode::FailedPrecondition,
             "shardmapd at " + address + " serves no Admin API (start it with --access-policy FILE)");
-    case grpc::StatusCode::UNAVAILABLE:
-        if (message.find("andshake") != std::string::npos || message.find("SSL") != std::string::npos
-            || message.find("certificate") != std::string::npos)
-            return makeError(ErrorCode::Unavailable,
-                "shardmapd at " + address + " and this client could not agree on TLS: " + message
-                    + " (is --controller-ca the CA of shardmapd's certificate, and is the client certificate "
-                      "valid, not expired or revoked, and signed by the CA shardmapd trusts?)");
+    case grpc::StatusCode::UNAVAILABLE: {
+        // A refused client certificate looks like a closed socket to gRPC; a handshake of our own
+        // tells why (as the node client does).
+        std::string refusal = describeTlsRefusal(message);
+        if (refusal.empty() && !options.certFile.empty()) {
+            NodeClientOptions tls;
+            tls.caFile = options.caFile;
+            tls.certFile = options.certFile;
+            tls.keyFile = options.keyFile;
+            refusal = probeTlsRefusal(address, tls, std::chrono::seconds(2));
+        }
+        if (!refusal.empty())
+            return makeError(ErrorCode::Unavailable, "shardmapd at " + address + " " + refusal);
         return makeError(
             ErrorCode::Unavailable, "cannot reach shardmapd at " + address + " (" + what + "): " + message);
+    }
     default: {
         Error error = fromGrpcStatus(status);
         error.message = message;
@@ -90,7 +99,7 @@ template <typename Response, typename Call> Result<Response> AdminClient::call(c
     Response response;
     const grpc::Status status = invoke(context, response);
     if (!status.ok())
-        return callError(m_options.address, what, status);
+        return callError(m_options, what, status);
     return response;
 }
 

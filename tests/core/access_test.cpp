@@ -157,10 +157,12 @@ TEST(AdminChanges, OperatorsMoveWithinTheirLimitsAndAdminsDoTheRest)
     EXPECT_EQ(requiredRole(steer, limits), Role::Admin);
 
     PreparedChange admin;
-    for (auto set : { +[](v1::AdminChange& c) { c.mutable_add_node(); }, +[](v1::AdminChange& c) { c.mutable_create_shard(); },
-             +[](v1::AdminChange& c) { c.mutable_set_shard_state(); }, +[](v1::AdminChange& c) { c.mutable_pin_space(); },
-             +[](v1::AdminChange& c) { c.mutable_reassign_space(); }, +[](v1::AdminChange& c) { c.mutable_set_settings(); },
-             +[](v1::AdminChange& c) { c.mutable_remove_node(); } }) {
+    for (auto set :
+        { +[](v1::AdminChange& c) { c.mutable_add_node(); }, +[](v1::AdminChange& c) { c.mutable_create_shard(); },
+            +[](v1::AdminChange& c) { c.mutable_set_shard_state(); },
+            +[](v1::AdminChange& c) { c.mutable_pin_space(); }, +[](v1::AdminChange& c) { c.mutable_reassign_space(); },
+            +[](v1::AdminChange& c) { c.mutable_set_settings(); },
+            +[](v1::AdminChange& c) { c.mutable_remove_node(); } }) {
         set(admin.change);
         EXPECT_EQ(requiredRole(admin, limits), Role::Admin) << changeKind(admin.change);
     }

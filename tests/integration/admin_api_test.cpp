@@ -1,0 +1,271 @@
+// shardmapd's Admin API end to end (issue 17): a real shardmapd with mutual TLS and a role file,
+// real nodes, the real shardmapctl with real certificates and tokens. Every role's allowed and
+// refused calls, the audit actor is the authenticated identity whatever --actor claims, a big
+// change waits for a second person, and certificates that are expired, revoked or signed by
+// another CA are refused with a sentence saying so.
+#include "core/map/shard_map.h"
+#include "core/store/metadata_store.h"
+#include "ctl_run.h"
+#include "tests/support/certificates.h"
+#include "tests/support/controller_process.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using namespace shardmap;
+using namespace shardmap::testing;
+using nlohmann::json;
+
+namespace {
+
+// A client certificate with CN name, signed by the test CA in dir (NAME.pem, NAME.key).
+bool makeClientCertificate(const std::string& dir, const std::string& name)
+{
+    const std::string script = "cd '" + dir + "' && openssl req -newkey rsa:2048 -nodes -keyout " + name + ".key -out "
+        + name + ".csr -subj /CN=" + name + " 2>/dev/null && openssl x509 -req -in " + name
+        + ".csr -CA ca.pem -CAkey ca.key -CAcreateserial -out " + name + ".pem -days 2 2>/dev/null";
+    return std::system(script.c_str()) == 0;
+}
+
+class AdminApiTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(makeTestCertificates(m_dir.path()));
+        ASSERT_TRUE(makeAccessTestCertificates(m_dir.path()));
+        for (const char* name : { "alice", "bob", "carol", "vera", "dave" })
+            ASSERT_TRUE(makeClientCertificate(m_dir.path(), name));
+        writePolicy(R"("vera": "viewer")");
+        startCtlFleet(m_dir, storeUri(), m_nodes);
+        // Both spaces on s0 (the allocator spreads them; a reassignment puts them together).
+        for (const char* space : { "acme", "globex" }) {
+            ASSERT_EQ(
+                runCtl(m_dir, storeUri(), { "write", "--space", space, "--id", "d1", "--field", "title=x" }).code, 0);
+            if (map().spaces.at(space).value.shard != "s0") {
+                ASSERT_EQ(runCtl(m_dir, storeUri(), { "space", "reassign", space, "s0" }).code, 0);
+            }
+        }
+        m_controller = ControllerProcess::start(m_dir.file("shardmapd.stderr"),
+            { "--store", storeUri(), "--id", "c1", "--tls-cert", m_dir.file("server.pem"), "--tls-key",
+                m_dir.file("server.key"), "--tls-ca", m_dir.file("ca.pem"), "--tls-crl", m_dir.file("ca.crl"),
+                "--access-policy", m_dir.file("access.json") });
+        ASSERT_TRUE(m_controller);
+    }
+
+    std::string storeUri() const { return "sqlite:" + m_dir.file("map.db"); }
+
+    // The role file: alice admin, bob operator, carol admin, plus `extra` entries; approval
+    // above one space.
+    void writePolicy(const std::string& extra)
+    {
+        std::ofstream(m_dir.file("access.json.tmp")) << R"({"version": 1,
+            "roles": {"alice": "admin", "bob": "operator", "carol": "admin", )"
+                + extra + R"(},
+            "approval": {"max_spaces": 1}})";
+        std::filesystem::rename(m_dir.file("access.json.tmp"), m_dir.file("access.json"));
+    }
+
+    // shardmapctl through the Admin API as `who` (its certificate), claiming to be mallory.
+    CtlRun as(const std::string& who, std::vector<std::string> args, const std::string& address = {})
+    {
+        std::vector<std::string> argv { SHARDMAP_CTL_BINARY, "--controller",
+            address.empty() ? m_controller->address() : address, "--controller-ca", m_dir.file("ca.pem"),
+            "--controller-cert", m_dir.file(who + ".pem"), "--controller-key", m_dir.file(who + ".key"), "--actor",
+            "mallory" };
+        argv.insert(argv.end(), args.begin(), args.end());
+        return runProgram(m_dir, argv, {}, "ctl-" + who);
+    }
+
+    core::MapSnapshot map()
+    {
+        auto store = core::openStore(storeUri(), false);
+        EXPECT_TRUE(store);
+        auto snapshot = (*store)->snapshot();
+        EXPECT_TRUE(snapshot);
+        auto decoded = core::MapSnapshot::decode(*snapshot);
+        EXPECT_TRUE(decoded);
+        return *decoded;
+    }
+
+    // The newest audit record of a change an administrator made (not the executor's progress).
+    core::AuditRecord lastAudit()
+    {
+        auto store = core::openStore(storeUri(), false);
+        auto history = (*store)->history(0, 0, 0);
+        EXPECT_TRUE(history);
+        for (auto record = history->rbegin(); record != history->rend(); ++record) {
+            if (!record->actor.starts_with("shardmapd/"))
+                return *record;
+        }
+        ADD_FAILURE() << "no administrator's change in the audit";
+        return {};
+    }
+
+    TempDir m_dir;
+    std::vector<std::unique_ptr<NodeProcess>> m_nodes;
+    std::unique_ptr<ControllerProcess> m_controller;
+};
+
+TEST_F(AdminApiTest, EachRoleMayDoWhatItAllowsAndTheAuditNamesTheCertificate)
+{
+    auto who = as("vera", { "whoami" });
+    EXPECT_EQ(who.code, 0) << who.err;
+    EXPECT_EQ(who.out, "vera (viewer, by certificate)\n");
+
+    // A viewer reads through the controller and changes nothing.
+    auto shards = as("vera", { "shard", "list" });
+    EXPECT_EQ(shards.code, 0) << shards.err;
+    EXPECT_NE(shards.out.find("s1"), std::string::npos) << shards.out;
+    const auto before = map().revision;
+    auto refused = as("vera", { "migrate", "acme", "--to", "s1" });
+    EXPECT_EQ(refused.code, 7) << refused.err;
+    EXPECT_NE(refused.err.find("vera is a viewer; changing the fleet needs the operator role"), std::string::npos)
+        << refused.err;
+    EXPECT_EQ(map().revision, before) << "a refused call commits nothing";
+
+    // An operator queues a migration; the audit names bob, not the --actor claim.
+    const std::string from = map().spaces.at("acme").value.shard;
+    const std::string to = from == "s0" ? "s1" : "s0";
+    auto queued = as("bob", { "migrate", "acme", "--to", to, "--reason", "hot tenant" });
+    EXPECT_EQ(queued.code, 0) << queued.err;
+    EXPECT_NE(queued.out.find("migration m-"), std::string::npos) << queued.out;
+    auto audit = lastAudit();
+    EXPECT_EQ(audit.actor, "bob");
+    EXPECT_EQ(audit.reason, "hot tenant");
+    auto byOperator = as("bob", { "shard", "create", "s2", "--node", "n0" });
+    EXPECT_EQ(byOperator.code, 7);
+    EXPECT_NE(byOperator.err.find("bob is an operator; create-shard needs the admin role"), std::string::npos)
+        << byOperator.err;
+    EXPECT_EQ(map().shards.count("s2"), 0u);
+
+    // An admin creates the shard (on its node, then in the map).
+    auto created = as("alice", { "shard", "create", "s2", "--node", "n0" });
+    EXPECT_EQ(created.code, 0) << created.err;
+    EXPECT_EQ(map().shards.count("s2"), 1u);
+    EXPECT_EQ(lastAudit().actor, "alice");
+    auto pinned = as("alice", { "space", "pin", "globex", map().spaces.at("globex").value.shard });
+    EXPECT_EQ(pinned.code, 0) << pinned.err;
+
+    // A certificate the CA signed for someone the role file does not name may do nothing.
+    auto stranger = as("dave", { "shard", "list" });
+    EXPECT_EQ(stranger.code, 7);
+    EXPECT_NE(stranger.err.find("dave is not given a role"), std::string::npos) << stranger.err;
+
+    // Roles change without a restart: the file is read again when it changes.
+    writePolicy(R"("vera": "operator")");
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    auto promoted = as("vera", { "whoami" });
+    EXPECT_EQ(promoted.out, "vera (operator, by certificate)\n") << promoted.err;
+}
+
+TEST_F(AdminApiTest, AChangeAboveTheThresholdWaitsForADifferentOperatorOrAdmin)
+{
+    const std::string source = "s0";
+    auto asked = as("bob", { "--json", "drain", source, "--reason", "retire the old disk" });
+    ASSERT_EQ(asked.code, 10) << asked.err << asked.out;
+    const json approval = asked.parsed()["awaiting_approval"];
+    const std::string id = approval["id"];
+    EXPECT_EQ(approval["state"], "pending");
+    EXPECT_EQ(approval["requested_by"], "bob");
+    EXPECT_NE(
+        approval["needs_approval_because"].get<std::string>().find("moves 2 spaces; more than 1"), std::string::npos);
+    EXPECT_TRUE(map().operations.empty()) << "nothing is queued before the approval";
+
+    auto self = as("bob", { "approvals", "approve", id });
+    EXPECT_EQ(self.code, 7);
+    EXPECT_NE(self.err.find("bob requested " + id + "; a different operator or admin"), std::string::npos) << self.err;
+    auto viewer = as("vera", { "approvals", "approve", id });
+    EXPECT_EQ(viewer.code, 7);
+    EXPECT_TRUE(map().operations.empty());
+
+    auto pending = as("vera", { "approvals", "list", "--pending" });
+    EXPECT_EQ(pending.code, 0) << pending.err;
+    EXPECT_NE(pending.out.find(id + "  pending  drain " + source), std::string::npos) << pending.out;
+
+    // A refused request is never made, and cannot be approved afterwards.
+    auto second = as("bob", { "--json", "drain", source, "--reason", "asked twice" });
+    ASSERT_EQ(second.code, 10) << second.err << second.out;
+    const std::string secondId = second.parsed()["awaiting_approval"]["id"];
+    auto refusal = as("alice", { "approvals", "refuse", secondId, "--reason", "not during the sale" });
+    EXPECT_EQ(refusal.code, 0) << refusal.err;
+    EXPECT_NE(refusal.out.find("refused by alice"), std::string::npos) << refusal.out;
+    auto late = as("carol", { "approvals", "approve", secondId });
+    EXPECT_EQ(late.code, 5);
+    EXPECT_NE(late.err.find("refused already (by alice)"), std::string::npos) << late.err;
+    EXPECT_TRUE(map().operations.empty());
+
+    auto approved = as("carol", { "approvals", "approve", id, "--reason", "checked the plan" });
+    ASSERT_EQ(approved.code, 0) << approved.err;
+    const auto operations = map().operations;
+    ASSERT_EQ(operations.size(), 1u);
+    const core::OperationRecord& operation = operations.begin()->second.value;
+    EXPECT_EQ(operation.kind, core::OperationKind::Drain);
+    EXPECT_EQ(operation.requestedBy, "bob") << "the change is the requester's";
+    EXPECT_NE(operation.reason.find("approved by carol as " + id), std::string::npos) << operation.reason;
+    auto decided = as("vera", { "--json", "approvals", "list" });
+    ASSERT_EQ(decided.code, 0) << decided.err;
+    std::map<std::string, json> byId;
+    for (const json& entry : decided.parsed())
+        byId[entry["id"]] = entry;
+    ASSERT_EQ(byId.size(), 2u);
+    EXPECT_EQ(byId[id]["state"], "applied");
+    EXPECT_EQ(byId[id]["decided_by"], "carol");
+    EXPECT_NE(byId[id]["outcome"].get<std::string>().find("operation"), std::string::npos);
+    EXPECT_EQ(byId[secondId]["state"], "refused");
+    EXPECT_EQ(byId[secondId]["decision_reason"], "not during the sale");
+}
+
+TEST_F(AdminApiTest, TokensStandForTheirIdentityAndBadCertificatesAreRefusedWithAReason)
+{
+    // A token made by shardmapctl; shardmapd keeps only its hash.
+    auto made = runProgram(m_dir, { SHARDMAP_CTL_BINARY, "--json", "access", "new-token", "ci-bot" });
+    ASSERT_EQ(made.code, 0) << made.err;
+    const std::string token = made.parsed()["token"];
+    std::ofstream(m_dir.file("tokens")) << made.parsed()["token_file_line"].get<std::string>() << "\n";
+    std::ofstream(m_dir.file("ci.token")) << token << "\n";
+    std::ofstream(m_dir.file("wrong.token")) << std::string(64, '0') << "\n";
+    writePolicy(R"("vera": "viewer", "ci-bot": "operator")");
+    // A replica with server-only TLS: scripts hold a token, not a certificate.
+    auto scripts = ControllerProcess::start(m_dir.file("shardmapd-tokens.stderr"),
+        { "--store", storeUri(), "--id", "c2", "--no-executor", "--tls-cert", m_dir.file("server.pem"), "--tls-key",
+            m_dir.file("server.key"), "--access-policy", m_dir.file("access.json"), "--tokens", m_dir.file("tokens") });
+    ASSERT_TRUE(scripts);
+    auto withToken = [&](const std::string& file, std::vector<std::string> args) {
+        std::vector<std::string> argv { SHARDMAP_CTL_BINARY, "--controller", scripts->address(), "--controller-ca",
+            m_dir.file("ca.pem"), "--token-file", file, "--actor", "mallory" };
+        argv.insert(argv.end(), args.begin(), args.end());
+        return runProgram(m_dir, argv, {}, "ctl-token");
+    };
+    auto who = withToken(m_dir.file("ci.token"), { "whoami" });
+    EXPECT_EQ(who.out, "ci-bot (operator, by token)\n") << who.err;
+    const std::string to = map().spaces.at("acme").value.shard == "s0" ? "s1" : "s0";
+    auto queued = withToken(m_dir.file("ci.token"), { "migrate", "acme", "--to", to });
+    EXPECT_EQ(queued.code, 0) << queued.err;
+    EXPECT_EQ(lastAudit().actor, "ci-bot");
+    auto wrong = withToken(m_dir.file("wrong.token"), { "whoami" });
+    EXPECT_EQ(wrong.code, 7);
+    EXPECT_NE(wrong.err.find("does not know who you are: the bearer token is not one this controller knows"),
+        std::string::npos)
+        << wrong.err;
+    auto nobody = runProgram(m_dir,
+        { SHARDMAP_CTL_BINARY, "--controller", scripts->address(), "--controller-ca", m_dir.file("ca.pem"), "whoami" });
+    EXPECT_EQ(nobody.code, 7);
+    EXPECT_NE(nobody.err.find("no client certificate and no bearer token"), std::string::npos) << nobody.err;
+
+    // The mutual-TLS replica refuses certificates that expired, were revoked or come from
+    // another CA, and says which.
+    const std::pair<const char*, const char*> refusedCertificates[] = {
+        { "expired", "expired" },
+        { "revoked", "refused" },
+        { "intruder", "CA" },
+    };
+    for (const auto& [name, why] : refusedCertificates) {
+        SCOPED_TRACE(name);
+        auto run = as(name, { "whoami" });
+        EXPECT_EQ(run.code, 6);
+        EXPECT_NE(run.err.find("shardmapd at " + m_controller->address()), std::string::npos) << run.err;
+        EXPECT_NE(run.err.find(why), std::string::npos) << run.err;
+    }
+}
+
+} // namespace
