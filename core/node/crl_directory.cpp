@@ -9,6 +9,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <sstream>
+#include <unistd.h>
 #include <vector>
 
 namespace shardmap::core {
@@ -103,9 +104,30 @@ Status checkCurrent(X509_CRL* crl, const std::string& crlFile)
     return {};
 }
 
+// Directories of processes that were killed (SIGKILL, a crash) before they could remove their
+// own: shardmap-crl-<pid>-XXXXXX where no process <pid> runs any more.
+void removeAbandonedDirectories(const std::filesystem::path& parent)
+{
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(parent, error)) {
+        const std::string name = entry.path().filename().string();
+        const std::string prefix = "shardmap-crl-";
+        if (!name.starts_with(prefix))
+            continue;
+        const auto dash = name.find('-', prefix.size());
+        const std::string pid = name.substr(prefix.size(), dash - prefix.size());
+        if (dash == std::string::npos || pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        if (!std::filesystem::exists("/proc/" + pid, error))
+            std::filesystem::remove_all(entry.path(), error);
+    }
+}
+
 Result<std::string> makePrivateDirectory()
 {
-    std::string pattern = (std::filesystem::temp_directory_path() / "shardmap-crl-XXXXXX").string();
+    const auto parent = std::filesystem::temp_directory_path();
+    removeAbandonedDirectories(parent);
+    std::string pattern = (parent / ("shardmap-crl-" + std::to_string(::getpid()) + "-XXXXXX")).string();
     if (!::mkdtemp(pattern.data()))
         return makeError(ErrorCode::Internal, "cannot create a directory for the revocation lists", pattern);
     return pattern;

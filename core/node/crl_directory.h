@@ -10,8 +10,9 @@ namespace shardmap::core {
 // The certificate revocation lists of --tls-crl in the form gRPC 1.51 reads them: a directory of
 // files named after the hash of each issuer (<hash>.r0, as `openssl rehash` makes), which OpenSSL
 // opens during handshakes. Administrators hand over one file (PEM, several CRLs concatenated, or
-// DER), as for nginx's ssl_crl or etcd's --client-crl-file; the directory is private to the
-// process and removed when the last holder lets go.
+// DER), as for nginx's ssl_crl or etcd's --client-crl-file; the directory (in $TMPDIR, named
+// after the process id) is private to the process and removed when the last holder lets go, or,
+// after a SIGKILL, by the next server that makes one.
 //
 // Checked at start, so that a mistake stops the server rather than silently letting revoked
 // certificates in (gRPC ignores a CA whose CRL it cannot find): every CRL parses, is issued and
