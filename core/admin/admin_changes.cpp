@@ -335,6 +335,22 @@ Result<v1::ChangeResponse> withRecord(MetadataStore& store, const char* kind, R 
 
 } // namespace
 
+std::string describeOutcome(const v1::ChangeResponse& response)
+{
+    const std::string at = "revision " + std::to_string(response.revision());
+    std::string id;
+    if (response.record_kind() == "operation") {
+        if (auto operation = decodeOperation(response.record_json()))
+            id = operation->id;
+    } else if (response.record_kind() == "migration") {
+        if (auto migration = decodeMigration(response.record_json()))
+            id = migration->id;
+    }
+    if (id.empty())
+        return response.record_kind().empty() ? at : response.record_kind() + " at " + at;
+    return response.record_kind() + " " + id + " at " + at;
+}
+
 Result<v1::ChangeResponse> applyChange(FleetAdmin& admin, const v1::AdminChange& change, const Actor& actor)
 {
     MigrationRequests& migrations = admin.migrations();

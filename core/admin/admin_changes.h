@@ -51,6 +51,10 @@ std::string approvalNeed(const PreparedChange& change, const ApprovalThresholds&
 // Makes the change through the facade, with actor as the audit record's actor.
 Result<v1::ChangeResponse> applyChange(FleetAdmin& admin, const v1::AdminChange& change, const Actor& actor);
 
+// What a made change produced, as approvals record it: "operation op-... at revision 12",
+// "migration m-... at revision 9", or "revision 7" for a change without a record of its own.
+std::string describeOutcome(const v1::ChangeResponse& response);
+
 // A short name of the change's kind, as the audit and the approvals list say it ("queue-migration").
 std::string changeKind(const v1::AdminChange& change);
 

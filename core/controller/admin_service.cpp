@@ -175,11 +175,7 @@ grpc::Status AdminService::Approve(
         (approved->reason().empty() ? std::string() : approved->reason() + " ") + "(approved by " + caller->identity
             + " as " + approved->id() + ")" };
     auto made = applyChange(m_admin, approved->change(), actor);
-    std::string outcome;
-    if (made)
-        outcome = made->record_kind().empty()
-            ? "revision " + std::to_string(made->revision())
-            : made->record_kind() + " at revision " + std::to_string(made->revision());
+    const std::string outcome = made ? describeOutcome(*made) : std::string();
     auto finished = m_approvals.finish(*approved, static_cast<bool>(made), made ? outcome : made.error().describe());
     if (!finished)
         log(LogLevel::Warn, approved->id() + ": could not record its outcome: " + finished.error().describe());
