@@ -1,5 +1,7 @@
 #include "core/report/migration_report.h"
 
+#include "core/admin/approvals.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -7,6 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 using nlohmann::json;
 
@@ -138,6 +141,144 @@ json historyJson(const std::optional<MigrationHistory>& history)
     return history ? json::parse(encode(*history)) : json(nullptr);
 }
 
+// The record an applied change created, read back from its outcome as describeOutcome writes it
+// ("operation op-... at revision 12"). Steering a migration names the migration but made nothing.
+std::pair<std::string, std::string> madeRecord(const v1::ApprovalInfo& approval)
+{
+    const v1::AdminChange& change = approval.change();
+    const bool creates = change.has_queue_migration() || change.has_apply_plan() || change.has_start_operation()
+        || change.has_move_spaces();
+    if (approval.state() != "applied" || !creates)
+        return {};
+    std::istringstream words(approval.outcome());
+    std::string kind, id, at;
+    words >> kind >> id >> at;
+    if ((kind != "migration" && kind != "operation") || at != "at")
+        return {};
+    return { kind, id };
+}
+
+// The shards, spaces and migrations a change names (a plan's moves are not looked into).
+void addNamed(ReportApproval& out, const v1::AdminChange& change)
+{
+    const auto add = [](std::vector<std::string>& list, const std::string& value) {
+        if (!value.empty())
+            list.push_back(value);
+    };
+    switch (change.change_case()) {
+    case v1::AdminChange::kQueueMigration:
+        add(out.spaces, change.queue_migration().space());
+        add(out.shards, change.queue_migration().target_shard());
+        break;
+    case v1::AdminChange::kSteerMigration: add(out.migrations, change.steer_migration().migration()); break;
+    case v1::AdminChange::kSetThrottle: add(out.migrations, change.set_throttle().migration()); break;
+    case v1::AdminChange::kStartOperation: {
+        const v1::StartOperation& op = change.start_operation();
+        if (op.kind() == "isolate")
+            add(out.spaces, op.subject());
+        else if (op.kind() != "retire-node")
+            add(out.shards, op.subject());
+        add(out.shards, op.into());
+        break;
+    }
+    case v1::AdminChange::kMoveSpaces:
+        for (const auto& move : change.move_spaces().moves()) {
+            add(out.spaces, move.space());
+            add(out.shards, move.target_shard());
+        }
+        break;
+    case v1::AdminChange::kCreateShard: add(out.shards, change.create_shard().id()); break;
+    case v1::AdminChange::kSetShardState: add(out.shards, change.set_shard_state().shard()); break;
+    case v1::AdminChange::kPinSpace:
+        add(out.spaces, change.pin_space().space());
+        add(out.shards, change.pin_space().shard());
+        break;
+    case v1::AdminChange::kReassignSpace:
+        add(out.spaces, change.reassign_space().space());
+        add(out.shards, change.reassign_space().shard());
+        break;
+    default: break;
+    }
+}
+
+ReportApproval reportApproval(const v1::ApprovalInfo& a)
+{
+    ReportApproval out { a.id(), a.summary(), a.needs_approval_because(), a.requested_by(), a.reason(),
+        a.requested_unix_ms(), a.state(), a.decided_by(), a.decided_unix_ms(), a.decision_reason(), a.outcome(), {}, {},
+        {}, {}, {} };
+    std::tie(out.madeKind, out.madeId) = madeRecord(a);
+    addNamed(out, a.change());
+    return out;
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& value)
+{
+    return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+void attachApprovals(MigrationReport& report, const std::vector<ReportApproval>& approvals)
+{
+    std::map<std::pair<std::string, std::string>, const ReportApproval*> made;
+    for (const ReportApproval& approval : approvals)
+        if (!approval.madeId.empty())
+            made[{ approval.madeKind, approval.madeId }] = &approval;
+    const auto find = [&](const std::string& kind, const std::string& id) -> std::optional<ReportApproval> {
+        const auto found = made.find({ kind, id });
+        return found == made.end() ? std::nullopt : std::optional(*found->second);
+    };
+    for (ReportOperation& op : report.operations)
+        op.approval = find("operation", op.record.id);
+    // An operation's migrations were made by the change that queued the operation.
+    for (ReportRow& row : report.rows) {
+        row.approval = find("migration", row.record.id);
+        if (!row.approval && !row.record.operation.empty())
+            row.approval = find("operation", row.record.operation);
+    }
+}
+
+// Chosen migrations and operations: what names them, their spaces or their operations' shards.
+bool namesSomethingInScope(const ReportApproval& a, const MigrationReport& report)
+{
+    for (const ReportRow& row : report.rows)
+        if (contains(a.migrations, row.record.id) || contains(a.spaces, row.record.space))
+            return true;
+    for (const ReportOperation& op : report.operations)
+        if (contains(a.shards, op.record.subject) || contains(a.spaces, op.record.subject)
+            || contains(a.shards, op.record.into))
+            return true;
+    return false;
+}
+
+bool refusedInScope(const ReportApproval& a, const MigrationReport& report)
+{
+    const ReportScope& scope = report.scope;
+    if (a.state != "refused" && a.state != "expired")
+        return false;
+    if ((!scope.space.empty() && !contains(a.spaces, scope.space))
+        || (!scope.shard.empty() && !contains(a.shards, scope.shard)))
+        return false;
+    const auto within = [&](std::int64_t since, std::int64_t until) {
+        const auto in = [&](std::int64_t at) { return at > 0 && (!since || at >= since) && (!until || at < until); };
+        return in(a.requestedUnixMs) || in(a.decidedUnixMs);
+    };
+    if (scope.migrations.empty() && scope.operation.empty())
+        return within(scope.sinceUnixMs, scope.untilUnixMs);
+    return (!report.rows.empty() && within(report.fromUnixMs, report.toUnixMs + 1)) || namesSomethingInScope(a, report);
+}
+
+json approvalJson(const ReportApproval& a)
+{
+    return { { "id", a.id }, { "summary", a.summary }, { "needs_approval_because", a.neededBecause },
+        { "requested_by", a.requestedBy }, { "reason", a.reason }, { "requested_unix_ms", a.requestedUnixMs },
+        { "state", a.state }, { "decided_by", a.decidedBy }, { "decided_unix_ms", a.decidedUnixMs },
+        { "decision_reason", a.decisionReason }, { "outcome", a.outcome } };
+}
+
+json approvalJson(const std::optional<ReportApproval>& approval)
+{
+    return approval ? approvalJson(*approval) : json(nullptr);
+}
+
 } // namespace
 
 std::vector<CopyInterval> copyIntervals(const std::vector<ProgressSample>& samples)
@@ -156,7 +297,7 @@ std::vector<CopyInterval> copyIntervals(const std::vector<ProgressSample>& sampl
 }
 
 Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::string, MigrationHistory>& histories,
-    const ReportScope& scope, std::int64_t now)
+    const ReportScope& scope, std::int64_t now, const std::vector<ReportApproval>& approvals)
 {
     if (!scope.state.empty() && !kStates.contains(scope.state))
         return makeError(ErrorCode::InvalidArgument,
@@ -170,7 +311,7 @@ Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::
         const auto op = map.operations.find(scope.operation);
         if (op == map.operations.end())
             return makeError(ErrorCode::NotFound, "no operation " + scope.operation + " in the shard map");
-        report.operations.push_back({ op->second.value, {} });
+        report.operations.push_back({ op->second.value, {}, {} });
         ids.insert(ids.end(), op->second.value.migrations.begin(), op->second.value.migrations.end());
     }
     if (ids.empty() && scope.migrations.empty() && scope.operation.empty()) {
@@ -201,15 +342,22 @@ Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::
             || std::any_of(report.operations.begin(), report.operations.end(),
                 [&](const ReportOperation& known) { return known.record.id == id; }))
             continue;
-        report.operations.push_back({ op->second.value, {} });
+        report.operations.push_back({ op->second.value, {}, {} });
     }
     for (ReportOperation& op : report.operations)
         op.shards = shardLoads(op.record, report.rows);
     summarize(report);
+    attachApprovals(report, approvals);
+    for (const ReportApproval& approval : approvals)
+        if (refusedInScope(approval, report))
+            report.refusedRequests.push_back(approval);
+    std::stable_sort(report.refusedRequests.begin(), report.refusedRequests.end(),
+        [](const ReportApproval& a, const ReportApproval& b) { return a.requestedUnixMs < b.requestedUnixMs; });
     return report;
 }
 
-Result<MigrationReport> readReport(MetadataStore& store, const ReportScope& scope, std::int64_t now)
+Result<MigrationReport> readReport(
+    MetadataStore& store, const ReportScope& scope, std::int64_t now, std::chrono::hours expireAfter)
 {
     auto snapshot = store.snapshot();
     if (!snapshot)
@@ -218,7 +366,17 @@ Result<MigrationReport> readReport(MetadataStore& store, const ReportScope& scop
     if (!map)
         return map.error();
     std::map<std::string, MigrationHistory> histories;
+    std::vector<ReportApproval> approvals;
+    const std::int64_t expireMs = std::chrono::duration_cast<std::chrono::milliseconds>(expireAfter).count();
     for (const auto& [key, record] : snapshot->records) {
+        if (key.starts_with(kApprovalsPrefix)) {
+            auto approval = decodeApproval(record.value);
+            if (!approval)
+                return makeError(approval.error().code, approval.error().message, key);
+            if (approval->state() == "pending" && now - approval->requested_unix_ms() > expireMs)
+                approval->set_state("expired");
+            approvals.push_back(reportApproval(*approval));
+        }
         if (!key.starts_with(keys::kMigrationHistory))
             continue;
         auto history = decodeMigrationHistory(record.value);
@@ -226,7 +384,7 @@ Result<MigrationReport> readReport(MetadataStore& store, const ReportScope& scop
             return makeError(history.error().code, history.error().message, key);
         histories[history->migration] = std::move(*history);
     }
-    return buildReport(*map, histories, scope, now);
+    return buildReport(*map, histories, scope, now, approvals);
 }
 
 std::vector<std::string> reportCsvColumns()
@@ -234,7 +392,7 @@ std::vector<std::string> reportCsvColumns()
     return { "migration", "space", "requested_source", "requested_target", "outcome", "phase", "operation",
         "requested_by", "reason", "created_unix_ms", "started_unix_ms", "ended_unix_ms", "duration_ms", "write_hold_ms",
         "docs_done", "docs_total", "bytes_done", "bytes_total", "repairs", "repaired_docs", "cutover_aborts",
-        "verified_equal", "error" };
+        "verified_equal", "error", "approved_by", "approval_id" };
 }
 
 std::string reportCsv(const MigrationReport& report)
@@ -258,7 +416,8 @@ std::string reportCsv(const MigrationReport& report)
             number(row.endedUnixMs), number(row.durationMs), hold, number(m.progress.docsDone),
             number(m.progress.docsTotal), number(m.progress.bytesDone), number(m.progress.bytesTotal),
             number(m.repairs), number(m.repairedDocs), number(m.cutoverAborts),
-            verified ? (row.history->verification->equal ? "true" : "false") : "", m.error });
+            verified ? (row.history->verification->equal ? "true" : "false") : "", m.error,
+            row.approval ? row.approval->decidedBy : "", row.approval ? row.approval->id : "" });
     }
     return out;
 }
@@ -277,7 +436,7 @@ std::string reportJson(const MigrationReport& report)
             { "docs_done", m.progress.docsDone }, { "docs_total", m.progress.docsTotal },
             { "bytes_done", m.progress.bytesDone }, { "bytes_total", m.progress.bytesTotal }, { "repairs", m.repairs },
             { "repaired_docs", m.repairedDocs }, { "cutover_aborts", m.cutoverAborts }, { "error", m.error },
-            { "history", historyJson(row.history) } });
+            { "history", historyJson(row.history) }, { "approval", approvalJson(row.approval) } });
     }
     const ReportSummary& s = report.summary;
     json operations = json::array();
@@ -290,8 +449,12 @@ std::string reportJson(const MigrationReport& report)
                 { "spaces_before", load.spacesBefore }, { "docs_after", load.docsAfter },
                 { "bytes_after", load.bytesAfter }, { "spaces_after", load.spacesAfter } });
         record["shards"] = shards;
+        record["approval"] = approvalJson(op.approval);
         operations.push_back(std::move(record));
     }
+    json refused = json::array();
+    for (const ReportApproval& approval : report.refusedRequests)
+        refused.push_back(approvalJson(approval));
     const json document = { { "schema", "shardmap.migration-report" }, { "version", MigrationReport::kVersion },
         { "generated_unix_ms", report.generatedUnixMs }, { "map_revision", report.mapRevision },
         { "scope",
@@ -306,7 +469,7 @@ std::string reportJson(const MigrationReport& report)
                 { "longest_write_hold_ms", s.longestWriteHoldMs >= 0 ? json(s.longestWriteHoldMs) : json(nullptr) },
                 { "longest_hold_migration", s.longestHoldMigration }, { "verified_equal", s.verifiedEqual },
                 { "verified_apart", s.verifiedApart }, { "repaired_docs", s.repairedDocs } } },
-        { "operations", operations }, { "migrations", rows } };
+        { "operations", operations }, { "migrations", rows }, { "refused_requests", refused } };
     return document.dump(2);
 }
 

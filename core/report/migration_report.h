@@ -5,13 +5,15 @@
 // from the migration records and the histories the executor keeps (core/migration/
 // migration_history.h). One model, three renderings: JSON (versioned, docs/REPORTS.md), CSV (one
 // row per migration, RFC 4180) and, in the console, PDF; the CLI and the console build the same
-// report from the same store.
+// report from the same store. Since issue 17 it also says which second person approved the
+// changes that made its migrations and operations, and which requests were refused or expired.
 
 #include "core/map/shard_map.h"
 #include "core/migration/migration_history.h"
 #include "core/store/metadata_store.h"
 #include "core/util/result.h"
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -34,6 +36,33 @@ struct ReportScope {
     std::string state;
 };
 
+// A second person's decision on a change (core/admin/approvals.h) as a report shows it: who asked
+// and why, why it needed approval, who decided when and why, and what the change made.
+struct ReportApproval {
+    std::string id;
+    // What the change does, in a sentence ("drain shard s3: 14 spaces, 2.0 GiB").
+    std::string summary;
+    std::string neededBecause;
+    std::string requestedBy;
+    std::string reason;
+    std::int64_t requestedUnixMs = 0;
+    // applied, failed, refused or expired (approvals/ also holds pending and approved ones).
+    std::string state;
+    std::string decidedBy;
+    std::int64_t decidedUnixMs = 0;
+    std::string decisionReason;
+    // applied: what the change made ("operation op-... at revision 12"); failed: the error.
+    std::string outcome;
+    // The record an applied change created ("migration" or "operation" and its id), read from the
+    // outcome; empty for changes that create none (settings, steering a migration).
+    std::string madeKind;
+    std::string madeId;
+    // What the change names, where it can be told: for refused and expired requests in scope.
+    std::vector<std::string> shards;
+    std::vector<std::string> spaces;
+    std::vector<std::string> migrations;
+};
+
 // One migration: what was asked and what happened.
 struct ReportRow {
     MigrationRecord record;
@@ -49,6 +78,9 @@ struct ReportRow {
     std::int64_t durationMs = 0;
     // -1 when it never cut over.
     double writeHoldMs = -1;
+    // The approval whose change queued it (or queued its operation); none when no second person
+    // was needed.
+    std::optional<ReportApproval> approval;
 };
 
 struct ReportSummary {
@@ -84,10 +116,12 @@ struct ReportShardLoad {
 struct ReportOperation {
     OperationRecord record;
     std::vector<ReportShardLoad> shards;
+    std::optional<ReportApproval> approval;
 };
 
 struct MigrationReport {
-    static constexpr int kVersion = 1;
+    // 2: approvals (issue 17); fields were only added (docs/REPORTS.md).
+    static constexpr int kVersion = 2;
     std::int64_t generatedUnixMs = 0;
     std::uint64_t mapRevision = 0;
     ReportScope scope;
@@ -97,6 +131,10 @@ struct MigrationReport {
     std::vector<ReportRow> rows;
     std::vector<ReportOperation> operations;
     ReportSummary summary;
+    // Refused and expired requests of the report's time (the scope's range, or for chosen
+    // migrations and operations their span) or naming a shard, space, migration or operation in
+    // scope; narrowed by the scope's space and shard like the rows. Oldest first.
+    std::vector<ReportApproval> refusedRequests;
 };
 
 // The backfill's pace between consecutive progress samples of a history: documents copied over
@@ -111,13 +149,16 @@ struct CopyInterval {
 };
 std::vector<CopyInterval> copyIntervals(const std::vector<ProgressSample>& samples);
 
-// Builds the report from a map snapshot and the executor's histories by migration id.
-// InvalidArgument for an unknown state filter; NotFound for a named migration or operation the
-// map does not have.
+// Builds the report from a map snapshot, the executor's histories by migration id and the
+// decided approvals (applied, failed, refused, expired). InvalidArgument for an unknown state
+// filter; NotFound for a named migration or operation the map does not have.
 Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::string, MigrationHistory>& histories,
-    const ReportScope& scope, std::int64_t nowUnixMs);
-// Reads the map and the histories from a store, then buildReport.
-Result<MigrationReport> readReport(MetadataStore& store, const ReportScope& scope, std::int64_t nowUnixMs);
+    const ReportScope& scope, std::int64_t nowUnixMs, const std::vector<ReportApproval>& approvals = {});
+// Reads the map, the histories and the approvals from one snapshot of a store, then buildReport.
+// A request still pending after expireAfter counts as expired, as shardmapd shows it (its
+// policy's expire_hours; the default policy's when the report does not know it).
+Result<MigrationReport> readReport(MetadataStore& store, const ReportScope& scope, std::int64_t nowUnixMs,
+    std::chrono::hours expireAfter = std::chrono::hours(24));
 
 // The versioned JSON form (docs/REPORTS.md) and the CSV form (RFC 4180: a header, one row per
 // migration, fields quoted where they hold a comma, a quote or a line break, CRLF line ends).

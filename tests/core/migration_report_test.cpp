@@ -1,13 +1,21 @@
 // Migration reports: what is in scope, what each row says was asked and happened (through a
 // rollback), the summary, and the two file forms: CSV that parses back to the same rows (RFC 4180
-// quoting) and JSON with its schema name and version.
+// quoting) and JSON with its schema name and version; the approvals (issue 17) that made
+// migrations and operations and the refused and expired requests, read from a real SQLite store.
+#include "core/admin/admin_changes.h"
+#include "core/admin/approvals.h"
 #include "core/report/migration_report.h"
+#include "core/store/sqlite_store.h"
 #include "tests/support/csv.h"
+#include "tests/support/process.h"
+#include "tests/support/test_dir.h"
 
+#include <chrono>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 using namespace shardmap::core;
+namespace v1 = shardmap::v1;
 using shardmap::testing::parseCsv;
 
 namespace {
@@ -140,7 +148,7 @@ TEST(MigrationReport, JsonHasItsSchemaAndAgreesWithTheCsv)
     ASSERT_TRUE(report);
     const auto document = nlohmann::json::parse(reportJson(*report));
     EXPECT_EQ(document["schema"], "shardmap.migration-report");
-    EXPECT_EQ(document["version"], 1);
+    EXPECT_EQ(document["version"], 2);
     EXPECT_EQ(document["summary"]["migrations"], 4);
     EXPECT_EQ(document["summary"]["by_outcome"]["rolled back"], 1);
     ASSERT_EQ(document["migrations"].size(), 4u);
@@ -166,4 +174,206 @@ TEST(MigrationReport, CopyIntervalsAreTheRateBetweenSamplesAndSkipARestartedCopy
     EXPECT_EQ(intervals[1].fromUnixMs, 5000);
     EXPECT_DOUBLE_EQ(intervals[1].docsPerSecond, 200.0);
     EXPECT_TRUE(copyIntervals({ { 1000, 5, 5 } }).empty());
+}
+
+namespace {
+
+std::int64_t wallClockMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// A store holding what shardmapd's Admin API leaves behind (issue 17): a drain approved by a
+// second person (op-7 and its migrations m-10, m-11), a migration queued through an approval
+// (m-12), one made without (m-13), a move that was refused and a request nobody decided.
+class ApprovedReport : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        auto store = SqliteStore::open(m_dir.file("map.db"), true);
+        ASSERT_TRUE(store) << store.error().describe();
+        m_store = std::move(*store);
+        m_base = wallClockMs() - 60'000;
+        OperationRecord drain;
+        drain.id = "op-7";
+        drain.subject = "s1";
+        drain.migrations = { "m-10", "m-11" };
+        drain.requestedBy = "bob";
+        drain.createdUnixMs = m_base;
+        std::vector<MigrationRecord> migrations { migration("m-10", "acme", MigrationPhase::Done, m_base),
+            migration("m-11", "globex", MigrationPhase::Done, m_base + 10),
+            migration("m-12", "hooli", MigrationPhase::Done, m_base + 20),
+            migration("m-13", "initech", MigrationPhase::Done, m_base + 30) };
+        migrations[0].operation = migrations[1].operation = "op-7";
+        CommitRequest records;
+        records.mutations.push_back({ keys::operation(drain.id), encode(drain), 0 });
+        for (const MigrationRecord& m : migrations)
+            records.mutations.push_back({ keys::migration(m.id), encode(m), 0 });
+        records.actor = "bob";
+        records.action = "test-fixture";
+        ASSERT_TRUE(m_store->commit(records));
+
+        Approvals approvals(*m_store);
+        v1::AdminChange drainChange;
+        drainChange.mutable_start_operation()->set_kind("drain");
+        drainChange.mutable_start_operation()->set_subject("s1");
+        m_drain = approveAndFinish(approvals, drainChange, "drain shard s1: 14 spaces", { "bob", "retire the rack" },
+            { "carol", "looked at the plan" }, made("operation", encode(drain)));
+        v1::AdminChange queue;
+        queue.mutable_queue_migration()->set_space("hooli");
+        queue.mutable_queue_migration()->set_target_shard("s2");
+        m_queued = approveAndFinish(approvals, queue, "move hooli to s2: 3.0 GiB", { "dave", "" }, { "erin", "" },
+            made("migration", encode(migrations[2])));
+
+        v1::AdminChange move;
+        auto* moved = move.mutable_move_spaces()->add_moves();
+        moved->set_space("acme");
+        moved->set_target_shard("s3");
+        auto refused = approvals.request({ move, {}, "move acme to s3" }, "it moves 12 GiB", { "bob", "balance" });
+        ASSERT_TRUE(refused);
+        ASSERT_TRUE(approvals.decide(refused->id(), false, { "alice", "not during the sale" }, std::chrono::hours(1)));
+        m_refused = refused->id();
+        v1::AdminChange retire;
+        retire.mutable_set_shard_state()->set_shard("s9");
+        retire.mutable_set_shard_state()->set_state("retired");
+        auto forgotten = approvals.request({ retire, {}, "retire shard s9" }, "it retires a node", { "dave", "" });
+        ASSERT_TRUE(forgotten);
+        m_expired = forgotten->id();
+    }
+
+    // What the Admin API answers when it made the change.
+    static v1::ChangeResponse made(const std::string& kind, const std::string& record)
+    {
+        v1::ChangeResponse response;
+        response.set_revision(5);
+        response.set_record_kind(kind);
+        response.set_record_json(record);
+        return response;
+    }
+
+    std::string approveAndFinish(Approvals& approvals, const v1::AdminChange& change, const std::string& summary,
+        const Actor& requester, const Actor& decider, const v1::ChangeResponse& outcome)
+    {
+        auto asked = approvals.request({ change, {}, summary }, "it moves more than 10 spaces", requester);
+        EXPECT_TRUE(asked) << asked.error().describe();
+        auto approved = approvals.decide(asked->id(), true, decider, std::chrono::hours(1));
+        EXPECT_TRUE(approved) << approved.error().describe();
+        EXPECT_TRUE(approvals.finish(*approved, true, describeOutcome(outcome)));
+        return asked->id();
+    }
+
+    // Read two hours on: the undecided request has expired (after one hour), nothing else changed.
+    Result<MigrationReport> read(const ReportScope& scope)
+    {
+        return readReport(*m_store, scope, wallClockMs() + 2 * 3'600'000, std::chrono::hours(1));
+    }
+
+    shardmap::testing::TempDir m_dir;
+    std::unique_ptr<MetadataStore> m_store;
+    std::int64_t m_base = 0;
+    std::string m_drain, m_queued, m_refused, m_expired;
+};
+
+const ReportRow& rowOf(const MigrationReport& report, const std::string& id)
+{
+    return *std::find_if(
+        report.rows.begin(), report.rows.end(), [&](const ReportRow& row) { return row.record.id == id; });
+}
+
+} // namespace
+
+TEST_F(ApprovedReport, MigrationsAndOperationsNameTheApprovalThatMadeThem)
+{
+    auto report = read({ {}, {}, 1, 0, {}, {}, {} });
+    ASSERT_TRUE(report) << report.error().describe();
+    ASSERT_EQ(report->rows.size(), 4u);
+    ASSERT_EQ(report->operations.size(), 1u);
+    ASSERT_TRUE(report->operations[0].approval);
+    const ReportApproval& drain = *report->operations[0].approval;
+    EXPECT_EQ(drain.id, m_drain);
+    EXPECT_EQ(drain.requestedBy, "bob");
+    EXPECT_EQ(drain.reason, "retire the rack");
+    EXPECT_EQ(drain.decidedBy, "carol");
+    EXPECT_EQ(drain.decisionReason, "looked at the plan");
+    EXPECT_EQ(drain.neededBecause, "it moves more than 10 spaces");
+    EXPECT_GE(drain.decidedUnixMs, drain.requestedUnixMs);
+    for (const char* id : { "m-10", "m-11" }) {
+        ASSERT_TRUE(rowOf(*report, id).approval) << id << " inherits its operation's approval";
+        EXPECT_EQ(rowOf(*report, id).approval->id, m_drain);
+    }
+    ASSERT_TRUE(rowOf(*report, "m-12").approval);
+    EXPECT_EQ(rowOf(*report, "m-12").approval->decidedBy, "erin");
+    EXPECT_FALSE(rowOf(*report, "m-13").approval) << "no second person was needed";
+
+    const auto csv = parseCsv(reportCsv(*report));
+    const std::vector<std::string> columns = reportCsvColumns();
+    ASSERT_GE(columns.size(), 2u);
+    EXPECT_EQ(columns[columns.size() - 2], "approved_by") << "appended: old consumers keep their columns";
+    EXPECT_EQ(columns.back(), "approval_id");
+    ASSERT_EQ(csv.size(), 5u);
+    EXPECT_EQ(csv[1][columns.size() - 2], "carol");
+    EXPECT_EQ(csv[1].back(), m_drain);
+    EXPECT_EQ(csv[3].back(), m_queued);
+    EXPECT_EQ(csv[4][columns.size() - 2], "");
+
+    const auto document = nlohmann::json::parse(reportJson(*report));
+    EXPECT_EQ(document["version"], MigrationReport::kVersion);
+    EXPECT_EQ(document["operations"][0]["approval"]["decided_by"], "carol");
+    EXPECT_EQ(document["operations"][0]["approval"]["outcome"], "operation op-7 at revision 5");
+    EXPECT_EQ(document["migrations"][2]["approval"]["requested_by"], "dave");
+    EXPECT_TRUE(document["migrations"][3]["approval"].is_null());
+}
+
+TEST_F(ApprovedReport, RefusedAndExpiredRequestsOfItsTimeAndScopeAreListed)
+{
+    auto all = read({ {}, {}, m_base, 0, {}, {}, {} });
+    ASSERT_TRUE(all) << all.error().describe();
+    ASSERT_EQ(all->refusedRequests.size(), 2u) << "applied ones are not refused";
+    const ReportApproval& refused = all->refusedRequests[0];
+    EXPECT_EQ(refused.id, m_refused);
+    EXPECT_EQ(refused.state, "refused");
+    EXPECT_EQ(refused.summary, "move acme to s3");
+    EXPECT_EQ(refused.requestedBy, "bob");
+    EXPECT_EQ(refused.decidedBy, "alice");
+    EXPECT_EQ(refused.decisionReason, "not during the sale");
+    EXPECT_EQ(all->refusedRequests[1].id, m_expired);
+    EXPECT_EQ(all->refusedRequests[1].state, "expired") << "pending past its time";
+
+    auto before = read({ {}, {}, 1, m_base, {}, {}, {} });
+    ASSERT_TRUE(before);
+    EXPECT_TRUE(before->refusedRequests.empty()) << "asked after the range";
+    auto acme = read({ {}, {}, m_base, 0, "acme", {}, {} });
+    ASSERT_TRUE(acme);
+    ASSERT_EQ(acme->refusedRequests.size(), 1u) << "the space filter narrows them";
+    EXPECT_EQ(acme->refusedRequests[0].id, m_refused);
+    auto s9 = read({ {}, {}, m_base, 0, {}, "s9", {} });
+    ASSERT_TRUE(s9);
+    ASSERT_EQ(s9->refusedRequests.size(), 1u);
+    EXPECT_EQ(s9->refusedRequests[0].id, m_expired);
+    auto drain = read({ {}, "op-7", 0, 0, {}, {}, {} });
+    ASSERT_TRUE(drain);
+    EXPECT_FALSE(drain->refusedRequests.empty()) << "the refused move names acme, which the drain moved";
+
+    const auto document = nlohmann::json::parse(reportJson(*all));
+    ASSERT_EQ(document["refused_requests"].size(), 2u);
+    EXPECT_EQ(document["refused_requests"][0]["decided_by"], "alice");
+    EXPECT_EQ(document["refused_requests"][0]["decision_reason"], "not during the sale");
+    EXPECT_EQ(document["refused_requests"][1]["state"], "expired");
+}
+
+TEST_F(ApprovedReport, JsonValidatesAgainstTheSchema)
+{
+    auto report = read({ {}, {}, 1, 0, {}, {}, {} });
+    ASSERT_TRUE(report);
+    const std::string file = m_dir.file("report.json");
+    ASSERT_TRUE(writeReportFile(*report, "json", file));
+    auto python = shardmap::testing::ChildProcess::spawn({ "/usr/bin/python3", "-c",
+                                                             "import json, sys, jsonschema\n"
+                                                             "jsonschema.validate(json.load(open(sys.argv[2])), "
+                                                             "json.load(open(sys.argv[1])))\n",
+                                                             SHARDMAP_REPORT_SCHEMA, file },
+        m_dir.file("python.err"));
+    ASSERT_TRUE(python);
+    EXPECT_EQ(python->wait(std::chrono::seconds(60)), 0) << shardmap::testing::readWholeFile(m_dir.file("python.err"));
 }
