@@ -60,8 +60,8 @@ shardmap::core::ControllerServerConfig parseConfig(
         ->capture_default_str()
         ->check(CLI::Range(0, 604800000));
     app.add_option("--access-policy", config.accessPolicyFile,
-        "Serve the Admin API (shardmap.v1.Admin) with the roles in this JSON file, re-read when it changes "
-        "(docs/ACCESS.md)");
+        "Serve the Admin API (shardmap.v1.Admin) with the roles in this JSON file, or in the store's access/policy "
+        "with 'store'; re-read when it changes (docs/ACCESS.md)");
     app.add_option("--tokens", config.tokensFile,
         "Bearer-token file for the Admin API: 'IDENTITY sha256:HEX' lines, re-read when it changes");
     app.add_option("--metrics-listen", config.metricsListen,

@@ -3,6 +3,7 @@
 #include "core/admin/approvals.h"
 #include "core/auth/access_policy.h"
 #include "core/auth/bearer_tokens.h"
+#include "core/auth/stored_access_policy.h"
 #include "core/map/shard_map.h"
 #include "core/plan/move_rules.h"
 
@@ -392,6 +393,60 @@ CommandResult checkPolicyCommand(const std::string& path)
     return output;
 }
 
+core::Result<std::string> readFileText(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in)
+        return core::makeError(ErrorCode::InvalidArgument, "cannot read " + path);
+    return text.str();
+}
+
+// Puts a policy in the store's access/policy, for replicas started with --access-policy store:
+// through the Admin API (admins only) or, to bootstrap, straight into the store.
+CommandResult setPolicyCommand(const CtlOptions& options, const std::string& path)
+{
+    auto text = readFileText(path);
+    if (!text)
+        return text.error();
+    if (viaController(options)) {
+        v1::AdminChange change;
+        change.mutable_set_access_policy()->set_policy_json(*text);
+        return changeViaController(options, change);
+    }
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    auto revision = core::storeAccessPolicy(**store, *text, options.actor);
+    if (!revision)
+        return core::makeError(revision.error().code, path + ": " + revision.error().message);
+    CommandOutput output;
+    output.json = { { "revision", *revision } };
+    output.human = [rev = *revision](std::ostream& out) {
+        out << "access policy stored in " << core::kAccessPolicyKey << " (map revision " << rev << ")\n";
+    };
+    return output;
+}
+
+CommandResult showPolicyCommand(const CtlOptions& options)
+{
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    auto records = (*store)->list(std::string(core::kAccessPolicyKey));
+    if (!records)
+        return records.error();
+    const auto found = records->records.find(std::string(core::kAccessPolicyKey));
+    if (found == records->records.end())
+        return core::makeError(ErrorCode::NotFound,
+            "the store has no " + std::string(core::kAccessPolicyKey) + "; put one with: shardmapctl access set FILE");
+    CommandOutput output;
+    output.json = json::parse(found->second.value, nullptr, false);
+    output.human = [text = found->second.value](std::ostream& out) { out << text << "\n"; };
+    return output;
+}
+
 } // namespace
 
 void addAccessCommands(CLI::App& app, const CtlOptions& options, CommandResult& result)
@@ -423,6 +478,13 @@ void addAccessCommands(CLI::App& app, const CtlOptions& options, CommandResult& 
     auto* hash = access->add_subcommand("hash-token", "The --tokens line for a token read from standard input");
     hash->add_option("identity", identity, "Who the token stands for")->required();
     hash->callback(run([] { return hashTokenCommand(identity); }));
+    auto* set = access->add_subcommand(
+        "set", "Put a role file in the store's access/policy (for shardmapd --access-policy store)");
+    set->add_option("file", file, "The policy JSON file")->required();
+    set->callback(run([&options] { return setPolicyCommand(options, file); }));
+    access->add_subcommand("show", "The store's access/policy")->callback(run([&options] {
+        return showPolicyCommand(options);
+    }));
     auto* check = access->add_subcommand("check", "Check a role file as shardmapd reads it");
     check->add_option("file", file, "The --access-policy JSON file")->required();
     check->callback(run([] { return checkPolicyCommand(file); }));

@@ -1,5 +1,6 @@
 #include "core/admin/admin_changes.h"
 
+#include "core/auth/stored_access_policy.h"
 #include "core/map/shard_map.h"
 #include "core/plan/move_rules.h"
 #include "core/plan/plan.h"
@@ -34,6 +35,7 @@ std::string changeKind(const v1::AdminChange& change)
     case v1::AdminChange::kSetShardState: return "set-shard-state";
     case v1::AdminChange::kPinSpace: return change.pin_space().shard().empty() ? "unpin-space" : "pin-space";
     case v1::AdminChange::kReassignSpace: return "reassign-space";
+    case v1::AdminChange::kSetAccessPolicy: return "set-access-policy";
     case v1::AdminChange::CHANGE_NOT_SET: break;
     }
     return "none";
@@ -232,6 +234,11 @@ Result<PreparedChange> prepareChange(FleetAdmin& admin, const v1::AdminChange& c
         return prepared;
     case v1::AdminChange::kReassignSpace:
         prepared.summary = "reassign " + change.reassign_space().space() + " to " + change.reassign_space().shard();
+        return prepared;
+    case v1::AdminChange::kSetAccessPolicy:
+        if (auto policy = AccessPolicy::parse(change.set_access_policy().policy_json(), "the policy"); !policy)
+            return policy.error();
+        prepared.summary = "change the Admin API's policy (roles, limits, approval thresholds)";
         return prepared;
     }
     return badChange("unknown change");
@@ -465,6 +472,12 @@ Result<v1::ChangeResponse> applyChange(FleetAdmin& admin, const v1::AdminChange&
         if (!revision)
             return revision.error();
         return revisionResponse(*revision, "space");
+    }
+    case v1::AdminChange::kSetAccessPolicy: {
+        auto revision = storeAccessPolicy(store, change.set_access_policy().policy_json(), actor);
+        if (!revision)
+            return revision.error();
+        return revisionResponse(*revision, "policy");
     }
     case v1::AdminChange::kReassignSpace: {
         auto reassigned = admin.reassignSpace(change.reassign_space().space(), change.reassign_space().shard(), actor);

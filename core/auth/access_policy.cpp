@@ -242,4 +242,27 @@ Result<std::unique_ptr<AccessPolicyFile>> loadAccessPolicy(const std::filesystem
     return AccessPolicyFile::load(path, &AccessPolicy::parse);
 }
 
+namespace {
+
+class FilePolicySource final : public AccessPolicySource {
+public:
+    explicit FilePolicySource(std::unique_ptr<AccessPolicyFile> file)
+        : m_file(std::move(file))
+    {
+    }
+    std::shared_ptr<const AccessPolicy> current() override { return m_file->current(); }
+    std::string lastError() override { return m_file->lastError(); }
+    std::string describe() const override { return m_file->path().string(); }
+
+private:
+    std::unique_ptr<AccessPolicyFile> m_file;
+};
+
+} // namespace
+
+std::unique_ptr<AccessPolicySource> accessPolicySource(std::unique_ptr<AccessPolicyFile> file)
+{
+    return std::make_unique<FilePolicySource>(std::move(file));
+}
+
 } // namespace shardmap::core

@@ -110,4 +110,18 @@ private:
 using AccessPolicyFile = ReloadingFile<AccessPolicy>;
 Result<std::unique_ptr<AccessPolicyFile>> loadAccessPolicy(const std::filesystem::path& path);
 
+// Where shardmapd reads the policy: a file, or the store's access/policy record (so that every
+// replica reads the same one; core/auth/stored_access_policy.h). Both are read again when they
+// change; a change that does not parse keeps the last good policy.
+class AccessPolicySource {
+public:
+    virtual ~AccessPolicySource() = default;
+    virtual std::shared_ptr<const AccessPolicy> current() = 0;
+    // Why the newest policy was not taken; empty when it was.
+    virtual std::string lastError() = 0;
+    // "FILE" or "the store's access/policy", for messages.
+    virtual std::string describe() const = 0;
+};
+std::unique_ptr<AccessPolicySource> accessPolicySource(std::unique_ptr<AccessPolicyFile> file);
+
 } // namespace shardmap::core

@@ -1,19 +1,27 @@
 #include "core/controller/admin_service.h"
 
 #include "core/auth/peer_identity.h"
+#include "core/auth/stored_access_policy.h"
 #include "core/node/status_mapping.h"
 
 #include <grpcpp/server_context.h>
 
 namespace shardmap::core {
 
-Result<AdminAccess> AdminAccess::load(const std::string& policyPath, const std::string& tokensPath)
+Result<AdminAccess> AdminAccess::load(const std::string& policy, const std::string& tokensPath, MetadataStore& store)
 {
     AdminAccess access;
-    auto policy = loadAccessPolicy(policyPath);
-    if (!policy)
-        return makeError(policy.error().code, "--access-policy: " + policy.error().message);
-    access.policy = std::move(*policy);
+    if (policy == "store") {
+        auto stored = loadStoredAccessPolicy(store);
+        if (!stored)
+            return makeError(stored.error().code, "--access-policy store: " + stored.error().message);
+        access.policy = std::move(*stored);
+    } else {
+        auto file = loadAccessPolicy(policy);
+        if (!file)
+            return makeError(file.error().code, "--access-policy: " + file.error().message);
+        access.policy = accessPolicySource(std::move(*file));
+    }
     if (!tokensPath.empty()) {
         auto tokens = ReloadingFile<TokenTable>::load(tokensPath, &TokenTable::parse);
         if (!tokens)

@@ -15,11 +15,12 @@ namespace shardmap::core {
 // Where shardmapd's Admin API reads who may do what: the role file (required to serve the API)
 // and the bearer-token file (optional). Both are re-read when they change.
 struct AdminAccess {
-    std::unique_ptr<AccessPolicyFile> policy;
+    std::unique_ptr<AccessPolicySource> policy;
     std::unique_ptr<ReloadingFile<TokenTable>> tokens;
 
-    // Loads both files; an empty tokensPath: no bearer tokens.
-    static Result<AdminAccess> load(const std::string& policyPath, const std::string& tokensPath);
+    // policy: a file, or "store" for the store's access/policy record; an empty tokensPath: no
+    // bearer tokens.
+    static Result<AdminAccess> load(const std::string& policy, const std::string& tokensPath, MetadataStore& store);
 };
 
 // A caller as the Admin service authenticated it.

@@ -4,6 +4,7 @@
 #include "core/admin/approvals.h"
 #include "core/auth/access_policy.h"
 #include "core/auth/bearer_tokens.h"
+#include "core/auth/stored_access_policy.h"
 #include "core/store/sqlite_store.h"
 #include "tests/support/test_dir.h"
 
@@ -274,6 +275,45 @@ TEST_F(ApprovalsTest, ARefusedOrExpiredRequestIsNeverMade)
 
     EXPECT_EQ(approvals.get("ap-nope", std::chrono::hours(1)).error().code, ErrorCode::NotFound);
     EXPECT_EQ(approvals.get("../migrations/x", std::chrono::hours(1)).error().code, ErrorCode::InvalidArgument);
+}
+
+} // namespace
+} // namespace shardmap::core
+
+namespace shardmap::core {
+namespace {
+
+TEST_F(ApprovalsTest, ThePolicyInTheStoreIsReadAgainWhenItChangesAndABadOneIsRefused)
+{
+    auto missing = loadStoredAccessPolicy(*m_store, std::chrono::milliseconds(0));
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().code, ErrorCode::NotFound);
+    EXPECT_NE(missing.error().message.find("shardmapctl access set FILE"), std::string::npos);
+
+    ASSERT_TRUE(storeAccessPolicy(*m_store, R"({"version": 1, "roles": {"vera": "viewer"}})", { "alice", "" }));
+    auto source = loadStoredAccessPolicy(*m_store, std::chrono::milliseconds(0));
+    ASSERT_TRUE(source) << source.error().describe();
+    EXPECT_EQ((*source)->current()->roleOf("vera"), Role::Viewer);
+
+    ASSERT_TRUE(storeAccessPolicy(*m_store, R"({"version": 1, "roles": {"vera": "operator"}})", { "alice", "" }));
+    EXPECT_EQ((*source)->current()->roleOf("vera"), Role::Operator);
+
+    // A policy that does not parse never reaches the store.
+    auto bad = storeAccessPolicy(*m_store, R"({"version": 1, "roles": {"vera": "boss"}})", { "alice", "" });
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("unknown role 'boss'"), std::string::npos);
+    EXPECT_EQ((*source)->current()->roleOf("vera"), Role::Operator);
+
+    // One written around the check (an old shardmapctl, a hand edit) keeps the last good one.
+    ASSERT_TRUE(m_store->commit({ { { std::string(kAccessPolicyKey), "{\"version\": 1, \"roles\": 7}", std::nullopt } },
+        std::nullopt, std::nullopt, "mallory", "hand-edit", "" }));
+    EXPECT_EQ((*source)->current()->roleOf("vera"), Role::Operator);
+    EXPECT_NE((*source)->lastError().find("roles must map"), std::string::npos) << (*source)->lastError();
+
+    auto history = m_store->history(0, 0, 0);
+    ASSERT_TRUE(history);
+    EXPECT_EQ(history->front().action, "set-access-policy");
+    EXPECT_EQ(history->front().actor, "alice");
 }
 
 } // namespace

@@ -268,4 +268,44 @@ TEST_F(AdminApiTest, TokensStandForTheirIdentityAndBadCertificatesAreRefusedWith
     }
 }
 
+TEST_F(AdminApiTest, ThePolicyCanLiveInTheStoreWhereOnlyAnAdminChangesIt)
+{
+    // Bootstrap: straight into the store, then a replica that reads it from there.
+    std::ofstream(m_dir.file("policy.json"))
+        << R"({"version": 1, "roles": {"alice": "admin", "bob": "operator", "vera": "viewer"}})";
+    auto stored = runCtl(m_dir, storeUri(), { "access", "set", m_dir.file("policy.json") });
+    ASSERT_EQ(stored.code, 0) << stored.err;
+    auto replica = ControllerProcess::start(m_dir.file("shardmapd-store.stderr"),
+        { "--store", storeUri(), "--id", "c3", "--no-executor", "--tls-cert", m_dir.file("server.pem"), "--tls-key",
+            m_dir.file("server.key"), "--tls-ca", m_dir.file("ca.pem"), "--access-policy", "store" });
+    ASSERT_TRUE(replica);
+    EXPECT_EQ(as("vera", { "whoami" }, replica->address()).out, "vera (viewer, by certificate)\n");
+
+    std::ofstream(m_dir.file("policy2.json"))
+        << R"({"version": 1, "roles": {"alice": "admin", "bob": "operator", "vera": "operator"}})";
+    auto byOperator = as("bob", { "access", "set", m_dir.file("policy2.json") }, replica->address());
+    EXPECT_EQ(byOperator.code, 7);
+    EXPECT_NE(byOperator.err.find("set-access-policy needs the admin role"), std::string::npos) << byOperator.err;
+    auto byAdmin = as("alice", { "access", "set", m_dir.file("policy2.json") }, replica->address());
+    EXPECT_EQ(byAdmin.code, 0) << byAdmin.err;
+    EXPECT_EQ(lastAudit().actor, "alice");
+    EXPECT_EQ(lastAudit().action, "set-access-policy");
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(5),
+        [&] { return as("vera", { "whoami" }, replica->address()).out == "vera (operator, by certificate)\n"; }));
+    auto shown = as("vera", { "--json", "access", "show" }, replica->address());
+    EXPECT_EQ(shown.code, 0) << shown.err;
+    EXPECT_EQ(shown.parsed()["roles"]["vera"], "operator");
+
+    // A replica told to read the store's policy where there is none does not start.
+    std::filesystem::remove(m_dir.file("empty.db"));
+    ASSERT_EQ(runCtl(m_dir, "sqlite:" + m_dir.file("empty.db"), { "init" }).code, 0);
+    auto child = ChildProcess::spawn({ controllerBinary(), "--listen", "127.0.0.1:0", "--store",
+                                         "sqlite:" + m_dir.file("empty.db"), "--access-policy", "store" },
+        m_dir.file("shardmapd-empty.stderr"));
+    ASSERT_TRUE(child);
+    EXPECT_EQ(child->wait(std::chrono::seconds(20)).value_or(-1), 1);
+    EXPECT_NE(
+        readWholeFile(m_dir.file("shardmapd-empty.stderr")).find("shardmapctl access set FILE"), std::string::npos);
+}
+
 } // namespace

@@ -1,0 +1,99 @@
+#include "core/auth/stored_access_policy.h"
+
+#include <mutex>
+
+namespace shardmap::core {
+
+namespace {
+
+class StoredPolicySource final : public AccessPolicySource {
+public:
+    StoredPolicySource(MetadataStore& store, std::chrono::milliseconds checkEvery)
+        : m_store(store)
+        , m_checkEvery(checkEvery)
+    {
+    }
+
+    Status read()
+    {
+        m_lastCheck = std::chrono::steady_clock::now();
+        auto records = m_store.list(std::string(kAccessPolicyKey));
+        if (!records) {
+            m_error = "cannot read " + std::string(kAccessPolicyKey) + ": " + records.error().describe();
+            return records.error();
+        }
+        const auto found = records->records.find(std::string(kAccessPolicyKey));
+        if (found == records->records.end()) {
+            m_error
+                = "the store has no " + std::string(kAccessPolicyKey) + "; put one with: shardmapctl access set FILE";
+            return makeError(ErrorCode::NotFound, m_error);
+        }
+        if (m_policy && found->second.modRevision == m_revision)
+            return {};
+        auto parsed = AccessPolicy::parse(found->second.value, "the store's " + std::string(kAccessPolicyKey));
+        if (!parsed) {
+            m_error = parsed.error().message;
+            return parsed.error();
+        }
+        m_policy = std::make_shared<const AccessPolicy>(std::move(*parsed));
+        m_revision = found->second.modRevision;
+        m_error.clear();
+        return {};
+    }
+
+    std::shared_ptr<const AccessPolicy> current() override
+    {
+        std::lock_guard lock(m_mutex);
+        if (std::chrono::steady_clock::now() - m_lastCheck >= m_checkEvery)
+            (void)read(); // keeps the last good policy; lastError() says why
+        return m_policy;
+    }
+    std::string lastError() override
+    {
+        std::lock_guard lock(m_mutex);
+        return m_error;
+    }
+    std::string describe() const override { return "the store's " + std::string(kAccessPolicyKey); }
+
+private:
+    MetadataStore& m_store;
+    const std::chrono::milliseconds m_checkEvery;
+    std::mutex m_mutex;
+    std::shared_ptr<const AccessPolicy> m_policy;
+    std::uint64_t m_revision = 0;
+    std::string m_error;
+    std::chrono::steady_clock::time_point m_lastCheck;
+};
+
+} // namespace
+
+Result<std::unique_ptr<AccessPolicySource>> loadStoredAccessPolicy(
+    MetadataStore& store, std::chrono::milliseconds checkEvery)
+{
+    auto source = std::make_unique<StoredPolicySource>(store, checkEvery);
+    if (auto status = source->read(); !status)
+        return status.error();
+    return std::unique_ptr<AccessPolicySource>(std::move(source));
+}
+
+Result<std::uint64_t> storeAccessPolicy(MetadataStore& store, const std::string& json, const Actor& actor)
+{
+    if (auto parsed = AccessPolicy::parse(json, "the policy"); !parsed)
+        return parsed.error();
+    auto records = store.list(std::string(kAccessPolicyKey));
+    if (!records)
+        return records.error();
+    const auto found = records->records.find(std::string(kAccessPolicyKey));
+    CommitRequest request;
+    request.mutations.push_back(
+        { std::string(kAccessPolicyKey), json, found == records->records.end() ? 0 : found->second.modRevision });
+    request.actor = actor.name;
+    request.action = "set-access-policy";
+    request.reason = actor.reason;
+    auto committed = store.commit(request);
+    if (!committed && committed.error().code == ErrorCode::Conflict)
+        return makeError(ErrorCode::Conflict, "the policy was changed by someone else meanwhile; read it again");
+    return committed;
+}
+
+} // namespace shardmap::core

@@ -1,0 +1,30 @@
+#pragma once
+
+// The Admin API's policy (core/auth/access_policy.h) kept in the store beside the map, under
+// access/policy, so that every shardmapd replica reads the same one and a change of it is a
+// commit with its audit record: `shardmapd --access-policy store`, set with
+// `shardmapctl access set FILE` (or through the Admin API by an admin).
+
+#include "core/auth/access_policy.h"
+#include "core/map/map_editor.h"
+#include "core/store/metadata_store.h"
+
+#include <chrono>
+#include <memory>
+#include <string_view>
+
+namespace shardmap::core {
+
+inline constexpr std::string_view kAccessPolicyKey = "access/policy";
+
+// Reads access/policy now (NotFound saying how to put one there when it is missing, the parse
+// error when it does not parse) and again when its revision changes, looked at no more often
+// than every checkEvery.
+Result<std::unique_ptr<AccessPolicySource>> loadStoredAccessPolicy(
+    MetadataStore& store, std::chrono::milliseconds checkEvery = std::chrono::seconds(1));
+
+// Checks the policy as shardmapd will read it, then commits it to access/policy with an audit
+// record (action "set-access-policy"). Returns the map's revision.
+Result<std::uint64_t> storeAccessPolicy(MetadataStore& store, const std::string& json, const Actor& actor);
+
+} // namespace shardmap::core
