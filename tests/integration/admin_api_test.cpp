@@ -122,6 +122,32 @@ TEST_F(AdminApiTest, EachRoleMayDoWhatItAllowsAndTheAuditNamesTheCertificate)
     EXPECT_NE(refused.err.find("vera is a viewer; changing the fleet needs the operator role"), std::string::npos)
         << refused.err;
     EXPECT_EQ(map().revision, before) << "a refused call commits nothing";
+    // Every change shardmapctl can send is refused for a viewer, with the same sentence.
+    const std::vector<std::vector<std::string>> changes = {
+        { "node", "add", "n9", "127.0.0.1:1" },
+        { "node", "remove", "n1" },
+        { "shard", "create", "s9", "--node", "n0" },
+        { "shard", "set-state", "s1", "readonly" },
+        { "space", "pin", "acme", "s0" },
+        { "space", "unpin", "acme" },
+        { "space", "reassign", "acme", "s1" },
+        { "migrations", "pause", "m-1" },
+        { "migrations", "throttle", "m-1", "10" },
+        { "migrations", "settings", "--max-concurrent", "9" },
+        { "drain", "s0" },
+        { "split", "s0", "--new-shard", "s9" },
+        { "merge", "s0", "--into", "s1" },
+        { "isolate", "acme", "--new-shard", "s9" },
+        { "retire-node", "n1" },
+        { "access", "set", m_dir.file("access.json") },
+    };
+    for (const auto& change : changes) {
+        SCOPED_TRACE(change[0] + " " + change[1]);
+        auto run = as("vera", change);
+        EXPECT_EQ(run.code, 7) << run.err;
+        EXPECT_NE(run.err.find("vera is a viewer"), std::string::npos) << run.err;
+    }
+    EXPECT_EQ(map().revision, before);
 
     // An operator queues a migration; the audit names bob, not the --actor claim.
     const std::string from = map().spaces.at("acme").value.shard;
