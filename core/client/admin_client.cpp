@@ -194,6 +194,22 @@ Result<std::vector<AuditRecord>> AdminClient::readHistory(std::uint64_t fromRevi
     return records;
 }
 
+Result<std::vector<LeaseGrant>> AdminClient::readLeases(const std::string& prefix)
+{
+    v1::ReadLeasesRequest request;
+    request.set_prefix(prefix);
+    auto read = call<v1::ReadLeasesResponse>(
+        "read the leases", [&](grpc::ClientContext& context, v1::ReadLeasesResponse& response) {
+            return m_impl->stub->ReadLeases(&context, request, &response);
+        });
+    if (!read)
+        return read.error();
+    std::vector<LeaseGrant> leases;
+    for (const v1::Lease& lease : read->leases())
+        leases.push_back({ lease.name(), lease.holder(), lease.token(), lease.expires_unix_ms() });
+    return leases;
+}
+
 namespace {
 
 Error changesGoThroughTheApi()
@@ -299,10 +315,9 @@ public:
         return changesGoThroughTheApi();
     }
     Status releaseLease(const LeaseGrant&) override { return changesGoThroughTheApi(); }
-    Result<std::vector<LeaseGrant>> liveLeases(const std::string&) override
+    Result<std::vector<LeaseGrant>> liveLeases(const std::string& prefix) override
     {
-        // Not served by the Admin API yet: no leases are visible through it.
-        return std::vector<LeaseGrant> {};
+        return m_client->readLeases(prefix);
     }
     std::string describe() const override { return "shardmapd " + m_client->address() + " (Admin API)"; }
 

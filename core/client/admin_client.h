@@ -41,6 +41,7 @@ public:
     Result<v1::ApprovalInfo> refuse(const std::string& id, const std::string& reason);
     Result<StoreSnapshot> readMap(const std::string& prefix = {});
     Result<std::vector<AuditRecord>> readHistory(std::uint64_t fromRevision, std::uint32_t limit);
+    Result<std::vector<LeaseGrant>> readLeases(const std::string& prefix);
 
     const std::string& address() const { return m_options.address; }
 

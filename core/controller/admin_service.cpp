@@ -265,4 +265,23 @@ grpc::Status AdminService::ReadHistory(
     return grpc::Status::OK;
 }
 
+grpc::Status AdminService::ReadLeases(
+    grpc::ServerContext* context, const v1::ReadLeasesRequest* request, v1::ReadLeasesResponse* response)
+{
+    auto caller = authorize(*context, Role::Viewer, "reading the leases");
+    if (!caller)
+        return statusOf(caller.error());
+    auto leases = m_store.liveLeases(request->prefix());
+    if (!leases)
+        return statusOf(leases.error());
+    for (const LeaseGrant& lease : *leases) {
+        v1::Lease* out = response->add_leases();
+        out->set_name(lease.name);
+        out->set_holder(lease.holder);
+        out->set_token(lease.token);
+        out->set_expires_unix_ms(lease.expiresUnixMs);
+    }
+    return grpc::Status::OK;
+}
+
 } // namespace shardmap::core

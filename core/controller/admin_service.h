@@ -48,6 +48,7 @@ public:
     grpc::Status Refuse(grpc::ServerContext*, const v1::DecideRequest*, v1::ApprovalInfo*) override;
     grpc::Status ReadMap(grpc::ServerContext*, const v1::ReadMapRequest*, v1::ReadMapResponse*) override;
     grpc::Status ReadHistory(grpc::ServerContext*, const v1::ReadHistoryRequest*, v1::ReadHistoryResponse*) override;
+    grpc::Status ReadLeases(grpc::ServerContext*, const v1::ReadLeasesRequest*, v1::ReadLeasesResponse*) override;
 
     // The caller of a call, or UNAUTHENTICATED saying what was missing or wrong.
     Result<AdminCaller> authenticate(const grpc::ServerContext& context);

@@ -116,6 +116,12 @@ TEST_F(AdminApiTest, EachRoleMayDoWhatItAllowsAndTheAuditNamesTheCertificate)
     auto shards = as("vera", { "shard", "list" });
     EXPECT_EQ(shards.code, 0) << shards.err;
     EXPECT_NE(shards.out.find("s1"), std::string::npos) << shards.out;
+    // The leases too: health through the Admin API names the replica that runs the executor.
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(10), [&] {
+        const json health = as("vera", { "--json", "health" }).parsed();
+        return health.is_object() && health["executor"].is_object()
+            && health["executor"]["holder"].get<std::string>().starts_with("c1#");
+    }));
     const auto before = map().revision;
     auto refused = as("vera", { "migrate", "acme", "--to", "s1" });
     EXPECT_EQ(refused.code, 7) << refused.err;
