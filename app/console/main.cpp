@@ -121,6 +121,19 @@ struct ConsoleOptions {
     QCommandLineOption interval { QStringLiteral("metrics-interval-ms"),
         QStringLiteral("How often nodes send live metrics (default 1000)."), QStringLiteral("ms"),
         QStringLiteral("1000") };
+    QCommandLineOption controller { QStringLiteral("controller"),
+        QStringLiteral("Connect through shardmapd's Admin API at HOST:PORT instead of the store: every change is "
+                       "checked against your role there and audited under your identity."),
+        QStringLiteral("host:port") };
+    QCommandLineOption controllerCa { QStringLiteral("controller-ca"),
+        QStringLiteral("CA certificate (PEM) that signed shardmapd's certificate."), QStringLiteral("file") };
+    QCommandLineOption controllerCert { QStringLiteral("controller-cert"),
+        QStringLiteral("Client certificate (PEM) naming you to shardmapd (mutual TLS)."), QStringLiteral("file") };
+    QCommandLineOption controllerKey { QStringLiteral("controller-key"),
+        QStringLiteral("Key of the client certificate."), QStringLiteral("file") };
+    QCommandLineOption tokenFile { QStringLiteral("token-file"),
+        QStringLiteral("A file holding a bearer token for shardmapd, instead of a client certificate."),
+        QStringLiteral("file") };
     QCommandLineOption demo { QStringLiteral("demo"),
         QStringLiteral("Start a demo fleet on loopback (3 shard nodes, shardmapd, a shard map in a temporary "
                        "directory, a load generator) and connect to it; quitting stops it.") };
@@ -137,6 +150,24 @@ struct ConsoleOptions {
         parser.addOption(language);
         parser.addOption(interval);
         parser.addOption(demo);
+        for (const QCommandLineOption* option :
+            { &controller, &controllerCa, &controllerCert, &controllerKey, &tokenFile })
+            parser.addOption(*option);
+    }
+
+    // The connection through shardmapd that --controller and its files describe.
+    shardmap::widgets::ConnectionSpec controllerSpec(const QCommandLineParser& parser) const
+    {
+        shardmap::widgets::ConnectionSpec spec;
+        spec.controllerAddress = parser.value(controller);
+        spec.controllerCaFile = parser.value(controllerCa);
+        spec.controllerCertFile = parser.value(controllerCert);
+        spec.controllerKeyFile = parser.value(controllerKey);
+        spec.controllerTokenFile = parser.value(tokenFile);
+        spec.metricsIntervalMs = std::max(200, parser.value(interval).toInt());
+        spec.readOnly = parser.isSet(readOnly);
+        spec.environment = parser.value(environment);
+        return spec;
     }
 };
 
@@ -202,6 +233,12 @@ int main(int argc, char** argv)
         shardmap::widgets::ConnectionSpec spec = *saved;
         spec.readOnly = spec.readOnly || parser.isSet(options.readOnly);
         window.openRecentConnection(spec);
+    } else if (parser.isSet(options.controller)) {
+        const shardmap::widgets::ConnectionSpec spec = options.controllerSpec(parser);
+        std::printf("shardmap: connecting through shardmapd at %s%s\n", qPrintable(spec.controllerAddress),
+            spec.readOnly ? ", read-only" : "");
+        std::fflush(stdout);
+        window.connectTo(spec);
     } else if (const QString uri
                = parser.isSet(options.store) ? parser.value(options.store) : qEnvironmentVariable("SHARDMAP_STORE");
                !uri.isEmpty()) {

@@ -80,12 +80,14 @@ ConnectDialog::ConnectDialog(RecentConnections* recent, QWidget* parent)
     m_storeKind->setObjectName(QStringLiteral("storeKind"));
     m_storeKind->addItem(tr("SQLite file"));
     m_storeKind->addItem(tr("etcd cluster"));
+    m_storeKind->addItem(tr("shardmapd (Admin API)"));
     top->addRow(tr("&Shard map store:"), m_storeKind);
     layout->addLayout(top);
 
     m_storePages = new QStackedWidget(this);
     m_storePages->addWidget(createSqlitePage());
     m_storePages->addWidget(createEtcdPage());
+    m_storePages->addWidget(createControllerPage());
     layout->addWidget(m_storePages);
     connect(m_storeKind, &QComboBox::currentIndexChanged, m_storePages, &QStackedWidget::setCurrentIndex);
 
@@ -210,6 +212,25 @@ QWidget* ConnectDialog::createEtcdPage()
     return page;
 }
 
+// Through shardmapd: what the console changes is checked against the identity's role there and
+// audited under it; mutual TLS names the identity, or a bearer token does.
+QWidget* ConnectDialog::createControllerPage()
+{
+    const QString pemFilter = tr("PEM files (*.pem *.crt *.key);;All files (*)");
+    auto* page = new QWidget(this);
+    auto* form = new QFormLayout(page);
+    form->setContentsMargins(0, 0, 0, 0);
+    m_controller = new QLineEdit(page);
+    m_controller->setObjectName(QStringLiteral("controllerAddress"));
+    m_controller->setPlaceholderText(tr("host:port of shardmapd"));
+    form->addRow(tr("&Controller:"), m_controller);
+    m_controllerCa = addFileRow(form, tr("CA certificate:"), QStringLiteral("controllerCa"), pemFilter);
+    m_controllerCert = addFileRow(form, tr("Client certificate:"), QStringLiteral("controllerCert"), pemFilter);
+    m_controllerKey = addFileRow(form, tr("Client key:"), QStringLiteral("controllerKey"), pemFilter);
+    m_controllerToken = addFileRow(form, tr("Or token file:"), QStringLiteral("controllerToken"), tr("All files (*)"));
+    return page;
+}
+
 QGroupBox* ConnectDialog::createNodeTlsBox()
 {
     const QString pemFilter = tr("PEM files (*.pem *.crt *.key);;All files (*)");
@@ -263,6 +284,12 @@ ConnectionSpec ConnectDialog::spec() const
     if (m_storeKind->currentIndex() == SqlitePage) {
         const QString path = m_sqlitePath->text().trimmed();
         result.storeUri = path.isEmpty() ? QString() : kSqliteScheme + QFileInfo(path).absoluteFilePath();
+    } else if (m_storeKind->currentIndex() == ControllerPage) {
+        result.controllerAddress = m_controller->text().trimmed();
+        result.controllerCaFile = m_controllerCa->text().trimmed();
+        result.controllerCertFile = m_controllerCert->text().trimmed();
+        result.controllerKeyFile = m_controllerKey->text().trimmed();
+        result.controllerTokenFile = m_controllerToken->text().trimmed();
     } else {
         result.storeUri = etcdStoreUri();
         result.password = m_password->text();
@@ -302,7 +329,15 @@ void ConnectDialog::setSpec(const ConnectionSpec& spec)
 {
     QString password = spec.password;
     const QString uri = stripPassword(spec.storeUri, password.isEmpty() ? &password : nullptr);
-    if (uri.startsWith(kEtcdScheme)) {
+    m_controller->setText(spec.controllerAddress);
+    m_controllerCa->setText(spec.controllerCaFile);
+    m_controllerCert->setText(spec.controllerCertFile);
+    m_controllerKey->setText(spec.controllerKeyFile);
+    m_controllerToken->setText(spec.controllerTokenFile);
+    if (spec.viaController()) {
+        m_storeKind->setCurrentIndex(ControllerPage);
+        m_password->clear();
+    } else if (uri.startsWith(kEtcdScheme)) {
         m_storeKind->setCurrentIndex(EtcdPage);
         setEtcdUri(uri);
         m_password->setText(password);
@@ -363,6 +398,10 @@ ConnectDialog::Problem ConnectDialog::firstProblem() const
         if (m_sqlitePath->text().trimmed().isEmpty()) {
             return { tr("Choose the SQLite file of the shard map."), m_sqlitePath };
         }
+    } else if (m_storeKind->currentIndex() == ControllerPage) {
+        if (Problem problem = controllerProblem(); problem.field) {
+            return problem;
+        }
     } else if (Problem problem = etcdProblem(); problem.field) {
         return problem;
     }
@@ -397,6 +436,25 @@ ConnectDialog::Problem ConnectDialog::etcdProblem() const
     }
     if (m_etcdCert->text().trimmed().isEmpty() && !m_etcdKey->text().trimmed().isEmpty()) {
         return { tr("The etcd key file needs its client certificate."), m_etcdCert };
+    }
+    return {};
+}
+
+ConnectDialog::Problem ConnectDialog::controllerProblem() const
+{
+    const QString address = m_controller->text().trimmed();
+    if (!isHostPort(address)) {
+        return { tr("Enter shardmapd's address as host:port."), m_controller };
+    }
+    const bool cert = !m_controllerCert->text().trimmed().isEmpty();
+    const bool key = !m_controllerKey->text().trimmed().isEmpty();
+    if (cert != key) {
+        return { cert ? tr("The controller client certificate needs its key file.")
+                      : tr("The controller key file needs its client certificate."),
+            cert ? m_controllerKey : m_controllerCert };
+    }
+    if (cert && !m_controllerToken->text().trimmed().isEmpty()) {
+        return { tr("Choose a client certificate or a token file, not both."), m_controllerToken };
     }
     return {};
 }

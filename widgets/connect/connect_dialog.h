@@ -18,12 +18,12 @@ namespace shardmap::widgets {
 class InlineMessage;
 class RecentConnections;
 
-// Asks where the shard map's store is (an SQLite file, or etcd endpoints + prefix with optional
-// TLS and user/password) and how to reach the nodes (optional TLS files). Problems with the input
-// are shown inline and keep the dialog open. On accept the connection is remembered in
-// RecentConnections; a password goes to the system keyring, asynchronously: the dialog closes
-// once the keyring confirmed, or says inline that the password was not saved and closes on the
-// next Connect.
+// Asks where the shard map is (an SQLite file; etcd endpoints + prefix with optional TLS and
+// user/password; or shardmapd's Admin API with mutual TLS or a token file) and how to reach the
+// nodes (optional TLS files). Problems with the input are shown inline and keep the dialog open.
+// On accept the connection is remembered in RecentConnections; a password goes to the system
+// keyring, asynchronously: the dialog closes once the keyring confirmed, or says inline that the
+// password was not saved and closes on the next Connect.
 class ConnectDialog : public QDialog {
     Q_OBJECT
 public:
@@ -41,10 +41,12 @@ private:
         QString message;
         QWidget* field = nullptr;
     };
-    enum StorePage { SqlitePage, EtcdPage };
+    enum StorePage { SqlitePage, EtcdPage, ControllerPage };
 
     QWidget* createSqlitePage();
     QWidget* createEtcdPage();
+    QWidget* createControllerPage();
+    Problem controllerProblem() const;
     QGroupBox* createNodeTlsBox();
     QLineEdit* addFileRow(QFormLayout* form, const QString& label, const QString& name, const QString& filter);
     void fillRecentCombo();
@@ -71,6 +73,11 @@ private:
     QLineEdit* m_etcdCa = nullptr;
     QLineEdit* m_etcdCert = nullptr;
     QLineEdit* m_etcdKey = nullptr;
+    QLineEdit* m_controller = nullptr;
+    QLineEdit* m_controllerCa = nullptr;
+    QLineEdit* m_controllerCert = nullptr;
+    QLineEdit* m_controllerKey = nullptr;
+    QLineEdit* m_controllerToken = nullptr;
     QLineEdit* m_nodeCa = nullptr;
     QLineEdit* m_nodeCert = nullptr;
     QLineEdit* m_nodeKey = nullptr;

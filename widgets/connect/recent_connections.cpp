@@ -54,8 +54,13 @@ QList<RecentConnections::Entry> RecentConnections::entries() const
         entry.spec.environment = settings.value(QStringLiteral("environment")).toString();
         entry.spec.colour = settings.value(QStringLiteral("colour")).toString();
         entry.spec.readOnly = settings.value(QStringLiteral("readOnly"), false).toBool();
+        entry.spec.controllerAddress = settings.value(QStringLiteral("controllerAddress")).toString();
+        entry.spec.controllerCaFile = settings.value(QStringLiteral("controllerCaFile")).toString();
+        entry.spec.controllerCertFile = settings.value(QStringLiteral("controllerCertFile")).toString();
+        entry.spec.controllerKeyFile = settings.value(QStringLiteral("controllerKeyFile")).toString();
+        entry.spec.controllerTokenFile = settings.value(QStringLiteral("controllerTokenFile")).toString();
         entry.hasPassword = settings.value(QStringLiteral("passwordInKeyring"), false).toBool();
-        if (!entry.spec.storeUri.isEmpty()) {
+        if (!entry.spec.endpoint().isEmpty()) {
             result << entry;
         }
     }
@@ -80,6 +85,12 @@ void RecentConnections::store(const QList<Entry>& entries)
         settings.setValue(QStringLiteral("environment"), entry.spec.environment);
         settings.setValue(QStringLiteral("colour"), entry.spec.colour);
         settings.setValue(QStringLiteral("readOnly"), entry.spec.readOnly);
+        // The token file's path, never the token.
+        settings.setValue(QStringLiteral("controllerAddress"), entry.spec.controllerAddress);
+        settings.setValue(QStringLiteral("controllerCaFile"), entry.spec.controllerCaFile);
+        settings.setValue(QStringLiteral("controllerCertFile"), entry.spec.controllerCertFile);
+        settings.setValue(QStringLiteral("controllerKeyFile"), entry.spec.controllerKeyFile);
+        settings.setValue(QStringLiteral("controllerTokenFile"), entry.spec.controllerTokenFile);
         // Only whether the keyring holds a password, never the password.
         settings.setValue(QStringLiteral("passwordInKeyring"), entry.hasPassword);
     }
@@ -112,7 +123,7 @@ void RecentConnections::remember(const ConnectionSpec& spec)
     entry.spec.storeUri = stripPassword(spec.storeUri, entry.spec.password.isEmpty() ? &entry.spec.password : nullptr);
     const QString password = entry.spec.password;
     entry.spec.password.clear();
-    if (entry.spec.storeUri.isEmpty()) {
+    if (entry.spec.endpoint().isEmpty()) {
         return;
     }
     const QString key = entry.spec.key();
@@ -208,6 +219,8 @@ QString RecentConnections::displayName(const ConnectionSpec& spec)
 {
     if (!spec.profileName.isEmpty())
         return spec.title();
+    if (spec.viaController())
+        return spec.controllerAddress;
     const QString uri = stripPassword(spec.storeUri);
     if (spec.isEtcd()) {
         // Endpoints and prefix; the query (user, TLS files) would make menu entries unreadable.
@@ -232,7 +245,7 @@ void RecentConnections::fillMenu(QMenu* menu)
     }
     for (const ConnectionSpec& spec : specs) {
         QAction* action = menu->addAction(displayName(spec));
-        action->setToolTip(spec.storeUri);
+        action->setToolTip(spec.endpoint());
         connect(action, &QAction::triggered, this, [this, spec]() { Q_EMIT connectionRequested(spec); });
     }
     menu->addSeparator();

@@ -3,6 +3,7 @@
 #include "widgets/alerts/alert_monitor.h"
 #include "widgets/alerts/alerts_model.h"
 #include "widgets/alerts/alerts_page.h"
+#include "widgets/approvals/approvals_page.h"
 #include "widgets/audit/audit_page.h"
 #include "widgets/connect/connect_dialog.h"
 #include "widgets/connect/recent_connections.h"
@@ -82,6 +83,9 @@ MainWindow::MainWindow(QWidget* parent)
     addPage(m_whatIfPage, tr("What-if"), resourceIcon("settings"));
     m_alertsPage = new AlertsPage(m_alertMonitor, this);
     m_alertsPageIndex = addPage(m_alertsPage, tr("Alerts"), resourceIcon("find"));
+    m_approvalsPage = new ApprovalsPage(m_connection, this);
+    m_approvalsPageIndex = addPage(m_approvalsPage, tr("Approvals"), resourceIcon("find"));
+    connect(m_approvalsPage, &ApprovalsPage::pendingCountChanged, this, &MainWindow::updateApprovalsBadge);
     connect(m_overviewPage, &OverviewPage::pageRequested, this, [this](OverviewPage::Target target) {
         switch (target) {
         case OverviewPage::Target::Fleet: showPage(m_fleetPage); break;
@@ -246,9 +250,19 @@ void MainWindow::buildStatusBar()
     m_environmentLabel->hide();
     statusBar()->addPermanentWidget(m_environmentLabel);
     m_connectionLabel = new QLabel(this);
+    // Who shardmapd says this console is, on a controller connection: "bob (operator)".
+    m_identityLabel = new QLabel(this);
+    m_identityLabel->setObjectName(QStringLiteral("identity"));
+    m_identityLabel->hide();
+    connect(m_connection, &FleetConnection::identityChanged, this, [this] {
+        m_identityLabel->setText(m_connection->identityText());
+        m_identityLabel->setToolTip(m_connection->readOnlyReason());
+        m_identityLabel->setVisible(!m_identityLabel->text().isEmpty());
+    });
     m_revisionLabel = new QLabel(this);
     m_metricsAgeLabel = new QLabel(this);
     statusBar()->addPermanentWidget(m_connectionLabel, 1);
+    statusBar()->addPermanentWidget(m_identityLabel);
     statusBar()->addPermanentWidget(m_revisionLabel);
     statusBar()->addPermanentWidget(m_metricsAgeLabel);
     updateRevision();
@@ -340,6 +354,8 @@ void MainWindow::updateEnvironment(FleetConnection::State state)
         tags << spec.environment.trimmed().toUpper();
     if (connected && spec.readOnly)
         tags << tr("READ-ONLY");
+    else if (connected && m_connection->viaController() && m_connection->readOnly())
+        tags << tr("VIEWER");
     m_environmentLabel->setText(tags.join(QStringLiteral(" · ")));
     m_environmentLabel->setAccessibleName(tr("Environment: %1").arg(tags.join(QStringLiteral(", "))));
     m_environmentLabel->setVisible(!tags.isEmpty());
@@ -469,7 +485,7 @@ void MainWindow::about()
 
 void MainWindow::connectionStateChanged(FleetConnection::State state, const QString& detail)
 {
-    const QString store = m_connection->spec().storeUri;
+    const QString store = m_connection->spec().endpoint();
     switch (state) {
     case FleetConnection::State::Disconnected:
         m_connectionLabel->setText(tr("Not connected"));
@@ -521,6 +537,27 @@ QString MainWindow::connectionText() const
     return m_connectionLabel->text();
 }
 
+QString MainWindow::identityText() const
+{
+    return m_identityLabel->isHidden() ? QString() : m_identityLabel->text();
+}
+
+QString MainWindow::approvalsNavigationText() const
+{
+    return m_navigation->item(m_approvalsPageIndex)->text();
+}
+
+void MainWindow::updateApprovalsBadge(int pending)
+{
+    QListWidgetItem* item = m_navigation->item(m_approvalsPageIndex);
+    item->setText(pending == 0 ? tr("Approvals") : tr("Approvals (%1)").arg(pending));
+    item->setData(Qt::AccessibleTextRole,
+        pending == 0 ? tr("Approvals, none pending") : tr("Approvals, %n pending", nullptr, pending));
+    QFont font = item->font();
+    font.setBold(pending > 0);
+    item->setFont(font);
+}
+
 QString MainWindow::revisionText() const
 {
     return m_revisionLabel->text();
@@ -548,7 +585,7 @@ PlanWizard* MainWindow::openWizard(int scenario, const QString& subject)
 {
     if (m_connection->readOnly()) {
         // Wizards queue migrations; a read-only connection queues nothing.
-        statusBar()->showMessage(readOnlyRefusal(), 10000);
+        statusBar()->showMessage(m_connection->readOnlyReason(), 10000);
         return nullptr;
     }
     auto* wizard = new PlanWizard(m_connection, static_cast<core::Scenario>(scenario), subject, this);

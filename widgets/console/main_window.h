@@ -20,6 +20,7 @@ namespace shardmap::widgets {
 
 class AlertMonitor;
 class AlertsPage;
+class ApprovalsPage;
 class AuditPage;
 class OverviewPage;
 class DetailPage;
@@ -45,6 +46,7 @@ public:
     OverviewPage* overviewPage() const { return m_overviewPage; }
     AlertsPage* alertsPage() const { return m_alertsPage; }
     AlertMonitor* alertMonitor() const { return m_alertMonitor; }
+    ApprovalsPage* approvalsPage() const { return m_approvalsPage; }
     FleetPage* fleetPage() const { return m_fleetPage; }
     DetailPage* detailPage() const { return m_detailPage; }
     MapPage* mapPage() const { return m_mapPage; }
@@ -85,6 +87,10 @@ public:
     QString lastNotification() const { return m_lastNotification; }
     // The navigation entry of the alerts page ("Alerts (2)").
     QString alertsNavigationText() const;
+    // The navigation entry of the approvals page ("Approvals (1)").
+    QString approvalsNavigationText() const;
+    // "bob (operator)" on a controller connection, empty otherwise.
+    QString identityText() const;
 
 signals:
     // A desktop notification of fired alerts was shown (or would have been, without a tray).
@@ -113,6 +119,7 @@ private:
     void showAlertSubject(int kind, const QString& subject);
     void updateEnvironment(FleetConnection::State state);
     void updateAlertBadge();
+    void updateApprovalsBadge(int pending);
     void notifyAlerts(const std::vector<core::Alert>& alerts);
 
     FleetConnection* m_connection = nullptr;
@@ -123,6 +130,8 @@ private:
     OverviewPage* m_overviewPage = nullptr;
     AlertsPage* m_alertsPage = nullptr;
     int m_alertsPageIndex = -1;
+    ApprovalsPage* m_approvalsPage = nullptr;
+    int m_approvalsPageIndex = -1;
     QSystemTrayIcon* m_tray = nullptr;
     QString m_lastNotification;
     FleetPage* m_fleetPage = nullptr;
@@ -135,6 +144,7 @@ private:
     QLineEdit* m_findSpace = nullptr;
     QLabel* m_environmentLabel = nullptr;
     QLabel* m_connectionLabel = nullptr;
+    QLabel* m_identityLabel = nullptr;
     QLabel* m_revisionLabel = nullptr;
     QLabel* m_metricsAgeLabel = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -1,8 +1,6 @@
 #include "widgets/map/map_page.h"
 
-#include "core/admin/fleet_admin.h"
 #include "core/migration/backfill_rate.h"
-#include "core/migration/migration_requests.h"
 #include "widgets/bridge/background.h"
 #include "widgets/map/shard_map_view.h"
 #include "widgets/style/file_dialogs.h"
@@ -55,11 +53,13 @@ private:
 
 namespace {
 
-// What the pool hands back after queueing: migration ids, or what refused.
+// What the pool hands back after queueing: migration ids, or what refused, or the approval the
+// change awaits.
 struct QueueOutcome {
     QStringList ids;
     QStringList errors;
     QStringList changes;
+    QString awaiting;
 };
 
 QString qs(const std::string& text)
@@ -67,57 +67,82 @@ QString qs(const std::string& text)
     return QString::fromStdString(text);
 }
 
-QueueOutcome queueOnPool(core::MetadataStore& store, core::NodeClientPool& nodes,
-    const std::vector<core::PlannedMove>& moves, const core::Actor& actor, const core::Plan* plan)
+// The change the moves are: one space's migration, several spaces' moves as one operation (so a
+// threshold counts them together), or the plan applied whole, as what it is (a rebalance, a
+// drain ...): one operation with every move, or nothing and the reason.
+v1::AdminChange changeOf(const std::vector<core::PlannedMove>& moves, const core::Plan* plan)
+{
+    v1::AdminChange change;
+    if (plan) {
+        core::Plan applied = *plan;
+        applied.moves = moves;
+        change.mutable_apply_plan()->set_plan_json(applied.encode());
+    } else if (moves.size() == 1) {
+        change.mutable_queue_migration()->set_space(moves.front().space);
+        change.mutable_queue_migration()->set_target_shard(moves.front().to);
+    } else {
+        for (const core::PlannedMove& move : moves) {
+            v1::MoveSpaces::Move* added = change.mutable_move_spaces()->add_moves();
+            added->set_space(move.space);
+            added->set_target_shard(move.to);
+        }
+    }
+    return change;
+}
+
+// What a plan drafted at its base revision conflicts with now (empty: it still applies).
+QStringList planConflicts(core::MetadataStore& store, const core::Plan& plan, QStringList& errors)
+{
+    QStringList changes;
+    auto snapshot = store.snapshot();
+    if (!snapshot) {
+        errors.push_back(qs(snapshot.error().describe()));
+        return changes;
+    }
+    auto map = core::MapSnapshot::decode(*snapshot);
+    if (!map) {
+        errors.push_back(qs(map.error().describe()));
+        return changes;
+    }
+    const auto conflicts = plan.checkAgainst(*map);
+    if (conflicts.empty())
+        return changes;
+    for (const auto& conflict : conflicts)
+        changes.push_back(qs(conflict.message));
+    // What else changed on the way, from the audit records.
+    if (auto diff = core::diffRevisions(store, plan.baseRevision, map->revision)) {
+        for (const std::string& line : core::describeDiff(*diff, plan)) {
+            if (!changes.contains(qs(line)))
+                changes.push_back(qs(line));
+        }
+    }
+    return changes;
+}
+
+QueueOutcome queueOnPool(core::MetadataStore& store, const ChangeMaker& make,
+    const std::vector<core::PlannedMove>& moves, const std::string& reason, const core::Plan* plan)
 {
     QueueOutcome outcome;
     if (plan) {
-        auto snapshot = store.snapshot();
-        if (!snapshot) {
-            outcome.errors.push_back(qs(snapshot.error().describe()));
+        outcome.changes = planConflicts(store, *plan, outcome.errors);
+        if (!outcome.changes.isEmpty() || !outcome.errors.isEmpty())
             return outcome;
-        }
-        auto map = core::MapSnapshot::decode(*snapshot);
-        if (!map) {
-            outcome.errors.push_back(qs(map.error().describe()));
-            return outcome;
-        }
-        const auto conflicts = plan->checkAgainst(*map);
-        if (!conflicts.empty()) {
-            for (const auto& conflict : conflicts)
-                outcome.changes.push_back(qs(conflict.message));
-            // What else changed on the way, from the audit records.
-            if (auto diff = core::diffRevisions(store, plan->baseRevision, map->revision)) {
-                for (const std::string& line : core::describeDiff(*diff, *plan)) {
-                    if (!outcome.changes.contains(qs(line)))
-                        outcome.changes.push_back(qs(line));
-                }
-            }
-            return outcome;
-        }
     }
-    core::FleetAdmin admin(store, nodes);
-    core::MigrationRequests& requests = admin.migrations();
-    if (plan) {
-        // A plan is applied whole, as what it is (a rebalance, a drain ...): one operation with
-        // every move, or nothing and the reason.
-        core::Plan applied = *plan;
-        applied.moves = moves;
-        auto operation = requests.applyPlan(applied, actor);
-        if (!operation) {
-            outcome.errors.push_back(qs(operation.error().message));
-            return outcome;
-        }
-        for (const std::string& id : operation->migrations)
-            outcome.ids.push_back(qs(id));
+    auto made = make(changeOf(moves, plan), reason);
+    if (!made) {
+        const QString why = FleetConnection::refusalText(made.error());
+        outcome.errors.push_back(
+            moves.size() == 1 && !plan ? qs(moves.front().space) + QStringLiteral(": ") + why : why);
         return outcome;
     }
-    for (const core::PlannedMove& move : moves) {
-        auto queued = requests.queue(move.space, move.to, actor);
-        if (queued)
-            outcome.ids.push_back(qs(queued->id));
-        else
-            outcome.errors.push_back(qs(move.space + ": " + queued.error().message));
+    if (made->has_awaiting_approval()) {
+        outcome.awaiting = FleetConnection::awaitingApprovalText(made->awaiting_approval());
+    } else if (made->record_kind() == "migration") {
+        if (auto migration = core::decodeMigration(made->record_json()))
+            outcome.ids.push_back(qs(migration->id));
+    } else if (auto operation = core::decodeOperation(made->record_json())) {
+        for (const std::string& id : operation->migrations)
+            outcome.ids.push_back(qs(id));
     }
     return outcome;
 }
@@ -224,7 +249,7 @@ void MapPage::updateActions()
     m_moveTo->setEnabled(writable && !selectedSpaces().isEmpty() && !m_busy);
     const bool hasPlan = !m_plan.moves.empty();
     m_apply->setEnabled(writable && hasPlan && !m_busy);
-    m_apply->setToolTip(writable ? QString() : readOnlyRefusal());
+    m_apply->setToolTip(m_connection->readOnlyReason());
     m_save->setEnabled(hasPlan);
     m_discard->setEnabled(hasPlan || m_planMode);
 }
@@ -347,7 +372,7 @@ MoveEstimate MapPage::estimate(const QStringList& spaces, const QString& shard) 
 bool MapPage::requestMoves(const QStringList& spaces, const QString& shard, const QString& reason, bool confirm)
 {
     if (m_connection->readOnly()) {
-        showMessage(readOnlyRefusal(), true);
+        showMessage(m_connection->readOnlyReason(), true);
         return false;
     }
     const QString refusal = m_model->moveRefusal(spaces, shard);
@@ -427,18 +452,11 @@ bool MapPage::confirmMoves(const MoveEstimate& estimate, QString& reason)
     return true;
 }
 
-core::Actor MapPage::actor(const QString& reason) const
-{
-    QString name = qEnvironmentVariable("USER");
-    if (name.isEmpty())
-        name = QStringLiteral("console");
-    return { name.toStdString(), reason.toStdString() };
-}
-
 void MapPage::queueMoves(const std::vector<core::PlannedMove>& moves, const QString& reason, bool fromPlan)
 {
     auto store = m_connection->store();
-    if (!store) {
+    ChangeMaker make = m_connection->changeMaker();
+    if (!store || !make) {
         showMessage(tr("Not connected to a shard map"), true);
         emit moveFailed(messageText());
         return;
@@ -446,17 +464,21 @@ void MapPage::queueMoves(const std::vector<core::PlannedMove>& moves, const QStr
     m_busy = true;
     updateActions();
     showMessage(tr("Queueing %n migration(s)…", nullptr, static_cast<int>(moves.size())), false);
-    auto nodes = m_connection->requestNodes();
-    const core::Actor who = actor(reason);
     std::optional<core::Plan> plan;
     if (fromPlan)
         plan = m_plan;
     runInBackground(
         m_connection->pool(), this,
-        [store, nodes, moves, who, plan] { return queueOnPool(*store, *nodes, moves, who, plan ? &*plan : nullptr); },
+        [store, make, moves, why = reason.toStdString(), plan] {
+            return queueOnPool(*store, make, moves, why, plan ? &*plan : nullptr);
+        },
         [this, fromPlan](QueueOutcome outcome) {
             m_busy = false;
-            if (!outcome.changes.isEmpty()) {
+            if (!outcome.awaiting.isEmpty()) {
+                // Recorded, not refused: made when a second person approves it.
+                showMessage(outcome.awaiting, false);
+                emit approvalRequested(outcome.awaiting);
+            } else if (!outcome.changes.isEmpty()) {
                 const QString text = tr("The map changed since the plan was drafted; nothing was queued:\n%1")
                                          .arg(outcome.changes.join(QLatin1Char('\n')));
                 showMessage(text, true);
@@ -538,7 +560,8 @@ void MapPage::startPlanIfEmpty()
     if (!m_plan.moves.empty() || !m_model->map())
         return;
     m_plan.baseRevision = m_model->map()->revision;
-    m_plan.createdBy = actor({}).name;
+    m_plan.createdBy
+        = (m_connection->viaController() ? m_connection->identity() : FleetConnection::localActorName()).toStdString();
     m_plan.createdUnixMs = QDateTime::currentMSecsSinceEpoch();
 }
 

@@ -95,6 +95,8 @@ public:
 
 signals:
     void movesQueued(const QStringList& migrationIds);
+    // The moves (or the plan) were recorded as awaiting a second person's approval (the text).
+    void approvalRequested(const QString& text);
     void moveFailed(const QString& message);
     void planApplied(const QStringList& migrationIds);
     void planRefused(const QString& whatChanged);
@@ -118,7 +120,6 @@ private:
     void queueMoves(const std::vector<core::PlannedMove>& moves, const QString& reason, bool fromPlan);
     void setPlanMoves(const std::vector<core::PlannedMove>& moves);
     void startPlanIfEmpty();
-    core::Actor actor(const QString& reason) const;
     void updateActions();
 
     FleetConnection* m_connection;

@@ -1,7 +1,5 @@
 #include "widgets/migrations/migrations_page.h"
 
-#include "core/admin/fleet_admin.h"
-#include "core/migration/migration_requests.h"
 #include "widgets/migrations/migration_detail_dialog.h"
 #include "widgets/migrations/migrations_filter_proxy.h"
 #include "widgets/migrations/progress_delegate.h"
@@ -208,14 +206,7 @@ void MigrationsPage::applyTimeFilter(int index)
 
 QString MigrationsPage::actorName()
 {
-    QString user = qEnvironmentVariable("USER");
-    if (user.isEmpty())
-        user = qEnvironmentVariable("LOGNAME");
-    if (user.isEmpty())
-        user = qEnvironmentVariable("USERNAME");
-    if (user.isEmpty())
-        user = QStringLiteral("unknown");
-    return user + QStringLiteral("@console");
+    return FleetConnection::localActorName();
 }
 
 QString MigrationsPage::selectedMigration() const
@@ -349,7 +340,7 @@ void MigrationsPage::selectMigration(const QString& migrationId)
 QString MigrationsPage::refusal(Action action, const QString& migrationId) const
 {
     if (m_connection->readOnly())
-        return readOnlyRefusal();
+        return m_connection->readOnlyReason();
     const core::MigrationRecord* record = m_model->record(migrationId);
     if (!record)
         return tr("There is no migration %1 in the map.").arg(migrationId);
@@ -396,7 +387,7 @@ void MigrationsPage::updateActions()
             : id.isEmpty()             ? tr("Select a migration first.")
                                        : tr("Phases, throughput and events of %1").arg(id));
     m_concurrentButton->setEnabled(!m_connection->readOnly());
-    m_concurrentButton->setToolTip(m_connection->readOnly() ? readOnlyRefusal() : QString());
+    m_concurrentButton->setToolTip(m_connection->readOnlyReason());
     if (const auto* record = m_model->record(id); record && !m_throttleBox->hasFocus())
         m_throttleBox->setValue(static_cast<int>(std::min<std::uint64_t>(record->throttleDocsPerSecond, 100000000)));
 }
@@ -423,63 +414,56 @@ void MigrationsPage::rollback(const QString& migrationId, const QString& reason)
 
 void MigrationsPage::setThrottle(const QString& migrationId, quint64 docsPerSecond, const QString& reason)
 {
-    const std::string id = migrationId.toStdString();
-    const QString done = doneText(Action::Throttle, migrationId);
-    send(migrationId, reason, [id, docsPerSecond, done](core::MigrationRequests& requests, const core::Actor& actor) {
-        auto result = requests.setThrottle(id, docsPerSecond, actor);
-        return result ? Outcome { true, done } : Outcome { false, qs(result.error().message) };
-    });
+    v1::AdminChange change;
+    change.mutable_set_throttle()->set_migration(migrationId.toStdString());
+    change.mutable_set_throttle()->set_docs_per_second(docsPerSecond);
+    send(migrationId, reason, change, doneText(Action::Throttle, migrationId));
 }
 
 void MigrationsPage::setMaxConcurrent(quint32 maxConcurrent, const QString& reason)
 {
-    const QString done = tr("At most %1 migrations run at once now.").arg(maxConcurrent);
-    send({}, reason, [maxConcurrent, done](core::MigrationRequests& requests, const core::Actor& actor) {
-        auto settings = requests.settings();
-        if (!settings)
-            return Outcome { false, qs(settings.error().message) };
-        settings->maxConcurrent = maxConcurrent;
-        auto stored = requests.setSettings(*settings, actor);
-        return stored ? Outcome { true, done } : Outcome { false, qs(stored.error().message) };
-    });
+    const MapPtr map = m_connection->map();
+    if (!map) {
+        finished({}, { false, tr("Not connected to a fleet.") });
+        return;
+    }
+    core::MigrationSettings settings = map->settings.value;
+    settings.maxConcurrent = maxConcurrent;
+    v1::AdminChange change;
+    change.mutable_set_settings()->set_settings_json(core::encode(settings));
+    send({}, reason, change, tr("At most %1 migrations run at once now.").arg(maxConcurrent));
 }
 
 void MigrationsPage::migrationAction(Action action, const QString& migrationId, const QString& reason)
 {
-    const std::string id = migrationId.toStdString();
-    const QString done = doneText(action, migrationId);
-    send(migrationId, reason, [action, id, done](core::MigrationRequests& requests, const core::Actor& actor) {
-        const auto result = [&] {
-            switch (action) {
-            case Action::Pause: return requests.pause(id, actor);
-            case Action::Resume: return requests.resume(id, actor);
-            case Action::Cancel: return requests.cancel(id, actor);
-            case Action::Rollback:
-            default: return requests.rollback(id, actor);
-            }
-        }();
-        return result ? Outcome { true, done } : Outcome { false, qs(result.error().message) };
-    });
+    v1::AdminChange change;
+    v1::SteerMigration* steer = change.mutable_steer_migration();
+    steer->set_migration(migrationId.toStdString());
+    switch (action) {
+    case Action::Pause: steer->set_action(v1::SteerMigration::PAUSE); break;
+    case Action::Resume: steer->set_action(v1::SteerMigration::RESUME); break;
+    case Action::Cancel: steer->set_action(v1::SteerMigration::CANCEL); break;
+    case Action::Rollback:
+    case Action::Throttle: steer->set_action(v1::SteerMigration::ROLLBACK); break;
+    }
+    send(migrationId, reason, change, doneText(action, migrationId));
 }
 
-void MigrationsPage::send(const QString& migrationId, const QString& reason, Request request)
+void MigrationsPage::send(
+    const QString& migrationId, const QString& reason, const v1::AdminChange& change, const QString& done)
 {
-    auto store = m_connection->store();
-    if (!store) {
-        finished(migrationId, { false, tr("Not connected to a fleet.") });
-        return;
-    }
-    const core::Actor actor { actorName().toStdString(), reason.toStdString() };
-    // The connection's one node client pool: channels stay open between requests.
-    auto nodes = m_connection->requestNodes();
-    runInBackground(
-        m_connection->pool(), this,
-        [store, nodes, actor, request = std::move(request)] {
-            core::FleetAdmin admin(*store, *nodes);
-            core::MigrationRequests& requests = admin.migrations();
-            return request(requests, actor);
-        },
-        [this, migrationId](const Outcome& outcome) { finished(migrationId, outcome); });
+    m_connection->submitChange(change, reason, this, [this, migrationId, done](ChangeResult made) {
+        if (!made) {
+            finished(migrationId, { false, FleetConnection::refusalText(made.error()) });
+        } else if (made->has_awaiting_approval()) {
+            // Not refused: recorded, and made when a second person approves it.
+            const QString text = FleetConnection::awaitingApprovalText(made->awaiting_approval());
+            showMessage(text, false);
+            emit actionFinished(migrationId, true, text);
+        } else {
+            finished(migrationId, { true, done });
+        }
+    });
 }
 
 void MigrationsPage::finished(const QString& migrationId, const Outcome& outcome)

@@ -112,13 +112,12 @@ private:
         bool ok = false;
         QString message;
     };
-    using Request = std::function<Outcome(core::MigrationRequests& requests, const core::Actor& actor)>;
 
     void buildUi();
     QWidget* buildFilters();
     QWidget* buildActions();
     void mapArrived(const MapPtr& map);
-    void send(const QString& migrationId, const QString& reason, Request request);
+    void send(const QString& migrationId, const QString& reason, const v1::AdminChange& change, const QString& done);
     void migrationAction(Action action, const QString& migrationId, const QString& reason);
     void confirmAndRun(Action action);
     bool askReason(const QString& title, const QString& question, QString* reason);

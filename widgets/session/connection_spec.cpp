@@ -43,7 +43,8 @@ QColor ConnectionSpec::environmentColour() const
 
 QString ConnectionSpec::title() const
 {
-    const QString name = profileName.isEmpty() ? stripPassword(storeUri).section(QLatin1Char('?'), 0, 0) : profileName;
+    const QString name
+        = profileName.isEmpty() ? stripPassword(endpoint()).section(QLatin1Char('?'), 0, 0) : profileName;
     QStringList tags;
     if (!environment.trimmed().isEmpty())
         tags << environment.trimmed();
@@ -56,6 +57,12 @@ QString readOnlyRefusal()
 {
     return QCoreApplication::translate("shardmap::widgets::ConnectionSpec",
         "This connection is read-only: nothing can be changed from it. Connect without read-only to act.");
+}
+
+QString viewerRefusal()
+{
+    return QCoreApplication::translate("shardmap::widgets::ConnectionSpec",
+        "You are a viewer: nothing can be changed from this connection. An operator or admin can act.");
 }
 
 QString stripPassword(const QString& uri, QString* password)

@@ -28,14 +28,25 @@ struct ConnectionSpec {
     QString environment;
     QString colour;
     bool readOnly = false;
+    // shardmapd's Admin API (HOST:PORT): when set, the map is read and every change made through
+    // it as the identity it authenticates (mutual TLS with the CA, certificate and key below, or
+    // the bearer token in tokenFile), and storeUri is not used.
+    QString controllerAddress;
+    QString controllerCaFile;
+    QString controllerCertFile;
+    QString controllerKeyFile;
+    QString controllerTokenFile;
 
+    bool viaController() const { return !controllerAddress.isEmpty(); }
     bool isEtcd() const { return storeUri.startsWith(QLatin1String("etcd://")); }
     // The URI handed to core::openStore: storeUri with the password added (percent-encoded).
     std::string storeUriWithSecret() const;
     core::NodeClientOptions nodeOptions() const;
+    // What the status bar shows as the fleet's address: the controller's or the store URI.
+    QString endpoint() const { return viaController() ? controllerAddress : storeUri; }
     // The key recent connections and the keyring use: the profile's name, or the store URI of a
     // connection without one.
-    QString key() const { return profileName.isEmpty() ? storeUri : QStringLiteral("profile:") + profileName; }
+    QString key() const { return profileName.isEmpty() ? endpoint() : QStringLiteral("profile:") + profileName; }
     // The profile's colour: its own, or its environment's (production red, staging amber,
     // development green, test blue), or none (an invalid colour).
     QColor environmentColour() const;
@@ -46,6 +57,8 @@ struct ConnectionSpec {
 
 // Why an action is not offered on a read-only connection, translated.
 QString readOnlyRefusal();
+// Why an action is not offered to a viewer of shardmapd's Admin API, translated.
+QString viewerRefusal();
 
 // storeUri without any password=... query item (for specs built from a URI pasted with one).
 // Returns the password it removed in *password when given.

@@ -1,10 +1,14 @@
 #include "widgets/session/fleet_connection.h"
 
+#include "core/admin/admin_changes.h"
+#include "core/admin/fleet_admin.h"
 #include "core/store/read_only_store.h"
 
 #include <QDateTime>
 #include <QSet>
 #include <algorithm>
+#include <cctype>
+#include <fstream>
 #include <utility>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -112,7 +116,7 @@ void FleetConnection::open(const ConnectionSpec& spec)
     close();
     m_spec = spec;
     m_storeFailures = 0;
-    setState(State::Connecting, tr("Connecting to %1").arg(spec.storeUri));
+    setState(State::Connecting, tr("Connecting to %1").arg(spec.endpoint()));
     openStore(m_generation.next());
 }
 
@@ -130,11 +134,17 @@ void FleetConnection::close()
     }
     m_nodes.clear();
     m_store.reset();
+    m_admin.reset();
     m_map.reset();
     m_refreshRunning = false;
     m_refreshPending = false;
     m_newestArrivalMs = 0;
     m_lastError.clear();
+    if (!m_identity.isEmpty() || m_role != core::Role::None) {
+        m_identity.clear();
+        m_role = core::Role::None;
+        emit identityChanged(m_identity, m_role);
+    }
     if (m_state != State::Disconnected) {
         setState(State::Disconnected, tr("Disconnected"));
     }
@@ -146,38 +156,101 @@ void FleetConnection::setState(State state, const QString& detail)
     emit stateChanged(state, detail);
 }
 
+// What opening a connection yields: the store to read, and through a controller its client and
+// who it says the console is.
+struct FleetConnection::Opened {
+    std::shared_ptr<core::MetadataStore> store;
+    std::shared_ptr<core::AdminClient> admin;
+    QString identity;
+    core::Role role = core::Role::None;
+};
+
+namespace {
+
+core::Result<std::string> readToken(const std::string& file)
+{
+    std::ifstream in(file);
+    std::string token;
+    if (!in || !std::getline(in, token))
+        return core::makeError(core::ErrorCode::InvalidArgument, "cannot read the token file", file);
+    while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back())))
+        token.pop_back();
+    return token;
+}
+
+core::Result<std::shared_ptr<core::MetadataStore>> openStoreOnly(const std::string& uri, bool readOnly)
+{
+    auto store = core::openStore(uri, false);
+    if (!store)
+        return store.error();
+    // A read-only connection never writes, whatever a page asks for.
+    if (readOnly)
+        return std::shared_ptr<core::MetadataStore>(core::makeReadOnly(std::move(*store)));
+    return std::shared_ptr<core::MetadataStore>(std::move(*store));
+}
+
+} // namespace
+
 void FleetConnection::openStore(std::uint64_t generation)
 {
     const std::string uri = m_spec.storeUriWithSecret();
     const bool readOnly = m_spec.readOnly;
+    core::AdminClientOptions admin;
+    admin.address = m_spec.controllerAddress.toStdString();
+    admin.caFile = m_spec.controllerCaFile.toStdString();
+    admin.certFile = m_spec.controllerCertFile.toStdString();
+    admin.keyFile = m_spec.controllerKeyFile.toStdString();
+    const std::string tokenFile = m_spec.controllerTokenFile.toStdString();
     runInBackground(
         m_pool, this,
-        [uri, readOnly]() -> core::Result<std::shared_ptr<core::MetadataStore>> {
-            auto store = core::openStore(uri, false);
-            if (!store) {
-                return store.error();
+        [uri, readOnly, admin, tokenFile]() mutable -> core::Result<Opened> {
+            if (admin.address.empty()) {
+                auto store = openStoreOnly(uri, readOnly);
+                if (!store)
+                    return store.error();
+                return Opened { std::move(*store), nullptr, {}, core::Role::None };
             }
-            // A read-only connection never writes, whatever a page asks for.
-            if (readOnly) {
-                return std::shared_ptr<core::MetadataStore>(core::makeReadOnly(std::move(*store)));
+            if (!tokenFile.empty()) {
+                auto token = readToken(tokenFile);
+                if (!token)
+                    return token.error();
+                admin.token = std::move(*token);
             }
-            return std::shared_ptr<core::MetadataStore>(std::move(*store));
+            auto client = core::AdminClient::connect(admin);
+            if (!client)
+                return client.error();
+            std::shared_ptr<core::AdminClient> shared(std::move(*client));
+            auto who = shared->whoAmI();
+            if (!who)
+                return who.error();
+            std::unique_ptr<core::MetadataStore> store = core::makeAdminApiStore(shared);
+            // The console's own read-only mode holds through a controller too: nothing is sent.
+            if (readOnly)
+                store = core::makeReadOnly(std::move(store));
+            return Opened { std::shared_ptr<core::MetadataStore>(std::move(store)), shared,
+                QString::fromStdString(who->identity()), static_cast<core::Role>(who->role()) };
         },
-        [this, generation](core::Result<std::shared_ptr<core::MetadataStore>> store) {
-            if (!store) {
-                storeFailed(generation, fromCore(store.error()));
+        [this, generation](core::Result<Opened> opened) {
+            if (!opened) {
+                storeFailed(generation, fromCore(opened.error()));
             } else {
-                storeOpened(generation, std::move(*store));
+                storeOpened(generation, std::move(*opened));
             }
         });
 }
 
-void FleetConnection::storeOpened(std::uint64_t generation, std::shared_ptr<core::MetadataStore> store)
+void FleetConnection::storeOpened(std::uint64_t generation, Opened opened)
 {
     if (!m_generation.isCurrent(generation)) {
         return;
     }
-    m_store = std::move(store);
+    m_store = std::move(opened.store);
+    m_admin = std::move(opened.admin);
+    if (m_identity != opened.identity || m_role != opened.role) {
+        m_identity = opened.identity;
+        m_role = opened.role;
+        emit identityChanged(m_identity, m_role);
+    }
     m_watchStarted = false;
     refreshMap();
 }
@@ -564,6 +637,83 @@ std::shared_ptr<core::NodeClientPool> FleetConnection::requestNodes()
         m_requestNodesKey = key;
     }
     return m_requestNodes;
+}
+
+bool FleetConnection::readOnly() const
+{
+    return m_spec.readOnly || (m_spec.viaController() && m_role < core::Role::Operator);
+}
+
+QString FleetConnection::readOnlyReason() const
+{
+    if (m_spec.readOnly)
+        return readOnlyRefusal();
+    if (!readOnly())
+        return {};
+    return m_role == core::Role::None ? tr("shardmapd has not said yet who you are.") : viewerRefusal();
+}
+
+QString FleetConnection::identityText() const
+{
+    if (m_identity.isEmpty())
+        return {};
+    return tr("%1 (%2)").arg(m_identity, QString::fromLatin1(core::roleName(m_role)));
+}
+
+ChangeMaker FleetConnection::changeMaker()
+{
+    if (m_admin) {
+        return [client = m_admin](
+                   const v1::AdminChange& change, const std::string& reason) { return client->change(change, reason); };
+    }
+    if (!m_store)
+        return {};
+    return [store = m_store, nodes = requestNodes(), actor = localActorName().toStdString()](
+               const v1::AdminChange& change, const std::string& reason) {
+        core::FleetAdmin admin(*store, *nodes);
+        return core::applyChange(admin, change, core::Actor { actor, reason });
+    };
+}
+
+void FleetConnection::submitChange(
+    const v1::AdminChange& change, const QString& reason, QObject* context, std::function<void(ChangeResult)> done)
+{
+    ChangeMaker make = changeMaker();
+    if (!make) {
+        postTo(context, [done] {
+            done(core::makeError(core::ErrorCode::Unavailable, tr("Not connected to a fleet.").toStdString()));
+        });
+        return;
+    }
+    runInBackground(
+        m_pool, context, [make, change, why = reason.toStdString()] { return make(change, why); }, std::move(done));
+}
+
+QString FleetConnection::awaitingApprovalText(const v1::ApprovalInfo& approval)
+{
+    return tr("Awaiting approval as %1: %2. It needs a second person because %3.")
+        .arg(QString::fromStdString(approval.id()), QString::fromStdString(approval.summary()),
+            QString::fromStdString(approval.needs_approval_because()));
+}
+
+QString FleetConnection::refusalText(const core::Error& error)
+{
+    // shardmapd's refusal is a sentence for people ("bob is an operator; ..."): shown as it is.
+    if (error.code == core::ErrorCode::PermissionDenied || error.code == core::ErrorCode::Unauthenticated)
+        return QString::fromStdString(error.message);
+    return fromCore(error);
+}
+
+QString FleetConnection::localActorName()
+{
+    QString user = qEnvironmentVariable("USER");
+    if (user.isEmpty())
+        user = qEnvironmentVariable("LOGNAME");
+    if (user.isEmpty())
+        user = qEnvironmentVariable("USERNAME");
+    if (user.isEmpty())
+        user = QStringLiteral("unknown");
+    return user + QStringLiteral("@console");
 }
 
 } // namespace shardmap::widgets

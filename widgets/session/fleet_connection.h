@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/auth/access_policy.h"
+#include "core/client/admin_client.h"
 #include "core/client/node_client.h"
 #include "core/map/shard_map.h"
 #include "core/store/metadata_store.h"
@@ -19,6 +21,10 @@ namespace shardmap::widgets {
 
 using MapPtr = std::shared_ptr<const core::MapSnapshot>;
 using SamplePtr = std::shared_ptr<const core::NodeMetricsValue>;
+using ChangeResult = core::Result<v1::ChangeResponse>;
+// Makes one change of the Admin API's kind with a reason: through the facade on the store, or
+// through shardmapd. A value that holds what it needs; call it on the connection's pool only.
+using ChangeMaker = std::function<ChangeResult(const v1::AdminChange& change, const std::string& reason)>;
 
 // The console's link to one fleet: the shard map's store (watched; every change arrives as a
 // fresh decoded snapshot) and a live metrics stream from every node the map lists. Everything
@@ -48,9 +54,36 @@ public:
 
     State state() const { return m_state; }
     const ConnectionSpec& spec() const { return m_spec; }
-    // A read-only connection: its store refuses every write (core::makeReadOnly) and the pages
-    // disable their actions.
-    bool readOnly() const { return m_spec.readOnly; }
+    // A read-only connection: its store refuses every write (core::makeReadOnly), or shardmapd
+    // says the caller is a viewer; the pages disable their actions and say why (readOnlyReason).
+    bool readOnly() const;
+    QString readOnlyReason() const;
+    // Through shardmapd's Admin API: who it authenticated the console as, and that identity's
+    // role (None until WhoAmI answered). Empty and None on a store connection.
+    bool viaController() const { return m_spec.viaController(); }
+    QString identity() const { return m_identity; }
+    core::Role role() const { return m_role; }
+    // "bob (operator)": what the status bar shows; empty on a store connection.
+    QString identityText() const;
+    // The Admin API client of a controller connection (nullptr otherwise). Use it on pool() only.
+    std::shared_ptr<core::AdminClient> adminClient() const { return m_admin; }
+
+    // The one way the console changes the fleet: locally core::applyChange on the store with
+    // this console's user as the actor, through a controller AdminClient::change (the actor is
+    // the identity shardmapd authenticated). done gets the result on the UI thread unless context
+    // is gone; a response may await approval instead of being made (awaitingApprovalText).
+    void submitChange(
+        const v1::AdminChange& change, const QString& reason, QObject* context, std::function<void(ChangeResult)> done);
+    // The same as a value, for pool work that reads before it changes (a plan checked against
+    // the map first). Empty when not connected.
+    ChangeMaker changeMaker();
+    // "Awaiting approval as ap-…: drain shard s0 … It needs a second person because …".
+    static QString awaitingApprovalText(const v1::ApprovalInfo& approval);
+    // What a refused change says: shardmapd's own sentence for a permission refusal, the error's
+    // description otherwise.
+    static QString refusalText(const core::Error& error);
+    // The audit actor of changes made on a store connection ("$USER@console").
+    static QString localActorName();
     // Why the last attempt failed (empty when connected).
     QString lastError() const { return m_lastError; }
     // The newest map (nullptr before the first one arrived).
@@ -85,13 +118,16 @@ signals:
     void mapChanged(const shardmap::widgets::MapPtr& map);
     void nodeSample(const QString& nodeId, const shardmap::widgets::SamplePtr& sample);
     void nodeLinkChanged(const QString& nodeId, bool reachable, const QString& error);
+    // WhoAmI answered (or the connection closed: empty identity, Role::None).
+    void identityChanged(const QString& identity, shardmap::core::Role role);
 
 private:
     struct NodeLink;
 
     void setState(State state, const QString& detail);
+    struct Opened;
     void openStore(std::uint64_t generation);
-    void storeOpened(std::uint64_t generation, std::shared_ptr<core::MetadataStore> store);
+    void storeOpened(std::uint64_t generation, Opened opened);
     void storeFailed(std::uint64_t generation, const QString& error);
     void refreshMap();
     void mapArrived(std::uint64_t generation, core::Result<core::MapSnapshot> map);
@@ -111,6 +147,9 @@ private:
     QThreadPool m_pool;
     Generation m_generation;
     std::shared_ptr<core::MetadataStore> m_store;
+    std::shared_ptr<core::AdminClient> m_admin;
+    QString m_identity;
+    core::Role m_role = core::Role::None;
     std::shared_ptr<core::NodeClientPool> m_requestNodes;
     QString m_requestNodesKey;
     std::shared_ptr<core::WatchHandle> m_watch;

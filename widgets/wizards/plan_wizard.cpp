@@ -634,47 +634,56 @@ QString PlanWizard::warningsText() const
 
 void PlanWizard::applyPlan()
 {
-    auto store = m_connection->store();
-    if (!m_confirmed || m_applying || !store)
+    if (!m_confirmed || m_applying || !m_connection->store())
         return;
     core::Plan plan = m_confirmed->plan;
     const QString reason = m_reason->text().trimmed();
-    plan.createdBy = MigrationsPage::actorName().toStdString();
+    plan.createdBy
+        = (m_connection->viaController() ? m_connection->identity() : MigrationsPage::actorName()).toStdString();
     plan.createdUnixMs = QDateTime::currentMSecsSinceEpoch();
     plan.reason = reason.toStdString();
-    const core::Actor actor { plan.createdBy, plan.reason };
-    auto nodes = m_connection->requestNodes();
+    v1::AdminChange change;
+    change.mutable_apply_plan()->set_plan_json(plan.encode());
     m_applying = true;
     m_applyMessage->show(tr("Queueing…"), InlineMessage::Kind::Info);
     emit page(ConfirmPageId)->completeChanged();
-    runInBackground(
-        m_connection->pool(), this,
-        [store, nodes, plan, actor] {
-            core::FleetAdmin admin(*store, *nodes);
-            core::MigrationRequests& requests = admin.migrations();
-            return requests.applyPlan(plan, actor);
-        },
-        [this](core::Result<core::OperationRecord> operation) {
-            m_applying = false;
-            emit page(ConfirmPageId)->completeChanged();
-            if (!operation) {
-                // Figures read again when the preview is shown again (Back), for a new plan.
-                if (operation.error().code == core::ErrorCode::Conflict)
-                    m_input.reset();
-                const QString message = tr("Nothing was queued: %1").arg(qs(operation.error().describe()))
-                    + (operation.error().code == core::ErrorCode::Conflict ? tr("\nGo back to plan again.")
-                                                                           : QString());
-                m_applyMessage->show(message, InlineMessage::Kind::Error);
-                emit applyFailed(message);
-                return;
-            }
-            m_applied = true;
-            QStringList ids;
-            for (const std::string& id : operation->migrations)
-                ids << qs(id);
-            emit operationQueued(qs(operation->id), ids);
-            accept();
-        });
+    m_connection->submitChange(change, reason, this, [this](ChangeResult made) { planApplied(std::move(made)); });
+}
+
+void PlanWizard::planApplied(ChangeResult made)
+{
+    m_applying = false;
+    emit page(ConfirmPageId)->completeChanged();
+    if (!made) {
+        const core::Error& error = made.error();
+        // Figures read again when the preview is shown again (Back), for a new plan.
+        if (error.code == core::ErrorCode::Conflict)
+            m_input.reset();
+        const QString message = tr("Nothing was queued: %1").arg(FleetConnection::refusalText(error))
+            + (error.code == core::ErrorCode::Conflict ? tr("\nGo back to plan again.") : QString());
+        m_applyMessage->show(message, InlineMessage::Kind::Error);
+        emit applyFailed(message);
+        return;
+    }
+    if (made->has_awaiting_approval()) {
+        // Recorded, not refused: the wizard stays open with the approval's id until closed.
+        const QString text = FleetConnection::awaitingApprovalText(made->awaiting_approval());
+        m_applyMessage->show(text, InlineMessage::Kind::Info);
+        emit approvalRequested(QString::fromStdString(made->awaiting_approval().id()), text);
+        return;
+    }
+    auto operation = core::decodeOperation(made->record_json());
+    if (!operation) {
+        m_applyMessage->show(tr("Queued, but the answer could not be read: %1").arg(qs(operation.error().describe())),
+            InlineMessage::Kind::Warning);
+        return;
+    }
+    m_applied = true;
+    QStringList ids;
+    for (const std::string& id : operation->migrations)
+        ids << qs(id);
+    emit operationQueued(qs(operation->id), ids);
+    accept();
 }
 
 } // namespace shardmap::widgets

@@ -78,6 +78,9 @@ signals:
     void planReady();
     void operationQueued(const QString& operationId, const QStringList& migrationIds);
     void applyFailed(const QString& message);
+    // The plan was recorded as awaiting a second person's approval (its id, and the sentence the
+    // wizard shows); nothing is queued until someone else approves it.
+    void approvalRequested(const QString& approvalId, const QString& text);
     // "Edit in plan mode": the receiver takes result()->plan.
     void editInPlanModeRequested();
 
@@ -91,6 +94,7 @@ private:
     void fillChoices();
     void scenarioChanged();
     void planArrived(std::uint64_t ticket, core::Result<core::PlanResult> result);
+    void planApplied(ChangeResult made);
     void showResult();
     core::PlannerOptions plannerOptions() const;
 

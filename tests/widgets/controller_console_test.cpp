@@ -1,0 +1,247 @@
+// The console through shardmapd's Admin API (issue 17), offscreen against real processes: a real
+// shardmapd with mutual TLS and a role file, real nodes and real certificates. A viewer's window
+// shows the map and offers no action; an operator's move reaches shardmapd and the audit names the
+// certificate's identity, not the console's user; an operator's drain above the approval threshold
+// awaits approval, and another identity's window approves it in the approvals page.
+#include "core/migration/migration_requests.h"
+#include "tests/support/certificates.h"
+#include "tests/support/controller_process.h"
+#include "tests/support/fleet_test.h"
+#include "tests/widgets/wait_for.h"
+#include "widgets/approvals/approvals_page.h"
+#include "widgets/console/main_window.h"
+#include "widgets/map/map_page.h"
+#include "widgets/map/shard_map_view.h"
+#include "widgets/migrations/migrations_page.h"
+#include "widgets/wizards/plan_wizard.h"
+
+#include <QAction>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTreeWidget>
+#include <fstream>
+
+namespace shardmap::widgets {
+namespace {
+
+using testing::waitFor;
+
+// A client certificate with CN name, signed by the test CA in dir (NAME.pem, NAME.key).
+bool makeClientCertificate(const std::string& dir, const std::string& name)
+{
+    const std::string script = "cd '" + dir + "' && openssl req -newkey rsa:2048 -nodes -keyout " + name + ".key -out "
+        + name + ".csr -subj /CN=" + name + " 2>/dev/null && openssl x509 -req -in " + name
+        + ".csr -CA ca.pem -CAkey ca.key -CAcreateserial -out " + name + ".pem -days 2 2>/dev/null";
+    return std::system(script.c_str()) == 0;
+}
+
+class ControllerConsoleTest : public testing::FleetTest<::testing::Test> {
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(testing::makeTestCertificates(m_dir.path()));
+        for (const char* name : { "alice", "bob", "vera" })
+            ASSERT_TRUE(makeClientCertificate(m_dir.path(), name));
+        // alice admin, bob operator, vera viewer; more than one space moved needs a second person.
+        std::ofstream(m_dir.file("access.json")) << R"({"version": 1,
+            "roles": {"alice": "admin", "bob": "operator", "vera": "viewer"},
+            "approval": {"max_spaces": 1}})";
+        startFleet(2);
+        for (const char* space : { "acme", "globex" }) {
+            addSpaceRecord(space, "s0");
+            ASSERT_TRUE(nodeOf("s0")->setOwnership("s0", { space, core::SpaceRole::Owner, 1 }));
+        }
+        m_controller = testing::ControllerProcess::start(m_dir.file("shardmapd.stderr"),
+            { "--store", storeUri(), "--id", "c1", "--tls-cert", m_dir.file("server.pem"), "--tls-key",
+                m_dir.file("server.key"), "--tls-ca", m_dir.file("ca.pem"), "--access-policy",
+                m_dir.file("access.json") });
+        ASSERT_TRUE(m_controller);
+    }
+
+    // A console window connected through shardmapd as `who` (its certificate), with the map shown.
+    std::unique_ptr<MainWindow> consoleAs(const std::string& who)
+    {
+        auto window = std::make_unique<MainWindow>();
+        window->connection()->setReconnectBackoff(100, 500);
+        ConnectionSpec spec;
+        spec.controllerAddress = QString::fromStdString(m_controller->address());
+        spec.controllerCaFile = QString::fromStdString(m_dir.file("ca.pem"));
+        spec.controllerCertFile = QString::fromStdString(m_dir.file(who + ".pem"));
+        spec.controllerKeyFile = QString::fromStdString(m_dir.file(who + ".key"));
+        spec.metricsIntervalMs = 200;
+        window->resize(1280, 800);
+        window->show();
+        window->connectTo(spec);
+        EXPECT_TRUE(waitFor([&] {
+            const MapPtr map = window->connection()->map();
+            return map && map->spaces.size() == 2;
+        })) << window->connectionText().toStdString()
+            << " " << window->bannerText().toStdString();
+        return window;
+    }
+
+    core::MapSnapshot map() { return *core::MapSnapshot::decode(*m_store->snapshot()); }
+
+    // The newest audit record of a change someone made (not the executor's progress).
+    core::AuditRecord lastChange()
+    {
+        auto history = m_store->history(0, 0, 0);
+        EXPECT_TRUE(history);
+        for (auto record = history->rbegin(); record != history->rend(); ++record) {
+            if (!record->actor.starts_with("shardmapd/"))
+                return *record;
+        }
+        return {};
+    }
+
+    std::unique_ptr<testing::ControllerProcess> m_controller;
+};
+
+TEST_F(ControllerConsoleTest, AViewersConsoleShowsTheMapAndHasNoEnabledAction)
+{
+    auto queued = core::MigrationRequests(*m_store, m_pool).queue("globex", "s1", m_actor);
+    ASSERT_TRUE(queued) << queued.error().describe();
+    auto window = consoleAs("vera");
+    ASSERT_TRUE(waitFor([&] { return window->connection()->map()->migrations.size() == 1; }));
+    EXPECT_EQ(window->identityText(), QStringLiteral("vera (viewer)"));
+    EXPECT_EQ(window->environmentText(), QStringLiteral("VIEWER"));
+    EXPECT_TRUE(window->connection()->readOnly());
+    const auto revision = map().revision;
+
+    MapPage* mapPage = window->mapPage();
+    window->showPage(mapPage);
+    EXPECT_TRUE(mapPage->model()->spaceIndex(QStringLiteral("acme")).isValid()) << "the viewer sees the map";
+    EXPECT_FALSE(mapPage->view()->viewport()->acceptDrops());
+    for (QAction* action : mapPage->findChildren<QAction*>()) {
+        if (action->text() == QStringLiteral("Move to…") || action->text() == QStringLiteral("Apply plan")) {
+            EXPECT_FALSE(action->isEnabled()) << action->text().toStdString();
+        }
+    }
+    EXPECT_FALSE(mapPage->requestMoves({ QStringLiteral("acme") }, QStringLiteral("s1"), QStringLiteral("t"), false));
+    EXPECT_TRUE(mapPage->messageText().contains(QStringLiteral("You are a viewer")))
+        << mapPage->messageText().toStdString();
+
+    MigrationsPage* migrations = window->migrationsPage();
+    window->showPage(migrations);
+    ASSERT_TRUE(waitFor([&] { return migrations->model()->record(QString::fromStdString(queued->id)) != nullptr; }));
+    migrations->selectMigration(QString::fromStdString(queued->id));
+    int checked = 0;
+    for (QPushButton* button : migrations->findChildren<QPushButton*>()) {
+        const QString text = button->text().remove(QLatin1Char('&'));
+        if (QStringList { QStringLiteral("Pause…"), QStringLiteral("Resume…"), QStringLiteral("Cancel…"),
+                QStringLiteral("Roll back…"), QStringLiteral("Set throttle…"), QStringLiteral("Apply…") }
+                .contains(text)) {
+            ++checked;
+            EXPECT_FALSE(button->isEnabled()) << text.toStdString();
+            EXPECT_TRUE(button->toolTip().contains(QStringLiteral("You are a viewer"))) << text.toStdString();
+        }
+    }
+    EXPECT_EQ(checked, 6);
+    EXPECT_EQ(window->openWizard(static_cast<int>(core::Scenario::Drain), QStringLiteral("s0")), nullptr);
+
+    ApprovalsPage* approvals = window->approvalsPage();
+    EXPECT_FALSE(approvals->approveButton()->isEnabled());
+    EXPECT_FALSE(approvals->refuseButton()->isEnabled());
+
+    // What a page would send anyway is refused by shardmapd with its own sentence.
+    v1::AdminChange change;
+    change.mutable_steer_migration()->set_migration(queued->id);
+    change.mutable_steer_migration()->set_action(v1::SteerMigration::PAUSE);
+    std::optional<ChangeResult> answer;
+    window->connection()->submitChange(
+        change, QStringLiteral("t"), window.get(), [&](ChangeResult made) { answer = made; });
+    ASSERT_TRUE(waitFor([&] { return answer.has_value(); }));
+    ASSERT_FALSE(*answer);
+    EXPECT_EQ(answer->error().code, core::ErrorCode::PermissionDenied);
+    EXPECT_NE(FleetConnection::refusalText(answer->error()).toStdString().find("vera is a viewer"), std::string::npos)
+        << answer->error().describe();
+    EXPECT_EQ(map().revision, revision) << "nothing changed";
+}
+
+TEST_F(ControllerConsoleTest, AnOperatorsMoveReachesShardmapdAndTheAuditNamesTheCertificate)
+{
+    auto window = consoleAs("bob");
+    EXPECT_EQ(window->identityText(), QStringLiteral("bob (operator)"));
+    EXPECT_FALSE(window->connection()->readOnly());
+    MapPage* mapPage = window->mapPage();
+    window->showPage(mapPage);
+    EXPECT_TRUE(mapPage->view()->viewport()->acceptDrops());
+
+    QSignalSpy queued(mapPage, &MapPage::movesQueued);
+    ASSERT_TRUE(
+        mapPage->requestMoves({ QStringLiteral("acme") }, QStringLiteral("s1"), QStringLiteral("hot tenant"), false))
+        << mapPage->messageText().toStdString();
+    ASSERT_TRUE(queued.wait(20000) || queued.count() == 1) << mapPage->messageText().toStdString();
+    const std::string id = queued.front().at(0).toStringList().value(0).toStdString();
+    ASSERT_TRUE(map().migrations.contains(id)) << id;
+    const core::AuditRecord audit = lastChange();
+    EXPECT_EQ(audit.actor, "bob") << "the certificate's identity, not the console's user";
+    EXPECT_EQ(audit.reason, "hot tenant");
+
+    // The migrations page acts through shardmapd too.
+    MigrationsPage* migrations = window->migrationsPage();
+    ASSERT_TRUE(waitFor([&] { return migrations->model()->record(QString::fromStdString(id)) != nullptr; }));
+    QSignalSpy finished(migrations, &MigrationsPage::actionFinished);
+    migrations->setThrottle(QString::fromStdString(id), 500, QStringLiteral("slow down"));
+    ASSERT_TRUE(finished.wait(20000) || finished.count() == 1);
+    EXPECT_TRUE(finished.front().at(1).toBool()) << finished.front().at(2).toString().toStdString();
+    EXPECT_EQ(lastChange().actor, "bob");
+    EXPECT_EQ(lastChange().reason, "slow down");
+}
+
+TEST_F(ControllerConsoleTest, ADrainAboveTheThresholdAwaitsApprovalAndAnotherConsoleApprovesIt)
+{
+    auto bob = consoleAs("bob");
+    PlanWizard* wizard = bob->openWizard(static_cast<int>(core::Scenario::Drain), QStringLiteral("s0"));
+    ASSERT_NE(wizard, nullptr);
+    wizard->next();
+    ASSERT_EQ(wizard->currentId(), PlanWizard::PreviewPageId);
+    ASSERT_TRUE(waitFor([&] { return !wizard->planning() && (wizard->result() || !wizard->errorText().isEmpty()); }));
+    ASSERT_TRUE(wizard->result()) << wizard->errorText().toStdString();
+    ASSERT_EQ(wizard->result()->plan.moves.size(), 2u);
+    QSignalSpy awaiting(wizard, &PlanWizard::approvalRequested);
+    QSignalSpy failed(wizard, &PlanWizard::applyFailed);
+    wizard->next();
+    ASSERT_EQ(wizard->currentId(), PlanWizard::ConfirmPageId);
+    wizard->setReason(QStringLiteral("retire the old disk"));
+    wizard->button(QWizard::FinishButton)->click();
+    ASSERT_TRUE(waitFor([&] { return awaiting.count() + failed.count() > 0; }));
+    ASSERT_EQ(failed.count(), 0) << failed.front().at(0).toString().toStdString();
+    const QString approvalId = awaiting.front().at(0).toString();
+    const QString text = awaiting.front().at(1).toString();
+    EXPECT_TRUE(text.startsWith(QStringLiteral("Awaiting approval as ") + approvalId)) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("second person"))) << text.toStdString();
+    EXPECT_TRUE(map().operations.empty()) << "nothing is queued before the approval";
+    wizard->close();
+
+    // The requester sees it pending and may not decide it.
+    ApprovalsPage* own = bob->approvalsPage();
+    ASSERT_TRUE(waitFor([&] { return own->pendingCount() == 1; }));
+    EXPECT_EQ(bob->approvalsNavigationText(), QStringLiteral("Approvals (1)"));
+    own->selectApproval(approvalId);
+    EXPECT_FALSE(own->approveButton()->isEnabled());
+    EXPECT_TRUE(own->decisionRefusal(approvalId).startsWith(QStringLiteral("You requested")))
+        << own->decisionRefusal(approvalId).toStdString();
+
+    // Another identity's console approves it; the operation appears and the badge clears.
+    auto alice = consoleAs("alice");
+    EXPECT_EQ(alice->identityText(), QStringLiteral("alice (admin)"));
+    ApprovalsPage* approvals = alice->approvalsPage();
+    ASSERT_TRUE(waitFor([&] { return approvals->pendingCount() == 1; }));
+    EXPECT_EQ(alice->approvalsNavigationText(), QStringLiteral("Approvals (1)"));
+    alice->showPage(approvals);
+    approvals->selectApproval(approvalId);
+    EXPECT_TRUE(approvals->approveButton()->isEnabled()) << approvals->approveButton()->toolTip().toStdString();
+    QSignalSpy decided(approvals, &ApprovalsPage::decided);
+    approvals->approve(approvalId, QStringLiteral("checked the plan"));
+    ASSERT_TRUE(decided.wait(20000) || decided.count() == 1);
+    EXPECT_TRUE(decided.front().at(1).toBool()) << decided.front().at(2).toString().toStdString();
+    ASSERT_EQ(map().operations.size(), 1u);
+    EXPECT_EQ(map().operations.begin()->second.value.migrations.size(), 2u);
+    ASSERT_TRUE(waitFor([&] { return approvals->pendingCount() == 0; }));
+    EXPECT_EQ(alice->approvalsNavigationText(), QStringLiteral("Approvals"));
+    ASSERT_TRUE(waitFor([&] { return own->pendingCount() == 0; })) << "the requester's badge follows";
+}
+
+} // namespace
+} // namespace shardmap::widgets
