@@ -294,6 +294,125 @@
     </message>
 </context>
 <context>
+    <name>shardmap::widgets::ApprovalsPage</name>
+    <message>
+        <source>&amp;Approve…</source>
+        <translation>&amp;Genehmigen…</translation>
+    </message>
+    <message>
+        <source>Re&amp;fuse…</source>
+        <translation>Ab&amp;lehnen…</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Changes awaiting approval</source>
+        <translation>Änderungen, die auf Genehmigung warten</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>Id</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>Requested by</source>
+        <translation>Angefordert von</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Needs approval because</source>
+        <translation>Genehmigung nötig, weil</translation>
+    </message>
+    <message>
+        <source>Requested</source>
+        <translation>Angefragt</translation>
+    </message>
+    <message>
+        <source>Decided by</source>
+        <translation>Entschieden von</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Could not read the approvals: %1</source>
+        <translation>Die Genehmigungen konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Approvals are kept by shardmapd: connect through a controller to decide them.</source>
+        <translation>Genehmigungen verwaltet shardmapd: Verbinden Sie sich über einen Controller, um sie zu entscheiden.</translation>
+    </message>
+    <message>
+        <source>Select an approval first.</source>
+        <translation>Wählen Sie zuerst eine Genehmigung.</translation>
+    </message>
+    <message>
+        <source>There is no approval %1.</source>
+        <translation>Es gibt keine Genehmigung %1.</translation>
+    </message>
+    <message>
+        <source>%1 is %2 already.</source>
+        <translation>%1 ist bereits %2.</translation>
+    </message>
+    <message>
+        <source>You requested %1: a different operator or admin decides it.</source>
+        <translation>Sie haben %1 angefragt: Ein anderer Operator oder Admin entscheidet darüber.</translation>
+    </message>
+    <message>
+        <source>A decision is on its way.</source>
+        <translation>Eine Entscheidung ist unterwegs.</translation>
+    </message>
+    <message>
+        <source>Approvals are kept by shardmapd: connect through a controller to see them.</source>
+        <translation>Genehmigungen verwaltet shardmapd: Verbinden Sie sich über einen Controller, um sie zu sehen.</translation>
+    </message>
+    <message>
+        <source>Approve %1</source>
+        <translation>%1 genehmigen</translation>
+    </message>
+    <message>
+        <source>Refuse %1</source>
+        <translation>%1 ablehnen</translation>
+    </message>
+    <message>
+        <source>Why (optional, recorded in the audit log):</source>
+        <translation>Warum (optional, wird im Audit-Log festgehalten):</translation>
+    </message>
+    <message>
+        <source>Why (recorded and shown to the requester):</source>
+        <translation>Warum (wird festgehalten und dem Anfragenden gezeigt):</translation>
+    </message>
+    <message>
+        <source>Approved %1: %2</source>
+        <translation>%1 genehmigt: %2</translation>
+    </message>
+    <message>
+        <source>Could not approve %1: %2</source>
+        <translation>%1 konnte nicht genehmigt werden: %2</translation>
+    </message>
+    <message>
+        <source>Refused %1.</source>
+        <translation>%1 abgelehnt.</translation>
+    </message>
+    <message>
+        <source>Could not refuse %1: %2</source>
+        <translation>%1 konnte nicht abgelehnt werden: %2</translation>
+    </message>
+</context>
+<context>
     <name>shardmap::widgets::AuditModel</name>
     <message numerus="yes">
         <source>%n record(s)</source>
@@ -595,6 +714,42 @@
         <source>Read-only connection</source>
         <translation>Verbindung nur zum Lesen</translation>
     </message>
+    <message>
+        <source>shardmapd (Admin API)</source>
+        <translation>shardmapd (Admin-API)</translation>
+    </message>
+    <message>
+        <source>host:port of shardmapd</source>
+        <translation>host:port von shardmapd</translation>
+    </message>
+    <message>
+        <source>&amp;Controller:</source>
+        <translation>&amp;Controller:</translation>
+    </message>
+    <message>
+        <source>Or token file:</source>
+        <translation>Oder Token-Datei:</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Enter shardmapd&apos;s address as host:port.</source>
+        <translation>Geben Sie die Adresse von shardmapd als host:port ein.</translation>
+    </message>
+    <message>
+        <source>The controller client certificate needs its key file.</source>
+        <translation>Das Client-Zertifikat für den Controller braucht seine Schlüsseldatei.</translation>
+    </message>
+    <message>
+        <source>The controller key file needs its client certificate.</source>
+        <translation>Die Schlüsseldatei für den Controller braucht ihr Client-Zertifikat.</translation>
+    </message>
+    <message>
+        <source>Choose a client certificate or a token file, not both.</source>
+        <translation>Wählen Sie ein Client-Zertifikat oder eine Token-Datei, nicht beides.</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::ConnectionSpec</name>
@@ -605,6 +760,10 @@
     <message>
         <source>This connection is read-only: nothing can be changed from it. Connect without read-only to act.</source>
         <translation>Diese Verbindung ist nur zum Lesen: über sie lässt sich nichts ändern. Verbinden Sie ohne „Nur lesen“, um zu handeln.</translation>
+    </message>
+    <message>
+        <source>You are a viewer: nothing can be changed from this connection. An operator or admin can act.</source>
+        <translation>Sie sind Betrachter: Über diese Verbindung lässt sich nichts ändern. Ein Operator oder Admin kann handeln.</translation>
     </message>
 </context>
 <context>
@@ -861,6 +1020,22 @@
     <message>
         <source>node %1 is unreachable: %2</source>
         <translation>Knoten %1 ist nicht erreichbar: %2</translation>
+    </message>
+    <message>
+        <source>shardmapd has not said yet who you are.</source>
+        <translation>shardmapd hat noch nicht gesagt, wer Sie sind.</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Not connected to a fleet.</source>
+        <translation>Nicht mit einer Flotte verbunden.</translation>
+    </message>
+    <message>
+        <source>Awaiting approval as %1: %2. It needs a second person because %3.</source>
+        <translation>Wartet als %1 auf Genehmigung: %2. Eine zweite Person muss zustimmen, weil %3.</translation>
     </message>
 </context>
 <context>
@@ -1382,6 +1557,29 @@
     <message>
         <source>Environment: %1</source>
         <translation>Umgebung: %1</translation>
+    </message>
+    <message>
+        <source>Approvals</source>
+        <translation>Genehmigungen</translation>
+    </message>
+    <message>
+        <source>VIEWER</source>
+        <translation>BETRACHTER</translation>
+    </message>
+    <message>
+        <source>Approvals (%1)</source>
+        <translation>Genehmigungen (%1)</translation>
+    </message>
+    <message>
+        <source>Approvals, none pending</source>
+        <translation>Genehmigungen, keine offen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Approvals, %n pending</source>
+        <translation>
+            <numerusform>Genehmigungen, %n offen</numerusform>
+            <numerusform>Genehmigungen, %n offen</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2826,6 +3024,10 @@
 Go back to plan again.</source>
         <translation>
 Gehen Sie zurück, um neu zu planen.</translation>
+    </message>
+    <message>
+        <source>Queued, but the answer could not be read: %1</source>
+        <translation>Eingereiht, aber die Antwort konnte nicht gelesen werden: %1</translation>
     </message>
 </context>
 <context>

@@ -98,6 +98,13 @@
             <numerusform>%n alerts fired</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Approvals, %n pending</source>
+        <translation>
+            <numerusform>Approvals, %n pending</numerusform>
+            <numerusform>Approvals, %n pending</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::MapPage</name>
