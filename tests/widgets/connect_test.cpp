@@ -210,6 +210,45 @@ TEST(ConnectDialog, ShowsValidationErrorsInlineAndRefusesConnect)
     EXPECT_EQ(errorText(dialog), QString());
 }
 
+TEST(ConnectDialog, BuildsAControllerSpecChecksItAndRemembersIt)
+{
+    RecentFixture fixture(QStringLiteral("controller"));
+    ConnectDialog dialog(&fixture.recent);
+    dialog.show();
+    child<QComboBox>(dialog, "storeKind")->setCurrentIndex(2);
+    setText(dialog, "controllerAddress", QStringLiteral("ctl.example"));
+    clickConnect(dialog);
+    EXPECT_TRUE(errorText(dialog).contains(QStringLiteral("host:port"))) << errorText(dialog).toStdString();
+
+    setText(dialog, "controllerAddress", QStringLiteral("ctl.example:7500"));
+    setText(dialog, "controllerCa", QStringLiteral("/etc/shardmap/ca.pem"));
+    setText(dialog, "controllerCert", QStringLiteral("/home/alice/alice.pem"));
+    clickConnect(dialog);
+    EXPECT_TRUE(errorText(dialog).contains(QStringLiteral("controller client certificate needs its key")))
+        << errorText(dialog).toStdString();
+    setText(dialog, "controllerKey", QStringLiteral("/home/alice/alice.key"));
+    setText(dialog, "controllerToken", QStringLiteral("/home/alice/token"));
+    clickConnect(dialog);
+    EXPECT_TRUE(errorText(dialog).contains(QStringLiteral("not both"))) << errorText(dialog).toStdString();
+    setText(dialog, "controllerToken", QString());
+
+    const ConnectionSpec spec = dialog.spec();
+    EXPECT_TRUE(spec.viaController());
+    EXPECT_EQ(spec.controllerAddress, QStringLiteral("ctl.example:7500"));
+    EXPECT_EQ(spec.controllerKeyFile, QStringLiteral("/home/alice/alice.key"));
+    EXPECT_TRUE(spec.storeUri.isEmpty());
+    EXPECT_EQ(spec.title(), QStringLiteral("ctl.example:7500"));
+    clickConnect(dialog);
+    ASSERT_EQ(dialog.result(), QDialog::Accepted);
+    ASSERT_EQ(fixture.recent.list().size(), 1);
+    EXPECT_EQ(fixture.recent.list().front(), spec);
+    EXPECT_EQ(RecentConnections::displayName(spec), QStringLiteral("ctl.example:7500"));
+
+    ConnectDialog again(&fixture.recent);
+    again.setSpec(spec);
+    EXPECT_EQ(again.spec(), spec);
+}
+
 TEST(ConnectDialog, ConnectRemembersTheConnection)
 {
     RecentFixture fixture(QStringLiteral("accept"));

@@ -21,10 +21,6 @@ class QSystemTrayIcon;
 class QTableView;
 QT_END_NAMESPACE
 
-namespace shardmap::core {
-class MigrationRequests;
-}
-
 namespace shardmap::widgets {
 
 class InlineMessage;
@@ -36,9 +32,10 @@ class ReportExportDialog;
 // The migrations of the fleet: queued, running and finished ones with their progress, a history
 // filterable by time, space, shard and state, and the administrator's actions on them (pause,
 // resume, cancel, rollback, throttle, the executor's concurrency). Every action is confirmed with
-// a reason, runs on the connection's pool through core::MigrationRequests and is recorded in the
-// store's audit record as "<OS user>@console". A refused action is reported inline with the
-// store's reason. A migration that finishes or fails while the page watches raises a desktop
+// a reason and goes through the connection's one change seam (FleetConnection::submitChange):
+// recorded as "<OS user>@console" on a store connection, as the authenticated identity through
+// shardmapd. A refused action is reported inline with the store's or shardmapd's reason; one that
+// awaits a second person's approval says so. A migration that finishes or fails while the page watches raises a desktop
 // notification (or an inline message where there is no system tray).
 class MigrationsPage : public QWidget {
     Q_OBJECT
