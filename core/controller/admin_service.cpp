@@ -156,39 +156,51 @@ grpc::Status AdminService::ListApprovals(
     return grpc::Status::OK;
 }
 
+Result<AdminService::Decided> AdminService::decide(
+    const grpc::ServerContext& context, const v1::DecideRequest& request, bool approve)
+{
+    auto caller = authorize(context, Role::Operator, approve ? "approving a change" : "refusing a change");
+    if (!caller)
+        return caller.error();
+    const auto policy = m_access.policy->current();
+    auto pending = m_approvals.get(request.id(), policy->approval.expireAfter);
+    if (!pending)
+        return pending.error();
+    // An approver's own role must allow the change, measured now as it was when asked.
+    Role required = Role::Operator;
+    if (approve) {
+        auto prepared = prepareChange(m_admin, pending->change());
+        if (!prepared)
+            return prepared.error();
+        required = requiredRole(*prepared, policy->operatorLimits);
+    }
+    if (auto status = mayDecide(*pending, caller->identity, caller->role, required); !status)
+        return status.error();
+    auto decided = m_approvals.decide(
+        request.id(), approve, { caller->identity, request.reason() }, policy->approval.expireAfter);
+    if (!decided)
+        return decided.error();
+    return Decided { std::move(*caller), std::move(*decided) };
+}
+
 grpc::Status AdminService::Approve(
     grpc::ServerContext* context, const v1::DecideRequest* request, v1::ChangeResponse* response)
 {
-    auto caller = authorize(*context, Role::Operator, "approving a change");
-    if (!caller)
-        return statusOf(caller.error());
-    const auto policy = m_access.policy->current();
-    auto pending = m_approvals.get(request->id(), policy->approval.expireAfter);
-    if (!pending)
-        return statusOf(pending.error());
-    // The approver's own role must allow the change, measured now as it was when asked.
-    auto prepared = prepareChange(m_admin, pending->change());
-    if (!prepared)
-        return statusOf(prepared.error());
-    if (auto status
-        = mayDecide(*pending, caller->identity, caller->role, requiredRole(*prepared, policy->operatorLimits));
-        !status)
-        return statusOf(status.error());
-    auto approved = m_approvals.decide(
-        request->id(), true, { caller->identity, request->reason() }, policy->approval.expireAfter);
-    if (!approved)
-        return statusOf(approved.error());
+    auto decided = decide(*context, *request, true);
+    if (!decided)
+        return statusOf(decided.error());
+    const v1::ApprovalInfo& approved = decided->approval;
     // Made with the requester as the actor, the approver named beside it.
-    const Actor actor { approved->requested_by(),
-        (approved->reason().empty() ? std::string() : approved->reason() + " ") + "(approved by " + caller->identity
-            + " as " + approved->id() + ")" };
-    auto made = applyChange(m_admin, approved->change(), actor);
+    const Actor actor { approved.requested_by(),
+        (approved.reason().empty() ? std::string() : approved.reason() + " ") + "(approved by "
+            + decided->caller.identity + " as " + approved.id() + ")" };
+    auto made = applyChange(m_admin, approved.change(), actor);
     const std::string outcome = made ? describeOutcome(*made) : std::string();
-    auto finished = m_approvals.finish(*approved, static_cast<bool>(made), made ? outcome : made.error().describe());
+    auto finished = m_approvals.finish(approved, static_cast<bool>(made), made ? outcome : made.error().describe());
     if (!finished)
-        log(LogLevel::Warn, approved->id() + ": could not record its outcome: " + finished.error().describe());
+        log(LogLevel::Warn, approved.id() + ": could not record its outcome: " + finished.error().describe());
     log(LogLevel::Info,
-        caller->identity + " approved " + approved->id() + " (" + approved->summary()
+        decided->caller.identity + " approved " + approved.id() + " (" + approved.summary()
             + "): " + (made ? outcome : "failed: " + made.error().describe()));
     if (!made)
         return statusOf(made.error());
@@ -199,21 +211,12 @@ grpc::Status AdminService::Approve(
 grpc::Status AdminService::Refuse(
     grpc::ServerContext* context, const v1::DecideRequest* request, v1::ApprovalInfo* response)
 {
-    auto caller = authorize(*context, Role::Operator, "refusing a change");
-    if (!caller)
-        return statusOf(caller.error());
-    const auto policy = m_access.policy->current();
-    auto pending = m_approvals.get(request->id(), policy->approval.expireAfter);
-    if (!pending)
-        return statusOf(pending.error());
-    if (auto status = mayDecide(*pending, caller->identity, caller->role, Role::Operator); !status)
-        return statusOf(status.error());
-    auto refused = m_approvals.decide(
-        request->id(), false, { caller->identity, request->reason() }, policy->approval.expireAfter);
-    if (!refused)
-        return statusOf(refused.error());
-    log(LogLevel::Info, caller->identity + " refused " + refused->id() + " (" + refused->summary() + ")");
-    *response = std::move(*refused);
+    auto decided = decide(*context, *request, false);
+    if (!decided)
+        return statusOf(decided.error());
+    log(LogLevel::Info,
+        decided->caller.identity + " refused " + decided->approval.id() + " (" + decided->approval.summary() + ")");
+    *response = std::move(decided->approval);
     return grpc::Status::OK;
 }
 

@@ -55,6 +55,12 @@ public:
 
 private:
     Result<AdminCaller> authorize(const grpc::ServerContext& context, Role least, const std::string& what);
+    // Checks that the caller may decide on the request's approval, then records the decision.
+    struct Decided {
+        AdminCaller caller;
+        v1::ApprovalInfo approval;
+    };
+    Result<Decided> decide(const grpc::ServerContext& context, const v1::DecideRequest& request, bool approve);
     void log(LogLevel level, const std::string& message) const;
 
     MetadataStore& m_store;
