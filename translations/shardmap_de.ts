@@ -3434,6 +3434,66 @@ Gehen Sie zurück, um neu zu planen.</translation>
             <numerusform>%n weitere Ereignisse stehen im JSON-Bericht.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Approved by %1 (%2) at %3 — asked by %4: %5</source>
+        <translation>Genehmigt von %1 (%2) am %3 — angefordert von %4: %5</translation>
+    </message>
+    <message>
+        <source>Approved by</source>
+        <translation>Genehmigt von</translation>
+    </message>
+    <message>
+        <source>Approvals</source>
+        <translation>Genehmigungen</translation>
+    </message>
+    <message>
+        <source>It needed approval because %1. Approver&apos;s reason: %2. Made: %3.</source>
+        <translation>Genehmigung nötig, weil %1. Grund der Genehmigung: %2. Ausgeführt: %3.</translation>
+    </message>
+    <message>
+        <source>Migrations: %1.</source>
+        <translation>Migrationen: %1.</translation>
+    </message>
+    <message>
+        <source>Refused and expired requests</source>
+        <translation>Abgelehnte und abgelaufene Anfragen</translation>
+    </message>
+    <message>
+        <source>Asked at</source>
+        <translation>Angefordert am</translation>
+    </message>
+    <message>
+        <source>Asked by</source>
+        <translation>Angefordert von</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>Was</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Refused by</source>
+        <translation>Abgelehnt von</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>not decided in time</source>
+        <translation>nicht rechtzeitig entschieden</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>abgelaufen</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::ReportExportDialog</name>

@@ -126,14 +126,72 @@ TEST(ReportDocument, PdfReadsBackAndAnUnwritableFileIsAClearError)
     EXPECT_NE(refused.error().message.find("cannot write"), std::string::npos) << refused.error().message;
 }
 
+// The synthetic drain approved by carol at bob's request, and a refused move.
+core::MigrationReport approvedReport()
+{
+    auto report = testing::syntheticReport(25);
+    core::ReportApproval drain;
+    drain.id = "ap-1796000000500-0a1b";
+    drain.summary = "drain shard s3: 13 spaces";
+    drain.neededBecause = "it moves 13 spaces; more than 10 need a second person";
+    drain.requestedBy = "bob";
+    drain.reason = "retire rack 3";
+    drain.requestedUnixMs = 1'796'000'000'000 - 600'000;
+    drain.state = "applied";
+    drain.decidedBy = "carol";
+    drain.decidedUnixMs = 1'796'000'000'000 - 60'000;
+    drain.decisionReason = "checked the plan";
+    drain.outcome = "operation op-drain at revision 40";
+    report.operations.at(0).approval = drain;
+    for (core::ReportRow& row : report.rows)
+        if (row.record.operation == "op-drain")
+            row.approval = drain;
+    core::ReportApproval refused = drain;
+    refused.id = "ap-1796000003000-77c2";
+    refused.summary = "move tenant-4 to s9";
+    refused.state = "refused";
+    refused.decidedBy = "alice";
+    refused.decisionReason = "not during the sale";
+    refused.outcome.clear();
+    report.refusedRequests.push_back(refused);
+    return report;
+}
+
+TEST(ReportDocument, SaysWhoApprovedAndWhatWasRefused)
+{
+    TempDir dir;
+    const auto report = approvedReport();
+    const ReportDocument document(report, format());
+    const std::string pdf = dir.file("approved.pdf");
+    ASSERT_TRUE(document.writePdf(QString::fromStdString(pdf)));
+    const std::string text = pdfText(dir, pdf);
+    for (const char* expected :
+        { "Approved by carol", "ap-1796000000500-0a1b", "asked by bob", "Approvals", "checked the plan",
+            "Refused and expired requests", "move tenant-4 to s9", "alice", "not during the sale" })
+        EXPECT_NE(text.find(expected), std::string::npos) << expected;
+
+    core::MigrationReport quiet = report;
+    quiet.rows.clear();
+    quiet.operations.clear();
+    const QString none = ReportDocument(quiet, format()).plainText();
+    EXPECT_TRUE(none.contains(QStringLiteral("Refused and expired requests"))) << "also without migrations";
+    EXPECT_FALSE(ReportDocument(testing::syntheticReport(3), format())
+                     .plainText()
+                     .contains(QStringLiteral("Refused and expired requests")));
+}
+
 TEST(ReportDocument, GermanWhenTheLanguageIsGerman)
 {
     ASSERT_EQ(installTranslations(*QCoreApplication::instance(), QStringLiteral("de")), QStringLiteral("de"));
     ReportFormat german = format();
     german.locale = QLocale(QLocale::German, QLocale::Germany);
     const ReportDocument document(testing::syntheticReport(12), german);
+    const ReportDocument approved(approvedReport(), german);
     installTranslations(*QCoreApplication::instance(), QStringLiteral("en"));
     const QString text = document.plainText();
+    const QString approvals = approved.plainText();
+    EXPECT_TRUE(approvals.contains(QStringLiteral("Genehmigt von carol"))) << approvals.toStdString();
+    EXPECT_TRUE(approvals.contains(QStringLiteral("Abgelehnte und abgelaufene Anfragen")));
     EXPECT_TRUE(text.contains(QStringLiteral("Migrationsbericht"))) << text.left(400).toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("Zusammenfassung")));
     EXPECT_TRUE(text.contains(QStringLiteral("zurückgerollt")));

@@ -223,6 +223,14 @@ QString summaryHtml(const core::MigrationReport& report, const QLocale& locale)
     return html + QStringLiteral("</table>");
 }
 
+// "Approved by carol (ap-...) at ... — asked by bob: reason"
+QString approvalSentence(const core::ReportApproval& a)
+{
+    return ReportDocument::tr("Approved by %1 (%2) at %3 — asked by %4: %5")
+        .arg(esc(a.decidedBy), nobreak(a.id), timeText(a.decidedUnixMs), esc(a.requestedBy),
+            a.reason.empty() ? dash() : esc(a.reason));
+}
+
 QString operationHtml(const core::ReportOperation& op, const QLocale& locale)
 {
     const core::OperationRecord& r = op.record;
@@ -238,6 +246,8 @@ QString operationHtml(const core::ReportOperation& op, const QLocale& locale)
     if (!r.error.empty())
         html += QStringLiteral(" ") + ReportDocument::tr("Error: %1").arg(esc(r.error));
     html += QStringLiteral("</p>");
+    if (op.approval)
+        html += QStringLiteral("<p>%1</p>").arg(approvalSentence(*op.approval));
     if (op.shards.empty())
         return html;
     html += tableStart() + QStringLiteral("<thead>")
@@ -294,28 +304,94 @@ QString migrationsHtml(const core::MigrationReport& report, std::size_t first, c
     return html + QStringLiteral("</table>");
 }
 
-// Who asked and why: migrations grouped by requester, reason and operation.
+// The first six ids, then how many more.
+QString idList(const std::vector<std::string>& ids)
+{
+    QStringList shown;
+    for (std::size_t i = 0; i < ids.size() && i < 6; ++i)
+        shown << esc(ids[i]);
+    QString list = shown.join(QStringLiteral(", "));
+    if (ids.size() > 6)
+        list += QStringLiteral(" ") + ReportDocument::tr("and %n more", nullptr, static_cast<int>(ids.size() - 6));
+    return list;
+}
+
+// Who asked and why: migrations grouped by requester, reason, operation and approver.
 QString requestsHtml(const core::MigrationReport& report)
 {
-    std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::string>> groups;
-    for (const ReportRow& r : report.rows)
-        groups[{ r.record.requestedBy, r.record.reason, r.record.operation }].push_back(r.record.id);
+    using Key = std::tuple<std::string, std::string, std::string, std::string, std::string>;
+    std::map<Key, std::vector<std::string>> groups;
+    for (const ReportRow& r : report.rows) {
+        const bool approved = r.approval.has_value();
+        groups[{ r.record.requestedBy, r.record.reason, r.record.operation, approved ? r.approval->decidedBy : "",
+                   approved ? r.approval->id : "" }]
+            .push_back(r.record.id);
+    }
     QString html = QStringLiteral("<h2>%1</h2>").arg(ReportDocument::tr("Who asked and why")) + tableStart()
         + QStringLiteral("<thead>")
         + row({ ReportDocument::tr("Requested by"), ReportDocument::tr("Reason"), ReportDocument::tr("Operation"),
-                  ReportDocument::tr("Migrations") },
+                  ReportDocument::tr("Approved by"), ReportDocument::tr("Migrations") },
             {}, true)
         + QStringLiteral("</thead>");
     for (const auto& [key, ids] : groups) {
-        const auto& [by, reason, operation] = key;
-        QStringList shown;
-        for (std::size_t i = 0; i < ids.size() && i < 6; ++i)
-            shown << esc(ids[i]);
-        QString list = shown.join(QStringLiteral(", "));
-        if (ids.size() > 6)
-            list += QStringLiteral(" ") + ReportDocument::tr("and %n more", nullptr, static_cast<int>(ids.size() - 6));
+        const auto& [by, reason, operation, approver, approval] = key;
+        const QString approvedBy = approval.empty()
+            ? dash()
+            : ReportDocument::tr("%1 (%2)").arg(esc(approver.empty() ? std::string("?") : approver), nobreak(approval));
         html += row({ by.empty() ? dash() : esc(by), reason.empty() ? dash() : esc(reason),
-            operation.empty() ? dash() : esc(operation), list });
+            operation.empty() ? dash() : esc(operation), approvedBy, idList(ids) });
+    }
+    return html + QStringLiteral("</table>");
+}
+
+// Each approval that made migrations or operations of the report, in the order it was decided.
+QString approvalsHtml(const core::MigrationReport& report)
+{
+    std::map<std::string, std::pair<core::ReportApproval, std::vector<std::string>>> approvals;
+    for (const core::ReportOperation& op : report.operations)
+        if (op.approval)
+            approvals.try_emplace(op.approval->id, *op.approval, std::vector<std::string> {});
+    for (const ReportRow& r : report.rows)
+        if (r.approval)
+            approvals.try_emplace(r.approval->id, *r.approval, std::vector<std::string> {})
+                .first->second.second.push_back(r.record.id);
+    if (approvals.empty())
+        return {};
+    std::vector<const std::pair<core::ReportApproval, std::vector<std::string>>*> ordered;
+    for (const auto& [id, entry] : approvals)
+        ordered.push_back(&entry);
+    std::stable_sort(ordered.begin(), ordered.end(),
+        [](const auto* a, const auto* b) { return a->first.decidedUnixMs < b->first.decidedUnixMs; });
+    QString html = QStringLiteral("<h2>%1</h2>").arg(ReportDocument::tr("Approvals"));
+    for (const auto* entry : ordered) {
+        const core::ReportApproval& a = entry->first;
+        html += QStringLiteral("<p><b>%1.</b> ").arg(approvalSentence(a))
+            + ReportDocument::tr("It needed approval because %1. Approver's reason: %2. Made: %3.")
+                  .arg(a.neededBecause.empty() ? dash() : esc(a.neededBecause),
+                      a.decisionReason.empty() ? dash() : esc(a.decisionReason),
+                      a.outcome.empty() ? dash() : esc(a.outcome));
+        if (!entry->second.empty())
+            html += QStringLiteral(" ") + ReportDocument::tr("Migrations: %1.").arg(idList(entry->second));
+        html += QStringLiteral("</p>");
+    }
+    return html;
+}
+
+// Requests a second person refused or nobody decided in time.
+QString refusedHtml(const core::MigrationReport& report)
+{
+    QString html = QStringLiteral("<h2>%1</h2>").arg(ReportDocument::tr("Refused and expired requests")) + tableStart()
+        + headerRow({ ReportDocument::tr("Asked at"), ReportDocument::tr("Asked by"), ReportDocument::tr("What"),
+                        ReportDocument::tr("State"), ReportDocument::tr("Refused by"), ReportDocument::tr("Why") },
+            { 15, 11, 30, 9, 11, 24 });
+    for (const core::ReportApproval& a : report.refusedRequests) {
+        const bool refused = a.state == "refused";
+        const QString why = refused ? (a.decisionReason.empty() ? dash() : esc(a.decisionReason))
+                                    : ReportDocument::tr("not decided in time");
+        html += row({ timeText(a.requestedUnixMs), esc(a.requestedBy),
+            esc(a.summary) + QStringLiteral(" (") + nobreak(a.id) + QStringLiteral(")"),
+            refused ? ReportDocument::tr("refused") : ReportDocument::tr("expired"),
+            refused && !a.decidedBy.empty() ? esc(a.decidedBy) : dash(), why });
     }
     return html + QStringLiteral("</table>");
 }
@@ -467,20 +543,25 @@ void ReportDocument::build(const core::MigrationReport& report)
                 chart(ShardBarsChart { op.shards });
         }
     }
-    if (report.rows.empty())
-        return;
-    part(QStringLiteral("<h2>%1</h2>").arg(tr("Timeline")));
-    for (TimelineChart& timeline : timelineCharts(report))
-        chart(std::move(timeline));
-    if (RateChart rates = rateChart(report); !rates.series.empty()) {
-        part(QStringLiteral("<h2>%1</h2>").arg(tr("Backfill rate")));
-        chart(std::move(rates));
+    if (!report.rows.empty()) {
+        part(QStringLiteral("<h2>%1</h2>").arg(tr("Timeline")));
+        for (TimelineChart& timeline : timelineCharts(report))
+            chart(std::move(timeline));
+        if (RateChart rates = rateChart(report); !rates.series.empty()) {
+            part(QStringLiteral("<h2>%1</h2>").arg(tr("Backfill rate")));
+            chart(std::move(rates));
+        }
+        part(QStringLiteral("<h2>%1</h2>").arg(tr("Migrations")));
+        for (std::size_t first = 0; first < report.rows.size(); first += kRowsPerTable)
+            part(migrationsHtml(report, first, locale));
+        part(requestsHtml(report));
+        if (const QString approvals = approvalsHtml(report); !approvals.isEmpty())
+            part(approvals);
+        part(eventsHtml(report));
     }
-    part(QStringLiteral("<h2>%1</h2>").arg(tr("Migrations")));
-    for (std::size_t first = 0; first < report.rows.size(); first += kRowsPerTable)
-        part(migrationsHtml(report, first, locale));
-    part(requestsHtml(report));
-    part(eventsHtml(report));
+    // Also without migrations: a window in which nothing was made may still have refusals.
+    if (!report.refusedRequests.empty())
+        part(refusedHtml(report));
 }
 
 int ReportDocument::pageCount() const
