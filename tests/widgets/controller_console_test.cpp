@@ -2,7 +2,8 @@
 // shardmapd with mutual TLS and a role file, real nodes and real certificates. A viewer's window
 // shows the map and offers no action; an operator's move reaches shardmapd and the audit names the
 // certificate's identity, not the console's user; an operator's drain above the approval threshold
-// awaits approval, and another identity's window approves it in the approvals page.
+// awaits approval, and another identity's window refuses or approves requests in the approvals
+// page, whose badge counts the pending ones.
 #include "core/migration/migration_requests.h"
 #include "tests/support/certificates.h"
 #include "tests/support/controller_process.h"
@@ -214,10 +215,22 @@ TEST_F(ControllerConsoleTest, ADrainAboveTheThresholdAwaitsApprovalAndAnotherCon
     EXPECT_TRUE(map().operations.empty()) << "nothing is queued before the approval";
     wizard->close();
 
-    // The requester sees it pending and may not decide it.
+    // The same drain asked once more, through the change seam: a second pending request.
+    v1::AdminChange drain;
+    drain.mutable_start_operation()->set_kind("drain");
+    drain.mutable_start_operation()->set_subject("s0");
+    std::optional<ChangeResult> again;
+    bob->connection()->submitChange(
+        drain, QStringLiteral("asked twice"), bob.get(), [&](ChangeResult made) { again = made; });
+    ASSERT_TRUE(waitFor([&] { return again.has_value(); }));
+    ASSERT_TRUE(*again) << again->error().describe();
+    ASSERT_TRUE((*again)->has_awaiting_approval());
+    const QString secondId = QString::fromStdString((*again)->awaiting_approval().id());
+
+    // The requester sees both pending and may not decide them.
     ApprovalsPage* own = bob->approvalsPage();
-    ASSERT_TRUE(waitFor([&] { return own->pendingCount() == 1; }));
-    EXPECT_EQ(bob->approvalsNavigationText(), QStringLiteral("Approvals (1)"));
+    ASSERT_TRUE(waitFor([&] { return own->pendingCount() == 2; }));
+    EXPECT_EQ(bob->approvalsNavigationText(), QStringLiteral("Approvals (2)"));
     own->selectApproval(approvalId);
     EXPECT_FALSE(own->approveButton()->isEnabled());
     EXPECT_TRUE(own->decisionRefusal(approvalId).startsWith(QStringLiteral("You requested")))
@@ -227,9 +240,18 @@ TEST_F(ControllerConsoleTest, ADrainAboveTheThresholdAwaitsApprovalAndAnotherCon
     auto alice = consoleAs("alice");
     EXPECT_EQ(alice->identityText(), QStringLiteral("alice (admin)"));
     ApprovalsPage* approvals = alice->approvalsPage();
+    ASSERT_TRUE(waitFor([&] { return approvals->pendingCount() == 2; }));
+    EXPECT_EQ(alice->approvalsNavigationText(), QStringLiteral("Approvals (2)"));
+    alice->showPage(approvals);
+    QSignalSpy refusedSpy(approvals, &ApprovalsPage::decided);
+    approvals->refuse(secondId, QStringLiteral("asked twice"));
+    ASSERT_TRUE(refusedSpy.wait(20000) || refusedSpy.count() == 1);
+    EXPECT_TRUE(refusedSpy.front().at(1).toBool()) << refusedSpy.front().at(2).toString().toStdString();
     ASSERT_TRUE(waitFor([&] { return approvals->pendingCount() == 1; }));
     EXPECT_EQ(alice->approvalsNavigationText(), QStringLiteral("Approvals (1)"));
-    alice->showPage(approvals);
+    EXPECT_TRUE(approvals->decisionRefusal(secondId).contains(QStringLiteral("refused already")))
+        << approvals->decisionRefusal(secondId).toStdString();
+    EXPECT_TRUE(map().operations.empty()) << "a refused request is never made";
     approvals->selectApproval(approvalId);
     EXPECT_TRUE(approvals->approveButton()->isEnabled()) << approvals->approveButton()->toolTip().toStdString();
     QSignalSpy decided(approvals, &ApprovalsPage::decided);
