@@ -4,6 +4,7 @@
 // certificate's identity, not the console's user; an operator's drain above the approval threshold
 // awaits approval, and another identity's window refuses or approves requests in the approvals
 // page, whose badge counts the pending ones.
+#include "core/auth/bearer_tokens.h"
 #include "core/migration/migration_requests.h"
 #include "tests/support/certificates.h"
 #include "tests/support/controller_process.h"
@@ -45,7 +46,7 @@ protected:
             ASSERT_TRUE(makeClientCertificate(m_dir.path(), name));
         // alice admin, bob operator, vera viewer; more than one space moved needs a second person.
         std::ofstream(m_dir.file("access.json")) << R"({"version": 1,
-            "roles": {"alice": "admin", "bob": "operator", "vera": "viewer"},
+            "roles": {"alice": "admin", "bob": "operator", "vera": "viewer", "ci-bot": "operator"},
             "approval": {"max_spaces": 1}})";
         startFleet(2);
         for (const char* space : { "acme", "globex" }) {
@@ -62,13 +63,18 @@ protected:
     // A console window connected through shardmapd as `who` (its certificate), with the map shown.
     std::unique_ptr<MainWindow> consoleAs(const std::string& who)
     {
-        auto window = std::make_unique<MainWindow>();
-        window->connection()->setReconnectBackoff(100, 500);
         ConnectionSpec spec;
         spec.controllerAddress = QString::fromStdString(m_controller->address());
         spec.controllerCaFile = QString::fromStdString(m_dir.file("ca.pem"));
         spec.controllerCertFile = QString::fromStdString(m_dir.file(who + ".pem"));
         spec.controllerKeyFile = QString::fromStdString(m_dir.file(who + ".key"));
+        return console(spec);
+    }
+
+    std::unique_ptr<MainWindow> console(ConnectionSpec spec)
+    {
+        auto window = std::make_unique<MainWindow>();
+        window->connection()->setReconnectBackoff(100, 500);
         spec.metricsIntervalMs = 200;
         window->resize(1280, 800);
         window->show();
@@ -263,6 +269,44 @@ TEST_F(ControllerConsoleTest, ADrainAboveTheThresholdAwaitsApprovalAndAnotherCon
     ASSERT_TRUE(waitFor([&] { return approvals->pendingCount() == 0; }));
     EXPECT_EQ(alice->approvalsNavigationText(), QStringLiteral("Approvals"));
     ASSERT_TRUE(waitFor([&] { return own->pendingCount() == 0; })) << "the requester's badge follows";
+}
+
+TEST_F(ControllerConsoleTest, ATokenFileStandsForItsIdentityAndAnUnknownTokenIsRefusedWithAReason)
+{
+    auto token = core::newToken("ci-bot");
+    ASSERT_TRUE(token) << token.error().describe();
+    std::ofstream(m_dir.file("tokens")) << token->line << "\n";
+    std::ofstream(m_dir.file("ci.token")) << token->token << "\n";
+    std::ofstream(m_dir.file("wrong.token")) << std::string(64, '0') << "\n";
+    // A replica with server-only TLS: scripts and consoles hold a token, not a certificate.
+    auto replica = testing::ControllerProcess::start(m_dir.file("shardmapd-tokens.stderr"),
+        { "--store", storeUri(), "--id", "c2", "--no-executor", "--tls-cert", m_dir.file("server.pem"), "--tls-key",
+            m_dir.file("server.key"), "--access-policy", m_dir.file("access.json"), "--tokens", m_dir.file("tokens") });
+    ASSERT_TRUE(replica);
+    ConnectionSpec spec;
+    spec.controllerAddress = QString::fromStdString(replica->address());
+    spec.controllerCaFile = QString::fromStdString(m_dir.file("ca.pem"));
+    spec.controllerTokenFile = QString::fromStdString(m_dir.file("ci.token"));
+    auto window = console(spec);
+    EXPECT_EQ(window->identityText(), QStringLiteral("ci-bot (operator)"));
+    MapPage* mapPage = window->mapPage();
+    QSignalSpy queued(mapPage, &MapPage::movesQueued);
+    ASSERT_TRUE(
+        mapPage->requestMoves({ QStringLiteral("globex") }, QStringLiteral("s1"), QStringLiteral("nightly"), false))
+        << mapPage->messageText().toStdString();
+    ASSERT_TRUE(queued.wait(20000) || queued.count() == 1) << mapPage->messageText().toStdString();
+    EXPECT_EQ(lastChange().actor, "ci-bot");
+
+    MainWindow refused;
+    refused.connection()->setReconnectBackoff(100, 500);
+    spec.controllerTokenFile = QString::fromStdString(m_dir.file("wrong.token"));
+    refused.connectTo(spec);
+    ASSERT_TRUE(waitFor([&] { return !refused.connection()->lastError().isEmpty(); }));
+    EXPECT_TRUE(
+        refused.connection()->lastError().contains(QStringLiteral("bearer token is not one this controller knows")))
+        << refused.connection()->lastError().toStdString();
+    EXPECT_EQ(refused.connection()->map(), nullptr);
+    EXPECT_TRUE(refused.identityText().isEmpty());
 }
 
 } // namespace
