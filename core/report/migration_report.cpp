@@ -1,6 +1,7 @@
 #include "core/report/migration_report.h"
 
 #include "core/admin/approvals.h"
+#include "core/plan/plan.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -158,13 +159,41 @@ std::pair<std::string, std::string> madeRecord(const v1::ApprovalInfo& approval)
     return { kind, id };
 }
 
-// The shards, spaces and migrations a change names (a plan's moves are not looked into).
+void addIfSet(std::vector<std::string>& list, const std::string& value)
+{
+    if (!value.empty() && std::find(list.begin(), list.end(), value) == list.end())
+        list.push_back(value);
+}
+
+// An operation's subject is a space (isolate), a node (retire-node) or a shard.
+void addSubject(ReportApproval& out, const std::string& kind, const std::string& subject, const std::string& into)
+{
+    if (kind == "isolate")
+        addIfSet(out.spaces, subject);
+    else if (kind != "retire-node" && kind != "move")
+        addIfSet(out.shards, subject);
+    addIfSet(out.shards, into);
+}
+
+// A plan (what the Admin API turns a drain, split ... into before it is judged): its operation
+// and every move's space and shards.
+void addPlanNamed(ReportApproval& out, const std::string& planJson)
+{
+    auto plan = Plan::decode(planJson);
+    if (!plan)
+        return;
+    addSubject(out, plan->kind, plan->subject, plan->into);
+    for (const PlannedMove& move : plan->moves) {
+        addIfSet(out.spaces, move.space);
+        addIfSet(out.shards, move.from);
+        addIfSet(out.shards, move.to);
+    }
+}
+
+// The shards, spaces and migrations a change names.
 void addNamed(ReportApproval& out, const v1::AdminChange& change)
 {
-    const auto add = [](std::vector<std::string>& list, const std::string& value) {
-        if (!value.empty())
-            list.push_back(value);
-    };
+    const auto add = addIfSet;
     switch (change.change_case()) {
     case v1::AdminChange::kQueueMigration:
         add(out.spaces, change.queue_migration().space());
@@ -172,15 +201,11 @@ void addNamed(ReportApproval& out, const v1::AdminChange& change)
         break;
     case v1::AdminChange::kSteerMigration: add(out.migrations, change.steer_migration().migration()); break;
     case v1::AdminChange::kSetThrottle: add(out.migrations, change.set_throttle().migration()); break;
-    case v1::AdminChange::kStartOperation: {
-        const v1::StartOperation& op = change.start_operation();
-        if (op.kind() == "isolate")
-            add(out.spaces, op.subject());
-        else if (op.kind() != "retire-node")
-            add(out.shards, op.subject());
-        add(out.shards, op.into());
+    case v1::AdminChange::kStartOperation:
+        addSubject(
+            out, change.start_operation().kind(), change.start_operation().subject(), change.start_operation().into());
         break;
-    }
+    case v1::AdminChange::kApplyPlan: addPlanNamed(out, change.apply_plan().plan_json()); break;
     case v1::AdminChange::kMoveSpaces:
         for (const auto& move : change.move_spaces().moves()) {
             add(out.spaces, move.space());

@@ -4,6 +4,7 @@
 // migrations and operations and the refused and expired requests, read from a real SQLite store.
 #include "core/admin/admin_changes.h"
 #include "core/admin/approvals.h"
+#include "core/plan/plan.h"
 #include "core/report/migration_report.h"
 #include "core/store/sqlite_store.h"
 #include "tests/support/csv.h"
@@ -215,9 +216,14 @@ protected:
         ASSERT_TRUE(m_store->commit(records));
 
         Approvals approvals(*m_store);
+        // The Admin API plans a drain before it is judged: the approval holds the plan.
+        Plan plan;
+        plan.kind = "drain";
+        plan.subject = "s1";
+        plan.addMove({ "acme", "s1", "s2" });
+        plan.addMove({ "globex", "s1", "s2" });
         v1::AdminChange drainChange;
-        drainChange.mutable_start_operation()->set_kind("drain");
-        drainChange.mutable_start_operation()->set_subject("s1");
+        drainChange.mutable_apply_plan()->set_plan_json(plan.encode());
         m_drain = approveAndFinish(approvals, drainChange, "drain shard s1: 14 spaces", { "bob", "retire the rack" },
             { "carol", "looked at the plan" }, made("operation", encode(drain)));
         v1::AdminChange queue;
@@ -298,6 +304,8 @@ TEST_F(ApprovedReport, MigrationsAndOperationsNameTheApprovalThatMadeThem)
     EXPECT_EQ(drain.decisionReason, "looked at the plan");
     EXPECT_EQ(drain.neededBecause, "it moves more than 10 spaces");
     EXPECT_GE(drain.decidedUnixMs, drain.requestedUnixMs);
+    EXPECT_EQ(drain.shards, (std::vector<std::string> { "s1", "s2" })) << "read from the plan";
+    EXPECT_EQ(drain.spaces, (std::vector<std::string> { "acme", "globex" }));
     for (const char* id : { "m-10", "m-11" }) {
         ASSERT_TRUE(rowOf(*report, id).approval) << id << " inherits its operation's approval";
         EXPECT_EQ(rowOf(*report, id).approval->id, m_drain);

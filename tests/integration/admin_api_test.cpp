@@ -1,13 +1,14 @@
 // shardmapd's Admin API end to end (issue 17): a real shardmapd with mutual TLS and a role file,
 // real nodes, the real shardmapctl with real certificates and tokens. Every role's allowed and
 // refused calls, the audit actor is the authenticated identity whatever --actor claims, a big
-// change waits for a second person, and certificates that are expired, revoked or signed by
-// another CA are refused with a sentence saying so.
+// change waits for a second person (and its report names who approved it), and certificates
+// that are expired, revoked or signed by another CA are refused with a sentence saying so.
 #include "core/map/shard_map.h"
 #include "core/store/metadata_store.h"
 #include "ctl_run.h"
 #include "tests/support/certificates.h"
 #include "tests/support/controller_process.h"
+#include "tests/support/pdf_text.h"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -245,6 +246,26 @@ TEST_F(AdminApiTest, AChangeAboveTheThresholdWaitsForADifferentOperatorOrAdmin)
     EXPECT_NE(byId[id]["outcome"].get<std::string>().find("operation"), std::string::npos);
     EXPECT_EQ(byId[secondId]["state"], "refused");
     EXPECT_EQ(byId[secondId]["decision_reason"], "not during the sale");
+
+    // The drain's report names its approver, and the refused drain of the same shard.
+    auto report = runCtl(m_dir, storeUri(), { "report", "--operation", operation.id, "--format", "json" });
+    ASSERT_EQ(report.code, 0) << report.err;
+    const json reported = report.parsed();
+    EXPECT_EQ(reported["operations"][0]["approval"]["id"], id);
+    EXPECT_EQ(reported["operations"][0]["approval"]["decided_by"], "carol");
+    EXPECT_EQ(reported["operations"][0]["approval"]["requested_by"], "bob");
+    for (const json& migration : reported["migrations"])
+        EXPECT_EQ(migration["approval"]["id"], id) << migration["migration"];
+    ASSERT_EQ(reported["refused_requests"].size(), 1u) << reported["refused_requests"].dump();
+    EXPECT_EQ(reported["refused_requests"][0]["id"], secondId);
+    EXPECT_EQ(reported["refused_requests"][0]["decided_by"], "alice");
+    const std::string pdf = m_dir.file("drain.pdf");
+    auto printed = runCtl(m_dir, storeUri(), { "report", "--operation", operation.id, "--format", "pdf", "-o", pdf });
+    ASSERT_EQ(printed.code, 0) << printed.err;
+    const std::string text = pdfText(pdf, m_dir.file("pdftotext.err"));
+    for (const std::string& expected : { "Approved by carol (" + id + ")", std::string("asked by bob"),
+             std::string("Refused and expired requests"), std::string("not during the sale") })
+        EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
 }
 
 TEST_F(AdminApiTest, TokensStandForTheirIdentityAndBadCertificatesAreRefusedWithAReason)
