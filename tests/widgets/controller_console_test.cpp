@@ -21,6 +21,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTreeWidget>
+#include <filesystem>
 #include <fstream>
 
 namespace shardmap::widgets {
@@ -44,10 +45,7 @@ protected:
         ASSERT_TRUE(testing::makeTestCertificates(m_dir.path()));
         for (const char* name : { "alice", "bob", "vera" })
             ASSERT_TRUE(makeClientCertificate(m_dir.path(), name));
-        // alice admin, bob operator, vera viewer; more than one space moved needs a second person.
-        std::ofstream(m_dir.file("access.json")) << R"({"version": 1,
-            "roles": {"alice": "admin", "bob": "operator", "vera": "viewer", "ci-bot": "operator"},
-            "approval": {"max_spaces": 1}})";
+        writePolicy("viewer");
         startFleet(2);
         for (const char* space : { "acme", "globex" }) {
             addSpaceRecord(space, "s0");
@@ -58,6 +56,15 @@ protected:
                 m_dir.file("server.key"), "--tls-ca", m_dir.file("ca.pem"), "--access-policy",
                 m_dir.file("access.json") });
         ASSERT_TRUE(m_controller);
+    }
+
+    // alice admin, bob operator, vera `veraRole`; more than one space moved needs a second person.
+    void writePolicy(const std::string& veraRole)
+    {
+        std::ofstream(m_dir.file("access.json.tmp")) << R"({"version": 1,
+            "roles": {"alice": "admin", "bob": "operator", "ci-bot": "operator", "vera": ")"
+                + veraRole + R"("}, "approval": {"max_spaces": 1}})";
+        std::filesystem::rename(m_dir.file("access.json.tmp"), m_dir.file("access.json"));
     }
 
     // A console window connected through shardmapd as `who` (its certificate), with the map shown.
@@ -163,6 +170,14 @@ TEST_F(ControllerConsoleTest, AViewersConsoleShowsTheMapAndHasNoEnabledAction)
     EXPECT_NE(FleetConnection::refusalText(answer->error()).toStdString().find("vera is a viewer"), std::string::npos)
         << answer->error().describe();
     EXPECT_EQ(map().revision, revision) << "nothing changed";
+
+    // Roles change without a restart: the window follows shardmapd's role file.
+    writePolicy("operator");
+    ASSERT_TRUE(waitFor([&] { return window->identityText() == QStringLiteral("vera (operator)"); }, 30000))
+        << window->identityText().toStdString();
+    EXPECT_FALSE(window->connection()->readOnly());
+    EXPECT_TRUE(window->environmentText().isEmpty()) << window->environmentText().toStdString();
+    EXPECT_TRUE(mapPage->view()->viewport()->acceptDrops());
 }
 
 TEST_F(ControllerConsoleTest, AnOperatorsMoveReachesShardmapdAndTheAuditNamesTheCertificate)

@@ -73,6 +73,7 @@ ApprovalsPage::ApprovalsPage(FleetConnection* connection, QWidget* parent)
         }
         updateActions();
     });
+    connect(m_connection, &FleetConnection::identityChanged, this, &ApprovalsPage::updateActions);
     m_timer.setInterval(kRefreshMs);
     connect(&m_timer, &QTimer::timeout, this, &ApprovalsPage::refresh);
     m_timer.start();

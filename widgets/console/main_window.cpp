@@ -255,6 +255,7 @@ void MainWindow::buildStatusBar()
     m_identityLabel->setObjectName(QStringLiteral("identity"));
     m_identityLabel->hide();
     connect(m_connection, &FleetConnection::identityChanged, this, [this] {
+        updateEnvironment(m_connection->state());
         m_identityLabel->setText(m_connection->identityText());
         m_identityLabel->setToolTip(m_connection->readOnlyReason());
         m_identityLabel->setVisible(!m_identityLabel->text().isEmpty());

@@ -168,6 +168,7 @@ MapPage::MapPage(FleetConnection* connection, QWidget* parent)
         [this](const QStringList& spaces, const QString& shard) { requestMoves(spaces, shard); });
     connect(m_connection, &FleetConnection::mapChanged, this, &MapPage::mapChanged);
     connect(m_connection, &FleetConnection::stateChanged, this, &MapPage::updateActions);
+    connect(m_connection, &FleetConnection::identityChanged, this, &MapPage::updateActions);
     connect(m_connection, &FleetConnection::nodeSample, m_model, &ShardMapModel::applySample);
     connect(m_undo, &QUndoStack::indexChanged, this, &MapPage::updateActions);
     m_view->viewport()->setContextMenuPolicy(Qt::CustomContextMenu);

@@ -66,6 +66,7 @@ MigrationsPage::MigrationsPage(FleetConnection* connection, QWidget* parent)
     buildUi();
     connect(m_connection, &FleetConnection::mapChanged, this, &MigrationsPage::mapArrived);
     connect(m_connection, &FleetConnection::stateChanged, this, &MigrationsPage::updateActions);
+    connect(m_connection, &FleetConnection::identityChanged, this, &MigrationsPage::updateActions);
     connect(m_model, &MigrationsModel::migrationFinished, this, &MigrationsPage::notifyFinished);
     if (m_connection->map())
         mapArrived(m_connection->map());

@@ -19,6 +19,9 @@ namespace shardmap::widgets {
 namespace {
 
 constexpr int kStaleCheckMs = 1000;
+// How often a controller connection asks WhoAmI again: shardmapd reads its role file again when it
+// changes, so a promotion or a demotion shows without reconnecting.
+constexpr int kWhoAmIMs = 5000;
 // A stream that sent nothing for this many intervals is treated as lost (a stopped process keeps
 // its connection open but sends nothing).
 constexpr int kStaleIntervals = 5;
@@ -79,6 +82,8 @@ FleetConnection::FleetConnection(QObject* parent)
     connect(&m_storeRetry, &QTimer::timeout, this, [this] { openStore(m_generation.next()); });
     m_staleCheck.setInterval(kStaleCheckMs);
     connect(&m_staleCheck, &QTimer::timeout, this, &FleetConnection::checkStaleStreams);
+    m_whoAmI.setInterval(kWhoAmIMs);
+    connect(&m_whoAmI, &QTimer::timeout, this, &FleetConnection::askWhoAmI);
 }
 
 FleetConnection::~FleetConnection()
@@ -125,6 +130,7 @@ void FleetConnection::close()
     m_generation.invalidate();
     m_storeRetry.stop();
     m_staleCheck.stop();
+    m_whoAmI.stop();
     disposeLater(std::move(m_watch));
     m_watchStarted = false;
     for (const auto& link : std::as_const(m_nodes)) {
@@ -246,11 +252,9 @@ void FleetConnection::storeOpened(std::uint64_t generation, Opened opened)
     }
     m_store = std::move(opened.store);
     m_admin = std::move(opened.admin);
-    if (m_identity != opened.identity || m_role != opened.role) {
-        m_identity = opened.identity;
-        m_role = opened.role;
-        emit identityChanged(m_identity, m_role);
-    }
+    setIdentity(opened.identity, opened.role);
+    if (m_admin)
+        m_whoAmI.start();
     m_watchStarted = false;
     refreshMap();
 }
@@ -637,6 +641,29 @@ std::shared_ptr<core::NodeClientPool> FleetConnection::requestNodes()
         m_requestNodesKey = key;
     }
     return m_requestNodes;
+}
+
+void FleetConnection::setIdentity(const QString& identity, core::Role role)
+{
+    if (m_identity == identity && m_role == role)
+        return;
+    m_identity = identity;
+    m_role = role;
+    emit identityChanged(m_identity, m_role);
+}
+
+void FleetConnection::askWhoAmI()
+{
+    if (!m_admin)
+        return;
+    const std::uint64_t generation = m_generation.current();
+    runInBackground(
+        m_pool, this, [client = m_admin] { return client->whoAmI(); },
+        [this, generation](core::Result<v1::WhoAmIResponse> who) {
+            // A failed call changes nothing here: the map's reads say when shardmapd is gone.
+            if (who && m_generation.isCurrent(generation))
+                setIdentity(QString::fromStdString(who->identity()), static_cast<core::Role>(who->role()));
+        });
 }
 
 bool FleetConnection::readOnly() const

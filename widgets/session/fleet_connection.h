@@ -118,7 +118,8 @@ signals:
     void mapChanged(const shardmap::widgets::MapPtr& map);
     void nodeSample(const QString& nodeId, const shardmap::widgets::SamplePtr& sample);
     void nodeLinkChanged(const QString& nodeId, bool reachable, const QString& error);
-    // WhoAmI answered (or the connection closed: empty identity, Role::None).
+    // WhoAmI answered differently (at connect, every few seconds after, and on close: empty
+    // identity, Role::None); readOnly() may have changed with it.
     void identityChanged(const QString& identity, shardmap::core::Role role);
 
 private:
@@ -128,6 +129,8 @@ private:
     struct Opened;
     void openStore(std::uint64_t generation);
     void storeOpened(std::uint64_t generation, Opened opened);
+    void setIdentity(const QString& identity, core::Role role);
+    void askWhoAmI();
     void storeFailed(std::uint64_t generation, const QString& error);
     void refreshMap();
     void mapArrived(std::uint64_t generation, core::Result<core::MapSnapshot> map);
@@ -163,6 +166,7 @@ private:
     QHash<QString, int> m_spaceDetail;
     qint64 m_newestArrivalMs = 0;
     QTimer m_staleCheck;
+    QTimer m_whoAmI;
     int m_backoffFirstMs = 500;
     int m_backoffMaxMs = 15000;
 };
