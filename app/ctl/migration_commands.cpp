@@ -4,7 +4,9 @@
 #include "app/ctl/controller.h"
 #include "app/ctl/migration_view.h"
 #include "app/ctl/output.h"
+#include "core/migration/fleet_facts.h"
 #include "core/migration/migration_history.h"
+#include "core/report/migration_report.h"
 
 #include <algorithm>
 #include <ostream>
@@ -215,6 +217,20 @@ CommandResult cmdMigrationShow(const CtlOptions& options, const std::string& id)
         out["timeline"] = json::parse(core::encode(**recorded));
         fields.insert(fields.begin() + 2, { "asked", (*recorded)->requestedSource + " -> " + (*recorded)->requestedTarget });
         timeline = timelineLines(**recorded);
+    }
+    // Who approved it, when a second person had to (issue 17): as its report says.
+    core::ReportScope scope;
+    scope.migrations = { id };
+    auto report = core::readReport(**store, scope, core::nowUnixMs(), std::chrono::hours(24));
+    if (report && !report->rows.empty() && report->rows.front().approval) {
+        const core::ReportApproval& approval = *report->rows.front().approval;
+        out["approval"]
+            = { { "id", approval.id }, { "requested_by", approval.requestedBy }, { "decided_by", approval.decidedBy },
+                  { "decided_unix_ms", approval.decidedUnixMs }, { "needs_approval_because", approval.neededBecause } };
+        fields.insert(fields.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, fields.size())),
+            { "approved",
+                approval.decidedBy + " (" + approval.id + ") at " + formatTime(approval.decidedUnixMs) + "; asked by "
+                    + approval.requestedBy });
     }
     return CommandOutput { out, [fields, history = *changes, timeline](std::ostream& stream) {
                               std::size_t width = 0;

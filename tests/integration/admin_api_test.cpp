@@ -235,6 +235,11 @@ TEST_F(AdminApiTest, AChangeAboveTheThresholdWaitsForADifferentOperatorOrAdmin)
     EXPECT_EQ(operation.kind, core::OperationKind::Drain);
     EXPECT_EQ(operation.requestedBy, "bob") << "the change is the requester's";
     EXPECT_NE(operation.reason.find("approved by carol as " + id), std::string::npos) << operation.reason;
+    ASSERT_FALSE(operation.migrations.empty());
+    auto shown = as("vera", { "migrations", "show", operation.migrations.front() });
+    EXPECT_EQ(shown.code, 0) << shown.err;
+    EXPECT_NE(shown.out.find("carol (" + id + ") at "), std::string::npos) << shown.out;
+    EXPECT_NE(shown.out.find("; asked by bob"), std::string::npos) << shown.out;
     auto decided = as("vera", { "--json", "approvals", "list" });
     ASSERT_EQ(decided.code, 0) << decided.err;
     std::map<std::string, json> byId;
