@@ -18,6 +18,8 @@
 #include "widgets/wizards/plan_wizard.h"
 
 #include <QAction>
+#include <QDropEvent>
+#include <QMimeData>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTreeWidget>
@@ -189,10 +191,24 @@ TEST_F(ControllerConsoleTest, AnOperatorsMoveReachesShardmapdAndTheAuditNamesThe
     window->showPage(mapPage);
     EXPECT_TRUE(mapPage->view()->viewport()->acceptDrops());
 
+    // A real drop of acme's tile on s1's lane, confirmed with a reason.
+    mapPage->setConfirmer([](const MoveEstimate&, QString& reason) {
+        reason = QStringLiteral("hot tenant");
+        return true;
+    });
     QSignalSpy queued(mapPage, &MapPage::movesQueued);
-    ASSERT_TRUE(
-        mapPage->requestMoves({ QStringLiteral("acme") }, QStringLiteral("s1"), QStringLiteral("hot tenant"), false))
-        << mapPage->messageText().toStdString();
+    ShardMapModel& model = *mapPage->model();
+    const std::unique_ptr<QMimeData> drag(model.mimeData({ model.spaceIndex(QStringLiteral("acme")) }));
+    ShardMapView* view = mapPage->view();
+    const QPoint lane = view->laneRect(QStringLiteral("s1")).center();
+    QDragEnterEvent enter(lane, Qt::MoveAction, drag.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view->viewport(), &enter);
+    QDragMoveEvent move(lane, Qt::MoveAction, drag.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view->viewport(), &move);
+    EXPECT_TRUE(move.isAccepted()) << view->laneRefusal(QStringLiteral("s1")).toStdString();
+    QDropEvent drop(QPointF(lane), Qt::MoveAction, drag.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view->viewport(), &drop);
+    EXPECT_TRUE(drop.isAccepted());
     ASSERT_TRUE(queued.wait(20000) || queued.count() == 1) << mapPage->messageText().toStdString();
     const std::string id = queued.front().at(0).toStringList().value(0).toStdString();
     ASSERT_TRUE(map().migrations.contains(id)) << id;
