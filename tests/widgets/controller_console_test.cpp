@@ -15,11 +15,13 @@
 #include "widgets/map/map_page.h"
 #include "widgets/map/shard_map_view.h"
 #include "widgets/migrations/migrations_page.h"
+#include "widgets/style/inline_message.h"
 #include "widgets/wizards/plan_wizard.h"
 
 #include <QAction>
 #include <QDropEvent>
 #include <QMimeData>
+#include <QPointer>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTreeWidget>
@@ -230,7 +232,7 @@ TEST_F(ControllerConsoleTest, AnOperatorsMoveReachesShardmapdAndTheAuditNamesThe
 TEST_F(ControllerConsoleTest, ADrainAboveTheThresholdAwaitsApprovalAndAnotherConsoleApprovesIt)
 {
     auto bob = consoleAs("bob");
-    PlanWizard* wizard = bob->openWizard(static_cast<int>(core::Scenario::Drain), QStringLiteral("s0"));
+    QPointer<PlanWizard> wizard = bob->openWizard(static_cast<int>(core::Scenario::Drain), QStringLiteral("s0"));
     ASSERT_NE(wizard, nullptr);
     wizard->next();
     ASSERT_EQ(wizard->currentId(), PlanWizard::PreviewPageId);
@@ -250,7 +252,10 @@ TEST_F(ControllerConsoleTest, ADrainAboveTheThresholdAwaitsApprovalAndAnotherCon
     EXPECT_TRUE(text.startsWith(QStringLiteral("Awaiting approval as ") + approvalId)) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("second person"))) << text.toStdString();
     EXPECT_TRUE(map().operations.empty()) << "nothing is queued before the approval";
-    wizard->close();
+    // The wizard closes (Finish again would ask twice); the approvals page says what awaits whom.
+    EXPECT_TRUE(waitFor([&] { return wizard.isNull(); }));
+    EXPECT_EQ(bob->currentPage(), bob->approvalsPage());
+    EXPECT_EQ(bob->approvalsPage()->message()->shownText(), text);
 
     // The same drain asked once more, through the change seam: a second pending request.
     v1::AdminChange drain;

@@ -110,7 +110,7 @@ void ApprovalsPage::listArrived(std::uint64_t ticket, core::Result<std::vector<v
 
 void ApprovalsPage::showApprovals()
 {
-    const QString selected = selectedId();
+    const QString selected = m_wantedSelection.isEmpty() ? selectedId() : m_wantedSelection;
     m_list->clear();
     int pending = 0;
     for (const v1::ApprovalInfo& approval : m_approvals) {
@@ -122,8 +122,10 @@ void ApprovalsPage::showApprovals()
                 approval.decision_reason().empty() ? qs(approval.outcome())
                                                    : qs(approval.decision_reason() + " " + approval.outcome()) });
         item->setToolTip(2, qs(core::changeKind(approval.change())));
-        if (approval.id() == selected.toStdString())
+        if (approval.id() == selected.toStdString()) {
             item->setSelected(true);
+            m_wantedSelection.clear();
+        }
     }
     if (pending != m_pending) {
         m_pending = pending;
@@ -140,9 +142,13 @@ QString ApprovalsPage::selectedId() const
 
 void ApprovalsPage::selectApproval(const QString& approvalId)
 {
+    // One not listed yet (just asked for) is selected when the list arrives with it.
+    m_wantedSelection = approvalId;
     for (int row = 0; row < m_list->topLevelItemCount(); ++row) {
         QTreeWidgetItem* item = m_list->topLevelItem(row);
         item->setSelected(item->text(0) == approvalId);
+        if (item->text(0) == approvalId)
+            m_wantedSelection.clear();
     }
 }
 

@@ -66,6 +66,7 @@ private:
     bool m_refreshing = false;
     bool m_deciding = false;
     std::vector<v1::ApprovalInfo> m_approvals;
+    QString m_wantedSelection;
     int m_pending = 0;
 };
 

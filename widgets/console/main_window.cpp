@@ -595,6 +595,12 @@ PlanWizard* MainWindow::openWizard(int scenario, const QString& subject)
         m_migrationsPage->showOperation(operationId);
         showPage(m_migrationsPage);
     });
+    connect(wizard, &PlanWizard::approvalRequested, this, [this](const QString& approvalId, const QString& text) {
+        m_approvalsPage->refresh();
+        m_approvalsPage->message()->show(text, InlineMessage::Kind::Info);
+        m_approvalsPage->selectApproval(approvalId);
+        showPage(m_approvalsPage);
+    });
     connect(wizard, &PlanWizard::editInPlanModeRequested, this, [this, wizard] {
         if (!wizard->result())
             return;

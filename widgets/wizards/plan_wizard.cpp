@@ -666,10 +666,13 @@ void PlanWizard::planApplied(ChangeResult made)
         return;
     }
     if (made->has_awaiting_approval()) {
-        // Recorded, not refused: the wizard stays open with the approval's id until closed.
+        // Recorded, not refused: the wizard's work is done (Finish again would ask twice); the
+        // window says what awaits whom.
+        m_applied = true;
         const QString text = FleetConnection::awaitingApprovalText(made->awaiting_approval());
         m_applyMessage->show(text, InlineMessage::Kind::Info);
         emit approvalRequested(QString::fromStdString(made->awaiting_approval().id()), text);
+        accept();
         return;
     }
     auto operation = core::decodeOperation(made->record_json());

@@ -78,8 +78,8 @@ signals:
     void planReady();
     void operationQueued(const QString& operationId, const QStringList& migrationIds);
     void applyFailed(const QString& message);
-    // The plan was recorded as awaiting a second person's approval (its id, and the sentence the
-    // wizard shows); nothing is queued until someone else approves it.
+    // The plan was recorded as awaiting a second person's approval (its id, and the sentence
+    // saying so); nothing is queued until someone else approves it. The wizard closes after it.
     void approvalRequested(const QString& approvalId, const QString& text);
     // "Edit in plan mode": the receiver takes result()->plan.
     void editInPlanModeRequested();
