@@ -187,9 +187,11 @@ void ApprovalsPage::updateActions()
         button->setToolTip(why);
     }
     m_refreshButton->setEnabled(m_connection->viaController());
+    const QString storeOnly = tr("Approvals are kept by shardmapd: connect through a controller to see them.");
     if (!m_connection->viaController() && m_connection->state() != FleetConnection::State::Disconnected)
-        m_message->show(tr("Approvals are kept by shardmapd: connect through a controller to see them."),
-            InlineMessage::Kind::Info);
+        m_message->show(storeOnly, InlineMessage::Kind::Info);
+    else if (m_message->shownText() == storeOnly)
+        m_message->clear();
 }
 
 void ApprovalsPage::askAndDecide(bool approving)
