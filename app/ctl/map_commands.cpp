@@ -161,7 +161,8 @@ CommandResult cmdSpaceWhere(const CtlOptions& options, const std::string& space)
 CommandResult cmdSpacePin(const CtlOptions& options, const std::string& space, const std::string& shard)
 {
     return withAdmin(options, [&](core::FleetAdmin& admin) {
-        return fromRevision(admin.map().pinSpace(space, shard, options.actor), "space " + space + " pinned to " + shard);
+        return fromRevision(
+            admin.map().pinSpace(space, shard, options.actor), "space " + space + " pinned to " + shard);
     });
 }
 

@@ -226,9 +226,8 @@ CommandResult cmdPlanApply(const CtlOptions& options, const std::string& file)
     core::Actor actor = options.actor;
     if (actor.reason.empty())
         actor.reason = plan->reason;
-    return withAdmin(options, [&](core::FleetAdmin& admin) {
-        return applyAndReport(admin.migrations(), *plan, actor, json::object(), {});
-    });
+    return withAdmin(options,
+        [&](core::FleetAdmin& admin) { return applyAndReport(admin.migrations(), *plan, actor, json::object(), {}); });
 }
 
 void addPlanCommands(CLI::App& app, const CtlOptions& options, CommandResult& result)

@@ -21,12 +21,12 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
-#include <QHeaderView>
-#include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QFile>
+#include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QSystemTrayIcon>
 #include <QTableView>
 #include <QTest>

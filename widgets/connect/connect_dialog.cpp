@@ -519,8 +519,8 @@ void ConnectDialog::onPasswordNotSaved(const QString& key, const QString& messag
     m_pendingKey.clear();
     setWaitingForKeyring(false);
     m_unsavedPasswordSpec = spec();
-    m_passwordNote->show(
-        message + QLatin1Char(' ') + tr("Press Connect again to connect without saving it."), InlineMessage::Kind::Warning);
+    m_passwordNote->show(message + QLatin1Char(' ') + tr("Press Connect again to connect without saving it."),
+        InlineMessage::Kind::Warning);
 }
 
 } // namespace shardmap::widgets

@@ -490,8 +490,8 @@ void MainWindow::connectionStateChanged(FleetConnection::State state, const QStr
     switch (state) {
     case FleetConnection::State::Disconnected:
         m_connectionLabel->setText(tr("Not connected"));
-        m_banner->show(tr("Not connected. Use File ▸ Connect… (Ctrl+O) to open a fleet's shard map."),
-            InlineMessage::Kind::Info);
+        m_banner->show(
+            tr("Not connected. Use File ▸ Connect… (Ctrl+O) to open a fleet's shard map."), InlineMessage::Kind::Info);
         break;
     case FleetConnection::State::Connecting:
         m_connectionLabel->setText(tr("Connecting to %1…").arg(store));
