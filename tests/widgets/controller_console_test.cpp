@@ -9,6 +9,7 @@
 #include "tests/support/certificates.h"
 #include "tests/support/controller_process.h"
 #include "tests/support/fleet_test.h"
+#include "tests/widgets/console_window.h"
 #include "tests/widgets/wait_for.h"
 #include "widgets/approvals/approvals_page.h"
 #include "widgets/console/main_window.h"
@@ -143,18 +144,7 @@ TEST_F(ControllerConsoleTest, AViewersConsoleShowsTheMapAndHasNoEnabledAction)
     window->showPage(migrations);
     ASSERT_TRUE(waitFor([&] { return migrations->model()->record(QString::fromStdString(queued->id)) != nullptr; }));
     migrations->selectMigration(QString::fromStdString(queued->id));
-    int checked = 0;
-    for (QPushButton* button : migrations->findChildren<QPushButton*>()) {
-        const QString text = button->text().remove(QLatin1Char('&'));
-        if (QStringList { QStringLiteral("Pause…"), QStringLiteral("Resume…"), QStringLiteral("Cancel…"),
-                QStringLiteral("Roll back…"), QStringLiteral("Set throttle…"), QStringLiteral("Apply…") }
-                .contains(text)) {
-            ++checked;
-            EXPECT_FALSE(button->isEnabled()) << text.toStdString();
-            EXPECT_TRUE(button->toolTip().contains(QStringLiteral("You are a viewer"))) << text.toStdString();
-        }
-    }
-    EXPECT_EQ(checked, 6);
+    EXPECT_EQ(testing::expectMigrationActionsDisabled(*migrations, QStringLiteral("You are a viewer")), 6);
     EXPECT_EQ(window->openWizard(static_cast<int>(core::Scenario::Drain), QStringLiteral("s0")), nullptr);
 
     ApprovalsPage* approvals = window->approvalsPage();

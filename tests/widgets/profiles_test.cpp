@@ -9,6 +9,7 @@
 #include "tests/support/etcd_process.h"
 #include "tests/support/etcd_roles.h"
 #include "tests/support/fleet_test.h"
+#include "tests/widgets/console_window.h"
 #include "tests/widgets/wait_for.h"
 #include "widgets/alerts/alert_monitor.h"
 #include "widgets/connect/connect_dialog.h"
@@ -55,18 +56,7 @@ void expectNoEnabledAction(MainWindow& window, const std::string& queuedMigratio
     MigrationsPage* migrations = window.migrationsPage();
     window.showPage(migrations);
     migrations->selectMigration(QString::fromStdString(queuedMigration));
-    int checked = 0;
-    for (QPushButton* button : migrations->findChildren<QPushButton*>()) {
-        const QString text = button->text().remove(QLatin1Char('&'));
-        if (QStringList { QStringLiteral("Pause…"), QStringLiteral("Resume…"), QStringLiteral("Cancel…"),
-                QStringLiteral("Roll back…"), QStringLiteral("Set throttle…"), QStringLiteral("Apply…") }
-                .contains(text)) {
-            ++checked;
-            EXPECT_FALSE(button->isEnabled()) << text.toStdString();
-            EXPECT_TRUE(button->toolTip().contains(QStringLiteral("read-only"))) << text.toStdString();
-        }
-    }
-    EXPECT_EQ(checked, 6);
+    EXPECT_EQ(testing::expectMigrationActionsDisabled(*migrations, QStringLiteral("read-only")), 6);
 
     // Wizards queue migrations: none opens.
     EXPECT_EQ(window.openWizard(0, QStringLiteral("s0")), nullptr);

@@ -211,44 +211,50 @@ void ApprovalsPage::askAndDecide(bool approving)
 
 void ApprovalsPage::approve(const QString& approvalId, const QString& reason)
 {
-    auto client = m_connection->adminClient();
+    auto client = startDecision();
     if (!client)
         return;
-    m_deciding = true;
-    updateActions();
     runInBackground(
         m_connection->pool(), this,
         [client, id = approvalId.toStdString(), why = reason.toStdString()] { return client->approve(id, why); },
         [this, approvalId](ChangeResult made) {
-            m_deciding = false;
-            const QString text = made
-                ? tr("Approved %1: %2").arg(approvalId, qs(core::describeOutcome(*made)))
-                : tr("Could not approve %1: %2").arg(approvalId, FleetConnection::refusalText(made.error()));
-            m_message->show(text, made ? InlineMessage::Kind::Success : InlineMessage::Kind::Error);
-            emit decided(approvalId, static_cast<bool>(made), text);
-            refresh();
+            finishDecision(approvalId, static_cast<bool>(made),
+                made ? tr("Approved %1: %2").arg(approvalId, qs(core::describeOutcome(*made)))
+                     : tr("Could not approve %1: %2").arg(approvalId, FleetConnection::refusalText(made.error())));
         });
 }
 
 void ApprovalsPage::refuse(const QString& approvalId, const QString& reason)
 {
-    auto client = m_connection->adminClient();
+    auto client = startDecision();
     if (!client)
         return;
-    m_deciding = true;
-    updateActions();
     runInBackground(
         m_connection->pool(), this,
         [client, id = approvalId.toStdString(), why = reason.toStdString()] { return client->refuse(id, why); },
         [this, approvalId](core::Result<v1::ApprovalInfo> refused) {
-            m_deciding = false;
-            const QString text = refused
-                ? tr("Refused %1.").arg(approvalId)
-                : tr("Could not refuse %1: %2").arg(approvalId, FleetConnection::refusalText(refused.error()));
-            m_message->show(text, refused ? InlineMessage::Kind::Success : InlineMessage::Kind::Error);
-            emit decided(approvalId, static_cast<bool>(refused), text);
-            refresh();
+            finishDecision(approvalId, static_cast<bool>(refused),
+                refused ? tr("Refused %1.").arg(approvalId)
+                        : tr("Could not refuse %1: %2").arg(approvalId, FleetConnection::refusalText(refused.error())));
         });
+}
+
+std::shared_ptr<core::AdminClient> ApprovalsPage::startDecision()
+{
+    auto client = m_connection->adminClient();
+    if (client) {
+        m_deciding = true;
+        updateActions();
+    }
+    return client;
+}
+
+void ApprovalsPage::finishDecision(const QString& approvalId, bool done, const QString& text)
+{
+    m_deciding = false;
+    m_message->show(text, done ? InlineMessage::Kind::Success : InlineMessage::Kind::Error);
+    emit decided(approvalId, done, text);
+    refresh();
 }
 
 } // namespace shardmap::widgets

@@ -6,10 +6,15 @@
 
 #include <QTimer>
 #include <QWidget>
+#include <memory>
 #include <vector>
 
 class QPushButton;
 class QTreeWidget;
+
+namespace shardmap::core {
+class AdminClient;
+}
 
 namespace shardmap::widgets {
 
@@ -54,6 +59,9 @@ private:
     QString selectedId() const;
     const v1::ApprovalInfo* find(const QString& approvalId) const;
     void askAndDecide(bool approving);
+    // A decision in flight: the buttons wait; null when the connection has no Admin API client.
+    std::shared_ptr<core::AdminClient> startDecision();
+    void finishDecision(const QString& approvalId, bool done, const QString& text);
 
     FleetConnection* m_connection = nullptr;
     QTreeWidget* m_list = nullptr;
