@@ -370,5 +370,10 @@ TEST_F(ControllerTest, APausedLeaderThatLostItsLeaseStepsDown)
         return a->health(kExecutorHealth) == HealthCheckResponse::NOT_SERVING;
     })) << a->stderrText();
     EXPECT_TRUE(b->leads());
-    EXPECT_NE(a->stderrText().find("lost the executor lease"), std::string::npos) << a->stderrText();
+    // Whichever wakes first says why: the renewal refused by the store, or the watchdog seeing
+    // the lease's end pass while the renewal was still on its way.
+    const auto log = a->stderrText();
+    EXPECT_TRUE(log.find("lost the executor lease") != std::string::npos
+        || log.find("the executor lease expired while renewing") != std::string::npos)
+        << log;
 }
