@@ -36,7 +36,9 @@ public:
     };
     // Creates the shard on its node, then adds it to the map (a map entry for a shard that does
     // not exist would be allocated to); a shard the node already has is taken as created.
-    // Returns the map's revision.
+    // Returns the map's revision. When the store refuses the map entry, the shard this call
+    // created on the node is dropped again; if it cannot be, the store's error says that it
+    // remains there and how to remove it.
     Result<std::uint64_t> createShard(const ShardSpec& shard, const Actor& actor);
 
     struct Reassigned {
@@ -55,6 +57,8 @@ public:
     NodeClientPool& nodes() { return m_nodes; }
 
 private:
+    Error undoNodeShard(Error refused, NodeClient& node, const ShardSpec& shard);
+
     MetadataStore& m_store;
     NodeClientPool& m_nodes;
     MapEditor m_editor;

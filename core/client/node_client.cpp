@@ -123,6 +123,11 @@ Error callFailed(const grpc::Status& status, const std::string& address, const N
 
 } // namespace
 
+Status NodeClient::dropShard(const std::string& shard)
+{
+    return makeError(ErrorCode::FailedPrecondition, "this node client cannot drop shards", shard);
+}
+
 struct GrpcNodeClient::Impl {
     std::shared_ptr<grpc::Channel> channel;
     std::unique_ptr<v1::Node::Stub> stub;
@@ -178,6 +183,17 @@ Result<ShardSummary> GrpcNodeClient::createShard(const std::string& shard, const
     if (!status.ok())
         return callFailed(status, m_address, m_impl->options);
     return fromProto(info);
+}
+
+Status GrpcNodeClient::dropShard(const std::string& shard)
+{
+    v1::DropShardRequest request;
+    request.set_shard_id(shard);
+    v1::DropShardResponse response;
+    const auto status = m_impl->stub->DropShard(m_impl->context().get(), request, &response);
+    if (!status.ok())
+        return callFailed(status, m_address, m_impl->options);
+    return {};
 }
 
 Result<std::vector<ShardSummary>> GrpcNodeClient::listShards()

@@ -1,7 +1,8 @@
 // etcd's own users and roles (docs/SHARD_MAP.md, "etcd users and roles") with the real programs,
 // real nodes and a real etcd with authentication on. shardmapctl with a viewer's etcd user shows
 // the map; every change it tries fails with exit code 7, a sentence naming the user and the
-// prefix, and leaves the map as it was. shardmapd leads with its own user, never with a viewer's.
+// prefix, and leaves the map as it was (and no shard behind on a node). shardmapd leads with its
+// own user, never with a viewer's.
 #include "core/map/map_editor.h"
 #include "core/store/etcd_store.h"
 #include "ctl_run.h"
@@ -25,6 +26,18 @@ core::MapSnapshot mapOf(const std::string& store)
     auto snapshot = core::MapEditor(**opened).snapshot();
     EXPECT_TRUE(snapshot) << snapshot.error().describe();
     return snapshot ? *snapshot : core::MapSnapshot {};
+}
+
+// The shards the node itself says it hosts, by id.
+std::vector<std::string> shardsOn(NodeProcess& node)
+{
+    v1::ListShardsResponse list;
+    const auto status = node.stub().ListShards(contextWithDeadline().get(), {}, &list);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    std::vector<std::string> out;
+    for (const auto& shard : list.shards())
+        out.push_back(shard.shard_id());
+    return out;
 }
 
 } // namespace
@@ -95,6 +108,42 @@ TEST(EtcdRolesTest, AViewersEtcdUserShowsTheMapAndEveryChangeFailsClearly)
     EXPECT_EQ(after.revision, before.revision) << "a refused change moved the map";
     EXPECT_EQ(after.shards.size(), 2u);
     EXPECT_EQ(after.nodes.size(), 2u);
+}
+
+// shardmapctl creates the shard on its node before the store refuses the map entry: the create
+// takes the node's shard back, or says that it stays and how to remove it when it cannot.
+TEST(EtcdRolesTest, ARefusedShardCreateLeavesNoShardOnItsNode)
+{
+    TempDir dir;
+    std::string error;
+    auto etcd = EtcdProcess::start(error);
+    ASSERT_TRUE(etcd) << error;
+    ASSERT_TRUE(enableEtcdRoles(*etcd, "shardmap", error)) << error;
+    const std::string operatorUri = etcdUriAs(*etcd, "shardmap", "operator");
+    std::vector<std::unique_ptr<NodeProcess>> nodes;
+    ASSERT_NO_FATAL_FAILURE(startCtlFleet(dir, operatorUri, nodes));
+    const std::string viewer = etcdUriAs(*etcd, "shardmap", "viewer");
+    const std::string refusal
+        = "the store refused the change: etcd user 'viewer' may not write under 'shardmap/' (permission denied)";
+
+    auto refused = runCtl(dir, viewer, { "shard", "create", "s9", "--node", "n0" });
+    EXPECT_EQ(refused.code, 7) << refused.err;
+    EXPECT_NE(refused.err.find(refusal), std::string::npos) << refused.err;
+    EXPECT_EQ(refused.err.find("remains"), std::string::npos) << refused.err;
+    EXPECT_EQ(shardsOn(*nodes[0]), std::vector<std::string> { "s0" }) << "the refused create left its shard";
+
+    auto stuck = runCtl(dir, viewer, { "shard", "create", "s9", "--node", "n0" },
+        { "SHARDMAP_FAILPOINTS=admin.create_shard.drop=error" });
+    EXPECT_EQ(stuck.code, 7) << stuck.err;
+    EXPECT_NE(stuck.err.find(refusal), std::string::npos) << stuck.err;
+    EXPECT_NE(stuck.err.find("shard s9 remains on node n0"), std::string::npos) << stuck.err;
+    EXPECT_NE(stuck.err.find("delete shards/s9.db"), std::string::npos) << stuck.err;
+    EXPECT_EQ(shardsOn(*nodes[0]), (std::vector<std::string> { "s0", "s9" }));
+
+    // The remedy the error names: a create that the store accepts takes the node's shard as created.
+    auto again = runCtl(dir, operatorUri, { "shard", "create", "s9", "--node", "n0" });
+    EXPECT_EQ(again.code, 0) << again.err;
+    EXPECT_TRUE(mapOf(operatorUri).shard("s9"));
 }
 
 TEST(EtcdRolesTest, AnEtcdUserWithoutARoleIsToldItMayNotRead)

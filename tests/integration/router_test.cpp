@@ -26,6 +26,7 @@ public:
     {
         return m_real->createShard(s, f);
     }
+    core::Status dropShard(const std::string& s) override { return m_real->dropShard(s); }
     core::Result<std::vector<core::ShardSummary>> listShards() override { return m_real->listShards(); }
     core::Result<core::Ownership> setOwnership(const std::string& s, const core::Ownership& o) override
     {
