@@ -1,6 +1,7 @@
 // FleetConnection against real shard nodes and a real SQLite shard map: the map arrives and
 // follows commits, every node streams metrics, a killed node is reported and comes back, a
 // store that cannot be opened is retried with backoff, and nothing arrives after close().
+#include "core/map/map_editor.h"
 #include "tests/support/etcd_process.h"
 #include "tests/support/fleet_test.h"
 #include "tests/widgets/wait_for.h"
@@ -10,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QThread>
+#include <atomic>
 #include <filesystem>
 
 namespace shardmap::widgets {
@@ -68,6 +70,156 @@ TEST_F(FleetConnectionTest, MapFromEtcdArrivesAndFollowsCommits)
     ASSERT_TRUE(waitFor([&] { return connection.map()->revision > before; }));
     EXPECT_TRUE(connection.map()->shard("s5"));
     EXPECT_TRUE(waitFor([&] { return connection.nodeLink(QStringLiteral("n0")).reachable; }));
+}
+
+// The real store, with its whole-map reads counted, and optionally one watched commit kept from
+// the connection (a watch that skipped a record: the fault the connection must survive).
+class CountingStore final : public core::MetadataStore {
+public:
+    explicit CountingStore(std::shared_ptr<core::MetadataStore> inner)
+        : m_inner(std::move(inner))
+    {
+    }
+
+    std::atomic<int> snapshots { 0 };
+    std::atomic<std::uint64_t> dropRevision { 0 };
+
+    core::Result<core::StoreSnapshot> snapshot() override
+    {
+        ++snapshots;
+        return m_inner->snapshot();
+    }
+    core::Result<core::StoreSnapshot> list(const std::string& prefix) override { return m_inner->list(prefix); }
+    core::Result<std::uint64_t> currentRevision() override { return m_inner->currentRevision(); }
+    core::Result<std::uint64_t> commit(const core::CommitRequest& request) override { return m_inner->commit(request); }
+    core::Result<std::vector<core::AuditRecord>> history(
+        std::uint64_t fromRevision, std::uint64_t toRevision, std::size_t limit) override
+    {
+        return m_inner->history(fromRevision, toRevision, limit);
+    }
+    core::Result<std::unique_ptr<core::WatchHandle>> watch(
+        std::uint64_t fromRevision, core::WatchCallback onRecord, core::WatchErrorCallback onError) override
+    {
+        return m_inner->watch(
+            fromRevision,
+            [this, onRecord = std::move(onRecord)](const core::AuditRecord& record) {
+                if (record.revision != dropRevision.load())
+                    onRecord(record);
+            },
+            std::move(onError));
+    }
+    core::Result<core::LeaseGrant> acquireLease(
+        const std::string& name, const std::string& holder, std::chrono::milliseconds ttl) override
+    {
+        return m_inner->acquireLease(name, holder, ttl);
+    }
+    core::Result<core::LeaseGrant> renewLease(const core::LeaseGrant& grant, std::chrono::milliseconds ttl) override
+    {
+        return m_inner->renewLease(grant, ttl);
+    }
+    core::Status releaseLease(const core::LeaseGrant& grant) override { return m_inner->releaseLease(grant); }
+    core::Result<std::vector<core::LeaseGrant>> liveLeases(const std::string& namePrefix) override
+    {
+        return m_inner->liveLeases(namePrefix);
+    }
+    std::string describe() const override { return m_inner->describe(); }
+
+private:
+    std::shared_ptr<core::MetadataStore> m_inner;
+};
+
+// The connection's map against one decoded from the store, record by record.
+void expectMapIsTheStores(const core::MapSnapshot& shown, core::MetadataStore& store)
+{
+    auto truth = core::MapSnapshot::decode(*store.snapshot());
+    ASSERT_TRUE(truth);
+    EXPECT_EQ(shown.revision, truth->revision);
+    ASSERT_EQ(shown.shards.size(), truth->shards.size());
+    for (const auto& [id, shard] : truth->shards) {
+        const auto found = shown.shards.find(id);
+        ASSERT_NE(found, shown.shards.end()) << id;
+        EXPECT_TRUE(found->second.value == shard.value) << id;
+        EXPECT_EQ(found->second.modRevision, shard.modRevision) << id;
+    }
+    ASSERT_EQ(shown.spaces.size(), truth->spaces.size());
+    for (const auto& [id, space] : truth->spaces) {
+        const auto found = shown.spaces.find(id);
+        ASSERT_NE(found, shown.spaces.end()) << id;
+        EXPECT_TRUE(found->second.value == space.value) << id;
+    }
+}
+
+// Each commit reaches the console as its own audit record applied to the map shown: the whole
+// map is read once, at connect (at a million spaces a whole read is seconds per commit).
+TEST_F(FleetConnectionTest, CommitsArriveAsTheirRecordsWithoutReadingTheWholeMapAgain)
+{
+    startFleet(2);
+    FleetConnection connection;
+    CountingStore* counting = nullptr;
+    connection.setStoreWrapper([&](std::shared_ptr<core::MetadataStore> store) {
+        auto wrapped = std::make_shared<CountingStore>(std::move(store));
+        counting = wrapped.get();
+        return wrapped;
+    });
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> steps; // (changes from, map revision)
+    QObject::connect(&connection, &FleetConnection::mapChanged,
+        [&](const MapPtr& map) { steps.emplace_back(map->changes ? map->changes->fromRevision : 0, map->revision); });
+    connection.open(spec());
+    ASSERT_TRUE(waitFor([&] { return connection.state() == FleetConnection::State::Connected; }))
+        << connection.lastError().toStdString();
+    ASSERT_NE(counting, nullptr);
+    EXPECT_EQ(counting->snapshots.load(), 1);
+
+    core::MapEditor editor(*m_store);
+    for (int i = 0; i < 12; ++i) {
+        const std::string shard = "s" + std::to_string(10 + i);
+        ASSERT_TRUE(editor.addShard({ shard, i % 2 ? "n1" : "n0", core::ShardState::Active, 0, 0 }, m_actor));
+        if (i % 3 == 0) {
+            ASSERT_TRUE(editor.setShardState(shard, core::ShardState::Draining, m_actor));
+        }
+    }
+    addSpaceRecord("acme", "s10");
+    addSpaceRecord("globex", "s11");
+    ASSERT_TRUE(editor.reassignSpace("acme", "s12", m_actor));
+    ASSERT_TRUE(editor.setShardState("s21", core::ShardState::Retired, m_actor));
+    ASSERT_TRUE(editor.removeShard("s21", m_actor));
+    const std::uint64_t last = *m_store->currentRevision();
+    ASSERT_TRUE(waitFor([&] { return connection.map()->revision == last; }));
+    expectMapIsTheStores(*connection.map(), *m_store);
+    EXPECT_EQ(counting->snapshots.load(), 1);
+    // Every map the pages saw says what changed from the one before it.
+    for (std::size_t i = 1; i < steps.size(); ++i) {
+        EXPECT_EQ(steps[i].first, steps[i - 1].second) << i;
+    }
+}
+
+// A watch that skipped a commit cannot be followed record by record: the connection notices the
+// gap and reads the whole map, which then holds the skipped commit too.
+TEST_F(FleetConnectionTest, AMissingCommitMakesTheConnectionReadTheWholeMap)
+{
+    startFleet(1);
+    FleetConnection connection;
+    CountingStore* counting = nullptr;
+    connection.setStoreWrapper([&](std::shared_ptr<core::MetadataStore> store) {
+        auto wrapped = std::make_shared<CountingStore>(std::move(store));
+        counting = wrapped.get();
+        return wrapped;
+    });
+    connection.open(spec());
+    ASSERT_TRUE(waitFor([&] { return connection.state() == FleetConnection::State::Connected; }))
+        << connection.lastError().toStdString();
+    ASSERT_NE(counting, nullptr);
+    counting->dropRevision = *m_store->currentRevision() + 1;
+
+    core::MapEditor editor(*m_store);
+    ASSERT_TRUE(editor.addShard({ "s7", "n0", core::ShardState::Active, 0, 0 }, m_actor)); // dropped
+    ASSERT_TRUE(editor.addShard({ "s8", "n0", core::ShardState::Active, 0, 0 }, m_actor));
+    const std::uint64_t last = *m_store->currentRevision();
+    ASSERT_TRUE(waitFor([&] { return connection.map()->revision == last; }));
+    EXPECT_TRUE(connection.map()->shard("s7"));
+    EXPECT_TRUE(connection.map()->shard("s8"));
+    expectMapIsTheStores(*connection.map(), *m_store);
+    EXPECT_EQ(counting->snapshots.load(), 2);
 }
 
 TEST_F(FleetConnectionTest, EveryNodeStreamsMetricsOnTheUiThread)

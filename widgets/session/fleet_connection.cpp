@@ -2,6 +2,7 @@
 
 #include "core/admin/admin_changes.h"
 #include "core/admin/fleet_admin.h"
+#include "core/map/map_commits.h"
 #include "core/store/read_only_store.h"
 
 #include <QDateTime>
@@ -133,6 +134,7 @@ void FleetConnection::close()
     m_whoAmI.stop();
     disposeLater(std::move(m_watch));
     m_watchStarted = false;
+    m_watched.reset();
     for (const auto& link : std::as_const(m_nodes)) {
         ++link->generation;
         delete link->retry;
@@ -250,7 +252,7 @@ void FleetConnection::storeOpened(std::uint64_t generation, Opened opened)
     if (!m_generation.isCurrent(generation)) {
         return;
     }
-    m_store = std::move(opened.store);
+    m_store = m_storeWrapper ? m_storeWrapper(std::move(opened.store)) : std::move(opened.store);
     m_admin = std::move(opened.admin);
     setIdentity(opened.identity, opened.role);
     if (m_admin)
@@ -267,6 +269,7 @@ void FleetConnection::storeFailed(std::uint64_t generation, const QString& error
     m_generation.invalidate();
     disposeLater(std::move(m_watch));
     m_watchStarted = false;
+    m_watched.reset();
     m_store.reset();
     m_refreshRunning = false;
     m_refreshPending = false;
@@ -287,6 +290,15 @@ void FleetConnection::refreshMap()
         m_refreshPending = true;
         return;
     }
+    std::vector<core::AuditRecord> commits;
+    if (m_watched) {
+        std::lock_guard lock(m_watched->mutex);
+        commits.swap(m_watched->records);
+    }
+    if (m_map && m_watchStarted && commits.empty()) {
+        m_refreshPending = false;
+        return; // an earlier refresh took this commit already
+    }
     m_refreshRunning = true;
     m_refreshPending = false;
     const std::uint64_t generation = m_generation.current();
@@ -297,7 +309,18 @@ void FleetConnection::refreshMap()
     QPointer<FleetConnection> self(this);
     runInBackground(
         m_pool, this,
-        [store, previous, self, generation]() mutable -> core::Result<core::MapSnapshot> {
+        [store, previous, self, generation, commits = std::move(commits)]() mutable -> core::Result<core::MapSnapshot> {
+            if (previous && !commits.empty()) {
+                // The watched commits on top of the map shown: only what they name is decoded.
+                // At a million spaces a whole read and decode is seconds per commit.
+                auto applied = core::applyCommits(*previous, commits);
+                if (applied) {
+                    previous.reset();
+                    return applied;
+                }
+                // A missing commit or a record that does not decode: the whole map says what is
+                // true (or fails with the record's error, as it would have anyway).
+            }
             auto snapshot = store->snapshot();
             if (!snapshot) {
                 return snapshot.error();
@@ -380,16 +403,25 @@ void FleetConnection::mapArrived(std::uint64_t generation, core::Result<core::Ma
 
 void FleetConnection::startWatch(std::uint64_t generation, std::uint64_t fromRevision)
 {
-    // Every commit after the snapshot only marks the map dirty; refreshes are coalesced, so a
-    // burst of commits costs one snapshot, not one each. The watch opens on the pool (the store
-    // may do IO there).
+    // Every commit after the snapshot is kept and marks the map dirty; refreshes are coalesced,
+    // so a burst of commits costs one copy of the map with their records applied, not one each.
+    // The watch opens on the pool (the store may do IO there).
     auto store = m_store;
+    auto watched = std::make_shared<WatchedCommits>();
+    m_watched = watched;
     QPointer<FleetConnection> self(this);
     runInBackground(
         m_pool, this,
-        [store, fromRevision, self, generation]() -> core::Result<std::shared_ptr<core::WatchHandle>> {
+        [store, fromRevision, self, generation, watched]() -> core::Result<std::shared_ptr<core::WatchHandle>> {
             auto handle = store->watch(
-                fromRevision, [self](const core::AuditRecord&) { postTo(self.data(), [self] { self->refreshMap(); }); },
+                fromRevision,
+                [self, watched](const core::AuditRecord& record) {
+                    {
+                        std::lock_guard lock(watched->mutex);
+                        watched->records.push_back(record);
+                    }
+                    postTo(self.data(), [self] { self->refreshMap(); });
+                },
                 [self, generation](const core::Error& error) {
                     const QString text = QString::fromStdString(error.describe());
                     postTo(self.data(), [self, generation, text] { self->storeFailed(generation, text); });

@@ -16,6 +16,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 namespace shardmap::widgets {
 
@@ -26,11 +28,11 @@ using ChangeResult = core::Result<v1::ChangeResponse>;
 // through shardmapd. A value that holds what it needs; call it on the connection's pool only.
 using ChangeMaker = std::function<ChangeResult(const v1::AdminChange& change, const std::string& reason)>;
 
-// The console's link to one fleet: the shard map's store (watched; every change arrives as a
-// fresh decoded snapshot) and a live metrics stream from every node the map lists. Everything
-// that touches the network or the disk runs on this object's pool or on gRPC's threads; results
-// come back as values through signals on the UI thread. Lost links reconnect with backoff and
-// say so (stateChanged, nodeLinkChanged).
+// The console's link to one fleet: the shard map's store (watched; every commit arrives as a
+// new snapshot, the last one with the commit's records applied) and a live metrics stream from every node the map
+// lists. Everything that touches the network or the disk runs on this object's pool or on gRPC's threads; results come
+// back as values through signals on the UI thread. Lost links reconnect with backoff and say so (stateChanged,
+// nodeLinkChanged).
 class FleetConnection : public QObject {
     Q_OBJECT
 public:
@@ -113,6 +115,11 @@ public:
     // Backoff of store and node reconnects: first delay, doubled per failure up to the cap.
     void setReconnectBackoff(int firstMs, int maxMs);
 
+    // Tests only: wraps each store this connection opens, to count or fail calls around the
+    // real store. Set before open().
+    using StoreWrapper = std::function<std::shared_ptr<core::MetadataStore>(std::shared_ptr<core::MetadataStore>)>;
+    void setStoreWrapper(StoreWrapper wrapper) { m_storeWrapper = std::move(wrapper); }
+
 signals:
     void stateChanged(shardmap::widgets::FleetConnection::State state, const QString& detail);
     void mapChanged(const shardmap::widgets::MapPtr& map);
@@ -150,6 +157,7 @@ private:
     QThreadPool m_pool;
     Generation m_generation;
     std::shared_ptr<core::MetadataStore> m_store;
+    StoreWrapper m_storeWrapper;
     std::shared_ptr<core::AdminClient> m_admin;
     QString m_identity;
     core::Role m_role = core::Role::None;
@@ -157,6 +165,14 @@ private:
     QString m_requestNodesKey;
     std::shared_ptr<core::WatchHandle> m_watch;
     bool m_watchStarted = false;
+    // The commits the watch delivered that no refresh has taken yet, in revision order. The
+    // watch appends on the store's thread; each watch has its own, so an old watch's late
+    // records never reach a newer map.
+    struct WatchedCommits {
+        std::mutex mutex;
+        std::vector<core::AuditRecord> records;
+    };
+    std::shared_ptr<WatchedCommits> m_watched;
     int m_storeFailures = 0;
     QTimer m_storeRetry;
     bool m_refreshRunning = false;

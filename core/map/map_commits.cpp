@@ -1,0 +1,176 @@
+#include "core/map/map_commits.h"
+
+#include "core/map/map_index.h"
+
+#include <set>
+#include <string_view>
+
+namespace shardmap::core {
+
+namespace {
+
+// The ids each kind of record had touched by the commits, in id order.
+struct Touched {
+    std::set<std::string> nodes;
+    std::set<std::string> shards;
+    std::set<std::string> spaces;
+    std::set<std::string> migrations;
+    bool settings = false;
+    std::set<std::string> operations;
+};
+
+template <typename T, typename Decode>
+Status put(std::map<std::string, Versioned<T>>& records, std::set<std::string>& touched, const RecordChange& change,
+    std::uint64_t revision, Decode decode)
+{
+    auto value = decode(*change.after);
+    if (!value)
+        return makeError(value.error().code, value.error().message, change.key);
+    touched.insert(value->id);
+    std::string id = value->id;
+    records.insert_or_assign(std::move(id), Versioned<T> { std::move(*value), revision });
+    return {};
+}
+
+template <typename T>
+void erase(std::map<std::string, Versioned<T>>& records, std::set<std::string>& touched, std::string_view key,
+    std::string_view prefix)
+{
+    std::string id(key.substr(prefix.size()));
+    records.erase(id);
+    touched.insert(std::move(id));
+}
+
+// A commit's deletes first, then its puts: archiving a migration deletes migrations/<id> and
+// puts archive/migrations/<id> in one commit, and both are the one record `migrations[id]`.
+Status applyCommit(MapSnapshot& map, Touched& touched, const AuditRecord& commit)
+{
+    for (const RecordChange& change : commit.changes) {
+        // A delete of a key that was not there changes nothing (the archived record of the same
+        // migration may be).
+        if (change.after || !change.before)
+            continue;
+        const std::string_view key = change.key;
+        if (key.starts_with(keys::kNodes))
+            erase(map.nodes, touched.nodes, key, keys::kNodes);
+        else if (key.starts_with(keys::kShards))
+            erase(map.shards, touched.shards, key, keys::kShards);
+        else if (key.starts_with(keys::kSpaces))
+            erase(map.spaces, touched.spaces, key, keys::kSpaces);
+        else if (key.starts_with(keys::kMigrations))
+            erase(map.migrations, touched.migrations, key, keys::kMigrations);
+        else if (key.starts_with(keys::kArchivedMigrations))
+            erase(map.migrations, touched.migrations, key, keys::kArchivedMigrations);
+        else if (key.starts_with(keys::kOperations))
+            erase(map.operations, touched.operations, key, keys::kOperations);
+        else if (key == keys::kMigrationSettings) {
+            map.settings = {};
+            touched.settings = true;
+        }
+    }
+    for (const RecordChange& change : commit.changes) {
+        if (!change.after)
+            continue;
+        const std::string_view key = change.key;
+        Status status;
+        if (key.starts_with(keys::kNodes))
+            status = put(map.nodes, touched.nodes, change, commit.revision, decodeNode);
+        else if (key.starts_with(keys::kShards))
+            status = put(map.shards, touched.shards, change, commit.revision, decodeShard);
+        else if (key.starts_with(keys::kSpaces))
+            status = put(map.spaces, touched.spaces, change, commit.revision, decodeSpace);
+        else if (key.starts_with(keys::kMigrations) || key.starts_with(keys::kArchivedMigrations))
+            status = put(map.migrations, touched.migrations, change, commit.revision, decodeMigration);
+        else if (key.starts_with(keys::kOperations))
+            status = put(map.operations, touched.operations, change, commit.revision, decodeOperation);
+        else if (key == keys::kMigrationSettings) {
+            auto settings = decodeMigrationSettings(*change.after);
+            if (!settings)
+                return makeError(settings.error().code, settings.error().message, change.key);
+            map.settings = { std::move(*settings), commit.revision };
+            touched.settings = true;
+        }
+        if (!status)
+            return status;
+    }
+    return {};
+}
+
+// diffMaps' comparison, over the touched ids only: every other record is the same in both.
+template <typename T, typename OnChanged>
+KeyChanges compareTouched(const std::map<std::string, Versioned<T>>& before,
+    const std::map<std::string, Versioned<T>>& after, const std::set<std::string>& touched, OnChanged onChanged)
+{
+    KeyChanges changes;
+    for (const std::string& id : touched) {
+        const auto was = before.find(id);
+        const auto is = after.find(id);
+        const T* wasValue = was == before.end() ? nullptr : &was->second.value;
+        const T* isValue = is == after.end() ? nullptr : &is->second.value;
+        if (!wasValue && !isValue)
+            continue;
+        if (!wasValue)
+            changes.added.push_back(id);
+        else if (!isValue)
+            changes.removed.push_back(id);
+        else if (was->second.modRevision != is->second.modRevision || !(*wasValue == *isValue))
+            changes.changed.push_back(id);
+        else
+            continue;
+        onChanged(wasValue, isValue);
+    }
+    return changes;
+}
+
+void addShardsOf(std::set<std::string>& shards, const SpaceRecord* space)
+{
+    if (!space)
+        return;
+    shards.insert(space->shard);
+    if (!space->target.empty())
+        shards.insert(space->target);
+}
+
+} // namespace
+
+Result<MapSnapshot> applyCommits(const MapSnapshot& map, std::span<const AuditRecord> commits)
+{
+    MapSnapshot next = map;
+    next.changes.reset();
+    Touched touched;
+    for (const AuditRecord& commit : commits) {
+        if (commit.revision <= next.revision)
+            continue;
+        if (commit.revision != next.revision + 1)
+            return makeError(ErrorCode::FailedPrecondition,
+                "commit " + std::to_string(next.revision + 1) + " is missing: the next one given is "
+                    + std::to_string(commit.revision));
+        if (Status status = applyCommit(next, touched, commit); !status)
+            return status.error();
+        next.revision = commit.revision;
+    }
+    if (map.index())
+        next.buildIndex();
+
+    auto changes = std::make_shared<MapChanges>();
+    changes->fromRevision = map.revision;
+    changes->toRevision = next.revision;
+    const auto ignore = [](const auto*, const auto*) {};
+    changes->nodes = compareTouched(map.nodes, next.nodes, touched.nodes, ignore);
+    changes->shards = compareTouched(map.shards, next.shards, touched.shards, ignore);
+    std::set<std::string> spaceShards;
+    changes->spaces
+        = compareTouched(map.spaces, next.spaces, touched.spaces, [&](const SpaceRecord* was, const SpaceRecord* is) {
+              addShardsOf(spaceShards, was);
+              addShardsOf(spaceShards, is);
+          });
+    changes->spaceShards.assign(spaceShards.begin(), spaceShards.end());
+    changes->migrations = compareTouched(map.migrations, next.migrations, touched.migrations, ignore);
+    changes->operations = compareTouched(map.operations, next.operations, touched.operations, ignore);
+    changes->settingsChanged = touched.settings
+        && (map.settings.modRevision != next.settings.modRevision || !(map.settings.value == next.settings.value));
+    next.changes = std::move(changes);
+    return next;
+}
+
+} // namespace shardmap::core
