@@ -224,6 +224,14 @@
         <source>Acknowledged</source>
         <translation>Bestätigt</translation>
     </message>
+    <message>
+        <source>Store access denied</source>
+        <translation>Store-Zugriff verweigert</translation>
+    </message>
+    <message>
+        <source>Not allowed to read the store: %1</source>
+        <translation>Keine Berechtigung, den Store zu lesen: %1</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::AlertsPage</name>
@@ -1036,6 +1044,10 @@
     <message>
         <source>Awaiting approval as %1: %2. It needs a second person because %3.</source>
         <translation>Wartet als %1 auf Genehmigung: %2. Eine zweite Person muss zustimmen, weil %3.</translation>
+    </message>
+    <message>
+        <source>Not allowed to read the store: %1 — trying again in %2 s</source>
+        <translation>Keine Berechtigung, den Store zu lesen: %1 — neuer Versuch in %2 s</translation>
     </message>
 </context>
 <context>

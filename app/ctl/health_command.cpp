@@ -25,14 +25,14 @@ json alertJson(const core::Alert& alert)
 
 CommandResult cmdHealth(const CtlOptions& options, const core::AlertThresholds& thresholds)
 {
-    std::optional<std::string> storeError;
+    std::optional<core::Error> storeError;
     std::unique_ptr<core::MetadataStore> store;
     if (auto opened = openCtlStore(options); opened) {
         store = std::move(*opened);
     } else if (opened.error().code == core::ErrorCode::InvalidArgument && options.storeUri.empty()) {
         return opened.error(); // no store given: a usage error, not an alert
     } else {
-        storeError = opened.error().describe();
+        storeError = opened.error();
     }
     core::NodeClientPool pool(nodeClientOptions(options));
     const core::FleetProbe probe = core::probeFleet(store.get(), storeError, pool, thresholds.health.cpuWindowMs);

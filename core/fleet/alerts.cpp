@@ -18,8 +18,9 @@ struct KindName {
     const char* name;
 };
 
-constexpr std::array<KindName, 10> kKindNames { {
+constexpr std::array<KindName, 11> kKindNames { {
     { AlertKind::StoreUnreachable, "store-unreachable" },
+    { AlertKind::StoreAccessDenied, "store-access-denied" },
     { AlertKind::NoExecutor, "no-executor" },
     { AlertKind::NodeUnreachable, "node-unreachable" },
     { AlertKind::DiskFull, "disk-full" },
@@ -268,8 +269,13 @@ std::vector<Alert> AlertEvaluator::evaluate(const FleetObservation& observation)
 {
     std::vector<Alert> out;
     if (observation.storeError) {
-        out.push_back(alert(AlertKind::StoreUnreachable, AlertSeverity::Critical, {},
-            "the store cannot be read: " + *observation.storeError, 0, 0, *observation.storeError));
+        const std::string why = observation.storeError->describe();
+        if (refusesCaller(observation.storeError->code))
+            out.push_back(alert(AlertKind::StoreAccessDenied, AlertSeverity::Critical, {},
+                "the store refuses this user the read: " + why, 0, 0, why));
+        else
+            out.push_back(alert(AlertKind::StoreUnreachable, AlertSeverity::Critical, {},
+                "the store cannot be read: " + why, 0, 0, why));
     }
     if (observation.map && observation.executorKnown && !observation.executor) {
         std::size_t waiting = 0;

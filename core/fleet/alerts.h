@@ -45,6 +45,9 @@ struct AlertThresholds {
 
 enum class AlertKind {
     StoreUnreachable,
+    // The store answers but refuses this caller's user the read: its roles need fixing, the
+    // store is fine.
+    StoreAccessDenied,
     NoExecutor,
     NodeUnreachable,
     DiskFull,
@@ -55,8 +58,8 @@ enum class AlertKind {
     MigrationStalled,
     EtaGrowing,
 };
-// "store-unreachable", "no-executor", "node-unreachable", "disk-full", "cpu-high", "memory-high",
-// "shard-over-capacity", "migration-failed", "migration-stalled", "eta-growing".
+// "store-unreachable", "store-access-denied", "no-executor", "node-unreachable", "disk-full", "cpu-high",
+// "memory-high", "shard-over-capacity", "migration-failed", "migration-stalled", "eta-growing".
 const char* alertKindName(AlertKind kind);
 std::optional<AlertKind> parseAlertKind(std::string_view name);
 
@@ -96,7 +99,7 @@ struct NodeObservation {
 struct FleetObservation {
     std::int64_t nowUnixMs = 0;
     // Set when the store could not be read; map may then be the last one read, or null.
-    std::optional<std::string> storeError;
+    std::optional<Error> storeError;
     const MapSnapshot* map = nullptr;
     // The executor lease as the store has it now (nullopt: nobody holds it). Ignored while
     // executorKnown is false (not read, e.g. the store is unreachable).

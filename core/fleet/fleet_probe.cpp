@@ -63,7 +63,7 @@ FleetObservation FleetProbe::observation() const
 }
 
 FleetProbe probeFleet(
-    MetadataStore* store, std::optional<std::string> storeError, NodeClientPool& nodes, std::int64_t historyWindowMs)
+    MetadataStore* store, std::optional<Error> storeError, NodeClientPool& nodes, std::int64_t historyWindowMs)
 {
     FleetProbe probe;
     probe.storeError = std::move(storeError);
@@ -72,7 +72,7 @@ FleetProbe probeFleet(
         auto snapshot = store->snapshot();
         auto map = snapshot ? MapSnapshot::decode(*snapshot) : Result<MapSnapshot>(snapshot.error());
         if (!map) {
-            probe.storeError = map.error().describe();
+            probe.storeError = map.error();
         } else {
             probe.map = std::move(*map);
             if (auto executor = store->liveLeases(std::string(kExecutorLease)); executor) {

@@ -34,7 +34,7 @@ struct ProbedNode {
 struct FleetProbe {
     std::int64_t unixMs = 0;
     std::string store;
-    std::optional<std::string> storeError;
+    std::optional<Error> storeError;
     std::optional<MapSnapshot> map;
     bool executorKnown = false;
     std::optional<LeaseGrant> executor;
@@ -50,6 +50,6 @@ struct FleetProbe {
 // Reads the store (store may be null: storeError says why it could not be opened) and asks the
 // nodes. historyWindowMs: how much node history to read (the alert window).
 FleetProbe probeFleet(
-    MetadataStore* store, std::optional<std::string> storeError, NodeClientPool& nodes, std::int64_t historyWindowMs);
+    MetadataStore* store, std::optional<Error> storeError, NodeClientPool& nodes, std::int64_t historyWindowMs);
 
 } // namespace shardmap::core

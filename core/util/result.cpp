@@ -22,6 +22,11 @@ const char* errorCodeName(ErrorCode code)
     return "unknown error";
 }
 
+bool refusesCaller(ErrorCode code)
+{
+    return code == ErrorCode::PermissionDenied || code == ErrorCode::Unauthenticated;
+}
+
 std::string Error::describe() const
 {
     if (context.empty())

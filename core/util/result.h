@@ -30,6 +30,9 @@ enum class ErrorCode {
 };
 
 const char* errorCodeName(ErrorCode code);
+// The caller's identity is refused (PermissionDenied) or not known (Unauthenticated): asking
+// again as the same caller gets the same answer until someone changes its rights.
+bool refusesCaller(ErrorCode code);
 
 // An error as a value: what kind, a message a person can act on, and optional context (the
 // shard, space or file it concerns). Errors cross layer boundaries as values, never as exceptions.

@@ -87,11 +87,27 @@ TEST(Alerts, AQuietFleetHasNone)
     EXPECT_TRUE(evaluator.evaluate(observation).empty());
 }
 
+// A store that refuses the user is not down: the alert says what to fix instead.
+TEST(Alerts, AStoreThatRefusesTheUserIsNotUnreachable)
+{
+    const MapSnapshot map = mapWith();
+    auto observation = observe(map);
+    observation.storeError = makeError(ErrorCode::PermissionDenied, "etcd user 'nobody' may not read", "etcd e1");
+    AlertEvaluator evaluator;
+    auto alerts = evaluator.evaluate(observation);
+    ASSERT_EQ(kinds(alerts), std::vector<AlertKind> { AlertKind::StoreAccessDenied });
+    EXPECT_EQ(alerts[0].detail, "etcd e1: etcd user 'nobody' may not read");
+    EXPECT_NE(alerts[0].summary.find("refuses this user"), std::string::npos) << alerts[0].summary;
+
+    observation.storeError->code = ErrorCode::Unauthenticated;
+    EXPECT_EQ(kinds(evaluator.evaluate(observation)), std::vector<AlertKind> { AlertKind::StoreAccessDenied });
+}
+
 TEST(Alerts, StoreUnreachableAndNoExecutorAreFleetWide)
 {
     const MapSnapshot map = mapWith({ migration("m1", MigrationPhase::Queued, kNow) });
     auto observation = observe(map);
-    observation.storeError = "connection refused";
+    observation.storeError = makeError(ErrorCode::Unavailable, "connection refused");
     observation.executorKnown = false;
     AlertEvaluator evaluator;
     auto alerts = evaluator.evaluate(observation);
@@ -336,9 +352,10 @@ TEST(AlertLog, StaysBoundedKeepingActiveEntries)
 
 TEST(Alerts, KindNamesRoundTrip)
 {
-    for (AlertKind kind : { AlertKind::StoreUnreachable, AlertKind::NoExecutor, AlertKind::NodeUnreachable,
-             AlertKind::DiskFull, AlertKind::CpuHigh, AlertKind::MemoryHigh, AlertKind::ShardOverCapacity,
-             AlertKind::MigrationFailed, AlertKind::MigrationStalled, AlertKind::EtaGrowing }) {
+    for (AlertKind kind :
+        { AlertKind::StoreUnreachable, AlertKind::StoreAccessDenied, AlertKind::NoExecutor, AlertKind::NodeUnreachable,
+            AlertKind::DiskFull, AlertKind::CpuHigh, AlertKind::MemoryHigh, AlertKind::ShardOverCapacity,
+            AlertKind::MigrationFailed, AlertKind::MigrationStalled, AlertKind::EtaGrowing }) {
         EXPECT_EQ(parseAlertKind(alertKindName(kind)), kind);
     }
     EXPECT_FALSE(parseAlertKind("disk"));

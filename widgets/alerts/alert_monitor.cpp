@@ -78,19 +78,18 @@ AlertMonitor::AlertMonitor(FleetConnection* connection, QObject* parent)
         node.vitals.add(core::NodeVitals::of(*sample), m_evaluator.thresholds().health.cpuWindowMs);
         node.latest = sample;
     });
-    connect(
-        connection, &FleetConnection::stateChanged, this, [this](FleetConnection::State state, const QString& detail) {
-            if (state == FleetConnection::State::Disconnected) {
-                reset();
-                return;
-            }
-            // Connecting or reconnecting after a failure carries the store's error; connected clears it.
-            const QString error = m_connection->lastError();
-            if (state == FleetConnection::State::Connected || error.isEmpty())
-                m_storeError.reset();
-            else
-                m_storeError = error.isEmpty() ? detail : error;
-        });
+    connect(connection, &FleetConnection::stateChanged, this, [this](FleetConnection::State state, const QString&) {
+        if (state == FleetConnection::State::Disconnected) {
+            reset();
+            return;
+        }
+        // Connecting or reconnecting after a failure carries the store's error; connected clears it.
+        const QString error = m_connection->lastError();
+        if (state == FleetConnection::State::Connected || error.isEmpty())
+            m_storeError.reset();
+        else
+            m_storeError = core::makeError(m_connection->lastErrorCode(), error.toStdString());
+    });
     connect(connection, &FleetConnection::mapChanged, this, [this](const MapPtr& map) {
         if (!map)
             return;
@@ -175,8 +174,7 @@ void AlertMonitor::evaluateNow()
         return; // not connected yet: nothing to say
     core::FleetObservation observation;
     observation.nowUnixMs = nowMs();
-    if (m_storeError)
-        observation.storeError = m_storeError->toStdString();
+    observation.storeError = m_storeError;
     observation.map = map.get();
     observation.executorKnown = m_leasesKnown;
     observation.executor = m_executor;

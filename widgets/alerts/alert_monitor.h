@@ -72,7 +72,7 @@ private:
     core::AlertLog m_log;
     std::vector<core::Alert> m_firing;
     QHash<QString, NodeState> m_nodes;
-    std::optional<QString> m_storeError;
+    std::optional<core::Error> m_storeError;
     bool m_leasesKnown = false;
     bool m_leasesRunning = false;
     std::optional<core::LeaseGrant> m_executor;

@@ -54,6 +54,7 @@ QString AlertsModel::kindName(core::AlertKind kind)
 {
     switch (kind) {
     case core::AlertKind::StoreUnreachable: return tr("Store unreachable");
+    case core::AlertKind::StoreAccessDenied: return tr("Store access denied");
     case core::AlertKind::NoExecutor: return tr("No executor");
     case core::AlertKind::NodeUnreachable: return tr("Node unreachable");
     case core::AlertKind::DiskFull: return tr("Disk filling up");
@@ -73,6 +74,7 @@ QString AlertsModel::describe(const core::Alert& alert)
     const QString detail = QString::fromStdString(alert.detail);
     switch (alert.kind) {
     case core::AlertKind::StoreUnreachable: return tr("The store cannot be read: %1").arg(detail);
+    case core::AlertKind::StoreAccessDenied: return tr("Not allowed to read the store: %1").arg(detail);
     case core::AlertKind::NoExecutor:
         return alert.value > 0 ? tr("No shardmapd holds the executor lease: %n open migration(s) wait until one does",
                    nullptr, static_cast<int>(alert.value))

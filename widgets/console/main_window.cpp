@@ -407,6 +407,7 @@ void MainWindow::showAlertSubject(int kind, const QString& subject)
         m_migrationsPage->selectMigration(subject);
         return;
     case core::AlertKind::StoreUnreachable:
+    case core::AlertKind::StoreAccessDenied:
     case core::AlertKind::NoExecutor: showPage(m_alertsPage); return;
     }
 }

@@ -240,7 +240,7 @@ void FleetConnection::openStore(std::uint64_t generation)
         },
         [this, generation](core::Result<Opened> opened) {
             if (!opened) {
-                storeFailed(generation, fromCore(opened.error()));
+                storeFailed(generation, opened.error());
             } else {
                 storeOpened(generation, std::move(*opened));
             }
@@ -261,7 +261,7 @@ void FleetConnection::storeOpened(std::uint64_t generation, Opened opened)
     refreshMap();
 }
 
-void FleetConnection::storeFailed(std::uint64_t generation, const QString& error)
+void FleetConnection::storeFailed(std::uint64_t generation, const core::Error& error)
 {
     if (!m_generation.isCurrent(generation)) {
         return; // a failure of a store this connection already left
@@ -273,11 +273,18 @@ void FleetConnection::storeFailed(std::uint64_t generation, const QString& error
     m_store.reset();
     m_refreshRunning = false;
     m_refreshPending = false;
-    m_lastError = error;
+    m_lastError = fromCore(error);
+    m_lastErrorCode = error.code;
     ++m_storeFailures;
-    const int delay = backoffDelay(m_storeFailures);
+    // A user the store refuses stays refused until an administrator changes its roles: asking
+    // again at the longest backoff picks that up without a reconnect, and is no retry storm.
+    const bool refused = core::refusesCaller(error.code);
+    const int delay = refused ? m_backoffMaxMs : backoffDelay(m_storeFailures);
     m_storeRetry.start(delay);
-    const QString detail = tr("Store unreachable: %1 — retrying in %2 s").arg(error).arg((delay + 999) / 1000);
+    const int seconds = (delay + 999) / 1000;
+    const QString detail = refused
+        ? tr("Not allowed to read the store: %1 — trying again in %2 s").arg(m_lastError).arg(seconds)
+        : tr("Store unreachable: %1 — retrying in %2 s").arg(m_lastError).arg(seconds);
     setState(m_map ? State::Reconnecting : State::Connecting, detail);
 }
 
@@ -358,7 +365,7 @@ void FleetConnection::mapArrived(std::uint64_t generation, core::Result<core::Ma
     }
     m_refreshRunning = false;
     if (!map) {
-        storeFailed(generation, fromCore(map.error()));
+        storeFailed(generation, map.error());
         return;
     }
     const std::uint64_t revision = map->revision;
@@ -423,8 +430,7 @@ void FleetConnection::startWatch(std::uint64_t generation, std::uint64_t fromRev
                     postTo(self.data(), [self] { self->refreshMap(); });
                 },
                 [self, generation](const core::Error& error) {
-                    const QString text = QString::fromStdString(error.describe());
-                    postTo(self.data(), [self, generation, text] { self->storeFailed(generation, text); });
+                    postTo(self.data(), [self, generation, error] { self->storeFailed(generation, error); });
                 });
             if (!handle) {
                 return handle.error();
@@ -433,7 +439,7 @@ void FleetConnection::startWatch(std::uint64_t generation, std::uint64_t fromRev
         },
         [this, generation](core::Result<std::shared_ptr<core::WatchHandle>> handle) {
             if (!handle) {
-                storeFailed(generation, fromCore(handle.error()));
+                storeFailed(generation, handle.error());
                 return;
             }
             if (!m_generation.isCurrent(generation)) {

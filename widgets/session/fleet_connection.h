@@ -88,6 +88,8 @@ public:
     static QString localActorName();
     // Why the last attempt failed (empty when connected).
     QString lastError() const { return m_lastError; }
+    // Its kind: core::refusesCaller() when the store refuses this connection's user.
+    core::ErrorCode lastErrorCode() const { return m_lastErrorCode; }
     // The newest map (nullptr before the first one arrived).
     MapPtr map() const { return m_map; }
     // The newest sample of a node (nullptr if none yet), and when the newest of any node arrived.
@@ -138,7 +140,7 @@ private:
     void storeOpened(std::uint64_t generation, Opened opened);
     void setIdentity(const QString& identity, core::Role role);
     void askWhoAmI();
-    void storeFailed(std::uint64_t generation, const QString& error);
+    void storeFailed(std::uint64_t generation, const core::Error& error);
     void refreshMap();
     void mapArrived(std::uint64_t generation, core::Result<core::MapSnapshot> map);
     void startWatch(std::uint64_t generation, std::uint64_t fromRevision);
@@ -154,6 +156,7 @@ private:
     ConnectionSpec m_spec;
     State m_state = State::Disconnected;
     QString m_lastError;
+    core::ErrorCode m_lastErrorCode = core::ErrorCode::Internal;
     QThreadPool m_pool;
     Generation m_generation;
     std::shared_ptr<core::MetadataStore> m_store;
