@@ -1,7 +1,10 @@
 #include "core/map/shard_map.h"
 
 #include <algorithm>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <thread>
+#include <vector>
 
 namespace shardmap::core {
 
@@ -391,14 +394,88 @@ Result<MapSnapshot> MapSnapshot::decode(const StoreSnapshot& snapshot)
     return map;
 }
 
+namespace {
+
+// Below this many spaces one thread decodes faster than several start.
+constexpr std::size_t kParallelSpaces = 50'000;
+
+using SpaceRecords = std::map<std::string, Versioned<SpaceRecord>>;
+using RawRecords = std::map<std::string, StoredRecord>;
+
+// Decodes [first, last) into spaces, freeing each raw value as it goes (the keys stay until the
+// caller erases the range: other threads walk the same tree).
+Status decodeSpaces(RawRecords::iterator first, RawRecords::iterator last, SpaceRecords& spaces)
+{
+    for (; first != last; ++first) {
+        StoredRecord& record = first->second;
+        if (Status status = decodeInto(spaces, record, decodeSpace); !status)
+            return status;
+        std::string().swap(record.value);
+    }
+    return {};
+}
+
+// The space records, most of a large map, on several threads, each into its own map of a
+// contiguous key range; the ranges are joined in order by relinking their nodes.
+Status decodeSpacesInParallel(RawRecords& records, SpaceRecords& spaces, std::size_t threads)
+{
+    const auto first = records.lower_bound(std::string(keys::kSpaces));
+    auto last = first;
+    std::size_t count = 0;
+    while (last != records.end() && last->first.starts_with(keys::kSpaces)) {
+        ++last;
+        ++count;
+    }
+    if (count < kParallelSpaces || threads < 2) {
+        if (Status status = decodeSpaces(first, last, spaces); !status)
+            return status;
+        records.erase(first, last);
+        return {};
+    }
+    std::vector<RawRecords::iterator> bounds { first };
+    for (std::size_t t = 1; t < threads; ++t)
+        bounds.push_back(std::next(bounds.back(), static_cast<std::ptrdiff_t>(count / threads)));
+    bounds.push_back(last);
+    std::vector<SpaceRecords> parts(threads);
+    std::vector<Status> results(threads);
+    {
+        std::vector<std::jthread> workers;
+        for (std::size_t t = 1; t < threads; ++t)
+            workers.emplace_back([&, t] { results[t] = decodeSpaces(bounds[t], bounds[t + 1], parts[t]); });
+        results[0] = decodeSpaces(bounds[0], bounds[1], parts[0]);
+    }
+    records.erase(first, last);
+    for (std::size_t t = 0; t < threads; ++t) {
+        if (!results[t])
+            return results[t]; // the first bad record in key order, as one thread would find it
+    }
+    for (SpaceRecords& part : parts) {
+        while (!part.empty())
+            spaces.insert(spaces.end(), part.extract(part.begin()));
+    }
+    return {};
+}
+
+} // namespace
+
 Result<MapSnapshot> MapSnapshot::decode(StoreSnapshot&& snapshot)
 {
     // Each raw record goes as soon as it is decoded: a million spaces' JSON and their decoded
-    // records are never in memory together.
+    // records are never in memory together. Records before the spaces come first, so that the
+    // first bad record in key order is the one reported, however many threads decode.
     MapSnapshot map;
     map.revision = snapshot.revision;
-    while (!snapshot.records.empty()) {
-        const auto node = snapshot.records.extract(snapshot.records.begin());
+    auto& records = snapshot.records;
+    while (!records.empty() && records.begin()->first < keys::kSpaces) {
+        const auto node = records.extract(records.begin());
+        if (Status status = decodeRecord(map, node.key(), node.mapped()); !status)
+            return status.error();
+    }
+    const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4);
+    if (Status status = decodeSpacesInParallel(records, map.spaces, threads); !status)
+        return status.error();
+    while (!records.empty()) {
+        const auto node = records.extract(records.begin());
         if (Status status = decodeRecord(map, node.key(), node.mapped()); !status)
             return status.error();
     }

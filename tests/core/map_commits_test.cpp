@@ -271,3 +271,66 @@ TEST_F(MapCommitsTest, ARecordThatDoesNotDecodeFailsNamingItsKeyAsAFullReadWould
     ASSERT_FALSE(full);
     EXPECT_EQ(applied.error().code, full.error().code);
 }
+
+namespace {
+
+// A store snapshot with enough spaces that decoding uses several threads.
+StoreSnapshot largeSnapshot(std::size_t spaces)
+{
+    StoreSnapshot snapshot;
+    snapshot.revision = 42;
+    const auto put = [&](const std::string& key, std::string value, std::uint64_t revision) {
+        snapshot.records[key] = StoredRecord { key, std::move(value), 1, revision };
+    };
+    put(keys::node("n1"), encode(NodeRecord { "n1", "127.0.0.1:7001", {}, false }), 2);
+    for (int s = 0; s < 50; ++s) {
+        const std::string id = "s" + std::to_string(s);
+        put(keys::shard(id), encode(ShardRecord { id, "n1", ShardState::Active, 0, 0 }), 3);
+    }
+    for (std::size_t i = 0; i < spaces; ++i) {
+        SpaceRecord space;
+        space.id = "tenant-" + std::to_string(100000 + i);
+        space.shard = "s" + std::to_string(i % 50);
+        space.epoch = 1 + i % 7;
+        put(keys::space(space.id), encode(space), 4 + i % 11);
+    }
+    OperationRecord operation;
+    operation.id = "op1";
+    operation.subject = "s1";
+    put(keys::operation("op1"), encode(operation), 5);
+    return snapshot;
+}
+
+} // namespace
+
+// Large maps decode their spaces on several threads; the result is the one thread's, record by
+// record, and a bad record is reported as one thread would.
+TEST(MapDecodeTest, ALargeMapDecodesOnSeveralThreadsToTheSameMap)
+{
+    const StoreSnapshot raw = largeSnapshot(120'000);
+    auto sequential = MapSnapshot::decode(raw); // the copying overload: one thread
+    ASSERT_TRUE(sequential) << sequential.error().describe();
+    auto parallel = MapSnapshot::decode(StoreSnapshot(raw));
+    ASSERT_TRUE(parallel) << parallel.error().describe();
+    ASSERT_EQ(parallel->spaces.size(), 120'000u);
+    expectSameMap(*parallel, *sequential);
+}
+
+TEST(MapDecodeTest, TheFirstBadRecordInKeyOrderIsReportedWhateverThreadFindsIt)
+{
+    StoreSnapshot raw = largeSnapshot(120'000);
+    raw.records[keys::space("tenant-200000")].value = "{\"id\":\"tenant-200000\"}"; // late: no shard
+    raw.records[keys::space("tenant-150000")].value = "not json"; // earlier in key order
+    auto sequential = MapSnapshot::decode(raw);
+    auto parallel = MapSnapshot::decode(StoreSnapshot(raw));
+    ASSERT_FALSE(sequential);
+    ASSERT_FALSE(parallel);
+    EXPECT_EQ(parallel.error().describe(), sequential.error().describe());
+    EXPECT_NE(parallel.error().describe().find("spaces/tenant-150000"), std::string::npos)
+        << parallel.error().describe();
+
+    raw.records[keys::node("n1")].value = "{}"; // before every space
+    parallel = MapSnapshot::decode(StoreSnapshot(raw));
+    ASSERT_FALSE(parallel);
+    EXPECT_NE(parallel.error().describe().find("nodes/n1"), std::string::npos) << parallel.error().describe();
+}
