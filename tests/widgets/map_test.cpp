@@ -344,6 +344,65 @@ TEST(MapView, ManySmallSpacesAggregateAndFindZoomsToOne)
     EXPECT_FALSE(view.scrollToSpace(QStringLiteral("nope")));
 }
 
+// A map of 400 shards with 20 spaces each: far more lanes than a window shows.
+std::shared_ptr<core::MapSnapshot> makeTallMap()
+{
+    auto map = std::make_shared<core::MapSnapshot>();
+    map->revision = 1;
+    map->nodes["n0"] = { core::NodeRecord { "n0", "127.0.0.1:1", {}, false }, 1 };
+    for (int s = 0; s < 400; ++s) {
+        const std::string shard = "s" + std::to_string(1000 + s);
+        map->shards[shard] = { core::ShardRecord { shard, "n0", core::ShardState::Active, 0, 0 }, 1 };
+        for (int i = 0; i < 20; ++i) {
+            core::SpaceRecord record;
+            record.id = shard + "-t" + std::to_string(i);
+            record.shard = shard;
+            map->spaces[record.id] = { record, 1 };
+        }
+    }
+    return map;
+}
+
+// Tiles are laid out for the lanes on screen (and those asked about), not for the whole map: at
+// 10,000 shards and a million spaces every change laid out every tile, seconds per paint. A
+// sample re-lays only the lanes it touched, and the colour scale is still the whole map's.
+TEST(MapView, OnlyTheLanesOnScreenLayOutTheirTilesAndASampleRelaysOnlyItsOwn)
+{
+    ShardMapModel model;
+    model.setMap(makeTallMap());
+    ShardMapView view;
+    view.setModel(&model);
+    view.resize(900, 400);
+    view.show();
+    (void)view.grab(); // paints the viewport as the screen would
+    const int onScreen = view.laidOutLanes();
+    EXPECT_GT(onScreen, 0);
+    EXPECT_LT(onScreen, 40) << "of 400 lanes";
+
+    // The hottest space is on the last lane, far off screen: it still sets the scale.
+    model.applySample(QStringLiteral("n0"),
+        makeSample("n0",
+            { { "s1000", { { "s1000-t3", 500, 5000, 10, 0 } } }, { "s1399", { { "s1399-t7", 1, 10, 90, 30 } } } }));
+    EXPECT_DOUBLE_EQ(model.maxSpaceLoad(), 120.0);
+    (void)view.grab();
+    EXPECT_LE(view.laidOutLanes(), onScreen) << "the sample re-laid only the lanes it changed";
+    // The first lane's tiles follow the sample: the space with figures is now the widest.
+    const QRect hot = view.visualRect(model.spaceIndex(QStringLiteral("s1000-t3")));
+    const QRect cold = view.visualRect(model.spaceIndex(QStringLiteral("s1000-t4")));
+    EXPECT_GT(hot.width(), 2 * cold.width());
+
+    // Asking about a lane off screen lays out that lane only.
+    EXPECT_TRUE(view.visualRect(model.spaceIndex(QStringLiteral("s1300-t1"))).isValid());
+    EXPECT_LE(view.laidOutLanes(), onScreen + 1);
+
+    // The hot space goes: the scale falls to the next busiest.
+    auto without = std::make_shared<core::MapSnapshot>(*makeTallMap());
+    without->revision = 2;
+    without->spaces.erase("s1399-t7");
+    model.setMap(without);
+    EXPECT_DOUBLE_EQ(model.maxSpaceLoad(), 10.0);
+}
+
 class MapPageTest : public ::testing::Test {
 protected:
     void SetUp() override

@@ -226,6 +226,8 @@ void ShardMapModel::removeSpaces(
             }
         }
         lane.spaces.erase(lane.spaces.begin() + first, lane.spaces.begin() + end);
+        lane.maxLoadStale = true;
+        m_maxSpaceLoadStale = true;
         endRemoveRows();
         end = first;
     }
@@ -269,6 +271,8 @@ void ShardMapModel::addSpaces(int row, const core::MapSnapshot&, const std::vect
         }
         lane.spaces.insert(
             lane.spaces.begin() + first, std::make_move_iterator(fresh.begin()), std::make_move_iterator(fresh.end()));
+        lane.maxLoadStale = true;
+        m_maxSpaceLoadStale = true;
         endInsertRows();
     }
 }
@@ -280,8 +284,28 @@ int ShardMapModel::childRow(const Lane& lane, const std::string& spaceId)
     return found == lane.spaces.end() || found->id != spaceId ? -1 : static_cast<int>(found - lane.spaces.begin());
 }
 
+double ShardMapModel::maxSpaceLoad() const
+{
+    if (!m_maxSpaceLoadStale)
+        return m_maxSpaceLoad;
+    m_maxSpaceLoad = 0;
+    for (const auto& lane : m_lanes) {
+        if (lane->maxLoadStale) {
+            lane->maxLoad = 0;
+            for (const Space& space : lane->spaces)
+                lane->maxLoad = std::max(lane->maxLoad, space.figures.queries + space.figures.writes);
+            lane->maxLoadStale = false;
+        }
+        m_maxSpaceLoad = std::max(m_maxSpaceLoad, lane->maxLoad);
+    }
+    m_maxSpaceLoadStale = false;
+    return m_maxSpaceLoad;
+}
+
 void ShardMapModel::reindexLanes()
 {
+    // Lanes came or went: the busiest space may have gone with them.
+    m_maxSpaceLoadStale = true;
     m_laneRow.clear();
     m_laneRow.reserve(static_cast<qsizetype>(m_lanes.size()));
     for (int row = 0; row < static_cast<int>(m_lanes.size()); ++row)
@@ -316,6 +340,10 @@ void ShardMapModel::applySample(const QString& nodeId, const SamplePtr& sample)
             space.figures = next;
             first = first < 0 ? child : std::min(first, child);
             last = std::max(last, child);
+        }
+        if (first >= 0) {
+            lane.maxLoadStale = true;
+            m_maxSpaceLoadStale = true;
         }
         if (first >= 0)
             emit dataChanged(index(first, 0, parentIndex), index(last, 0, parentIndex),

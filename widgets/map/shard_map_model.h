@@ -91,6 +91,9 @@ public:
     QModelIndex spaceIndex(const QString& spaceId) const;
     // The lane of an index (itself for lanes), invalid for an invalid index.
     QModelIndex laneOf(const QModelIndex& index) const;
+    // The busiest space's LoadRole over the whole map (0: none has figures), what tiles are
+    // coloured against. Rescans only the lanes that changed since it was last asked.
+    double maxSpaceLoad() const;
 
     // The rules on the current map, figures and draft (rebuilt lazily after changes).
     const core::MoveRules& rules() const;
@@ -148,6 +151,10 @@ private:
         std::vector<Space> spaces;
         // How many of spaces have figures.
         std::size_t known = 0;
+        // The busiest space's queries + writes per second, recomputed when asked after the
+        // lane's spaces or their figures changed.
+        mutable double maxLoad = 0;
+        mutable bool maxLoadStale = true;
     };
     // The spaces on each shard (owner or migration target): the snapshot's index, or one pass
     // over a snapshot that has none.
@@ -183,6 +190,8 @@ private:
     MapPtr m_map;
     std::vector<std::unique_ptr<Lane>> m_lanes;
     QHash<QString, int> m_laneRow;
+    mutable double m_maxSpaceLoad = 0;
+    mutable bool m_maxSpaceLoadStale = true;
     // Figures of spaces that left a lane during setMap, for the lane they enter.
     std::unordered_map<std::string, Figures> m_departed;
     SizeBy m_sizeBy = SizeBy::Docs;

@@ -58,7 +58,7 @@ void ShardMapView::setModel(QAbstractItemModel* model)
         return;
     for (auto signal : { &QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved })
         connect(m_model, signal, this, &ShardMapView::invalidateLayout);
-    connect(m_model, &QAbstractItemModel::dataChanged, this, &ShardMapView::invalidateLayout);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &ShardMapView::onDataChanged);
     connect(m_model, &QAbstractItemModel::modelReset, this, &ShardMapView::invalidateLayout);
     invalidateLayout();
 }
@@ -67,6 +67,24 @@ void ShardMapView::invalidateLayout()
 {
     m_layoutDirty = true;
     viewport()->update();
+}
+
+void ShardMapView::onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight)
+{
+    // New figures for some of a lane's spaces: that lane's tiles only (a node's sample each
+    // second touches its lanes; the other 10,000 keep their tiles).
+    const QModelIndex lane = topLeft.parent();
+    if (!m_layoutDirty && lane.isValid() && lane == bottomRight.parent()
+        && static_cast<std::size_t>(lane.row()) < m_lanes.size()) {
+        LaneGeometry& geometry = m_lanes[static_cast<std::size_t>(lane.row())];
+        geometry.tilesReady = false;
+        geometry.shown.clear();
+        geometry.aggregate = {};
+        geometry.aggregated.clear();
+        viewport()->update();
+        return;
+    }
+    invalidateLayout();
 }
 
 void ShardMapView::setZoom(double zoom)
@@ -90,9 +108,11 @@ void ShardMapView::doLayout() const
     m_layoutDirty = false;
     m_lanes.clear();
     m_nodes.clear();
-    m_maxLoad = 0;
+    m_laneByShard.clear();
     if (!m_model)
         return;
+    m_lanes.reserve(static_cast<std::size_t>(m_model->rowCount()));
+    m_laneByShard.reserve(m_model->rowCount());
     const int tilesWidth = static_cast<int>(std::max(200, viewport()->width() - kHeaderWidth - 8) * m_zoom);
     int y = 0;
     QString node;
@@ -111,7 +131,7 @@ void ShardMapView::doLayout() const
         lane.rect = QRect(0, y, kHeaderWidth + tilesWidth + 8, kLaneHeight);
         lane.header = QRect(0, y, kHeaderWidth, kLaneHeight);
         lane.tiles = QRect(kHeaderWidth + 4, y + 4, tilesWidth, kLaneHeight - 8);
-        layoutTiles(lane);
+        m_laneByShard.insert(lane.shard, static_cast<int>(m_lanes.size()));
         m_lanes.push_back(std::move(lane));
         y += kLaneHeight + kLaneGap;
     }
@@ -132,7 +152,6 @@ void ShardMapView::layoutTiles(LaneGeometry& lane) const
         const QModelIndex index = m_model->index(child, 0, laneIndex);
         // Spaces without figures yet count as one unit, so that a fresh map is still readable.
         const double weight = std::max(1.0, index.data(ShardMapModel::SizeRole).toDouble());
-        m_maxLoad = std::max(m_maxLoad, index.data(ShardMapModel::LoadRole).toDouble());
         items.push_back({ index, weight });
         total += weight;
     }
@@ -165,6 +184,28 @@ void ShardMapView::layoutTiles(LaneGeometry& lane) const
     }
 }
 
+const ShardMapView::LaneGeometry& ShardMapView::laidOut(std::size_t lane) const
+{
+    LaneGeometry& geometry = m_lanes[lane];
+    if (!geometry.tilesReady) {
+        layoutTiles(geometry);
+        geometry.tilesReady = true;
+    }
+    return geometry;
+}
+
+int ShardMapView::laidOutLanes() const
+{
+    return static_cast<int>(
+        std::count_if(m_lanes.begin(), m_lanes.end(), [](const LaneGeometry& lane) { return lane.tilesReady; }));
+}
+
+int ShardMapView::laneIndexOf(const QString& shardId) const
+{
+    layoutIfNeeded();
+    return m_laneByShard.value(shardId, -1);
+}
+
 void ShardMapView::updateScrollBars()
 {
     horizontalScrollBar()->setPageStep(viewport()->width());
@@ -188,51 +229,42 @@ const ShardMapView::LaneGeometry* ShardMapView::laneAtPoint(const QPoint& viewpo
 {
     layoutIfNeeded();
     const QPoint point = toContent(viewportPoint);
-    for (const LaneGeometry& lane : m_lanes) {
-        if (lane.rect.contains(point))
-            return &lane;
-    }
-    return nullptr;
+    // Lanes are laid out top to bottom: the last one starting at or above the point.
+    const auto after = std::upper_bound(
+        m_lanes.begin(), m_lanes.end(), point.y(), [](int y, const LaneGeometry& lane) { return y < lane.rect.top(); });
+    if (after == m_lanes.begin())
+        return nullptr;
+    const std::size_t lane = static_cast<std::size_t>(after - m_lanes.begin()) - 1;
+    return m_lanes[lane].rect.contains(point) ? &laidOut(lane) : nullptr;
 }
 
 QRect ShardMapView::laneRect(const QString& shardId) const
 {
-    layoutIfNeeded();
-    for (const LaneGeometry& lane : m_lanes) {
-        if (lane.shard == shardId)
-            return toViewport(lane.rect);
-    }
-    return {};
+    const int lane = laneIndexOf(shardId);
+    return lane < 0 ? QRect() : toViewport(m_lanes[static_cast<std::size_t>(lane)].rect);
 }
 
 QStringList ShardMapView::aggregatedSpaces(const QString& shardId) const
 {
-    layoutIfNeeded();
-    for (const LaneGeometry& lane : m_lanes) {
-        if (lane.shard == shardId)
-            return lane.aggregated;
-    }
-    return {};
+    const int lane = laneIndexOf(shardId);
+    return lane < 0 ? QStringList() : laidOut(static_cast<std::size_t>(lane)).aggregated;
 }
 
 QRect ShardMapView::visualRect(const QModelIndex& index) const
 {
     if (!index.isValid() || !m_model)
         return {};
-    layoutIfNeeded();
-    const QString shard = m_model->laneOf(index).data(ShardMapModel::IdRole).toString();
-    for (const LaneGeometry& lane : m_lanes) {
-        if (lane.shard != shard)
-            continue;
-        if (!index.parent().isValid())
-            return toViewport(lane.rect);
-        for (const Tile& tile : lane.shown) {
-            if (tile.index == index)
-                return toViewport(tile.rect);
-        }
-        return toViewport(lane.aggregate);
+    const int found = laneIndexOf(m_model->laneOf(index).data(ShardMapModel::IdRole).toString());
+    if (found < 0)
+        return {};
+    if (!index.parent().isValid())
+        return toViewport(m_lanes[static_cast<std::size_t>(found)].rect);
+    const LaneGeometry& lane = laidOut(static_cast<std::size_t>(found));
+    for (const Tile& tile : lane.shown) {
+        if (tile.index == index)
+            return toViewport(tile.rect);
     }
-    return {};
+    return toViewport(lane.aggregate);
 }
 
 void ShardMapView::scrollTo(const QModelIndex& index, ScrollHint)
@@ -285,8 +317,12 @@ QModelIndex ShardMapView::moveCursor(CursorAction cursorAction, Qt::KeyboardModi
 {
     layoutIfNeeded();
     const QModelIndex current = currentIndex();
-    for (std::size_t l = 0; l < m_lanes.size(); ++l) {
-        const auto& shown = m_lanes[l].shown;
+    const int found = current.isValid() && current.parent().isValid()
+        ? laneIndexOf(m_model->laneOf(current).data(ShardMapModel::IdRole).toString())
+        : -1;
+    if (found >= 0) {
+        const auto l = static_cast<std::size_t>(found);
+        const auto& shown = laidOut(l).shown;
         for (std::size_t t = 0; t < shown.size(); ++t) {
             if (shown[t].index != current)
                 continue;
@@ -297,13 +333,13 @@ QModelIndex ShardMapView::moveCursor(CursorAction cursorAction, Qt::KeyboardModi
             case MovePrevious: return t > 0 ? QModelIndex(shown[t - 1].index) : current;
             case MoveDown:
                 for (std::size_t next = l + 1; next < m_lanes.size(); ++next) {
-                    if (!m_lanes[next].shown.empty())
+                    if (!laidOut(next).shown.empty())
                         return m_lanes[next].shown.front().index;
                 }
                 return current;
             case MoveUp:
                 for (std::size_t prev = l; prev-- > 0;) {
-                    if (!m_lanes[prev].shown.empty())
+                    if (!laidOut(prev).shown.empty())
                         return m_lanes[prev].shown.front().index;
                 }
                 return current;
@@ -311,9 +347,9 @@ QModelIndex ShardMapView::moveCursor(CursorAction cursorAction, Qt::KeyboardModi
             }
         }
     }
-    for (const LaneGeometry& lane : m_lanes) {
-        if (!lane.shown.empty())
-            return lane.shown.front().index;
+    for (std::size_t l = 0; l < m_lanes.size(); ++l) {
+        if (!laidOut(l).shown.empty())
+            return m_lanes[l].shown.front().index;
     }
     return {};
 }
@@ -338,7 +374,10 @@ void ShardMapView::setSelection(const QRect& rect, QItemSelectionModel::Selectio
     layoutIfNeeded();
     const QRect content = rect.normalized().translated(horizontalOffset(), verticalOffset());
     QItemSelection selection;
-    for (const LaneGeometry& lane : m_lanes) {
+    for (std::size_t l = 0; l < m_lanes.size(); ++l) {
+        if (!m_lanes[l].rect.intersects(content))
+            continue;
+        const LaneGeometry& lane = laidOut(l);
         for (const Tile& tile : lane.shown) {
             if (tile.rect.intersects(content))
                 selection.select(tile.index, tile.index);
@@ -471,6 +510,9 @@ void ShardMapView::endDrag()
 void ShardMapView::paintEvent(QPaintEvent*)
 {
     layoutIfNeeded();
+    // Tiles are coloured by their load against the busiest space of the whole map, not of the
+    // lanes laid out so far.
+    m_maxLoad = m_model ? m_model->maxSpaceLoad() : 0;
     QPainter painter(viewport());
     painter.fillRect(viewport()->rect(), palette().base());
     painter.translate(-horizontalOffset(), -verticalOffset());
@@ -486,9 +528,9 @@ void ShardMapView::paintEvent(QPaintEvent*)
             header.rect.adjusted(4, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, tr("Node %1").arg(header.node));
     }
     painter.setFont(font());
-    for (const LaneGeometry& lane : m_lanes) {
-        if (lane.rect.intersects(visible))
-            paintLane(painter, lane);
+    for (std::size_t lane = 0; lane < m_lanes.size(); ++lane) {
+        if (m_lanes[lane].rect.intersects(visible))
+            paintLane(painter, laidOut(lane));
     }
 }
 

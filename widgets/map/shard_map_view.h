@@ -44,6 +44,9 @@ public:
     static QString tileLabelLines(const QFontMetrics& metrics, const QString& label, int width, int maxLines);
     // The spaces shown in a lane's "+N small spaces" tile (empty: none aggregated).
     QStringList aggregatedSpaces(const QString& shardId) const;
+    // How many lanes have their tiles laid out now (for tests and benches: only the lanes
+    // painted or asked about should).
+    int laidOutLanes() const;
 
     QRect visualRect(const QModelIndex& index) const override;
     void scrollTo(const QModelIndex& index, ScrollHint hint = EnsureVisible) override;
@@ -78,6 +81,9 @@ private:
         QRect rect; // whole lane, content coordinates
         QRect header;
         QRect tiles;
+        // The tiles are laid out when first needed (painted, hit, asked for): a million spaces
+        // on 10,000 lanes cost seconds to lay out, a screenful of lanes a few ms.
+        bool tilesReady = false;
         std::vector<Tile> shown;
         QRect aggregate;
         QStringList aggregated;
@@ -90,7 +96,12 @@ private:
     void layoutIfNeeded() const;
     void doLayout() const;
     void layoutTiles(LaneGeometry& lane) const;
+    // The lane with its tiles laid out.
+    const LaneGeometry& laidOut(std::size_t lane) const;
+    // The lane of a shard (-1: none).
+    int laneIndexOf(const QString& shardId) const;
     void invalidateLayout();
+    void onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight);
     const LaneGeometry* laneAtPoint(const QPoint& viewportPoint) const;
     QPoint toContent(const QPoint& viewportPoint) const;
     QRect toViewport(const QRect& contentRect) const;
@@ -110,6 +121,7 @@ private:
     mutable bool m_layoutDirty = true;
     mutable std::vector<LaneGeometry> m_lanes;
     mutable std::vector<NodeHeader> m_nodes;
+    mutable QHash<QString, int> m_laneByShard;
     mutable QSize m_contentSize;
     mutable double m_maxLoad = 0;
 };
