@@ -391,6 +391,11 @@ TEST(MapView, OnlyTheLanesOnScreenLayOutTheirTilesAndASampleRelaysOnlyItsOwn)
     const QRect cold = view.visualRect(model.spaceIndex(QStringLiteral("s1000-t4")));
     EXPECT_GT(hot.width(), 2 * cold.width());
 
+    // The lanes' own figures (projections, every half second) are repainted, not re-laid.
+    const int laidOut = view.laidOutLanes();
+    model.flushProjections();
+    EXPECT_EQ(view.laidOutLanes(), laidOut);
+
     // Asking about a lane off screen lays out that lane only.
     EXPECT_TRUE(view.visualRect(model.spaceIndex(QStringLiteral("s1300-t1"))).isValid());
     EXPECT_LE(view.laidOutLanes(), onScreen + 1);

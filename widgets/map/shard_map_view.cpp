@@ -69,8 +69,16 @@ void ShardMapView::invalidateLayout()
     viewport()->update();
 }
 
-void ShardMapView::onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight)
+void ShardMapView::onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight, const QList<int>& roles)
 {
+    // Lanes' own figures (fill, projections, every half second for every sampled lane) are
+    // painted, not laid out: the geometry stays unless a lane's shard or node changed.
+    const bool placement
+        = roles.isEmpty() || roles.contains(ShardMapModel::IdRole) || roles.contains(ShardMapModel::NodeRole);
+    if (!m_layoutDirty && !topLeft.parent().isValid() && !placement) {
+        viewport()->update();
+        return;
+    }
     // New figures for some of a lane's spaces: that lane's tiles only (a node's sample each
     // second touches its lanes; the other 10,000 keep their tiles).
     const QModelIndex lane = topLeft.parent();
@@ -196,6 +204,7 @@ const ShardMapView::LaneGeometry& ShardMapView::laidOut(std::size_t lane) const
 
 int ShardMapView::laidOutLanes() const
 {
+    layoutIfNeeded();
     return static_cast<int>(
         std::count_if(m_lanes.begin(), m_lanes.end(), [](const LaneGeometry& lane) { return lane.tilesReady; }));
 }

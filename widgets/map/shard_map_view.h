@@ -101,7 +101,7 @@ private:
     // The lane of a shard (-1: none).
     int laneIndexOf(const QString& shardId) const;
     void invalidateLayout();
-    void onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight);
+    void onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight, const QList<int>& roles);
     const LaneGeometry* laneAtPoint(const QPoint& viewportPoint) const;
     QPoint toContent(const QPoint& viewportPoint) const;
     QRect toViewport(const QRect& contentRect) const;
