@@ -42,6 +42,7 @@
 #include "widgets/detail/detail_page.h"
 #include "widgets/fleet/fleet_model.h"
 #include "widgets/fleet/fleet_page.h"
+#include "widgets/map/map_page.h"
 #include "widgets/session/connection_spec.h"
 #include "widgets/session/fleet_connection.h"
 #include "widgets/style/theme.h"
@@ -108,6 +109,9 @@ struct Options {
     int churnSeconds = 20;
     double churnPerSecond = 2;
     std::size_t churnMoves = 1;
+    // The page shown while metrics stream and the map changes (the first paint is the fleet
+    // page's): "fleet" or "map" (the shard map view, one tile per space).
+    std::string streamPage = "fleet";
     int metricsIntervalMs = 1000;
     int historyIntervalMs = 1000;
     int loadTimeoutSeconds = 120;
@@ -1155,6 +1159,13 @@ Measurements measureConsole(TimedApplication& app, const Fleet& fleet, const Opt
     }
 
     // 2. Streaming: metrics at 1 Hz for --stream-seconds, one-second windows of UI-thread time.
+    if (o.streamPage == "map") {
+        window.showPage(window.mapPage());
+        runFor(std::chrono::milliseconds(500)); // its first paint, not counted as streaming
+        (void)probe.take();
+        (void)app.takeStats();
+        (void)app.takeBusyMs();
+    }
     samples = 0;
     const std::size_t paintsBefore = paintWatch.paints;
     const auto streamStart = Clock::now();
@@ -1571,6 +1582,9 @@ int main(int argc, char** argv)
            "Spaces each of those commits moves to another shard (their records only, as a cutover does)")
         ->capture_default_str()
         ->check(CLI::Range(0, 10000));
+    cli.add_option("--stream-page", o.streamPage, "The page shown while metrics stream and the map changes")
+        ->check(CLI::IsMember({ "fleet", "map" }))
+        ->capture_default_str();
     cli.add_option("--metrics-interval-ms", o.metricsIntervalMs, "ConnectionSpec::metricsIntervalMs")
         ->capture_default_str()
         ->check(CLI::Range(200, 60000));
@@ -1683,6 +1697,7 @@ int main(int argc, char** argv)
                 "store %s\n",
         o.nodes, o.shardsPerNode, o.nodes * o.shardsPerNode, o.spaces, o.zipf, fleet.docsWritten, fleet.shardsWithDocs,
         fleet.storeUri.c_str());
+    std::printf("page shown while streaming and during map churn: %s\n", o.streamPage.c_str());
     std::printf("seeding: %.1f s (nodes listening %.1f s, shards and documents %.1f s, map %.1f s)\n",
         seedTimes.totalMs / 1000, seedTimes.nodesMs / 1000, seedTimes.shardsMs / 1000, seedTimes.mapMs / 1000);
 
