@@ -334,3 +334,86 @@ TEST(MapDecodeTest, TheFirstBadRecordInKeyOrderIsReportedWhateverThreadFindsIt)
     ASSERT_FALSE(parallel);
     EXPECT_NE(parallel.error().describe().find("nodes/n1"), std::string::npos) << parallel.error().describe();
 }
+
+namespace {
+
+// The same JSON with whitespace after every structural character: never the scanner's (it takes
+// only compact text), always the JSON library's.
+std::string spaced(const std::string& text)
+{
+    std::string out;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        out += c;
+        if (c == '"' && (i == 0 || text[i - 1] != '\\'))
+            inString = !inString;
+        if (!inString && (c == '{' || c == ':' || c == ','))
+            out += ' ';
+    }
+    return out;
+}
+
+} // namespace
+
+// Space records are read by a scanner of the compact form encode() writes, and by the JSON
+// library otherwise: both read every record the same, and refuse the same ones.
+TEST(SpaceDecodeTest, TheCompactScannerAndTheJsonLibraryReadEveryRecordAlike)
+{
+    std::mt19937 random(11);
+    const auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(random); };
+    const std::vector<std::string> ids { "acme", "t-1.x_2", "", "Z9", "space with spaces", "quote\"d", "back\\slash",
+        "tab\there", "ünïcode", "s-" + std::string(80, 'x') };
+    const std::vector<MigrationPhase> phases { MigrationPhase::Done, MigrationPhase::Backfill, MigrationPhase::Cutover,
+        MigrationPhase::Queued };
+    for (int i = 0; i < 2000; ++i) {
+        SpaceRecord record;
+        record.id = ids[static_cast<std::size_t>(pick(static_cast<int>(ids.size())))];
+        record.shard = ids[static_cast<std::size_t>(pick(static_cast<int>(ids.size())))];
+        record.epoch
+            = pick(3) == 0 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(pick(100000));
+        if (pick(2) == 0) {
+            record.migrationId = "m-" + std::to_string(i);
+            record.target = ids[static_cast<std::size_t>(pick(static_cast<int>(ids.size())))];
+            record.phase = phases[static_cast<std::size_t>(pick(4))];
+        }
+        record.pin = pick(4) == 0 ? "s7" : "";
+        record.paused = pick(2) == 0;
+        const std::string text = encode(record);
+        auto compact = decodeSpace(text);
+        auto library = decodeSpace(spaced(text));
+        ASSERT_TRUE(compact) << text << ": " << compact.error().describe();
+        ASSERT_TRUE(library) << spaced(text) << ": " << library.error().describe();
+        EXPECT_TRUE(*compact == record) << text;
+        EXPECT_TRUE(*library == record) << spaced(text);
+    }
+}
+
+TEST(SpaceDecodeTest, WhatTheScannerDoesNotTakeTheLibraryDecidesAsBefore)
+{
+    // Accepted by the library: unknown keys, null optional fields, another key order, escapes.
+    for (const std::string text :
+        { R"({"id":"a","shard":"s1","epoch":2,"owner_note":"x"})", R"({"id":"a","shard":"s1","epoch":2,"target":null})",
+            R"({"shard":"s1","epoch":2,"id":"a"})", R"({"id":"\u0061","shard":"s1","epoch":2})" }) {
+        auto decoded = decodeSpace(text);
+        ASSERT_TRUE(decoded) << text << ": " << decoded.error().describe();
+        EXPECT_EQ(decoded->id, "a") << text;
+        EXPECT_EQ(decoded->shard, "s1") << text;
+        EXPECT_EQ(decoded->epoch, 2u) << text;
+    }
+    // Refused: no shard, a leading-zero epoch, trailing bytes, a truncated record.
+    for (const std::string text : { R"({"id":"a","epoch":2})", R"({"id":"a","shard":"s1","epoch":02})",
+             R"({"id":"a","shard":"s1","epoch":2}x)", R"({"id":"a","shard":"s1","epoch":2)", "{}", "" }) {
+        EXPECT_FALSE(decodeSpace(text)) << text;
+    }
+    // Whatever the library makes of odd numbers, the compact text gets the same.
+    for (const std::string text : { R"({"id":"a","shard":"s1","epoch":2.5})", R"({"id":"a","shard":"s1","epoch":2e3})",
+             R"({"id":"a","shard":"s1","epoch":-2})", R"({"id":"a","shard":"s1","epoch":18446744073709551616})" }) {
+        const auto compact = decodeSpace(text);
+        const auto library = decodeSpace(spaced(text));
+        ASSERT_EQ(compact.ok(), library.ok()) << text;
+        if (compact.ok()) {
+            EXPECT_TRUE(*compact == *library) << text;
+        }
+    }
+}
