@@ -22,6 +22,7 @@
 #include <QElapsedTimer>
 #include <QMimeData>
 #include <QSignalSpy>
+#include <QTest>
 #include <QThread>
 #include <QUndoStack>
 #include <gtest/gtest.h>
@@ -344,6 +345,15 @@ TEST(MapView, ManySmallSpacesAggregateAndFindZoomsToOne)
     EXPECT_FALSE(view.scrollToSpace(QStringLiteral("nope")));
 }
 
+struct PaintCounter : QObject {
+    int count = 0;
+    bool eventFilter(QObject*, QEvent* event) override
+    {
+        count += event->type() == QEvent::Paint ? 1 : 0;
+        return false;
+    }
+};
+
 // A map of 400 shards with 20 spaces each: far more lanes than a window shows.
 std::shared_ptr<core::MapSnapshot> makeTallMap()
 {
@@ -399,6 +409,20 @@ TEST(MapView, OnlyTheLanesOnScreenLayOutTheirTilesAndASampleRelaysOnlyItsOwn)
     // Asking about a lane off screen lays out that lane only.
     EXPECT_TRUE(view.visualRect(model.spaceIndex(QStringLiteral("s1300-t1"))).isValid());
     EXPECT_LE(view.laidOutLanes(), onScreen + 1);
+
+    // A sample of lanes off screen paints nothing; one of a lane on screen paints again.
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    PaintCounter paints;
+    view.viewport()->installEventFilter(&paints);
+    QTest::qWait(100); // what earlier steps asked to paint
+    paints.count = 0;
+    model.applySample(QStringLiteral("n0"), makeSample("n0", { { "s1390", { { "s1390-t1", 5, 50, 1, 0 } } } }));
+    model.flushProjections(); // the projection names the lanes that changed, not every sampled one
+    QTest::qWait(100);
+    EXPECT_EQ(paints.count, 0);
+    model.applySample(QStringLiteral("n0"), makeSample("n0", { { "s1001", { { "s1001-t1", 5, 50, 1, 0 } } } }));
+    QTest::qWait(100);
+    EXPECT_GE(paints.count, 1);
 
     // The hot space goes: the scale falls to the next busiest.
     auto without = std::make_shared<core::MapSnapshot>(*makeTallMap());

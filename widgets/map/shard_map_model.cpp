@@ -322,8 +322,12 @@ void ShardMapModel::applySample(const QString& nodeId, const SamplePtr& sample)
         if (row < 0 || m_lanes[static_cast<std::size_t>(row)]->node != nodeId)
             continue;
         Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
+        const Figures sampled { figures.liveDocs, figures.bytesEstimate, figures.queriesPerSecond,
+            figures.writesPerSecond };
+        // Announced with the next projection, which names only the lanes that changed.
+        lane.figuresChanged = lane.figuresChanged || !lane.sampled || !(lane.figures == sampled);
         lane.sampled = true;
-        lane.figures = { figures.liveDocs, figures.bytesEstimate, figures.queriesPerSecond, figures.writesPerSecond };
+        lane.figures = sampled;
         const QModelIndex parentIndex = index(row, 0);
         int first = -1;
         int last = -1;
@@ -449,11 +453,12 @@ void ShardMapModel::updateProjections()
         Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
         const auto found = loads.find(lane.id.toStdString());
         const core::ShardFigures projected = found == loads.end() ? core::ShardFigures {} : found->second;
-        if (projected == lane.projected && !lane.sampled) {
+        if (projected == lane.projected && !lane.figuresChanged) {
             flush(row);
             continue;
         }
         lane.projected = projected;
+        lane.figuresChanged = false;
         first = first < 0 ? row : first;
     }
     flush(static_cast<int>(m_lanes.size()));

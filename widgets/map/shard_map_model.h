@@ -146,6 +146,8 @@ private:
         core::ShardRecord record;
         bool sampled = false;
         Figures figures;
+        // The figures changed since the last projection announced the lane.
+        bool figuresChanged = false;
         core::ShardFigures projected;
         // In id order, as the map lists them.
         std::vector<Space> spaces;

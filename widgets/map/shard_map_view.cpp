@@ -76,7 +76,8 @@ void ShardMapView::onDataChanged(const QModelIndex& topLeft, const QModelIndex& 
     const bool placement
         = roles.isEmpty() || roles.contains(ShardMapModel::IdRole) || roles.contains(ShardMapModel::NodeRole);
     if (!m_layoutDirty && !topLeft.parent().isValid() && !placement) {
-        viewport()->update();
+        if (lanesOnScreen(topLeft.row(), bottomRight.row()))
+            viewport()->update();
         return;
     }
     // New figures for some of a lane's spaces: that lane's tiles only (a node's sample each
@@ -89,10 +90,27 @@ void ShardMapView::onDataChanged(const QModelIndex& topLeft, const QModelIndex& 
         geometry.shown.clear();
         geometry.aggregate = {};
         geometry.aggregated.clear();
-        viewport()->update();
+        // Forty nodes' samples a second touch lanes all over the map; only those on screen
+        // are painted again.
+        if (lanesOnScreen(lane.row(), lane.row()))
+            viewport()->update();
         return;
     }
     invalidateLayout();
+}
+
+bool ShardMapView::lanesOnScreen(int first, int last) const
+{
+    const QRect visible = viewport()->rect().translated(horizontalOffset(), verticalOffset());
+    last = std::min(last, static_cast<int>(m_lanes.size()) - 1);
+    for (int row = std::max(0, first); row <= last; ++row) {
+        const QRect& rect = m_lanes[static_cast<std::size_t>(row)].rect;
+        if (rect.top() > visible.bottom())
+            return false; // lanes are laid out top to bottom
+        if (rect.intersects(visible))
+            return true;
+    }
+    return false;
 }
 
 void ShardMapView::setZoom(double zoom)

@@ -102,6 +102,8 @@ private:
     int laneIndexOf(const QString& shardId) const;
     void invalidateLayout();
     void onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight, const QList<int>& roles);
+    // Whether any lane of rows first..last is (partly) in the viewport.
+    bool lanesOnScreen(int first, int last) const;
     const LaneGeometry* laneAtPoint(const QPoint& viewportPoint) const;
     QPoint toContent(const QPoint& viewportPoint) const;
     QRect toViewport(const QRect& contentRect) const;
