@@ -1,5 +1,6 @@
 #include "core/plan/move_rules.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -52,6 +53,12 @@ MoveRules::MoveRules(
 {
     // Summed from the spaces with known figures (a few per shard at most), not by scanning every
     // space per shard: that was shards x spaces (hours at 10,000 shards and a million spaces).
+    // Only for shards without a load of their own: once every shard is sampled (the console's
+    // steady state), the tens of thousands of spaces with figures are not looked up at all.
+    const bool everyShardHasALoad = std::all_of(
+        m_map.shards.begin(), m_map.shards.end(), [&](const auto& entry) { return m_loads.contains(entry.first); });
+    if (everyShardHasALoad)
+        return;
     std::map<std::string, ShardFigures> sums;
     for (const auto& [spaceId, f] : m_spaces) {
         const SpaceRecord* space = m_map.space(spaceId);
