@@ -288,13 +288,11 @@ void FleetConnection::storeFailed(std::uint64_t generation, const core::Error& e
     setState(m_map ? State::Reconnecting : State::Connecting, detail);
 }
 
-void FleetConnection::refreshMap()
+void FleetConnection::refreshMap(MapPtr retired)
 {
-    if (!m_store) {
-        return;
-    }
-    if (m_refreshRunning) {
-        m_refreshPending = true;
+    if (!m_store || m_refreshRunning) {
+        m_refreshPending = m_refreshPending || (m_store && m_refreshRunning);
+        releaseOnPool(std::move(retired));
         return;
     }
     std::vector<core::AuditRecord> commits;
@@ -304,6 +302,7 @@ void FleetConnection::refreshMap()
     }
     if (m_map && m_watchStarted && commits.empty()) {
         m_refreshPending = false;
+        releaseOnPool(std::move(retired));
         return; // an earlier refresh took this commit already
     }
     m_refreshRunning = true;
@@ -316,7 +315,9 @@ void FleetConnection::refreshMap()
     QPointer<FleetConnection> self(this);
     runInBackground(
         m_pool, this,
-        [store, previous, self, generation, commits = std::move(commits)]() mutable -> core::Result<core::MapSnapshot> {
+        [store, previous, self, generation, commits = std::move(commits),
+            retired = std::move(retired)]() mutable -> core::Result<core::MapSnapshot> {
+            releaseMap(retired);
             if (previous && !commits.empty()) {
                 // The watched commits on top of the map shown: only what they name is decoded.
                 // At a million spaces a whole read and decode is seconds per commit.
@@ -393,19 +394,33 @@ void FleetConnection::mapArrived(std::uint64_t generation, core::Result<core::Ma
         emit mapChanged(m_map);
     }
     // Every view has the new map now; freeing the old one (100k spaces: tens of ms) is pool work.
-    if (previous) {
-        m_pool.start([previous = std::move(previous)]() mutable {
-            previous.reset();
-#ifdef __GLIBC__
-            // The pool's malloc arenas keep a freed map's pages otherwise: the console's RSS would
-            // count two or three maps of a million spaces instead of the one it shows.
-            ::malloc_trim(0);
-#endif
-        });
-    }
+    // When a refresh waits, that refresh frees it before it copies the map, so that a million
+    // spaces are never held three times (shown, old, new copy) in a burst of commits.
     if (m_refreshPending) {
-        refreshMap();
+        refreshMap(std::move(previous));
+    } else {
+        releaseOnPool(std::move(previous));
     }
+}
+
+void FleetConnection::releaseOnPool(MapPtr map)
+{
+    if (map) {
+        m_pool.start([map = std::move(map)]() mutable { releaseMap(map); });
+    }
+}
+
+void FleetConnection::releaseMap(MapPtr& map)
+{
+    if (!map) {
+        return;
+    }
+    map.reset();
+#ifdef __GLIBC__
+    // The pool's malloc arenas keep a freed map's pages otherwise: the console's RSS would
+    // count two or three maps of a million spaces instead of the one it shows.
+    ::malloc_trim(0);
+#endif
 }
 
 void FleetConnection::startWatch(std::uint64_t generation, std::uint64_t fromRevision)

@@ -141,7 +141,11 @@ private:
     void setIdentity(const QString& identity, core::Role role);
     void askWhoAmI();
     void storeFailed(std::uint64_t generation, const core::Error& error);
-    void refreshMap();
+    // Reads the map anew (the watched commits applied to the shown one, or a whole read). A
+    // retired map is freed on the pool first.
+    void refreshMap(MapPtr retired = {});
+    void releaseOnPool(MapPtr map);
+    static void releaseMap(MapPtr& map);
     void mapArrived(std::uint64_t generation, core::Result<core::MapSnapshot> map);
     void startWatch(std::uint64_t generation, std::uint64_t fromRevision);
     void syncNodes(const std::map<std::string, core::NodeRecord>& nodes);
