@@ -154,7 +154,7 @@ std::vector<QString> ShardMapModel::insertLanes(const MapPtr& map)
     if (map) {
         for (const auto& [id, shard] : map->shards) {
             const QString shardId = QString::fromStdString(id);
-            if (m_laneRow.contains(shardId))
+            if (m_laneRow.contains(id))
                 continue;
             auto lane = std::make_unique<Lane>();
             lane->id = shardId;
@@ -307,9 +307,9 @@ void ShardMapModel::reindexLanes()
     // Lanes came or went: the busiest space may have gone with them.
     m_maxSpaceLoadStale = true;
     m_laneRow.clear();
-    m_laneRow.reserve(static_cast<qsizetype>(m_lanes.size()));
+    m_laneRow.reserve(m_lanes.size());
     for (int row = 0; row < static_cast<int>(m_lanes.size()); ++row)
-        m_laneRow.insert(m_lanes[static_cast<std::size_t>(row)]->id, row);
+        m_laneRow.emplace(m_lanes[static_cast<std::size_t>(row)]->record.id, row);
 }
 
 void ShardMapModel::applySample(const QString& nodeId, const SamplePtr& sample)
@@ -318,7 +318,7 @@ void ShardMapModel::applySample(const QString& nodeId, const SamplePtr& sample)
         return;
     bool changed = false;
     for (const core::ShardMetricsValue& figures : sample->shards) {
-        const int row = laneRow(QString::fromStdString(figures.shard));
+        const int row = laneRow(figures.shard);
         if (row < 0 || m_lanes[static_cast<std::size_t>(row)]->node != nodeId)
             continue;
         Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
@@ -451,7 +451,7 @@ void ShardMapModel::updateProjections()
     };
     for (int row = 0; row < static_cast<int>(m_lanes.size()); ++row) {
         Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
-        const auto found = loads.find(lane.id.toStdString());
+        const auto found = loads.find(lane.record.id);
         const core::ShardFigures projected = found == loads.end() ? core::ShardFigures {} : found->second;
         if (projected == lane.projected && !lane.figuresChanged) {
             flush(row);
@@ -466,7 +466,13 @@ void ShardMapModel::updateProjections()
 
 int ShardMapModel::laneRow(const QString& shardId) const
 {
-    return m_laneRow.value(shardId, -1);
+    return laneRow(shardId.toStdString());
+}
+
+int ShardMapModel::laneRow(const std::string& shardId) const
+{
+    const auto found = m_laneRow.find(shardId);
+    return found == m_laneRow.end() ? -1 : found->second;
 }
 
 QModelIndex ShardMapModel::laneIndex(const QString& shardId) const
@@ -483,7 +489,7 @@ QModelIndex ShardMapModel::spaceIndex(const QString& spaceId) const
     if (!record)
         return {};
     for (const std::string* shard : { &record->shard, &record->target }) {
-        const int row = shard->empty() ? -1 : laneRow(QString::fromStdString(*shard));
+        const int row = shard->empty() ? -1 : laneRow(*shard);
         const int child = row < 0 ? -1 : childRow(*m_lanes[static_cast<std::size_t>(row)], id);
         if (child >= 0)
             return index(child, 0, index(row, 0));
@@ -519,7 +525,7 @@ QModelIndex ShardMapModel::parent(const QModelIndex& child) const
 {
     if (!child.isValid() || child.internalId() == kLaneId)
         return {};
-    const int row = laneRow(laneAt(child)->id);
+    const int row = laneRow(laneAt(child)->record.id);
     return row < 0 ? QModelIndex() : createIndex(row, 0, kLaneId);
 }
 
