@@ -38,11 +38,13 @@
 #include "core/map/shard_map.h"
 #include "core/store/metadata_store.h"
 #include "tests/support/process.h"
+#include "widgets/alerts/alerts_page.h"
 #include "widgets/console/main_window.h"
 #include "widgets/detail/detail_page.h"
 #include "widgets/fleet/fleet_model.h"
 #include "widgets/fleet/fleet_page.h"
 #include "widgets/map/map_page.h"
+#include "widgets/overview/overview_page.h"
 #include "widgets/session/connection_spec.h"
 #include "widgets/session/fleet_connection.h"
 #include "widgets/style/theme.h"
@@ -110,7 +112,7 @@ struct Options {
     double churnPerSecond = 2;
     std::size_t churnMoves = 1;
     // The page shown while metrics stream and the map changes (the first paint is the fleet
-    // page's): "fleet" or "map" (the shard map view, one tile per space).
+    // page's): "fleet", "map" (the shard map view, one tile per space), "overview" or "alerts".
     std::string streamPage = "fleet";
     int metricsIntervalMs = 1000;
     int historyIntervalMs = 1000;
@@ -1159,8 +1161,12 @@ Measurements measureConsole(TimedApplication& app, const Fleet& fleet, const Opt
     }
 
     // 2. Streaming: metrics at 1 Hz for --stream-seconds, one-second windows of UI-thread time.
-    if (o.streamPage == "map") {
-        window.showPage(window.mapPage());
+    QWidget* streamPage = o.streamPage == "map" ? static_cast<QWidget*>(window.mapPage())
+        : o.streamPage == "overview"            ? static_cast<QWidget*>(window.overviewPage())
+        : o.streamPage == "alerts"              ? static_cast<QWidget*>(window.alertsPage())
+                                                : nullptr;
+    if (streamPage) {
+        window.showPage(streamPage);
         runFor(std::chrono::milliseconds(500)); // its first paint, not counted as streaming
         (void)probe.take();
         (void)app.takeStats();
@@ -1583,7 +1589,7 @@ int main(int argc, char** argv)
         ->capture_default_str()
         ->check(CLI::Range(0, 10000));
     cli.add_option("--stream-page", o.streamPage, "The page shown while metrics stream and the map changes")
-        ->check(CLI::IsMember({ "fleet", "map" }))
+        ->check(CLI::IsMember({ "fleet", "map", "overview", "alerts" }))
         ->capture_default_str();
     cli.add_option("--metrics-interval-ms", o.metricsIntervalMs, "ConnectionSpec::metricsIntervalMs")
         ->capture_default_str()
