@@ -347,6 +347,12 @@ void FleetConnection::refreshMap(MapPtr retired)
             if (!map) {
                 return map;
             }
+#ifdef __GLIBC__
+            // The raw records were read on this thread and freed while other threads decoded
+            // (their arenas hold the map now): a million spaces' JSON stays in this thread's
+            // arena, counted in the console's RSS, unless given back.
+            ::malloc_trim(0);
+#endif
             // Every view asks which spaces a shard holds and what changed: answered here, once.
             map->buildIndex();
             if (previous && previous->revision != map->revision) {
