@@ -711,6 +711,7 @@ public:
     {
         return ShardSummary { shard, true, {}, {}, 0, 0, 0, 0, 0 };
     }
+    Status dropShard(const std::string&) override { return {}; }
     Result<std::vector<ShardSummary>> listShards() override { return std::vector<ShardSummary> {}; }
     Result<Ownership> setOwnership(const std::string&, const Ownership& ownership) override { return ownership; }
     Result<std::vector<Ownership>> ownerships(const std::string&, const std::string&) override

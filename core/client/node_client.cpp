@@ -123,11 +123,6 @@ Error callFailed(const grpc::Status& status, const std::string& address, const N
 
 } // namespace
 
-Status NodeClient::dropShard(const std::string& shard)
-{
-    return makeError(ErrorCode::FailedPrecondition, "this node client cannot drop shards", shard);
-}
-
 struct GrpcNodeClient::Impl {
     std::shared_ptr<grpc::Channel> channel;
     std::unique_ptr<v1::Node::Stub> stub;

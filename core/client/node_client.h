@@ -105,8 +105,7 @@ public:
     virtual const std::string& address() const = 0;
     virtual Result<ShardSummary> createShard(const std::string& shard, const std::vector<std::string>& fields) = 0;
     // Removes a shard that holds no documents or tombstones (FailedPrecondition otherwise).
-    // Stand-ins that never host a shard keep this default, which refuses.
-    virtual Status dropShard(const std::string& shard);
+    virtual Status dropShard(const std::string& shard) = 0;
     virtual Result<std::vector<ShardSummary>> listShards() = 0;
     virtual Result<Ownership> setOwnership(const std::string& shard, const Ownership& ownership) = 0;
     virtual Result<std::vector<Ownership>> ownerships(const std::string& shard, const std::string& space) = 0;
