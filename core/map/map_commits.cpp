@@ -2,22 +2,11 @@
 
 #include "core/map/map_index.h"
 
-#include <set>
 #include <string_view>
 
 namespace shardmap::core {
 
 namespace {
-
-// The ids each kind of record had touched by the commits, in id order.
-struct Touched {
-    std::set<std::string> nodes;
-    std::set<std::string> shards;
-    std::set<std::string> spaces;
-    std::set<std::string> migrations;
-    bool settings = false;
-    std::set<std::string> operations;
-};
 
 template <typename T, typename Decode>
 Status put(std::map<std::string, Versioned<T>>& records, std::set<std::string>& touched, const RecordChange& change,
@@ -43,7 +32,7 @@ void erase(std::map<std::string, Versioned<T>>& records, std::set<std::string>& 
 
 // A commit's deletes first, then its puts: archiving a migration deletes migrations/<id> and
 // puts archive/migrations/<id> in one commit, and both are the one record `migrations[id]`.
-Status applyCommit(MapSnapshot& map, Touched& touched, const AuditRecord& commit)
+Status applyCommit(MapSnapshot& map, TouchedIds& touched, const AuditRecord& commit)
 {
     for (const RecordChange& change : commit.changes) {
         // A delete of a key that was not there changes nothing (the archived record of the same
@@ -96,48 +85,13 @@ Status applyCommit(MapSnapshot& map, Touched& touched, const AuditRecord& commit
     return {};
 }
 
-// diffMaps' comparison, over the touched ids only: every other record is the same in both.
-template <typename T, typename OnChanged>
-KeyChanges compareTouched(const std::map<std::string, Versioned<T>>& before,
-    const std::map<std::string, Versioned<T>>& after, const std::set<std::string>& touched, OnChanged onChanged)
-{
-    KeyChanges changes;
-    for (const std::string& id : touched) {
-        const auto was = before.find(id);
-        const auto is = after.find(id);
-        const T* wasValue = was == before.end() ? nullptr : &was->second.value;
-        const T* isValue = is == after.end() ? nullptr : &is->second.value;
-        if (!wasValue && !isValue)
-            continue;
-        if (!wasValue)
-            changes.added.push_back(id);
-        else if (!isValue)
-            changes.removed.push_back(id);
-        else if (was->second.modRevision != is->second.modRevision || !(*wasValue == *isValue))
-            changes.changed.push_back(id);
-        else
-            continue;
-        onChanged(wasValue, isValue);
-    }
-    return changes;
-}
-
-void addShardsOf(std::set<std::string>& shards, const SpaceRecord* space)
-{
-    if (!space)
-        return;
-    shards.insert(space->shard);
-    if (!space->target.empty())
-        shards.insert(space->target);
-}
-
 } // namespace
 
 Result<MapSnapshot> applyCommits(const MapSnapshot& map, std::span<const AuditRecord> commits)
 {
     MapSnapshot next = map;
     next.changes.reset();
-    Touched touched;
+    TouchedIds touched;
     for (const AuditRecord& commit : commits) {
         if (commit.revision <= next.revision)
             continue;
@@ -152,23 +106,7 @@ Result<MapSnapshot> applyCommits(const MapSnapshot& map, std::span<const AuditRe
     if (map.index())
         next.buildIndex();
 
-    auto changes = std::make_shared<MapChanges>();
-    changes->fromRevision = map.revision;
-    changes->toRevision = next.revision;
-    const auto ignore = [](const auto*, const auto*) {};
-    changes->nodes = compareTouched(map.nodes, next.nodes, touched.nodes, ignore);
-    changes->shards = compareTouched(map.shards, next.shards, touched.shards, ignore);
-    std::set<std::string> spaceShards;
-    changes->spaces
-        = compareTouched(map.spaces, next.spaces, touched.spaces, [&](const SpaceRecord* was, const SpaceRecord* is) {
-              addShardsOf(spaceShards, was);
-              addShardsOf(spaceShards, is);
-          });
-    changes->spaceShards.assign(spaceShards.begin(), spaceShards.end());
-    changes->migrations = compareTouched(map.migrations, next.migrations, touched.migrations, ignore);
-    changes->operations = compareTouched(map.operations, next.operations, touched.operations, ignore);
-    changes->settingsChanged = touched.settings
-        && (map.settings.modRevision != next.settings.modRevision || !(map.settings.value == next.settings.value));
+    auto changes = std::make_shared<MapChanges>(diffTouched(map, next, touched));
     next.changes = std::move(changes);
     return next;
 }

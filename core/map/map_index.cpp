@@ -89,7 +89,56 @@ void addShardsOf(std::set<std::string>& shards, const SpaceRecord* space)
         shards.insert(space->target);
 }
 
+// diffRecords' comparison over the touched ids only.
+template <typename T, typename OnChanged>
+KeyChanges compareTouched(const std::map<std::string, Versioned<T>>& before,
+    const std::map<std::string, Versioned<T>>& after, const std::set<std::string>& touched, OnChanged onChanged)
+{
+    KeyChanges changes;
+    for (const std::string& id : touched) {
+        const auto was = before.find(id);
+        const auto is = after.find(id);
+        const T* wasValue = was == before.end() ? nullptr : &was->second.value;
+        const T* isValue = is == after.end() ? nullptr : &is->second.value;
+        if (!wasValue && !isValue)
+            continue;
+        if (!wasValue)
+            changes.added.push_back(id);
+        else if (!isValue)
+            changes.removed.push_back(id);
+        else if (was->second.modRevision != is->second.modRevision || !(*wasValue == *isValue))
+            changes.changed.push_back(id);
+        else
+            continue;
+        onChanged(wasValue, isValue);
+    }
+    return changes;
+}
+
 } // namespace
+
+MapChanges diffTouched(const MapSnapshot& before, const MapSnapshot& after, const TouchedIds& touched)
+{
+    MapChanges changes;
+    changes.fromRevision = before.revision;
+    changes.toRevision = after.revision;
+    const auto ignore = [](const auto*, const auto*) {};
+    changes.nodes = compareTouched(before.nodes, after.nodes, touched.nodes, ignore);
+    changes.shards = compareTouched(before.shards, after.shards, touched.shards, ignore);
+    std::set<std::string> spaceShards;
+    changes.spaces = compareTouched(
+        before.spaces, after.spaces, touched.spaces, [&](const SpaceRecord* was, const SpaceRecord* is) {
+            addShardsOf(spaceShards, was);
+            addShardsOf(spaceShards, is);
+        });
+    changes.spaceShards.assign(spaceShards.begin(), spaceShards.end());
+    changes.migrations = compareTouched(before.migrations, after.migrations, touched.migrations, ignore);
+    changes.operations = compareTouched(before.operations, after.operations, touched.operations, ignore);
+    changes.settingsChanged = touched.settings
+        && (before.settings.modRevision != after.settings.modRevision
+            || !(before.settings.value == after.settings.value));
+    return changes;
+}
 
 MapChanges diffMaps(const MapSnapshot& before, const MapSnapshot& after)
 {

@@ -3,6 +3,7 @@
 #include "core/map/map_types.h"
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -68,5 +69,19 @@ struct MapChanges {
 };
 
 MapChanges diffMaps(const MapSnapshot& before, const MapSnapshot& after);
+
+// The ids of each kind of record that some commits touched (put or deleted).
+struct TouchedIds {
+    std::set<std::string> nodes;
+    std::set<std::string> shards;
+    std::set<std::string> spaces;
+    std::set<std::string> migrations;
+    std::set<std::string> operations;
+    bool settings = false;
+};
+
+// diffMaps over the touched ids only, for two snapshots that differ in nothing else (the one
+// before some commits and the one after): the cost of the commits, not of the map.
+MapChanges diffTouched(const MapSnapshot& before, const MapSnapshot& after, const TouchedIds& touched);
 
 } // namespace shardmap::core

@@ -128,6 +128,16 @@ private:
     std::shared_ptr<core::MetadataStore> m_inner;
 };
 
+// Every store the connection opens is wrapped; counting points at the newest wrapper.
+void wrapInCountingStore(FleetConnection& connection, CountingStore*& counting)
+{
+    connection.setStoreWrapper([&counting](std::shared_ptr<core::MetadataStore> store) {
+        auto wrapped = std::make_shared<CountingStore>(std::move(store));
+        counting = wrapped.get();
+        return wrapped;
+    });
+}
+
 // The connection's map against one decoded from the store, record by record.
 void expectMapIsTheStores(const core::MapSnapshot& shown, core::MetadataStore& store)
 {
@@ -156,11 +166,7 @@ TEST_F(FleetConnectionTest, CommitsArriveAsTheirRecordsWithoutReadingTheWholeMap
     startFleet(2);
     FleetConnection connection;
     CountingStore* counting = nullptr;
-    connection.setStoreWrapper([&](std::shared_ptr<core::MetadataStore> store) {
-        auto wrapped = std::make_shared<CountingStore>(std::move(store));
-        counting = wrapped.get();
-        return wrapped;
-    });
+    wrapInCountingStore(connection, counting);
     std::vector<std::pair<std::uint64_t, std::uint64_t>> steps; // (changes from, map revision)
     QObject::connect(&connection, &FleetConnection::mapChanged,
         [&](const MapPtr& map) { steps.emplace_back(map->changes ? map->changes->fromRevision : 0, map->revision); });
@@ -200,11 +206,7 @@ TEST_F(FleetConnectionTest, AMissingCommitMakesTheConnectionReadTheWholeMap)
     startFleet(1);
     FleetConnection connection;
     CountingStore* counting = nullptr;
-    connection.setStoreWrapper([&](std::shared_ptr<core::MetadataStore> store) {
-        auto wrapped = std::make_shared<CountingStore>(std::move(store));
-        counting = wrapped.get();
-        return wrapped;
-    });
+    wrapInCountingStore(connection, counting);
     connection.open(spec());
     ASSERT_TRUE(waitFor([&] { return connection.state() == FleetConnection::State::Connected; }))
         << connection.lastError().toStdString();
