@@ -40,17 +40,28 @@ std::vector<std::string> shardsOn(NodeProcess& node)
     return out;
 }
 
-} // namespace
+// A real etcd with authentication on and the roles SHARD_MAP.md documents.
+class EtcdRolesTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        etcd = EtcdProcess::start(error);
+        ASSERT_TRUE(etcd) << error;
+        ASSERT_TRUE(enableEtcdRoles(*etcd, "shardmap", error)) << error;
+        operatorUri = etcdUriAs(*etcd, "shardmap", "operator");
+    }
 
-TEST(EtcdRolesTest, AViewersEtcdUserShowsTheMapAndEveryChangeFailsClearly)
-{
     TempDir dir;
     std::string error;
-    auto etcd = EtcdProcess::start(error);
-    ASSERT_TRUE(etcd) << error;
-    ASSERT_TRUE(enableEtcdRoles(*etcd, "shardmap", error)) << error;
-    const std::string operatorUri = etcdUriAs(*etcd, "shardmap", "operator");
+    std::unique_ptr<EtcdProcess> etcd;
+    std::string operatorUri;
     std::vector<std::unique_ptr<NodeProcess>> nodes;
+};
+
+} // namespace
+
+TEST_F(EtcdRolesTest, AViewersEtcdUserShowsTheMapAndEveryChangeFailsClearly)
+{
     ASSERT_NO_FATAL_FAILURE(startCtlFleet(dir, operatorUri, nodes));
     {
         auto store = core::openStore(operatorUri, false);
@@ -112,15 +123,8 @@ TEST(EtcdRolesTest, AViewersEtcdUserShowsTheMapAndEveryChangeFailsClearly)
 
 // shardmapctl creates the shard on its node before the store refuses the map entry: the create
 // takes the node's shard back, or says that it stays and how to remove it when it cannot.
-TEST(EtcdRolesTest, ARefusedShardCreateLeavesNoShardOnItsNode)
+TEST_F(EtcdRolesTest, ARefusedShardCreateLeavesNoShardOnItsNode)
 {
-    TempDir dir;
-    std::string error;
-    auto etcd = EtcdProcess::start(error);
-    ASSERT_TRUE(etcd) << error;
-    ASSERT_TRUE(enableEtcdRoles(*etcd, "shardmap", error)) << error;
-    const std::string operatorUri = etcdUriAs(*etcd, "shardmap", "operator");
-    std::vector<std::unique_ptr<NodeProcess>> nodes;
     ASSERT_NO_FATAL_FAILURE(startCtlFleet(dir, operatorUri, nodes));
     const std::string viewer = etcdUriAs(*etcd, "shardmap", "viewer");
     const std::string refusal
@@ -146,14 +150,9 @@ TEST(EtcdRolesTest, ARefusedShardCreateLeavesNoShardOnItsNode)
     EXPECT_TRUE(mapOf(operatorUri).shard("s9"));
 }
 
-TEST(EtcdRolesTest, AnEtcdUserWithoutARoleIsToldItMayNotRead)
+TEST_F(EtcdRolesTest, AnEtcdUserWithoutARoleIsToldItMayNotRead)
 {
-    TempDir dir;
-    std::string error;
-    auto etcd = EtcdProcess::start(error);
-    ASSERT_TRUE(etcd) << error;
-    ASSERT_TRUE(enableEtcdRoles(*etcd, "shardmap", error)) << error;
-    ASSERT_EQ(runCtl(dir, etcdUriAs(*etcd, "shardmap", "operator"), { "init" }).code, 0);
+    ASSERT_EQ(runCtl(dir, operatorUri, { "init" }).code, 0);
     auto run = runCtl(dir, "etcd://" + etcd->endpoint() + "/shardmap?user=nobody", { "shard", "list" },
         { std::string(core::kEtcdPasswordVariable) + "=" + etcdPasswordOf("nobody") });
     EXPECT_EQ(run.code, 7) << run.err;
@@ -165,14 +164,9 @@ TEST(EtcdRolesTest, AnEtcdUserWithoutARoleIsToldItMayNotRead)
 
 // shardmapd writes its leases and the executor's commits: with the viewer's user it routes but
 // never leads, and says why; with its own user (shardmap-writer) it leads.
-TEST(EtcdRolesTest, ShardmapdLeadsWithItsOwnUserAndNeverWithAViewers)
+TEST_F(EtcdRolesTest, ShardmapdLeadsWithItsOwnUserAndNeverWithAViewers)
 {
-    TempDir dir;
-    std::string error;
-    auto etcd = EtcdProcess::start(error);
-    ASSERT_TRUE(etcd) << error;
-    ASSERT_TRUE(enableEtcdRoles(*etcd, "shardmap", error)) << error;
-    ASSERT_EQ(runCtl(dir, etcdUriAs(*etcd, "shardmap", "operator"), { "init" }).code, 0);
+    ASSERT_EQ(runCtl(dir, operatorUri, { "init" }).code, 0);
     const auto uriFor = [&](const std::string& user) {
         std::ofstream(dir.file(user + ".password")) << etcdPasswordOf(user) << "\n";
         return "etcd://" + etcd->endpoint() + "/shardmap?user=" + user
