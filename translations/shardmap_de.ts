@@ -2179,6 +2179,10 @@
         <source>Requested by</source>
         <translation>Angefordert von</translation>
     </message>
+    <message>
+        <source>%1, rolled back</source>
+        <translation>%1, zurückgenommen</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::MigrationsPage</name>

@@ -69,15 +69,24 @@ std::string yesNo(bool value)
     return value ? "yes" : "no";
 }
 
+std::string rolledBackText(const MigrationRecord& m)
+{
+    if (!m.rolledBack)
+        return "no";
+    return "yes: after its cutover to " + core::askedTarget(m) + " the space went back to " + core::askedSource(m);
+}
+
 // Every field of the record, as label and text.
 std::vector<std::pair<std::string, std::string>> describe(const MigrationRecord& m)
 {
     const auto& p = m.progress;
     const std::string throttle
         = m.throttleDocsPerSecond ? std::to_string(m.throttleDocsPerSecond) + " docs/s" : "the settings' default";
-    return { { "migration", m.id }, { "space", m.space }, { "source", m.source }, { "target", m.target },
-        { "phase", core::migrationPhaseName(m.phase) }, { "progress", progressBar(progressShare(m)) },
-        { "docs", docsText(p) }, { "bytes", humanBytes(p.bytesDone) + " / " + humanBytes(p.bytesTotal) },
+    // Source and target as asked: a rollback swaps the record's, not what was asked.
+    return { { "migration", m.id }, { "space", m.space }, { "source", core::askedSource(m) },
+        { "target", core::askedTarget(m) }, { "phase", core::migrationPhaseName(m.phase) },
+        { "progress", progressBar(progressShare(m)) }, { "docs", docsText(p) },
+        { "bytes", humanBytes(p.bytesDone) + " / " + humanBytes(p.bytesTotal) },
         { "rate", fixed(p.docsPerSecond) + " docs/s" }, { "eta", etaText(p.etaSeconds) },
         { "cursor", p.cursor.empty() ? "-" : p.cursor }, { "throttle", throttle }, { "paused", yesNo(m.paused) },
         { "requested by", m.requestedBy }, { "reason", m.reason },
@@ -87,7 +96,7 @@ std::vector<std::pair<std::string, std::string>> describe(const MigrationRecord&
         { "not before", timeOrDash(m.notBeforeUnixMs) }, { "backfilled", yesNo(m.backfilled) },
         { "repairs", std::to_string(m.repairs) + " (" + std::to_string(m.repairedDocs) + " docs)" },
         { "cancel requested", yesNo(m.cancelRequested) }, { "rollback requested", yesNo(m.rollbackRequested) },
-        { "rolled back", yesNo(m.rolledBack) },
+        { "rolled back", rolledBackText(m) },
         { "aborting", m.aborting ? std::string("yes, to ") + core::migrationPhaseName(m.abortPhase) : "no" },
         { "status", m.status.empty() ? "-" : m.status }, { "error", m.error.empty() ? "-" : m.error } };
 }
@@ -215,7 +224,6 @@ CommandResult cmdMigrationShow(const CtlOptions& options, const std::string& id)
     std::vector<std::string> timeline;
     if (*recorded) {
         out["timeline"] = json::parse(core::encode(**recorded));
-        fields.insert(fields.begin() + 2, { "asked", (*recorded)->requestedSource + " -> " + (*recorded)->requestedTarget });
         timeline = timelineLines(**recorded);
     }
     // Who approved it, when a second person had to (issue 17): as its report says.
@@ -227,7 +235,8 @@ CommandResult cmdMigrationShow(const CtlOptions& options, const std::string& id)
         out["approval"]
             = { { "id", approval.id }, { "requested_by", approval.requestedBy }, { "decided_by", approval.decidedBy },
                   { "decided_unix_ms", approval.decidedUnixMs }, { "needs_approval_because", approval.neededBecause } };
-        fields.insert(fields.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, fields.size())),
+        // After migration, space, source and target.
+        fields.insert(fields.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(4, fields.size())),
             { "approved",
                 approval.decidedBy + " (" + approval.id + ") at " + formatTime(approval.decidedUnixMs) + "; asked by "
                     + approval.requestedBy });

@@ -2,12 +2,18 @@
 
 #include "app/ctl/output.h"
 #include "core/map/shard_map.h"
+#include "core/migration/migration_history.h"
 
 namespace shardmap::app {
 
 nlohmann::json migrationJson(const core::MigrationRecord& migration)
 {
-    return nlohmann::json::parse(core::encode(migration));
+    // The store's fields as they are (source and target swapped by a rollback), plus the
+    // direction that was asked for: added, so that scripts reading source/target keep working.
+    nlohmann::json out = nlohmann::json::parse(core::encode(migration));
+    out["requested_source"] = core::askedSource(migration);
+    out["requested_target"] = core::askedTarget(migration);
+    return out;
 }
 
 nlohmann::json operationJson(const core::OperationRecord& operation)
@@ -86,7 +92,7 @@ std::string migrationStatus(const core::MigrationRecord& migration)
 
 std::string directionText(const core::MigrationRecord& migration)
 {
-    return migration.source + " -> " + migration.target;
+    return core::askedSource(migration) + " -> " + core::askedTarget(migration);
 }
 
 } // namespace shardmap::app

@@ -10,6 +10,8 @@
 
 namespace shardmap::app {
 
+// The record in the store's field names, plus requested_source and requested_target: the direction
+// asked for, which a rollback does not swap.
 nlohmann::json migrationJson(const core::MigrationRecord& migration);
 nlohmann::json operationJson(const core::OperationRecord& operation);
 nlohmann::json settingsJson(const core::MigrationSettings& settings);
@@ -24,7 +26,8 @@ std::string etaText(std::int64_t seconds);
 // What a person should know besides the phase: the error, requests waiting for the executor,
 // pause, the executor's status line.
 std::string migrationStatus(const core::MigrationRecord& migration);
-// "from -> to" as the migration moves now.
+// "from -> to" as the migration was asked to move (a rolled-back one too: its status says that it
+// was rolled back).
 std::string directionText(const core::MigrationRecord& migration);
 
 } // namespace shardmap::app

@@ -34,8 +34,8 @@ MigrationHistory MigrationHistory::start(const MigrationRecord& migration)
     history.migration = migration.id;
     history.space = migration.space;
     // A record first seen after a rollback has its direction swapped back.
-    history.requestedSource = migration.rolledBack ? migration.target : migration.source;
-    history.requestedTarget = migration.rolledBack ? migration.source : migration.target;
+    history.requestedSource = askedSource(migration);
+    history.requestedTarget = askedTarget(migration);
     const std::int64_t created = migration.createdUnixMs ? migration.createdUnixMs : migration.updatedUnixMs;
     // Requests made before the executor first wrote the history are found by the first observe.
     history.phases.push_back({ MigrationPhase::Queued, created, 0 });

@@ -111,6 +111,18 @@ struct MigrationHistory {
     void addSample(const ProgressSample& sample);
 };
 
+// The direction a migration was asked to move its space: a rollback swaps the record's source and
+// target (rolledBack), this swaps them back. Everything that shows a migration to people says
+// this direction, and that it was rolled back, rather than the record's working one.
+inline const std::string& askedSource(const MigrationRecord& migration)
+{
+    return migration.rolledBack ? migration.target : migration.source;
+}
+inline const std::string& askedTarget(const MigrationRecord& migration)
+{
+    return migration.rolledBack ? migration.source : migration.target;
+}
+
 std::string encode(const MigrationHistory& history);
 Result<MigrationHistory> decodeMigrationHistory(const std::string& json);
 

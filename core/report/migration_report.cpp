@@ -45,9 +45,8 @@ ReportRow rowOf(const MigrationRecord& m, const std::map<std::string, MigrationH
     const auto found = histories.find(m.id);
     if (found != histories.end())
         row.history = found->second;
-    const bool swapped = m.rolledBack;
-    row.requestedSource = row.history ? row.history->requestedSource : swapped ? m.target : m.source;
-    row.requestedTarget = row.history ? row.history->requestedTarget : swapped ? m.source : m.target;
+    row.requestedSource = row.history ? row.history->requestedSource : askedSource(m);
+    row.requestedTarget = row.history ? row.history->requestedTarget : askedTarget(m);
     row.outcome = outcomeOf(m);
     row.startedUnixMs = m.startedUnixMs;
     row.endedUnixMs = isFinal(m.phase) ? (m.finishedUnixMs ? m.finishedUnixMs : m.updatedUnixMs) : 0;

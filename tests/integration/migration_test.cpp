@@ -578,6 +578,39 @@ TEST_F(MigrationTest, RollbackInTheWindowMovesBackWithoutBackfill)
     EXPECT_TRUE(has(kinds, "rollback-requested"));
     EXPECT_TRUE(has(kinds, "rolled-back"));
     expectMovedCleanly("acme", target, source, workload.model("acme"));
+
+    // shardmapctl says what was asked (source -> target) and that it was rolled back, never
+    // the record's swapped direction as if it had been asked.
+    const auto lineOf = [](const std::string& text, const std::string& start) {
+        const std::size_t at = text.find("\n" + start);
+        return at == std::string::npos ? std::string() : text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+    };
+    auto shown = runCtl(m_dir, storeUri(), { "migrations", "show", queued.id });
+    ASSERT_EQ(shown.code, 0) << shown.err;
+    const std::string text = "\n" + shown.out;
+    EXPECT_EQ(lineOf(text, "source "), "source              " + source) << shown.out;
+    EXPECT_EQ(lineOf(text, "target "), "target              " + target) << shown.out;
+    EXPECT_EQ(lineOf(text, "rolled back "),
+        "rolled back         yes: after its cutover to " + target + " the space went back to " + source)
+        << shown.out;
+    auto shownJson = runCtl(m_dir, storeUri(), { "--json", "migrations", "show", queued.id }).parsed();
+    const auto& record = shownJson["migration"];
+    EXPECT_EQ(record["requested_source"], source) << shownJson.dump(2);
+    EXPECT_EQ(record["requested_target"], target);
+    EXPECT_EQ(record["rolled_back"], true);
+    // The store's working fields keep their meaning (backward compatible): the way back.
+    EXPECT_EQ(record["source"], target);
+    EXPECT_EQ(shownJson["timeline"]["requested_source"], source);
+    auto listed = runCtl(m_dir, storeUri(), { "migrations", "list" });
+    ASSERT_EQ(listed.code, 0) << listed.err;
+    const std::string row = lineOf("\n" + listed.out, queued.id);
+    EXPECT_NE(row.find(source + " -> " + target), std::string::npos) << listed.out;
+    EXPECT_EQ(row.find(target + " -> " + source), std::string::npos) << listed.out;
+    EXPECT_NE(row.find("rolled back"), std::string::npos) << listed.out;
+    auto listedJson = runCtl(m_dir, storeUri(), { "--json", "migrations", "list" }).parsed();
+    ASSERT_EQ(listedJson["migrations"].size(), 1u) << listedJson.dump(2);
+    EXPECT_EQ(listedJson["migrations"][0]["requested_source"], source);
+    EXPECT_EQ(listedJson["migrations"][0]["requested_target"], target);
 }
 
 TEST_F(MigrationTest, PauseHoldsTheBackfillAndResumeFinishesIt)

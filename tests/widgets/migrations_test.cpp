@@ -62,6 +62,19 @@ MapPtr makeMap(const std::vector<core::MigrationRecord>& migrations, std::uint64
     return map;
 }
 
+TEST(MigrationsModel, TheRouteOfARolledBackMigrationIsTheAskedOne)
+{
+    MigrationsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    // Asked s20 -> s11; the rollback swapped the record for the way back.
+    auto rolled = makeMigration("m-1", "acme", "s11", "s20", core::MigrationPhase::Cancelled);
+    rolled.rolledBack = true;
+    model.setMap(makeMap({ rolled }, 1));
+    const QModelIndex route = model.index(0, MigrationsModel::RouteColumn);
+    EXPECT_EQ(route.data().toString(), QStringLiteral("s20 → s11, rolled back"));
+    EXPECT_EQ(route.data(MigrationsModel::SortRole).toString(), QStringLiteral("s20\ns11"));
+}
+
 TEST(MigrationsModel, RowsFollowTheMapIncrementallyAndNeverReset)
 {
     MigrationsModel model;
@@ -396,6 +409,10 @@ TEST_F(MigrationsPageTest, RollbackInTheWindowFromThePage)
     ASSERT_TRUE(waitFor([&] { return !shown(queued.id)->active(); }, 120000)) << m_controller->stderrText();
     EXPECT_TRUE(shown(queued.id)->rolledBack);
     EXPECT_EQ(shardOf("acme"), source);
+    // The table's route is the one asked for, and says that it went back.
+    EXPECT_EQ(m_page->model()->index(m_page->model()->rowOf(id), MigrationsModel::RouteColumn).data().toString(),
+        QStringLiteral("%1 → %2, rolled back")
+            .arg(QString::fromStdString(source), QString::fromStdString(queued.target)));
 
     // The detail view ("Details…" on the selected row) keeps the direction that was asked for.
     m_page->selectMigration(id);

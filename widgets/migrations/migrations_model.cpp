@@ -1,5 +1,6 @@
 #include "widgets/migrations/migrations_model.h"
 
+#include "core/migration/migration_history.h"
 #include "widgets/style/format.h"
 
 #include <QDateTime>
@@ -184,6 +185,13 @@ QString MigrationsModel::phaseText(const core::MigrationRecord& record)
     return text;
 }
 
+QString MigrationsModel::routeText(const core::MigrationRecord& record)
+{
+    // As asked: a rollback swaps the record's source and target for the way back.
+    const QString route = tr("%1 → %2").arg(qs(core::askedSource(record)), qs(core::askedTarget(record)));
+    return record.rolledBack ? tr("%1, rolled back").arg(route) : route;
+}
+
 int MigrationsModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
@@ -222,7 +230,7 @@ QVariant MigrationsModel::displayValue(const core::MigrationRecord& record, int 
     switch (column) {
     case IdColumn: return qs(record.id);
     case SpaceColumn: return qs(record.space);
-    case RouteColumn: return tr("%1 → %2").arg(qs(record.source), qs(record.target));
+    case RouteColumn: return routeText(record);
     case PhaseColumn: return phaseText(record);
     case ProgressColumn: {
         const double progress = progressOf(record);
@@ -247,7 +255,7 @@ QVariant MigrationsModel::sortValue(const core::MigrationRecord& record, int col
     switch (column) {
     case IdColumn: return qs(record.id);
     case SpaceColumn: return qs(record.space);
-    case RouteColumn: return qs(record.source + "\n" + record.target);
+    case RouteColumn: return qs(core::askedSource(record) + "\n" + core::askedTarget(record));
     case PhaseColumn: return static_cast<int>(record.phase);
     case ProgressColumn: return progressOf(record);
     case DocsColumn: return qulonglong(record.progress.docsDone);

@@ -72,6 +72,8 @@ public:
 
     static StateCategory categoryOf(const core::MigrationRecord& record);
     static QString phaseText(const core::MigrationRecord& record);
+    // "s0 → s1" as the migration was asked to move, also after a rollback ("s0 → s1, rolled back").
+    static QString routeText(const core::MigrationRecord& record);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
