@@ -3510,6 +3510,10 @@ Gehen Sie zurück, um neu zu planen.</translation>
         <source>expired</source>
         <translation>abgelaufen</translation>
     </message>
+    <message>
+        <source>Aborted cutovers</source>
+        <translation>Abgebrochene Umschaltungen</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::ReportExportDialog</name>

@@ -1,5 +1,6 @@
 #include "core/migration/migration_history.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 using nlohmann::json;
@@ -82,8 +83,10 @@ bool MigrationHistory::observe(const MigrationRecord& before, const MigrationRec
     }
     if (!after.error.empty() && after.error != before.error && !isFinal(after.phase))
         event("error", after.error + (after.status.empty() ? "" : " (" + after.status + ")"));
-    if (after.cutoverAborts > before.cutoverAborts)
+    if (after.cutoverAborts > before.cutoverAborts) {
+        cutoverAborts += after.cutoverAborts - before.cutoverAborts;
         event("cutover-aborted", after.status.empty() ? after.error : after.status);
+    }
     if (after.repairs > before.repairs)
         event("repair", "repaired " + std::to_string(after.repairedDocs - before.repairedDocs) + " document(s)");
     if (after.paused != seenPaused) {
@@ -132,6 +135,7 @@ std::string encode(const MigrationHistory& history)
     json doc = { { "migration", history.migration }, { "space", history.space },
         { "requested_source", history.requestedSource }, { "requested_target", history.requestedTarget },
         { "phases", phases }, { "events", events }, { "samples", samples }, { "write_hold_ms", history.writeHoldMs },
+        { "cutover_aborts", history.cutoverAborts },
         { "seen",
             { { "paused", history.seenPaused }, { "cancel_requested", history.seenCancelRequested },
                 { "rollback_requested", history.seenRollbackRequested } } } };
@@ -169,6 +173,11 @@ Result<MigrationHistory> decodeMigrationHistory(const std::string& text)
             history.samples.push_back(
                 { s.at(0).get<std::int64_t>(), s.at(1).get<std::uint64_t>(), s.at(2).get<std::uint64_t>() });
         history.writeHoldMs = doc.value("write_hold_ms", -1.0);
+        // Histories written before the counter: the aborted cutovers their events kept.
+        history.cutoverAborts = doc.contains("cutover_aborts")
+            ? doc.at("cutover_aborts").get<std::uint32_t>()
+            : static_cast<std::uint32_t>(std::count_if(history.events.begin(), history.events.end(),
+                [](const MigrationEvent& e) { return e.kind == "cutover-aborted"; }));
         const json seen = doc.value("seen", json::object());
         history.seenPaused = seen.value("paused", false);
         history.seenCancelRequested = seen.value("cancel_requested", false);

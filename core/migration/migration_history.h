@@ -96,6 +96,9 @@ struct MigrationHistory {
     bool seenPaused = false;
     bool seenCancelRequested = false;
     bool seenRollbackRequested = false;
+    // Cutovers that aborted over the whole migration. The record's cutoverAborts counts those
+    // in a row and a cutover that commits resets it; this is never reset.
+    std::uint32_t cutoverAborts = 0;
 
     bool operator==(const MigrationHistory&) const = default;
 

@@ -53,6 +53,7 @@ ReportRow rowOf(const MigrationRecord& m, const std::map<std::string, MigrationH
     if (row.startedUnixMs > 0)
         row.durationMs = (row.endedUnixMs ? row.endedUnixMs : now) - row.startedUnixMs;
     row.writeHoldMs = row.history ? row.history->writeHoldMs : -1;
+    row.cutoverAborts = std::max(m.cutoverAborts, row.history ? row.history->cutoverAborts : 0u);
     return row;
 }
 
@@ -90,6 +91,7 @@ void summarize(MigrationReport& report)
             s.longestHoldMigration = row.record.id;
         }
         s.repairedDocs += row.record.repairedDocs;
+        s.cutoverAborts += row.cutoverAborts;
         if (row.history && row.history->verification && row.writeHoldMs >= 0)
             (row.history->verification->equal ? s.verifiedEqual : s.verifiedApart) += 1;
     }
@@ -439,7 +441,7 @@ std::string reportCsv(const MigrationReport& report)
             m.operation, m.requestedBy, m.reason, number(m.createdUnixMs), number(row.startedUnixMs),
             number(row.endedUnixMs), number(row.durationMs), hold, number(m.progress.docsDone),
             number(m.progress.docsTotal), number(m.progress.bytesDone), number(m.progress.bytesTotal),
-            number(m.repairs), number(m.repairedDocs), number(m.cutoverAborts),
+            number(m.repairs), number(m.repairedDocs), number(row.cutoverAborts),
             verified ? (row.history->verification->equal ? "true" : "false") : "", m.error,
             row.approval ? row.approval->decidedBy : "", row.approval ? row.approval->id : "" });
     }
@@ -459,7 +461,7 @@ std::string reportJson(const MigrationReport& report)
             { "write_hold_ms", row.writeHoldMs >= 0 ? json(row.writeHoldMs) : json(nullptr) },
             { "docs_done", m.progress.docsDone }, { "docs_total", m.progress.docsTotal },
             { "bytes_done", m.progress.bytesDone }, { "bytes_total", m.progress.bytesTotal }, { "repairs", m.repairs },
-            { "repaired_docs", m.repairedDocs }, { "cutover_aborts", m.cutoverAborts }, { "error", m.error },
+            { "repaired_docs", m.repairedDocs }, { "cutover_aborts", row.cutoverAborts }, { "error", m.error },
             { "history", historyJson(row.history) }, { "approval", approvalJson(row.approval) } });
     }
     const ReportSummary& s = report.summary;
@@ -492,7 +494,8 @@ std::string reportJson(const MigrationReport& report)
                 { "longest_duration_ms", s.longestDurationMs }, { "longest_migration", s.longestMigration },
                 { "longest_write_hold_ms", s.longestWriteHoldMs >= 0 ? json(s.longestWriteHoldMs) : json(nullptr) },
                 { "longest_hold_migration", s.longestHoldMigration }, { "verified_equal", s.verifiedEqual },
-                { "verified_apart", s.verifiedApart }, { "repaired_docs", s.repairedDocs } } },
+                { "verified_apart", s.verifiedApart }, { "repaired_docs", s.repairedDocs },
+                { "cutover_aborts", s.cutoverAborts } } },
         { "operations", operations }, { "migrations", rows }, { "refused_requests", refused } };
     return document.dump(2);
 }

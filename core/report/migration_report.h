@@ -78,6 +78,9 @@ struct ReportRow {
     std::int64_t durationMs = 0;
     // -1 when it never cut over.
     double writeHoldMs = -1;
+    // Cutovers that aborted over the whole migration (the history's counter; the record's own
+    // is reset by the cutover that commits).
+    std::uint32_t cutoverAborts = 0;
     // The approval whose change queued it (or queued its operation); none when no second person
     // was needed.
     std::optional<ReportApproval> approval;
@@ -96,6 +99,7 @@ struct ReportSummary {
     std::size_t verifiedEqual = 0;
     std::size_t verifiedApart = 0;
     std::uint64_t repairedDocs = 0;
+    std::uint64_t cutoverAborts = 0;
 };
 
 // A shard an operation touched: as measured when it was queued, and after, that plus what its

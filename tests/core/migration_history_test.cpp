@@ -6,6 +6,7 @@
 #include "tests/support/test_dir.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 using namespace shardmap::core;
 using shardmap::testing::TempDir;
@@ -74,6 +75,35 @@ TEST(MigrationHistory, EventsComeFromWhatChangedInTheRecord)
     EXPECT_EQ(history.events[0].text, "node n2 unreachable (retrying in 400 ms)");
     EXPECT_EQ(history.events[3].text, "repaired 7 document(s)");
     EXPECT_FALSE(history.observe(later, later, 30)) << "nothing changed, nothing to write";
+}
+
+TEST(MigrationHistory, AbortedCutoversAreCountedThroughTheCutoverThatCommits)
+{
+    MigrationRecord cutover = queued();
+    cutover.phase = MigrationPhase::Cutover;
+    MigrationHistory history = MigrationHistory::start(cutover);
+    MigrationRecord aborted = cutover;
+    aborted.phase = MigrationPhase::DualWrite;
+    aborted.cutoverAborts = 1;
+    history.observe(cutover, aborted, 10);
+    MigrationRecord again = aborted;
+    again.phase = MigrationPhase::Cutover;
+    history.observe(aborted, again, 20);
+    // The cutover that commits resets the record's count of aborts in a row.
+    MigrationRecord committed = again;
+    committed.phase = MigrationPhase::Cleanup;
+    committed.cutoverAborts = 0;
+    history.observe(again, committed, 30);
+    EXPECT_EQ(history.cutoverAborts, 1u);
+    auto decoded = decodeMigrationHistory(encode(history));
+    ASSERT_TRUE(decoded);
+    EXPECT_EQ(decoded->cutoverAborts, 1u);
+    // A history written before the counter: its cutover-aborted events.
+    auto old = nlohmann::json::parse(encode(history));
+    old.erase("cutover_aborts");
+    auto fromEvents = decodeMigrationHistory(old.dump());
+    ASSERT_TRUE(fromEvents);
+    EXPECT_EQ(fromEvents->cutoverAborts, 1u);
 }
 
 TEST(MigrationHistory, ProgressSamplesAreSpacedAndBounded)

@@ -162,6 +162,26 @@ TEST(MigrationReport, JsonHasItsSchemaAndAgreesWithTheCsv)
     EXPECT_EQ(document["migrations"][0]["history"]["write_hold_ms"], 12.5);
 }
 
+TEST(MigrationReport, AbortedCutoversCountAfterTheCutoverThatCommitted)
+{
+    Fixture f;
+    // m-1 is done: its record's count of aborts in a row was reset by the cutover that committed.
+    ASSERT_EQ(f.map.migrations.at("m-1").value.cutoverAborts, 0u);
+    f.histories["m-1"].cutoverAborts = 2;
+    auto report = buildReport(f.map, f.histories, { { "m-1" }, {}, 0, 0, {}, {}, {} }, 10000);
+    ASSERT_TRUE(report);
+    EXPECT_EQ(report->rows.at(0).cutoverAborts, 2u);
+    EXPECT_EQ(report->summary.cutoverAborts, 2u);
+    const auto document = nlohmann::json::parse(reportJson(*report));
+    EXPECT_EQ(document["migrations"][0]["cutover_aborts"], 2);
+    EXPECT_EQ(document["summary"]["cutover_aborts"], 2);
+    const auto csv = parseCsv(reportCsv(*report));
+    const auto& header = csv.at(0);
+    const auto column
+        = static_cast<std::size_t>(std::find(header.begin(), header.end(), "cutover_aborts") - header.begin());
+    EXPECT_EQ(csv.at(1).at(column), "2");
+}
+
 TEST(MigrationReport, CopyIntervalsAreTheRateBetweenSamplesAndSkipARestartedCopy)
 {
     const std::vector<ProgressSample> samples { { 1000, 0, 0 }, { 3000, 400, 4000 }, { 3000, 450, 4500 },

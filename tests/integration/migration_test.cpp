@@ -7,7 +7,9 @@
 #include "ctl_run.h"
 #include "node_test_helpers.h"
 #include "tests/support/controller_process.h"
+#include "tests/support/csv.h"
 #include "tests/support/fleet_test.h"
+#include "tests/support/pdf_text.h"
 #include "tests/support/workload.h"
 
 #include <set>
@@ -678,6 +680,35 @@ TEST_F(MigrationTest, ACutoverPastItsTimeLimitAbortsToDualWriteAndSucceedsLater)
     EXPECT_TRUE(has(eventKinds(recorded), "cutover-aborted"));
     EXPECT_GE(recorded.writeHoldMs, 0);
     expectMovedCleanly("acme", source, target, workload.model("acme"));
+
+    // Its report counts the aborted cutover in every form, though the cutover that committed
+    // reset the record's count of aborts in a row.
+    EXPECT_EQ(migration(queued.id).cutoverAborts, 0u);
+    EXPECT_EQ(recorded.cutoverAborts, 1u);
+    const auto reportAs = [&](const std::string& format) {
+        const std::string file = m_dir.file("report." + format);
+        auto written
+            = runCtl(m_dir, storeUri(), { "report", "--migration", queued.id, "--format", format, "-o", file });
+        EXPECT_EQ(written.code, 0) << written.err;
+        return file;
+    };
+    const auto json = nlohmann::json::parse(readWholeFile(reportAs("json")));
+    EXPECT_EQ(json["migrations"][0]["cutover_aborts"], 1) << json.dump(2);
+    EXPECT_EQ(json["summary"]["cutover_aborts"], 1);
+    const auto csv = parseCsv(readWholeFile(reportAs("csv")));
+    ASSERT_EQ(csv.size(), 2u);
+    const auto column
+        = static_cast<std::size_t>(std::find(csv[0].begin(), csv[0].end(), "cutover_aborts") - csv[0].begin());
+    ASSERT_LT(column, csv[1].size());
+    EXPECT_EQ(csv[1][column], "1");
+    const std::string text = pdfText(reportAs("pdf"), m_dir.file("pdftotext.stderr"));
+    const std::string label = "Aborted cutovers";
+    const std::size_t at = text.find(label);
+    ASSERT_NE(at, std::string::npos) << text;
+    std::istringstream rest(text.substr(at + label.size(), text.find('\n', at) - at - label.size()));
+    std::string figure;
+    rest >> figure;
+    EXPECT_EQ(figure, "1") << text.substr(at, 80);
 }
 
 TEST_F(MigrationTest, TheOldSourceFollowsWritesUntilTheRollbackWindowClosesThenIsCleanedUp)

@@ -220,6 +220,7 @@ QString summaryHtml(const core::MigrationReport& report, const QLocale& locale)
             .arg(s.verifiedEqual)
             .arg(s.verifiedApart));
     line(ReportDocument::tr("Repaired documents"), count(s.repairedDocs, locale));
+    line(ReportDocument::tr("Aborted cutovers"), count(s.cutoverAborts, locale));
     return html + QStringLiteral("</table>");
 }
 
