@@ -8,6 +8,7 @@
 #include "widgets/session/fleet_connection.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QThread>
@@ -243,6 +244,35 @@ TEST_F(FleetConnectionTest, EveryNodeStreamsMetricsOnTheUiThread)
     ASSERT_TRUE(connection.latestSample(QStringLiteral("n1")));
     EXPECT_EQ(connection.latestSample(QStringLiteral("n1"))->shards.front().shard, "s1");
     EXPECT_GT(connection.newestSampleArrivalMs(), 0);
+}
+
+// A UI thread that falls behind (a long map change, a starved CPU) gets each node's newest sample
+// once it is back, not every sample the stream delivered meanwhile, and the stream is not taken
+// for stale because its samples waited for the UI thread.
+TEST_F(FleetConnectionTest, ABusyUiThreadGetsTheNewestSampleNotABacklog)
+{
+    startFleet(1);
+    FleetConnection connection;
+    connection.open(spec());
+    ASSERT_TRUE(waitFor([&] { return connection.nodeLink(QStringLiteral("n0")).reachable; }));
+    std::vector<SamplePtr> samples;
+    QObject::connect(&connection, &FleetConnection::nodeSample,
+        [&samples](const QString&, const SamplePtr& sample) { samples.push_back(sample); });
+    QSignalSpy links(&connection, &FleetConnection::nodeLinkChanged);
+
+    // Busy for longer than the stale-stream limit (5 intervals + 2 s), at 200 ms a sample.
+    QThread::msleep(4000);
+    const qint64 resumed = QDateTime::currentMSecsSinceEpoch();
+    QCoreApplication::processEvents();
+    ASSERT_GE(samples.size(), 1u);
+    EXPECT_LE(samples.size(), 2u);
+    EXPECT_GE(connection.skippedSamples(), 10u);
+    ASSERT_TRUE(samples.back());
+    EXPECT_GE(samples.back()->unixMs, resumed - 2000); // not the first of the 4 s
+
+    QCoreApplication::processEvents();
+    EXPECT_TRUE(links.isEmpty());
+    EXPECT_TRUE(connection.nodeLink(QStringLiteral("n0")).reachable);
 }
 
 TEST_F(FleetConnectionTest, KilledNodeIsReportedAndComesBackOnRestart)

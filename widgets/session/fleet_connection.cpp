@@ -8,8 +8,10 @@
 #include <QDateTime>
 #include <QSet>
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <fstream>
+#include <mutex>
 #include <utility>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -53,6 +55,38 @@ QString fromCore(const core::Error& error)
 
 } // namespace
 
+// Where a metrics stream leaves its newest sample for the UI thread. The stream's thread puts;
+// only the first put after a take posts a callback, and that callback takes the newest sample. A UI
+// thread that falls behind (a long map change, a starved CPU) then skips samples instead of
+// queueing every one of them, each holding a whole node's figures.
+struct FleetConnection::SampleMailbox {
+    std::mutex mutex;
+    SamplePtr pending;
+    bool posted = false;
+    // When the stream last delivered (ms since epoch), read by the stale-stream check: a sample
+    // waiting for a busy UI thread still shows the stream is alive.
+    std::atomic<qint64> arrivedMs { 0 };
+    std::atomic<std::uint64_t> skipped { 0 };
+
+    // Returns whether the caller must post a callback that takes the sample.
+    bool put(SamplePtr sample, qint64 now)
+    {
+        arrivedMs.store(now, std::memory_order_relaxed);
+        const std::lock_guard lock(mutex);
+        if (pending)
+            skipped.fetch_add(1, std::memory_order_relaxed);
+        pending = std::move(sample);
+        return !std::exchange(posted, true);
+    }
+
+    SamplePtr take()
+    {
+        const std::lock_guard lock(mutex);
+        posted = false;
+        return std::move(pending);
+    }
+};
+
 // One node's metrics stream and its reconnect state. Lives on the UI thread; the subscription's
 // callbacks only post values back to the connection, tagged with the generation they belong to.
 struct FleetConnection::NodeLink {
@@ -72,6 +106,7 @@ struct FleetConnection::NodeLink {
     qint64 subscribedAtMs = 0;
     QTimer* retry = nullptr;
     SamplePtr latest;
+    std::shared_ptr<SampleMailbox> mailbox;
 };
 
 FleetConnection::FleetConnection(QObject* parent)
@@ -561,13 +596,18 @@ void FleetConnection::subscribe(NodeLink& link)
     QPointer<FleetConnection> self(this);
     link.subscribedAtMs = nowMs();
     link.lastSampleMs = 0;
+    auto mailbox = std::make_shared<SampleMailbox>();
+    link.mailbox = mailbox;
     link.subscription = link.client->watchMetrics(
         std::chrono::milliseconds(m_spec.metricsIntervalMs), link.includeSpaces,
-        [self, nodeId, generation](const core::NodeMetricsValue& value) {
-            auto sample = std::make_shared<const core::NodeMetricsValue>(value);
-            postTo(self.data(), [self, nodeId, generation, sample] {
+        [self, nodeId, generation, mailbox](const core::NodeMetricsValue& value) {
+            if (!mailbox->put(std::make_shared<const core::NodeMetricsValue>(value), nowMs())) {
+                return; // a posted callback will take this sample
+            }
+            postTo(self.data(), [self, nodeId, generation, mailbox] {
+                SamplePtr sample = mailbox->take();
                 auto it = self->m_nodes.find(nodeId);
-                if (it == self->m_nodes.end() || (*it)->generation != generation) {
+                if (!sample || it == self->m_nodes.end() || (*it)->generation != generation) {
                     return;
                 }
                 NodeLink& current = **it;
@@ -625,11 +665,21 @@ void FleetConnection::checkStaleStreams()
         if (!link->subscription) {
             continue;
         }
-        const qint64 since = link->lastSampleMs ? link->lastSampleMs : link->subscribedAtMs;
+        const qint64 arrived = std::max(link->lastSampleMs, link->mailbox ? link->mailbox->arrivedMs.load() : 0);
+        const qint64 since = arrived ? arrived : link->subscribedAtMs;
         if (now - since > limit) {
             nodeFailed(link->id, link->generation, tr("no metrics for %1 s").arg((now - since) / 1000));
         }
     }
+}
+
+std::uint64_t FleetConnection::skippedSamples() const
+{
+    std::uint64_t skipped = 0;
+    for (const auto& link : m_nodes) {
+        skipped += link->mailbox ? link->mailbox->skipped.load() : 0;
+    }
+    return skipped;
 }
 
 SamplePtr FleetConnection::latestSample(const QString& nodeId) const

@@ -95,6 +95,9 @@ public:
     // The newest sample of a node (nullptr if none yet), and when the newest of any node arrived.
     SamplePtr latestSample(const QString& nodeId) const;
     qint64 newestSampleArrivalMs() const { return m_newestArrivalMs; }
+    // Samples the streams delivered that a newer one replaced before the UI thread took them
+    // (since each stream started): a UI thread that falls behind skips, it never queues.
+    std::uint64_t skippedSamples() const;
     NodeLinkInfo nodeLink(const QString& nodeId) const;
 
     // Ask a node's stream to carry per-space figures (detail views showing the node's spaces).
@@ -133,6 +136,7 @@ signals:
 
 private:
     struct NodeLink;
+    struct SampleMailbox;
 
     void setState(State state, const QString& detail);
     struct Opened;
