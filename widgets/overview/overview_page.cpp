@@ -25,6 +25,8 @@ namespace {
 
 constexpr qint64 kDayMs = 24LL * 3600 * 1000;
 constexpr qint64 kBucketMs = 60 * 1000;
+constexpr qint64 kBaselineRenewMs = 60 * 1000;
+constexpr int kChartRebuildMs = 250;
 
 enum ItemRole { NodeRole = Qt::UserRole + 1, ShardRole, SpaceRole, KindRole, SubjectRole };
 
@@ -41,14 +43,6 @@ QString number(double value, int decimals = 1)
 QString count(std::uint64_t value)
 {
     return QLocale().toString(static_cast<qulonglong>(value));
-}
-
-double writesOf(const core::NodeMetricsValue& sample)
-{
-    double writes = 0;
-    for (const auto& shard : sample.shards)
-        writes += shard.writesPerSecond;
-    return writes;
 }
 
 QStandardItem* item(const QString& text, bool numeric = false)
@@ -253,7 +247,9 @@ OverviewPage::OverviewPage(FleetConnection* connection, AlertMonitor* monitor, Q
             m_seeded = false;
             m_spacesRunning = false;
             m_shardBytesSince.clear();
+            m_baselinesRenewedMs = 0;
             m_historyBuckets.clear();
+            m_chartRebuild.stop();
             m_rates->clear();
             m_disk->clear();
             m_spaces->removeRows(0, m_spaces->rowCount());
@@ -262,6 +258,9 @@ OverviewPage::OverviewPage(FleetConnection* connection, AlertMonitor* monitor, Q
     });
     connect(monitor, &AlertMonitor::alertsChanged, this, &OverviewPage::updateAttention);
     connect(monitor, &AlertMonitor::leasesChanged, this, &OverviewPage::refresh);
+    m_chartRebuild.setSingleShot(true);
+    m_chartRebuild.setInterval(kChartRebuildMs);
+    connect(&m_chartRebuild, &QTimer::timeout, this, &OverviewPage::rebuildHistoryCharts);
     m_refresh.setInterval(kRefreshMs);
     connect(&m_refresh, &QTimer::timeout, this, &OverviewPage::refresh);
     m_refresh.start();
@@ -308,31 +307,30 @@ void OverviewPage::seedHistory(const MapPtr& map)
         if (node.value.retired)
             continue;
         const QString nodeId = QString::fromStdString(id);
-        m_connection->fetchHistory(
-            nodeId, since, this, [this, nodeId](core::Result<core::MetricsHistoryValue> history) {
+        m_connection->fetchHistoryDigest(
+            nodeId, since, kBucketMs, this, [this, nodeId](core::Result<core::HistoryDigest> history) {
                 if (history)
                     addHistory(nodeId, *history);
             });
     }
 }
 
-void OverviewPage::addHistory(const QString& nodeId, const core::MetricsHistoryValue& history)
+void OverviewPage::addHistory(const QString& nodeId, const core::HistoryDigest& history)
 {
-    const qint64 since = nowMs() - kDayMs;
-    for (const core::NodeMetricsValue& sample : history.samples) {
-        if (sample.unixMs < since)
-            continue;
-        // The node's last sample in each minute.
-        const qint64 bucket = sample.unixMs / kBucketMs * kBucketMs;
-        const double used
-            = static_cast<double>(sample.diskTotalBytes - std::min(sample.diskFreeBytes, sample.diskTotalBytes));
-        m_historyBuckets[bucket][nodeId] = { writesOf(sample), sample.queriesPerSecond, used };
-        for (const auto& shard : sample.shards) {
-            auto& oldest = m_shardBytesSince[shard.shard];
-            if (oldest.first == 0 || sample.unixMs < oldest.first)
-                oldest = { sample.unixMs, shard.bytesEstimate };
-        }
+    for (const auto& bucket : history.buckets)
+        m_historyBuckets[bucket.startMs][nodeId]
+            = { bucket.writesPerSecond, bucket.searchesPerSecond, bucket.diskUsedBytes };
+    for (const auto& shard : history.oldestBytes) {
+        auto& oldest = m_shardBytesSince[shard.shard];
+        if (oldest.first == 0 || shard.unixMs < oldest.first)
+            oldest = { shard.unixMs, shard.bytes };
     }
+    if (!m_chartRebuild.isActive())
+        m_chartRebuild.start();
+}
+
+void OverviewPage::rebuildHistoryCharts()
+{
     TimeSeriesChart::Points writes;
     TimeSeriesChart::Points searches;
     TimeSeriesChart::Points disk;
@@ -364,7 +362,7 @@ void OverviewPage::appendChartPoint(qint64 now)
         if (!sample || node.value.retired)
             continue;
         any = true;
-        sum.writes += writesOf(*sample);
+        sum.writes += core::writesPerSecond(*sample);
         sum.searches += sample->queriesPerSecond;
         sum.diskUsed
             += static_cast<double>(sample->diskTotalBytes - std::min(sample->diskFreeBytes, sample->diskTotalBytes));
@@ -510,6 +508,9 @@ void OverviewPage::updateHottestShards(const MapPtr& map)
     std::vector<Hot> hot;
     std::vector<SamplePtr> keep; // the samples the pointers point into
     const qint64 now = nowMs();
+    const bool renewBaselines = now - m_baselinesRenewedMs >= kBaselineRenewMs;
+    if (renewBaselines)
+        m_baselinesRenewedMs = now;
     for (const auto& [id, node] : map->nodes) {
         const QString nodeId = QString::fromStdString(id);
         const SamplePtr sample = m_connection->latestSample(nodeId);
@@ -518,6 +519,8 @@ void OverviewPage::updateHottestShards(const MapPtr& map)
         keep.push_back(sample);
         for (const auto& shard : sample->shards) {
             hot.push_back({ &shard, nodeId, shard.queriesPerSecond + shard.writesPerSecond });
+            if (!renewBaselines)
+                continue;
             auto& oldest = m_shardBytesSince[shard.shard];
             if (oldest.first == 0 || oldest.first < now - kDayMs)
                 oldest = { sample->unixMs, shard.bytesEstimate };
@@ -531,7 +534,9 @@ void OverviewPage::updateHottestShards(const MapPtr& map)
     m_shards->setRowCount(static_cast<int>(n));
     for (std::size_t i = 0; i < n; ++i) {
         const auto& entry = hot[i];
-        const auto since = m_shardBytesSince[entry.shard->shard];
+        auto& since = m_shardBytesSince[entry.shard->shard];
+        if (since.first == 0)
+            since = { now, entry.shard->bytesEstimate };
         const double growth = static_cast<double>(entry.shard->bytesEstimate) - static_cast<double>(since.second);
         const QString growthText = growth >= 0 ? QStringLiteral("+") + formatBytes(static_cast<std::uint64_t>(growth))
                                                : QStringLiteral("−") + formatBytes(static_cast<std::uint64_t>(-growth));

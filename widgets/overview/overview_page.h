@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <QWidget>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 class QLabel;
@@ -101,7 +102,8 @@ private:
     OverviewTile* addTile(const QString& name, const QString& title, Target target);
     void mapChanged(const MapPtr& map);
     void seedHistory(const MapPtr& map);
-    void addHistory(const QString& nodeId, const core::MetricsHistoryValue& history);
+    void addHistory(const QString& nodeId, const core::HistoryDigest& history);
+    void rebuildHistoryCharts();
     void updateAttention();
     void updateHottestShards(const MapPtr& map);
     void appendChartPoint(qint64 nowMs);
@@ -123,7 +125,12 @@ private:
     bool m_spacesRunning = false;
     Generation m_generation;
     // The oldest bytes seen of each shard in the last 24 h (history or live), for its growth.
-    std::map<std::string, std::pair<qint64, std::uint64_t>> m_shardBytesSince;
+    std::unordered_map<std::string, std::pair<qint64, std::uint64_t>> m_shardBytesSince;
+    // When the baselines above were last renewed from the live samples (once a minute is enough
+    // for a 24 h growth, and every shard of the fleet is a lot to walk every refresh).
+    qint64 m_baselinesRenewedMs = 0;
+    // The charts are rebuilt once after a burst of node histories, not once per node.
+    QTimer m_chartRebuild;
     // Fleet totals per minute from the nodes' histories, summed as they arrive.
     std::map<qint64, std::map<QString, Point>> m_historyBuckets;
 };

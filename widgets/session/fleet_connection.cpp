@@ -725,21 +725,50 @@ void FleetConnection::releaseSpaceDetail(const QString& nodeId)
     }
 }
 
-void FleetConnection::fetchHistory(const QString& nodeId, qint64 sinceUnixMs, QObject* context,
-    std::function<void(core::Result<core::MetricsHistoryValue>)> done)
+std::shared_ptr<core::NodeClient> FleetConnection::historyClient(const QString& nodeId, core::Error& why) const
 {
     auto it = m_nodes.find(nodeId);
     std::shared_ptr<core::NodeClient> client = it == m_nodes.end() ? nullptr : (*it)->client;
     if (!client) {
-        const QString why = it == m_nodes.end() ? tr("node %1 is not in the map").arg(nodeId)
-                                                : tr("node %1 is unreachable: %2").arg(nodeId, (*it)->error);
-        const std::string node = nodeId.toStdString();
-        postTo(context,
-            [done, why, node] { done(core::makeError(core::ErrorCode::Unavailable, why.toStdString(), node)); });
+        const QString reason = it == m_nodes.end() ? tr("node %1 is not in the map").arg(nodeId)
+                                                   : tr("node %1 is unreachable: %2").arg(nodeId, (*it)->error);
+        why = core::makeError(core::ErrorCode::Unavailable, reason.toStdString(), nodeId.toStdString());
+    }
+    return client;
+}
+
+void FleetConnection::fetchHistory(const QString& nodeId, qint64 sinceUnixMs, QObject* context,
+    std::function<void(core::Result<core::MetricsHistoryValue>)> done)
+{
+    core::Error why;
+    auto client = historyClient(nodeId, why);
+    if (!client) {
+        postTo(context, [done, why] { done(why); });
         return;
     }
     runInBackground(
         m_pool, context, [client, sinceUnixMs] { return client->metricsHistory(sinceUnixMs); }, std::move(done));
+}
+
+void FleetConnection::fetchHistoryDigest(const QString& nodeId, qint64 sinceUnixMs, qint64 bucketMs, QObject* context,
+    std::function<void(core::Result<core::HistoryDigest>)> done)
+{
+    core::Error why;
+    auto client = historyClient(nodeId, why);
+    if (!client) {
+        postTo(context, [done, why] { done(why); });
+        return;
+    }
+    runInBackground(
+        m_pool, context,
+        [client, sinceUnixMs, bucketMs]() -> core::Result<core::HistoryDigest> {
+            auto history = client->metricsHistory(sinceUnixMs);
+            if (!history) {
+                return history.error();
+            }
+            return core::digestHistory(*history, sinceUnixMs, bucketMs);
+        },
+        std::move(done));
 }
 
 std::shared_ptr<core::NodeClientPool> FleetConnection::requestNodes()

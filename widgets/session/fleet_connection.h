@@ -3,6 +3,7 @@
 #include "core/auth/access_policy.h"
 #include "core/client/admin_client.h"
 #include "core/client/node_client.h"
+#include "core/fleet/history_digest.h"
 #include "core/map/shard_map.h"
 #include "core/store/metadata_store.h"
 #include "widgets/bridge/background.h"
@@ -109,6 +110,10 @@ public:
     // context is gone by then.
     void fetchHistory(const QString& nodeId, qint64 sinceUnixMs, QObject* context,
         std::function<void(core::Result<core::MetricsHistoryValue>)> done);
+    // The same history reduced to core::digestHistory on the pool: a day of a node with hundreds
+    // of shards is a million figures, too many for the UI thread to walk.
+    void fetchHistoryDigest(const QString& nodeId, qint64 sinceUnixMs, qint64 bucketMs, QObject* context,
+        std::function<void(core::Result<core::HistoryDigest>)> done);
 
     // For actions of later pages (run them on pool(), never on the UI thread).
     std::shared_ptr<core::MetadataStore> store() const { return m_store; }
@@ -157,6 +162,8 @@ private:
     void subscribe(NodeLink& link);
     void nodeFailed(const QString& nodeId, std::uint64_t linkGeneration, const QString& error);
     void checkStaleStreams();
+    // The client that asks nodeId for its history; null with the reason when there is none.
+    std::shared_ptr<core::NodeClient> historyClient(const QString& nodeId, core::Error& why) const;
     int backoffDelay(int failures) const;
     // Destroys a stream or watch handle on the pool: their destructors wait for callbacks in flight.
     template <typename Handle> void disposeLater(Handle handle);
