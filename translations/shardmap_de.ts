@@ -3514,6 +3514,13 @@ Gehen Sie zurück, um neu zu planen.</translation>
         <source>Aborted cutovers</source>
         <translation>Abgebrochene Umschaltungen</translation>
     </message>
+    <message numerus="yes">
+        <source>%1 (%n time(s), the last at %2)</source>
+        <translation>
+            <numerusform>%1 (%n-mal, zuletzt um %2)</numerusform>
+            <numerusform>%1 (%n-mal, zuletzt um %2)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::ReportExportDialog</name>

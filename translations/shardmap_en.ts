@@ -249,6 +249,13 @@
             <numerusform>%n more events are in the JSON report.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 (%n time(s), the last at %2)</source>
+        <translation>
+            <numerusform>%1 (%n time, the last at %2)</numerusform>
+            <numerusform>%1 (%n times, the last at %2)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::ReportExportDialog</name>

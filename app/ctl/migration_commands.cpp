@@ -194,8 +194,12 @@ std::vector<std::string> timelineLines(const core::MigrationHistory& history)
             + " tombstones, checksum " + std::to_string(v.target.checksum) + (v.equal ? " (equal)" : " (apart)")
             + "; " + std::to_string(v.repairedDocs) + " repaired");
     }
-    for (const auto& event : history.events)
-        lines.push_back(formatTime(event.unixMs) + "  " + event.kind + (event.text.empty() ? "" : ": " + event.text));
+    for (const auto& event : history.events) {
+        std::string line = formatTime(event.unixMs) + "  " + event.kind + (event.text.empty() ? "" : ": " + event.text);
+        if (event.count > 1)
+            line += " (" + std::to_string(event.count) + " times, the last at " + formatTime(event.lastUnixMs) + ")";
+        lines.push_back(line);
+    }
     return lines;
 }
 

@@ -103,6 +103,9 @@ struct MigrationExecutor::Context {
     // history at the next commit.
     std::optional<VerificationFigures> verification;
     std::optional<std::chrono::steady_clock::time_point> fencedAt;
+    // The error of a failed step that is retried after a backoff, recorded as a retry event at
+    // the next commit.
+    std::optional<std::string> retry;
     std::optional<Versioned<SpaceRecord>> space;
     std::map<std::string, ShardRecord> shards;
     std::map<std::string, NodeRecord> nodes;

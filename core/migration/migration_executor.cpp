@@ -317,6 +317,8 @@ void MigrationExecutor::runWorker(const std::string& id)
                 // Say so in the record, for the console and `shardmapctl watch`.
                 if (auto ctx = load(id); ctx && ctx->m().active()) {
                     const std::string text = error.describe();
+                    // Every retry is in the history (the record's error changes only when the text does).
+                    ctx->retry = text;
                     (void)updateMigration(*ctx, [&](MigrationRecord& m) {
                         m.error = text;
                         m.status = "retrying in " + std::to_string(wait.count()) + " ms";
@@ -472,6 +474,7 @@ Result<std::uint64_t> MigrationExecutor::commit(
     if (history) {
         ctx.history = Versioned<MigrationHistory> { std::move(*history), *revision };
         ctx.verification.reset();
+        ctx.retry.reset();
     }
     return *revision;
 }
@@ -484,6 +487,10 @@ std::optional<MigrationHistory> MigrationExecutor::historyChange(const Context& 
     bool changed = !ctx.history;
     const std::int64_t now = nowUnixMs();
     changed = history.observe(ctx.committed, ctx.migration.value, now) || changed;
+    if (ctx.retry) {
+        history.addRetry(now, *ctx.retry);
+        changed = true;
+    }
     if (ctx.verification) {
         VerificationFigures figures = *ctx.verification;
         figures.rounds += history.verification ? history.verification->rounds : 0;

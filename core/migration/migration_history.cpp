@@ -51,7 +51,25 @@ void MigrationHistory::addEvent(std::int64_t unixMs, std::string kind, std::stri
 {
     if (events.size() >= kMostEvents)
         events.erase(events.begin() + static_cast<std::ptrdiff_t>(kMostEvents / 2));
-    events.push_back({ unixMs, std::move(kind), std::move(text) });
+    events.push_back({ unixMs, std::move(kind), std::move(text), 1, 0 });
+}
+
+void MigrationHistory::addRetry(std::int64_t unixMs, const std::string& error)
+{
+    // The record's error that the same failure set ("error: ... (retrying in N ms)") says no more
+    // than the retry does.
+    const auto sameError = [&](const MigrationEvent& e) { return e.kind == "error" && e.text.starts_with(error); };
+    auto last = events.end();
+    while (last != events.begin() && sameError(*std::prev(last)))
+        --last;
+    events.erase(last, events.end());
+    if (!events.empty() && events.back().kind == "retry" && events.back().text == error) {
+        events.back().count += 1;
+        events.back().lastUnixMs = unixMs;
+        return;
+    }
+    addEvent(unixMs, "retry", error);
+    events.back().lastUnixMs = unixMs;
 }
 
 void MigrationHistory::addSample(const ProgressSample& sample)
@@ -127,8 +145,14 @@ std::string encode(const MigrationHistory& history)
         phases.push_back({ { "phase", migrationPhaseName(span.phase) }, { "started_unix_ms", span.startedUnixMs },
             { "ended_unix_ms", span.endedUnixMs } });
     json events = json::array();
-    for (const auto& e : history.events)
-        events.push_back({ { "unix_ms", e.unixMs }, { "kind", e.kind }, { "text", e.text } });
+    for (const auto& e : history.events) {
+        json event = { { "unix_ms", e.unixMs }, { "kind", e.kind }, { "text", e.text } };
+        if (e.lastUnixMs != 0) {
+            event["count"] = e.count;
+            event["last_unix_ms"] = e.lastUnixMs;
+        }
+        events.push_back(std::move(event));
+    }
     json samples = json::array();
     for (const auto& s : history.samples)
         samples.push_back({ s.unixMs, s.docsDone, s.bytesDone });
@@ -167,8 +191,8 @@ Result<MigrationHistory> decodeMigrationHistory(const std::string& text)
                 span.value("ended_unix_ms", std::int64_t { 0 }) });
         }
         for (const json& e : doc.value("events", json::array()))
-            history.events.push_back(
-                { e.value("unix_ms", std::int64_t { 0 }), e.value("kind", ""), e.value("text", "") });
+            history.events.push_back({ e.value("unix_ms", std::int64_t { 0 }), e.value("kind", ""), e.value("text", ""),
+                e.value("count", std::uint32_t { 1 }), e.value("last_unix_ms", std::int64_t { 0 }) });
         for (const json& s : doc.value("samples", json::array()))
             history.samples.push_back(
                 { s.at(0).get<std::int64_t>(), s.at(1).get<std::uint64_t>(), s.at(2).get<std::uint64_t>() });

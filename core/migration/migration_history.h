@@ -33,11 +33,16 @@ struct PhaseSpan {
 };
 
 // kind: "error", "retry", "cutover-aborted", "repair", "paused", "resumed", "cancel-requested",
-// "rollback-requested", "rolled-back", "failed", "cancelled", "done".
+// "rollback-requested", "rolled-back", "failed", "cancelled", "done". A retry (a step that failed
+// and is tried again after a backoff) has its error as text; retries of the same error one after
+// the other are one event with their count and the last one's time.
 struct MigrationEvent {
     std::int64_t unixMs = 0;
     std::string kind;
     std::string text;
+    std::uint32_t count = 1;
+    // The last of count occurrences (retries; 0 for other events).
+    std::int64_t lastUnixMs = 0;
 
     bool operator==(const MigrationEvent&) const = default;
 };
@@ -111,6 +116,9 @@ struct MigrationHistory {
     static MigrationHistory start(const MigrationRecord& migration);
 
     void addEvent(std::int64_t unixMs, std::string kind, std::string text);
+    // A failed step that the executor tries again: a retry event, or one more of the previous
+    // retry when it failed with the same error and nothing but that error was recorded since.
+    void addRetry(std::int64_t unixMs, const std::string& error);
     void addSample(const ProgressSample& sample);
 };
 

@@ -149,6 +149,39 @@ TEST(MigrationHistory, EventsAreBounded)
     EXPECT_EQ(history.events.back().text, "999") << "and the newest";
 }
 
+TEST(MigrationHistory, RetriesOfTheSameErrorAreOneEventWithACount)
+{
+    MigrationRecord before = queued();
+    before.phase = MigrationPhase::Backfill;
+    MigrationHistory history = MigrationHistory::start(before);
+    // As the executor records a failed step: the record's error (an error event when it changed),
+    // then the retry. A progress save clears the error between retries.
+    for (std::int64_t at = 10; at <= 1000; at += 10) {
+        MigrationRecord failed = before;
+        failed.error = "node n2 unreachable";
+        failed.status = "retrying in 400 ms";
+        history.observe(before, failed, at);
+        history.addRetry(at, "node n2 unreachable");
+    }
+    ASSERT_EQ(history.events.size(), 1u);
+    EXPECT_EQ(history.events[0].kind, "retry");
+    EXPECT_EQ(history.events[0].text, "node n2 unreachable");
+    EXPECT_EQ(history.events[0].count, 100u);
+    EXPECT_EQ(history.events[0].unixMs, 10);
+    EXPECT_EQ(history.events[0].lastUnixMs, 1000);
+    // Another error, or another event in between, starts a new one.
+    history.addRetry(1010, "disk full");
+    history.addEvent(1020, "paused", "");
+    history.addRetry(1030, "disk full");
+    ASSERT_EQ(history.events.size(), 4u);
+    EXPECT_EQ(history.events[1].count, 1u);
+    EXPECT_EQ(history.events[3].count, 1u);
+    auto decoded = decodeMigrationHistory(encode(history));
+    ASSERT_TRUE(decoded);
+    EXPECT_EQ(*decoded, history);
+    EXPECT_EQ(nlohmann::json::parse(encode(history))["events"][0]["count"], 100);
+}
+
 TEST(MigrationHistory, RoundTripsThroughItsJson)
 {
     MigrationHistory history = MigrationHistory::start(queued());

@@ -277,6 +277,65 @@ TEST_F(ReportTest, EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore)
     }
 }
 
+TEST_F(ReportTest, RetriesAreCountedInTheHistoryAndShownInJsonAndPdf)
+{
+    // Every backfill batch after the first fails: the worker retries with a growing backoff.
+    setSettings(0, 0);
+    auto controller = startController("c1", { "SHARDMAP_FAILPOINTS=migration.backfill.batch=error@2+" });
+    ASSERT_TRUE(controller);
+    Workload workload(
+        { { "acme" }, 400, 1, 4, 0.1, std::chrono::milliseconds(3), 23 }, { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const auto queued = queue("acme", other(shardOf("acme")));
+    const auto retries = [&] {
+        auto recorded = core::readMigrationHistory(*m_store, queued.id);
+        std::uint32_t count = 0;
+        if (recorded && *recorded)
+            for (const auto& event : (*recorded)->events)
+                count += event.kind == "retry" ? event.count : 0;
+        return count;
+    };
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] { return retries() >= 3; })) << controller->stderrText();
+    core::MigrationRequests requests(*m_store, m_pool);
+    ASSERT_TRUE(requests.cancel(queued.id, m_actor));
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+
+    // One event for the repeated error, with its count and the last retry's time.
+    const std::string jsonFile = m_dir.file("retries.json");
+    ASSERT_EQ(report({ "--migration", queued.id, "--format", "json", "-o", jsonFile }).code, 0);
+    const json doc = json::parse(readWholeFile(jsonFile));
+    std::vector<json> retried;
+    for (const json& event : doc["migrations"][0]["history"]["events"])
+        if (event["kind"] == "retry")
+            retried.push_back(event);
+    ASSERT_EQ(retried.size(), 1u) << doc["migrations"][0]["history"]["events"].dump(2);
+    const json& retry = retried.front();
+    EXPECT_NE(retry["text"].get<std::string>().find("failpoint migration.backfill.batch injected an error"),
+        std::string::npos)
+        << retry.dump();
+    EXPECT_GE(retry["count"].get<std::uint32_t>(), 3u);
+    EXPECT_GT(retry["last_unix_ms"].get<std::int64_t>(), retry["unix_ms"].get<std::int64_t>());
+    auto valid = runTool(m_dir,
+        { "/usr/bin/python3", "-c",
+            "import json, sys, jsonschema\n"
+            "jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))\n",
+            SHARDMAP_REPORT_SCHEMA, jsonFile });
+    EXPECT_EQ(valid.code, 0) << valid.err;
+
+    const std::string pdfFile = m_dir.file("retries.pdf");
+    ASSERT_EQ(report({ "--migration", queued.id, "--format", "pdf", "-o", pdfFile }).code, 0);
+    auto text = runTool(m_dir, { "/usr/bin/pdftotext", "-layout", pdfFile, "-" });
+    ASSERT_EQ(text.code, 0) << text.err;
+    // The events table's row: the migration, "retry", the error and how often it was retried.
+    const std::size_t row = text.out.find(queued.id + " ", text.out.find("Errors and events"));
+    ASSERT_NE(row, std::string::npos) << text.out;
+    const std::string line = text.out.substr(row, text.out.find('\n', row) - row);
+    EXPECT_NE(line.find("retry"), std::string::npos) << line;
+    EXPECT_NE(line.find("failpoint migration.backfill.batch"), std::string::npos) << line;
+    EXPECT_NE(line.find("(" + std::to_string(retry["count"].get<std::uint32_t>()) + " times"), std::string::npos)
+        << line;
+}
+
 TEST_F(ReportTest, BadRequestsAreRefusedWithAClearError)
 {
     auto pdfToStdout = report({ "--since", "1", "--format", "pdf" });

@@ -406,7 +406,18 @@ struct EventLine {
     std::string migration;
     std::string kind;
     std::string text;
+    std::uint32_t count = 1;
+    std::int64_t lastAt = 0;
 };
+
+// The event's text; for retries of the same error, how often and when the last one was.
+QString eventDetails(const EventLine& line)
+{
+    if (line.count <= 1)
+        return esc(line.text);
+    return ReportDocument::tr("%1 (%n time(s), the last at %2)", nullptr, static_cast<int>(line.count))
+        .arg(esc(line.text), timeText(line.lastAt));
+}
 
 QString eventsHtml(const core::MigrationReport& report)
 {
@@ -419,13 +430,13 @@ QString eventsHtml(const core::MigrationReport& report)
             for (const core::MigrationEvent& event : r.history->events) {
                 if (!kinds.contains(event.kind))
                     continue;
-                lines.push_back({ event.unixMs, r.record.id, event.kind, event.text });
+                lines.push_back({ event.unixMs, r.record.id, event.kind, event.text, event.count, event.lastUnixMs });
                 errorSeen = errorSeen || event.text.find(r.record.error) != std::string::npos;
             }
         }
         if (!errorSeen)
             lines.push_back(
-                { r.endedUnixMs ? r.endedUnixMs : r.record.updatedUnixMs, r.record.id, "error", r.record.error });
+                { r.endedUnixMs ? r.endedUnixMs : r.record.updatedUnixMs, r.record.id, "error", r.record.error, 1, 0 });
     }
     QString html = QStringLiteral("<h2>%1</h2>").arg(ReportDocument::tr("Errors and events"));
     if (lines.empty())
@@ -438,7 +449,7 @@ QString eventsHtml(const core::MigrationReport& report)
                         ReportDocument::tr("Details") },
             { 16, 22, 13, 49 });
     for (std::size_t i = 0; i < lines.size() && i < kMostEvents; ++i)
-        html += row({ timeText(lines[i].at), nobreak(lines[i].migration), esc(lines[i].kind), esc(lines[i].text) });
+        html += row({ timeText(lines[i].at), nobreak(lines[i].migration), esc(lines[i].kind), eventDetails(lines[i]) });
     html += QStringLiteral("</table>");
     if (lines.size() > kMostEvents)
         html += QStringLiteral("<p>%1</p>")
