@@ -163,10 +163,10 @@ const v1::ApprovalInfo* ApprovalsPage::find(const QString& approvalId) const
 
 QString ApprovalsPage::decisionRefusal(const QString& approvalId) const
 {
-    if (!m_connection->viaController())
-        return tr("Approvals are kept by shardmapd: connect through a controller to decide them.");
     if (m_connection->readOnly())
         return m_connection->readOnlyReason();
+    if (!m_connection->viaController())
+        return tr("Approvals are kept by shardmapd: connect through a controller to decide them.");
     if (approvalId.isEmpty())
         return tr("Select an approval first.");
     const v1::ApprovalInfo* approval = find(approvalId);

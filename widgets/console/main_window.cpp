@@ -12,6 +12,7 @@
 #include "widgets/map/map_page.h"
 #include "widgets/migrations/migrations_page.h"
 #include "widgets/overview/overview_page.h"
+#include "widgets/style/change_action.h"
 #include "widgets/style/inline_message.h"
 #include "widgets/style/preferences_dialog.h"
 #include "widgets/style/view_state.h"
@@ -154,7 +155,7 @@ int MainWindow::addPage(QWidget* page, const QString& title, const QIcon& icon)
     auto* item = new QListWidgetItem(icon, title, m_navigation);
     item->setToolTip(tr("%1 (Ctrl+%2)").arg(title).arg(index + 1));
     if (index < 9) {
-        auto* shortcut = new QAction(this);
+        auto* shortcut = new QAction(title, this);
         shortcut->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + index)));
         connect(shortcut, &QAction::triggered, this, [this, page] { showPage(page); });
         addAction(shortcut);
@@ -212,8 +213,10 @@ void MainWindow::buildMenus()
     view->addAction(tr("&Audit"), this, [this] { showPage(m_auditPage); });
 
     QMenu* plan = menuBar()->addMenu(tr("&Plan"));
+    plan->setToolTipsVisible(true);
     for (const auto& [scenario, text] : PlanWizard::entries())
-        plan->addAction(text, this, [this, scenario = scenario] { openWizard(static_cast<int>(scenario)); });
+        m_wizardActions.push_back(
+            plan->addAction(text, this, [this, scenario = scenario] { openWizard(static_cast<int>(scenario)); }));
     plan->addSeparator();
     plan->addAction(tr("&What-if simulator"), this, [this] { showPage(m_whatIfPage); });
 
@@ -256,6 +259,7 @@ void MainWindow::buildStatusBar()
     m_identityLabel->hide();
     connect(m_connection, &FleetConnection::identityChanged, this, [this] {
         updateEnvironment(m_connection->state());
+        updateChangeActions();
         m_identityLabel->setText(m_connection->identityText());
         m_identityLabel->setToolTip(m_connection->readOnlyReason());
         m_identityLabel->setVisible(!m_identityLabel->text().isEmpty());
@@ -513,8 +517,16 @@ void MainWindow::connectionStateChanged(FleetConnection::State state, const QStr
     }
     m_disconnectAction->setEnabled(state != FleetConnection::State::Disconnected);
     updateEnvironment(state);
+    updateChangeActions();
     updateRevision();
     updateMetricsAge();
+}
+
+void MainWindow::updateChangeActions()
+{
+    // The wizards queue migrations: a read-only connection offers none, and says why.
+    for (QAction* wizard : std::as_const(m_wizardActions))
+        enableChange(wizard, m_connection);
 }
 
 void MainWindow::updateRevision()

@@ -118,6 +118,7 @@ private:
     void showDetail(const QString& nodeId, const QString& shardId);
     void showAlertSubject(int kind, const QString& subject);
     void updateEnvironment(FleetConnection::State state);
+    void updateChangeActions();
     void updateAlertBadge();
     void updateApprovalsBadge(int pending);
     void notifyAlerts(const std::vector<core::Alert>& alerts);
@@ -149,6 +150,7 @@ private:
     QLabel* m_metricsAgeLabel = nullptr;
     QMenu* m_recentMenu = nullptr;
     QAction* m_disconnectAction = nullptr;
+    QList<QAction*> m_wizardActions;
     QTimer m_ageTimer;
 };
 

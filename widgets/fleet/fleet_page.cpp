@@ -6,6 +6,7 @@
 #include "widgets/fleet/health_settings.h"
 #include "widgets/fleet/sparkline_delegate.h"
 #include "widgets/session/fleet_connection.h"
+#include "widgets/style/change_action.h"
 #include "widgets/style/view_state.h"
 
 #include <QCheckBox>
@@ -21,11 +22,13 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <memory>
 
 namespace shardmap::widgets {
 
 FleetPage::FleetPage(FleetConnection* connection, QWidget* parent)
     : QWidget(parent)
+    , m_connection(connection)
     , m_model(new FleetModel(this))
     , m_proxy(new FleetFilterProxy(this))
     , m_filter(new QLineEdit(this))
@@ -203,11 +206,20 @@ void FleetPage::showRowMenu(const QPoint& point)
     const QModelIndex index = m_view->indexAt(point);
     if (!index.isValid())
         return;
-    const QString node = index.data(FleetModel::NodeIdRole).toString();
-    const QString shard = index.data(FleetModel::ShardIdRole).toString();
-    QMenu menu(this);
+    const std::unique_ptr<QMenu> menu(
+        rowMenu(index.data(FleetModel::NodeIdRole).toString(), index.data(FleetModel::ShardIdRole).toString(), this));
+    menu->exec(m_view->viewport()->mapToGlobal(point));
+}
+
+QMenu* FleetPage::rowMenu(const QString& node, const QString& shard, QWidget* parent)
+{
+    auto* menu = new QMenu(parent);
+    // A disabled entry says why in its tooltip.
+    menu->setToolTipsVisible(true);
     const auto offer = [&](const QString& text, core::Scenario scenario, const QString& subject) {
-        menu.addAction(text, this, [this, scenario, subject] { emit wizardRequested(static_cast<int>(scenario), subject); });
+        QAction* action = menu->addAction(
+            text, this, [this, scenario, subject] { emit wizardRequested(static_cast<int>(scenario), subject); });
+        enableChange(action, m_connection);
     };
     if (!shard.isEmpty()) {
         offer(tr("Drain %1…").arg(shard), core::Scenario::Drain, shard);
@@ -217,9 +229,9 @@ void FleetPage::showRowMenu(const QPoint& point)
         offer(tr("Retire node %1…").arg(node), core::Scenario::RetireNode, node);
         offer(tr("Add a shard on %1 and fill it…").arg(node), core::Scenario::AddShards, QStringLiteral("@") + node);
     }
-    menu.addSeparator();
+    menu->addSeparator();
     offer(tr("Rebalance the fleet…"), core::Scenario::Rebalance, {});
-    menu.exec(m_view->viewport()->mapToGlobal(point));
+    return menu;
 }
 
 } // namespace shardmap::widgets

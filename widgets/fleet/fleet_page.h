@@ -6,6 +6,7 @@
 class QCheckBox;
 class QComboBox;
 class QLineEdit;
+class QMenu;
 class QModelIndex;
 class QTreeView;
 
@@ -28,6 +29,10 @@ public:
     FleetModel* model() const { return m_model; }
     FleetFilterProxy* proxy() const { return m_proxy; }
     QTreeView* view() const { return m_view; }
+
+    // The context menu of a row (a shard's when shard is set, else the node's), owned by parent:
+    // the wizards that change the fleet, disabled with the reason on a read-only connection.
+    QMenu* rowMenu(const QString& node, const QString& shard, QWidget* parent);
 
     // Opens the threshold dialog; on OK applies the thresholds and saves them in the settings.
     void editThresholds();
@@ -56,6 +61,7 @@ private:
     void activate(const QModelIndex& proxyIndex);
     void showRowMenu(const QPoint& viewportPoint);
 
+    FleetConnection* m_connection = nullptr;
     FleetModel* m_model = nullptr;
     FleetFilterProxy* m_proxy = nullptr;
     QLineEdit* m_filter = nullptr;

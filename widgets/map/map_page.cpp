@@ -3,6 +3,7 @@
 #include "core/migration/backfill_rate.h"
 #include "widgets/bridge/background.h"
 #include "widgets/map/shard_map_view.h"
+#include "widgets/style/change_action.h"
 #include "widgets/style/file_dialogs.h"
 #include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
@@ -28,6 +29,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <cmath>
+#include <memory>
 
 namespace shardmap::widgets {
 
@@ -229,14 +231,15 @@ void MapPage::buildToolBar()
     m_discard = bar->addAction(tr("Discard plan"), this, &MapPage::discardPlan);
     m_apply = bar->addAction(tr("Apply plan"), this, &MapPage::applyPlan);
     bar->addSeparator();
-    auto* wizards = new QToolButton(bar);
-    wizards->setText(tr("Wizards"));
-    wizards->setPopupMode(QToolButton::InstantPopup);
-    auto* menu = new QMenu(wizards);
+    m_wizards = new QToolButton(bar);
+    m_wizards->setText(tr("Wizards"));
+    m_wizards->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(m_wizards);
     for (const auto& [scenario, text] : PlanWizard::entries())
-        menu->addAction(text, this, [this, scenario = scenario] { emit wizardRequested(static_cast<int>(scenario), {}); });
-    wizards->setMenu(menu);
-    bar->addWidget(wizards);
+        m_wizardActions.push_back(menu->addAction(
+            text, this, [this, scenario = scenario] { emit wizardRequested(static_cast<int>(scenario), {}); }));
+    m_wizards->setMenu(menu);
+    bar->addWidget(m_wizards);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MapPage::updateActions);
 }
 
@@ -247,10 +250,13 @@ void MapPage::updateActions()
     const bool writable = !m_connection->readOnly();
     m_view->setAcceptDrops(writable);
     m_view->viewport()->setAcceptDrops(writable);
-    m_moveTo->setEnabled(writable && !selectedSpaces().isEmpty() && !m_busy);
+    enableChange(m_moveTo, m_connection, !selectedSpaces().isEmpty() && !m_busy);
     const bool hasPlan = !m_plan.moves.empty();
-    m_apply->setEnabled(writable && hasPlan && !m_busy);
-    m_apply->setToolTip(m_connection->readOnlyReason());
+    enableChange(m_apply, m_connection, hasPlan && !m_busy);
+    // Wizards queue migrations: none is offered on a read-only connection.
+    enableChange(m_wizards, m_connection);
+    for (QAction* wizard : std::as_const(m_wizardActions))
+        enableChange(wizard, m_connection);
     m_save->setEnabled(hasPlan);
     m_discard->setEnabled(hasPlan || m_planMode);
 }
@@ -603,14 +609,24 @@ void MapPage::showLaneMenu(const QPoint& viewportPoint)
     const QString shard = m_view->laneAt(viewportPoint);
     if (shard.isEmpty())
         return;
-    QMenu menu(this);
-    menu.addAction(tr("Drain %1…").arg(shard), this,
-        [this, shard] { emit wizardRequested(static_cast<int>(core::Scenario::Drain), shard); });
-    menu.addAction(tr("Split %1…").arg(shard), this,
-        [this, shard] { emit wizardRequested(static_cast<int>(core::Scenario::Split), shard); });
-    menu.addAction(tr("Merge %1 into…").arg(shard), this,
-        [this, shard] { emit wizardRequested(static_cast<int>(core::Scenario::Merge), shard); });
-    menu.exec(m_view->viewport()->mapToGlobal(viewportPoint));
+    const std::unique_ptr<QMenu> menu(laneMenu(shard, this));
+    menu->exec(m_view->viewport()->mapToGlobal(viewportPoint));
+}
+
+QMenu* MapPage::laneMenu(const QString& shard, QWidget* parent)
+{
+    auto* menu = new QMenu(parent);
+    // A disabled entry says why in its tooltip.
+    menu->setToolTipsVisible(true);
+    const auto offer = [&](const QString& text, core::Scenario scenario) {
+        QAction* action = menu->addAction(
+            text, this, [this, scenario, shard] { emit wizardRequested(static_cast<int>(scenario), shard); });
+        enableChange(action, m_connection);
+    };
+    offer(tr("Drain %1…").arg(shard), core::Scenario::Drain);
+    offer(tr("Split %1…").arg(shard), core::Scenario::Split);
+    offer(tr("Merge %1 into…").arg(shard), core::Scenario::Merge);
+    return menu;
 }
 
 bool MapPage::openPlan(const QString& path)

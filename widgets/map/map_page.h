@@ -14,6 +14,8 @@ class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
+class QToolButton;
 class QUndoStack;
 
 namespace shardmap::widgets {
@@ -76,6 +78,9 @@ public:
     // Per shard: why the spaces may not go there (empty: they may).
     QList<QPair<QString, QString>> moveTargets(const QStringList& spaces) const;
     bool findSpace(const QString& spaceId);
+    // The context menu of a shard's lane, owned by parent: the wizards that change the fleet,
+    // disabled with the reason on a read-only connection.
+    QMenu* laneMenu(const QString& shard, QWidget* parent);
     void setSizeBy(ShardMapModel::SizeBy sizeBy);
 
     void setPlanMode(bool on);
@@ -134,6 +139,8 @@ private:
     QAction* m_apply = nullptr;
     QAction* m_save = nullptr;
     QAction* m_discard = nullptr;
+    QToolButton* m_wizards = nullptr;
+    QList<QAction*> m_wizardActions;
     Confirmer m_confirmer;
     bool m_planMode = false;
     core::Plan m_plan;
