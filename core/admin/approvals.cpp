@@ -6,6 +6,7 @@
 #include <cctype>
 #include <chrono>
 #include <google/protobuf/util/json_util.h>
+#include <random>
 
 namespace shardmap::core {
 
@@ -27,6 +28,20 @@ std::string newApprovalId()
 {
     std::string id = newMigrationId();
     return "ap-" + id.substr(2);
+}
+
+// 16 random hex digits: one claim to make an approved change.
+std::string newClaimSuffix()
+{
+    static thread_local std::mt19937_64 random { std::random_device {}() };
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::uint64_t bits = random();
+    std::string suffix(16, '0');
+    for (char& c : suffix) {
+        c = kHex[bits & 0xf];
+        bits >>= 4;
+    }
+    return suffix;
 }
 
 bool expired(const v1::ApprovalInfo& approval, std::chrono::hours expireAfter)
@@ -71,8 +86,9 @@ Status mayDecide(const v1::ApprovalInfo& approval, const std::string& identity, 
     return {};
 }
 
-Approvals::Approvals(MetadataStore& store)
+Approvals::Approvals(MetadataStore& store, std::chrono::milliseconds claimTimeout)
     : m_store(store)
+    , m_claimTimeout(claimTimeout)
 {
 }
 
@@ -168,27 +184,46 @@ Result<v1::ApprovalInfo> Approvals::decide(
         return makeError(ErrorCode::FailedPrecondition,
             id + " expired: it was requested more than " + std::to_string(expireAfter.count())
                 + " h ago; request the change again");
-    // Approved but never made (shardmapd stopped in between): approving it again makes it.
-    const bool retry = approve && approval.state() == "approved" && approval.outcome().empty();
-    if (approval.state() != "pending" && !retry)
+    // Claimed but never finished (shardmapd stopped in between, or an older shardmapd's
+    // "approved" without an outcome): approving it again makes it, once the claim is stale.
+    const bool unfinished
+        = (approval.state() == "applying" || approval.state() == "approved") && approval.outcome().empty();
+    const std::int64_t claimAge = nowUnixMs() - approval.applying_unix_ms();
+    if (approve && unfinished && approval.state() == "applying" && claimAge <= m_claimTimeout.count())
+        return makeError(ErrorCode::FailedPrecondition,
+            id + " is being made by " + approval.decided_by() + " (approved " + std::to_string(claimAge / 1000)
+                + " s ago); approve it again only if it still has no outcome after "
+                + std::to_string(std::chrono::duration_cast<std::chrono::seconds>(m_claimTimeout).count()) + " s");
+    if (approval.state() != "pending" && !(approve && unfinished))
         return makeError(ErrorCode::FailedPrecondition,
             id + " is " + approval.state() + " already"
                 + (approval.decided_by().empty() ? std::string() : " (by " + approval.decided_by() + ")"));
-    approval.set_state(approve ? "approved" : "refused");
+    const std::int64_t now = nowUnixMs();
+    approval.set_state(approve ? "applying" : "refused");
     approval.set_decided_by(decider.name);
-    approval.set_decided_unix_ms(nowUnixMs());
+    approval.set_decided_unix_ms(now);
     approval.set_decision_reason(decider.reason);
+    if (approve) {
+        approval.set_applying_by(decider.name + "#" + newClaimSuffix());
+        approval.set_applying_unix_ms(now);
+    }
     if (auto written = write(approval, modRevision, decider, approve ? "approve" : "refuse"); !written)
         return written.error();
     return approval;
 }
 
-Result<v1::ApprovalInfo> Approvals::finish(const v1::ApprovalInfo& decided, bool applied, const std::string& outcome)
+Result<v1::ApprovalInfo> Approvals::finish(const v1::ApprovalInfo& claimed, bool applied, const std::string& outcome)
 {
-    auto found = read(decided.id());
+    auto found = read(claimed.id());
     if (!found)
         return found.error();
     auto& [approval, modRevision] = *found;
+    if (approval.state() != "applying" || claimed.applying_by().empty()
+        || approval.applying_by() != claimed.applying_by())
+        return makeError(ErrorCode::FailedPrecondition,
+            claimed.id() + " is no longer claimed by " + claimed.applying_by() + " (it is " + approval.state()
+                + (approval.applying_by().empty() ? std::string() : ", claimed by " + approval.applying_by())
+                + "); its outcome is not recorded");
     approval.set_state(applied ? "applied" : "failed");
     approval.set_outcome(outcome);
     const Actor actor { approval.decided_by(), applied ? "made: " + outcome : "failed: " + outcome };

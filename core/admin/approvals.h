@@ -5,13 +5,17 @@
 // compare-and-set with its audit record ("request-approval", "approve", "refuse", then the change's
 // own record). A change is made only after a different operator or admin approved it:
 //
-//   pending -> approved -> applied | failed        (approve; the change is made in between)
+//   pending -> applying -> applied | failed        (approve; the change is made in between)
 //   pending -> refused                             (refuse)
 //   pending -> expired                             (not decided within the policy's time; shown
 //                                                   as expired, and refused if decided late)
 //
-// An approval that was approved but whose change was never made (shardmapd stopped in between)
-// stays "approved" with no outcome: the list shows it, and approving it again makes the change.
+// Approving claims the change: "applying" names the claimant (applying_by, one per attempt) and
+// when, in the same compare-and-set, so of two approvers racing exactly one makes the change. Only
+// that claimant records the outcome. A claim whose outcome never came (shardmapd stopped in
+// between) may be taken over by approving again once it is older than the claim timeout; the
+// first claimant's late outcome is then not recorded. So is an "approved" record an older
+// shardmapd left without an outcome.
 
 #include "core/admin/admin_changes.h"
 #include "core/store/metadata_store.h"
@@ -30,9 +34,13 @@ inline constexpr std::string_view kApprovalsPrefix = "approvals/";
 // admin; and one whose own role may make the change. PermissionDenied saying which rule refused.
 Status mayDecide(const v1::ApprovalInfo& approval, const std::string& identity, Role role, Role required);
 
+// How long a claim to make an approved change holds before approving again may take it over:
+// longer than making any change takes (a plan queued, a shard created on its node).
+inline constexpr std::chrono::milliseconds kApplyClaimTimeout = std::chrono::minutes(2);
+
 class Approvals {
 public:
-    explicit Approvals(MetadataStore& store);
+    explicit Approvals(MetadataStore& store, std::chrono::milliseconds claimTimeout = kApplyClaimTimeout);
 
     // Records the prepared change as pending, with why it needs approval.
     Result<v1::ApprovalInfo> request(const PreparedChange& change, const std::string& because, const Actor& requester);
@@ -40,12 +48,16 @@ public:
     Result<std::vector<v1::ApprovalInfo>> list(bool pendingOnly, std::chrono::hours expireAfter);
     Result<v1::ApprovalInfo> get(const std::string& id, std::chrono::hours expireAfter);
 
-    // Moves a pending approval to approved (or an approved one whose change was never made stays
-    // approved) or to refused, by decider. FailedPrecondition when it is decided already or expired.
+    // Moves a pending approval to applying, claimed by decider (or takes over a claim older than
+    // the claim timeout), or to refused. The caller that got "applying" back makes the change and
+    // then calls finish() with that record. FailedPrecondition when it is decided already, being
+    // made under a live claim, or expired; Conflict when someone else decided it meanwhile.
     Result<v1::ApprovalInfo> decide(
         const std::string& id, bool approve, const Actor& decider, std::chrono::hours expireAfter);
-    // Records what making the approved change did: applied with its outcome, or failed with the error.
-    Result<v1::ApprovalInfo> finish(const v1::ApprovalInfo& approval, bool applied, const std::string& outcome);
+    // Records what making the claimed change did: applied with its outcome, or failed with the
+    // error. Only from "applying" under the same claim (FailedPrecondition otherwise, recording
+    // nothing): a claimant whose claim was taken over does not overwrite the outcome.
+    Result<v1::ApprovalInfo> finish(const v1::ApprovalInfo& claimed, bool applied, const std::string& outcome);
 
 private:
     Result<std::pair<v1::ApprovalInfo, std::uint64_t>> read(const std::string& id);
@@ -53,6 +65,7 @@ private:
         const std::string& action);
 
     MetadataStore& m_store;
+    const std::chrono::milliseconds m_claimTimeout;
 };
 
 std::string encodeApproval(const v1::ApprovalInfo& approval);

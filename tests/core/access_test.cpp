@@ -10,6 +10,7 @@
 
 #include <fstream>
 #include <gtest/gtest.h>
+#include <latch>
 #include <thread>
 
 namespace shardmap::core {
@@ -136,7 +137,9 @@ PreparedChange moves(std::uint64_t spaces, std::uint64_t bytes, bool retiresNode
 {
     PreparedChange prepared;
     prepared.change.mutable_apply_plan()->set_plan_json("{}");
-    prepared.size = { spaces, bytes, retiresNode, {} };
+    prepared.size.spaces = spaces;
+    prepared.size.bytes = bytes;
+    prepared.size.retiresNode = retiresNode;
     prepared.summary = "move";
     return prepared;
 }
@@ -227,8 +230,9 @@ TEST_F(ApprovalsTest, ASecondPersonDecidesAndEveryStepIsAudited)
 
     auto approved = approvals.decide(asked->id(), true, { "carol", "looked at the plan" }, std::chrono::hours(24));
     ASSERT_TRUE(approved) << approved.error().describe();
-    EXPECT_EQ(approved->state(), "approved");
+    EXPECT_EQ(approved->state(), "applying");
     EXPECT_EQ(approved->decided_by(), "carol");
+    EXPECT_TRUE(approved->applying_by().starts_with("carol#")) << approved->applying_by();
     auto finished = approvals.finish(*approved, true, "operation op-1 at revision 9");
     ASSERT_TRUE(finished);
     EXPECT_EQ(finished->state(), "applied");
@@ -259,6 +263,21 @@ TEST_F(ApprovalsTest, ARefusedOrExpiredRequestIsNeverMade)
     ASSERT_TRUE(refused);
     EXPECT_EQ(refused->state(), "refused");
     EXPECT_EQ(refused->decision_reason(), "not during the sale");
+    // The refusal is audited: alice, "refuse", her reason, and the record as it now stands.
+    auto history = m_store->history(0, 0, 0);
+    ASSERT_TRUE(history);
+    ASSERT_EQ(history->size(), 2u);
+    const AuditRecord& refusal = history->back();
+    EXPECT_EQ(refusal.actor, "alice");
+    EXPECT_EQ(refusal.action, "refuse");
+    EXPECT_EQ(refusal.reason, first->id() + ": not during the sale");
+    ASSERT_EQ(refusal.changes.size(), 1u);
+    EXPECT_EQ(refusal.changes[0].key, "approvals/" + first->id());
+    ASSERT_TRUE(refusal.changes[0].after);
+    auto recorded = decodeApproval(*refusal.changes[0].after);
+    ASSERT_TRUE(recorded);
+    EXPECT_EQ(recorded->state(), "refused");
+    EXPECT_EQ(recorded->decided_by(), "alice");
     auto late = approvals.decide(first->id(), true, { "carol", "" }, std::chrono::hours(24));
     ASSERT_FALSE(late);
     EXPECT_NE(late.error().message.find("refused already (by alice)"), std::string::npos) << late.error().message;
@@ -275,6 +294,117 @@ TEST_F(ApprovalsTest, ARefusedOrExpiredRequestIsNeverMade)
 
     EXPECT_EQ(approvals.get("ap-nope", std::chrono::hours(1)).error().code, ErrorCode::NotFound);
     EXPECT_EQ(approvals.get("../migrations/x", std::chrono::hours(1)).error().code, ErrorCode::InvalidArgument);
+}
+
+TEST_F(ApprovalsTest, ASecondApprovalWhileTheFirstIsBeingMadeIsRefusedAndTakesOverOnlyAStaleClaim)
+{
+    Approvals approvals(*m_store);
+    auto asked = approvals.request(moves(20, 0), "it moves 20 spaces", { "bob", "" });
+    ASSERT_TRUE(asked);
+    auto first = approvals.decide(asked->id(), true, { "carol", "" }, std::chrono::hours(24));
+    ASSERT_TRUE(first) << first.error().describe();
+    EXPECT_EQ(first->state(), "applying");
+
+    // carol is making it: olga's approval (or carol's second click) does not make it again.
+    auto second = approvals.decide(asked->id(), true, { "olga", "" }, std::chrono::hours(24));
+    ASSERT_FALSE(second);
+    EXPECT_EQ(second.error().code, ErrorCode::FailedPrecondition);
+    EXPECT_NE(second.error().message.find("is being made by carol"), std::string::npos) << second.error().message;
+    EXPECT_FALSE(approvals.decide(asked->id(), false, { "olga", "" }, std::chrono::hours(24)))
+        << "a change being made is not refused either";
+
+    // A finish without the claim records nothing; carol's records her outcome.
+    v1::ApprovalInfo forged = *first;
+    forged.set_applying_by("olga#0000000000000000");
+    auto wrongClaim = approvals.finish(forged, false, "node unreachable");
+    ASSERT_FALSE(wrongClaim);
+    EXPECT_EQ(wrongClaim.error().code, ErrorCode::FailedPrecondition);
+    auto done = approvals.finish(*first, true, "operation op-1 at revision 9");
+    ASSERT_TRUE(done) << done.error().describe();
+    EXPECT_EQ(done->state(), "applied");
+    // A second finish of the same claim (a retried call) does not overwrite "applied" with "failed".
+    EXPECT_FALSE(approvals.finish(*first, false, "already queued"));
+    auto stored = approvals.get(asked->id(), std::chrono::hours(24));
+    ASSERT_TRUE(stored);
+    EXPECT_EQ(stored->state(), "applied");
+    EXPECT_EQ(stored->outcome(), "operation op-1 at revision 9");
+
+    // A claim that never finished (shardmapd stopped while making it) is taken over once it is
+    // older than the claim timeout; the first claimant's late outcome is then not recorded.
+    Approvals impatient(*m_store, std::chrono::milliseconds(0));
+    auto again = impatient.request(moves(20, 0), "it moves 20 spaces", { "bob", "" });
+    ASSERT_TRUE(again);
+    auto stalled = impatient.decide(again->id(), true, { "carol", "" }, std::chrono::hours(24));
+    ASSERT_TRUE(stalled);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    auto takeover = impatient.decide(again->id(), true, { "olga", "" }, std::chrono::hours(24));
+    ASSERT_TRUE(takeover) << takeover.error().describe();
+    EXPECT_EQ(takeover->decided_by(), "olga");
+    EXPECT_NE(takeover->applying_by(), stalled->applying_by());
+    auto late = impatient.finish(*stalled, true, "operation op-2");
+    ASSERT_FALSE(late);
+    EXPECT_NE(late.error().message.find("no longer claimed by carol#"), std::string::npos) << late.error().message;
+    auto made = impatient.finish(*takeover, true, "operation op-3");
+    ASSERT_TRUE(made) << made.error().describe();
+    EXPECT_EQ(made->outcome(), "operation op-3");
+}
+
+TEST_F(ApprovalsTest, OfApproversRacingOnTheStoreExactlyOneMakesTheChange)
+{
+    // Each approver has its own connection to the store, as shardmapd replicas do, and approves
+    // again whenever someone else's write came first (a person clicking again after "look again").
+    // Whoever gets to make the change finishes only after every approver has had its say: the
+    // others all try while the change is still being made.
+    constexpr int kRounds = 10;
+    constexpr int kApprovers = 3;
+    std::vector<std::unique_ptr<MetadataStore>> stores;
+    for (int i = 0; i < kApprovers; ++i) {
+        auto store = SqliteStore::open(m_dir.file("map.db"), false);
+        ASSERT_TRUE(store) << store.error().describe();
+        stores.push_back(std::move(*store));
+    }
+    Approvals requests(*m_store);
+    for (int round = 0; round < kRounds; ++round) {
+        auto asked = requests.request(moves(20, 0), "it moves 20 spaces", { "bob", "" });
+        ASSERT_TRUE(asked);
+        std::latch start(kApprovers);
+        std::latch tried(kApprovers);
+        std::vector<std::thread> approvers;
+        for (int i = 0; i < kApprovers; ++i) {
+            approvers.emplace_back([&, i] {
+                Approvals approvals(*stores[static_cast<std::size_t>(i)]);
+                const Actor approver { "approver-" + std::to_string(i), "" };
+                start.arrive_and_wait();
+                Result<v1::ApprovalInfo> claimed = makeError(ErrorCode::Conflict, "not tried");
+                for (int attempt = 0; attempt < 100 && !claimed && claimed.error().code == ErrorCode::Conflict;
+                     ++attempt)
+                    claimed = approvals.decide(asked->id(), true, approver, std::chrono::hours(24));
+                tried.count_down();
+                if (!claimed)
+                    return;
+                // Making the change: a commit of its own, as applyChange's are.
+                CommitRequest change;
+                change.mutations.push_back(
+                    { "made/" + asked->id() + "/" + approver.name, approver.name, std::nullopt });
+                change.actor = approver.name;
+                change.action = "test-made";
+                EXPECT_TRUE(stores[static_cast<std::size_t>(i)]->commit(change));
+                tried.wait();
+                auto finished = approvals.finish(*claimed, true, "made by " + approver.name);
+                EXPECT_TRUE(finished || finished.error().code == ErrorCode::Conflict);
+            });
+        }
+        for (std::thread& approver : approvers)
+            approver.join();
+        auto made = m_store->list("made/" + asked->id() + "/");
+        ASSERT_TRUE(made);
+        EXPECT_EQ(made->records.size(), 1u) << "round " << round << ": the change was made more than once";
+        auto decided = requests.get(asked->id(), std::chrono::hours(24));
+        ASSERT_TRUE(decided);
+        EXPECT_EQ(decided->state(), "applied");
+        ASSERT_EQ(made->records.size(), 1u);
+        EXPECT_EQ(decided->outcome(), "made by " + made->records.begin()->second.value);
+    }
 }
 
 } // namespace
