@@ -7,6 +7,7 @@
 #include "widgets/fleet/health_settings.h"
 #include "widgets/fleet/sparkline_delegate.h"
 #include "widgets/session/fleet_connection.h"
+#include "widgets/session/sample_rows.h"
 
 #include <QAbstractItemModelTester>
 #include <QImage>
@@ -345,6 +346,48 @@ TEST(FleetModel, SampleTickChangesOnlyTheNodesRows)
     ASSERT_EQ(changed.count(), 2);
     EXPECT_EQ(changed[0][0].value<QModelIndex>(), t.model.shardIndex("s1", FleetModel::HistoryColumn));
     EXPECT_EQ(changed[0][1].value<QModelIndex>(), t.model.shardIndex("s2", FleetModel::HistoryColumn));
+}
+
+// A node lists its shards in the same order each sample: the rows found for one sample are
+// reused for the next, and found anew when the list or the model's rows change.
+TEST(SampleRows, FindsOnlyWhenTheShardsOrTheRowsChange)
+{
+    SampleRows<int> rows;
+    int finds = 0;
+    const auto find = [&finds](const std::string& id) {
+        ++finds;
+        return id == "s9" ? -1 : std::stoi(id.substr(1));
+    };
+    const auto sample = makeSample({ .node = "n1", .shards = { "s1", "s9", "s3" } });
+    EXPECT_EQ(rows.of(*sample, 1, find), (std::vector<int> { 1, -1, 3 }));
+    EXPECT_EQ(finds, 3);
+    EXPECT_EQ(rows.of(*makeSample({ .node = "n1", .shards = { "s1", "s9", "s3" } }), 1, find),
+        (std::vector<int> { 1, -1, 3 }));
+    EXPECT_EQ(finds, 3) << "the same shards in the same order: nothing looked up";
+    EXPECT_EQ(rows.of(*sample, 2, find), (std::vector<int> { 1, -1, 3 }));
+    EXPECT_EQ(finds, 6) << "the rows moved";
+    EXPECT_EQ(rows.of(*makeSample({ .node = "n1", .shards = { "s3", "s1" } }), 2, find), (std::vector<int> { 3, 1 }));
+    EXPECT_EQ(finds, 8) << "another order";
+    EXPECT_EQ(rows.of(*makeSample({ .node = "n1", .shards = { "s3", "s2" } }), 2, find), (std::vector<int> { 3, 2 }));
+    EXPECT_EQ(finds, 10) << "another shard";
+}
+
+TEST(FleetModel, ASampleLandsOnItsShardsRowsAfterTheRowsMoved)
+{
+    TestedModel t;
+    t.model.setMap(makeMap({ { "n1", "a" }, { "n2", "b" } }, { { "s1", "n1" }, { "s2", "n1" }, { "s3", "n1" } }));
+    t.model.applySample("n1", makeSample({ .node = "n1", .shards = { "s1", "s2", "s3" }, .docs = 1000 }));
+    EXPECT_EQ(cell(t.model.shardIndex("s1", FleetModel::DocsColumn)), "1,000");
+    EXPECT_EQ(cell(t.model.shardIndex("s3", FleetModel::DocsColumn)), "1,000");
+
+    // s1 moves to n2: n1's rows shift up. n1 still lists s1 (its copy, until dropped).
+    t.model.setMap(makeMap({ { "n1", "a" }, { "n2", "b" } }, { { "s1", "n2" }, { "s2", "n1" }, { "s3", "n1" } }));
+    t.model.applySample("n1", makeSample({ .node = "n1", .shards = { "s1", "s2", "s3" }, .docs = 2000 }));
+    EXPECT_EQ(cell(t.model.shardIndex("s2", FleetModel::DocsColumn)), "2,000");
+    EXPECT_EQ(cell(t.model.shardIndex("s3", FleetModel::DocsColumn)), "2,000");
+    EXPECT_NE(cell(t.model.shardIndex("s1", FleetModel::DocsColumn)), "2,000") << "n1's copy is not n2's shard";
+    t.model.applySample("n2", makeSample({ .node = "n2", .shards = { "s1" }, .docs = 3000 }));
+    EXPECT_EQ(cell(t.model.shardIndex("s1", FleetModel::DocsColumn)), "3,000");
 }
 
 TEST(FleetModel, FullFleetTickIsTwoRangesPerNode)

@@ -161,6 +161,30 @@ void expectRowsMatch(const ShardMapModel& model, const core::MapSnapshot& map)
     }
 }
 
+// Samples reuse the lane rows found for the node's last sample; lanes that came or went move the
+// rows, and the next sample (the same shards in the same order) still lands on its own lanes.
+TEST(MapModel, ASampleLandsOnItsLanesAfterLanesCameAndWent)
+{
+    ShardMapModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    auto map = makeMap();
+    model.setMap(map);
+    feed(model);
+    EXPECT_EQ(model.laneIndex(QStringLiteral("s1")).data(ShardMapModel::DocsRole).toULongLong(), 10u);
+
+    auto next = std::make_shared<core::MapSnapshot>(*map);
+    next->revision = 2;
+    next->shards["r0"] = { core::ShardRecord { "r0", "n0", core::ShardState::Active, 0, 0 }, 2 };
+    next->shards["r1"] = { core::ShardRecord { "r1", "n1", core::ShardState::Active, 0, 0 }, 2 };
+    model.setMap(next);
+    model.applySample(QStringLiteral("n1"), makeSample("n1", { { "s1", { { "c", 40, 400, 0, 0 } } }, { "s2", {} } }));
+    model.flushProjections();
+    EXPECT_EQ(model.laneIndex(QStringLiteral("s1")).data(ShardMapModel::DocsRole).toULongLong(), 40u);
+    EXPECT_EQ(model.spaceIndex(QStringLiteral("c")).data(ShardMapModel::DocsRole).toULongLong(), 40u);
+    EXPECT_EQ(model.laneIndex(QStringLiteral("r1")).data(ShardMapModel::DocsRole).toULongLong(), 0u);
+    EXPECT_EQ(model.laneIndex(QStringLiteral("s0")).data(ShardMapModel::DocsRole).toULongLong(), 150u);
+}
+
 TEST(MapModel, ChangesFromTheConnectionKeepLanesAndTilesEqualToTheMap)
 {
     ShardMapModel model;

@@ -1,5 +1,6 @@
 #include "widgets/fleet/fleet_model.h"
 
+#include "widgets/session/sample_rows.h"
 #include "widgets/style/format.h"
 
 #include <QBrush>
@@ -144,6 +145,8 @@ struct FleetModel::NodeRow : Row {
     SamplePtr latest;
     core::NodeSampleWindow window;
     std::vector<std::unique_ptr<ShardRow>> shards;
+    // The shard row of each of the node's last sample's shards (null: not this node's).
+    SampleRows<ShardRow*> sampleRows;
 };
 
 struct FleetModel::ShardRow : Row {
@@ -227,6 +230,7 @@ void FleetModel::setMap(const MapPtr& map)
     if (changes && changes->fromRevision == shown->revision && applyChanges(*changes, index)) {
         return;
     }
+    ++m_rowsGeneration; // the full walk: rows may come, go or move
     std::vector<std::string> nodeIds;
     if (map) {
         nodeIds.reserve(map->nodes.size());
@@ -442,12 +446,16 @@ void FleetModel::applySample(const QString& nodeId, const SamplePtr& sample)
     node.window.add(core::NodeVitals::of(*sample), m_thresholds.cpuWindowMs);
 
     std::vector<const core::ShardMetricsValue*> metricsOf(node.shards.size(), nullptr);
+    const auto& rows = node.sampleRows.of(*sample, m_rowsGeneration, [this, &node](const std::string& id) {
+        const auto it = m_shardById.find(id);
+        return it != m_shardById.end() && it->second->node == &node ? it->second : nullptr;
+    });
     double docs = 0;
-    for (const auto& metrics : sample->shards) {
+    for (std::size_t i = 0; i < sample->shards.size(); ++i) {
+        const auto& metrics = sample->shards[i];
         docs += static_cast<double>(metrics.liveDocs);
-        const auto it = m_shardById.find(metrics.shard);
-        if (it != m_shardById.end() && it->second->node == &node) {
-            metricsOf[static_cast<std::size_t>(it->second->row)] = &metrics;
+        if (rows[i]) {
+            metricsOf[static_cast<std::size_t>(rows[i]->row)] = &metrics;
         }
     }
     std::vector<ChangeMask> masks(node.shards.size(), 0);

@@ -141,6 +141,8 @@ private:
     std::vector<std::unique_ptr<NodeRow>> m_nodes;
     std::unordered_map<std::string, NodeRow*> m_nodeById;
     std::unordered_map<std::string, ShardRow*> m_shardById;
+    // Bumped by every full walk of the map, which may add, remove or move rows (SampleRows).
+    std::uint64_t m_rowsGeneration = 0;
     struct Link {
         bool reachable = false;
         std::string error;

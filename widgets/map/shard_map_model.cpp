@@ -306,6 +306,7 @@ void ShardMapModel::reindexLanes()
 {
     // Lanes came or went: the busiest space may have gone with them.
     m_maxSpaceLoadStale = true;
+    ++m_lanesGeneration;
     m_laneRow.clear();
     m_laneRow.reserve(m_lanes.size());
     for (int row = 0; row < static_cast<int>(m_lanes.size()); ++row)
@@ -317,8 +318,11 @@ void ShardMapModel::applySample(const QString& nodeId, const SamplePtr& sample)
     if (!sample)
         return;
     bool changed = false;
-    for (const core::ShardMetricsValue& figures : sample->shards) {
-        const int row = laneRow(figures.shard);
+    const auto& rows = m_sampleRows[nodeId].of(
+        *sample, m_lanesGeneration, [this](const std::string& shardId) { return laneRow(shardId); });
+    for (std::size_t i = 0; i < sample->shards.size(); ++i) {
+        const core::ShardMetricsValue& figures = sample->shards[i];
+        const int row = rows[i];
         if (row < 0 || m_lanes[static_cast<std::size_t>(row)]->node != nodeId)
             continue;
         Lane& lane = *m_lanes[static_cast<std::size_t>(row)];

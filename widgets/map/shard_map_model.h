@@ -2,11 +2,12 @@
 
 #include "core/plan/move_rules.h"
 #include "widgets/session/fleet_connection.h"
+#include "widgets/session/sample_rows.h"
 
 #include <QAbstractItemModel>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QStringList>
-#include <QElapsedTimer>
 #include <QTimer>
 #include <memory>
 #include <optional>
@@ -195,6 +196,9 @@ private:
     // Rows by shard id, keyed by the std::string the maps and samples carry (no QString made per
     // lookup: samples of 700 shards each, forty times a second).
     std::unordered_map<std::string, int> m_laneRow;
+    // Lane rows of each node's last sample's shards, valid while m_lanesGeneration stands.
+    QHash<QString, SampleRows<int>> m_sampleRows;
+    std::uint64_t m_lanesGeneration = 0;
     mutable double m_maxSpaceLoad = 0;
     mutable bool m_maxSpaceLoadStale = true;
     // Figures of spaces that left a lane during setMap, for the lane they enter.
