@@ -81,8 +81,30 @@ std::string movesSummary(const std::string& what, const ChangeSize& size)
         + formatBytes(size.bytes);
 }
 
-// What a change of the executor's settings raises. 0 means "no limit" for the concurrency
-// limits, the default throttle and the cleanup rate, so going to 0 is the largest raise.
+Result<PreparedChange> preparePlan(FleetAdmin& admin, PreparedChange prepared, const Plan& plan)
+{
+    auto size = measureSpaces(admin, spacesOf(plan));
+    if (!size)
+        return size.error();
+    prepared.size = *size;
+    prepared.size.retiresNode = plan.kind == "retire-node";
+    std::string what = plan.kind == "move" ? std::string("move") : plan.kind + " " + plan.subject;
+    if (!plan.into.empty())
+        what += " into " + plan.into;
+    prepared.summary = movesSummary(what, prepared.size);
+    return prepared;
+}
+
+std::optional<Scenario> operationScenario(const std::string& kind)
+{
+    auto scenario = parseScenario(kind);
+    if (!scenario || *scenario == Scenario::Rebalance || *scenario == Scenario::AddShards)
+        return std::nullopt;
+    return scenario;
+}
+
+} // namespace
+
 std::vector<std::string> raisedLimits(const MigrationSettings& before, const MigrationSettings& after)
 {
     std::vector<std::string> raised;
@@ -108,30 +130,6 @@ std::vector<std::string> raisedLimits(const MigrationSettings& before, const Mig
     return raised;
 }
 
-Result<PreparedChange> preparePlan(FleetAdmin& admin, PreparedChange prepared, const Plan& plan)
-{
-    auto size = measureSpaces(admin, spacesOf(plan));
-    if (!size)
-        return size.error();
-    prepared.size = *size;
-    prepared.size.retiresNode = plan.kind == "retire-node";
-    std::string what = plan.kind == "move" ? std::string("move") : plan.kind + " " + plan.subject;
-    if (!plan.into.empty())
-        what += " into " + plan.into;
-    prepared.summary = movesSummary(what, prepared.size);
-    return prepared;
-}
-
-std::optional<Scenario> operationScenario(const std::string& kind)
-{
-    auto scenario = parseScenario(kind);
-    if (!scenario || *scenario == Scenario::Rebalance || *scenario == Scenario::AddShards)
-        return std::nullopt;
-    return scenario;
-}
-
-} // namespace
-
 Result<PreparedChange> prepareChange(FleetAdmin& admin, const v1::AdminChange& change)
 {
     PreparedChange prepared;
@@ -146,7 +144,8 @@ Result<PreparedChange> prepareChange(FleetAdmin& admin, const v1::AdminChange& c
         if (!map)
             return map.error();
         const PreflightFacts facts = gatherPreflightFacts(*map, admin.nodes(), queue.space(), queue.target_shard());
-        prepared.size = { 1, facts.spaceBytes, false, {} };
+        prepared.size.spaces = 1;
+        prepared.size.bytes = facts.spaceBytes;
         prepared.summary = movesSummary("move " + queue.space() + " to " + queue.target_shard(), prepared.size);
         return prepared;
     }
@@ -235,11 +234,19 @@ Result<PreparedChange> prepareChange(FleetAdmin& admin, const v1::AdminChange& c
     case v1::AdminChange::kReassignSpace:
         prepared.summary = "reassign " + change.reassign_space().space() + " to " + change.reassign_space().shard();
         return prepared;
-    case v1::AdminChange::kSetAccessPolicy:
-        if (auto policy = AccessPolicy::parse(change.set_access_policy().policy_json(), "the policy"); !policy)
-            return policy.error();
+    case v1::AdminChange::kSetAccessPolicy: {
+        auto wanted = AccessPolicy::parse(change.set_access_policy().policy_json(), "the policy");
+        if (!wanted)
+            return wanted.error();
+        auto current = currentStoredAccessPolicy(admin.store());
+        if (!current)
+            return current.error();
+        prepared.size.loosenedAccess = loosenedAccess(*current, *wanted);
         prepared.summary = "change the Admin API's policy (roles, limits, approval thresholds)";
+        for (const std::string& loosened : prepared.size.loosenedAccess)
+            prepared.summary += (loosened == prepared.size.loosenedAccess.front() ? ": " : ", ") + loosened;
         return prepared;
+    }
     }
     return badChange("unknown change");
 }
@@ -295,6 +302,12 @@ std::string whyRole(const PreparedChange& prepared, const OperatorLimits& limits
 
 std::string approvalNeed(const PreparedChange& prepared, const ApprovalThresholds& thresholds)
 {
+    if (!prepared.size.loosenedAccess.empty()) {
+        std::string loosened;
+        for (const std::string& entry : prepared.size.loosenedAccess)
+            loosened += (loosened.empty() ? "" : ", ") + entry;
+        return "it loosens the access policy (" + loosened + ")";
+    }
     if (prepared.size.retiresNode && thresholds.retireNode)
         return "it retires a node";
     if (overLimit(prepared.size.spaces, thresholds.maxSpaces))

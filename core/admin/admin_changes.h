@@ -23,6 +23,9 @@ struct ChangeSize {
     bool retiresNode = false;
     // Settings the change raises ("max_concurrent 4 -> 8").
     std::vector<std::string> raisedLimits;
+    // What a new access policy allows that the current one did not ("bob operator -> admin",
+    // core/auth/access_policy.h loosenedAccess): always needs a second person.
+    std::vector<std::string> loosenedAccess;
 };
 
 // A change ready to be judged and made: an operation (drain, split ...) is planned first and
@@ -33,6 +36,11 @@ struct PreparedChange {
     // A sentence: "drain shard s3: 14 spaces, 2.0 GiB".
     std::string summary;
 };
+
+// What a change of the executor's settings raises ("max_concurrent 4 -> 8"). 0 means "no limit"
+// for the concurrency limits, the default throttle and the cleanup rate, so going to 0 is the
+// largest raise.
+std::vector<std::string> raisedLimits(const MigrationSettings& before, const MigrationSettings& after);
 
 // Reads what the change needs to be measured (the map; for moves the planner's view of the
 // fleet, with each space's bytes from its node). InvalidArgument for an empty or malformed change.
@@ -45,7 +53,8 @@ Role requiredRole(const PreparedChange& change, const OperatorLimits& limits);
 // Why the least role is needed, for a refusal ("moves 140 spaces; an operator may move 100").
 std::string whyRole(const PreparedChange& change, const OperatorLimits& limits);
 
-// Why the change needs a second person's approval; empty when it does not.
+// Why the change needs a second person's approval; empty when it does not. A policy change that
+// loosens access needs one whatever the thresholds say (they are what it could turn off).
 std::string approvalNeed(const PreparedChange& change, const ApprovalThresholds& thresholds);
 
 // Makes the change through the facade, with actor as the audit record's actor.

@@ -163,6 +163,41 @@ Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::str
     return policy;
 }
 
+std::vector<std::string> loosenedAccess(const AccessPolicy& before, const AccessPolicy& after)
+{
+    std::vector<std::string> loosened;
+    std::set<std::string> identities;
+    for (const AccessPolicy* policy : { &before, &after }) {
+        for (const auto& [identity, role] : policy->roles)
+            identities.insert(identity);
+    }
+    for (const std::string& identity : identities) {
+        const Role was = before.roleOf(identity);
+        const Role now = after.roleOf(identity);
+        if (now > was)
+            loosened.push_back(identity + " " + roleName(was) + " -> " + roleName(now));
+    }
+    if (after.defaultRole > before.defaultRole)
+        loosened.push_back(
+            std::string("default_role ") + roleName(before.defaultRole) + " -> " + roleName(after.defaultRole));
+    // 0 is "no limit" for every count here, so going to 0 is the largest raise.
+    auto limit = [&](const char* name, std::uint64_t was, std::uint64_t now) {
+        if (was != 0 && (now == 0 || now > was)) {
+            auto text = [](std::uint64_t v) { return v == 0 ? std::string("0 (off)") : std::to_string(v); };
+            loosened.push_back(std::string(name) + " " + text(was) + " -> " + text(now));
+        }
+    };
+    limit("operator_limits.max_spaces", before.operatorLimits.maxSpaces, after.operatorLimits.maxSpaces);
+    limit("operator_limits.max_bytes", before.operatorLimits.maxBytes, after.operatorLimits.maxBytes);
+    limit("approval.max_spaces", before.approval.maxSpaces, after.approval.maxSpaces);
+    limit("approval.max_bytes", before.approval.maxBytes, after.approval.maxBytes);
+    if (before.approval.retireNode && !after.approval.retireNode)
+        loosened.push_back("approval.retire_node on -> off");
+    if (before.approval.raiseLimits && !after.approval.raiseLimits)
+        loosened.push_back("approval.raise_limits on -> off");
+    return loosened;
+}
+
 template <typename T>
 ReloadingFile<T>::ReloadingFile(std::filesystem::path path, Parser parser, std::chrono::milliseconds checkEvery)
     : m_path(std::move(path))

@@ -26,6 +26,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace shardmap::core {
 
@@ -72,6 +73,13 @@ struct AccessPolicy {
 
     bool operator==(const AccessPolicy&) const = default;
 };
+
+// What `after` allows that `before` did not, one entry each ("bob operator -> admin",
+// "approval.retire_node on -> off"): an identity's role or the default role raised (each
+// identity either names, as roleOf gives it), an operator limit raised, an approval threshold
+// raised or turned off (0: never asks), retire_node or raise_limits approval turned off. Empty
+// when after only keeps or tightens: such a policy change needs no second person.
+std::vector<std::string> loosenedAccess(const AccessPolicy& before, const AccessPolicy& after);
 
 // A file read again when it changed (size or modification time), looked at no more often than
 // every checkEvery. A change that does not parse keeps the last good contents and is reported by

@@ -76,6 +76,18 @@ Result<std::unique_ptr<AccessPolicySource>> loadStoredAccessPolicy(
     return std::unique_ptr<AccessPolicySource>(std::move(source));
 }
 
+Result<AccessPolicy> currentStoredAccessPolicy(MetadataStore& store)
+{
+    auto records = store.list(std::string(kAccessPolicyKey));
+    if (!records)
+        return records.error();
+    const auto found = records->records.find(std::string(kAccessPolicyKey));
+    if (found == records->records.end())
+        return AccessPolicy {};
+    auto parsed = AccessPolicy::parse(found->second.value, "the store's " + std::string(kAccessPolicyKey));
+    return parsed ? std::move(*parsed) : AccessPolicy {};
+}
+
 Result<std::uint64_t> storeAccessPolicy(MetadataStore& store, const std::string& json, const Actor& actor)
 {
     if (auto parsed = AccessPolicy::parse(json, "the policy"); !parsed)

@@ -23,6 +23,11 @@ inline constexpr std::string_view kAccessPolicyKey = "access/policy";
 Result<std::unique_ptr<AccessPolicySource>> loadStoredAccessPolicy(
     MetadataStore& store, std::chrono::milliseconds checkEvery = std::chrono::seconds(1));
 
+// The store's access/policy as it stands, which a policy set through the Admin API replaces and
+// is compared with (loosenedAccess): the defaults (no identity has a role) when there is none or
+// it does not parse.
+Result<AccessPolicy> currentStoredAccessPolicy(MetadataStore& store);
+
 // Checks the policy as shardmapd will read it, then commits it to access/policy with an audit
 // record (action "set-access-policy"). Returns the map's revision.
 Result<std::uint64_t> storeAccessPolicy(MetadataStore& store, const std::string& json, const Actor& actor);

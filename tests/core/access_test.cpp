@@ -5,6 +5,7 @@
 #include "core/auth/access_policy.h"
 #include "core/auth/bearer_tokens.h"
 #include "core/auth/stored_access_policy.h"
+#include "core/client/node_client.h"
 #include "core/store/sqlite_store.h"
 #include "tests/support/test_dir.h"
 
@@ -189,6 +190,93 @@ TEST(AdminChanges, BigMovesRetiringANodeAndRaisingLimitsNeedASecondPerson)
     thresholds.retireNode = false;
     EXPECT_EQ(approvalNeed(settings, thresholds), "");
     EXPECT_EQ(approvalNeed(moves(1, 0, true), thresholds), "");
+}
+
+TEST(AdminChanges, RaisedLimitsNamesEachSettingThatGoesUpAndZeroIsNoLimit)
+{
+    const MigrationSettings before;
+    EXPECT_TRUE(raisedLimits(before, before).empty());
+
+    MigrationSettings lower = before;
+    lower.maxConcurrent = 2;
+    lower.backfillBatch = 100;
+    lower.maxTargetFill = 0.5;
+    lower.rollbackWindowSeconds = 60;
+    EXPECT_TRUE(raisedLimits(before, lower).empty()) << "lowering a limit is no raise";
+
+    MigrationSettings higher = before;
+    higher.maxConcurrent = 8;
+    higher.maxPerNode = 0;
+    higher.defaultThrottleDocsPerSecond = 500; // from 0 (no limit) to a limit: lower
+    higher.backfillBatch = 2000;
+    higher.maxRepairs = 9;
+    higher.maxTargetFill = 0.95;
+    EXPECT_EQ(raisedLimits(before, higher),
+        (std::vector<std::string> { "max_concurrent 4 -> 8", "max_per_node 2 -> unlimited",
+            "backfill_batch 1000 -> 2000", "max_repairs 5 -> 9", "max_target_fill 0.90 -> 0.95" }));
+
+    MigrationSettings throttled = before;
+    throttled.defaultThrottleDocsPerSecond = 100;
+    throttled.cleanupRowsPerSecond = 0;
+    MigrationSettings unthrottled = throttled;
+    unthrottled.defaultThrottleDocsPerSecond = 0;
+    EXPECT_EQ(raisedLimits(throttled, unthrottled), (std::vector<std::string> { "default_throttle 100 -> unlimited" }));
+    unthrottled.cleanupRowsPerSecond = 100;
+    EXPECT_EQ(raisedLimits(throttled, unthrottled), (std::vector<std::string> { "default_throttle 100 -> unlimited" }))
+        << "from no limit to a limit is no raise";
+}
+
+TEST(AccessPolicy, LoosenedAccessNamesEveryRaiseAndATighteningNone)
+{
+    auto before = AccessPolicy::parse(R"({"version": 1,
+        "roles": {"alice": "admin", "bob": "operator", "vera": "viewer"},
+        "operator_limits": {"max_spaces": 100, "max_bytes": 1000},
+        "approval": {"max_spaces": 10, "max_bytes": 100}})",
+        "before");
+    ASSERT_TRUE(before) << before.error().describe();
+    const std::pair<const char*, std::vector<std::string>> cases[] = {
+        { R"({"roles": {"alice": "admin", "bob": "operator", "vera": "viewer"},
+              "operator_limits": {"max_spaces": 100, "max_bytes": 1000},
+              "approval": {"max_spaces": 10, "max_bytes": 100}})",
+            {} },
+        // Tightening: fewer roles, lower limits and thresholds, a shorter expiry.
+        { R"({"roles": {"alice": "admin", "bob": "viewer"},
+              "operator_limits": {"max_spaces": 5, "max_bytes": 10},
+              "approval": {"max_spaces": 1, "max_bytes": 1, "expire_hours": 1}})",
+            {} },
+        { R"({"roles": {"alice": "admin", "bob": "admin", "vera": "viewer", "mallory": "operator"},
+              "operator_limits": {"max_spaces": 100, "max_bytes": 1000},
+              "approval": {"max_spaces": 10, "max_bytes": 100}})",
+            { "bob operator -> admin", "mallory none -> operator" } },
+        { R"({"roles": {"alice": "admin", "bob": "operator"}, "default_role": "viewer",
+              "operator_limits": {"max_spaces": 100, "max_bytes": 1000},
+              "approval": {"max_spaces": 10, "max_bytes": 100}})",
+            { "default_role none -> viewer" } },
+        // Unlisting vera under a default of operator raises her.
+        { R"({"roles": {"alice": "admin", "bob": "operator"}, "default_role": "operator",
+              "operator_limits": {"max_spaces": 100, "max_bytes": 1000},
+              "approval": {"max_spaces": 10, "max_bytes": 100}})",
+            { "vera viewer -> operator", "default_role none -> operator" } },
+        { R"({"roles": {"alice": "admin", "bob": "operator", "vera": "viewer"},
+              "operator_limits": {"max_spaces": 101, "max_bytes": 0},
+              "approval": {"max_spaces": 0, "max_bytes": 200, "retire_node": false, "raise_limits": false}})",
+            { "operator_limits.max_spaces 100 -> 101", "operator_limits.max_bytes 1000 -> 0 (off)",
+                "approval.max_spaces 10 -> 0 (off)", "approval.max_bytes 100 -> 200", "approval.retire_node on -> off",
+                "approval.raise_limits on -> off" } },
+    };
+    for (const auto& [body, expected] : cases) {
+        SCOPED_TRACE(body);
+        const std::string text = std::string(R"({"version": 1, )") + (body + 1);
+        auto after = AccessPolicy::parse(text, "after");
+        ASSERT_TRUE(after) << after.error().describe();
+        EXPECT_EQ(loosenedAccess(*before, *after), expected);
+    }
+    // From a threshold that was off, nothing is looser.
+    AccessPolicy off = *before;
+    off.approval.maxSpaces = 0;
+    AccessPolicy on = off;
+    on.approval.maxSpaces = 1000;
+    EXPECT_TRUE(loosenedAccess(off, on).empty());
 }
 
 class ApprovalsTest : public ::testing::Test {
@@ -444,6 +532,61 @@ TEST_F(ApprovalsTest, ThePolicyInTheStoreIsReadAgainWhenItChangesAndABadOneIsRef
     ASSERT_TRUE(history);
     EXPECT_EQ(history->front().action, "set-access-policy");
     EXPECT_EQ(history->front().actor, "alice");
+}
+
+TEST_F(ApprovalsTest, APolicyChangeThatLoosensAccessNeedsASecondAdminAndATighteningDoesNot)
+{
+    NodeClientPool pool;
+    FleetAdmin admin(*m_store, pool);
+    const ApprovalThresholds noThresholds { 0, 0, false, false, std::chrono::hours(24) };
+    auto prepare = [&](const std::string& json) {
+        v1::AdminChange change;
+        change.mutable_set_access_policy()->set_policy_json(json);
+        auto prepared = prepareChange(admin, change);
+        EXPECT_TRUE(prepared) << prepared.error().describe();
+        return prepared ? *prepared : PreparedChange {};
+    };
+
+    // With no policy in the store, it is compared with one that gives no one a role.
+    auto first = prepare(R"({"version": 1, "roles": {"alice": "admin", "carol": "admin"}})");
+    EXPECT_EQ(requiredRole(first, OperatorLimits {}), Role::Admin);
+    EXPECT_EQ(
+        approvalNeed(first, noThresholds), "it loosens the access policy (alice none -> admin, carol none -> admin)")
+        << "even where the policy's thresholds ask for nothing";
+    EXPECT_NE(first.summary.find("alice none -> admin"), std::string::npos) << first.summary;
+
+    ASSERT_TRUE(storeAccessPolicy(*m_store,
+        R"({"version": 1, "roles": {"alice": "admin", "bob": "operator", "carol": "admin", "vera": "viewer"}})",
+        { "alice", "" }));
+    const ApprovalThresholds thresholds;
+    EXPECT_EQ(approvalNeed(prepare(R"({"version": 1,
+        "roles": {"alice": "admin", "bob": "admin", "carol": "admin", "vera": "viewer"}})"),
+                  thresholds),
+        "it loosens the access policy (bob operator -> admin)");
+    EXPECT_NE(approvalNeed(prepare(R"({"version": 1,
+        "roles": {"alice": "admin", "bob": "operator", "carol": "admin", "vera": "viewer"},
+        "approval": {"retire_node": false}})"),
+                  thresholds)
+                  .find("approval.retire_node on -> off"),
+        std::string::npos);
+    EXPECT_NE(approvalNeed(prepare(R"({"version": 1,
+        "roles": {"alice": "admin", "bob": "operator", "carol": "admin", "vera": "viewer"},
+        "approval": {"max_spaces": 0}})"),
+                  thresholds)
+                  .find("approval.max_spaces 10 -> 0 (off)"),
+        std::string::npos);
+    EXPECT_NE(approvalNeed(prepare(R"({"version": 1,
+        "roles": {"alice": "admin", "bob": "operator", "carol": "admin", "vera": "viewer"},
+        "operator_limits": {"max_spaces": 1000}})"),
+                  thresholds)
+                  .find("operator_limits.max_spaces 100 -> 1000"),
+        std::string::npos);
+    // Demoting bob and lowering the thresholds applies directly.
+    auto tightening = prepare(R"({"version": 1,
+        "roles": {"alice": "admin", "bob": "viewer", "carol": "admin"},
+        "approval": {"max_spaces": 2}})");
+    EXPECT_TRUE(tightening.size.loosenedAccess.empty());
+    EXPECT_EQ(approvalNeed(tightening, thresholds), "");
 }
 
 } // namespace

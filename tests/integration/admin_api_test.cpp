@@ -3,11 +3,7 @@
 // refused calls, the audit actor is the authenticated identity whatever --actor claims, a big
 // change waits for a second person (and its report names who approved it), and certificates
 // that are expired, revoked or signed by another CA are refused with a sentence saying so.
-#include "core/map/shard_map.h"
-#include "core/store/metadata_store.h"
-#include "ctl_run.h"
-#include "tests/support/certificates.h"
-#include "tests/support/controller_process.h"
+#include "admin_fixture.h"
 #include "tests/support/pdf_text.h"
 
 #include <fstream>
@@ -19,16 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-// A client certificate with CN name, signed by the test CA in dir (NAME.pem, NAME.key).
-bool makeClientCertificate(const std::string& dir, const std::string& name)
-{
-    const std::string script = "cd '" + dir + "' && openssl req -newkey rsa:2048 -nodes -keyout " + name + ".key -out "
-        + name + ".csr -subj /CN=" + name + " 2>/dev/null && openssl x509 -req -in " + name
-        + ".csr -CA ca.pem -CAkey ca.key -CAcreateserial -out " + name + ".pem -days 2 2>/dev/null";
-    return std::system(script.c_str()) == 0;
-}
-
-class AdminApiTest : public ::testing::Test {
+class AdminApiTest : public AdminFixture {
 protected:
     void SetUp() override
     {
@@ -53,8 +40,6 @@ protected:
         ASSERT_TRUE(m_controller);
     }
 
-    std::string storeUri() const { return "sqlite:" + m_dir.file("map.db"); }
-
     // The role file: alice admin, bob operator, carol admin, plus `extra` entries; approval
     // above one space.
     void writePolicy(const std::string& extra)
@@ -65,46 +50,6 @@ protected:
             "approval": {"max_spaces": 1}})";
         std::filesystem::rename(m_dir.file("access.json.tmp"), m_dir.file("access.json"));
     }
-
-    // shardmapctl through the Admin API as `who` (its certificate), claiming to be mallory.
-    CtlRun as(const std::string& who, std::vector<std::string> args, const std::string& address = {})
-    {
-        std::vector<std::string> argv { SHARDMAP_CTL_BINARY, "--controller",
-            address.empty() ? m_controller->address() : address, "--controller-ca", m_dir.file("ca.pem"),
-            "--controller-cert", m_dir.file(who + ".pem"), "--controller-key", m_dir.file(who + ".key"), "--actor",
-            "mallory" };
-        argv.insert(argv.end(), args.begin(), args.end());
-        return runProgram(m_dir, argv, {}, "ctl-" + who);
-    }
-
-    core::MapSnapshot map()
-    {
-        auto store = core::openStore(storeUri(), false);
-        EXPECT_TRUE(store);
-        auto snapshot = (*store)->snapshot();
-        EXPECT_TRUE(snapshot);
-        auto decoded = core::MapSnapshot::decode(*snapshot);
-        EXPECT_TRUE(decoded);
-        return *decoded;
-    }
-
-    // The newest audit record of a change an administrator made (not the executor's progress).
-    core::AuditRecord lastAudit()
-    {
-        auto store = core::openStore(storeUri(), false);
-        auto history = (*store)->history(0, 0, 0);
-        EXPECT_TRUE(history);
-        for (auto record = history->rbegin(); record != history->rend(); ++record) {
-            if (!record->actor.starts_with("shardmapd/"))
-                return *record;
-        }
-        ADD_FAILURE() << "no administrator's change in the audit";
-        return {};
-    }
-
-    TempDir m_dir;
-    std::vector<std::unique_ptr<NodeProcess>> m_nodes;
-    std::unique_ptr<ControllerProcess> m_controller;
 };
 
 TEST_F(AdminApiTest, EachRoleMayDoWhatItAllowsAndTheAuditNamesTheCertificate)
@@ -222,6 +167,16 @@ TEST_F(AdminApiTest, AChangeAboveTheThresholdWaitsForADifferentOperatorOrAdmin)
     auto refusal = as("alice", { "approvals", "refuse", secondId, "--reason", "not during the sale" });
     EXPECT_EQ(refusal.code, 0) << refusal.err;
     EXPECT_NE(refusal.out.find("refused by alice"), std::string::npos) << refusal.out;
+    // The refusal is audited under the refuser's certificate, with her reason and the record.
+    const core::AuditRecord refused = lastAudit();
+    EXPECT_EQ(refused.actor, "alice");
+    EXPECT_EQ(refused.action, "refuse");
+    EXPECT_EQ(refused.reason, secondId + ": not during the sale");
+    ASSERT_EQ(refused.changes.size(), 1u);
+    EXPECT_EQ(refused.changes[0].key, "approvals/" + secondId);
+    ASSERT_TRUE(refused.changes[0].after);
+    EXPECT_EQ(json::parse(*refused.changes[0].after)["state"], "refused");
+    EXPECT_EQ(json::parse(*refused.changes[0].after)["decided_by"], "alice");
     auto late = as("carol", { "approvals", "approve", secondId });
     EXPECT_EQ(late.code, 5);
     EXPECT_NE(late.err.find("refused already (by alice)"), std::string::npos) << late.err;
@@ -229,6 +184,20 @@ TEST_F(AdminApiTest, AChangeAboveTheThresholdWaitsForADifferentOperatorOrAdmin)
 
     auto approved = as("carol", { "approvals", "approve", id, "--reason", "checked the plan" });
     ASSERT_EQ(approved.code, 0) << approved.err;
+    // The approval and its outcome are audited: carol approved (claiming the change), the drain
+    // was queued as bob's, and carol's claim recorded it applied.
+    std::vector<std::pair<std::string, std::string>> steps;
+    for (const core::AuditRecord& record : audit()) {
+        if (record.action == "approve" || record.action.starts_with("approval-") || record.action == "drain")
+            steps.emplace_back(record.actor, record.action);
+    }
+    EXPECT_EQ(steps,
+        (std::vector<std::pair<std::string, std::string>> {
+            { "carol", "approve" }, { "bob", "drain" }, { "carol", "approval-applied" } }));
+    // Approving again once it is made is refused, and makes nothing twice.
+    auto twice = as("alice", { "approvals", "approve", id });
+    EXPECT_EQ(twice.code, 5) << twice.err;
+    EXPECT_NE(twice.err.find(id + " is applied already (by carol)"), std::string::npos) << twice.err;
     const auto operations = map().operations;
     ASSERT_EQ(operations.size(), 1u);
     const core::OperationRecord& operation = operations.begin()->second.value;
@@ -330,7 +299,7 @@ TEST_F(AdminApiTest, ThePolicyCanLiveInTheStoreWhereOnlyAnAdminChangesIt)
 {
     // Bootstrap: straight into the store, then a replica that reads it from there.
     std::ofstream(m_dir.file("policy.json"))
-        << R"({"version": 1, "roles": {"alice": "admin", "bob": "operator", "vera": "viewer"}})";
+        << R"({"version": 1, "roles": {"alice": "admin", "bob": "operator", "carol": "admin", "vera": "viewer"}})";
     auto stored = runCtl(m_dir, storeUri(), { "access", "set", m_dir.file("policy.json") });
     ASSERT_EQ(stored.code, 0) << stored.err;
     auto replica = ControllerProcess::start(m_dir.file("shardmapd-store.stderr"),
@@ -339,20 +308,50 @@ TEST_F(AdminApiTest, ThePolicyCanLiveInTheStoreWhereOnlyAnAdminChangesIt)
     ASSERT_TRUE(replica);
     EXPECT_EQ(as("vera", { "whoami" }, replica->address()).out, "vera (viewer, by certificate)\n");
 
+    // Promoting vera loosens the policy: one admin asks, a different admin approves.
     std::ofstream(m_dir.file("policy2.json"))
-        << R"({"version": 1, "roles": {"alice": "admin", "bob": "operator", "vera": "operator"}})";
+        << R"({"version": 1, "roles": {"alice": "admin", "bob": "operator", "carol": "admin", "vera": "operator"}})";
     auto byOperator = as("bob", { "access", "set", m_dir.file("policy2.json") }, replica->address());
     EXPECT_EQ(byOperator.code, 7);
     EXPECT_NE(byOperator.err.find("set-access-policy needs the admin role"), std::string::npos) << byOperator.err;
-    auto byAdmin = as("alice", { "access", "set", m_dir.file("policy2.json") }, replica->address());
-    EXPECT_EQ(byAdmin.code, 0) << byAdmin.err;
-    EXPECT_EQ(lastAudit().actor, "alice");
-    EXPECT_EQ(lastAudit().action, "set-access-policy");
+    const auto before = peopleAudit().size();
+    auto asked = as("alice", { "--json", "access", "set", m_dir.file("policy2.json") }, replica->address());
+    ASSERT_EQ(asked.code, 10) << asked.err << asked.out;
+    const json approval = asked.parsed()["awaiting_approval"];
+    const std::string id = approval["id"];
+    EXPECT_EQ(approval["requested_by"], "alice");
+    EXPECT_EQ(approval["needs_approval_because"], "it loosens the access policy (vera viewer -> operator)");
+    ASSERT_EQ(peopleAudit().size(), before + 1) << "only the request is recorded";
+    EXPECT_EQ(lastAudit().action, "request-approval");
+    EXPECT_EQ(as("vera", { "whoami" }, replica->address()).out, "vera (viewer, by certificate)\n");
+    auto self = as("alice", { "approvals", "approve", id }, replica->address());
+    EXPECT_EQ(self.code, 7);
+    EXPECT_NE(self.err.find("alice requested " + id + "; a different operator or admin"), std::string::npos)
+        << self.err;
+    auto operatorApproves = as("bob", { "approvals", "approve", id }, replica->address());
+    EXPECT_EQ(operatorApproves.code, 7);
+    EXPECT_NE(operatorApproves.err.find("needs an admin's approval"), std::string::npos) << operatorApproves.err;
+    EXPECT_EQ(peopleAudit().size(), before + 1) << "refused approvals commit nothing";
+
+    auto approvedByCarol
+        = as("carol", { "approvals", "approve", id, "--reason", "vera is on call" }, replica->address());
+    EXPECT_EQ(approvedByCarol.code, 0) << approvedByCarol.err;
     EXPECT_TRUE(pollUntil(std::chrono::seconds(5),
         [&] { return as("vera", { "whoami" }, replica->address()).out == "vera (operator, by certificate)\n"; }));
+    auto changed = lastAudit();
+    EXPECT_EQ(changed.action, "approval-applied");
+    EXPECT_EQ(changed.actor, "carol");
     auto shown = as("vera", { "--json", "access", "show" }, replica->address());
     EXPECT_EQ(shown.code, 0) << shown.err;
     EXPECT_EQ(shown.parsed()["roles"]["vera"], "operator");
+
+    // Demoting vera again only tightens: it applies at once.
+    auto tightened = as("alice", { "access", "set", m_dir.file("policy.json") }, replica->address());
+    EXPECT_EQ(tightened.code, 0) << tightened.err << tightened.out;
+    EXPECT_EQ(lastAudit().actor, "alice");
+    EXPECT_EQ(lastAudit().action, "set-access-policy");
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(5),
+        [&] { return as("vera", { "whoami" }, replica->address()).out == "vera (viewer, by certificate)\n"; }));
 
     // A replica told to read the store's policy where there is none does not start.
     std::filesystem::remove(m_dir.file("empty.db"));
