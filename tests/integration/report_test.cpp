@@ -12,6 +12,7 @@
 #include "tests/support/fleet_test.h"
 #include "tests/support/workload.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -95,6 +96,81 @@ std::string docsText(std::uint64_t docs, const char* locale)
     return out;
 }
 
+// Sizes as the PDF prints them in English (QLocale's IEC data sizes, one decimal).
+std::string bytesText(std::uint64_t bytes)
+{
+    if (bytes < 1024)
+        return std::to_string(bytes) + " bytes";
+    const char* units[] = { "KiB", "MiB", "GiB", "TiB" };
+    double value = static_cast<double>(bytes) / 1024;
+    std::size_t unit = 0;
+    while (value >= 1024 && unit + 1 < std::size(units)) {
+        value /= 1024;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f %s", value, units[unit]);
+    return text;
+}
+
+// Durations as the PDF prints them in English.
+std::string durationText(std::int64_t ms)
+{
+    char text[48];
+    if (ms <= 0)
+        return "\u2014";
+    if (ms < 1000)
+        std::snprintf(text, sizeof text, "%lld ms", static_cast<long long>(ms));
+    else if (ms < 60'000)
+        std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(ms) / 1000);
+    else if (ms < 3'600'000)
+        std::snprintf(text, sizeof text, "%lld min %lld s", static_cast<long long>(ms / 60'000),
+            static_cast<long long>(ms / 1000 % 60));
+    else
+        std::snprintf(text, sizeof text, "%lld h %lld min", static_cast<long long>(ms / 3'600'000),
+            static_cast<long long>(ms / 60'000 % 60));
+    return text;
+}
+
+// The first line of text that holds every one of parts, from `from` on; "" if none does.
+std::string lineWith(const std::string& text, const std::vector<std::string>& parts, std::size_t from = 0)
+{
+    for (std::size_t begin = from; begin < text.size();) {
+        const std::size_t end = std::min(text.find('\n', begin), text.size());
+        const std::string line = text.substr(begin, end - begin);
+        if (std::all_of(parts.begin(), parts.end(),
+                [&](const std::string& part) { return line.find(part) != std::string::npos; }))
+            return line;
+        begin = end + 1;
+    }
+    return {};
+}
+
+// What a JSON row says for a CSV column of the same name, as the CSV writes it.
+std::string csvTextOf(const json& row, const std::string& column)
+{
+    const json& approval = row["approval"];
+    if (column == "approved_by")
+        return approval.is_null() ? "" : approval["decided_by"].get<std::string>();
+    if (column == "approval_id")
+        return approval.is_null() ? "" : approval["id"].get<std::string>();
+    if (column == "verified_equal") {
+        const json& history = row["history"];
+        if (row["write_hold_ms"].is_null() || history.is_null() || !history.contains("verification"))
+            return "";
+        return history["verification"]["equal"].get<bool>() ? "true" : "false";
+    }
+    if (column == "write_hold_ms") {
+        if (row["write_hold_ms"].is_null())
+            return "";
+        char hold[32];
+        std::snprintf(hold, sizeof hold, "%.3f", row["write_hold_ms"].get<double>());
+        return hold;
+    }
+    const json& value = row.at(column);
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
 } // namespace
 
 TEST_F(ReportTest, EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore)
@@ -176,9 +252,6 @@ TEST_F(ReportTest, EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore)
     const auto rows = parseCsv(readWholeFile(csvFile));
     ASSERT_EQ(rows.size(), 5u);
     const std::vector<std::string>& header = rows[0];
-    const auto column = [&](const std::string& name) {
-        return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
-    };
     const std::map<std::string, std::string> expectedOutcome { { repaired, "done" }, { failed.id, "failed" },
         { cancelled.id, "cancelled" }, { rolled.id, "rolled back" } };
     const auto snapshot = map();
@@ -202,15 +275,18 @@ TEST_F(ReportTest, EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore)
         } else {
             EXPECT_TRUE(row["write_hold_ms"].is_null());
         }
-        EXPECT_EQ(csv[column("migration")], id);
-        EXPECT_EQ(csv[column("outcome")], row["outcome"]);
-        EXPECT_EQ(csv[column("requested_source")], row["requested_source"]);
-        EXPECT_EQ(csv[column("docs_done")], std::to_string(row["docs_done"].get<std::uint64_t>()));
-        EXPECT_EQ(csv[column("repaired_docs")], std::to_string(row["repaired_docs"].get<std::uint64_t>()));
-        EXPECT_EQ(csv[column("error")], row["error"]);
-        if (!row["write_hold_ms"].is_null()) {
-            EXPECT_NEAR(std::stod(csv[column("write_hold_ms")]), row["write_hold_ms"].get<double>(), 0.001);
-        }
+        // Every CSV column says what the JSON field of its name says.
+        ASSERT_EQ(csv.size(), header.size());
+        for (std::size_t c = 0; c < header.size(); ++c)
+            EXPECT_EQ(csv[c], csvTextOf(row, header[c])) << header[c];
+        // The phases, their times, the verification and the events are the stored history's.
+        EXPECT_EQ(row["history"], json::parse(core::encode(*recorded)));
+        EXPECT_EQ(row["started_unix_ms"], stored.startedUnixMs);
+        EXPECT_EQ(row["ended_unix_ms"], stored.finishedUnixMs);
+        EXPECT_EQ(row["duration_ms"],
+            stored.startedUnixMs ? stored.finishedUnixMs - stored.startedUnixMs : std::int64_t { 0 });
+        EXPECT_EQ(row["requested_by"], stored.requestedBy);
+        EXPECT_EQ(row["reason"], stored.reason);
     }
     // What was asked, through the rollback's swap.
     const auto& rolledRow = *std::find_if(
@@ -246,6 +322,58 @@ TEST_F(ReportTest, EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore)
     }
     EXPECT_NE(text.out.find(docsText(doc["summary"]["docs_moved"], "en_US")), std::string::npos);
     EXPECT_NE(text.out.find(migration(failed.id).error.substr(0, 40)), std::string::npos) << "the failure's reason";
+    // Each table row: its data, its duration; the rolled-back one as it was asked.
+    for (const json& row : doc["migrations"]) {
+        const std::string id = row["migration"];
+        const std::string line = lineWith(text.out, { id, row["outcome"] });
+        EXPECT_NE(line.find(bytesText(row["bytes_done"])), std::string::npos) << line;
+        if (row["duration_ms"].get<std::int64_t>() > 0) {
+            EXPECT_NE(line.find(durationText(row["duration_ms"])), std::string::npos) << line;
+        }
+        const std::string asked
+            = row["requested_source"].get<std::string>() + " \u2192 " + row["requested_target"].get<std::string>();
+        EXPECT_NE(line.find(asked), std::string::npos) << line;
+    }
+    const std::string rolledLine = lineWith(text.out, { rolled.id, "rolled back" });
+    EXPECT_NE(rolledLine.find(initechFrom + " \u2192 " + other(initechFrom)), std::string::npos) << rolledLine;
+    EXPECT_EQ(rolledLine.find(other(initechFrom) + " \u2192 " + initechFrom), std::string::npos) << rolledLine;
+    // The summary's figures.
+    const json& summary = doc["summary"];
+    std::string outcomes;
+    for (const auto& [outcome, n] : summary["by_outcome"].items())
+        outcomes += (outcomes.empty() ? "" : ", ") + std::to_string(n.get<int>()) + " " + outcome;
+    EXPECT_NE(lineWith(text.out, { "Migrations", "4 (" + outcomes + ")" }), "") << outcomes << "\n" << text.out;
+    EXPECT_NE(lineWith(text.out, { "Data moved", bytesText(summary["bytes_moved"]) }), "") << text.out;
+    EXPECT_NE(lineWith(text.out, { "Total duration", durationText(summary["total_duration_ms"]) }), "") << text.out;
+    EXPECT_NE(lineWith(text.out,
+                  { "Longest migration",
+                      durationText(summary["longest_duration_ms"]) + " ("
+                          + summary["longest_migration"].get<std::string>() + ")" }),
+        "")
+        << text.out;
+    char hold[48];
+    std::snprintf(hold, sizeof hold, "%.1f ms (", summary["longest_write_hold_ms"].get<double>());
+    EXPECT_NE(
+        lineWith(text.out, { "Longest write hold", hold + summary["longest_hold_migration"].get<std::string>() + ")" }),
+        "")
+        << text.out;
+    EXPECT_NE(lineWith(text.out,
+                  { "Verification",
+                      std::to_string(summary["verified_equal"].get<int>()) + " cut over with source and target equal, "
+                          + std::to_string(summary["verified_apart"].get<int>()) + " apart" }),
+        "")
+        << text.out;
+    EXPECT_NE(lineWith(text.out, { "Repaired documents", docsText(summary["repaired_docs"], "en_US") }), "");
+    // Who asked and why, and what happened on the way: the cancel, the rollback, the repair.
+    const std::size_t asked = text.out.find("Who asked and why");
+    ASSERT_NE(asked, std::string::npos);
+    EXPECT_NE(lineWith(text.out, { m_actor.name, m_actor.reason }, asked), "") << text.out.substr(asked, 800);
+    const std::size_t events = text.out.find("Errors and events");
+    ASSERT_NE(events, std::string::npos);
+    for (const auto& [id, kind] : std::vector<std::pair<std::string, std::string>> {
+             { cancelled.id, "cancel-requested" }, { cancelled.id, "cancelled" }, { rolled.id, "rollback-requested" },
+             { rolled.id, "rolled-back" }, { repaired, "repair" } })
+        EXPECT_NE(lineWith(text.out, { id, kind }, events), "") << id << " " << kind << "\n" << text.out.substr(events);
     auto info = runTool(m_dir, { "/usr/bin/pdfinfo", pdfFile });
     EXPECT_NE(info.out.find("(letter)"), std::string::npos) << info.out;
 
@@ -269,11 +397,33 @@ TEST_F(ReportTest, EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore)
     const json& shards = opDoc["operations"][0]["shards"];
     ASSERT_EQ(shards.size(), 2u);
     const std::uint64_t moved = migration(repaired).progress.docsDone;
+    const std::uint64_t movedBytes = migration(repaired).progress.bytesDone;
+    const std::size_t table = opText.out.find("Docs before");
+    ASSERT_NE(table, std::string::npos) << opText.out;
     for (const json& shard : shards) {
+        const std::string id = shard["shard"];
+        SCOPED_TRACE(id);
         EXPECT_TRUE(shard["measured"].get<bool>());
-        const std::int64_t delta = shard["docs_after"].get<std::int64_t>() - shard["docs_before"].get<std::int64_t>();
+        const bool from = id == acmeFrom;
+        const auto signedMoved
+            = [&](std::uint64_t n) { return from ? -static_cast<std::int64_t>(n) : static_cast<std::int64_t>(n); };
         EXPECT_EQ(
-            delta, shard["shard"] == acmeFrom ? -static_cast<std::int64_t>(moved) : static_cast<std::int64_t>(moved));
+            shard["docs_after"].get<std::int64_t>() - shard["docs_before"].get<std::int64_t>(), signedMoved(moved));
+        EXPECT_EQ(shard["bytes_after"].get<std::int64_t>() - shard["bytes_before"].get<std::int64_t>(),
+            signedMoved(movedBytes));
+        EXPECT_EQ(
+            shard["spaces_after"].get<std::int64_t>() - shard["spaces_before"].get<std::int64_t>(), signedMoved(1));
+        // The PDF's row of the shard: before and after, docs, data and spaces, in the table's order.
+        const std::string line = lineWith(opText.out, { id + " " }, table);
+        std::vector<std::string> expected { docsText(shard["docs_before"], "en_US"),
+            docsText(shard["docs_after"], "en_US"), bytesText(shard["bytes_before"]), bytesText(shard["bytes_after"]),
+            docsText(shard["spaces_before"], "en_US"), docsText(shard["spaces_after"], "en_US") };
+        std::size_t at = line.find(id) + id.size();
+        for (const std::string& figure : expected) {
+            at = line.find(figure, at);
+            ASSERT_NE(at, std::string::npos) << figure << " in " << line;
+            at += figure.size();
+        }
     }
 }
 

@@ -447,9 +447,10 @@ QString eventsHtml(const core::MigrationReport& report)
     html += tableStart()
         + headerRow({ ReportDocument::tr("Time"), ReportDocument::tr("Migration"), ReportDocument::tr("Event"),
                         ReportDocument::tr("Details") },
-            { 16, 22, 13, 49 });
+            { 15, 21, 17, 47 });
     for (std::size_t i = 0; i < lines.size() && i < kMostEvents; ++i)
-        html += row({ timeText(lines[i].at), nobreak(lines[i].migration), esc(lines[i].kind), eventDetails(lines[i]) });
+        html += row(
+            { timeText(lines[i].at), nobreak(lines[i].migration), nobreak(lines[i].kind), eventDetails(lines[i]) });
     html += QStringLiteral("</table>");
     if (lines.size() > kMostEvents)
         html += QStringLiteral("<p>%1</p>")
