@@ -1,4 +1,6 @@
 #include "core/map/map_editor.h"
+#include "core/migration/migration_history.h"
+#include "core/report/migration_report.h"
 #include "core/store/store_copy.h"
 #include "tests/support/etcd_process.h"
 #include "tests/support/test_dir.h"
@@ -32,6 +34,46 @@ void fill(MetadataStore& store)
     ASSERT_TRUE(store.commit({ { { keys::space("acme"), encode(space), 0 } }, std::nullopt, std::nullopt, "router",
         "create-space", "first write" }));
     ASSERT_TRUE(editor.reassignSpace("acme", "s2", { "carol", "rebalance" }));
+
+    // Two migrations with the histories reports read: one finished and archived, rolled back
+    // after retries, one still in the executor's working set.
+    MigrationRecord archived;
+    archived.id = "m-1";
+    archived.space = "acme";
+    archived.source = "s2";
+    archived.target = "s1";
+    archived.rolledBack = true;
+    archived.phase = MigrationPhase::Cancelled;
+    archived.createdUnixMs = 1000;
+    archived.startedUnixMs = 1100;
+    archived.finishedUnixMs = 9000;
+    archived.progress.docsDone = archived.progress.docsTotal = 40;
+    archived.requestedBy = "carol";
+    archived.reason = "try s2";
+    MigrationHistory archivedHistory = MigrationHistory::start(archived);
+    archivedHistory.addRetry(2000, "node n2 unreachable");
+    archivedHistory.addRetry(2500, "node n2 unreachable");
+    archivedHistory.addEvent(8000, "rolled-back", "the space goes back to s1");
+    archivedHistory.writeHoldMs = 4.5;
+    archivedHistory.cutoverAborts = 1;
+    archivedHistory.verification = VerificationFigures { 7000, { 40, 1, 9 }, { 40, 1, 9 }, 2, 3, true };
+    MigrationRecord running = archived;
+    running.id = "m-2";
+    running.rolledBack = false;
+    running.source = "s1";
+    running.target = "s2";
+    running.phase = MigrationPhase::Backfill;
+    running.createdUnixMs = 10000;
+    running.startedUnixMs = 10100;
+    running.finishedUnixMs = 0;
+    running.progress.docsDone = 10;
+    MigrationHistory runningHistory = MigrationHistory::start(running);
+    runningHistory.addSample({ 10500, 10, 1000 });
+    ASSERT_TRUE(store.commit({ { { keys::archivedMigration("m-1"), encode(archived), 0 },
+                                   { keys::migrationHistory("m-1"), encode(archivedHistory), 0 },
+                                   { keys::migration("m-2"), encode(running), 0 },
+                                   { keys::migrationHistory("m-2"), encode(runningHistory), 0 } },
+        std::nullopt, std::nullopt, "executor", "migrations", "reports" }));
 }
 
 } // namespace
@@ -72,6 +114,19 @@ TEST(StoreCopyTest, CopiesEveryRecordAndTheHistoryWithItsActors)
     }
     ASSERT_FALSE(reports.empty());
     EXPECT_EQ(reports.back().copied, reports.back().total);
+
+    // A report read from the copy is the original's: records, archived ones and histories.
+    auto before = readReport(*from, {}, 20000);
+    auto after = readReport(*to, {}, 20000);
+    ASSERT_TRUE(before) << before.error().describe();
+    ASSERT_TRUE(after) << after.error().describe();
+    ASSERT_EQ(before->rows.size(), 2u);
+    ASSERT_TRUE(before->rows[0].history && before->rows[1].history);
+    EXPECT_EQ(before->rows[0].history->events.front().count, 2u);
+    EXPECT_EQ(after->rows[0].history, before->rows[0].history);
+    EXPECT_EQ(after->rows[1].history, before->rows[1].history);
+    EXPECT_EQ(reportJson(*after), reportJson(*before));
+    EXPECT_EQ(reportCsv(*after), reportCsv(*before));
 }
 
 TEST(StoreCopyTest, RefusesADestinationThatIsNotEmptyAndWritesNothing)
