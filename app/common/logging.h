@@ -16,11 +16,14 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <grpc/support/log.h>
 #include <memory>
+#include <openssl/x509.h>
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <string>
+#include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -65,6 +68,30 @@ public:
     std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<SyslogPriority>(); }
 };
 
+// gRPC's own messages, through the program's logger. A certificate a TLS handshake refused is
+// named with OpenSSL's reason ("certificate revoked (verify code 23)"), not only gRPC's number, so
+// that an administrator reads from the log why a client (or, for shardmapd, a node) was refused.
+inline void logGrpcMessage(gpr_log_func_args* args)
+{
+    const std::string_view message(args->message);
+    constexpr std::string_view kVerifyFailed = "Certificate verify failed with code ";
+    if (message.starts_with(kVerifyFailed)) {
+        const int code = std::atoi(args->message + kVerifyFailed.size());
+        spdlog::warn(
+            "a TLS handshake refused a certificate: {} (verify code {})", X509_verify_cert_error_string(code), code);
+        return;
+    }
+    if (message.starts_with("Handshake failed")) {
+        spdlog::warn("grpc: {}", message);
+        return;
+    }
+    switch (args->severity) {
+    case GPR_LOG_SEVERITY_ERROR: spdlog::error("grpc: {}", message); break;
+    case GPR_LOG_SEVERITY_INFO: spdlog::info("grpc: {}", message); break;
+    case GPR_LOG_SEVERITY_DEBUG: spdlog::debug("grpc: {}", message); break;
+    }
+}
+
 } // namespace detail
 
 // The default logger: named after the program, on stderr, at `level` (one of kLogLevels).
@@ -80,6 +107,7 @@ inline void setupLogging(const std::string& program, const std::string& level)
     logger->set_level(spdlog::level::from_str(level == "warn" ? "warning" : level));
     logger->flush_on(spdlog::level::debug); // every line reaches the journal or file at once
     spdlog::set_default_logger(std::move(logger));
+    gpr_set_log_function(&detail::logGrpcMessage);
 }
 
 // Core's messages, at their level, to the default logger.

@@ -106,6 +106,11 @@ int main(int argc, char** argv)
         for (const auto& identity : config.controllerIdentities)
             controllers += (controllers.empty() ? "" : ", ") + identity;
         spdlog::info("only controllers may change shards, ownership and documents: {}", controllers);
+    } else if (!config.tls.caFile.empty()) {
+        // docs/NODE.md, "Who may change a node".
+        spdlog::warn("no --controller-identity: every client certificate --tls-ca signed may change shards, "
+                     "ownership and documents, not only shardmapd's; list the controllers' identities with "
+                     "--controller-identity so that routers, consoles and readers only read");
     }
     if (!(*server)->metricsAddress().empty())
         spdlog::info("metrics on http://{}/metrics", (*server)->metricsAddress());

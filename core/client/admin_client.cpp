@@ -26,6 +26,22 @@ AdminClient::AdminClient(AdminClientOptions options, std::unique_ptr<Impl> impl)
 
 AdminClient::~AdminClient() = default;
 
+namespace {
+
+// HOST:PORT on 127.0.0.0/8, ::1 or localhost (as the servers judge their --listen).
+bool isLoopbackAddress(std::string_view address)
+{
+    const auto colon = address.rfind(':');
+    std::string_view host = address.substr(0, colon == std::string_view::npos ? address.size() : colon);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+        host = host.substr(1, host.size() - 2);
+    if (host == "localhost" || host == "::1")
+        return true;
+    return host.starts_with("127.") && host.find_first_not_of("0123456789.") == std::string_view::npos;
+}
+
+} // namespace
+
 Result<std::unique_ptr<AdminClient>> AdminClient::connect(const AdminClientOptions& options)
 {
     if (options.address.empty())
@@ -37,6 +53,14 @@ Result<std::unique_ptr<AdminClient>> AdminClient::connect(const AdminClientOptio
     if (!options.certFile.empty() && options.caFile.empty())
         return makeError(ErrorCode::InvalidArgument,
             "--controller-cert needs the CA that signed shardmapd's certificate (--controller-ca)");
+    if (!options.token.empty() && options.caFile.empty()) {
+        // A bearer token stands for its identity to whoever reads it (docs/ACCESS.md).
+        if (!isLoopbackAddress(options.address))
+            return makeError(ErrorCode::InvalidArgument,
+                "a bearer token is sent to " + options.address
+                    + " only over TLS: pass --controller-ca (the CA that signed shardmapd's certificate); "
+                      "without it the token would cross the network in plaintext");
+    }
     NodeClientOptions tls;
     tls.caFile = options.caFile;
     tls.certFile = options.certFile;

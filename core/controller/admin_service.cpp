@@ -57,32 +57,33 @@ constexpr std::string_view kBearer = "Bearer ";
 
 } // namespace
 
-Result<AdminCaller> AdminService::authenticate(const grpc::ServerContext& context)
+Result<AdminCaller> authenticateCaller(const grpc::ServerContext& context, AdminAccess& access)
 {
     const auto& metadata = context.client_metadata();
     if (const auto header = metadata.find("authorization"); header != metadata.end()) {
         const std::string_view value(header->second.data(), header->second.size());
         if (!value.starts_with(kBearer))
             return makeError(ErrorCode::Unauthenticated, "the authorization header must be 'Bearer TOKEN'");
-        if (!m_access.tokens)
+        if (!access.tokens)
             return makeError(ErrorCode::Unauthenticated, "this controller takes no bearer tokens (no --tokens file)");
-        auto identity = m_access.tokens->current()->identityOf(value.substr(kBearer.size()));
+        auto identity = access.tokens->current()->identityOf(value.substr(kBearer.size()));
         if (!identity)
             return makeError(ErrorCode::Unauthenticated, "the bearer token is not one this controller knows");
-        return AdminCaller { *identity, m_access.policy->current()->roleOf(*identity), "token" };
+        return AdminCaller { *identity, access.policy->current()->roleOf(*identity), "token" };
     }
     std::string identity = peerCertificateIdentity(context);
     if (identity.empty())
         return makeError(ErrorCode::Unauthenticated,
-            "no client certificate and no bearer token: the Admin API needs one (--controller-cert/--controller-key "
+            "no client certificate and no bearer token: shardmapd needs one (--controller-cert/--controller-key "
             "or --token-file)");
-    const Role role = m_access.policy->current()->roleOf(identity);
+    const Role role = access.policy->current()->roleOf(identity);
     return AdminCaller { std::move(identity), role, "certificate" };
 }
 
-Result<AdminCaller> AdminService::authorize(const grpc::ServerContext& context, Role least, const std::string& what)
+Result<AdminCaller> authorizeCaller(
+    const grpc::ServerContext& context, AdminAccess& access, Role least, const std::string& what)
 {
-    auto caller = authenticate(context);
+    auto caller = authenticateCaller(context, access);
     if (!caller)
         return caller.error();
     if (caller->role < least)
@@ -92,6 +93,16 @@ Result<AdminCaller> AdminService::authorize(const grpc::ServerContext& context, 
                                               : std::string("a ") + roleName(caller->role))
                 + "; " + what + " needs the " + roleName(least) + " role");
     return caller;
+}
+
+Result<AdminCaller> AdminService::authenticate(const grpc::ServerContext& context)
+{
+    return authenticateCaller(context, m_access);
+}
+
+Result<AdminCaller> AdminService::authorize(const grpc::ServerContext& context, Role least, const std::string& what)
+{
+    return authorizeCaller(context, m_access, least, what);
 }
 
 grpc::Status AdminService::WhoAmI(grpc::ServerContext* context, const v1::WhoAmIRequest*, v1::WhoAmIResponse* response)

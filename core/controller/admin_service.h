@@ -31,6 +31,16 @@ struct AdminCaller {
     std::string authenticatedBy;
 };
 
+// The caller of a call to shardmapd: a bearer token in "authorization: Bearer ..." (the identity
+// access.tokens gives it), else the client certificate's identity, with the role access.policy
+// gives it; UNAUTHENTICATED saying what was missing or wrong.
+Result<AdminCaller> authenticateCaller(const grpc::ServerContext& context, AdminAccess& access);
+
+// The caller, when its role is at least `least`; otherwise PERMISSION_DENIED saying who is what and
+// that `what` needs `least`.
+Result<AdminCaller> authorizeCaller(
+    const grpc::ServerContext& context, AdminAccess& access, Role least, const std::string& what);
+
 // The shardmap.v1.Admin gRPC service (proto/shardmap/v1/admin.proto): authenticates every call
 // (a bearer token in "authorization: Bearer ...", else the client certificate's identity), looks
 // up the caller's role in the policy, refuses what the role may not do (PERMISSION_DENIED saying

@@ -43,6 +43,13 @@ Status checkConfig(const ControllerServerConfig& config, const std::string& host
         return makeError(ErrorCode::FailedPrecondition,
             "refusing to listen on non-loopback address " + config.listen
                 + " without TLS; pass --tls-cert/--tls-key, or --insecure if the network is trusted");
+    // A bearer token stands for its identity to whoever reads it: never in plaintext across a
+    // network, --insecure or not (docs/ACCESS.md).
+    if (!config.tokensFile.empty() && !config.tls.enabled() && !isLoopbackHost(host))
+        return makeError(ErrorCode::FailedPrecondition,
+            "--tokens needs TLS on " + config.listen
+                + ": a bearer token sent in plaintext can be read and replayed by anyone on the way; pass "
+                  "--tls-cert/--tls-key (tokens without TLS only on a loopback address)");
     return checkNodeClientTls(config.nodeClient);
 }
 
@@ -131,7 +138,12 @@ Status ControllerServer::openStoreAndRouter()
 
 Status ControllerServer::startServer(const std::string& host)
 {
-    auto credentials = makeServerCredentials(m_config.tls);
+    // With tokens, a client certificate is asked for but not required, so that certificates and
+    // tokens share one port; a caller with neither is refused by every service that needs to
+    // know who calls (the Admin API, the Router with an access policy): UNAUTHENTICATED.
+    TlsFiles tls = m_config.tls;
+    tls.clientCertificateOptional = !m_config.tokensFile.empty() && !m_config.accessPolicyFile.empty();
+    auto credentials = makeServerCredentials(tls);
     if (!credentials)
         return credentials.error();
     grpc::EnableDefaultHealthCheckService(true);
@@ -148,6 +160,8 @@ Status ControllerServer::startServer(const std::string& host)
         m_adminService = std::make_unique<AdminService>(*m_store, *m_nodes, m_adminAccess,
             [this](LogLevel level, const std::string& message) { log(level, "admin: " + message); });
         builder.RegisterService(m_adminService.get());
+        // Applications write and search by role too (docs/ACCESS.md, "Applications").
+        m_service->requireRoles(&m_adminAccess);
     } else if (!m_config.tokensFile.empty()) {
         return makeError(
             ErrorCode::InvalidArgument, "--tokens needs --access-policy (the roles the tokens' identities have)");

@@ -80,10 +80,21 @@ void RouterService::measured(
         .observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 }
 
-grpc::Status RouterService::BulkWrite(
-    grpc::ServerContext*, const v1::RouterWriteRequest* request, v1::RouterWriteResponse* response)
+grpc::Status RouterService::allowed(const grpc::ServerContext& context, Role least, const char* what)
 {
-    const auto status = timed("BulkWrite", [&] { return bulkWrite(request, response); });
+    if (!m_access)
+        return grpc::Status::OK;
+    auto caller = authorizeCaller(context, *m_access, least, what);
+    return caller ? grpc::Status::OK : toGrpcStatus(caller.error());
+}
+
+grpc::Status RouterService::BulkWrite(
+    grpc::ServerContext* context, const v1::RouterWriteRequest* request, v1::RouterWriteResponse* response)
+{
+    const auto status = timed("BulkWrite", [&] {
+        const auto permitted = allowed(*context, Role::Operator, "writing documents through the router");
+        return permitted.ok() ? bulkWrite(request, response) : permitted;
+    });
     if (m_metrics && status.ok()) {
         const auto items = [&](const char* outcome, std::uint32_t n) {
             if (n > 0)
@@ -102,15 +113,21 @@ grpc::Status RouterService::BulkWrite(
 }
 
 grpc::Status RouterService::Search(
-    grpc::ServerContext*, const v1::RouterSearchRequest* request, v1::RouterSearchResponse* response)
+    grpc::ServerContext* context, const v1::RouterSearchRequest* request, v1::RouterSearchResponse* response)
 {
-    return timed("Search", [&] { return search(request, response); });
+    return timed("Search", [&] {
+        const auto permitted = allowed(*context, Role::Viewer, "searching through the router");
+        return permitted.ok() ? search(request, response) : permitted;
+    });
 }
 
 grpc::Status RouterService::Resolve(
-    grpc::ServerContext*, const v1::ResolveRequest* request, v1::ResolveResponse* response)
+    grpc::ServerContext* context, const v1::ResolveRequest* request, v1::ResolveResponse* response)
 {
-    return timed("Resolve", [&] { return resolve(request, response); });
+    return timed("Resolve", [&] {
+        const auto permitted = allowed(*context, Role::Viewer, "resolving a space through the router");
+        return permitted.ok() ? resolve(request, response) : permitted;
+    });
 }
 
 grpc::Status RouterService::bulkWrite(const v1::RouterWriteRequest* request, v1::RouterWriteResponse* response)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/controller/admin_service.h"
 #include "core/metrics/prometheus.h"
 #include "core/router/router.h"
 #include "shardmap/v1/router.grpc.pb.h"
@@ -15,6 +16,12 @@ class RouterService final : public v1::Router::Service {
 public:
     // metrics: requests by method and gRPC code, their latency, items by outcome, epoch retries.
     explicit RouterService(Router& router, MetricsRegistry* metrics = nullptr);
+
+    // With an access policy (shardmapd's --access-policy), every call needs an authenticated caller
+    // (client certificate or bearer token) whose role allows it: Search and Resolve the viewer
+    // role, BulkWrite the operator role (docs/ACCESS.md, "Applications"). Without one (nullptr),
+    // anyone who reaches the port may call. Set before the server starts.
+    void requireRoles(AdminAccess* access) { m_access = access; }
 
     grpc::Status BulkWrite(grpc::ServerContext*, const v1::RouterWriteRequest*, v1::RouterWriteResponse*) override;
     grpc::Status Search(grpc::ServerContext*, const v1::RouterSearchRequest*, v1::RouterSearchResponse*) override;
@@ -34,8 +41,12 @@ private:
         return status;
     }
 
+    // PERMISSION_DENIED or UNAUTHENTICATED when the caller may not `what`; OK without a policy.
+    grpc::Status allowed(const grpc::ServerContext& context, Role least, const char* what);
+
     Router& m_router;
     MetricsRegistry* m_metrics;
+    AdminAccess* m_access = nullptr;
 };
 
 } // namespace shardmap::core

@@ -48,8 +48,14 @@ namespace {
 
 // gRPC 1.51 checks revocation only through TlsServerCredentials and a CRL directory it reads
 // during handshakes, so the directory lives as long as the process.
-Result<std::shared_ptr<grpc::ServerCredentials>> credentialsWithCrl(
-    const std::string& cert, const std::string& key, const std::string& ca, const std::string& crlFile)
+grpc_ssl_client_certificate_request_type clientCertificateRequest(const TlsFiles& tls)
+{
+    return tls.clientCertificateOptional ? GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY
+                                         : GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+}
+
+Result<std::shared_ptr<grpc::ServerCredentials>> credentialsWithCrl(const std::string& cert, const std::string& key,
+    const std::string& ca, const std::string& crlFile, grpc_ssl_client_certificate_request_type request)
 {
     auto crls = CrlDirectory::fromFile(crlFile, ca);
     if (!crls)
@@ -65,7 +71,7 @@ Result<std::shared_ptr<grpc::ServerCredentials>> credentialsWithCrl(
     grpc::experimental::TlsServerCredentialsOptions options(provider);
     options.watch_root_certs();
     options.watch_identity_key_cert_pairs();
-    options.set_cert_request_type(GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+    options.set_cert_request_type(request);
     options.set_crl_directory((*crls)->path());
     return grpc::experimental::TlsServerCredentials(options);
 }
@@ -94,11 +100,11 @@ Result<std::shared_ptr<grpc::ServerCredentials>> makeServerCredentials(const Tls
     if (!ca)
         return ca.error();
     if (!tls.crlFile.empty())
-        return credentialsWithCrl(*cert, *key, *ca, tls.crlFile);
+        return credentialsWithCrl(*cert, *key, *ca, tls.crlFile, clientCertificateRequest(tls));
     grpc::SslServerCredentialsOptions options;
     options.pem_key_cert_pairs.push_back({ *key, *cert });
     options.pem_root_certs = *ca;
-    options.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+    options.client_certificate_request = clientCertificateRequest(tls);
     return grpc::SslServerCredentials(options);
 }
 

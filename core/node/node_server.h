@@ -26,6 +26,10 @@ struct TlsFiles {
     // Certificate revocation lists (PEM or DER) of the CAs in caFile: a client certificate they
     // list is refused in the handshake. Read at start; needs caFile.
     std::string crlFile;
+    // With caFile: a client may also connect without a certificate (one it presents is still
+    // verified against caFile and crlFile), for a server that authenticates such callers
+    // otherwise (shardmapd's bearer tokens) and refuses them when they do not.
+    bool clientCertificateOptional = false;
     bool enabled() const { return !certFile.empty(); }
 };
 
@@ -51,7 +55,8 @@ struct NodeServerConfig {
 };
 
 // Insecure credentials when tls is not enabled; TLS, requiring client certificates signed by
-// tls.caFile (and not revoked by tls.crlFile) when it is set, otherwise. Errors name the file
+// tls.caFile (and not revoked by tls.crlFile) when it is set (requesting them only, with
+// tls.clientCertificateOptional), otherwise. Errors name the file
 // that could not be read or is wrong.
 Result<std::shared_ptr<grpc::ServerCredentials>> makeServerCredentials(const TlsFiles& tls);
 

@@ -1,6 +1,7 @@
 // Issue 17: who may do what on a shard node and on shardmapd's port, with real certificates made
 // by openssl: controllers (by certificate identity) change, other certificates of the CA read,
 // expired, revoked and foreign certificates are refused in the handshake with a clear error.
+#include "core/auth/bearer_tokens.h"
 #include "core/client/node_client.h"
 #include "ctl_run.h"
 #include "node_test_helpers.h"
@@ -261,6 +262,15 @@ TEST(NodeAccessTest, ExpiredRevokedAndForeignCertificatesAreRefusedInTheHandshak
         const std::string said = listed.error().describe();
         EXPECT_TRUE(said.starts_with(node->address() + ": " + why)) << said;
     }
+    // What the servers log tells an administrator why each was refused.
+    for (const auto& [server, log] :
+        { std::pair { "node", node->stderrText() }, std::pair { "shardmapd", controller->stderrText() } }) {
+        SCOPED_TRACE(server);
+        for (const char* reason : { "certificate revoked (verify code 23)", "certificate has expired (verify code 10)",
+                 "unable to get local issuer certificate (verify code 20)" })
+            EXPECT_NE(log.find(std::string("a TLS handshake refused a certificate: ") + reason), std::string::npos)
+                << log;
+    }
 
     // The other way round: a client that does not trust the node's CA says so.
     auto options = clientOptions(dir, "controller");
@@ -384,4 +394,184 @@ TEST(NodeAccessTest, ShardmapctlAndShardmapdWithAListedCertificateManageTheFleet
     EXPECT_FALSE(applied);
     const auto docs = scanAll(*nodeAs(dir, node->address(), "reader"), "s1", "acme");
     EXPECT_EQ(docs.size(), 2u);
+}
+
+namespace {
+
+// shardmapctl through shardmapd's Admin API with `credentials` (--controller-ca, a certificate or
+// a token file), its stderr kept in dir/NAME.stderr.
+CtlRun ctlVia(const TempDir& dir, const std::string& address, const std::vector<std::string>& credentials,
+    const std::vector<std::string>& args, const std::string& name)
+{
+    std::vector<std::string> argv { SHARDMAP_CTL_BINARY, "--controller", address };
+    argv.insert(argv.end(), credentials.begin(), credentials.end());
+    argv.insert(argv.end(), args.begin(), args.end());
+    return runProgram(dir, argv, {}, name);
+}
+
+std::vector<std::string> certificateOf(const TempDir& dir, const std::string& name)
+{
+    return { "--controller-ca", dir.file("ca.pem"), "--controller-cert", dir.file(name + ".pem"), "--controller-key",
+        dir.file(name + ".key") };
+}
+
+} // namespace
+
+// docs/ACCESS.md, "Turning it on": with --tokens and mutual TLS one replica serves certificates
+// and tokens; a caller with neither is refused; a certificate presented is still verified. A
+// bearer token never crosses a network in plaintext: shardmapd refuses --tokens without TLS
+// (unless it listens on loopback only) and shardmapctl sends none without --controller-ca.
+TEST(NodeAccessTest, CertificatesAndTokensShareOneReplicaAndTokensNeverTravelInPlaintext)
+{
+    TempDir dir;
+    ASSERT_TRUE(makeCertificates(dir)) << "openssl could not make test certificates";
+    const std::string store = "sqlite:" + dir.file("map.db");
+    ASSERT_EQ(runCtl(dir, store, { "init" }).code, 0);
+    auto token = core::newToken("ci-bot");
+    ASSERT_TRUE(token) << token.error().describe();
+    std::ofstream(dir.file("tokens")) << token->line << "\n";
+    std::ofstream(dir.file("ci.token")) << token->token << "\n";
+    std::ofstream(dir.file("access.json"))
+        << R"({"version": 1, "roles": {"ci-bot": "operator", "reader-x": "viewer"}})";
+
+    auto args = serverTls(dir);
+    args.insert(args.end(),
+        { "--store", store, "--no-executor", "--access-policy", dir.file("access.json"), "--tokens",
+            dir.file("tokens") });
+    auto controller = ControllerProcess::start(dir.file("shardmapd.stderr"), args);
+    ASSERT_TRUE(controller);
+    const std::vector<std::string> byToken { "--controller-ca", dir.file("ca.pem"), "--token-file",
+        dir.file("ci.token") };
+    auto who = ctlVia(dir, controller->address(), byToken, { "whoami" }, "ctl-token");
+    EXPECT_EQ(who.out, "ci-bot (operator, by token)\n") << who.err;
+    who = ctlVia(dir, controller->address(), certificateOf(dir, "reader"), { "whoami" }, "ctl-reader");
+    EXPECT_EQ(who.out, "reader-x (viewer, by certificate)\n") << who.err;
+    auto nobody
+        = ctlVia(dir, controller->address(), { "--controller-ca", dir.file("ca.pem") }, { "whoami" }, "ctl-nobody");
+    EXPECT_EQ(nobody.code, 7);
+    EXPECT_NE(
+        nobody.err.find("does not know who you are: no client certificate and no bearer token"), std::string::npos)
+        << nobody.err;
+    // Nor does an anonymous caller get the router.
+    {
+        grpc::SslCredentialsOptions anonymous;
+        anonymous.pem_root_certs = readWholeFile(dir.file("ca.pem"));
+        auto router = v1::Router::NewStub(grpc::CreateChannel(controller->address(), grpc::SslCredentials(anonymous)));
+        v1::RouterSearchRequest search;
+        search.add_spaces("acme");
+        search.set_query("hello");
+        v1::RouterSearchResponse found;
+        const auto status = router->Search(contextWithDeadline().get(), search, &found);
+        EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAUTHENTICATED) << status.error_message();
+    }
+    // A certificate presented is verified as without tokens: a revoked one is refused.
+    auto revoked = ctlVia(dir, controller->address(), certificateOf(dir, "revoked"), { "whoami" }, "ctl-revoked");
+    EXPECT_EQ(revoked.code, 6) << revoked.err;
+
+    // --tokens without TLS on a network address does not start, --insecure or not.
+    auto insecure = ChildProcess::spawn(
+        { controllerBinary(), "--store", store, "--no-executor", "--listen", "0.0.0.0:0", "--insecure",
+            "--access-policy", dir.file("access.json"), "--tokens", dir.file("tokens") },
+        dir.file("insecure.stderr"));
+    ASSERT_TRUE(insecure);
+    EXPECT_EQ(insecure->wait(std::chrono::seconds(20)).value_or(-1), 1);
+    const std::string said = readWholeFile(dir.file("insecure.stderr"));
+    EXPECT_NE(said.find("--tokens needs TLS on 0.0.0.0:0"), std::string::npos) << said;
+
+    // On loopback it does, and a local script may use it without TLS.
+    auto local = ControllerProcess::start(dir.file("local.stderr"),
+        { "--store", store, "--no-executor", "--access-policy", dir.file("access.json"), "--tokens",
+            dir.file("tokens") });
+    ASSERT_TRUE(local);
+    who = ctlVia(dir, local->address(), { "--token-file", dir.file("ci.token") }, { "whoami" }, "ctl-local");
+    EXPECT_EQ(who.out, "ci-bot (operator, by token)\n") << who.err;
+
+    // To another host shardmapctl sends no token without TLS, before it connects at all.
+    auto refused = ctlVia(dir, "192.0.2.1:7500", { "--token-file", dir.file("ci.token") }, { "whoami" }, "ctl-plain");
+    EXPECT_NE(refused.code, 0);
+    EXPECT_NE(refused.err.find("a bearer token is sent to 192.0.2.1:7500 only over TLS: pass --controller-ca"),
+        std::string::npos)
+        << refused.err;
+}
+
+// docs/ACCESS.md, "Applications": with an access policy, shardmapd's Router wants a viewer to
+// search and an operator to write documents; a certificate without a role does neither.
+TEST(NodeAccessTest, WithAnAccessPolicyTheRouterWantsAViewerToSearchAndAnOperatorToWrite)
+{
+    TempDir dir;
+    ASSERT_TRUE(makeCertificates(dir)) << "openssl could not make test certificates";
+    auto node = startAccessNode(dir);
+    ASSERT_TRUE(node);
+    const std::string store = "sqlite:" + dir.file("map.db");
+    const std::vector<std::string> nodeTls { "--node-tls-ca", dir.file("ca.pem"), "--node-tls-cert",
+        dir.file("controller.pem"), "--node-tls-key", dir.file("controller.key") };
+    ASSERT_EQ(runCtl(dir, store, { "init" }).code, 0);
+    ASSERT_EQ(runCtl(dir, store, { "node", "add", "n1", node->address() }).code, 0);
+    auto shard = nodeTls;
+    shard.insert(shard.begin(), { "shard", "create", "s1", "--node", "n1" });
+    ASSERT_EQ(runCtl(dir, store, shard).code, 0);
+    // client.pem names "localhost" (its first DNS name); controller.pem's identity has no role here.
+    std::ofstream(dir.file("access.json"))
+        << R"({"version": 1, "roles": {"localhost": "operator", "reader-x": "viewer"}})";
+    auto args = serverTls(dir);
+    args.insert(args.end(), { "--store", store, "--no-executor", "--access-policy", dir.file("access.json") });
+    args.insert(args.end(), nodeTls.begin(), nodeTls.end());
+    auto controller = ControllerProcess::start(dir.file("shardmapd.stderr"), args);
+    ASSERT_TRUE(controller);
+
+    const auto write = [&](const std::string& as, const std::string& id, v1::RouterWriteResponse& response) {
+        v1::RouterWriteRequest request;
+        *request.add_docs() = makeDoc("acme", id, 1, "routed");
+        return v1::Router::NewStub(channelAs(dir, controller->address(), as))
+            ->BulkWrite(contextWithDeadline().get(), request, &response);
+    };
+    const auto search = [&](const std::string& as) {
+        v1::RouterSearchRequest request;
+        request.add_spaces("acme");
+        request.set_query("routed");
+        v1::RouterSearchResponse response;
+        return v1::Router::NewStub(channelAs(dir, controller->address(), as))
+            ->Search(contextWithDeadline().get(), request, &response);
+    };
+    v1::RouterWriteResponse written;
+    const auto byOperator = write("client", "d1", written);
+    ASSERT_TRUE(byOperator.ok()) << byOperator.error_message();
+    EXPECT_EQ(written.applied(), 1u);
+    EXPECT_TRUE(search("reader").ok());
+
+    v1::RouterWriteResponse refused;
+    const auto byViewer = write("reader", "d2", refused);
+    EXPECT_EQ(byViewer.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+    EXPECT_EQ(
+        byViewer.error_message(), "reader-x is a viewer; writing documents through the router needs the operator role");
+    const auto byNobody = write("controller", "d3", refused);
+    EXPECT_EQ(byNobody.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+    EXPECT_EQ(byNobody.error_message(),
+        std::string(kControllerIdentity)
+            + " is not given a role; writing documents through the router needs the operator role");
+    const auto searchByNobody = search("controller");
+    EXPECT_EQ(searchByNobody.error_code(), grpc::StatusCode::PERMISSION_DENIED) << searchByNobody.error_message();
+    EXPECT_EQ(scanAll(*nodeAs(dir, node->address(), "reader"), "s1", "acme").size(), 1u) << "only d1 was written";
+}
+
+// docs/NODE.md, "Who may change a node": a node that checks client certificates but lists no
+// controller says at start that any certificate of the CA may change it.
+TEST(NodeAccessTest, ANodeWithoutAControllerListWarnsThatAnyCertificateMayChangeIt)
+{
+    TempDir dir;
+    ASSERT_TRUE(makeCertificates(dir)) << "openssl could not make test certificates";
+    const std::string warning = "no --controller-identity: every client certificate --tls-ca signed may change "
+                                "shards, ownership and documents";
+    auto open = NodeProcess::start(dir.file("open"), serverTls(dir));
+    ASSERT_TRUE(open);
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(10), [&] {
+        return open->stderrText().find(warning) != std::string::npos;
+    })) << open->stderrText();
+    EXPECT_TRUE(createShard(*nodeAs(dir, open->address(), "reader"), "s1").ok()) << "as the warning says";
+    auto listed = startAccessNode(dir);
+    ASSERT_TRUE(listed);
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(10), [&] {
+        return listed->stderrText().find("only controllers may change") != std::string::npos;
+    })) << listed->stderrText();
+    EXPECT_EQ(listed->stderrText().find(warning), std::string::npos) << listed->stderrText();
 }
