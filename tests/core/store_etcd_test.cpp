@@ -394,7 +394,7 @@ TEST_F(EtcdStoreTest, AnEtcdUserWithoutReadPermissionIsRefusedOnOpen)
     ASSERT_TRUE(etcd);
     std::string error;
     ASSERT_TRUE(shardmap::testing::enableEtcdRoles(*etcd, "shardmap", error)) << error;
-    ASSERT_TRUE(open(etcdUriAs(*etcd, "shardmap", "operator")));
+    ASSERT_TRUE(open(etcdUriAs(*etcd, "shardmap", "shardmapd")));
     ASSERT_TRUE(open(etcdUriAs(*etcd, "elsewhere", "root")));
     const std::pair<std::string, std::string> cases[] = {
         { etcdUriAs(*etcd, "shardmap", "nobody"), "etcd user 'nobody' may not read under 'shardmap/'" },

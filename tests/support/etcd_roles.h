@@ -18,9 +18,11 @@ inline std::string etcdPasswordOf(const std::string& user)
 }
 
 // On a server of the test's own (authentication is server-wide): a root user; the roles
-// shardmap-viewer (read on PREFIX/) and shardmap-writer (readwrite on PREFIX/); the users
-// shardmapd and operator with shardmap-writer, viewer with shardmap-viewer, and nobody with no
-// role; then authentication on. False and why otherwise.
+// shardmap-viewer (read on PREFIX/) and shardmap-writer (readwrite on PREFIX/); the user shardmapd
+// with shardmap-writer (the tests also set their fleets up with it, as an administrator bootstraps
+// with it), the people operator and viewer with shardmap-viewer (an operator changes the fleet
+// through shardmapd's Admin API), and nobody with no role; then authentication on. False and why
+// otherwise.
 inline bool enableEtcdRoles(const EtcdProcess& etcd, const std::string& prefix, std::string& error)
 {
     const std::string keys = prefix + "/";
@@ -36,7 +38,7 @@ inline bool enableEtcdRoles(const EtcdProcess& etcd, const std::string& prefix, 
         addUser("shardmapd"),
         { "user", "grant-role", "shardmapd", "shardmap-writer" },
         addUser("operator"),
-        { "user", "grant-role", "operator", "shardmap-writer" },
+        { "user", "grant-role", "operator", "shardmap-viewer" },
         addUser("viewer"),
         { "user", "grant-role", "viewer", "shardmap-viewer" },
         addUser("nobody"),

@@ -122,7 +122,7 @@ TEST_F(ProfilesTest, AReadOnlyWindowWorksWithAViewersEtcdUser)
     auto etcd = testing::EtcdProcess::start(error);
     ASSERT_TRUE(etcd) << error;
     ASSERT_TRUE(testing::enableEtcdRoles(*etcd, "shardmap", error)) << error;
-    m_storeUri = testing::etcdUriAs(*etcd, "shardmap", "operator");
+    m_storeUri = testing::etcdUriAs(*etcd, "shardmap", "shardmapd");
     startFleet(2);
     addSpace("acme", "s0");
     addSpace("globex", "s0");

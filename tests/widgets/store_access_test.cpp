@@ -31,7 +31,7 @@ TEST(StoreAccessTest, AnEtcdUserThatMayNotReadIsToldSoAndConnectsOnceGrantedARol
     auto etcd = testing::EtcdProcess::start(error);
     ASSERT_TRUE(etcd) << error;
     ASSERT_TRUE(testing::enableEtcdRoles(*etcd, "shardmap", error)) << error;
-    auto created = core::openStore(testing::etcdUriAs(*etcd, "shardmap", "operator"), true);
+    auto created = core::openStore(testing::etcdUriAs(*etcd, "shardmap", "shardmapd"), true);
     ASSERT_TRUE(created) << created.error().describe();
 
     MainWindow window;
