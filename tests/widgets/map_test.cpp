@@ -161,6 +161,35 @@ void expectRowsMatch(const ShardMapModel& model, const core::MapSnapshot& map)
     }
 }
 
+// With nothing planned or in flight and every lane sampled, a projection is each lane's own
+// figures and asks no rules; a planned move asks them and shifts its space's figures.
+TEST(MapModel, ProjectionsAskTheRulesOnlyForWhatIsPlannedOrInFlight)
+{
+    ShardMapModel model;
+    auto map = makeMap();
+    map->buildIndex();
+    model.setMap(map);
+    feed(model); // every lane sampled
+    const auto withRules = model.projectionsWithRules();
+    model.flushProjections();
+    EXPECT_EQ(model.projectionsWithRules(), withRules);
+    EXPECT_EQ(projectedDocs(model, QStringLiteral("s0")), 150u);
+    EXPECT_EQ(projectedDocs(model, QStringLiteral("s1")), 10u);
+
+    model.setPlannedMoves({ core::PlannedMove("a", "s0", "s2") });
+    model.flushProjections();
+    EXPECT_GT(model.projectionsWithRules(), withRules);
+    EXPECT_EQ(projectedDocs(model, QStringLiteral("s0")), 50u);
+    EXPECT_EQ(projectedDocs(model, QStringLiteral("s2")), 100u);
+
+    model.setPlannedMoves({});
+    const auto before = model.projectionsWithRules();
+    model.flushProjections();
+    EXPECT_EQ(model.projectionsWithRules(), before);
+    EXPECT_EQ(projectedDocs(model, QStringLiteral("s0")), 150u);
+    EXPECT_EQ(projectedDocs(model, QStringLiteral("s2")), 0u);
+}
+
 // Samples reuse the lane rows found for the node's last sample; lanes that came or went move the
 // rows, and the next sample (the same shards in the same order) still lands on its own lanes.
 TEST(MapModel, ASampleLandsOnItsLanesAfterLanesCameAndWent)

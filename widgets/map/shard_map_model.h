@@ -98,6 +98,10 @@ public:
 
     // The rules on the current map, figures and draft (rebuilt lazily after changes).
     const core::MoveRules& rules() const;
+    // For tests: projections made, and how many of them asked the rules (the others took each
+    // lane's own figures: nothing planned or in flight).
+    std::uint64_t projections() const { return m_projections; }
+    std::uint64_t projectionsWithRules() const { return m_projectionsWithRules; }
     // Why spaces may not move to shard (empty: they may), translated.
     QString moveRefusal(const QStringList& spaces, const QString& shard) const;
     // Why the mime data may not be dropped on target (a lane or a space in it); empty: it may.
@@ -206,6 +210,8 @@ private:
     SizeBy m_sizeBy = SizeBy::Docs;
     std::vector<core::PlannedMove> m_planned;
     mutable std::optional<core::MoveRules> m_rules;
+    std::uint64_t m_projections = 0;
+    std::uint64_t m_projectionsWithRules = 0;
     QTimer m_projectionTimer;
     QElapsedTimer m_lastProjection;
 };
