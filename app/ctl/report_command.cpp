@@ -6,6 +6,7 @@
 #include "core/report/migration_report.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <iomanip>
@@ -58,10 +59,21 @@ CommandResult cmdReport(const CtlOptions& options, const ReportArgs& args)
         return core::makeError(ErrorCode::InvalidArgument, "a PDF report needs a file: -o FILE");
     if (!args.paper.empty() && (args.format != "pdf" || (args.paper != "a4" && args.paper != "letter")))
         return core::makeError(ErrorCode::InvalidArgument, "--paper is a4 or letter, for --format pdf");
-    if (args.migrations.empty() && args.operation.empty() && args.since.empty())
+    const int choices
+        = (args.migrations.empty() ? 0 : 1) + (args.operation.empty() ? 0 : 1) + (args.since.empty() ? 0 : 1);
+    if (!args.until.empty() && args.since.empty())
+        return core::makeError(ErrorCode::InvalidArgument, "--until ends the range that --since starts; give both");
+    if (choices == 0)
         return core::makeError(ErrorCode::InvalidArgument, "say which migrations: --migration, --operation or --since");
+    if (choices > 1)
+        return core::makeError(ErrorCode::InvalidArgument,
+            "--migration, --operation and --since each choose the migrations; give one of them (filter with --space, "
+            "--shard and --state)");
     core::ReportScope scope;
-    scope.migrations = args.migrations;
+    // Each migration once, in the order given.
+    for (const std::string& id : args.migrations)
+        if (std::find(scope.migrations.begin(), scope.migrations.end(), id) == scope.migrations.end())
+            scope.migrations.push_back(id);
     scope.operation = args.operation;
     scope.space = args.space;
     scope.shard = args.shard;

@@ -344,7 +344,11 @@ Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::
         for (const auto& [id, migration] : map.migrations)
             ids.push_back(id);
     }
+    std::set<std::string> seen;
     for (const std::string& id : ids) {
+        // A migration named twice (or also by the operation) is one row.
+        if (!seen.insert(id).second)
+            continue;
         const auto found = map.migrations.find(id);
         if (found == map.migrations.end())
             return makeError(ErrorCode::NotFound, "no migration " + id + " in the shard map");

@@ -113,6 +113,9 @@ TEST(MigrationReport, ScopesSelectAndFilter)
     auto cancelled = buildReport(f.map, f.histories, { {}, {}, 1, 0, {}, {}, "cancelled" }, 10000);
     ASSERT_TRUE(cancelled);
     EXPECT_EQ(cancelled->rows.size(), 1u) << "a rollback ends cancelled";
+    auto twice = buildReport(f.map, f.histories, { { "m-2", "m-1", "m-2" }, "op-1", 0, 0, {}, {}, {} }, 10000);
+    ASSERT_TRUE(twice);
+    EXPECT_EQ(twice->rows.size(), 2u) << "a migration named twice, or also by its operation, is one row";
     EXPECT_EQ(
         buildReport(f.map, f.histories, { { "m-9" }, {}, 0, 0, {}, {}, {} }, 0).error().code, ErrorCode::NotFound);
     EXPECT_EQ(buildReport(f.map, f.histories, { {}, "op-9", 0, 0, {}, {}, {} }, 0).error().code, ErrorCode::NotFound);

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <set>
 
 using namespace shardmap;
@@ -486,8 +487,93 @@ TEST_F(ReportTest, RetriesAreCountedInTheHistoryAndShownInJsonAndPdf)
         << line;
 }
 
+// The scope's flags end to end: two migrations that are told apart by time, space, shard and
+// state, on three shards.
+class ReportScopeTest : public ReportTest {
+protected:
+    void SetUp() override
+    {
+        startFleet(3);
+        m_started
+            = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+                  .count();
+    }
+
+    // The ids a report with these flags holds, in its order.
+    std::vector<std::string> idsOf(const std::vector<std::string>& flags)
+    {
+        auto run = report(flags);
+        EXPECT_EQ(run.code, 0) << run.err;
+        std::vector<std::string> ids;
+        const json doc = json::parse(run.out, nullptr, false);
+        if (doc.is_discarded())
+            return { "unparsable: " + run.out };
+        for (const json& row : doc["migrations"])
+            ids.push_back(row["migration"]);
+        return ids;
+    }
+};
+
+TEST_F(ReportScopeTest, UntilSpaceShardStateMigrationAndAUtcSinceSelectAsDocumented)
+{
+    setSettings(0, 0);
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    Workload workload({ { "acme", "globex" }, 60, 1, 4, 0.1, std::chrono::milliseconds(3), 31 },
+        { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::vector<std::string> shards { "s0", "s1", "s2" };
+    const std::string a = shardOf("acme");
+    const std::string b = a == "s0" ? "s1" : "s0";
+    const auto first = queue("acme", b);
+    ASSERT_TRUE(waitFor(first.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+    // globex moves between a pair of shards that leaves one of acme's out.
+    const std::string g = shardOf("globex");
+    std::string h;
+    for (const std::string& shard : shards)
+        if (shard != g && (h.empty() || (g != a && g != b) || (shard != a && shard != b)))
+            h = shard;
+    const auto second = queue("globex", h);
+    ASSERT_TRUE(waitFor(second.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+    ASSERT_EQ(migration(first.id).phase, core::MigrationPhase::Done);
+    ASSERT_EQ(migration(second.id).phase, core::MigrationPhase::Done);
+    const std::string onlyFirst = (a != g && a != h) ? a : b;
+    ASSERT_TRUE(onlyFirst != g && onlyFirst != h);
+    const std::vector<std::string> both { first.id, second.id };
+    const std::vector<std::string> justFirst { first.id };
+
+    // A UTC time (whole seconds, so from the second the test started) and unix ms select the same.
+    const std::time_t seconds = static_cast<std::time_t>(m_started / 1000);
+    std::tm utc {};
+    gmtime_r(&seconds, &utc);
+    char since[32];
+    std::strftime(since, sizeof since, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    EXPECT_EQ(idsOf({ "--since", since }), both);
+    EXPECT_EQ(idsOf({ "--since", std::to_string(m_started) }), both);
+    // --until ends before the second migration was created.
+    EXPECT_EQ(idsOf({ "--since", since, "--until", std::to_string(second.createdUnixMs) }), justFirst);
+    EXPECT_EQ(idsOf({ "--since", since, "--space", "acme" }), justFirst);
+    EXPECT_EQ(idsOf({ "--since", since, "--shard", onlyFirst }), justFirst);
+    EXPECT_EQ(idsOf({ "--since", since, "--state", "done" }), both);
+    EXPECT_EQ(idsOf({ "--since", since, "--state", "failed" }), std::vector<std::string> {});
+    // One migration, named twice: one row.
+    EXPECT_EQ(idsOf({ "--migration", second.id, "--migration", second.id }), std::vector<std::string> { second.id });
+    const json scope = json::parse(report({ "--migration", second.id, "--migration", second.id }).out)["scope"];
+    EXPECT_EQ(scope["migrations"], json::array({ second.id }));
+}
+
 TEST_F(ReportTest, BadRequestsAreRefusedWithAClearError)
 {
+    // The migrations are chosen one way only; --until belongs to --since.
+    for (const auto& flags :
+        std::vector<std::vector<std::string>> { { "--migration", "m-1", "--operation", "op-1" },
+            { "--migration", "m-1", "--since", "1" }, { "--operation", "op-1", "--since", "1" }, { "--until", "5" } }) {
+        auto refused = report(flags);
+        EXPECT_EQ(refused.code, 2) << flags.front() << " " << flags.back();
+        EXPECT_NE(
+            refused.err.find(flags[0] == "--until" ? "--until ends the range" : "give one of them"), std::string::npos)
+            << refused.err;
+    }
     auto pdfToStdout = report({ "--since", "1", "--format", "pdf" });
     EXPECT_EQ(pdfToStdout.code, 2);
     EXPECT_NE(pdfToStdout.err.find("-o FILE"), std::string::npos) << pdfToStdout.err;
