@@ -116,6 +116,10 @@ struct Options {
     std::string streamPage = "fleet";
     int metricsIntervalMs = 1000;
     int historyIntervalMs = 1000;
+    int nodeNice = 0;
+    // Issue 16's targets at 10,000 shards and a million spaces.
+    double paintBudgetMs = 3000;
+    double rssBudgetMib = 1536;
     int loadTimeoutSeconds = 120;
     std::size_t finds = 10;
     double stallMs = 50;
@@ -319,10 +323,15 @@ void startNodes(Fleet& fleet, const Options& o)
         auto& node = fleet.nodes[i];
         node.id = nodeId(i);
         const auto dataDir = (fleet.dir / node.id).string();
-        auto child = ChildProcess::spawn(
+        std::vector<std::string> command;
+        if (o.nodeNice != 0) {
+            // nice execs the node in its own process: every thread the node starts inherits it.
+            command = { "/usr/bin/nice", "-n", std::to_string(o.nodeNice) };
+        }
+        command.insert(command.end(),
             { o.nodeBinary, "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--node-id", node.id, "--min-free-bytes",
-                "0", "--history-interval-ms", std::to_string(o.historyIntervalMs), "--exit-with-parent" },
-            dataDir + ".log");
+                "0", "--history-interval-ms", std::to_string(o.historyIntervalMs), "--exit-with-parent" });
+        auto child = ChildProcess::spawn(command, dataDir + ".log");
         if (!child)
             throw std::runtime_error("cannot start " + o.nodeBinary);
         node.process.emplace(std::move(*child));
@@ -705,38 +714,42 @@ public:
     {
         m_timer.setTimerType(Qt::PreciseTimer);
         m_timer.setInterval(1);
-        QObject::connect(&m_timer, &QTimer::timeout, [this] {
-            const auto now = Clock::now();
-            const auto stat = m_sched.read();
-            if (m_last) {
-                Gap gap;
-                gap.ms = millisBetween(*m_last, now);
-                gap.atMs = millisBetween(m_origin, *m_last);
-                if (stat && m_lastStat) {
-                    gap.cpuMs = stat->cpuMs - m_lastStat->cpuMs;
-                    gap.waitMs = stat->waitMs - m_lastStat->waitMs;
-                }
-                m_gaps.push_back(gap);
-            }
-            m_last = now;
-            m_lastStat = stat;
-        });
+        QObject::connect(&m_timer, &QTimer::timeout, [this] { record(); });
     }
     void start()
     {
-        m_last.reset();
+        m_last = Clock::now();
+        m_lastStat = m_sched.read();
         m_timer.start();
     }
-    // Takes the gaps recorded so far and starts a new series.
+    // Takes the gaps recorded so far, closed by the gap from the last firing to now (a window in
+    // which the timer never fired is one gap as long as the window), and starts a new series.
     std::vector<Gap> take()
     {
-        auto gaps = std::exchange(m_gaps, {});
-        m_last.reset();
-        return gaps;
+        record();
+        return std::exchange(m_gaps, {});
     }
     void stop() { m_timer.stop(); }
 
 private:
+    void record()
+    {
+        const auto now = Clock::now();
+        const auto stat = m_sched.read();
+        if (m_last) {
+            Gap gap;
+            gap.ms = millisBetween(*m_last, now);
+            gap.atMs = millisBetween(m_origin, *m_last);
+            if (stat && m_lastStat) {
+                gap.cpuMs = stat->cpuMs - m_lastStat->cpuMs;
+                gap.waitMs = stat->waitMs - m_lastStat->waitMs;
+            }
+            m_gaps.push_back(gap);
+        }
+        m_last = now;
+        m_lastStat = stat;
+    }
+
     Clock::time_point m_origin;
     QTimer m_timer;
     SchedStat m_sched;
@@ -1594,6 +1607,13 @@ int main(int argc, char** argv)
     cli.add_option("--metrics-interval-ms", o.metricsIntervalMs, "ConnectionSpec::metricsIntervalMs")
         ->capture_default_str()
         ->check(CLI::Range(200, 60000));
+    cli.add_option("--paint-budget-ms", o.paintBudgetMs, "The first full paint's target")->capture_default_str();
+    cli.add_option("--rss-budget-mib", o.rssBudgetMib, "The console's peak RSS target")->capture_default_str();
+    cli.add_option("--node-nice", o.nodeNice,
+           "Start the nodes under nice -n N: on a machine of two cores, 19 stands for nodes on machines of their own, "
+           "where they do not take the console's CPU")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 19));
     cli.add_option("--history-interval-ms", o.historyIntervalMs, "The nodes' --history-interval-ms")
         ->capture_default_str()
         ->check(CLI::Range(100, 3600000));
@@ -1829,14 +1849,14 @@ int main(int argc, char** argv)
         if (m.wizard.ran)
             printWizard(m.wizard, o);
         std::printf("\n");
-        const bool paintMet = m.loaded && l.paintedMs <= 2000;
+        const bool paintMet = m.loaded && l.paintedMs <= o.paintBudgetMs;
         const bool stallMet = m.loaded && m.streamGaps.maxMs <= o.stallMs;
         const bool ownStallMet = m.loaded && m.streamGaps.ownMaxMs <= o.stallMs;
-        const bool rssMet = m.hwmEnd <= 400ULL * 1024 * 1024;
-        std::printf("targets: first full paint %.0f ms <= 2000 ms: %s; longest UI-thread gap while streaming %.1f ms "
-                    "<= %.0f ms: %s (without run-queue wait %.1f ms: %s); console peak RSS %.0f MiB <= 400 MB: %s\n",
-            l.paintedMs, verdict(paintMet), m.streamGaps.maxMs, o.stallMs, verdict(stallMet), m.streamGaps.ownMaxMs,
-            verdict(ownStallMet), mib(m.hwmEnd), verdict(rssMet));
+        const bool rssMet = m.hwmEnd <= static_cast<std::uint64_t>(o.rssBudgetMib) * 1024 * 1024;
+        std::printf("targets: first full paint %.0f ms <= %.0f ms: %s; longest UI-thread gap while streaming %.1f ms "
+                    "<= %.0f ms: %s (without run-queue wait %.1f ms: %s); console peak RSS %.0f MiB <= %.0f MiB: %s\n",
+            l.paintedMs, o.paintBudgetMs, verdict(paintMet), m.streamGaps.maxMs, o.stallMs, verdict(stallMet),
+            m.streamGaps.ownMaxMs, verdict(ownStallMet), mib(m.hwmEnd), o.rssBudgetMib, verdict(rssMet));
         printWizardVerdict();
     }
 
