@@ -319,10 +319,11 @@ TEST_F(ControllerConsoleTest, ATokenFileStandsForItsIdentityAndAnUnknownTokenIsR
     std::ofstream(m_dir.file("tokens")) << token->line << "\n";
     std::ofstream(m_dir.file("ci.token")) << token->token << "\n";
     std::ofstream(m_dir.file("wrong.token")) << std::string(64, '0') << "\n";
-    // A replica with server-only TLS: scripts and consoles hold a token, not a certificate.
+    // A replica with mutual TLS and tokens: a console holding a token, not a certificate, is let in.
     auto replica = testing::ControllerProcess::start(m_dir.file("shardmapd-tokens.stderr"),
         { "--store", storeUri(), "--id", "c2", "--no-executor", "--tls-cert", m_dir.file("server.pem"), "--tls-key",
-            m_dir.file("server.key"), "--access-policy", m_dir.file("access.json"), "--tokens", m_dir.file("tokens") });
+            m_dir.file("server.key"), "--tls-ca", m_dir.file("ca.pem"), "--access-policy", m_dir.file("access.json"),
+            "--tokens", m_dir.file("tokens") });
     ASSERT_TRUE(replica);
     ConnectionSpec spec;
     spec.controllerAddress = QString::fromStdString(replica->address());
@@ -348,6 +349,18 @@ TEST_F(ControllerConsoleTest, ATokenFileStandsForItsIdentityAndAnUnknownTokenIsR
         << refused.connection()->lastError().toStdString();
     EXPECT_EQ(refused.connection()->map(), nullptr);
     EXPECT_TRUE(refused.identityText().isEmpty());
+
+    // Without the controller's CA the console sends no token to another host: it says why.
+    MainWindow plaintext;
+    plaintext.connection()->setReconnectBackoff(100, 500);
+    spec.controllerAddress = QStringLiteral("192.0.2.1:7500");
+    spec.controllerCaFile.clear();
+    spec.controllerTokenFile = QString::fromStdString(m_dir.file("ci.token"));
+    plaintext.connectTo(spec);
+    ASSERT_TRUE(waitFor([&] { return !plaintext.connection()->lastError().isEmpty(); }));
+    EXPECT_TRUE(plaintext.connection()->lastError().contains(
+        QStringLiteral("a bearer token is sent to 192.0.2.1:7500 only over TLS")))
+        << plaintext.connection()->lastError().toStdString();
 }
 
 } // namespace
