@@ -1834,54 +1834,6 @@
 <context>
     <name>shardmap::widgets::MigrationDetailDialog</name>
     <message>
-        <source>error</source>
-        <translation>Fehler</translation>
-    </message>
-    <message>
-        <source>retry</source>
-        <translation>neuer Versuch</translation>
-    </message>
-    <message>
-        <source>cutover aborted</source>
-        <translation>Umschalten abgebrochen</translation>
-    </message>
-    <message>
-        <source>repair</source>
-        <translation>Reparatur</translation>
-    </message>
-    <message>
-        <source>paused</source>
-        <translation>angehalten</translation>
-    </message>
-    <message>
-        <source>resumed</source>
-        <translation>fortgesetzt</translation>
-    </message>
-    <message>
-        <source>cancel requested</source>
-        <translation>Abbruch angefordert</translation>
-    </message>
-    <message>
-        <source>rollback requested</source>
-        <translation>Rücknahme angefordert</translation>
-    </message>
-    <message>
-        <source>rolled back</source>
-        <translation>zurückgenommen</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>abgebrochen</translation>
-    </message>
-    <message>
-        <source>done</source>
-        <translation>fertig</translation>
-    </message>
-    <message>
         <source>Migration %1</source>
         <translation>Migration %1</translation>
     </message>
@@ -2083,6 +2035,57 @@
     <message>
         <source>docs/s</source>
         <translation>Dok./s</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::MigrationEventText</name>
+    <message>
+        <source>error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>retry</source>
+        <translation>neuer Versuch</translation>
+    </message>
+    <message>
+        <source>cutover aborted</source>
+        <translation>Umschalten abgebrochen</translation>
+    </message>
+    <message>
+        <source>repair</source>
+        <translation>Reparatur</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>angehalten</translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation>fortgesetzt</translation>
+    </message>
+    <message>
+        <source>cancel requested</source>
+        <translation>Abbruch angefordert</translation>
+    </message>
+    <message>
+        <source>rollback requested</source>
+        <translation>Rücknahme angefordert</translation>
+    </message>
+    <message>
+        <source>rolled back</source>
+        <translation>zurückgenommen</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>fertig</translation>
     </message>
 </context>
 <context>

@@ -371,10 +371,13 @@ TEST_F(ReportTest, EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore)
     EXPECT_NE(lineWith(text.out, { m_actor.name, m_actor.reason }, asked), "") << text.out.substr(asked, 800);
     const std::size_t events = text.out.find("Errors and events");
     ASSERT_NE(events, std::string::npos);
-    for (const auto& [id, kind] : std::vector<std::pair<std::string, std::string>> {
-             { cancelled.id, "cancel-requested" }, { cancelled.id, "cancelled" }, { rolled.id, "rollback-requested" },
-             { rolled.id, "rolled-back" }, { repaired, "repair" } })
-        EXPECT_NE(lineWith(text.out, { id, kind }, events), "") << id << " " << kind << "\n" << text.out.substr(events);
+    // Each event's row: the migration, its kind as people read it, and its details.
+    const std::vector<std::vector<std::string>> expectedEvents { { cancelled.id, "cancel requested" },
+        { cancelled.id, "cancelled", "stays on" }, { rolled.id, "rollback requested" },
+        { rolled.id, "rolled back", "the space goes back to " + initechFrom }, { repaired, "repair", "repaired" } };
+    for (const auto& parts : expectedEvents)
+        EXPECT_NE(lineWith(text.out, parts, events), "") << parts[0] << " " << parts[1] << "\n"
+                                                         << text.out.substr(events);
     auto info = runTool(m_dir, { "/usr/bin/pdfinfo", pdfFile });
     EXPECT_NE(info.out.find("(letter)"), std::string::npos) << info.out;
 
@@ -385,6 +388,16 @@ TEST_F(ReportTest, EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore)
     EXPECT_NE(deutsch.out.find("Migrationsbericht"), std::string::npos) << deutsch.out;
     EXPECT_NE(deutsch.out.find("Seite 1 von"), std::string::npos);
     EXPECT_NE(deutsch.out.find(docsText(doc["summary"]["docs_moved"], "de_DE")), std::string::npos);
+    // The events' kinds in German too (their details are the executor's, in English).
+    const std::size_t ereignisse = deutsch.out.find("Fehler und Ereignisse");
+    ASSERT_NE(ereignisse, std::string::npos) << deutsch.out;
+    for (const auto& [id, kind] :
+        std::vector<std::pair<std::string, std::string>> { { cancelled.id, "Abbruch angefordert" },
+            { rolled.id, "Rücknahme angefordert" }, { rolled.id, "zurückgenommen" }, { repaired, "Reparatur" } })
+        EXPECT_NE(lineWith(deutsch.out, { id, kind }, ereignisse), "") << kind << "\n"
+                                                                       << deutsch.out.substr(ereignisse);
+    for (const char* english : { "cancel-requested", "rollback-requested", "rolled-back", "cancel requested" })
+        EXPECT_EQ(deutsch.out.find(english, ereignisse), std::string::npos) << english;
     EXPECT_NE(runTool(m_dir, { "/usr/bin/pdfinfo", german }).out.find("(A4)"), std::string::npos);
 
     // The operation's report: its shards before and after, as measured when it was queued.

@@ -195,6 +195,10 @@ TEST(ReportDocument, GermanWhenTheLanguageIsGerman)
     EXPECT_TRUE(text.contains(QStringLiteral("Migrationsbericht"))) << text.left(400).toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("Zusammenfassung")));
     EXPECT_TRUE(text.contains(QStringLiteral("zurückgerollt")));
+    // The events' kinds are translated as the console's migration view shows them.
+    const QString events = text.mid(text.indexOf(QStringLiteral("Fehler und Ereignisse")));
+    EXPECT_TRUE(events.contains(QStringLiteral("zurückgenommen"))) << events.left(600).toStdString();
+    EXPECT_FALSE(events.contains(QStringLiteral("rolled-back"))) << events.left(600).toStdString();
 }
 
 TEST(ReportPreviewDialog, ShowsPagesOffTheUiThreadAndPrintsTheSamePages)

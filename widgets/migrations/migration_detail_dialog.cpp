@@ -3,6 +3,7 @@
 #include "widgets/charts/time_series_chart.h"
 #include "widgets/migrations/migrations_model.h"
 #include "widgets/migrations/phase_timeline.h"
+#include "widgets/report/report_events.h"
 #include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
 
@@ -51,24 +52,6 @@ QString count(std::uint64_t n)
 QString route(const std::string& source, const std::string& target)
 {
     return MigrationDetailDialog::tr("%1 → %2").arg(qs(source), qs(target));
-}
-
-QString eventKindText(const std::string& kind)
-{
-    const std::pair<const char*, QString> kinds[] = { { "error", MigrationDetailDialog::tr("error") },
-        { "retry", MigrationDetailDialog::tr("retry") },
-        { "cutover-aborted", MigrationDetailDialog::tr("cutover aborted") },
-        { "repair", MigrationDetailDialog::tr("repair") }, { "paused", MigrationDetailDialog::tr("paused") },
-        { "resumed", MigrationDetailDialog::tr("resumed") },
-        { "cancel-requested", MigrationDetailDialog::tr("cancel requested") },
-        { "rollback-requested", MigrationDetailDialog::tr("rollback requested") },
-        { "rolled-back", MigrationDetailDialog::tr("rolled back") }, { "failed", MigrationDetailDialog::tr("failed") },
-        { "cancelled", MigrationDetailDialog::tr("cancelled") }, { "done", MigrationDetailDialog::tr("done") } };
-    for (const auto& [name, text] : kinds) {
-        if (kind == name)
-            return text;
-    }
-    return qs(kind);
 }
 
 QString sideText(const core::SideFigures& side)
@@ -394,7 +377,8 @@ void MigrationDetailDialog::applyEvents(const core::ReportRow& row)
         return;
     QList<QTreeWidgetItem*> items;
     for (const core::MigrationEvent& event : row.history->events)
-        items.append(new QTreeWidgetItem({ timeText(event.unixMs), eventKindText(event.kind), qs(event.text) }));
+        items.append(
+            new QTreeWidgetItem({ timeText(event.unixMs), MigrationEventText::kind(event.kind), qs(event.text) }));
     m_events->addTopLevelItems(items);
     m_events->resizeColumnToContents(0);
     m_events->resizeColumnToContents(1);

@@ -1,6 +1,7 @@
 #include "widgets/report/report_document.h"
 
 #include "widgets/report/report_charts.h"
+#include "widgets/report/report_events.h"
 #include "widgets/style/format.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -60,9 +61,14 @@ QString esc(const std::string& text)
 }
 
 // Ids stay on one line (a table cell would break them at their hyphens).
+QString nobreak(const QString& text)
+{
+    return QStringLiteral("<span style=\"white-space: nowrap\">%1</span>").arg(text.toHtmlEscaped());
+}
+
 QString nobreak(const std::string& text)
 {
-    return QStringLiteral("<span style=\"white-space: nowrap\">%1</span>").arg(esc(text));
+    return nobreak(qs(text));
 }
 
 QString dash()
@@ -447,10 +453,10 @@ QString eventsHtml(const core::MigrationReport& report)
     html += tableStart()
         + headerRow({ ReportDocument::tr("Time"), ReportDocument::tr("Migration"), ReportDocument::tr("Event"),
                         ReportDocument::tr("Details") },
-            { 15, 21, 17, 47 });
+            { 16, 21, 19, 44 });
     for (std::size_t i = 0; i < lines.size() && i < kMostEvents; ++i)
-        html += row(
-            { timeText(lines[i].at), nobreak(lines[i].migration), nobreak(lines[i].kind), eventDetails(lines[i]) });
+        html += row({ timeText(lines[i].at), nobreak(lines[i].migration),
+            nobreak(MigrationEventText::kind(lines[i].kind)), eventDetails(lines[i]) });
     html += QStringLiteral("</table>");
     if (lines.size() > kMostEvents)
         html += QStringLiteral("<p>%1</p>")
