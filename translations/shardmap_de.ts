@@ -3524,6 +3524,30 @@ Gehen Sie zurück, um neu zu planen.</translation>
             <numerusform>%1 (%n-mal, zuletzt um %2)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Requests not made</source>
+        <translation>Nicht ausgeführte Anfragen</translation>
+    </message>
+    <message>
+        <source>Decided by</source>
+        <translation>Entschieden von</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>offen</translation>
+    </message>
+    <message>
+        <source>waiting for a second person</source>
+        <translation>wartet auf eine zweite Person</translation>
+    </message>
+    <message>
+        <source>approved, not made</source>
+        <translation>genehmigt, nicht ausgeführt</translation>
+    </message>
+    <message>
+        <source>approved at %1; no outcome was recorded</source>
+        <translation>genehmigt um %1; kein Ergebnis aufgezeichnet</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::ReportExportDialog</name>

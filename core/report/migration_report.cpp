@@ -275,11 +275,21 @@ bool namesSomethingInScope(const ReportApproval& a, const MigrationReport& repor
     return false;
 }
 
-bool refusedInScope(const ReportApproval& a, const MigrationReport& report)
+bool isRefused(const ReportApproval& a)
+{
+    return a.state == "refused" || a.state == "expired";
+}
+
+// Not made and not refused: waiting for a second person, failed, or approved without an outcome.
+bool isUnmade(const ReportApproval& a)
+{
+    return a.state == "pending" || a.state == "failed" || a.state == "applying" || a.state == "approved";
+}
+
+// A request of the report's time, or naming something in its scope; narrowed by its space and shard.
+bool requestInScope(const ReportApproval& a, const MigrationReport& report)
 {
     const ReportScope& scope = report.scope;
-    if (a.state != "refused" && a.state != "expired")
-        return false;
     if ((!scope.space.empty() && !contains(a.spaces, scope.space))
         || (!scope.shard.empty() && !contains(a.shards, scope.shard)))
         return false;
@@ -378,11 +388,14 @@ Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::
         op.shards = shardLoads(op.record, report.rows);
     summarize(report);
     attachApprovals(report, approvals);
-    for (const ReportApproval& approval : approvals)
-        if (refusedInScope(approval, report))
-            report.refusedRequests.push_back(approval);
-    std::stable_sort(report.refusedRequests.begin(), report.refusedRequests.end(),
-        [](const ReportApproval& a, const ReportApproval& b) { return a.requestedUnixMs < b.requestedUnixMs; });
+    for (const ReportApproval& approval : approvals) {
+        if ((isRefused(approval) || isUnmade(approval)) && requestInScope(approval, report))
+            (isRefused(approval) ? report.refusedRequests : report.unmadeRequests).push_back(approval);
+    }
+    const auto byTime
+        = [](const ReportApproval& a, const ReportApproval& b) { return a.requestedUnixMs < b.requestedUnixMs; };
+    std::stable_sort(report.refusedRequests.begin(), report.refusedRequests.end(), byTime);
+    std::stable_sort(report.unmadeRequests.begin(), report.unmadeRequests.end(), byTime);
     return report;
 }
 
@@ -485,6 +498,9 @@ std::string reportJson(const MigrationReport& report)
     json refused = json::array();
     for (const ReportApproval& approval : report.refusedRequests)
         refused.push_back(approvalJson(approval));
+    json unmade = json::array();
+    for (const ReportApproval& approval : report.unmadeRequests)
+        unmade.push_back(approvalJson(approval));
     const json document = { { "schema", "shardmap.migration-report" }, { "version", MigrationReport::kVersion },
         { "generated_unix_ms", report.generatedUnixMs }, { "map_revision", report.mapRevision },
         { "scope",
@@ -500,7 +516,8 @@ std::string reportJson(const MigrationReport& report)
                 { "longest_hold_migration", s.longestHoldMigration }, { "verified_equal", s.verifiedEqual },
                 { "verified_apart", s.verifiedApart }, { "repaired_docs", s.repairedDocs },
                 { "cutover_aborts", s.cutoverAborts } } },
-        { "operations", operations }, { "migrations", rows }, { "refused_requests", refused } };
+        { "operations", operations }, { "migrations", rows }, { "refused_requests", refused },
+        { "requests_not_made", unmade } };
     return document.dump(2);
 }
 

@@ -46,7 +46,8 @@ struct ReportApproval {
     std::string requestedBy;
     std::string reason;
     std::int64_t requestedUnixMs = 0;
-    // applied, failed, refused or expired (approvals/ also holds pending and approved ones).
+    // As approvals/ holds it: pending, applying (approved, being made), applied, failed, refused,
+    // expired (pending past its time), or approved (an older shardmapd's, without an outcome).
     std::string state;
     std::string decidedBy;
     std::int64_t decidedUnixMs = 0;
@@ -124,8 +125,9 @@ struct ReportOperation {
 };
 
 struct MigrationReport {
-    // 2: approvals (issue 17); fields were only added (docs/REPORTS.md).
-    static constexpr int kVersion = 2;
+    // 2: approvals (issue 17); 3: requests not made, every aborted cutover and retry counted.
+    // Fields were only added (docs/REPORTS.md).
+    static constexpr int kVersion = 3;
     std::int64_t generatedUnixMs = 0;
     std::uint64_t mapRevision = 0;
     ReportScope scope;
@@ -139,6 +141,9 @@ struct MigrationReport {
     // migrations and operations their span) or naming a shard, space, migration or operation in
     // scope; narrowed by the scope's space and shard like the rows. Oldest first.
     std::vector<ReportApproval> refusedRequests;
+    // The other requests whose change was not made, chosen the same way: still pending, approved
+    // but failed to be made, or approved with no outcome recorded (applying, approved).
+    std::vector<ReportApproval> unmadeRequests;
 };
 
 // The backfill's pace between consecutive progress samples of a history: documents copied over

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <set>
 
 using namespace shardmap::core;
 namespace v1 = shardmap::v1;
@@ -152,7 +153,7 @@ TEST(MigrationReport, JsonHasItsSchemaAndAgreesWithTheCsv)
     ASSERT_TRUE(report);
     const auto document = nlohmann::json::parse(reportJson(*report));
     EXPECT_EQ(document["schema"], "shardmap.migration-report");
-    EXPECT_EQ(document["version"], 2);
+    EXPECT_EQ(document["version"], MigrationReport::kVersion);
     EXPECT_EQ(document["summary"]["migrations"], 4);
     EXPECT_EQ(document["summary"]["by_outcome"]["rolled back"], 1);
     ASSERT_EQ(document["migrations"].size(), 4u);
@@ -391,6 +392,69 @@ TEST_F(ApprovedReport, RefusedAndExpiredRequestsOfItsTimeAndScopeAreListed)
     EXPECT_EQ(document["refused_requests"][0]["decided_by"], "alice");
     EXPECT_EQ(document["refused_requests"][0]["decision_reason"], "not during the sale");
     EXPECT_EQ(document["refused_requests"][1]["state"], "expired");
+}
+
+TEST_F(ApprovedReport, PendingFailedAndApprovedButUnmadeRequestsAreListedToo)
+{
+    Approvals approvals(*m_store);
+    // Approved, but making the change failed.
+    v1::AdminChange create;
+    create.mutable_create_shard()->set_id("s5");
+    auto asked = approvals.request({ create, {}, "create shard s5" }, "it adds a shard", { "dave", "more room" });
+    ASSERT_TRUE(asked);
+    auto approved = approvals.decide(asked->id(), true, { "erin", "fine" }, std::chrono::hours(24));
+    ASSERT_TRUE(approved) << approved.error().describe();
+    ASSERT_TRUE(approvals.finish(*approved, false, "node n5 did not answer"));
+    const std::string failed = asked->id();
+    // Approved, and nothing recorded as made (its shardmapd stopped in between).
+    v1::AdminChange move;
+    auto* moved = move.mutable_move_spaces()->add_moves();
+    moved->set_space("globex");
+    moved->set_target_shard("s4");
+    auto claimed = approvals.request({ move, {}, "move globex to s4" }, "it moves 12 GiB", { "bob", "balance" });
+    ASSERT_TRUE(claimed);
+    ASSERT_TRUE(approvals.decide(claimed->id(), true, { "carol", "ok" }, std::chrono::hours(24)));
+    const std::string unmade = claimed->id();
+
+    // Read now, with a day to decide: the undecided request is still pending.
+    auto report = readReport(*m_store, { {}, {}, m_base, 0, {}, {}, {} }, wallClockMs(), std::chrono::hours(24));
+    ASSERT_TRUE(report) << report.error().describe();
+    std::map<std::string, std::string> states;
+    for (const ReportApproval& a : report->unmadeRequests)
+        states[a.id] = a.state;
+    EXPECT_EQ(states,
+        (std::map<std::string, std::string> {
+            { m_expired, "pending" }, { failed, "failed" }, { unmade, "applying" } }));
+    ASSERT_EQ(report->refusedRequests.size(), 1u) << "the refused one only";
+    EXPECT_EQ(report->refusedRequests[0].id, m_refused);
+    const auto failedRow = std::find_if(report->unmadeRequests.begin(), report->unmadeRequests.end(),
+        [&](const ReportApproval& a) { return a.id == failed; });
+    EXPECT_EQ(failedRow->outcome, "node n5 did not answer");
+    EXPECT_EQ(failedRow->decidedBy, "erin");
+    // Narrowed like the refused ones: only what names globex.
+    auto globex = readReport(*m_store, { {}, {}, m_base, 0, "globex", {}, {} }, wallClockMs(), std::chrono::hours(24));
+    ASSERT_TRUE(globex);
+    ASSERT_EQ(globex->unmadeRequests.size(), 1u);
+    EXPECT_EQ(globex->unmadeRequests[0].id, unmade);
+
+    const auto document = nlohmann::json::parse(reportJson(*report));
+    EXPECT_EQ(document["version"], 3);
+    ASSERT_EQ(document["requests_not_made"].size(), 3u);
+    std::set<std::string> jsonStates;
+    for (const auto& request : document["requests_not_made"])
+        jsonStates.insert(request["state"].get<std::string>());
+    EXPECT_EQ(jsonStates, (std::set<std::string> { "pending", "failed", "applying" }));
+    EXPECT_EQ(document["refused_requests"].size(), 1u);
+    const std::string file = m_dir.file("unmade.json");
+    ASSERT_TRUE(writeReportFile(*report, "json", file));
+    auto python = shardmap::testing::ChildProcess::spawn({ "/usr/bin/python3", "-c",
+                                                             "import json, sys, jsonschema\n"
+                                                             "jsonschema.validate(json.load(open(sys.argv[2])), "
+                                                             "json.load(open(sys.argv[1])))\n",
+                                                             SHARDMAP_REPORT_SCHEMA, file },
+        m_dir.file("python.err"));
+    ASSERT_TRUE(python);
+    EXPECT_EQ(python->wait(std::chrono::seconds(60)), 0) << shardmap::testing::readWholeFile(m_dir.file("python.err"));
 }
 
 TEST_F(ApprovedReport, JsonValidatesAgainstTheSchema)

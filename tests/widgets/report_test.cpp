@@ -154,6 +154,26 @@ core::MigrationReport approvedReport()
     refused.decisionReason = "not during the sale";
     refused.outcome.clear();
     report.refusedRequests.push_back(refused);
+    // Requests not made: one waiting, one that failed, one approved with no outcome.
+    core::ReportApproval pending = refused;
+    pending.id = "ap-1796000004000-88d3";
+    pending.summary = "retire shard s7";
+    pending.state = "pending";
+    pending.decidedBy.clear();
+    pending.decisionReason.clear();
+    core::ReportApproval failed = pending;
+    failed.id = "ap-1796000005000-99e4";
+    failed.summary = "create shard s5";
+    failed.state = "failed";
+    failed.decidedBy = "erin";
+    failed.outcome = "node n5 did not answer";
+    core::ReportApproval unmade = failed;
+    unmade.id = "ap-1796000006000-aaf5";
+    unmade.summary = "move globex to s4";
+    unmade.state = "applying";
+    unmade.decidedBy = "frank";
+    unmade.outcome.clear();
+    report.unmadeRequests = { pending, failed, unmade };
     return report;
 }
 
@@ -169,12 +189,37 @@ TEST(ReportDocument, SaysWhoApprovedAndWhatWasRefused)
         { "Approved by carol", "ap-1796000000500-0a1b", "asked by bob", "Approvals", "checked the plan",
             "Refused and expired requests", "move tenant-4 to s9", "alice", "not during the sale" })
         EXPECT_NE(text.find(expected), std::string::npos) << expected;
+    // Each request not made on its row, with its state and what became of it.
+    const std::size_t unmade = text.find("Requests not made");
+    ASSERT_NE(unmade, std::string::npos) << text;
+    // A row's first line: from the time to the details, wrapped cells go on below.
+    const auto rowWith = [&](const std::string& summary) {
+        const std::size_t at = text.find(summary, unmade);
+        if (at == std::string::npos)
+            return std::string();
+        const std::size_t begin = text.rfind('\n', at) + 1;
+        return text.substr(begin, text.find('\n', at) - begin);
+    };
+    const std::string pendingRow = rowWith("retire shard s7");
+    EXPECT_NE(pendingRow.find("pending"), std::string::npos) << pendingRow;
+    EXPECT_NE(pendingRow.find("waiting for a second person"), std::string::npos) << pendingRow;
+    const std::string failedRow = rowWith("create shard s5");
+    EXPECT_NE(failedRow.find("failed"), std::string::npos) << failedRow;
+    EXPECT_NE(failedRow.find("erin"), std::string::npos) << failedRow;
+    EXPECT_NE(failedRow.find("node n5 did not answer"), std::string::npos) << failedRow;
+    const std::string unmadeRow = rowWith("move globex to s4");
+    EXPECT_NE(unmadeRow.find("approved, not"), std::string::npos) << unmadeRow;
+    EXPECT_NE(unmadeRow.find("frank"), std::string::npos) << unmadeRow;
+    for (const char* id : { "ap-1796000004000-88d3", "ap-1796000005000-99e4", "ap-1796000006000-" })
+        EXPECT_NE(text.find(id, unmade), std::string::npos) << id;
+    EXPECT_NE(text.find("no outcome was", unmade), std::string::npos) << text.substr(unmade);
 
     core::MigrationReport quiet = report;
     quiet.rows.clear();
     quiet.operations.clear();
     const QString none = ReportDocument(quiet, format()).plainText();
     EXPECT_TRUE(none.contains(QStringLiteral("Refused and expired requests"))) << "also without migrations";
+    EXPECT_TRUE(none.contains(QStringLiteral("Requests not made"))) << "also without migrations";
     EXPECT_FALSE(ReportDocument(testing::syntheticReport(3), format())
                      .plainText()
                      .contains(QStringLiteral("Refused and expired requests")));
@@ -192,6 +237,7 @@ TEST(ReportDocument, GermanWhenTheLanguageIsGerman)
     const QString approvals = approved.plainText();
     EXPECT_TRUE(approvals.contains(QStringLiteral("Genehmigt von carol"))) << approvals.toStdString();
     EXPECT_TRUE(approvals.contains(QStringLiteral("Abgelehnte und abgelaufene Anfragen")));
+    EXPECT_TRUE(approvals.contains(QStringLiteral("Nicht ausgeführte Anfragen"))) << approvals.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("Migrationsbericht"))) << text.left(400).toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("Zusammenfassung")));
     EXPECT_TRUE(text.contains(QStringLiteral("zurückgerollt")));

@@ -403,6 +403,34 @@ QString refusedHtml(const core::MigrationReport& report)
     return html + QStringLiteral("</table>");
 }
 
+// Requests whose change was not made, besides refused and expired ones: still waiting, failed, or
+// approved without a recorded outcome.
+QString unmadeHtml(const core::MigrationReport& report)
+{
+    QString html = QStringLiteral("<h2>%1</h2>").arg(ReportDocument::tr("Requests not made")) + tableStart()
+        + headerRow({ ReportDocument::tr("Asked at"), ReportDocument::tr("Asked by"), ReportDocument::tr("What"),
+                        ReportDocument::tr("State"), ReportDocument::tr("Decided by"), ReportDocument::tr("Details") },
+            { 15, 11, 30, 11, 11, 22 });
+    for (const core::ReportApproval& a : report.unmadeRequests) {
+        QString state;
+        QString details;
+        if (a.state == "pending") {
+            state = ReportDocument::tr("pending");
+            details = ReportDocument::tr("waiting for a second person");
+        } else if (a.state == "failed") {
+            state = ReportDocument::tr("failed");
+            details = a.outcome.empty() ? dash() : esc(a.outcome);
+        } else {
+            state = ReportDocument::tr("approved, not made");
+            details = ReportDocument::tr("approved at %1; no outcome was recorded").arg(timeText(a.decidedUnixMs));
+        }
+        html += row({ timeText(a.requestedUnixMs), esc(a.requestedBy),
+            esc(a.summary) + QStringLiteral(" (") + nobreak(a.id) + QStringLiteral(")"), state,
+            a.decidedBy.empty() ? dash() : esc(a.decidedBy), details });
+    }
+    return html + QStringLiteral("</table>");
+}
+
 // Errors and what the administrators did along the way, oldest first; a very long list is cut
 // (the JSON report has all of it).
 constexpr std::size_t kMostEvents = 400;
@@ -581,6 +609,8 @@ void ReportDocument::build(const core::MigrationReport& report)
     // Also without migrations: a window in which nothing was made may still have refusals.
     if (!report.refusedRequests.empty())
         part(refusedHtml(report));
+    if (!report.unmadeRequests.empty())
+        part(unmadeHtml(report));
 }
 
 int ReportDocument::pageCount() const

@@ -4,7 +4,8 @@
 // write, the console's print preview and printing: title, scope and time range, summary, the
 // operations with their shards before and after, a timeline of phases, the backfill rate, one
 // table row per migration, who asked and why, who approved (issue 17), errors and events, and
-// refused and expired requests. Paged with page numbers, A4 or
+// refused and expired requests, and requests not made (pending, failed, approved without an
+// outcome). Paged with page numbers, A4 or
 // Letter (by locale unless chosen), in the application's language (installTranslations).
 //
 // Qt's own printing (QTextDocument for the text and tables, QPainter for the charts), no event
