@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Tests scripts/check-build-deps.sh (issue 15) against a configured build directory:
+#   the repository paths its comments name exist;
 #   positive: with packaging/debian-packages.txt as it is, the check passes;
 #   negative: with a copy of the list minus libqt6opengl6-dev -- the package whose absence broke
 #             a fresh Debian 12 build -- the check fails and names libqt6opengl6-dev.
@@ -14,6 +15,13 @@ build="${1:?usage: $0 BUILD_DIR}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# The repository paths the list's comments name exist (a moved file leaves a comment pointing
+# nowhere).
+for path in $(grep -o '#.*' "$list" | grep -oE '(docs|packaging|scripts|tests)/[A-Za-z0-9_./*-]+' | sed 's/\.$//' | sort -u); do
+    compgen -G "$here/$path" >/dev/null || fail "packaging/debian-packages.txt names $path, which does not exist"
+done
+echo "ok: the paths named in packaging/debian-packages.txt exist"
 
 # Positive: the real list covers everything the build uses.
 if ! bash "$check" "$build" >"$tmp/pos.out" 2>&1; then
