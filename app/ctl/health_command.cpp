@@ -62,8 +62,10 @@ CommandResult cmdHealth(const CtlOptions& options, const core::AlertThresholds& 
         replicaText += (replicaText.empty() ? "" : ", ") + name + " at " + replica.holder;
     }
     json out { { "checked_unix_ms", probe.unixMs }, { "store", store ? probe.store : options.storeUri },
-        { "store_reachable", !probe.storeError }, { "revision", probe.map ? probe.map->revision : 0 },
-        { "nodes", active }, { "nodes_reachable", reachable },
+        // A store that answered and refused the caller is reachable; store_access_denied says so.
+        { "store_reachable", !probe.storeError || core::refusesCaller(probe.storeError->code) },
+        { "store_access_denied", probe.storeError && core::refusesCaller(probe.storeError->code) },
+        { "revision", probe.map ? probe.map->revision : 0 }, { "nodes", active }, { "nodes_reachable", reachable },
         { "executor",
             probe.executor ? json { { "holder", probe.executor->holder }, { "token", probe.executor->token } }
                            : json(nullptr) },

@@ -14,6 +14,7 @@
 #include "tests/support/etcd_roles.h"
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 using namespace shardmap;
 using namespace shardmap::testing;
@@ -164,6 +165,17 @@ TEST_F(EtcdRolesTest, AnEtcdUserWithoutARoleIsToldItMayNotRead)
                            "(permission denied)"),
         std::string::npos)
         << run.err;
+
+    // health says the store answered and refused, not that it is unreachable.
+    auto health = runCtl(dir, "etcd://" + etcd->endpoint() + "/shardmap?user=nobody", { "health", "--json" },
+        { std::string(core::kEtcdPasswordVariable) + "=" + etcdPasswordOf("nobody") });
+    EXPECT_EQ(health.code, 9) << health.err;
+    const auto report = nlohmann::json::parse(health.out, nullptr, false);
+    ASSERT_TRUE(report.is_object()) << health.out;
+    EXPECT_EQ(report.value("store_reachable", false), true) << health.out;
+    EXPECT_EQ(report.value("store_access_denied", false), true) << health.out;
+    ASSERT_FALSE(report["alerts"].empty()) << health.out;
+    EXPECT_EQ(report["alerts"][0].value("kind", ""), "store-access-denied") << health.out;
 }
 
 // shardmapd writes its leases and the executor's commits: with the viewer's user it routes but
