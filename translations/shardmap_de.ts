@@ -2036,6 +2036,13 @@
         <source>docs/s</source>
         <translation>Dok./s</translation>
     </message>
+    <message numerus="yes">
+        <source>%1 (%n time(s), the last at %2)</source>
+        <translation>
+            <numerusform>%1 (%n-mal, zuletzt um %2)</numerusform>
+            <numerusform>%1 (%n-mal, zuletzt um %2)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::MigrationEventText</name>

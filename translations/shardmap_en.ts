@@ -160,6 +160,13 @@
             <numerusform>%1 at %2 after %n comparisons, %3 documents repaired</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 (%n time(s), the last at %2)</source>
+        <translation>
+            <numerusform>%1 (%n time, the last at %2)</numerusform>
+            <numerusform>%1 (%n times, the last at %2)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::MigrationsPage</name>

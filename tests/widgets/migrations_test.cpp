@@ -214,10 +214,10 @@ protected:
         ASSERT_TRUE(set) << set.error().describe();
     }
 
-    void startController()
+    void startController(const std::vector<std::string>& env = {})
     {
         m_controller = testing::ControllerProcess::start(
-            m_dir.file("c1.stderr.log"), { "--store", storeUri(), "--id", "c1", "--lease-ttl-ms", "1000" });
+            m_dir.file("c1.stderr.log"), { "--store", storeUri(), "--id", "c1", "--lease-ttl-ms", "1000" }, env);
         ASSERT_TRUE(m_controller);
     }
 
@@ -431,6 +431,35 @@ TEST_F(MigrationsPageTest, RollbackInTheWindowFromThePage)
         << eventKinds(dialog).join(", ").toStdString();
     EXPECT_TRUE(eventKinds(dialog).contains(QStringLiteral("rolled back")))
         << eventKinds(dialog).join(", ").toStdString();
+}
+
+TEST_F(MigrationsPageTest, TheDetailViewCountsRetriesOfTheSameError)
+{
+    // Every backfill batch after the first fails: the executor retries with a growing backoff.
+    startController({ "SHARDMAP_FAILPOINTS=migration.backfill.batch=error@2+" });
+    writeDocuments("acme", 400);
+    openPage();
+    const auto queued = queue("acme", 0);
+    const QString id = QString::fromStdString(queued.id);
+    ASSERT_TRUE(waitFor([&] { return shown(queued.id) != nullptr; }));
+    auto* dialog = m_page->openDetail(id);
+    ASSERT_TRUE(dialog);
+    const auto retryText = [&] {
+        for (int i = 0; i < dialog->eventsView()->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem* item = dialog->eventsView()->topLevelItem(i);
+            if (item->text(1) == QStringLiteral("retry"))
+                return item->text(2);
+        }
+        return QString();
+    };
+    ASSERT_TRUE(waitFor([&] { return retryText().contains(QStringLiteral("3 times, the last at")); }, 60000))
+        << retryText().toStdString() << m_controller->stderrText();
+    EXPECT_TRUE(retryText().startsWith(QStringLiteral("failpoint migration.backfill.batch injected an error")))
+        << retryText().toStdString();
+    EXPECT_EQ(eventKinds(dialog).count(QStringLiteral("retry")), 1) << eventKinds(dialog).join(", ").toStdString();
+    auto [cancelled, message] = act([&] { m_page->cancel(id, QStringLiteral("stop retrying")); });
+    ASSERT_TRUE(cancelled) << message.toStdString();
+    ASSERT_TRUE(waitFor([&] { return !shown(queued.id)->active(); }, 60000)) << m_controller->stderrText();
 }
 
 TEST_F(MigrationsPageTest, DetailViewOfARealMigrationShowsItsPhasesThroughputAndEvents)

@@ -54,6 +54,15 @@ QString route(const std::string& source, const std::string& target)
     return MigrationDetailDialog::tr("%1 → %2").arg(qs(source), qs(target));
 }
 
+// The event's details; for retries of the same error, how often and when the last one was.
+QString eventText(const core::MigrationEvent& event)
+{
+    if (event.count <= 1)
+        return qs(event.text);
+    return MigrationDetailDialog::tr("%1 (%n time(s), the last at %2)", nullptr, static_cast<int>(event.count))
+        .arg(qs(event.text), timeText(event.lastUnixMs));
+}
+
 QString sideText(const core::SideFigures& side)
 {
     return MigrationDetailDialog::tr("%1 live documents, %2 tombstones, checksum %3")
@@ -378,7 +387,7 @@ void MigrationDetailDialog::applyEvents(const core::ReportRow& row)
     QList<QTreeWidgetItem*> items;
     for (const core::MigrationEvent& event : row.history->events)
         items.append(
-            new QTreeWidgetItem({ timeText(event.unixMs), MigrationEventText::kind(event.kind), qs(event.text) }));
+            new QTreeWidgetItem({ timeText(event.unixMs), MigrationEventText::kind(event.kind), eventText(event) }));
     m_events->addTopLevelItems(items);
     m_events->resizeColumnToContents(0);
     m_events->resizeColumnToContents(1);
