@@ -214,6 +214,20 @@ std::int64_t wallClockMs()
 // (m-12), one made without (m-13), a move that was refused and a request nobody decided.
 class ApprovedReport : public ::testing::Test {
 protected:
+    // The documented schema accepts the JSON file (python3-jsonschema, as the docs' readers would).
+    void expectValidAgainstTheSchema(const std::string& file)
+    {
+        auto python = shardmap::testing::ChildProcess::spawn({ "/usr/bin/python3", "-c",
+                                                                 "import json, sys, jsonschema\n"
+                                                                 "jsonschema.validate(json.load(open(sys.argv[2])), "
+                                                                 "json.load(open(sys.argv[1])))\n",
+                                                                 SHARDMAP_REPORT_SCHEMA, file },
+            m_dir.file("python.err"));
+        ASSERT_TRUE(python);
+        EXPECT_EQ(python->wait(std::chrono::seconds(60)), 0)
+            << shardmap::testing::readWholeFile(m_dir.file("python.err"));
+    }
+
     void SetUp() override
     {
         auto store = SqliteStore::open(m_dir.file("map.db"), true);
@@ -447,14 +461,7 @@ TEST_F(ApprovedReport, PendingFailedAndApprovedButUnmadeRequestsAreListedToo)
     EXPECT_EQ(document["refused_requests"].size(), 1u);
     const std::string file = m_dir.file("unmade.json");
     ASSERT_TRUE(writeReportFile(*report, "json", file));
-    auto python = shardmap::testing::ChildProcess::spawn({ "/usr/bin/python3", "-c",
-                                                             "import json, sys, jsonschema\n"
-                                                             "jsonschema.validate(json.load(open(sys.argv[2])), "
-                                                             "json.load(open(sys.argv[1])))\n",
-                                                             SHARDMAP_REPORT_SCHEMA, file },
-        m_dir.file("python.err"));
-    ASSERT_TRUE(python);
-    EXPECT_EQ(python->wait(std::chrono::seconds(60)), 0) << shardmap::testing::readWholeFile(m_dir.file("python.err"));
+    expectValidAgainstTheSchema(file);
 }
 
 TEST_F(ApprovedReport, JsonValidatesAgainstTheSchema)
@@ -463,12 +470,5 @@ TEST_F(ApprovedReport, JsonValidatesAgainstTheSchema)
     ASSERT_TRUE(report);
     const std::string file = m_dir.file("report.json");
     ASSERT_TRUE(writeReportFile(*report, "json", file));
-    auto python = shardmap::testing::ChildProcess::spawn({ "/usr/bin/python3", "-c",
-                                                             "import json, sys, jsonschema\n"
-                                                             "jsonschema.validate(json.load(open(sys.argv[2])), "
-                                                             "json.load(open(sys.argv[1])))\n",
-                                                             SHARDMAP_REPORT_SCHEMA, file },
-        m_dir.file("python.err"));
-    ASSERT_TRUE(python);
-    EXPECT_EQ(python->wait(std::chrono::seconds(60)), 0) << shardmap::testing::readWholeFile(m_dir.file("python.err"));
+    expectValidAgainstTheSchema(file);
 }

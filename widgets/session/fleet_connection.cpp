@@ -737,8 +737,9 @@ std::shared_ptr<core::NodeClient> FleetConnection::historyClient(const QString& 
     return client;
 }
 
-void FleetConnection::fetchHistory(const QString& nodeId, qint64 sinceUnixMs, QObject* context,
-    std::function<void(core::Result<core::MetricsHistoryValue>)> done)
+template <typename T>
+void FleetConnection::askNode(const QString& nodeId, QObject* context,
+    std::function<core::Result<T>(core::NodeClient&)> ask, std::function<void(core::Result<T>)> done)
 {
     core::Error why;
     auto client = historyClient(nodeId, why);
@@ -747,22 +748,24 @@ void FleetConnection::fetchHistory(const QString& nodeId, qint64 sinceUnixMs, QO
         return;
     }
     runInBackground(
-        m_pool, context, [client, sinceUnixMs] { return client->metricsHistory(sinceUnixMs); }, std::move(done));
+        m_pool, context, [client, ask = std::move(ask)] { return ask(*client); }, std::move(done));
+}
+
+void FleetConnection::fetchHistory(const QString& nodeId, qint64 sinceUnixMs, QObject* context,
+    std::function<void(core::Result<core::MetricsHistoryValue>)> done)
+{
+    askNode<core::MetricsHistoryValue>(
+        nodeId, context, [sinceUnixMs](core::NodeClient& client) { return client.metricsHistory(sinceUnixMs); },
+        std::move(done));
 }
 
 void FleetConnection::fetchHistoryDigest(const QString& nodeId, qint64 sinceUnixMs, qint64 bucketMs, QObject* context,
     std::function<void(core::Result<core::HistoryDigest>)> done)
 {
-    core::Error why;
-    auto client = historyClient(nodeId, why);
-    if (!client) {
-        postTo(context, [done, why] { done(why); });
-        return;
-    }
-    runInBackground(
-        m_pool, context,
-        [client, sinceUnixMs, bucketMs]() -> core::Result<core::HistoryDigest> {
-            auto history = client->metricsHistory(sinceUnixMs);
+    askNode<core::HistoryDigest>(
+        nodeId, context,
+        [sinceUnixMs, bucketMs](core::NodeClient& client) -> core::Result<core::HistoryDigest> {
+            auto history = client.metricsHistory(sinceUnixMs);
             if (!history) {
                 return history.error();
             }

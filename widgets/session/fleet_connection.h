@@ -164,6 +164,10 @@ private:
     void checkStaleStreams();
     // The client that asks nodeId for its history; null with the reason when there is none.
     std::shared_ptr<core::NodeClient> historyClient(const QString& nodeId, core::Error& why) const;
+    // Runs ask with nodeId's client on the pool and hands its answer to done on the UI thread.
+    template <typename T>
+    void askNode(const QString& nodeId, QObject* context, std::function<core::Result<T>(core::NodeClient&)> ask,
+        std::function<void(core::Result<T>)> done);
     int backoffDelay(int failures) const;
     // Destroys a stream or watch handle on the pool: their destructors wait for callbacks in flight.
     template <typename Handle> void disposeLater(Handle handle);
