@@ -251,6 +251,14 @@ Result<SpaceCopyEnds> MigrationExecutor::copyEnds(const Context& ctx)
 Result<MigrationExecutor::StepResult> MigrationExecutor::verify(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
+    if (m.rolledBack) {
+        // The way back: the old source must still follow the owner. A deposed leader's late call
+        // (its cutover's fence, at the epoch the cutover committed) can have left it fenced, and
+        // then its repairs and the dual writes would be refused on every retry. Idempotent, as
+        // in the cleanup's window.
+        if (auto status = own(ctx, m.target, SpaceRole::MigrationTarget, ctx.sp().epoch); !status)
+            return status.error();
+    }
     std::string difference;
     for (int round = 0; round < kVerifyRounds; ++round) {
         auto source = statsOf(ctx, m.source);

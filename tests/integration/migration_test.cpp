@@ -615,6 +615,44 @@ TEST_F(MigrationTest, RollbackInTheWindowMovesBackWithoutBackfill)
     EXPECT_EQ(listedJson["migrations"][0]["requested_target"], target);
 }
 
+// A deposed leader's late cutover call can leave the old source fenced at the epoch the cutover
+// committed (seen in the chaos run: a rollback then retried "space is fenced" for good). The way
+// back makes the old source follow the owner again before it verifies and repairs.
+TEST_F(MigrationTest, ARollbackUnfencesAnOldSourceALateCallFenced)
+{
+    core::MigrationSettings settings;
+    settings.rollbackWindowSeconds = 120;
+    settings.backfillBatch = 100;
+    setSettings(settings);
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    Workload workload(
+        { { "acme" }, 300, 2, 4, 0.2, std::chrono::milliseconds(3), 21 }, { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string source = space("acme").shard;
+    const std::string target = otherShard(source);
+    const auto queued = queue("acme", target);
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return m.phase == core::MigrationPhase::Cleanup; }))
+        << migration(queued.id).status << controller->stderrText();
+    // What the late call does: the old source fenced at the committed epoch. Writes made then
+    // reach the owner only, so the way back has documents to repair onto the old source.
+    ASSERT_TRUE(nodeOf(source)->setOwnership(source, { "acme", core::SpaceRole::Fenced, space("acme").epoch }));
+    workload.start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    workload.stop();
+    (void)workload.settle(std::chrono::seconds(20));
+
+    core::MigrationRequests requests(*m_store, m_pool);
+    auto rolled = requests.rollback(queued.id, m_actor);
+    ASSERT_TRUE(rolled) << rolled.error().describe();
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); })) << controller->stderrText();
+    const auto back = migration(queued.id);
+    EXPECT_EQ(back.phase, core::MigrationPhase::Cancelled) << back.error;
+    EXPECT_TRUE(back.rolledBack);
+    EXPECT_EQ(space("acme").shard, source);
+    EXPECT_EQ(compareWithModel(*nodeOf(source), source, "acme", workload.model("acme")), std::vector<std::string> {});
+}
+
 TEST_F(MigrationTest, PauseHoldsTheBackfillAndResumeFinishesIt)
 {
     auto controller = startController("c1");
