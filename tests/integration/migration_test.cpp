@@ -39,6 +39,16 @@ protected:
         ASSERT_TRUE(set) << set.error().describe();
     }
 
+    // A rollback window long enough for a test to ask for the way back, and shardmapd c1.
+    std::unique_ptr<ControllerProcess> startWithRollbackWindow()
+    {
+        core::MigrationSettings settings;
+        settings.rollbackWindowSeconds = 120;
+        settings.backfillBatch = 100;
+        setSettings(settings);
+        return startController("c1");
+    }
+
     std::unique_ptr<ControllerProcess> startController(
         const std::string& id, const std::vector<std::string>& env = {}, const std::string& ttl = "1000")
     {
@@ -457,11 +467,7 @@ TEST_F(MigrationTest, AMigrationWaitsForItsTargetsNodeToComeBackBeforeStarting)
 // ends the migration with the space on its new owner, writable, and the copy left behind.
 TEST_F(MigrationTest, AMigrationWhoseOldSourceIsLostForGoodCanBeAbandoned)
 {
-    core::MigrationSettings settings;
-    settings.rollbackWindowSeconds = 120;
-    settings.backfillBatch = 100;
-    setSettings(settings);
-    auto controller = startController("c1");
+    auto controller = startWithRollbackWindow();
     ASSERT_TRUE(controller);
     Workload workload({ { "acme" }, 300, 1, 10, 0.0, std::chrono::milliseconds(1), 34 },
         { routerServicePath(controller->address()) });
@@ -540,11 +546,7 @@ TEST_F(MigrationTest, CancelBeforeCutoverLeavesTheSourceAndRemovesTheTargetCopy)
 
 TEST_F(MigrationTest, RollbackInTheWindowMovesBackWithoutBackfill)
 {
-    core::MigrationSettings settings;
-    settings.rollbackWindowSeconds = 120;
-    settings.backfillBatch = 100;
-    setSettings(settings);
-    auto controller = startController("c1");
+    auto controller = startWithRollbackWindow();
     ASSERT_TRUE(controller);
     Workload workload(
         { { "acme" }, 300, 2, 4, 0.2, std::chrono::milliseconds(3), 13 }, { routerServicePath(controller->address()) });
@@ -620,11 +622,7 @@ TEST_F(MigrationTest, RollbackInTheWindowMovesBackWithoutBackfill)
 // back makes the old source follow the owner again before it verifies and repairs.
 TEST_F(MigrationTest, ARollbackUnfencesAnOldSourceALateCallFenced)
 {
-    core::MigrationSettings settings;
-    settings.rollbackWindowSeconds = 120;
-    settings.backfillBatch = 100;
-    setSettings(settings);
-    auto controller = startController("c1");
+    auto controller = startWithRollbackWindow();
     ASSERT_TRUE(controller);
     Workload workload(
         { { "acme" }, 300, 2, 4, 0.2, std::chrono::milliseconds(3), 21 }, { routerServicePath(controller->address()) });
