@@ -1,6 +1,7 @@
 #include "core/node/shard_registry.h"
 
 #include "core/metrics/proc_stats.h"
+#include "core/util/fs.h"
 #include "core/util/validation.h"
 
 #include <filesystem>
@@ -22,12 +23,22 @@ std::string ShardRegistry::shardPath(const std::string& id) const
     return m_options.dataDir + "/shards/" + id + std::string(kShardSuffix);
 }
 
+// A failed shard's error as ListShards and the metrics show it to any reader: the node's paths are
+// its operator's business.
+std::string ShardRegistry::withoutDataDir(std::string text) const
+{
+    const std::string& dir = m_options.dataDir;
+    for (auto at = text.find(dir); !dir.empty() && at != std::string::npos; at = text.find(dir, at))
+        text.replace(at, dir.size(), "<data-dir>");
+    return text;
+}
+
 std::vector<std::string> ShardRegistry::openAll()
 {
     std::vector<std::string> failed;
     const std::filesystem::path dir = m_options.dataDir + "/shards";
+    (void)ensureDirectory(dir.string()); // a failure shows as the directory's listing failing below
     std::error_code error;
-    std::filesystem::create_directories(dir, error);
     std::vector<std::filesystem::path> files;
     for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
         if (entry.is_regular_file() && entry.path().extension() == kShardSuffix)
@@ -41,7 +52,7 @@ std::vector<std::string> ShardRegistry::openAll()
             m_shards[id] = ShardEntry { id, std::shared_ptr<ShardStore>(std::move(*store)), {} };
             continue;
         }
-        m_shards[id] = ShardEntry { id, nullptr, store.error().describe() };
+        m_shards[id] = ShardEntry { id, nullptr, withoutDataDir(store.error().describe()) };
         failed.push_back(id);
     }
     return failed;
@@ -119,8 +130,7 @@ Status ShardRegistry::checkDiskReserve() const
     if (disk->freeBytes < m_options.minFreeBytes)
         return makeError(ErrorCode::ResourceExhausted,
             "data directory has " + std::to_string(disk->freeBytes) + " bytes free; the node keeps "
-                + std::to_string(m_options.minFreeBytes) + " in reserve",
-            m_options.dataDir);
+                + std::to_string(m_options.minFreeBytes) + " in reserve");
     return {};
 }
 

@@ -51,6 +51,8 @@ public:
     std::string shardPath(const std::string& id) const;
 
 private:
+    std::string withoutDataDir(std::string text) const;
+
     Options m_options;
     mutable std::shared_mutex m_mutex;
     std::map<std::string, ShardEntry> m_shards;

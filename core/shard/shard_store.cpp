@@ -4,10 +4,16 @@
 #include "core/util/validation.h"
 
 #include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace shardmap::core {
 
@@ -58,6 +64,32 @@ void addRow(SpaceStats& delta, bool deleted, std::uint64_t bytes, std::uint64_t 
     delta.bytesEstimate += factor * bytes;
 }
 
+constexpr std::array<const char*, 3> kShardFileSuffixes { "", "-wal", "-shm" };
+
+// SQLite creates a database 0644 (less the umask) and gives its -wal and -shm files the
+// database's mode, so a database created 0600 first keeps every file of the shard its user's.
+Status createPrivateFile(const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return makeError(errno == EEXIST ? ErrorCode::AlreadyExists : ErrorCode::Unavailable,
+            std::string("cannot create the shard file: ") + std::strerror(errno), path);
+    ::close(fd);
+    return {};
+}
+
+// Shard files made before they were created private (or copied in by hand) lose what others
+// could read or anyone but their user could write: at most 0640, the group may back them up.
+void tightenShardFiles(const std::string& path)
+{
+    for (const char* suffix : kShardFileSuffixes) {
+        const std::string file = path + suffix;
+        struct stat info { };
+        if (::stat(file.c_str(), &info) == 0 && (info.st_mode & 0037) != 0)
+            (void)::chmod(file.c_str(), info.st_mode & 0640);
+    }
+}
+
 } // namespace
 
 struct ShardStore::PendingBatch {
@@ -84,12 +116,14 @@ Result<std::unique_ptr<ShardStore>> ShardStore::create(
 {
     if (std::filesystem::exists(path))
         return makeError(ErrorCode::AlreadyExists, "shard file already exists", path);
+    if (auto status = createPrivateFile(path); !status)
+        return status.error();
     std::unique_ptr<ShardStore> store(new ShardStore());
     store->m_path = path;
     if (auto status = store->initialise(true, shardId, options); !status) {
         store.reset();
         std::error_code ignored;
-        for (const char* suffix : { "", "-wal", "-shm" })
+        for (const char* suffix : kShardFileSuffixes)
             std::filesystem::remove(path + suffix, ignored);
         return status.error();
     }
@@ -100,6 +134,7 @@ Result<std::unique_ptr<ShardStore>> ShardStore::open(const std::string& path, co
 {
     if (!std::filesystem::exists(path))
         return makeError(ErrorCode::NotFound, "shard file does not exist", path);
+    tightenShardFiles(path);
     std::unique_ptr<ShardStore> store(new ShardStore());
     store->m_path = path;
     if (auto status = store->initialise(false, {}, options); !status) {
@@ -735,8 +770,8 @@ Result<Ownership> ShardStore::setOwnership(const Ownership& ownership)
         return status.error();
     if (ownership.role == SpaceRole::None || static_cast<int>(ownership.role) > static_cast<int>(SpaceRole::Fenced))
         return makeError(ErrorCode::InvalidArgument, "role must be owner, migration target or fenced");
-    if (ownership.epoch == 0)
-        return makeError(ErrorCode::InvalidArgument, "epoch must be at least 1");
+    if (auto status = validateEpoch(ownership.epoch); !status)
+        return status.error();
     std::lock_guard writeLock(m_writeMutex);
     {
         std::lock_guard lock(m_ownershipMutex);

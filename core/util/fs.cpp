@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
 
@@ -13,7 +14,7 @@ namespace shardmap::core {
 Result<DirectoryLock> DirectoryLock::acquire(const std::string& directory)
 {
     const std::string path = directory + "/LOCK";
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)
         return makeError(ErrorCode::Unavailable, std::string("cannot open lock file: ") + std::strerror(errno), path);
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -36,10 +37,17 @@ DirectoryLock::~DirectoryLock()
 
 Status ensureDirectory(const std::string& path)
 {
+    // mkdir's mode, not create_directories' 0777: the umask can only take bits away from it.
+    std::filesystem::path built;
+    for (const auto& part : std::filesystem::path(path)) {
+        built /= part;
+        if (::mkdir(built.c_str(), 0700) != 0 && errno != EEXIST)
+            return makeError(ErrorCode::Unavailable, std::string("cannot create directory: ") + std::strerror(errno),
+                built.string());
+    }
     std::error_code error;
-    std::filesystem::create_directories(path, error);
-    if (error)
-        return makeError(ErrorCode::Unavailable, "cannot create directory: " + error.message(), path);
+    if (!std::filesystem::is_directory(path, error))
+        return makeError(ErrorCode::Unavailable, "cannot create directory: a file of that name exists", path);
     return {};
 }
 

@@ -25,6 +25,8 @@ private:
     int m_fd = -1;
 };
 
+// Creates path and its missing parents with mode 0700, whatever the umask: what a service keeps
+// there is its user's alone. Directories that exist keep their mode (a packaged StateDirectory's).
 Status ensureDirectory(const std::string& path);
 
 } // namespace shardmap::core
