@@ -223,6 +223,10 @@ Result<SpaceRecord> MapEditor::reassignSpace(const std::string& spaceId, const s
               if (record.migrating())
                   return makeError(ErrorCode::FailedPrecondition,
                       "space " + spaceId + " is migrating (" + record.migrationId + "); finish or cancel it first");
+              if (record.epoch >= kMaxEpoch)
+                  return makeError(ErrorCode::FailedPrecondition,
+                      "space " + spaceId + " is at epoch " + std::to_string(record.epoch)
+                          + ", the largest (2^62); its record was written by hand");
               record.shard = shardId;
               record.epoch += 1;
               return true;

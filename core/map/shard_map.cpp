@@ -1,9 +1,12 @@
 #include "core/map/shard_map.h"
 
+#include "core/util/validation.h"
+
 #include <algorithm>
 #include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -360,7 +363,11 @@ private:
 
 } // namespace
 
-Result<SpaceRecord> decodeSpace(const std::string& text)
+namespace {
+
+// negativeEpoch: set to the record's epoch when it is a negative integer, which get<uint64_t>
+// would read as 2^64 - 1 and below.
+Result<SpaceRecord> decodeSpaceFields(const std::string& text, std::optional<std::int64_t>& negativeEpoch)
 {
     SpaceRecord scanned;
     if (SpaceScanner(text).scan(scanned))
@@ -369,11 +376,16 @@ Result<SpaceRecord> decodeSpace(const std::string& text)
     SpaceSax sax(fast);
     if (json::sax_parse(text, &sax) && sax.complete())
         return fast;
-    return decodeWith<SpaceRecord>(text, "space", [](const json& doc) {
+    return decodeWith<SpaceRecord>(text, "space", [&negativeEpoch](const json& doc) {
         SpaceRecord record;
         record.id = doc.at("id").get<std::string>();
         record.shard = doc.at("shard").get<std::string>();
-        record.epoch = doc.at("epoch").get<std::uint64_t>();
+        const json& epoch = doc.at("epoch");
+        if (epoch.is_number_integer() && !epoch.is_number_unsigned())
+            negativeEpoch = epoch.get<std::int64_t>();
+        else if (!epoch.is_number_unsigned())
+            throw json::other_error::create(501, "epoch " + epoch.dump() + " is not a whole number", &doc);
+        record.epoch = epoch.get<std::uint64_t>();
         record.migrationId = optionalField<std::string>(doc, "migration_id", "");
         record.target = optionalField<std::string>(doc, "target", "");
         record.phase
@@ -382,6 +394,23 @@ Result<SpaceRecord> decodeSpace(const std::string& text)
         record.paused = optionalField<bool>(doc, "paused", false);
         return record;
     });
+}
+
+} // namespace
+
+Result<SpaceRecord> decodeSpace(const std::string& text)
+{
+    std::optional<std::int64_t> negativeEpoch;
+    auto record = decodeSpaceFields(text, negativeEpoch);
+    if (!record)
+        return record;
+    // Every epoch a router pushes to a node and a migration adds one to comes from here.
+    if (negativeEpoch || record->epoch > kMaxEpoch)
+        return makeError(ErrorCode::InvalidArgument,
+            "stored space record " + record->id + ": epoch "
+                + (negativeEpoch ? std::to_string(*negativeEpoch) : std::to_string(record->epoch)) + " is outside 0 to "
+                + std::to_string(kMaxEpoch) + " (2^62), the epochs a space can have");
+    return record;
 }
 
 Result<MigrationRecord> decodeMigration(const std::string& text)

@@ -85,6 +85,18 @@ Status validateDocId(std::string_view id)
     return {};
 }
 
+Status validateEpoch(std::uint64_t epoch)
+{
+    if (epoch == 0)
+        return makeError(ErrorCode::InvalidArgument, "epoch must be at least 1");
+    if (epoch > kMaxEpoch)
+        return makeError(ErrorCode::InvalidArgument,
+            "epoch " + std::to_string(epoch) + " is above the largest, " + std::to_string(kMaxEpoch)
+                + " (2^62): epochs grow by one per ownership change, and a shard holding a larger one could never "
+                  "be fenced again");
+    return {};
+}
+
 Status validateFieldName(std::string_view field)
 {
     if (field.empty() || field.size() > kMaxFieldNameLength)

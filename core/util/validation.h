@@ -3,6 +3,7 @@
 #include "core/util/result.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 namespace shardmap::core {
@@ -16,6 +17,12 @@ inline constexpr std::size_t kMaxFieldNameLength = 32;
 inline constexpr std::size_t kMaxSchemaFields = 32;
 inline constexpr std::size_t kMaxBatchItems = 10000;
 inline constexpr std::size_t kMaxRequestBytes = 64 * 1024 * 1024;
+// The largest epoch a caller may send and a map record may hold: 2^62. An epoch grows by one or
+// two per ownership change, so no fleet reaches it (a million changes a second for 146,000 years);
+// what lies above is a mistake or an attack (a negative epoch in JSON read as unsigned is 2^64 - 1),
+// and a shard holding it could never be fenced again: the space would be pinned there for good.
+// Below it, the epoch + 1 of every ownership change stays far from overflowing.
+inline constexpr std::uint64_t kMaxEpoch = std::uint64_t { 1 } << 62;
 
 // A space id: 1-128 chars of [A-Za-z0-9._:-].
 Status validateSpaceId(std::string_view space);
@@ -25,6 +32,9 @@ Status validateShardId(std::string_view shard);
 Status validateDocId(std::string_view id);
 // A schema field name: [a-z][a-z0-9_]{0,31}, not starting with '_'.
 Status validateFieldName(std::string_view field);
+
+// An epoch a caller sent: 1 to kMaxEpoch.
+Status validateEpoch(std::uint64_t epoch);
 
 bool isValidUtf8(std::string_view text);
 
