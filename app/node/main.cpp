@@ -34,7 +34,8 @@ shardmap::core::NodeServerConfig parseConfig(
            "With --tls-ca: a client certificate identity (URI SAN, else DNS SAN, else CN) allowed to change shards, "
            "ownership and documents; repeat for several. Default: any certificate the CA signed")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    app.add_flag("--insecure", config.insecure, "Allow a non-loopback address without TLS");
+    app.add_flag("--insecure", config.insecure,
+        "Allow a non-loopback address without TLS, or with TLS but without client certificates (--tls-ca)");
     app.add_option("--shard-max-bytes", shardMaxBytes, "Largest a shard file may grow (0: unlimited)");
     app.add_option(
            "--min-free-bytes", config.minFreeBytes, "Free space the node keeps in reserve; writes are refused below it")
@@ -52,6 +53,10 @@ shardmap::core::NodeServerConfig parseConfig(
     app.add_option("--history-samples", config.historyCapacity, "Samples the metrics history keeps")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000000));
+    app.add_option("--max-watch-streams-per-peer", config.maxWatchStreamsPerPeer,
+           "WatchMetrics streams one client address may hold at once; more are refused (RESOURCE_EXHAUSTED)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
     app.add_option("--metrics-listen", config.metricsListen,
         "HOST:PORT for Prometheus to scrape GET /metrics (plain HTTP; default: no endpoint)");
     shardmap::app::addLogLevelFlag(app, logLevel);
@@ -101,6 +106,8 @@ int main(int argc, char** argv)
         spdlog::error("shard {} failed to open and is marked failed", failed);
     std::cout << "listening on " << (*server)->address() << std::endl;
     spdlog::info("version {} serving on {} from {}", SHARDMAP_VERSION, (*server)->address(), config.dataDir);
+    if (const auto open = shardmap::core::openAccessWarning(config); !open.empty())
+        spdlog::warn("{}", open);
     if (!config.controllerIdentities.empty()) {
         std::string controllers;
         for (const auto& identity : config.controllerIdentities)

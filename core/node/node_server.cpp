@@ -115,6 +115,32 @@ bool isLoopbackHost(std::string_view host)
     return host.starts_with("127.") && host.find_first_not_of("0123456789.") == std::string_view::npos;
 }
 
+Status checkListenAccess(const NodeServerConfig& config, std::string_view host)
+{
+    if (isLoopbackHost(host) || config.insecure || !config.tls.caFile.empty())
+        return {};
+    if (!config.tls.enabled())
+        return makeError(ErrorCode::FailedPrecondition,
+            "refusing to listen on non-loopback address " + config.listen
+                + " without TLS; pass --tls-cert/--tls-key, or --insecure if the network is trusted");
+    return makeError(ErrorCode::FailedPrecondition,
+        "refusing to listen on non-loopback address " + config.listen
+            + " with TLS but without client certificates: any client that reaches it could create and drop "
+              "shards, set ownership and write; pass --tls-ca (and --controller-identity), or --insecure if the "
+              "network is trusted");
+}
+
+std::string openAccessWarning(const NodeServerConfig& config)
+{
+    auto hostPort = splitHostPort(config.listen);
+    if (!hostPort || isLoopbackHost(hostPort->first) || !config.tls.caFile.empty())
+        return {};
+    return std::string("--insecure: serving ")
+        + (config.tls.enabled() ? "TLS without client certificates" : "plaintext") + " on " + config.listen
+        + ", so any client that reaches it may create and drop shards, set ownership and write; pass --tls-ca and "
+          "--controller-identity unless only trusted hosts can reach this network";
+}
+
 Result<std::pair<std::string, int>> splitHostPort(std::string_view address)
 {
     const auto colon = address.rfind(':');
@@ -202,10 +228,8 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
     auto hostPort = splitHostPort(config.listen);
     if (!hostPort)
         return hostPort.error();
-    if (!isLoopbackHost(hostPort->first) && !config.tls.enabled() && !config.insecure)
-        return makeError(ErrorCode::FailedPrecondition,
-            "refusing to listen on non-loopback address " + config.listen
-                + " without TLS; pass --tls-cert/--tls-key, or --insecure if the network is trusted");
+    if (auto status = checkListenAccess(config, hostPort->first); !status)
+        return status.error();
     if (!config.controllerIdentities.empty() && config.tls.caFile.empty())
         return makeError(ErrorCode::InvalidArgument,
             "--controller-identity needs --tls-ca: the identities are read from client certificates that CA "
@@ -233,9 +257,9 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
         NodeMetricsSampler::Options { nodeId, config.metricsTick, config.historyInterval, config.historyCapacity },
         *server->m_registry);
     server->m_metricsRegistry = std::make_unique<MetricsRegistry>();
-    server->m_service
-        = std::make_unique<NodeService>(NodeService::Info { nodeId, SHARDMAP_VERSION, config.listen, nowUnixMs() },
-            *server->m_registry, *server->m_metrics, config.log, server->m_metricsRegistry.get());
+    server->m_service = std::make_unique<NodeService>(
+        NodeService::Info { nodeId, SHARDMAP_VERSION, config.listen, nowUnixMs() }, *server->m_registry,
+        *server->m_metrics, config.log, server->m_metricsRegistry.get(), config.maxWatchStreamsPerPeer);
     server->m_service->restrictChangesTo({ config.controllerIdentities.begin(), config.controllerIdentities.end() });
     addNodeCollector(*server->m_metricsRegistry, *server->m_metrics, *server->m_registry);
     if (!config.metricsListen.empty()) {

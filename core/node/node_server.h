@@ -52,6 +52,8 @@ struct NodeServerConfig {
     LogSink log;
     // HOST:PORT of the Prometheus endpoint (GET /metrics); empty: none.
     std::string metricsListen;
+    // WatchMetrics streams one peer (client address) may hold at once; more are refused.
+    std::size_t maxWatchStreamsPerPeer = 32;
 };
 
 // Insecure credentials when tls is not enabled; TLS, requiring client certificates signed by
@@ -62,6 +64,14 @@ Result<std::shared_ptr<grpc::ServerCredentials>> makeServerCredentials(const Tls
 
 // True for 127.0.0.0/8, ::1 and "localhost".
 bool isLoopbackHost(std::string_view host);
+// The one rule for an address off loopback (docs/NODE.md, "Who may call what"): the node must know
+// its callers there, so it needs TLS with client certificates (tls.caFile); plaintext or server-only
+// TLS lets any client that reaches the port create and drop shards, set ownership and write.
+// FailedPrecondition saying so and how, unless config.insecure says the network is trusted.
+Status checkListenAccess(const NodeServerConfig& config, std::string_view host);
+// What the node says at warn when --insecure let it serve off loopback without client
+// certificates; empty when it does not.
+std::string openAccessWarning(const NodeServerConfig& config);
 // Splits "host:port" / "[v6]:port"; InvalidArgument when malformed.
 Result<std::pair<std::string, int>> splitHostPort(std::string_view address);
 

@@ -34,13 +34,14 @@ void toProto(const SpaceStats& in, v1::SpaceStats& out)
 
 } // namespace
 
-NodeService::NodeService(
-    Info info, ShardRegistry& registry, NodeMetricsSampler& metrics, LogSink log, MetricsRegistry* prometheus)
+NodeService::NodeService(Info info, ShardRegistry& registry, NodeMetricsSampler& metrics, LogSink log,
+    MetricsRegistry* prometheus, std::size_t maxWatchStreamsPerPeer)
     : m_info(std::move(info))
     , m_registry(registry)
     , m_metrics(metrics)
     , m_log(std::move(log))
     , m_prometheus(prometheus)
+    , m_watchers(metrics, maxWatchStreamsPerPeer)
 {
 }
 
@@ -57,7 +58,7 @@ std::string grpcCodeName(ErrorCode code)
 
 } // namespace
 
-grpc::Status NodeService::refused(grpc::ServerContext* context, const char* method, const Error& error) const
+grpc::Status NodeService::refused(grpc::ServerContextBase* context, const char* method, const Error& error) const
 {
     if (m_prometheus)
         m_prometheus
@@ -98,7 +99,6 @@ grpc::Status NodeService::GetNodeInfo(grpc::ServerContext*, const v1::GetNodeInf
 {
     response->set_node_id(m_info.nodeId);
     response->set_version(m_info.version);
-    response->set_data_dir(m_registry.options().dataDir);
     response->set_started_unix_ms(m_info.startedUnixMs);
     response->set_listen_address(m_info.listenAddress);
     return grpc::Status::OK;
@@ -165,12 +165,30 @@ grpc::Status NodeService::SetOwnership(
     auto store = m_registry.get(request->shard_id());
     if (!store)
         return refused(context, "SetOwnership", store.error());
+    const auto held = (*store)->ownerships(request->space());
     auto result = (*store)->setOwnership(
         Ownership { request->space(), static_cast<SpaceRole>(request->role()), request->epoch() });
     if (!result)
         return refused(context, "SetOwnership", result.error());
+    if (!held.empty())
+        logFenceLifted(context, request->shard_id(), held.front(), *result);
     toProto(*result, request->shard_id(), *response);
     return grpc::Status::OK;
+}
+
+// A fence lifted at the epoch it was set at is legitimate: a cutover that aborts makes its source
+// the owner again at the fence's epoch, a rollback and the rollback window make the old source
+// follow the new owner at the space's epoch, and routers re-own a source the map names at that
+// epoch (docs/NODE.md, "Writes, versions and fencing"). The node cannot tell those from a caller
+// that means harm, so it says each one at info, with the caller.
+void NodeService::logFenceLifted(
+    grpc::ServerContext* context, const std::string& shard, const Ownership& before, const Ownership& after) const
+{
+    if (!m_log || before.role != SpaceRole::Fenced || after.role == SpaceRole::Fenced || before.epoch != after.epoch)
+        return;
+    m_log(LogLevel::Info,
+        "space " + after.space + " on shard " + shard + ": fence lifted at epoch " + std::to_string(after.epoch)
+            + " (now " + spaceRoleName(after.role) + ") by " + context->peer());
 }
 
 grpc::Status NodeService::GetOwnership(
@@ -204,6 +222,12 @@ grpc::Status NodeService::BulkWrite(
                     + std::to_string(kMaxBatchItems)));
     if (auto status = m_registry.checkDiskReserve(); !status)
         return refused(context, "BulkWrite", status.error());
+    // Epoch 0 and epochs no shard holds are the store's stale or unknown epochs; above the largest
+    // one is a malformed request.
+    const auto tooLarge = std::find_if(request->items().begin(), request->items().end(),
+        [](const v1::WriteItem& item) { return item.epoch() > kMaxEpoch; });
+    if (tooLarge != request->items().end())
+        return refused(context, "BulkWrite", validateEpoch(tooLarge->epoch()).error());
     std::vector<WriteItem> items;
     items.reserve(static_cast<std::size_t>(request->items_size()));
     for (const auto& item : request->items())
@@ -319,6 +343,8 @@ grpc::Status NodeService::DropSpace(grpc::ServerContext* context, const v1::Drop
         return refused(context, "DropSpace",
             makeError(ErrorCode::InvalidArgument,
                 "DropSpace needs the epoch the space is fenced at on this shard (fence it first)"));
+    if (auto status = validateEpoch(request->epoch()); !status)
+        return refused(context, "DropSpace", status.error());
     auto total = (*store)->countSpaceRows(request->space());
     if (!total)
         return refused(context, "DropSpace", total.error());
@@ -355,20 +381,13 @@ grpc::Status NodeService::GetMetrics(
     return grpc::Status::OK;
 }
 
-grpc::Status NodeService::WatchMetrics(
-    grpc::ServerContext* context, const v1::WatchMetricsRequest* request, grpc::ServerWriter<v1::NodeMetrics>* writer)
+grpc::ServerWriteReactor<v1::NodeMetrics>* NodeService::WatchMetrics(
+    grpc::CallbackServerContext* context, const v1::WatchMetricsRequest* request)
 {
-    const auto interval = std::chrono::milliseconds(
-        request->interval_ms() == 0 ? 1000 : std::max<std::uint32_t>(request->interval_ms(), 200));
-    auto next = std::chrono::steady_clock::now();
-    while (!stopping(context)) {
-        if (!writer->Write(m_metrics.current(request->include_spaces())))
-            return grpc::Status::OK;
-        next += interval;
-        while (std::chrono::steady_clock::now() < next && !stopping(context))
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return grpc::Status::OK;
+    auto stream = m_watchers.watch(context, *request);
+    if (!stream)
+        return finishedStream(refused(context, "WatchMetrics", stream.error()));
+    return *stream;
 }
 
 grpc::Status NodeService::GetMetricsHistory(

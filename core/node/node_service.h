@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/metrics/prometheus.h"
+#include "core/node/metrics_watch.h"
 #include "core/node/node_metrics.h"
 #include "core/node/shard_registry.h"
 #include "core/util/log.h"
@@ -14,7 +15,8 @@ namespace shardmap::core {
 
 // The shardmap.v1.Node gRPC service over a ShardRegistry. It validates requests, maps protobuf
 // messages to core value types and core errors to gRPC statuses; the shard work is in ShardStore.
-class NodeService final : public v1::Node::Service {
+// WatchMetrics runs on gRPC's callback API (MetricsWatchers), so that a stream holds no thread.
+class NodeService final : public v1::Node::WithCallbackMethod_WatchMetrics<v1::Node::Service> {
 public:
     struct Info {
         std::string nodeId;
@@ -26,11 +28,16 @@ public:
     // log: refused calls (Debug: an unknown shard, a stale epoch; Warn: bad input, a full disk;
     // Error: the node's own failures), with the method, the peer and the reason.
     // metrics: per shard latency histograms of searches and writes, refusals by method and code.
+    // maxWatchStreamsPerPeer: WatchMetrics streams one peer may hold at once (MetricsWatchers).
     NodeService(Info info, ShardRegistry& registry, NodeMetricsSampler& metrics, LogSink log = {},
-        MetricsRegistry* prometheus = nullptr);
+        MetricsRegistry* prometheus = nullptr, std::size_t maxWatchStreamsPerPeer = 32);
 
     // Ends running streams (scan, drop, watch) so that a shutdown does not wait on them.
-    void beginShutdown() { m_stopping = true; }
+    void beginShutdown()
+    {
+        m_stopping = true;
+        m_watchers.stopAll();
+    }
     void setListenAddress(std::string address) { m_info.listenAddress = std::move(address); }
     // Only peers whose certificate names one of these identities (peerCertificateIdentity) may
     // change shards, ownership or documents; the rest are refused with PERMISSION_DENIED. Empty:
@@ -51,15 +58,17 @@ public:
     grpc::Status DropSpace(
         grpc::ServerContext*, const v1::DropSpaceRequest*, grpc::ServerWriter<v1::DropSpaceProgress>*) override;
     grpc::Status GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest*, v1::NodeMetrics*) override;
-    grpc::Status WatchMetrics(
-        grpc::ServerContext*, const v1::WatchMetricsRequest*, grpc::ServerWriter<v1::NodeMetrics>*) override;
+    grpc::ServerWriteReactor<v1::NodeMetrics>* WatchMetrics(
+        grpc::CallbackServerContext*, const v1::WatchMetricsRequest*) override;
     grpc::Status GetMetricsHistory(
         grpc::ServerContext*, const v1::GetMetricsHistoryRequest*, v1::MetricsHistory*) override;
 
 private:
-    grpc::Status refused(grpc::ServerContext* context, const char* method, const Error& error) const;
+    grpc::Status refused(grpc::ServerContextBase* context, const char* method, const Error& error) const;
     grpc::Status onlyControllers(grpc::ServerContext* context, const char* method) const;
     void fillShardInfo(v1::ShardInfo& out, const ShardEntry& entry) const;
+    void logFenceLifted(
+        grpc::ServerContext* context, const std::string& shard, const Ownership& before, const Ownership& after) const;
     bool stopping(grpc::ServerContext* context) const { return m_stopping || context->IsCancelled(); }
 
     Info m_info;
@@ -69,6 +78,7 @@ private:
     MetricsRegistry* m_prometheus = nullptr;
     std::set<std::string> m_controllers;
     std::atomic<bool> m_stopping { false };
+    MetricsWatchers m_watchers;
 };
 
 } // namespace shardmap::core
