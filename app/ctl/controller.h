@@ -28,7 +28,7 @@ core::Result<std::unique_ptr<core::MetadataStore>> openControllerStore(const Ctl
 // Sends one change; prints what it made, or that it awaits approval (exit kExitAwaitingApproval).
 CommandResult changeViaController(const CtlOptions& options, const v1::AdminChange& change);
 
-// whoami, approvals list/approve/refuse, access new-token/hash-token/check.
+// whoami, approvals list/approve/refuse/remove, access new-token/hash-token/check.
 void addAccessCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
 
 // The Admin change each changing command sends.

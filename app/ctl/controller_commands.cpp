@@ -81,8 +81,8 @@ void printApproval(std::ostream& out, const v1::ApprovalInfo& approval)
         << (approval.reason().empty() ? std::string() : ": " + approval.reason()) << "\n"
         << "  needs approval because " << approval.needs_approval_because() << "\n";
     if (!approval.decided_by().empty())
-        out << "  " << (approval.state() == "refused" ? "refused" : "approved") << " by " << approval.decided_by()
-            << " at " << formatTime(approval.decided_unix_ms())
+        out << "  " << (approval.state() == "refused" || approval.state() == "removed" ? approval.state() : "approved")
+            << " by " << approval.decided_by() << " at " << formatTime(approval.decided_unix_ms())
             << (approval.decision_reason().empty() ? std::string() : ": " + approval.decision_reason()) << "\n";
     if (!approval.outcome().empty())
         out << "  outcome: " << approval.outcome() << "\n";
@@ -328,6 +328,22 @@ CommandResult decide(const CtlOptions& options, const std::string& id, bool appr
     return output;
 }
 
+CommandResult removeApproval(const CtlOptions& options, const std::string& id)
+{
+    if (auto need = needsController(options, "approvals remove"); !need)
+        return need;
+    auto client = connectController(options);
+    if (!client)
+        return client.error();
+    auto removed = (*client)->removeApproval(id, options.actor.reason);
+    if (!removed)
+        return removed.error();
+    CommandOutput output;
+    output.json = approvalJson(*removed);
+    output.human = [removed = *removed](std::ostream& out) { printApproval(out, removed); };
+    return output;
+}
+
 CommandResult newTokenCommand(const std::string& identity)
 {
     auto made = core::newToken(identity);
@@ -469,6 +485,10 @@ void addAccessCommands(CLI::App& app, const CtlOptions& options, CommandResult& 
     auto* refuse = approvals->add_subcommand("refuse", "Refuse a change someone else asked for");
     refuse->add_option("id", id, "Approval id (ap-...)")->required();
     refuse->callback(run([&options] { return decide(options, id, false); }));
+    auto* remove = approvals->add_subcommand(
+        "remove", "Remove a request not decided yet (an admin any, its requester their own); the change is not made");
+    remove->add_option("id", id, "Approval id (ap-...)")->required();
+    remove->callback(run([&options] { return removeApproval(options, id); }));
 
     auto* access = app.add_subcommand("access", "Bearer tokens and role files of the Admin API")->require_subcommand(1);
     static std::string identity, file;

@@ -1,5 +1,6 @@
 #include "core/admin/approvals.h"
 
+#include "core/admin/admin_pages.h"
 #include "core/migration/migration_requests.h"
 
 #include <algorithm>
@@ -21,13 +22,6 @@ std::int64_t nowUnixMs()
 std::string approvalKey(const std::string& id)
 {
     return std::string(kApprovalsPrefix) + id;
-}
-
-// "ap-" + 13-digit unix milliseconds + 4 hex digits, as migration ids are made.
-std::string newApprovalId()
-{
-    std::string id = newMigrationId();
-    return "ap-" + id.substr(2);
 }
 
 // 16 random hex digits: one claim to make an approved change.
@@ -52,6 +46,13 @@ bool expired(const v1::ApprovalInfo& approval, std::chrono::hours expireAfter)
 }
 
 } // namespace
+
+// As migration ids are made.
+std::string newApprovalId()
+{
+    std::string id = newMigrationId();
+    return "ap-" + id.substr(2);
+}
 
 std::string encodeApproval(const v1::ApprovalInfo& approval)
 {
@@ -86,6 +87,18 @@ Status mayDecide(const v1::ApprovalInfo& approval, const std::string& identity, 
     return {};
 }
 
+Status mayRemove(const v1::ApprovalInfo& approval, const std::string& identity, Role role)
+{
+    if (role < Role::Admin && identity != approval.requested_by())
+        return makeError(ErrorCode::PermissionDenied,
+            identity + " is "
+                + (role == Role::Operator      ? "an operator"
+                        : role == Role::Viewer ? "a viewer"
+                                               : "not given a role")
+                + "; only an admin or its requester (" + approval.requested_by() + ") may remove " + approval.id());
+    return {};
+}
+
 Approvals::Approvals(MetadataStore& store, std::chrono::milliseconds claimTimeout)
     : m_store(store)
     , m_claimTimeout(claimTimeout)
@@ -111,10 +124,11 @@ Result<std::pair<v1::ApprovalInfo, std::uint64_t>> Approvals::read(const std::st
     return std::pair { std::move(*approval), found->second.modRevision };
 }
 
-Result<std::uint64_t> Approvals::write(
-    const v1::ApprovalInfo& approval, std::uint64_t expectModRevision, const Actor& actor, const std::string& action)
+Result<std::uint64_t> Approvals::write(const v1::ApprovalInfo& approval, std::uint64_t expectModRevision,
+    const Actor& actor, const std::string& action, std::vector<Mutation> alongside)
 {
     CommitRequest request;
+    request.mutations = std::move(alongside);
     request.mutations.push_back({ approvalKey(approval.id()), encodeApproval(approval), expectModRevision });
     request.actor = actor.name;
     request.action = action;
@@ -129,8 +143,14 @@ Result<std::uint64_t> Approvals::write(
 Result<v1::ApprovalInfo> Approvals::request(
     const PreparedChange& change, const std::string& because, const Actor& requester)
 {
+    return request(change, because, requester, newApprovalId(), {});
+}
+
+Result<v1::ApprovalInfo> Approvals::request(const PreparedChange& change, const std::string& because,
+    const Actor& requester, const std::string& id, std::vector<Mutation> alongside)
+{
     v1::ApprovalInfo approval;
-    approval.set_id(newApprovalId());
+    approval.set_id(id);
     *approval.mutable_change() = change.change;
     approval.set_summary(change.summary);
     approval.set_needs_approval_because(because);
@@ -138,7 +158,7 @@ Result<v1::ApprovalInfo> Approvals::request(
     approval.set_reason(requester.reason);
     approval.set_requested_unix_ms(nowUnixMs());
     approval.set_state("pending");
-    if (auto written = write(approval, 0, requester, "request-approval"); !written)
+    if (auto written = write(approval, 0, requester, "request-approval", std::move(alongside)); !written)
         return written.error();
     return approval;
 }
@@ -161,6 +181,63 @@ Result<std::vector<v1::ApprovalInfo>> Approvals::list(bool pendingOnly, std::chr
     std::sort(approvals.begin(), approvals.end(),
         [](const auto& a, const auto& b) { return a.requested_unix_ms() > b.requested_unix_ms(); });
     return approvals;
+}
+
+Result<ApprovalPage> Approvals::listPage(
+    bool pendingOnly, std::chrono::hours expireAfter, const std::string& after, std::size_t most)
+{
+    auto records = m_store.list(std::string(kApprovalsPrefix));
+    if (!records)
+        return records.error();
+    ApprovalPage page;
+    std::size_t used = 0;
+    // Ids grow with time: newest first is the keys backwards.
+    auto end = after.empty() ? records->records.end() : records->records.lower_bound(approvalKey(after));
+    for (auto record = std::make_reverse_iterator(end); record != records->records.rend(); ++record) {
+        auto approval = decodeApproval(record->second.value);
+        if (!approval)
+            return makeError(approval.error().code, approval.error().message, record->first);
+        if (expired(*approval, expireAfter))
+            approval->set_state("expired");
+        if (pendingOnly && approval->state() != "pending")
+            continue;
+        cutToItemLimit(*approval);
+        const std::size_t size = approval->ByteSizeLong();
+        if (!page.approvals.empty() && (used + size > kPageBudgetBytes || page.approvals.size() >= most)) {
+            page.nextToken = page.approvals.back().id();
+            break;
+        }
+        used += size;
+        page.approvals.push_back(std::move(*approval));
+    }
+    return page;
+}
+
+Result<v1::ApprovalInfo> Approvals::remove(const std::string& id, const Actor& remover, std::chrono::hours expireAfter)
+{
+    auto found = read(id);
+    if (!found)
+        return found.error();
+    auto& [approval, modRevision] = *found;
+    if (expired(approval, expireAfter))
+        approval.set_state("expired");
+    if (approval.state() != "pending" && approval.state() != "expired")
+        return makeError(ErrorCode::FailedPrecondition,
+            id + " is " + approval.state() + "; only a request not decided yet can be removed");
+    CommitRequest request;
+    request.mutations.push_back({ approvalKey(id), std::nullopt, modRevision });
+    request.actor = remover.name;
+    request.action = "remove-approval";
+    request.reason = id + ": " + (remover.reason.empty() ? approval.summary() : remover.reason);
+    auto committed = m_store.commit(request);
+    if (!committed && committed.error().code == ErrorCode::Conflict)
+        return makeError(ErrorCode::Conflict, id + " was decided by someone else meanwhile; look again");
+    if (!committed)
+        return committed.error();
+    approval.set_state("removed");
+    approval.set_decided_by(remover.name);
+    approval.set_decision_reason(remover.reason);
+    return std::move(approval);
 }
 
 Result<v1::ApprovalInfo> Approvals::get(const std::string& id, std::chrono::hours expireAfter)

@@ -34,6 +34,20 @@ inline constexpr std::string_view kApprovalsPrefix = "approvals/";
 // admin; and one whose own role may make the change. PermissionDenied saying which rule refused.
 Status mayDecide(const v1::ApprovalInfo& approval, const std::string& identity, Role role, Role required);
 
+// May `identity` (with `role`) remove this request? An admin any, its requester their own
+// (Approvals::remove refuses a decided one). PermissionDenied saying who may.
+Status mayRemove(const v1::ApprovalInfo& approval, const std::string& identity, Role role);
+
+// A new approval id: "ap-" + 13-digit unix milliseconds + 4 hex digits.
+std::string newApprovalId();
+
+// One page of approvals, newest first.
+struct ApprovalPage {
+    std::vector<v1::ApprovalInfo> approvals;
+    // The last id of this page when more may follow; empty on the last page.
+    std::string nextToken;
+};
+
 // How long a claim to make an approved change holds before approving again may take it over:
 // longer than making any change takes (a plan queued, a shard created on its node).
 inline constexpr std::chrono::milliseconds kApplyClaimTimeout = std::chrono::minutes(2);
@@ -44,9 +58,20 @@ public:
 
     // Records the prepared change as pending, with why it needs approval.
     Result<v1::ApprovalInfo> request(const PreparedChange& change, const std::string& because, const Actor& requester);
+    // As request(), under the given id and committed together with `alongside` (the requester's
+    // count of changes, core/admin/change_window.h): Conflict when one of those changed meanwhile.
+    Result<v1::ApprovalInfo> request(const PreparedChange& change, const std::string& because, const Actor& requester,
+        const std::string& id, std::vector<Mutation> alongside);
     // Newest first. Pending ones older than expireAfter are shown as expired.
     Result<std::vector<v1::ApprovalInfo>> list(bool pendingOnly, std::chrono::hours expireAfter);
     Result<v1::ApprovalInfo> get(const std::string& id, std::chrono::hours expireAfter);
+    // list() a page at a time: the approvals with an id before `after` (a page token; empty: from
+    // the newest), at most `most` and the page budget of core/admin/admin_pages.h.
+    Result<ApprovalPage> listPage(
+        bool pendingOnly, std::chrono::hours expireAfter, const std::string& after, std::size_t most);
+    // Deletes an undecided request (pending or expired) with its audit record ("remove-approval");
+    // FailedPrecondition once it is decided, Conflict when someone decided it meanwhile.
+    Result<v1::ApprovalInfo> remove(const std::string& id, const Actor& remover, std::chrono::hours expireAfter);
 
     // Moves a pending approval to applying, claimed by decider (or takes over a claim older than
     // the claim timeout), or to refused. The caller that got "applying" back makes the change and
@@ -62,7 +87,7 @@ public:
 private:
     Result<std::pair<v1::ApprovalInfo, std::uint64_t>> read(const std::string& id);
     Result<std::uint64_t> write(const v1::ApprovalInfo& approval, std::uint64_t expectModRevision, const Actor& actor,
-        const std::string& action);
+        const std::string& action, std::vector<Mutation> alongside = {});
 
     MetadataStore& m_store;
     const std::chrono::milliseconds m_claimTimeout;

@@ -74,6 +74,20 @@ Result<std::uint64_t> readCount(
     return found->get<std::uint64_t>();
 }
 
+// window_minutes: at most a week, so that the window's milliseconds never overflow.
+Result<std::chrono::minutes> readMinutes(
+    const json& object, std::chrono::minutes fallback, const std::string& source, const std::string& where)
+{
+    constexpr std::uint64_t kMostMinutes = 7 * 24 * 60;
+    auto minutes = readCount(object, "window_minutes", static_cast<std::uint64_t>(fallback.count()), source, where);
+    if (!minutes)
+        return minutes.error();
+    if (*minutes > kMostMinutes)
+        return policyError(
+            source, where + ".window_minutes must be at most " + std::to_string(kMostMinutes) + " (a week)");
+    return std::chrono::minutes(static_cast<std::int64_t>(*minutes));
+}
+
 Result<Role> readRole(const json& value, const std::string& source, const std::string& where)
 {
     if (!value.is_string())
@@ -121,19 +135,25 @@ Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::str
         policy.defaultRole = *role;
     }
     if (const auto limits = doc.find("operator_limits"); limits != doc.end()) {
-        if (auto status = onlyKeys(*limits, { "max_spaces", "max_bytes" }, source, "operator_limits"); !status)
+        if (auto status = onlyKeys(*limits, { "max_spaces", "max_bytes", "window_minutes" }, source, "operator_limits");
+            !status)
             return status.error();
         auto spaces = readCount(*limits, "max_spaces", policy.operatorLimits.maxSpaces, source, "operator_limits");
         auto bytes = readCount(*limits, "max_bytes", policy.operatorLimits.maxBytes, source, "operator_limits");
+        auto window = readMinutes(*limits, policy.operatorLimits.window, source, "operator_limits");
         if (!spaces)
             return spaces.error();
         if (!bytes)
             return bytes.error();
-        policy.operatorLimits = { *spaces, *bytes };
+        if (!window)
+            return window.error();
+        policy.operatorLimits = { *spaces, *bytes, *window };
     }
     if (const auto approval = doc.find("approval"); approval != doc.end()) {
         if (auto status = onlyKeys(*approval,
-                { "max_spaces", "max_bytes", "retire_node", "raise_limits", "expire_hours" }, source, "approval");
+                { "max_spaces", "max_bytes", "retire_node", "raise_limits", "expire_hours", "window_minutes",
+                    "max_pending_per_identity" },
+                source, "approval");
             !status)
             return status.error();
         auto spaces = readCount(*approval, "max_spaces", policy.approval.maxSpaces, source, "approval");
@@ -151,6 +171,15 @@ Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::str
         policy.approval.maxSpaces = *spaces;
         policy.approval.maxBytes = *bytes;
         policy.approval.expireAfter = std::chrono::hours(*hours);
+        auto window = readMinutes(*approval, policy.approval.window, source, "approval");
+        auto pending = readCount(
+            *approval, "max_pending_per_identity", policy.approval.maxPendingPerIdentity, source, "approval");
+        if (!window)
+            return window.error();
+        if (!pending)
+            return pending.error();
+        policy.approval.window = *window;
+        policy.approval.maxPendingPerIdentity = *pending;
         for (const auto& [key, target] : { std::pair { "retire_node", &policy.approval.retireNode },
                  { "raise_limits", &policy.approval.raiseLimits } }) {
             if (const auto flag = approval->find(key); flag != approval->end()) {
@@ -191,6 +220,16 @@ std::vector<std::string> loosenedAccess(const AccessPolicy& before, const Access
     limit("operator_limits.max_bytes", before.operatorLimits.maxBytes, after.operatorLimits.maxBytes);
     limit("approval.max_spaces", before.approval.maxSpaces, after.approval.maxSpaces);
     limit("approval.max_bytes", before.approval.maxBytes, after.approval.maxBytes);
+    limit("approval.max_pending_per_identity", before.approval.maxPendingPerIdentity,
+        after.approval.maxPendingPerIdentity);
+    // A shorter window counts less of what an identity made before a request.
+    auto window = [&](const char* name, std::chrono::minutes was, std::chrono::minutes now) {
+        if (now < was)
+            loosened.push_back(
+                std::string(name) + " " + std::to_string(was.count()) + " -> " + std::to_string(now.count()));
+    };
+    window("operator_limits.window_minutes", before.operatorLimits.window, after.operatorLimits.window);
+    window("approval.window_minutes", before.approval.window, after.approval.window);
     if (before.approval.retireNode && !after.approval.retireNode)
         loosened.push_back("approval.retire_node on -> off");
     if (before.approval.raiseLimits && !after.approval.raiseLimits)

@@ -9,9 +9,10 @@
 //     "version": 1,
 //     "roles": { "alice": "admin", "bob": "operator", "ci-bot": "operator", "grafana": "viewer" },
 //     "default_role": "none",
-//     "operator_limits": { "max_spaces": 100, "max_bytes": 107374182400 },
+//     "operator_limits": { "max_spaces": 100, "max_bytes": 107374182400, "window_minutes": 60 },
 //     "approval": { "max_spaces": 10, "max_bytes": 10737418240, "retire_node": true,
-//                   "raise_limits": true, "expire_hours": 24 }
+//                   "raise_limits": true, "expire_hours": 24, "window_minutes": 60,
+//                   "max_pending_per_identity": 20 }
 //   }
 
 #include "core/util/result.h"
@@ -35,10 +36,12 @@ enum class Role { None = 0, Viewer = 1, Operator = 2, Admin = 3 };
 const char* roleName(Role role);
 std::optional<Role> parseRole(std::string_view name);
 
-// How much one request of an operator may move; more needs an admin.
+// How much an operator may move: one request, together with what the same identity moved (and
+// asked for) within the window before it; more needs an admin. A window of 0: per request only.
 struct OperatorLimits {
     std::uint64_t maxSpaces = 100;
     std::uint64_t maxBytes = 100ull << 30;
+    std::chrono::minutes window { 60 };
 
     bool operator==(const OperatorLimits&) const = default;
 };
@@ -54,6 +57,11 @@ struct ApprovalThresholds {
     bool raiseLimits = true;
     // A request not decided within this long expires.
     std::chrono::hours expireAfter { 24 };
+    // maxSpaces and maxBytes measure a request together with what the same identity moved (and
+    // asked for) within this window before it, so that splitting a change does not pass them.
+    std::chrono::minutes window { 60 };
+    // Requests one identity may have pending at once; 0: no cap.
+    std::uint64_t maxPendingPerIdentity = 20;
 
     bool operator==(const ApprovalThresholds&) const = default;
 };

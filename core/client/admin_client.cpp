@@ -70,7 +70,8 @@ Result<std::unique_ptr<AdminClient>> AdminClient::connect(const AdminClientOptio
         return credentials.error();
     auto impl = std::make_unique<Impl>();
     grpc::ChannelArguments args;
-    args.SetMaxReceiveMessageSize(512 * 1024 * 1024);
+    // A page of the Admin API's lists is a few MiB; one item at most 16 MiB (core/admin/admin_pages.h).
+    args.SetMaxReceiveMessageSize(64 * 1024 * 1024);
     impl->channel = grpc::CreateCustomChannel(options.address, *credentials, args);
     impl->stub = v1::Admin::NewStub(impl->channel);
     return std::unique_ptr<AdminClient>(new AdminClient(options, std::move(impl)));
@@ -148,13 +149,18 @@ Result<std::vector<v1::ApprovalInfo>> AdminClient::listApprovals(bool pendingOnl
 {
     v1::ListApprovalsRequest request;
     request.set_pending_only(pendingOnly);
-    auto listed = call<v1::ListApprovalsResponse>(
-        "approvals", [&](grpc::ClientContext& context, v1::ListApprovalsResponse& response) {
-            return m_impl->stub->ListApprovals(&context, request, &response);
-        });
-    if (!listed)
-        return listed.error();
-    return std::vector<v1::ApprovalInfo>(listed->approvals().begin(), listed->approvals().end());
+    std::vector<v1::ApprovalInfo> approvals;
+    do {
+        auto listed = call<v1::ListApprovalsResponse>(
+            "approvals", [&](grpc::ClientContext& context, v1::ListApprovalsResponse& response) {
+                return m_impl->stub->ListApprovals(&context, request, &response);
+            });
+        if (!listed)
+            return listed.error();
+        approvals.insert(approvals.end(), listed->approvals().begin(), listed->approvals().end());
+        request.set_page_token(listed->next_page_token());
+    } while (!request.page_token().empty());
+    return approvals;
 }
 
 Result<v1::ChangeResponse> AdminClient::approve(const std::string& id, const std::string& reason)
@@ -177,21 +183,54 @@ Result<v1::ApprovalInfo> AdminClient::refuse(const std::string& id, const std::s
     });
 }
 
+Result<v1::ApprovalInfo> AdminClient::removeApproval(const std::string& id, const std::string& reason)
+{
+    v1::DecideRequest request;
+    request.set_id(id);
+    request.set_reason(reason);
+    return call<v1::ApprovalInfo>("remove an approval", [&](grpc::ClientContext& context, v1::ApprovalInfo& response) {
+        return m_impl->stub->RemoveApproval(&context, request, &response);
+    });
+}
+
 Result<StoreSnapshot> AdminClient::readMap(const std::string& prefix)
+{
+    // A busy map may move under the pages of a large read more than once in a row.
+    constexpr int kAttempts = 5;
+    for (int attempt = 1;; ++attempt) {
+        auto snapshot = readMapOnce(prefix);
+        if (snapshot || snapshot.error().code != ErrorCode::Aborted || attempt == kAttempts)
+            return snapshot;
+    }
+}
+
+Result<StoreSnapshot> AdminClient::readMapOnce(const std::string& prefix)
 {
     v1::ReadMapRequest request;
     request.set_prefix(prefix);
-    auto read
-        = call<v1::ReadMapResponse>("read the map", [&](grpc::ClientContext& context, v1::ReadMapResponse& response) {
-              return m_impl->stub->ReadMap(&context, request, &response);
-          });
-    if (!read)
-        return read.error();
     StoreSnapshot snapshot;
-    snapshot.revision = read->revision();
-    for (const v1::StoreRecord& record : read->records())
-        snapshot.records[record.key()]
-            = StoredRecord { record.key(), record.value(), record.create_revision(), record.mod_revision() };
+    do {
+        auto read = call<v1::ReadMapResponse>(
+            "read the map", [&](grpc::ClientContext& context, v1::ReadMapResponse& response) {
+                return m_impl->stub->ReadMap(&context, request, &response);
+            });
+        if (!read)
+            return read.error();
+        snapshot.revision = read->revision();
+        for (const v1::StoreRecord& record : read->records()) {
+            StoredRecord& stored = snapshot.records[record.key()];
+            // A value larger than a page comes in slices, in order.
+            if (record.value_offset() > 0) {
+                if (record.value_offset() != stored.value.size())
+                    return makeError(ErrorCode::Internal,
+                        "shardmapd at " + m_options.address + " sent a slice of " + record.key() + " out of order");
+                stored.value += record.value();
+                continue;
+            }
+            stored = StoredRecord { record.key(), record.value(), record.create_revision(), record.mod_revision() };
+        }
+        request.set_page_token(read->next_page_token());
+    } while (!request.page_token().empty());
     return snapshot;
 }
 
@@ -199,22 +238,25 @@ Result<std::vector<AuditRecord>> AdminClient::readHistory(std::uint64_t fromRevi
 {
     v1::ReadHistoryRequest request;
     request.set_from_revision(fromRevision);
-    request.set_limit(limit);
-    auto read = call<v1::ReadHistoryResponse>(
-        "read the history", [&](grpc::ClientContext& context, v1::ReadHistoryResponse& response) {
-            return m_impl->stub->ReadHistory(&context, request, &response);
-        });
-    if (!read)
-        return read.error();
     std::vector<AuditRecord> records;
-    for (const v1::AuditEntry& entry : read->records()) {
-        AuditRecord record { entry.revision(), entry.unix_ms(), entry.actor(), entry.action(), entry.reason(), {} };
-        for (const v1::AuditChange& change : entry.changes())
-            record.changes.push_back(
-                { change.key(), change.has_before() ? std::optional<std::string>(change.before()) : std::nullopt,
-                    change.has_after() ? std::optional<std::string>(change.after()) : std::nullopt });
-        records.push_back(std::move(record));
-    }
+    do {
+        request.set_limit(limit == 0 ? 0 : static_cast<std::uint32_t>(limit - records.size()));
+        auto read = call<v1::ReadHistoryResponse>(
+            "read the history", [&](grpc::ClientContext& context, v1::ReadHistoryResponse& response) {
+                return m_impl->stub->ReadHistory(&context, request, &response);
+            });
+        if (!read)
+            return read.error();
+        for (const v1::AuditEntry& entry : read->records()) {
+            AuditRecord record { entry.revision(), entry.unix_ms(), entry.actor(), entry.action(), entry.reason(), {} };
+            for (const v1::AuditChange& change : entry.changes())
+                record.changes.push_back(
+                    { change.key(), change.has_before() ? std::optional<std::string>(change.before()) : std::nullopt,
+                        change.has_after() ? std::optional<std::string>(change.after()) : std::nullopt });
+            records.push_back(std::move(record));
+        }
+        request.set_page_token(read->next_page_token());
+    } while (!request.page_token().empty() && (limit == 0 || records.size() < limit));
     return records;
 }
 
@@ -222,15 +264,18 @@ Result<std::vector<LeaseGrant>> AdminClient::readLeases(const std::string& prefi
 {
     v1::ReadLeasesRequest request;
     request.set_prefix(prefix);
-    auto read = call<v1::ReadLeasesResponse>(
-        "read the leases", [&](grpc::ClientContext& context, v1::ReadLeasesResponse& response) {
-            return m_impl->stub->ReadLeases(&context, request, &response);
-        });
-    if (!read)
-        return read.error();
     std::vector<LeaseGrant> leases;
-    for (const v1::Lease& lease : read->leases())
-        leases.push_back({ lease.name(), lease.holder(), lease.token(), lease.expires_unix_ms() });
+    do {
+        auto read = call<v1::ReadLeasesResponse>(
+            "read the leases", [&](grpc::ClientContext& context, v1::ReadLeasesResponse& response) {
+                return m_impl->stub->ReadLeases(&context, request, &response);
+            });
+        if (!read)
+            return read.error();
+        for (const v1::Lease& lease : read->leases())
+            leases.push_back({ lease.name(), lease.holder(), lease.token(), lease.expires_unix_ms() });
+        request.set_page_token(read->next_page_token());
+    } while (!request.page_token().empty());
     return leases;
 }
 

@@ -39,7 +39,12 @@ public:
     Result<std::vector<v1::ApprovalInfo>> listApprovals(bool pendingOnly);
     Result<v1::ChangeResponse> approve(const std::string& id, const std::string& reason);
     Result<v1::ApprovalInfo> refuse(const std::string& id, const std::string& reason);
+    // Removes a request not decided yet (an admin any, its requester their own).
+    Result<v1::ApprovalInfo> removeApproval(const std::string& id, const std::string& reason);
+    // The lists follow the server's pages (docs/ACCESS.md, "Pages") and return them whole. The map
+    // is read as of one revision: when it moved under the pages, the read starts again.
     Result<StoreSnapshot> readMap(const std::string& prefix = {});
+    // Records after fromRevision, oldest first, at most limit (0: every one up to now).
     Result<std::vector<AuditRecord>> readHistory(std::uint64_t fromRevision, std::uint32_t limit);
     Result<std::vector<LeaseGrant>> readLeases(const std::string& prefix);
 
@@ -49,6 +54,7 @@ private:
     struct Impl;
     AdminClient(AdminClientOptions options, std::unique_ptr<Impl> impl);
     template <typename Response, typename Call> Result<Response> call(const char* what, Call call);
+    Result<StoreSnapshot> readMapOnce(const std::string& prefix);
 
     AdminClientOptions m_options;
     std::unique_ptr<Impl> m_impl;

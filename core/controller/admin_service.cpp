@@ -1,8 +1,12 @@
 #include "core/controller/admin_service.h"
 
+#include "core/admin/admin_limits.h"
+#include "core/admin/admin_pages.h"
 #include "core/auth/peer_identity.h"
 #include "core/auth/stored_access_policy.h"
+#include "core/migration/fleet_facts.h"
 #include "core/node/status_mapping.h"
+#include "core/plan/move_rules.h"
 
 #include <grpcpp/server_context.h>
 
@@ -35,6 +39,7 @@ AdminService::AdminService(MetadataStore& store, NodeClientPool& nodes, AdminAcc
     : m_store(store)
     , m_admin(store, nodes)
     , m_approvals(store)
+    , m_window(store, m_approvals)
     , m_access(access)
     , m_log(std::move(log))
 {
@@ -116,41 +121,145 @@ grpc::Status AdminService::WhoAmI(grpc::ServerContext* context, const v1::WhoAmI
     return grpc::Status::OK;
 }
 
+namespace {
+
+// Marks a Conflict on the caller's count of changes (another of its requests came between): the
+// request is judged again with that one counted. Other conflicts are the change's own.
+constexpr const char* kCountChanged = "count_changed";
+
+Error countChanged(Error error)
+{
+    error.details[kCountChanged] = "1";
+    return error;
+}
+
+// Changes that move spaces are counted over the window; the rest are judged on their own.
+bool movesSpaces(const PreparedChange& prepared)
+{
+    return prepared.size.spaces > 0 || prepared.size.bytes > 0;
+}
+
+ChangeSize recentWithin(const RecentChanges& recent, std::chrono::minutes window)
+{
+    if (window.count() == 0)
+        return {};
+    return recent.countedSince(nowUnixMs() - std::chrono::duration_cast<std::chrono::milliseconds>(window).count());
+}
+
+// The change as the limits measure it: together with what its requester moved before it.
+PreparedChange countedWith(const PreparedChange& prepared, const ChangeSize& recent)
+{
+    PreparedChange counted = prepared;
+    if (movesSpaces(prepared)) {
+        counted.size.spaces += recent.spaces;
+        counted.size.bytes += recent.bytes;
+    }
+    return counted;
+}
+
+// " (with the 3 spaces, 1.0 GiB bob moved or asked for in the last 60 minutes)", or nothing.
+std::string recentNote(
+    const std::string& identity, const PreparedChange& prepared, const ChangeSize& recent, std::chrono::minutes window)
+{
+    if (!movesSpaces(prepared) || (recent.spaces == 0 && recent.bytes == 0))
+        return {};
+    return " (with the " + std::to_string(recent.spaces) + (recent.spaces == 1 ? " space, " : " spaces, ")
+        + formatBytes(recent.bytes) + " " + identity + " moved or asked for in the last "
+        + std::to_string(window.count()) + " minutes)";
+}
+
+} // namespace
+
 grpc::Status AdminService::Change(
     grpc::ServerContext* context, const v1::ChangeRequest* request, v1::ChangeResponse* response)
 {
     auto caller = authorize(*context, Role::Operator, "changing the fleet");
     if (!caller)
         return statusOf(caller.error());
+    if (auto status = checkChangeRequestSize(*request); !status) {
+        log(LogLevel::Info, "refused a change by " + caller->identity + ": " + status.error().message);
+        return statusOf(status.error());
+    }
     auto prepared = prepareChange(m_admin, request->change());
     if (!prepared)
         return statusOf(prepared.error());
+    constexpr int kAttempts = 5;
+    for (int attempt = 1;; ++attempt) {
+        auto made = changeCounted(*caller, *prepared, request->reason());
+        if (made) {
+            *response = std::move(*made);
+            return grpc::Status::OK;
+        }
+        if (!made.error().details.contains(kCountChanged))
+            return statusOf(made.error());
+        if (attempt == kAttempts)
+            return statusOf(makeError(ErrorCode::Conflict,
+                "requests of " + caller->identity + " kept coming at the same time; nothing was made, try again"));
+    }
+}
+
+Result<v1::ChangeResponse> AdminService::changeCounted(
+    const AdminCaller& caller, const PreparedChange& prepared, const std::string& reason)
+{
     const auto policy = m_access.policy->current();
-    const Role least = requiredRole(*prepared, policy->operatorLimits);
-    if (caller->role < least) {
+    auto recent = m_window.read(caller.identity, policy->approval.expireAfter);
+    if (!recent)
+        return recent.error();
+    const ChangeSize forLimits = recentWithin(*recent, policy->operatorLimits.window);
+    const PreparedChange limited = countedWith(prepared, forLimits);
+    const Role least = requiredRole(limited, policy->operatorLimits);
+    if (caller.role < least) {
+        const std::string why = whyRole(limited, policy->operatorLimits)
+            + recentNote(caller.identity, prepared, forLimits, policy->operatorLimits.window);
         log(LogLevel::Info,
-            "refused " + changeKind(request->change()) + " by " + caller->identity + " (" + roleName(caller->role)
-                + "): " + whyRole(*prepared, policy->operatorLimits));
-        return statusOf(makeError(ErrorCode::PermissionDenied,
-            caller->identity + " is " + (caller->role == Role::Operator ? "an operator" : "a viewer") + "; "
-                + whyRole(*prepared, policy->operatorLimits)));
+            "refused " + changeKind(prepared.change) + " by " + caller.identity + " (" + roleName(caller.role)
+                + "): " + why);
+        return makeError(ErrorCode::PermissionDenied,
+            caller.identity + " is " + (caller.role == Role::Operator ? "an operator" : "a viewer") + "; " + why);
     }
-    const Actor actor { caller->identity, request->reason() };
-    if (const std::string because = approvalNeed(*prepared, policy->approval); !because.empty()) {
-        auto approval = m_approvals.request(*prepared, because, actor);
-        if (!approval)
-            return statusOf(approval.error());
-        log(LogLevel::Info,
-            caller->identity + " asked for " + approval->summary() + ": awaiting approval as " + approval->id() + " ("
-                + because + ")");
-        *response->mutable_awaiting_approval() = std::move(*approval);
-        return grpc::Status::OK;
+    const Actor actor { caller.identity, reason };
+    const ChangeSize forApproval = recentWithin(*recent, policy->approval.window);
+    std::string because = approvalNeed(countedWith(prepared, forApproval), policy->approval);
+    if (because.empty())
+        return makeCounted(caller, prepared, actor, *recent);
+    because += recentNote(caller.identity, prepared, forApproval, policy->approval.window);
+    const std::uint64_t cap = policy->approval.maxPendingPerIdentity;
+    if (cap != 0 && recent->pending() >= cap)
+        return makeError(ErrorCode::ResourceExhausted,
+            caller.identity + " has " + std::to_string(recent->pending())
+                + " requests awaiting approval, as many as approval.max_pending_per_identity allows; wait for a "
+                  "decision or remove one (shardmapctl approvals remove ID)");
+    const std::string id = newApprovalId();
+    const auto keep = std::max(policy->operatorLimits.window, policy->approval.window);
+    auto approval = m_approvals.request(
+        prepared, because, actor, id, { m_window.add(*recent, ChangeWindow::entryFor(prepared.size, id), keep) });
+    if (!approval && approval.error().code == ErrorCode::Conflict)
+        return countChanged(approval.error());
+    if (!approval)
+        return approval.error();
+    log(LogLevel::Info,
+        caller.identity + " asked for " + approval->summary() + ": awaiting approval as " + approval->id() + " ("
+            + because + ")");
+    v1::ChangeResponse response;
+    *response.mutable_awaiting_approval() = std::move(*approval);
+    return response;
+}
+
+Result<v1::ChangeResponse> AdminService::makeCounted(
+    const AdminCaller& caller, const PreparedChange& prepared, const Actor& actor, const RecentChanges& recent)
+{
+    if (!movesSpaces(prepared))
+        return applyChange(m_admin, prepared.change, actor);
+    const auto policy = m_access.policy->current();
+    const auto keep = std::max(policy->operatorLimits.window, policy->approval.window);
+    CountedCommits counted(m_store, m_window.add(recent, ChangeWindow::entryFor(prepared.size), keep));
+    FleetAdmin admin(counted, m_admin.nodes());
+    auto made = applyChange(admin, prepared.change, actor);
+    if (!made && counted.countChanged()) {
+        log(LogLevel::Info, caller.identity + "'s count of changes moved under " + changeKind(prepared.change));
+        return countChanged(made.error());
     }
-    auto made = applyChange(m_admin, prepared->change, actor);
-    if (!made)
-        return statusOf(made.error());
-    *response = std::move(*made);
-    return grpc::Status::OK;
+    return made;
 }
 
 grpc::Status AdminService::ListApprovals(
@@ -159,11 +268,13 @@ grpc::Status AdminService::ListApprovals(
     auto caller = authorize(*context, Role::Viewer, "reading approvals");
     if (!caller)
         return statusOf(caller.error());
-    auto approvals = m_approvals.list(request->pending_only(), m_access.policy->current()->approval.expireAfter);
-    if (!approvals)
-        return statusOf(approvals.error());
-    for (auto& approval : *approvals)
+    auto page = m_approvals.listPage(request->pending_only(), m_access.policy->current()->approval.expireAfter,
+        request->page_token(), pageSize(request->page_size(), 100, 1000));
+    if (!page)
+        return statusOf(page.error());
+    for (auto& approval : page->approvals)
         *response->add_approvals() = std::move(approval);
+    response->set_next_page_token(page->nextToken);
     return grpc::Status::OK;
 }
 
@@ -173,6 +284,8 @@ Result<AdminService::Decided> AdminService::decide(
     auto caller = authorize(context, Role::Operator, approve ? "approving a change" : "refusing a change");
     if (!caller)
         return caller.error();
+    if (auto status = checkDecideRequestSize(request); !status)
+        return status.error();
     const auto policy = m_access.policy->current();
     auto pending = m_approvals.get(request.id(), policy->approval.expireAfter);
     if (!pending)
@@ -237,17 +350,8 @@ grpc::Status AdminService::ReadMap(
     auto caller = authorize(*context, Role::Viewer, "reading the map");
     if (!caller)
         return statusOf(caller.error());
-    auto snapshot = request->prefix().empty() ? m_store.snapshot() : m_store.list(request->prefix());
-    if (!snapshot)
-        return statusOf(snapshot.error());
-    response->set_revision(snapshot->revision);
-    for (const auto& [key, record] : snapshot->records) {
-        v1::StoreRecord* out = response->add_records();
-        out->set_key(key);
-        out->set_value(record.value);
-        out->set_create_revision(record.createRevision);
-        out->set_mod_revision(record.modRevision);
-    }
+    if (auto status = readMapPage(m_store, *request, *response); !status)
+        return statusOf(status.error());
     return grpc::Status::OK;
 }
 
@@ -257,25 +361,8 @@ grpc::Status AdminService::ReadHistory(
     auto caller = authorize(*context, Role::Viewer, "reading the audit history");
     if (!caller)
         return statusOf(caller.error());
-    auto records = m_store.history(request->from_revision(), 0, request->limit() == 0 ? 1000 : request->limit());
-    if (!records)
-        return statusOf(records.error());
-    for (const AuditRecord& record : *records) {
-        v1::AuditEntry* out = response->add_records();
-        out->set_revision(record.revision);
-        out->set_unix_ms(record.unixMs);
-        out->set_actor(record.actor);
-        out->set_action(record.action);
-        out->set_reason(record.reason);
-        for (const RecordChange& change : record.changes) {
-            v1::AuditChange* changed = out->add_changes();
-            changed->set_key(change.key);
-            if (change.before)
-                changed->set_before(*change.before);
-            if (change.after)
-                changed->set_after(*change.after);
-        }
-    }
+    if (auto status = readHistoryPage(m_store, *request, *response); !status)
+        return statusOf(status.error());
     return grpc::Status::OK;
 }
 
@@ -285,16 +372,32 @@ grpc::Status AdminService::ReadLeases(
     auto caller = authorize(*context, Role::Viewer, "reading the leases");
     if (!caller)
         return statusOf(caller.error());
-    auto leases = m_store.liveLeases(request->prefix());
-    if (!leases)
-        return statusOf(leases.error());
-    for (const LeaseGrant& lease : *leases) {
-        v1::Lease* out = response->add_leases();
-        out->set_name(lease.name);
-        out->set_holder(lease.holder);
-        out->set_token(lease.token);
-        out->set_expires_unix_ms(lease.expiresUnixMs);
-    }
+    if (auto status = readLeasesPage(m_store, *request, *response); !status)
+        return statusOf(status.error());
+    return grpc::Status::OK;
+}
+
+grpc::Status AdminService::RemoveApproval(
+    grpc::ServerContext* context, const v1::DecideRequest* request, v1::ApprovalInfo* response)
+{
+    auto caller = authorize(*context, Role::Operator, "removing a request for approval");
+    if (!caller)
+        return statusOf(caller.error());
+    if (auto status = checkDecideRequestSize(*request); !status)
+        return statusOf(status.error());
+    const auto expireAfter = m_access.policy->current()->approval.expireAfter;
+    auto approval = m_approvals.get(request->id(), expireAfter);
+    if (!approval)
+        return statusOf(approval.error());
+    if (auto status = mayRemove(*approval, caller->identity, caller->role); !status)
+        return statusOf(status.error());
+    auto removed = m_approvals.remove(request->id(), { caller->identity, request->reason() }, expireAfter);
+    if (!removed)
+        return statusOf(removed.error());
+    log(LogLevel::Info,
+        caller->identity + " removed " + removed->id() + " (" + removed->summary() + "), asked by "
+            + removed->requested_by());
+    *response = std::move(*removed);
     return grpc::Status::OK;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/admin/approvals.h"
+#include "core/admin/change_window.h"
 #include "core/admin/fleet_admin.h"
 #include "core/auth/access_policy.h"
 #include "core/auth/bearer_tokens.h"
@@ -59,6 +60,7 @@ public:
     grpc::Status ReadMap(grpc::ServerContext*, const v1::ReadMapRequest*, v1::ReadMapResponse*) override;
     grpc::Status ReadHistory(grpc::ServerContext*, const v1::ReadHistoryRequest*, v1::ReadHistoryResponse*) override;
     grpc::Status ReadLeases(grpc::ServerContext*, const v1::ReadLeasesRequest*, v1::ReadLeasesResponse*) override;
+    grpc::Status RemoveApproval(grpc::ServerContext*, const v1::DecideRequest*, v1::ApprovalInfo*) override;
 
     // The caller of a call, or UNAUTHENTICATED saying what was missing or wrong.
     Result<AdminCaller> authenticate(const grpc::ServerContext& context);
@@ -71,11 +73,19 @@ private:
         v1::ApprovalInfo approval;
     };
     Result<Decided> decide(const grpc::ServerContext& context, const v1::DecideRequest& request, bool approve);
+    // Judges the change with what the caller moved and asked for within the policy's windows
+    // (core/admin/change_window.h), then refuses it, records it as awaiting approval, or counts
+    // and makes it. Conflict when the caller's count changed under it (another of its requests).
+    Result<v1::ChangeResponse> changeCounted(
+        const AdminCaller& caller, const PreparedChange& prepared, const std::string& reason);
+    Result<v1::ChangeResponse> makeCounted(
+        const AdminCaller& caller, const PreparedChange& prepared, const Actor& actor, const RecentChanges& recent);
     void log(LogLevel level, const std::string& message) const;
 
     MetadataStore& m_store;
     FleetAdmin m_admin;
     Approvals m_approvals;
+    ChangeWindow m_window;
     AdminAccess& m_access;
     LogSink m_log;
 };

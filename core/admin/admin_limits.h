@@ -1,0 +1,38 @@
+#pragma once
+
+// How large a caller's request to shardmapd's Admin API may be (docs/ACCESS.md, "Limits"). What a
+// caller sends is kept: in the change's records, in approval records and in the audit, forever.
+// The gRPC server takes messages up to 65 MiB because the Router's writes carry document batches
+// on the same port, so each text the Admin API stores is bounded here, field by field, before
+// anything is read or written.
+
+#include "core/util/result.h"
+#include "shardmap/v1/admin.pb.h"
+
+#include <cstddef>
+
+namespace shardmap::core {
+
+// A request's or a decision's reason: a sentence or a paragraph, not a document.
+inline constexpr std::size_t kMaxReasonBytes = 4096;
+// A plan (ApplyPlan) of some 25,000 moves; the executor's settings; an access policy.
+inline constexpr std::size_t kMaxPlanJsonBytes = 4 * 1024 * 1024;
+inline constexpr std::size_t kMaxSettingsJsonBytes = 64 * 1024;
+inline constexpr std::size_t kMaxPolicyJsonBytes = 1024 * 1024;
+// Ids the map does not define a length for (migrations, approvals) and names like an operation's
+// kind or a shard's state.
+inline constexpr std::size_t kMaxNameBytes = 64;
+inline constexpr std::size_t kMaxAddressBytes = 256;
+inline constexpr std::size_t kMaxNodeLabels = 32;
+inline constexpr std::size_t kMaxLabelKeyBytes = 64;
+inline constexpr std::size_t kMaxLabelValueBytes = 256;
+inline constexpr std::size_t kMaxMovesPerRequest = 10000;
+// The whole ChangeRequest: the largest plan and then some.
+inline constexpr std::size_t kMaxChangeRequestBytes = kMaxPlanJsonBytes + 1024 * 1024;
+
+// InvalidArgument naming the first field over its limit ("reason is 31457280 bytes; at most
+// 4096"), for a change request and for a decision (approve, refuse, remove).
+Status checkChangeRequestSize(const v1::ChangeRequest& request);
+Status checkDecideRequestSize(const v1::DecideRequest& request);
+
+} // namespace shardmap::core
