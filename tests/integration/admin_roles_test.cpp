@@ -23,10 +23,11 @@ protected:
         for (const char* name : { "alice", "carol", "bob", "olga", "vera" })
             ASSERT_TRUE(makeClientCertificate(m_dir.path(), name));
         // An operator moves at most 2 spaces at once; no move needs approval by its size, retiring
-        // a node and raising a setting do.
+        // a node and raising a setting do. Each request is judged on its own (window 0): the
+        // table is about roles; counting over a window is admin_quotas_test's.
         writePolicy("access.json", R"({"version": 1,
             "roles": {"alice": "admin", "carol": "admin", "bob": "operator", "olga": "operator", "vera": "viewer"},
-            "operator_limits": {"max_spaces": 2},
+            "operator_limits": {"max_spaces": 2, "window_minutes": 0},
             "approval": {"max_spaces": 100, "max_bytes": 0}})");
         startCtlFleet(m_dir, storeUri(), m_nodes);
         // A third node with a shard of its own (to retire), and an empty shard s3 on n0.
