@@ -2,6 +2,7 @@
 
 #include "core/client/tls_probe.h"
 #include "core/node/status_mapping.h"
+#include "core/util/address.h"
 #include "shardmap/v1/admin.grpc.pb.h"
 
 #include <condition_variable>
@@ -25,22 +26,6 @@ AdminClient::AdminClient(AdminClientOptions options, std::unique_ptr<Impl> impl)
 }
 
 AdminClient::~AdminClient() = default;
-
-namespace {
-
-// HOST:PORT on 127.0.0.0/8, ::1 or localhost (as the servers judge their --listen).
-bool isLoopbackAddress(std::string_view address)
-{
-    const auto colon = address.rfind(':');
-    std::string_view host = address.substr(0, colon == std::string_view::npos ? address.size() : colon);
-    if (host.size() > 2 && host.front() == '[' && host.back() == ']')
-        host = host.substr(1, host.size() - 2);
-    if (host == "localhost" || host == "::1")
-        return true;
-    return host.starts_with("127.") && host.find_first_not_of("0123456789.") == std::string_view::npos;
-}
-
-} // namespace
 
 Result<std::unique_ptr<AdminClient>> AdminClient::connect(const AdminClientOptions& options)
 {

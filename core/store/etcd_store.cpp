@@ -6,6 +6,7 @@
 #include "core/store/lease_names.h"
 #include "core/store/store_rules.h"
 #include "core/util/failpoint.h"
+#include "core/util/secret_file.h"
 #include "core/util/validation.h"
 
 #include <algorithm>
@@ -203,6 +204,8 @@ Result<EtcdStoreConfig> EtcdStoreConfig::parse(const std::string& uri)
             "etcd store URI '" + config.describe() + "' has both password and password_file; give one");
     if (!config.passwordFile.empty()) {
         // A password kept out of the URI, which process listings and shell histories show.
+        if (auto secret = checkSecretFile(config.passwordFile, "the etcd password file"); !secret)
+            return makeError(ErrorCode::InvalidArgument, secret.error().message);
         std::ifstream file(config.passwordFile, std::ios::binary);
         if (!file)
             return makeError(ErrorCode::InvalidArgument,

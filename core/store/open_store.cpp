@@ -1,7 +1,9 @@
 #include "core/store/etcd_store.h"
 #include "core/store/metadata_store.h"
 #include "core/store/sqlite_store.h"
+#include "core/util/address.h"
 
+#include <algorithm>
 #include <string_view>
 
 namespace shardmap::core {
@@ -20,11 +22,28 @@ std::string sqlitePath(const std::string& uri)
     return path;
 }
 
+// A password crosses the network in plaintext without TLS: as a bearer token, it may go so only to
+// this machine. Judged before any connection is made.
+Status checkPasswordTransport(const EtcdStoreConfig& config)
+{
+    if (config.password.empty() || !config.caFile.empty())
+        return {};
+    const auto remote = std::find_if_not(config.endpoints.begin(), config.endpoints.end(), isLoopbackAddress);
+    if (remote == config.endpoints.end())
+        return {};
+    return makeError(ErrorCode::InvalidArgument,
+        "the etcd password of user '" + config.user + "' is sent to " + *remote
+            + " only over TLS: add ca=FILE (the CA that signed etcd's certificate) to the store URI; without it the "
+              "password would cross the network in plaintext");
+}
+
 Result<std::unique_ptr<MetadataStore>> openEtcd(const std::string& uri, bool create)
 {
     auto config = EtcdStoreConfig::parse(uri);
     if (!config)
         return config.error();
+    if (auto status = checkPasswordTransport(*config); !status)
+        return status.error();
     auto store = EtcdStore::open(std::move(*config), create);
     if (!store)
         return store.error();

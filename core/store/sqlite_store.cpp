@@ -128,12 +128,13 @@ Status checkLocation(const std::string& path, bool create)
 }
 
 // Creates an empty file (a valid empty SQLite database) if there is none; true when this call
-// created it, so that a failed open can remove it again.
+// created it, so that a failed open can remove it again. 0600 whatever the umask: the map and its
+// audit are the service account's alone, and SQLite gives the -wal and -shm files this mode too.
 Result<bool> createIfMissing(const std::string& path, bool create)
 {
     if (!create)
         return false;
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd >= 0) {
         ::close(fd);
         return true;

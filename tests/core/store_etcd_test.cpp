@@ -21,6 +21,7 @@ using namespace std::chrono_literals;
 using shardmap::testing::EtcdProcess;
 using shardmap::testing::etcdUriAs;
 using shardmap::testing::TempDir;
+using shardmap::testing::writeSecretFile;
 
 namespace {
 
@@ -303,7 +304,7 @@ TEST_F(EtcdStoreTest, AuthenticatesWithUserAndPassword)
 
     // Without the password in the URI (process listings show it): a file, or the environment.
     {
-        std::ofstream(m_dir.file("etcd.password")) << "rootpw\n";
+        writeSecretFile(m_dir.file("etcd.password"), "rootpw\n");
         auto fromFile = open(base + "?user=root&password_file=" + m_dir.file("etcd.password"));
         ASSERT_TRUE(fromFile);
         EXPECT_TRUE(fromFile->commit(request("k", "3")));
@@ -413,11 +414,11 @@ TEST_F(EtcdStoreTest, AnEtcdUserWithoutReadPermissionIsRefusedOnOpen)
 TEST(EtcdStoreConfigTest, APasswordFileIsReadAndItsProblemsAreClearErrors)
 {
     TempDir dir;
-    std::ofstream(dir.file("pw")) << "s3cret\r\nignored\n";
+    writeSecretFile(dir.file("pw"), "s3cret\r\nignored\n");
     auto config = EtcdStoreConfig::parse("etcd://a:1/p?user=u&password_file=" + dir.file("pw"));
     ASSERT_TRUE(config) << errorText(config.error());
     EXPECT_EQ(config->password, "s3cret");
-    std::ofstream(dir.file("empty")) << "";
+    writeSecretFile(dir.file("empty"), "");
     for (const std::string& bad : { "etcd://a:1/p?user=u&password_file=" + dir.file("missing"),
              "etcd://a:1/p?user=u&password_file=" + dir.file("empty"),
              "etcd://a:1/p?user=u&password=x&password_file=" + dir.file("pw"),
@@ -427,6 +428,14 @@ TEST(EtcdStoreConfigTest, APasswordFileIsReadAndItsProblemsAreClearErrors)
         EXPECT_EQ(refused.error().code, ErrorCode::InvalidArgument) << bad;
         EXPECT_EQ(refused.error().message.find("s3cret"), std::string::npos) << "the password in an error";
     }
+    // One that other accounts may read is refused, saying how to fix it (issue 25).
+    std::filesystem::permissions(
+        dir.file("pw"), std::filesystem::perms::others_read, std::filesystem::perm_options::add);
+    auto shared = EtcdStoreConfig::parse("etcd://a:1/p?user=u&password_file=" + dir.file("pw"));
+    ASSERT_FALSE(shared);
+    EXPECT_NE(shared.error().message.find("may be read by other accounts (mode 0604)"), std::string::npos)
+        << errorText(shared.error());
+    EXPECT_NE(shared.error().message.find("chmod 600 " + dir.file("pw")), std::string::npos);
     // The environment applies only with a user and no other password.
     ::setenv(kEtcdPasswordVariable, "fromenv", 1);
     EXPECT_EQ(EtcdStoreConfig::parse("etcd://a:1/p?user=u")->password, "fromenv");

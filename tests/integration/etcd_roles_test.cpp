@@ -80,7 +80,7 @@ TEST_F(EtcdRolesTest, AViewersEtcdUserShowsTheMapAndEveryChangeFailsClearly)
     const auto before = mapOf(writerUri);
 
     // The viewer's password from a file, as the page advises.
-    std::ofstream(dir.file("viewer.password")) << etcdPasswordOf("viewer") << "\n";
+    writeSecretFile(dir.file("viewer.password"), etcdPasswordOf("viewer") + "\n");
     const std::string viewer
         = "etcd://" + etcd->endpoint() + "/shardmap?user=viewer&password_file=" + dir.file("viewer.password");
     const std::vector<std::vector<std::string>> reads {
@@ -184,7 +184,7 @@ TEST_F(EtcdRolesTest, ShardmapdLeadsWithItsOwnUserAndNeverWithAViewers)
 {
     ASSERT_EQ(runCtl(dir, writerUri, { "init" }).code, 0);
     const auto uriFor = [&](const std::string& user) {
-        std::ofstream(dir.file(user + ".password")) << etcdPasswordOf(user) << "\n";
+        writeSecretFile(dir.file(user + ".password"), etcdPasswordOf(user) + "\n");
         return "etcd://" + etcd->endpoint() + "/shardmap?user=" + user
             + "&password_file=" + dir.file(user + ".password");
     };
@@ -245,7 +245,7 @@ TEST_F(EtcdRolesTest, AnOperatorWithAViewersEtcdUserChangesTheFleetOnlyThroughSh
 
     // The same operator, the same etcd user, with --controller: the change goes through shardmapd.
     std::ofstream(dir.file("access.json")) << R"({"version": 1, "roles": {"bob": "operator"}})";
-    std::ofstream(dir.file("shardmapd.password")) << etcdPasswordOf("shardmapd") << "\n";
+    writeSecretFile(dir.file("shardmapd.password"), etcdPasswordOf("shardmapd") + "\n");
     auto controller = ControllerProcess::start(dir.file("shardmapd.stderr"),
         { "--store",
             "etcd://" + etcd->endpoint() + "/shardmap?user=shardmapd&password_file=" + dir.file("shardmapd.password"),

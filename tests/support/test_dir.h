@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 
@@ -33,5 +34,13 @@ public:
 private:
     std::filesystem::path m_path;
 };
+
+// Writes a secret the way an administrator must (a tokens file, an etcd password file): readable
+// and writable by its owner only, which shardmapd and the stores insist on.
+inline void writeSecretFile(const std::string& path, const std::string& text)
+{
+    std::ofstream(path, std::ios::trunc) << text;
+    std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+}
 
 } // namespace shardmap::testing
