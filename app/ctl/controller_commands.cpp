@@ -387,7 +387,10 @@ CommandResult checkPolicyCommand(const std::string& path)
     json roles = json::object();
     for (const auto& [identity, role] : policy->roles)
         roles[identity] = core::roleName(role);
-    output.json = { { "roles", roles }, { "default_role", core::roleName(policy->defaultRole) },
+    json people = json::object();
+    for (const auto& [identity, person] : policy->people)
+        people[person].push_back(identity);
+    output.json = { { "roles", roles }, { "default_role", core::roleName(policy->defaultRole) }, { "people", people },
         { "operator_limits",
             { { "max_spaces", policy->operatorLimits.maxSpaces }, { "max_bytes", policy->operatorLimits.maxBytes } } },
         { "approval",
@@ -399,6 +402,8 @@ CommandResult checkPolicyCommand(const std::string& path)
             << "\n";
         for (const auto& [identity, role] : policy.roles)
             out << "  " << identity << "  " << core::roleName(role) << "\n";
+        for (const auto& [identity, person] : policy.people)
+            out << "  " << identity << " is " << person << "\n";
         out << "operators move at most " << policy.operatorLimits.maxSpaces << " spaces / "
             << core::formatBytes(policy.operatorLimits.maxBytes) << " at once\n"
             << "approval above " << policy.approval.maxSpaces << " spaces / "

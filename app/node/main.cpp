@@ -31,8 +31,9 @@ shardmap::core::NodeServerConfig parseConfig(
     app.add_option("--tls-crl", config.tls.crlFile,
         "Certificate revocation list of the --tls-ca CA (PEM or DER): client certificates it lists are refused");
     app.add_option("--controller-identity", config.controllerIdentities,
-           "With --tls-ca: a client certificate identity (URI SAN, else DNS SAN, else CN) allowed to change shards, "
-           "ownership and documents; repeat for several. Default: any certificate the CA signed")
+           "With --tls-ca: a client certificate identity allowed to change shards, ownership and documents, typed: "
+           "scheme://... or uri:VALUE (URI SAN), dns:NAME (DNS SAN), cn:NAME or a bare NAME (subject CN); repeat for "
+           "several. Default: any certificate the CA signed")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     app.add_flag("--insecure", config.insecure,
         "Allow a non-loopback address without TLS, or with TLS but without client certificates (--tls-ca)");

@@ -73,17 +73,24 @@ Result<v1::ApprovalInfo> decodeApproval(const std::string& json)
     return approval;
 }
 
-Status mayDecide(const v1::ApprovalInfo& approval, const std::string& identity, Role role, Role required)
+Status mayDecide(
+    const v1::ApprovalInfo& approval, const std::string& identity, Role role, Role required, const AccessPolicy& policy)
 {
     if (identity == approval.requested_by())
         return makeError(ErrorCode::PermissionDenied,
             identity + " requested " + approval.id() + "; a different operator or admin must approve or refuse it");
+    if (policy.samePerson(identity, approval.requested_by()))
+        return makeError(ErrorCode::PermissionDenied,
+            identity + " and " + approval.requested_by() + ", who requested " + approval.id() + ", are one person ("
+                + policy.personOf(*parseIdentity(identity)).value_or(identity)
+                + " in the policy's people); a different person must approve or refuse it");
     if (role < Role::Operator)
         return makeError(ErrorCode::PermissionDenied,
             identity + " is a " + roleName(role) + "; only an operator or an admin may decide on " + approval.id());
     if (role < required)
         return makeError(ErrorCode::PermissionDenied,
-            identity + " is an operator; " + approval.id() + " (" + approval.summary() + ") needs an admin's approval");
+            identity + " is an operator; " + approval.id() + " (" + approval.summary()
+                + ") needs an admin's approval; only an admin may approve or refuse it");
     return {};
 }
 

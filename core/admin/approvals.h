@@ -30,9 +30,11 @@ namespace shardmap::core {
 
 inline constexpr std::string_view kApprovalsPrefix = "approvals/";
 
-// May `identity` (with `role`) decide on this approval? Not the requester; an operator or an
-// admin; and one whose own role may make the change. PermissionDenied saying which rule refused.
-Status mayDecide(const v1::ApprovalInfo& approval, const std::string& identity, Role role, Role required);
+// May `identity` (with `role`) decide on this approval? Not the requester, nor another identity
+// of the requester's person (policy.people); an operator or an admin; and one whose own role may
+// make the change, to approve or to refuse it. PermissionDenied saying which rule refused.
+Status mayDecide(const v1::ApprovalInfo& approval, const std::string& identity, Role role, Role required,
+    const AccessPolicy& policy);
 
 // May `identity` (with `role`) remove this request? An admin any, its requester their own
 // (Approvals::remove refuses a decided one). PermissionDenied saying who may.

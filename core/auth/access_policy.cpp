@@ -1,7 +1,5 @@
 #include "core/auth/access_policy.h"
 
-#include "core/auth/bearer_tokens.h"
-
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -31,12 +29,56 @@ std::optional<Role> parseRole(std::string_view name)
     return std::nullopt;
 }
 
+namespace {
+
+// The entry of `entries` (keyed by IdentityPattern::text) that names the identity: the one naming
+// its kind, else a bare name that matches it.
+template <typename Value>
+const Value* entryFor(const std::map<std::string, Value>& entries, const PeerIdentity& identity)
+{
+    const IdentityPattern typed { identity.kind, identity.name };
+    if (const auto found = entries.find(typed.text()); found != entries.end())
+        return &found->second;
+    // A CN that reads "spiffe://x" must not find the entry of that URI SAN: a bare name has no ':'.
+    const IdentityPattern bare { std::nullopt, identity.name };
+    if (!bare.matches(identity) || identity.name.find(':') != std::string::npos)
+        return nullptr;
+    const auto found = entries.find(bare.text());
+    return found == entries.end() ? nullptr : &found->second;
+}
+
+} // namespace
+
+Role AccessPolicy::roleOf(const PeerIdentity& identity) const
+{
+    if (identity.name.empty())
+        return Role::None;
+    const Role* role = entryFor(roles, identity);
+    return role ? *role : defaultRole;
+}
+
 Role AccessPolicy::roleOf(const std::string& identity) const
 {
-    if (identity.empty())
-        return Role::None;
-    const auto found = roles.find(identity);
-    return found == roles.end() ? defaultRole : found->second;
+    auto parsed = parseIdentity(identity);
+    return parsed ? roleOf(*parsed) : Role::None;
+}
+
+std::optional<std::string> AccessPolicy::personOf(const PeerIdentity& identity) const
+{
+    const std::string* person = entryFor(people, identity);
+    return person ? std::optional<std::string>(*person) : std::nullopt;
+}
+
+bool AccessPolicy::samePerson(const std::string& identity, const std::string& other) const
+{
+    if (identity == other)
+        return true;
+    auto one = parseIdentity(identity);
+    auto two = parseIdentity(other);
+    if (!one || !two)
+        return false;
+    const auto person = personOf(*one);
+    return person && person == personOf(*two);
 }
 
 namespace {
@@ -99,6 +141,42 @@ Result<Role> readRole(const json& value, const std::string& source, const std::s
     return *role;
 }
 
+// An identity as the policy names it (core/auth/peer_identity.h), normalised so that two spellings
+// of one identity ("spiffe://x", "uri:spiffe://x") are one key.
+Result<std::string> identityKey(const std::string& text, const std::string& source, const std::string& where)
+{
+    auto pattern = IdentityPattern::parse(text);
+    if (!pattern)
+        return policyError(source, where + ": " + pattern.error().message);
+    return pattern->text();
+}
+
+// "people": { "bob": ["bob", "token:bob.ci"] }: each identity under at most one person.
+Status readPeople(const json& people, const std::string& source, std::map<std::string, std::string>& personOf)
+{
+    if (!people.is_object())
+        return policyError(source, "people must map each person's name to the identities that are theirs");
+    for (const auto& [person, identities] : people.items()) {
+        if (person.empty())
+            return policyError(source, "people: a person's name may not be empty");
+        if (!identities.is_array())
+            return policyError(source, "people." + person + " must be a list of identities");
+        for (const json& identity : identities) {
+            if (!identity.is_string())
+                return policyError(source, "people." + person + " must list identities as strings");
+            auto key = identityKey(identity.get<std::string>(), source, "people." + person);
+            if (!key)
+                return key.error();
+            const auto [listed, added] = personOf.emplace(*key, person);
+            if (!added)
+                return policyError(source,
+                    "people: " + *key + " is listed under both " + listed->second + " and " + person
+                        + "; an identity is one person's");
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::string& source)
@@ -109,8 +187,8 @@ Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::str
     } catch (const json::parse_error& error) {
         return policyError(source, std::string("not JSON: ") + error.what());
     }
-    if (auto status
-        = onlyKeys(doc, { "version", "roles", "default_role", "operator_limits", "approval" }, source, "the policy");
+    if (auto status = onlyKeys(
+            doc, { "version", "roles", "default_role", "people", "operator_limits", "approval" }, source, "the policy");
         !status)
         return status.error();
     if (doc.value("version", 0) != 1)
@@ -120,13 +198,19 @@ Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::str
         if (!roles->is_object())
             return policyError(source, "roles must map identities to role names");
         for (const auto& [identity, value] : roles->items()) {
-            if (identity.empty())
-                return policyError(source, "roles: an identity may not be empty");
+            auto key = identityKey(identity, source, "roles");
+            if (!key)
+                return key.error();
             auto role = readRole(value, source, "roles." + identity);
             if (!role)
                 return role.error();
-            policy.roles[identity] = *role;
+            if (!policy.roles.emplace(*key, *role).second)
+                return policyError(source, "roles: '" + identity + "' names " + *key + " a second time");
         }
+    }
+    if (const auto people = doc.find("people"); people != doc.end()) {
+        if (auto status = readPeople(*people, source, policy.people); !status)
+            return status.error();
     }
     if (const auto fallback = doc.find("default_role"); fallback != doc.end()) {
         auto role = readRole(*fallback, source, "default_role");
@@ -192,19 +276,50 @@ Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::str
     return policy;
 }
 
+namespace {
+
+// The identities the keys of either policy's `entries` name: a bare name is a CN and a token.
+template <typename Value>
+std::set<PeerIdentity> namedIdentities(
+    const std::map<std::string, Value>& before, const std::map<std::string, Value>& after)
+{
+    std::set<PeerIdentity> identities;
+    for (const auto* entries : { &before, &after }) {
+        for (const auto& [key, value] : *entries) {
+            auto pattern = IdentityPattern::parse(key);
+            if (!pattern)
+                continue;
+            if (pattern->kind) {
+                identities.insert({ *pattern->kind, pattern->name });
+            } else {
+                identities.insert({ IdentityKind::CommonName, pattern->name });
+                identities.insert({ IdentityKind::Token, pattern->name });
+            }
+        }
+    }
+    return identities;
+}
+
+} // namespace
+
 std::vector<std::string> loosenedAccess(const AccessPolicy& before, const AccessPolicy& after)
 {
     std::vector<std::string> loosened;
-    std::set<std::string> identities;
-    for (const AccessPolicy* policy : { &before, &after }) {
-        for (const auto& [identity, role] : policy->roles)
-            identities.insert(identity);
-    }
-    for (const std::string& identity : identities) {
+    for (const PeerIdentity& identity : namedIdentities(before.roles, after.roles)) {
         const Role was = before.roleOf(identity);
         const Role now = after.roleOf(identity);
-        if (now > was)
-            loosened.push_back(identity + " " + roleName(was) + " -> " + roleName(now));
+        // A bare name raised for the certificate and the token alike is said once, as written.
+        const PeerIdentity certificate { IdentityKind::CommonName, identity.name };
+        const bool saidAsCertificate = identity.kind == IdentityKind::Token && before.roleOf(certificate) == was
+            && after.roleOf(certificate) == now;
+        if (now > was && !saidAsCertificate)
+            loosened.push_back(identity.text() + " " + roleName(was) + " -> " + roleName(now));
+    }
+    // An identity taken from its person may approve that person's requests.
+    for (const PeerIdentity& identity : namedIdentities(before.people, after.people)) {
+        const auto was = before.personOf(identity);
+        if (was && after.personOf(identity) != was)
+            loosened.push_back("people: " + identity.text() + " no longer " + *was + "'s");
     }
     if (after.defaultRole > before.defaultRole)
         loosened.push_back(
@@ -237,83 +352,11 @@ std::vector<std::string> loosenedAccess(const AccessPolicy& before, const Access
     return loosened;
 }
 
-template <typename T>
-ReloadingFile<T>::ReloadingFile(std::filesystem::path path, Parser parser, std::chrono::milliseconds checkEvery)
-    : m_path(std::move(path))
-    , m_parser(std::move(parser))
-    , m_checkEvery(checkEvery)
+Result<std::unique_ptr<AccessPolicyFile>> loadAccessPolicy(const std::filesystem::path& path, LogSink log)
 {
-}
-
-template <typename T>
-Result<std::unique_ptr<ReloadingFile<T>>> ReloadingFile<T>::load(
-    std::filesystem::path path, Parser parser, std::chrono::milliseconds checkEvery)
-{
-    std::unique_ptr<ReloadingFile> file(new ReloadingFile(std::move(path), std::move(parser), checkEvery));
-    std::lock_guard lock(file->m_mutex);
-    if (auto status = file->readIfChanged(); !status)
-        return status.error();
-    return file;
-}
-
-template <typename T> Status ReloadingFile<T>::readIfChanged()
-{
-    m_lastCheck = std::chrono::steady_clock::now();
-    std::error_code error;
-    const auto mtime = std::filesystem::last_write_time(m_path, error);
-    const auto size = error ? 0 : std::filesystem::file_size(m_path, error);
-    if (error) {
-        m_error = m_path.string() + ": " + error.message();
-        return makeError(ErrorCode::NotFound, m_error);
-    }
-    if (m_value && m_mtime == mtime && m_size == size)
-        return {};
-    std::ifstream in(m_path);
-    std::stringstream text;
-    text << in.rdbuf();
-    if (!in) {
-        m_error = m_path.string() + ": cannot read it";
-        return makeError(ErrorCode::Unavailable, m_error);
-    }
-    auto parsed = m_parser(text.str(), m_path.string());
-    if (!parsed) {
-        m_error = parsed.error().message;
-        return parsed.error();
-    }
-    m_value = std::make_shared<const T>(std::move(*parsed));
-    m_mtime = mtime;
-    m_size = size;
-    m_error.clear();
-    ++m_loads;
-    return {};
-}
-
-template <typename T> std::shared_ptr<const T> ReloadingFile<T>::current()
-{
-    std::lock_guard lock(m_mutex);
-    if (std::chrono::steady_clock::now() - m_lastCheck >= m_checkEvery)
-        (void)readIfChanged(); // keeps the last good contents; lastError() says why
-    return m_value;
-}
-
-template <typename T> std::string ReloadingFile<T>::lastError()
-{
-    std::lock_guard lock(m_mutex);
-    return m_error;
-}
-
-template <typename T> std::uint64_t ReloadingFile<T>::loads()
-{
-    std::lock_guard lock(m_mutex);
-    return m_loads;
-}
-
-template class ReloadingFile<AccessPolicy>;
-template class ReloadingFile<TokenTable>;
-
-Result<std::unique_ptr<AccessPolicyFile>> loadAccessPolicy(const std::filesystem::path& path)
-{
-    return AccessPolicyFile::load(path, &AccessPolicy::parse);
+    ReloadOptions options;
+    options.log = std::move(log);
+    return AccessPolicyFile::load(path, &AccessPolicy::parse, std::move(options));
 }
 
 namespace {

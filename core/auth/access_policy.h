@@ -1,13 +1,16 @@
 #pragma once
 
-// Who may do what through shardmapd's Admin API (docs/ACCESS.md): identities (the name a client
-// certificate or a bearer token carries) mapped to roles, the limits of the operator role and the
-// thresholds above which a change needs a second person's approval. Read from a JSON file that
-// shardmapd re-reads when it changes, so a mapping is changed without a restart:
+// Who may do what through shardmapd's Admin API (docs/ACCESS.md): identities (core/auth/
+// peer_identity.h: what a client certificate or a bearer token names, typed) mapped to roles, the
+// people several identities belong to, the limits of the operator role and the thresholds above
+// which a change needs a second person's approval. Read from a JSON file that shardmapd re-reads
+// when it changes, so a mapping is changed without a restart:
 //
 //   {
 //     "version": 1,
-//     "roles": { "alice": "admin", "bob": "operator", "ci-bot": "operator", "grafana": "viewer" },
+//     "roles": { "alice": "admin", "bob": "operator", "token:bob.ci": "operator",
+//                "spiffe://example.org/grafana": "viewer" },
+//     "people": { "bob": ["bob", "token:bob.ci"] },
 //     "default_role": "none",
 //     "operator_limits": { "max_spaces": 100, "max_bytes": 107374182400, "window_minutes": 60 },
 //     "approval": { "max_spaces": 10, "max_bytes": 10737418240, "retire_node": true,
@@ -15,6 +18,8 @@
 //                   "max_pending_per_identity": 20 }
 //   }
 
+#include "core/auth/peer_identity.h"
+#include "core/auth/reloading_file.h"
 #include "core/util/result.h"
 
 #include <chrono>
@@ -67,13 +72,26 @@ struct ApprovalThresholds {
 };
 
 struct AccessPolicy {
+    // Keyed by IdentityPattern::text(): "alice" (a CN or a token's name), "cn:alice",
+    // "token:ci-bot", "dns:...", "spiffe://...".
     std::map<std::string, Role> roles;
     // The role of an authenticated identity the map does not list.
     Role defaultRole = Role::None;
+    // The person each listed identity (IdentityPattern::text()) belongs to: a person's
+    // certificates and tokens count as one person where approval needs a second one.
+    std::map<std::string, std::string> people;
     OperatorLimits operatorLimits;
     ApprovalThresholds approval;
 
+    // An entry naming the identity's kind wins over a bare name that also matches it.
+    Role roleOf(const PeerIdentity& identity) const;
+    // The role of an identity's written form (PeerIdentity::text); None for one that does not parse.
     Role roleOf(const std::string& identity) const;
+    // The person `people` puts the identity under; nullopt when none lists it.
+    std::optional<std::string> personOf(const PeerIdentity& identity) const;
+    // Whether two identities' written forms are one person: the same identity, or both listed
+    // under one person.
+    bool samePerson(const std::string& identity, const std::string& other) const;
 
     // InvalidArgument naming `source` and what is wrong (an unknown key, a role that does not
     // exist, a negative limit).
@@ -89,42 +107,10 @@ struct AccessPolicy {
 // when after only keeps or tightens: such a policy change needs no second person.
 std::vector<std::string> loosenedAccess(const AccessPolicy& before, const AccessPolicy& after);
 
-// A file read again when it changed (size or modification time), looked at no more often than
-// every checkEvery. A change that does not parse keeps the last good contents and is reported by
-// lastError() until the file is fixed; a file that was never good is an error at load().
-template <typename T> class ReloadingFile {
-public:
-    using Parser = std::function<Result<T>(const std::string& text, const std::string& source)>;
-
-    static Result<std::unique_ptr<ReloadingFile>> load(
-        std::filesystem::path path, Parser parser, std::chrono::milliseconds checkEvery = std::chrono::seconds(1));
-
-    // The contents as of the last good read (re-reads first when due).
-    std::shared_ptr<const T> current();
-    // Why the file's newest contents were not taken; empty when they were.
-    std::string lastError();
-    // How many times the contents were (re)loaded, the first load included.
-    std::uint64_t loads();
-    const std::filesystem::path& path() const { return m_path; }
-
-private:
-    ReloadingFile(std::filesystem::path path, Parser parser, std::chrono::milliseconds checkEvery);
-    Status readIfChanged();
-
-    const std::filesystem::path m_path;
-    const Parser m_parser;
-    const std::chrono::milliseconds m_checkEvery;
-    std::mutex m_mutex;
-    std::shared_ptr<const T> m_value;
-    std::string m_error;
-    std::uint64_t m_loads = 0;
-    std::chrono::steady_clock::time_point m_lastCheck;
-    std::optional<std::filesystem::file_time_type> m_mtime;
-    std::uintmax_t m_size = 0;
-};
-
 using AccessPolicyFile = ReloadingFile<AccessPolicy>;
-Result<std::unique_ptr<AccessPolicyFile>> loadAccessPolicy(const std::filesystem::path& path);
+// The policy file, re-read when it changes; a change that does not parse keeps the last good
+// policy, and is told to log (Error) once.
+Result<std::unique_ptr<AccessPolicyFile>> loadAccessPolicy(const std::filesystem::path& path, LogSink log = {});
 
 // Where shardmapd reads the policy: a file, or the store's access/policy record (so that every
 // replica reads the same one; core/auth/stored_access_policy.h). Both are read again when they

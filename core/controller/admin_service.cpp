@@ -12,7 +12,20 @@
 
 namespace shardmap::core {
 
-Result<AdminAccess> AdminAccess::load(const std::string& policy, const std::string& tokensPath, MetadataStore& store)
+namespace {
+
+// The files' messages, named by the flag that gave each file.
+LogSink prefixed(const LogSink& log, const std::string& prefix)
+{
+    if (!log)
+        return {};
+    return [log, prefix](LogLevel level, const std::string& message) { log(level, prefix + message); };
+}
+
+} // namespace
+
+Result<AdminAccess> AdminAccess::load(
+    const std::string& policy, const std::string& tokensPath, MetadataStore& store, LogSink log)
 {
     AdminAccess access;
     if (policy == "store") {
@@ -21,13 +34,18 @@ Result<AdminAccess> AdminAccess::load(const std::string& policy, const std::stri
             return makeError(stored.error().code, "--access-policy store: " + stored.error().message);
         access.policy = std::move(*stored);
     } else {
-        auto file = loadAccessPolicy(policy);
+        auto file = loadAccessPolicy(policy, prefixed(log, "--access-policy: "));
         if (!file)
             return makeError(file.error().code, "--access-policy: " + file.error().message);
         access.policy = accessPolicySource(std::move(*file));
     }
     if (!tokensPath.empty()) {
-        auto tokens = ReloadingFile<TokenTable>::load(tokensPath, &TokenTable::parse);
+        // A token taken out of the file must not stay valid because the edit broke the file.
+        ReloadOptions options;
+        options.ownerOnly = true;
+        options.keepLastGood = false;
+        options.log = prefixed(log, "--tokens: ");
+        auto tokens = ReloadingFile<TokenTable>::load(tokensPath, &TokenTable::parse, std::move(options));
         if (!tokens)
             return makeError(tokens.error().code, "--tokens: " + tokens.error().message);
         access.tokens = std::move(*tokens);
@@ -71,18 +89,22 @@ Result<AdminCaller> authenticateCaller(const grpc::ServerContext& context, Admin
             return makeError(ErrorCode::Unauthenticated, "the authorization header must be 'Bearer TOKEN'");
         if (!access.tokens)
             return makeError(ErrorCode::Unauthenticated, "this controller takes no bearer tokens (no --tokens file)");
-        auto identity = access.tokens->current()->identityOf(value.substr(kBearer.size()));
-        if (!identity)
+        const auto tokens = access.tokens->current();
+        if (!tokens)
+            return makeError(ErrorCode::Unauthenticated,
+                "shardmapd's --tokens file is missing or broken, so it takes no bearer token now (its log says why)");
+        auto name = tokens->identityOf(value.substr(kBearer.size()));
+        if (!name)
             return makeError(ErrorCode::Unauthenticated, "the bearer token is not one this controller knows");
-        return AdminCaller { *identity, access.policy->current()->roleOf(*identity), "token" };
+        const PeerIdentity identity { IdentityKind::Token, std::move(*name) };
+        return AdminCaller { identity.text(), access.policy->current()->roleOf(identity), "token" };
     }
-    std::string identity = peerCertificateIdentity(context);
-    if (identity.empty())
+    const auto identity = peerCertificateIdentity(context);
+    if (!identity)
         return makeError(ErrorCode::Unauthenticated,
             "no client certificate and no bearer token: shardmapd needs one (--controller-cert/--controller-key "
             "or --token-file)");
-    const Role role = access.policy->current()->roleOf(identity);
-    return AdminCaller { std::move(identity), role, "certificate" };
+    return AdminCaller { identity->text(), access.policy->current()->roleOf(*identity), "certificate" };
 }
 
 Result<AdminCaller> authorizeCaller(
@@ -290,15 +312,13 @@ Result<AdminService::Decided> AdminService::decide(
     auto pending = m_approvals.get(request.id(), policy->approval.expireAfter);
     if (!pending)
         return pending.error();
-    // An approver's own role must allow the change, measured now as it was when asked.
-    Role required = Role::Operator;
-    if (approve) {
-        auto prepared = prepareChange(m_admin, pending->change());
-        if (!prepared)
-            return prepared.error();
-        required = requiredRole(*prepared, policy->operatorLimits);
-    }
-    if (auto status = mayDecide(*pending, caller->identity, caller->role, required); !status)
+    // A decider's own role must allow the change, measured now as it was when asked: only who
+    // could approve it may refuse it. One that cannot be measured now is an admin's to refuse.
+    auto prepared = prepareChange(m_admin, pending->change());
+    if (!prepared && approve)
+        return prepared.error();
+    const Role required = prepared ? requiredRole(*prepared, policy->operatorLimits) : Role::Admin;
+    if (auto status = mayDecide(*pending, caller->identity, caller->role, required, *policy); !status)
         return status.error();
     auto decided = m_approvals.decide(
         request.id(), approve, { caller->identity, request.reason() }, policy->approval.expireAfter);

@@ -20,8 +20,11 @@ struct AdminAccess {
     std::unique_ptr<ReloadingFile<TokenTable>> tokens;
 
     // policy: a file, or "store" for the store's access/policy record; an empty tokensPath: no
-    // bearer tokens.
-    static Result<AdminAccess> load(const std::string& policy, const std::string& tokensPath, MetadataStore& store);
+    // bearer tokens. The tokens file must be its owner's alone; when it goes missing or breaks no
+    // token is valid until it is fixed. log is told (Error) when a file's newest contents are not
+    // taken, and (Info) when they are again.
+    static Result<AdminAccess> load(
+        const std::string& policy, const std::string& tokensPath, MetadataStore& store, LogSink log = {});
 };
 
 // A caller as the Admin service authenticated it.

@@ -153,7 +153,8 @@ Status ControllerServer::startServer(const std::string& host)
     builder.AddListeningPort(m_config.listen, *credentials, &boundPort);
     builder.RegisterService(m_service.get());
     if (!m_config.accessPolicyFile.empty()) {
-        auto access = AdminAccess::load(m_config.accessPolicyFile, m_config.tokensFile, *m_store);
+        auto access = AdminAccess::load(m_config.accessPolicyFile, m_config.tokensFile, *m_store,
+            [this](LogLevel level, const std::string& message) { log(level, "admin: " + message); });
         if (!access)
             return access.error();
         m_adminAccess = std::move(*access);

@@ -223,6 +223,23 @@ void addNodeCollector(MetricsRegistry& registry, const NodeMetricsSampler& sampl
 
 } // namespace
 
+namespace {
+
+// --controller-identity values, typed (core/auth/peer_identity.h): a CN never passes for a URI SAN.
+Result<std::vector<IdentityPattern>> controllerPatterns(const std::vector<std::string>& identities)
+{
+    std::vector<IdentityPattern> patterns;
+    for (const std::string& identity : identities) {
+        auto pattern = IdentityPattern::parse(identity);
+        if (!pattern)
+            return makeError(ErrorCode::InvalidArgument, "--controller-identity: " + pattern.error().message);
+        patterns.push_back(std::move(*pattern));
+    }
+    return patterns;
+}
+
+} // namespace
+
 Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& config)
 {
     auto hostPort = splitHostPort(config.listen);
@@ -238,6 +255,9 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
     if (std::find(config.controllerIdentities.begin(), config.controllerIdentities.end(), std::string())
         != config.controllerIdentities.end())
         return makeError(ErrorCode::InvalidArgument, "--controller-identity must not be empty");
+    auto controllers = controllerPatterns(config.controllerIdentities);
+    if (!controllers)
+        return controllers.error();
     auto credentials = makeServerCredentials(config.tls);
     if (!credentials)
         return credentials.error();
@@ -260,7 +280,7 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
     server->m_service = std::make_unique<NodeService>(
         NodeService::Info { nodeId, SHARDMAP_VERSION, config.listen, nowUnixMs() }, *server->m_registry,
         *server->m_metrics, config.log, server->m_metricsRegistry.get(), config.maxWatchStreamsPerPeer);
-    server->m_service->restrictChangesTo({ config.controllerIdentities.begin(), config.controllerIdentities.end() });
+    server->m_service->restrictChangesTo(std::move(*controllers));
     addNodeCollector(*server->m_metricsRegistry, *server->m_metrics, *server->m_registry);
     if (!config.metricsListen.empty()) {
         auto http = MetricsHttpServer::start(config.metricsListen, *server->m_metricsRegistry);

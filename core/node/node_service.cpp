@@ -85,10 +85,12 @@ grpc::Status NodeService::onlyControllers(grpc::ServerContext* context, const ch
 {
     if (m_controllers.empty())
         return grpc::Status::OK;
-    const std::string peer = peerCertificateIdentity(*context);
-    if (m_controllers.contains(peer))
+    const auto peer = peerCertificateIdentity(*context);
+    if (peer
+        && std::any_of(m_controllers.begin(), m_controllers.end(), [&](const auto& c) { return c.matches(*peer); }))
         return grpc::Status::OK;
-    const std::string who = peer.empty() ? "a client without a certificate identity" : "'" + peer + "'";
+    // The written form names the kind too: a CN that reads like a URI shows as cn:spiffe://...
+    const std::string who = peer ? "'" + peer->text() + "'" : "a client without a certificate identity";
     return refused(context, method,
         makeError(ErrorCode::PermissionDenied,
             std::string("only controllers may call ") + method + "; " + who + " is not one (--controller-identity)",

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/auth/peer_identity.h"
 #include "core/metrics/prometheus.h"
 #include "core/node/metrics_watch.h"
 #include "core/node/node_metrics.h"
@@ -10,6 +11,7 @@
 #include <atomic>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace shardmap::core {
 
@@ -39,10 +41,11 @@ public:
         m_watchers.stopAll();
     }
     void setListenAddress(std::string address) { m_info.listenAddress = std::move(address); }
-    // Only peers whose certificate names one of these identities (peerCertificateIdentity) may
-    // change shards, ownership or documents; the rest are refused with PERMISSION_DENIED. Empty:
-    // no restriction. Set before serving, and only where client certificates are required.
-    void restrictChangesTo(std::set<std::string> controllers) { m_controllers = std::move(controllers); }
+    // Only peers whose certificate's identity (peerCertificateIdentity) one of these names, kind
+    // and name together, may change shards, ownership or documents; the rest are refused with
+    // PERMISSION_DENIED. Empty: no restriction. Set before serving, and only where client
+    // certificates are required.
+    void restrictChangesTo(std::vector<IdentityPattern> controllers) { m_controllers = std::move(controllers); }
 
     grpc::Status GetNodeInfo(grpc::ServerContext*, const v1::GetNodeInfoRequest*, v1::NodeInfo*) override;
     grpc::Status CreateShard(grpc::ServerContext*, const v1::CreateShardRequest*, v1::ShardInfo*) override;
@@ -76,7 +79,7 @@ private:
     NodeMetricsSampler& m_metrics;
     LogSink m_log;
     MetricsRegistry* m_prometheus = nullptr;
-    std::set<std::string> m_controllers;
+    std::vector<IdentityPattern> m_controllers;
     std::atomic<bool> m_stopping { false };
     MetricsWatchers m_watchers;
 };

@@ -308,13 +308,15 @@ TEST_F(ApprovalsTest, ASecondPersonDecidesAndEveryStepIsAudited)
     EXPECT_TRUE(pending->front().change().has_apply_plan()) << "the change is kept as it was asked";
 
     // Who may decide.
-    EXPECT_EQ(mayDecide(*asked, "bob", Role::Admin, Role::Operator).error().code, ErrorCode::PermissionDenied);
-    EXPECT_NE(mayDecide(*asked, "bob", Role::Admin, Role::Operator).error().message.find("a different operator"),
+    const AccessPolicy policy;
+    EXPECT_EQ(mayDecide(*asked, "bob", Role::Admin, Role::Operator, policy).error().code, ErrorCode::PermissionDenied);
+    EXPECT_NE(
+        mayDecide(*asked, "bob", Role::Admin, Role::Operator, policy).error().message.find("a different operator"),
         std::string::npos);
-    EXPECT_FALSE(mayDecide(*asked, "vera", Role::Viewer, Role::Operator));
-    EXPECT_FALSE(mayDecide(*asked, "olga", Role::Operator, Role::Admin));
-    EXPECT_TRUE(mayDecide(*asked, "olga", Role::Operator, Role::Operator));
-    EXPECT_TRUE(mayDecide(*asked, "carol", Role::Admin, Role::Admin));
+    EXPECT_FALSE(mayDecide(*asked, "vera", Role::Viewer, Role::Operator, policy));
+    EXPECT_FALSE(mayDecide(*asked, "olga", Role::Operator, Role::Admin, policy));
+    EXPECT_TRUE(mayDecide(*asked, "olga", Role::Operator, Role::Operator, policy));
+    EXPECT_TRUE(mayDecide(*asked, "carol", Role::Admin, Role::Admin, policy));
 
     auto approved = approvals.decide(asked->id(), true, { "carol", "looked at the plan" }, std::chrono::hours(24));
     ASSERT_TRUE(approved) << approved.error().describe();

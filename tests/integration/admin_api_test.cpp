@@ -248,7 +248,7 @@ TEST_F(AdminApiTest, TokensStandForTheirIdentityAndBadCertificatesAreRefusedWith
     auto made = runProgram(m_dir, { SHARDMAP_CTL_BINARY, "--json", "access", "new-token", "ci-bot" });
     ASSERT_EQ(made.code, 0) << made.err;
     const std::string token = made.parsed()["token"];
-    std::ofstream(m_dir.file("tokens")) << made.parsed()["token_file_line"].get<std::string>() << "\n";
+    writeSecretFile(m_dir.file("tokens"), made.parsed()["token_file_line"].get<std::string>() + "\n");
     std::ofstream(m_dir.file("ci.token")) << token << "\n";
     std::ofstream(m_dir.file("wrong.token")) << std::string(64, '0') << "\n";
     writePolicy(R"("vera": "viewer", "ci-bot": "operator")");
@@ -264,11 +264,11 @@ TEST_F(AdminApiTest, TokensStandForTheirIdentityAndBadCertificatesAreRefusedWith
         return runProgram(m_dir, argv, {}, "ctl-token");
     };
     auto who = withToken(m_dir.file("ci.token"), { "whoami" });
-    EXPECT_EQ(who.out, "ci-bot (operator, by token)\n") << who.err;
+    EXPECT_EQ(who.out, "token:ci-bot (operator, by token)\n") << who.err;
     const std::string to = map().spaces.at("acme").value.shard == "s0" ? "s1" : "s0";
     auto queued = withToken(m_dir.file("ci.token"), { "migrate", "acme", "--to", to });
     EXPECT_EQ(queued.code, 0) << queued.err;
-    EXPECT_EQ(lastAudit().actor, "ci-bot");
+    EXPECT_EQ(lastAudit().actor, "token:ci-bot");
     auto wrong = withToken(m_dir.file("wrong.token"), { "whoami" });
     EXPECT_EQ(wrong.code, 7);
     EXPECT_NE(wrong.err.find("does not know who you are: the bearer token is not one this controller knows"),

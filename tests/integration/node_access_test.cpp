@@ -54,7 +54,7 @@ std::vector<std::string> serverTls(const TempDir& dir)
 std::unique_ptr<NodeProcess> startAccessNode(const TempDir& dir)
 {
     auto args = serverTls(dir);
-    args.insert(args.end(), { "--controller-identity", kControllerIdentity, "--controller-identity", "localhost" });
+    args.insert(args.end(), { "--controller-identity", kControllerIdentity, "--controller-identity", "dns:localhost" });
     return NodeProcess::start(dir.file("node"), args);
 }
 
@@ -185,7 +185,7 @@ TEST(NodeAccessTest, ControllersChangeTheNodeAndOtherCertificatesOnlyRead)
         << created.error().describe();
     EXPECT_TRUE((*asReader)->listShards());
 
-    // A DNS SAN identity ("localhost", the first of client.pem's) is listed too.
+    // A DNS SAN identity ("dns:localhost", the first of client.pem's) is listed too.
     auto dnsNamed = nodeAs(dir, node->address(), "client");
     EXPECT_TRUE(createShard(*dnsNamed, "s4").ok());
 
@@ -429,7 +429,7 @@ TEST(NodeAccessTest, CertificatesAndTokensShareOneReplicaAndTokensNeverTravelInP
     ASSERT_EQ(runCtl(dir, store, { "init" }).code, 0);
     auto token = core::newToken("ci-bot");
     ASSERT_TRUE(token) << token.error().describe();
-    std::ofstream(dir.file("tokens")) << token->line << "\n";
+    writeSecretFile(dir.file("tokens"), token->line + "\n");
     std::ofstream(dir.file("ci.token")) << token->token << "\n";
     std::ofstream(dir.file("access.json"))
         << R"({"version": 1, "roles": {"ci-bot": "operator", "reader-x": "viewer"}})";
@@ -443,7 +443,7 @@ TEST(NodeAccessTest, CertificatesAndTokensShareOneReplicaAndTokensNeverTravelInP
     const std::vector<std::string> byToken { "--controller-ca", dir.file("ca.pem"), "--token-file",
         dir.file("ci.token") };
     auto who = ctlVia(dir, controller->address(), byToken, { "whoami" }, "ctl-token");
-    EXPECT_EQ(who.out, "ci-bot (operator, by token)\n") << who.err;
+    EXPECT_EQ(who.out, "token:ci-bot (operator, by token)\n") << who.err;
     who = ctlVia(dir, controller->address(), certificateOf(dir, "reader"), { "whoami" }, "ctl-reader");
     EXPECT_EQ(who.out, "reader-x (viewer, by certificate)\n") << who.err;
     auto nobody
@@ -484,7 +484,7 @@ TEST(NodeAccessTest, CertificatesAndTokensShareOneReplicaAndTokensNeverTravelInP
             dir.file("tokens") });
     ASSERT_TRUE(local);
     who = ctlVia(dir, local->address(), { "--token-file", dir.file("ci.token") }, { "whoami" }, "ctl-local");
-    EXPECT_EQ(who.out, "ci-bot (operator, by token)\n") << who.err;
+    EXPECT_EQ(who.out, "token:ci-bot (operator, by token)\n") << who.err;
 
     // To another host shardmapctl sends no token without TLS, before it connects at all.
     auto refused = ctlVia(dir, "192.0.2.1:7500", { "--token-file", dir.file("ci.token") }, { "whoami" }, "ctl-plain");

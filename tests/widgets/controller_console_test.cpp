@@ -316,7 +316,7 @@ TEST_F(ControllerConsoleTest, ATokenFileStandsForItsIdentityAndAnUnknownTokenIsR
 {
     auto token = core::newToken("ci-bot");
     ASSERT_TRUE(token) << token.error().describe();
-    std::ofstream(m_dir.file("tokens")) << token->line << "\n";
+    testing::writeSecretFile(m_dir.file("tokens"), token->line + "\n");
     std::ofstream(m_dir.file("ci.token")) << token->token << "\n";
     std::ofstream(m_dir.file("wrong.token")) << std::string(64, '0') << "\n";
     // A replica with mutual TLS and tokens: a console holding a token, not a certificate, is let in.
@@ -330,14 +330,14 @@ TEST_F(ControllerConsoleTest, ATokenFileStandsForItsIdentityAndAnUnknownTokenIsR
     spec.controllerCaFile = QString::fromStdString(m_dir.file("ca.pem"));
     spec.controllerTokenFile = QString::fromStdString(m_dir.file("ci.token"));
     auto window = console(spec);
-    EXPECT_EQ(window->identityText(), QStringLiteral("ci-bot (operator)"));
+    EXPECT_EQ(window->identityText(), QStringLiteral("token:ci-bot (operator)"));
     MapPage* mapPage = window->mapPage();
     QSignalSpy queued(mapPage, &MapPage::movesQueued);
     ASSERT_TRUE(
         mapPage->requestMoves({ QStringLiteral("globex") }, QStringLiteral("s1"), QStringLiteral("nightly"), false))
         << mapPage->messageText().toStdString();
     ASSERT_TRUE(queued.wait(20000) || queued.count() == 1) << mapPage->messageText().toStdString();
-    EXPECT_EQ(lastChange().actor, "ci-bot");
+    EXPECT_EQ(lastChange().actor, "token:ci-bot");
 
     MainWindow refused;
     refused.connection()->setReconnectBackoff(100, 500);
