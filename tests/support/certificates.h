@@ -69,4 +69,28 @@ inline bool makeAccessTestCertificates(const std::string& dir)
     return std::system(script.c_str()) == 0;
 }
 
+// On top of makeTestCertificates, in the same dir, two client certificates the test CA signs that
+// try to pass for someone else through a field the servers must tell apart (issue 25), each with
+// its key (NAME.pem, NAME.key):
+// - uri-cn: subject CN kControllerIdentity and no subjectAltName, as if it were the controller whose
+//   URI SAN that is;
+// - dns-alice: subject CN "vera2" and DNS subjectAltName "alice", as if it were the admin whose CN
+//   is alice.
+// False if openssl failed.
+inline bool makeLookalikeCertificates(const std::string& dir)
+{
+    const auto signedAs = [](const std::string& name, const std::string& subject, const std::string& extensions) {
+        return "openssl req -newkey rsa:2048 -nodes -keyout " + name + ".key -out " + name + ".csr -subj '" + subject
+            + "' 2>/dev/null && openssl x509 -req -in " + name + ".csr -CA ca.pem -CAkey ca.key -CAcreateserial -out "
+            + name + ".pem -days 2 " + extensions + " 2>/dev/null";
+    };
+    // -subj separates fields with '/', so the URI's slashes are escaped.
+    std::string uriSubject = std::string("/CN=") + kControllerIdentity;
+    for (std::size_t at = uriSubject.find('/', 1); at != std::string::npos; at = uriSubject.find('/', at + 2))
+        uriSubject.insert(at, "\\");
+    const std::string script = "cd '" + dir + "' && printf 'subjectAltName=DNS:alice\\n' > dns-alice.ext && "
+        + signedAs("uri-cn", uriSubject, "") + " && " + signedAs("dns-alice", "/CN=vera2", "-extfile dns-alice.ext");
+    return std::system(script.c_str()) == 0;
+}
+
 } // namespace shardmap::testing
