@@ -12,11 +12,12 @@
 
 namespace shardmap::core {
 
-Result<AdminAccess> AdminAccess::load(const std::string& policy, const std::string& tokensPath, MetadataStore& store)
+Result<AdminAccess> AdminAccess::load(
+    const std::string& policy, const std::string& tokensPath, MetadataStore& store, AuditChainMonitor& audit)
 {
     AdminAccess access;
     if (policy == "store") {
-        auto stored = loadStoredAccessPolicy(store);
+        auto stored = loadStoredAccessPolicy(store, audit);
         if (!stored)
             return makeError(stored.error().code, "--access-policy store: " + stored.error().message);
         access.policy = std::move(*stored);

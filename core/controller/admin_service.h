@@ -5,6 +5,7 @@
 #include "core/admin/fleet_admin.h"
 #include "core/auth/access_policy.h"
 #include "core/auth/bearer_tokens.h"
+#include "core/store/audit_monitor.h"
 #include "core/util/log.h"
 #include "shardmap/v1/admin.grpc.pb.h"
 
@@ -19,9 +20,10 @@ struct AdminAccess {
     std::unique_ptr<AccessPolicySource> policy;
     std::unique_ptr<ReloadingFile<TokenTable>> tokens;
 
-    // policy: a file, or "store" for the store's access/policy record; an empty tokensPath: no
-    // bearer tokens.
-    static Result<AdminAccess> load(const std::string& policy, const std::string& tokensPath, MetadataStore& store);
+    // policy: a file, or "store" for the store's access/policy record, checked against the audit
+    // that audit follows; an empty tokensPath: no bearer tokens.
+    static Result<AdminAccess> load(
+        const std::string& policy, const std::string& tokensPath, MetadataStore& store, AuditChainMonitor& audit);
 };
 
 // A caller as the Admin service authenticated it.
