@@ -81,8 +81,9 @@ public:
         std::string error;
         m_etcd = EtcdProcess::start(error);
         EXPECT_TRUE(m_etcd) << error;
-        if (m_etcd)
+        if (m_etcd) {
             EXPECT_TRUE(enableEtcdRoles(*m_etcd, "shardmap", error)) << error;
+        }
     }
     bool ready() const { return m_etcd != nullptr; }
     std::string uri() const override { return etcdUriAs(*m_etcd, "shardmap", "shardmapd"); }
@@ -223,7 +224,8 @@ TEST_P(AuditChainTest, AnEditedOrDeletedAuditRecordIsNamedByVerifyAuditAndHealth
     const auto health = ctl({ "--json", "health" });
     EXPECT_EQ(health.code, 9) << health.out << health.err;
     bool raised = false;
-    for (const auto& alert : health.parsed()["alerts"])
+    const json alerts = health.parsed()["alerts"];
+    for (const auto& alert : alerts)
         raised = raised || (alert["kind"] == "audit-chain-broken" && alert["severity"] == "critical");
     EXPECT_TRUE(raised) << health.out;
     // A copy would start a chain of its own that verifies: a broken source is refused.
@@ -294,7 +296,7 @@ TEST_P(AuditChainTest, ADirectWriteOfThePolicyIsRefusedByARunningShardmapdThatKe
     std::ofstream(m_dir.file("policy2.json")) << R"({"version": 1, "roles": {"alice": "admin"}})";
     auto set = as("alice", { "access", "set", m_dir.file("policy2.json") });
     EXPECT_EQ(set.code, 0) << set.err << set.out;
-    EXPECT_TRUE(pollUntil(std::chrono::seconds(10), [&] { return as("vera", { "whoami" }).code == 7; }));
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(10), [&] { return as("vera", { "shard", "list" }).code == 7; }));
     EXPECT_EQ(as("alice", { "whoami" }).out, "alice (admin, by certificate)\n");
     EXPECT_EQ(scrapeMetrics(*m_controller).find(unaudited), std::string::npos);
 }
@@ -316,6 +318,6 @@ TEST_P(AuditChainTest, ShardmapdRaisesABrokenChainAtStart)
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, AuditChainTest, ::testing::Values("sqlite", "etcd"),
-    [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+    [](const ::testing::TestParamInfo<std::string>& store) { return store.param; });
 
 } // namespace
