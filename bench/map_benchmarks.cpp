@@ -81,7 +81,8 @@ AuditRecord moveCommit(const MapSnapshot& map, int n)
     settings.maxConcurrent = 4 + static_cast<std::uint32_t>(n % 3);
     return AuditRecord { map.revision + 1, 0, "bench", "move", "",
         { { keys::space(id), encode(map.spaces.at(id).value), encode(moved) },
-            { std::string(keys::kMigrationSettings), encode(map.settings.value), encode(settings) } } };
+            { std::string(keys::kMigrationSettings), encode(map.settings.value), encode(settings) } },
+        {} };
 }
 
 void wholeDecodeAndIndexBench(benchmark::State& state)

@@ -118,6 +118,10 @@
         <translation>Migration wird langsamer</translation>
     </message>
     <message>
+        <source>Audit broken</source>
+        <translation>Audit gebrochen</translation>
+    </message>
+    <message>
         <source>The store cannot be read: %1</source>
         <translation>Der Store kann nicht gelesen werden: %1</translation>
     </message>
@@ -171,6 +175,10 @@
     <message>
         <source>Migration %1: expected time left grew from %2 to %3</source>
         <translation>Migration %1: erwartete Restzeit ist von %2 auf %3 gestiegen</translation>
+    </message>
+    <message>
+        <source>The audit is broken at revision %1: %2</source>
+        <translation>Das Audit ist bei Revision %1 gebrochen: %2</translation>
     </message>
     <message>
         <source>Critical</source>

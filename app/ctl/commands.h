@@ -86,6 +86,10 @@ CommandResult cmdSpaceUnpin(const CtlOptions& options, const std::string& space)
 CommandResult cmdSpaceReassign(const CtlOptions& options, const std::string& space, const std::string& shard);
 CommandResult cmdMapHistory(const CtlOptions& options, std::uint64_t from, std::size_t limit);
 CommandResult cmdMapDiff(const CtlOptions& options, std::uint64_t a, std::uint64_t b);
+// Checks the audit's hash chain and the live records against it (core/store/audit_chain.h);
+// exits kExitAuditBroken naming the first broken record when it does not verify.
+inline constexpr int kExitAuditBroken = 11;
+CommandResult cmdMapVerifyAudit(const CtlOptions& options);
 
 struct WriteArgs {
     std::string space;

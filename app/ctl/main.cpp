@@ -168,6 +168,9 @@ int main(int argc, char** argv)
     diff->add_option("rev1", revA, "Revision")->required();
     diff->add_option("rev2", revB, "Revision")->required();
     diff->callback(run([&] { return cmdMapDiff(options, revA, revB); }));
+    auto* verifyAudit = mapCmd->add_subcommand("verify-audit",
+        "Check the audit's hash chain and the live records against it; name the first broken record (exit 11)");
+    verifyAudit->callback(run([&] { return cmdMapVerifyAudit(options); }));
 
     static WriteArgs writeArgs;
     static std::vector<std::string> fields;

@@ -3,6 +3,7 @@
 #include "app/ctl/commands.h"
 #include "app/ctl/controller.h"
 #include "app/ctl/output.h"
+#include "core/store/audit_chain.h"
 
 #include <ostream>
 
@@ -33,6 +34,24 @@ CommandResult fromRevision(core::Result<std::uint64_t> revision, std::string wha
     if (!revision)
         return revision.error();
     return revisionOutput(*revision, std::move(what));
+}
+
+void printAuditReport(std::ostream& out, const core::AuditChainReport& report)
+{
+    if (const auto& broken = report.broken) {
+        out << "audit broken at revision " << broken->revision << " (" << core::auditBreakKindName(broken->kind)
+            << "): " << broken->message << "\n";
+        if (report.breaks > 1)
+            out << report.breaks - 1 << " more break(s) after it\n";
+        return;
+    }
+    out << "audit verified: " << report.records << " records up to revision " << report.revision << ", "
+        << report.liveRecords << " live records as the audit wrote them";
+    if (report.chainStart > 1)
+        out << "; revisions before " << report.chainStart << " were written before the chain and are not covered";
+    else if (report.chainStart == 0 && report.records > 0)
+        out << "; no record carries a hash yet (written before the chain): the chain starts at the next commit";
+    out << "\nhead hash " << (report.headHash.empty() ? "-" : report.headHash) << "\n";
 }
 
 } // namespace
@@ -196,6 +215,29 @@ CommandResult cmdMapHistory(const CtlOptions& options, std::uint64_t from, std::
             record.reason });
     }
     return CommandOutput { json { { "history", out } }, [table](std::ostream& stream) { table.print(stream); } };
+}
+
+CommandResult cmdMapVerifyAudit(const CtlOptions& options)
+{
+    if (viaController(options))
+        return core::makeError(ErrorCode::InvalidArgument,
+            "map verify-audit reads the store itself: pass --store (the Admin API does not hand out the audit's"
+            " hashes)");
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    auto report = core::verifyAuditChain(**store, true);
+    if (!report)
+        return report.error();
+    json out { { "verified", !report->broken }, { "revision", report->revision }, { "records", report->records },
+        { "live_records", report->liveRecords }, { "chain_start", report->chainStart },
+        { "head_hash", report->headHash }, { "breaks", report->breaks }, { "first_break", nullptr } };
+    if (const auto& broken = report->broken)
+        out["first_break"] = { { "revision", broken->revision }, { "kind", core::auditBreakKindName(broken->kind) },
+            { "key", broken->key }, { "message", broken->message } };
+    CommandOutput output { out, [checked = *report](std::ostream& stream) { printAuditReport(stream, checked); } };
+    output.exitCode = report->broken ? kExitAuditBroken : 0;
+    return output;
 }
 
 CommandResult cmdMapDiff(const CtlOptions& options, std::uint64_t a, std::uint64_t b)

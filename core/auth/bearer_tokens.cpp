@@ -2,32 +2,11 @@
 
 #include <cctype>
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <set>
 #include <sstream>
 
 namespace shardmap::core {
-
-Sha256 sha256(std::string_view data)
-{
-    Sha256 digest {};
-    unsigned int length = 0;
-    EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr);
-    return digest;
-}
-
-std::string toHex(const Sha256& digest)
-{
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(digest.size() * 2);
-    for (std::uint8_t byte : digest) {
-        out.push_back(kDigits[byte >> 4]);
-        out.push_back(kDigits[byte & 0xf]);
-    }
-    return out;
-}
 
 bool constantTimeEquals(std::string_view a, std::string_view b)
 {

@@ -11,6 +11,7 @@
 // nothing about how close a guess came.
 
 #include "core/util/result.h"
+#include "core/util/sha256.h"
 
 #include <array>
 #include <cstdint>
@@ -22,9 +23,6 @@
 
 namespace shardmap::core {
 
-using Sha256 = std::array<std::uint8_t, 32>;
-Sha256 sha256(std::string_view data);
-std::string toHex(const Sha256& digest);
 // Equal-length byte strings compared in time independent of their contents; false for
 // different lengths (the length is not a secret).
 bool constantTimeEquals(std::string_view a, std::string_view b);

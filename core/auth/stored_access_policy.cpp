@@ -8,8 +8,9 @@ namespace {
 
 class StoredPolicySource final : public AccessPolicySource {
 public:
-    StoredPolicySource(MetadataStore& store, std::chrono::milliseconds checkEvery)
+    StoredPolicySource(MetadataStore& store, AuditChainMonitor& audit, std::chrono::milliseconds checkEvery)
         : m_store(store)
+        , m_audit(audit)
         , m_checkEvery(checkEvery)
     {
     }
@@ -17,13 +18,31 @@ public:
     Status read()
     {
         m_lastCheck = std::chrono::steady_clock::now();
-        auto records = m_store.list(std::string(kAccessPolicyKey));
-        if (!records) {
-            m_error = "cannot read " + std::string(kAccessPolicyKey) + ": " + records.error().describe();
-            return records.error();
+        // A policy written between the read and the audit's check is read again; the next
+        // check settles it when writes keep landing.
+        constexpr int kReads = 3;
+        for (int attempt = 0; attempt < kReads; ++attempt) {
+            auto records = m_store.list(std::string(kAccessPolicyKey));
+            if (!records) {
+                m_error = "cannot read " + std::string(kAccessPolicyKey) + ": " + records.error().describe();
+                return records.error();
+            }
+            auto audited = checkAudit(*records);
+            if (!audited)
+                return audited.error();
+            if (*audited)
+                return take(*records);
         }
-        const auto found = records->records.find(std::string(kAccessPolicyKey));
-        if (found == records->records.end()) {
+        if (m_policy)
+            return {};
+        m_error = std::string(kAccessPolicyKey) + " kept changing while it was read";
+        return makeError(ErrorCode::Unavailable, m_error);
+    }
+
+    Status take(const StoreSnapshot& read)
+    {
+        const auto found = read.records.find(std::string(kAccessPolicyKey));
+        if (found == read.records.end()) {
             m_error
                 = "the store has no " + std::string(kAccessPolicyKey) + "; put one with: shardmapctl access set FILE";
             return makeError(ErrorCode::NotFound, m_error);
@@ -56,7 +75,26 @@ public:
     std::string describe() const override { return "the store's " + std::string(kAccessPolicyKey); }
 
 private:
+    // Whether the record read is the one the audit wrote: true to go on, false to keep the
+    // current policy and read again later (the audit already has a newer one).
+    Result<bool> checkAudit(const StoreSnapshot& read)
+    {
+        std::string why;
+        auto state = m_audit.checkLive(std::string(kAccessPolicyKey), read, &why);
+        if (!state) {
+            m_error = "cannot check the audit of " + std::string(kAccessPolicyKey) + ": " + state.error().describe();
+            return state.error();
+        }
+        if (*state == AuditChainMonitor::LiveState::Unaudited) {
+            m_error = "the store's " + std::string(kAccessPolicyKey) + " is refused: " + why
+                + "; set the policy again with shardmapctl access set FILE";
+            return makeError(ErrorCode::FailedPrecondition, m_error);
+        }
+        return *state == AuditChainMonitor::LiveState::Audited;
+    }
+
     MetadataStore& m_store;
+    AuditChainMonitor& m_audit;
     const std::chrono::milliseconds m_checkEvery;
     std::mutex m_mutex;
     std::shared_ptr<const AccessPolicy> m_policy;
@@ -68,9 +106,9 @@ private:
 } // namespace
 
 Result<std::unique_ptr<AccessPolicySource>> loadStoredAccessPolicy(
-    MetadataStore& store, std::chrono::milliseconds checkEvery)
+    MetadataStore& store, AuditChainMonitor& audit, std::chrono::milliseconds checkEvery)
 {
-    auto source = std::make_unique<StoredPolicySource>(store, checkEvery);
+    auto source = std::make_unique<StoredPolicySource>(store, audit, checkEvery);
     if (auto status = source->read(); !status)
         return status.error();
     return std::unique_ptr<AccessPolicySource>(std::move(source));

@@ -7,6 +7,7 @@
 
 #include "core/auth/access_policy.h"
 #include "core/map/map_editor.h"
+#include "core/store/audit_monitor.h"
 #include "core/store/metadata_store.h"
 
 #include <chrono>
@@ -18,10 +19,13 @@ namespace shardmap::core {
 inline constexpr std::string_view kAccessPolicyKey = "access/policy";
 
 // Reads access/policy now (NotFound saying how to put one there when it is missing, the parse
-// error when it does not parse) and again when its revision changes, looked at no more often
-// than every checkEvery.
+// error when it does not parse) and again when it changes, looked at no more often than every
+// checkEvery. Each look checks the audit (audit must track kAccessPolicyKey): a policy that is
+// not the value the newest audit record of access/policy wrote (a direct write to the store
+// that bypassed the audit) is refused with FailedPrecondition, logged by the monitor at error
+// level and listed by its unauditedKeys(); the last verified policy stays in force.
 Result<std::unique_ptr<AccessPolicySource>> loadStoredAccessPolicy(
-    MetadataStore& store, std::chrono::milliseconds checkEvery = std::chrono::seconds(1));
+    MetadataStore& store, AuditChainMonitor& audit, std::chrono::milliseconds checkEvery = std::chrono::seconds(1));
 
 // The store's access/policy as it stands, which a policy set through the Admin API replaces and
 // is compared with (loosenedAccess): the defaults (no identity has a role) when there is none or

@@ -233,7 +233,8 @@ Result<std::vector<AuditRecord>> AdminClient::readHistory(std::uint64_t fromRevi
         if (!read)
             return read.error();
         for (const v1::AuditEntry& entry : read->records()) {
-            AuditRecord record { entry.revision(), entry.unix_ms(), entry.actor(), entry.action(), entry.reason(), {} };
+            AuditRecord record { entry.revision(), entry.unix_ms(), entry.actor(), entry.action(), entry.reason(), {},
+                {} };
             for (const v1::AuditChange& change : entry.changes())
                 record.changes.push_back(
                     { change.key(), change.has_before() ? std::optional<std::string>(change.before()) : std::nullopt,

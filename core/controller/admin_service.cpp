@@ -25,11 +25,12 @@ LogSink prefixed(const LogSink& log, const std::string& prefix)
 } // namespace
 
 Result<AdminAccess> AdminAccess::load(
-    const std::string& policy, const std::string& tokensPath, MetadataStore& store, LogSink log)
+    const std::string& policy, const std::string& tokensPath, MetadataStore& store, AuditChainMonitor& audit,
+    LogSink log)
 {
     AdminAccess access;
     if (policy == "store") {
-        auto stored = loadStoredAccessPolicy(store);
+        auto stored = loadStoredAccessPolicy(store, audit);
         if (!stored)
             return makeError(stored.error().code, "--access-policy store: " + stored.error().message);
         access.policy = std::move(*stored);

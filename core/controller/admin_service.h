@@ -5,6 +5,7 @@
 #include "core/admin/fleet_admin.h"
 #include "core/auth/access_policy.h"
 #include "core/auth/bearer_tokens.h"
+#include "core/store/audit_monitor.h"
 #include "core/util/log.h"
 #include "shardmap/v1/admin.grpc.pb.h"
 
@@ -19,12 +20,12 @@ struct AdminAccess {
     std::unique_ptr<AccessPolicySource> policy;
     std::unique_ptr<ReloadingFile<TokenTable>> tokens;
 
-    // policy: a file, or "store" for the store's access/policy record; an empty tokensPath: no
-    // bearer tokens. The tokens file must be its owner's alone; when it goes missing or breaks no
-    // token is valid until it is fixed. log is told (Error) when a file's newest contents are not
-    // taken, and (Info) when they are again.
-    static Result<AdminAccess> load(
-        const std::string& policy, const std::string& tokensPath, MetadataStore& store, LogSink log = {});
+    // policy: a file, or "store" for the store's access/policy record, checked against the audit
+    // that audit follows; an empty tokensPath: no bearer tokens. The tokens file must be its
+    // owner's alone; when it goes missing or breaks no token is valid until it is fixed. log is
+    // told (Error) when a file's newest contents are not taken, and (Info) when they are again.
+    static Result<AdminAccess> load(const std::string& policy, const std::string& tokensPath, MetadataStore& store,
+        AuditChainMonitor& audit, LogSink log = {});
 };
 
 // A caller as the Admin service authenticated it.

@@ -1,5 +1,6 @@
 #include "core/controller/controller_server.h"
 
+#include "core/auth/stored_access_policy.h"
 #include "core/util/validation.h"
 
 #include <fstream>
@@ -101,6 +102,12 @@ Status ControllerServer::openStoreAndRouter()
     if (!store)
         return store.error();
     m_store = std::move(*store);
+    // The whole audit is verified before anything is served; a break is logged and raised in
+    // the metrics, and shardmapd serves on (docs/SHARD_MAP.md, "The audit's hash chain").
+    m_audit = std::make_unique<AuditChainMonitor>(*m_store, std::set<std::string> { std::string(kAccessPolicyKey) },
+        [this](LogLevel level, const std::string& message) { log(level, "audit: " + message); });
+    if (auto status = m_audit->check(); !status)
+        log(LogLevel::Warn, "cannot check the audit's hash chain: " + status.error().describe());
     m_nodes = std::make_unique<NodeClientPool>(m_config.nodeClient);
     RouterOptions options;
     options.actor = "shardmapd/" + m_config.id;
@@ -153,7 +160,7 @@ Status ControllerServer::startServer(const std::string& host)
     builder.AddListeningPort(m_config.listen, *credentials, &boundPort);
     builder.RegisterService(m_service.get());
     if (!m_config.accessPolicyFile.empty()) {
-        auto access = AdminAccess::load(m_config.accessPolicyFile, m_config.tokensFile, *m_store,
+        auto access = AdminAccess::load(m_config.accessPolicyFile, m_config.tokensFile, *m_store, *m_audit,
             [this](LogLevel level, const std::string& message) { log(level, "admin: " + message); });
         if (!access)
             return access.error();
@@ -383,6 +390,13 @@ void ControllerServer::addMetricsCollector()
         out.sample("shardmapd_leader", {}, m_leader.load() ? 1 : 0);
         out.family("shardmapd_router_following", "gauge", "1 while the router follows the map's watch");
         out.sample("shardmapd_router_following", {}, m_routerFollowing.load() ? 1 : 0);
+        out.family("shardmapd_audit_chain_broken", "gauge",
+            "1 once the audit's hash chain was found broken (the error log names the first broken revision)");
+        out.sample("shardmapd_audit_chain_broken", {}, m_audit && m_audit->broken() ? 1 : 0);
+        out.family("shardmapd_audit_unaudited_record", "gauge",
+            "1 for each checked record the store holds that is not what the audit wrote (it is not taken)");
+        for (const auto& key : m_audit ? m_audit->unauditedKeys() : std::vector<std::string> {})
+            out.sample("shardmapd_audit_unaudited_record", { { "key", key } }, 1);
         out.family("shardmapd_map_revision", "gauge", "The map revision the router has applied");
         out.sample("shardmapd_map_revision", {}, m_router ? static_cast<double>(m_router->revision()) : 0);
         // The leader's working set; a standby reports none.

@@ -8,6 +8,7 @@
 #include "core/migration/migration_executor.h"
 #include "core/node/node_server.h"
 #include "core/router/router.h"
+#include "core/store/audit_monitor.h"
 #include "core/store/lease_names.h"
 #include "core/store/metadata_store.h"
 #include "core/util/log.h"
@@ -115,6 +116,8 @@ private:
     std::mutex m_healthMutex;
     bool m_healthClosed = false;
     std::unique_ptr<MetadataStore> m_store;
+    // Checks the audit's hash chain at start and whenever the store's access policy is read.
+    std::unique_ptr<AuditChainMonitor> m_audit;
     std::unique_ptr<NodeClientPool> m_nodes;
     std::unique_ptr<Router> m_router;
     std::unique_ptr<MetricsHttpServer> m_metricsHttp; // stopped first, in shutdown()

@@ -18,7 +18,7 @@ struct KindName {
     const char* name;
 };
 
-constexpr std::array<KindName, 11> kKindNames { {
+constexpr std::array<KindName, 12> kKindNames { {
     { AlertKind::StoreUnreachable, "store-unreachable" },
     { AlertKind::StoreAccessDenied, "store-access-denied" },
     { AlertKind::NoExecutor, "no-executor" },
@@ -30,6 +30,7 @@ constexpr std::array<KindName, 11> kKindNames { {
     { AlertKind::MigrationFailed, "migration-failed" },
     { AlertKind::MigrationStalled, "migration-stalled" },
     { AlertKind::EtaGrowing, "eta-growing" },
+    { AlertKind::AuditChainBroken, "audit-chain-broken" },
 } };
 
 std::string fixed(double value, int decimals)
@@ -277,6 +278,10 @@ std::vector<Alert> AlertEvaluator::evaluate(const FleetObservation& observation)
             out.push_back(alert(AlertKind::StoreUnreachable, AlertSeverity::Critical, {},
                 "the store cannot be read: " + why, 0, 0, why));
     }
+    if (const auto& broken = observation.auditBreak)
+        out.push_back(alert(AlertKind::AuditChainBroken, AlertSeverity::Critical, {},
+            "the audit is broken at revision " + std::to_string(broken->revision) + ": " + broken->message,
+            static_cast<double>(broken->revision), 0, broken->message));
     if (observation.map && observation.executorKnown && !observation.executor) {
         std::size_t waiting = 0;
         for (const auto& [id, migration] : observation.map->migrations)

@@ -10,6 +10,7 @@
 #include "core/fleet/health.h"
 #include "core/map/shard_map.h"
 #include "core/migration/migration_history.h"
+#include "core/store/audit_chain.h"
 #include "core/store/metadata_store.h"
 
 #include <cstdint>
@@ -57,9 +58,13 @@ enum class AlertKind {
     MigrationFailed,
     MigrationStalled,
     EtaGrowing,
+    // The audit's hash chain does not verify, or a live record is not what the audit wrote
+    // (core/store/audit_chain.h).
+    AuditChainBroken,
 };
 // "store-unreachable", "store-access-denied", "no-executor", "node-unreachable", "disk-full", "cpu-high",
-// "memory-high", "shard-over-capacity", "migration-failed", "migration-stalled", "eta-growing".
+// "memory-high", "shard-over-capacity", "migration-failed", "migration-stalled", "eta-growing",
+// "audit-chain-broken".
 const char* alertKindName(AlertKind kind);
 std::optional<AlertKind> parseAlertKind(std::string_view name);
 
@@ -109,6 +114,8 @@ struct FleetObservation {
     // Histories of migrations (by id) where the caller read them; without one, a migration's
     // progress is judged from what this evaluator saw of it on earlier calls.
     std::map<std::string, const MigrationHistory*> histories;
+    // The first break of the audit, where the caller verified it.
+    std::optional<AuditChainBreak> auditBreak;
 };
 
 // Evaluates the rules. Keeps, per open migration, when its progress last changed and the

@@ -59,11 +59,12 @@ FleetObservation FleetProbe::observation() const
     }
     for (const auto& [id, history] : histories)
         out.histories[id] = &history;
+    out.auditBreak = auditBreak;
     return out;
 }
 
-FleetProbe probeFleet(
-    MetadataStore* store, std::optional<Error> storeError, NodeClientPool& nodes, std::int64_t historyWindowMs)
+FleetProbe probeFleet(MetadataStore* store, std::optional<Error> storeError, NodeClientPool& nodes,
+    std::int64_t historyWindowMs, bool checkAudit)
 {
     FleetProbe probe;
     probe.storeError = std::move(storeError);
@@ -89,6 +90,11 @@ FleetProbe probeFleet(
                     continue;
                 if (auto history = readMigrationHistory(*store, id); history && *history)
                     probe.histories[id] = std::move(**history);
+            }
+            if (checkAudit) {
+                // A read that fails here is no alert of its own: the map was read a moment ago.
+                if (auto audit = verifyAuditChain(*store, true))
+                    probe.auditBreak = audit->broken;
             }
         }
     }

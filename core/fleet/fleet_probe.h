@@ -42,14 +42,17 @@ struct FleetProbe {
     std::vector<LeaseGrant> replicas;
     std::map<std::string, MigrationHistory> histories;
     std::vector<ProbedNode> nodes;
+    // The audit's first break, when checkAudit asked for the check and it found one.
+    std::optional<AuditChainBreak> auditBreak;
 
     // The observation of this probe, pointing into it (keep the probe alive while it is used).
     FleetObservation observation() const;
 };
 
 // Reads the store (store may be null: storeError says why it could not be opened) and asks the
-// nodes. historyWindowMs: how much node history to read (the alert window).
-FleetProbe probeFleet(
-    MetadataStore* store, std::optional<Error> storeError, NodeClientPool& nodes, std::int64_t historyWindowMs);
+// nodes. historyWindowMs: how much node history to read (the alert window). checkAudit: also
+// verify the audit's hash chain and the live records against it (reads the whole history).
+FleetProbe probeFleet(MetadataStore* store, std::optional<Error> storeError, NodeClientPool& nodes,
+    std::int64_t historyWindowMs, bool checkAudit = false);
 
 } // namespace shardmap::core

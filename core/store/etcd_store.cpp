@@ -1,5 +1,6 @@
 #include "core/store/etcd_store.h"
 
+#include "core/store/audit_chain.h"
 #include "core/store/etcd_client.h"
 #include "core/store/etcd_store_codec.h"
 #include "core/store/etcd_watch.h"
@@ -152,12 +153,12 @@ std::optional<mvccpb::KeyValue> onlyValue(const etcdserverpb::RangeResponse& ran
     return range.kvs(0);
 }
 
-Result<std::uint64_t> counterValue(const etcdserverpb::RangeResponse& range)
+Result<Counter> counterValue(const etcdserverpb::RangeResponse& range)
 {
     const auto kv = onlyValue(range);
     if (!kv)
-        return std::uint64_t { 0 };
-    return parseRevision(kv->value());
+        return Counter {};
+    return decodeCounter(kv->value());
 }
 
 } // namespace
@@ -238,6 +239,8 @@ struct EtcdStore::CommitRead {
         std::int64_t etcdRevision = 0; // the key's etcd mod_revision, 0: absent
     };
     std::uint64_t current = 0;
+    // The hash of the audit record of `current` (empty: before the chain), which the new one links to.
+    std::string currentHash;
     std::int64_t counterEtcdRevision = 0;
     std::map<std::string, Touched> touched;
     std::optional<LeaseRow> lease;
@@ -343,10 +346,10 @@ Result<StoreSnapshot> EtcdStore::list(const std::string& prefix)
         return makeError(ErrorCode::Internal,
             "etcd answered a read with " + std::to_string(response->responses_size()) + " results instead of 2");
     StoreSnapshot snapshot;
-    auto revision = counterValue(rangeAt(*response, 0));
-    if (!revision)
-        return revision.error();
-    snapshot.revision = *revision;
+    auto counter = counterValue(rangeAt(*response, 0));
+    if (!counter)
+        return counter.error();
+    snapshot.revision = counter->revision;
     const std::size_t skip = dataPrefix(m_root).size();
     for (const auto& kv : rangeAt(*response, 1).kvs()) {
         const std::string key = kv.key().substr(skip);
@@ -365,7 +368,10 @@ Result<std::uint64_t> EtcdStore::currentRevision()
     auto response = m_client->range(request);
     if (!response)
         return response.error();
-    return counterValue(*response);
+    auto counter = counterValue(*response);
+    if (!counter)
+        return counter.error();
+    return counter->revision;
 }
 
 Result<std::vector<AuditRecord>> EtcdStore::history(
@@ -457,10 +463,11 @@ Result<EtcdStore::CommitRead> EtcdStore::readForCommit(const CommitRequest& requ
     if (response->responses_size() != txn.success_size())
         return makeError(ErrorCode::Internal, "etcd answered a read with the wrong number of results");
     CommitRead read;
-    auto current = counterValue(rangeAt(*response, 0));
-    if (!current)
-        return current.error();
-    read.current = *current;
+    auto counter = counterValue(rangeAt(*response, 0));
+    if (!counter)
+        return counter.error();
+    read.current = counter->revision;
+    read.currentHash = std::move(counter->hash);
     if (const auto kv = onlyValue(rangeAt(*response, 0)))
         read.counterEtcdRevision = kv->mod_revision();
     int index = 1;
@@ -566,7 +573,7 @@ Result<bool> EtcdStore::tryCommit(const CommitRequest& request, const CommitRead
     if (request.fence)
         *txn.add_compare() = modRevisionIs(leaseKey(m_root, request.fence->name), read.leaseEtcdRevision);
 
-    AuditRecord audit { revision, nowUnixMs(), request.actor, request.action, request.reason, {} };
+    AuditRecord audit { revision, nowUnixMs(), request.actor, request.action, request.reason, {}, {} };
     for (const auto& mutation : request.mutations) {
         const auto& before = read.touched.at(mutation.key).record;
         audit.changes.push_back({ mutation.key, before ? std::optional(before->value) : std::nullopt, mutation.value });
@@ -577,8 +584,10 @@ Result<bool> EtcdStore::tryCommit(const CommitRequest& request, const CommitRead
         else
             *txn.add_success() = deleteOp(key);
     }
+    // The counter's compare above makes read.currentHash the hash of the record this one follows.
+    audit.hash = auditChainHash(auditChainPrevious(read.currentHash), audit);
     const std::string auditText = encodeAudit(audit, newCommitId());
-    *txn.add_success() = putOp(revisionKey(m_root), std::to_string(revision));
+    *txn.add_success() = putOp(revisionKey(m_root), encodeCounter({ revision, audit.hash }));
     *txn.add_success() = putOp(auditKey(m_root, revision), auditText);
 
     auto response = m_client->writeTxn(txn);

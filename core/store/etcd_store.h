@@ -49,14 +49,16 @@ struct EtcdStoreConfig {
 // revision, because other keys (leases, other maps) share it and the map's must be consecutive.
 //
 // Keys under PREFIX/: meta/magic (marks the store), meta/revision (the map revision as decimal
-// text), data/KEY (a record, JSON {"v": value, "c": createRevision, "m": modRevision} with map
-// revisions), audit/REVISION (20 digits, JSON of the AuditRecord) and leases/NAME (JSON
+// text, a space and the hash of its audit record: the head of the audit's hash chain), data/KEY
+// (a record, JSON {"v": value, "c": createRevision, "m": modRevision} with map revisions),
+// audit/REVISION (20 digits, JSON of the AuditRecord with its hash) and leases/NAME (JSON
 // {holder, token, expiresUnixMs}).
 //
 // A commit reads the counter, the touched records and the fence's lease in one read-only Txn,
 // checks expectations and the fence itself (so conflicts name keys and revisions as SQLite does),
 // then sends one Txn that compares the etcd mod_revision of every key it read and writes the
-// records, the audit record and counter + 1. When that Txn fails, something it read changed: it
+// records, the audit record (linked to the hash the counter held) and counter + 1 with the new
+// record's hash. When that Txn fails, something it read changed: it
 // reads again, which either finds a real conflict or (another commit on other keys moved the
 // counter) retries, for up to retryFor. A Txn whose outcome is unknown (deadline, lost
 // connection) is decided by reading the audit record it would have written, which carries a

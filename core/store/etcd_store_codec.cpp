@@ -83,11 +83,18 @@ std::string rangeEnd(const std::string& prefix)
     return std::string(1, '\0'); // every key
 }
 
-Result<std::uint64_t> parseRevision(const std::string& text)
+std::string encodeCounter(const Counter& counter)
 {
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
-        return damaged("the map revision '" + text + "'");
-    return std::stoull(text);
+    return std::to_string(counter.revision) + (counter.hash.empty() ? "" : " " + counter.hash);
+}
+
+Result<Counter> decodeCounter(const std::string& text)
+{
+    const auto space = text.find(' ');
+    const std::string digits = text.substr(0, space);
+    if (digits.empty() || digits.size() > 19 || digits.find_first_not_of("0123456789") != std::string::npos)
+        return damaged("the map revision '" + text.substr(0, 100) + "'");
+    return Counter { std::stoull(digits), space == std::string::npos ? std::string() : text.substr(space + 1) };
 }
 
 std::string encodeRecord(const std::string& value, std::uint64_t createRevision, std::uint64_t modRevision)
@@ -113,7 +120,7 @@ std::string encodeAudit(const AuditRecord& record, const std::string& commitId)
             { { "key", change.key }, { "before", textOrNull(change.before) }, { "after", textOrNull(change.after) } });
     return dumped({ { "revision", record.revision }, { "unixMs", record.unixMs }, { "actor", record.actor },
         { "action", record.action }, { "reason", record.reason }, { "changes", std::move(changes) },
-        { "commit", commitId } });
+        { "commit", commitId }, { "hash", record.hash } });
 }
 
 Result<AuditRecord> decodeAudit(const std::string& text)
@@ -129,6 +136,7 @@ Result<AuditRecord> decodeAudit(const std::string& text)
     record.actor = json.value("actor", std::string());
     record.action = json.value("action", std::string());
     record.reason = json.value("reason", std::string());
+    record.hash = json.value("hash", std::string());
     for (const auto& change : json["changes"]) {
         if (!change.is_object() || !change.contains("key") || !change["key"].is_string())
             return error;

@@ -30,11 +30,20 @@ std::string leaseKey(const std::string& root, const std::string& name);
 // The first key after every key that starts with prefix (etcd's range_end for a prefix).
 std::string rangeEnd(const std::string& prefix);
 
-Result<std::uint64_t> parseRevision(const std::string& text);
+// The map revision counter (meta/revision) with the hash of that revision's audit record, so that
+// a commit links its own record to the chain without reading the one before: "REVISION HASH", or
+// "REVISION" alone in a store written before the chain (its next record links to the anchor).
+struct Counter {
+    std::uint64_t revision = 0;
+    std::string hash;
+};
+std::string encodeCounter(const Counter& counter);
+Result<Counter> decodeCounter(const std::string& text);
 // A record's value with its map revisions: JSON {"v", "c", "m"}.
 std::string encodeRecord(const std::string& value, std::uint64_t createRevision, std::uint64_t modRevision);
 Result<StoredRecord> decodeRecord(const std::string& key, const std::string& text);
-// An audit record as JSON; commitId tells a commit's own record from another client's.
+// An audit record as JSON, its hash included; commitId tells a commit's own record from another
+// client's.
 std::string encodeAudit(const AuditRecord& record, const std::string& commitId);
 Result<AuditRecord> decodeAudit(const std::string& text);
 std::string encodeLease(const LeaseRow& lease);

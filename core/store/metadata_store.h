@@ -49,6 +49,10 @@ struct AuditRecord {
     std::string action;
     std::string reason;
     std::vector<RecordChange> changes;
+    // The record's link in the audit's hash chain (core/store/audit_chain.h): hex SHA-256 of the
+    // previous record's hash and this record. The store computes it when it commits; empty for
+    // records written before the store kept the chain.
+    std::string hash;
 };
 
 // A put (value set) or delete (value nullopt) of one key, optionally conditional on the key's

@@ -1,5 +1,6 @@
 #include "core/store/sqlite_store.h"
 
+#include "core/store/audit_chain.h"
 #include "core/store/lease_names.h"
 #include "core/store/store_rules.h"
 #include "core/util/failpoint.h"
@@ -44,7 +45,7 @@ constexpr std::size_t kConflictKeysNamed = 10;
 constexpr std::string_view kReadRevisionSql = "SELECT value FROM meta WHERE key = 'revision'";
 constexpr std::string_view kReadVersionSql = "SELECT value FROM meta WHERE key = 'schema_version'";
 constexpr std::string_view kHistorySql
-    = "SELECT revision, unix_ms, actor, action, reason, changes FROM audit"
+    = "SELECT revision, unix_ms, actor, action, reason, changes, hash FROM audit"
       " WHERE revision > ?1 AND (?2 = 0 OR revision <= ?2) ORDER BY revision LIMIT ?3";
 constexpr std::string_view kListSql = "SELECT key, value, create_revision, mod_revision FROM records"
                                       " WHERE key >= ?1 AND (?2 IS NULL OR key < ?2) ORDER BY key";
@@ -55,7 +56,7 @@ std::string schemaSql()
            "CREATE TABLE records(key TEXT PRIMARY KEY, value TEXT NOT NULL, create_revision INTEGER NOT NULL,"
            " mod_revision INTEGER NOT NULL) WITHOUT ROWID;"
            "CREATE TABLE audit(revision INTEGER PRIMARY KEY, unix_ms INTEGER NOT NULL, actor TEXT NOT NULL,"
-           " action TEXT NOT NULL, reason TEXT NOT NULL, changes TEXT NOT NULL);"
+           " action TEXT NOT NULL, reason TEXT NOT NULL, changes TEXT NOT NULL, hash TEXT);"
            "CREATE TABLE leases(name TEXT PRIMARY KEY, holder TEXT NOT NULL, token INTEGER NOT NULL,"
            " expires_unix_ms INTEGER NOT NULL) WITHOUT ROWID;"
            "INSERT INTO meta(key, value) VALUES ('magic', '"
@@ -173,9 +174,12 @@ Result<std::int64_t> countTables(SqliteDb& db)
 }
 
 // Moves the schema from version `from` to from + 1; a new schema version adds a case here.
-Status upgradeStep([[maybe_unused]] SqliteDb& db, std::int64_t from)
+Status upgradeStep(SqliteDb& db, std::int64_t from)
 {
     switch (from) {
+    // 2: the audit's hash chain (core/store/audit_chain.h). The records written before keep no
+    // hash; the first one written after links to the anchor.
+    case 1: return db.exec("ALTER TABLE audit ADD COLUMN hash TEXT");
     default: return makeError(ErrorCode::Internal, "no upgrade from store schema version " + std::to_string(from));
     }
 }
@@ -233,7 +237,7 @@ Result<std::vector<RecordChange>> decodeChanges(const std::string& text, std::ui
 Result<AuditRecord> auditFromRow(const Statement& stmt)
 {
     AuditRecord record { fromStored(stmt.columnInt(0)), stmt.columnInt(1), stmt.columnText(2), stmt.columnText(3),
-        stmt.columnText(4), {} };
+        stmt.columnText(4), {}, stmt.columnText(6) };
     auto changes = decodeChanges(stmt.columnText(5), record.revision);
     if (!changes)
         return changes.error();
@@ -322,6 +326,7 @@ struct SqliteStore::WriteStatements {
     Statement upsertRecord;
     Statement deleteRecord;
     Statement insertAudit;
+    Statement readAuditHash;
     Statement setRevision;
     Statement readLease;
     Statement writeLease;
@@ -644,7 +649,9 @@ Status SqliteStore::prepareStatements()
             " ON CONFLICT(key) DO UPDATE SET value = excluded.value, mod_revision = excluded.mod_revision" },
         { &m_stmts->deleteRecord, "DELETE FROM records WHERE key = ?1" },
         { &m_stmts->insertAudit,
-            "INSERT INTO audit(revision, unix_ms, actor, action, reason, changes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)" },
+            "INSERT INTO audit(revision, unix_ms, actor, action, reason, changes, hash)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" },
+        { &m_stmts->readAuditHash, "SELECT hash FROM audit WHERE revision = ?1" },
         { &m_stmts->setRevision, "UPDATE meta SET value = ?1 WHERE key = 'revision'" },
         { &m_stmts->readLease, "SELECT holder, token, expires_unix_ms FROM leases WHERE name = ?1" },
         { &m_stmts->prunePresence,
@@ -809,7 +816,7 @@ Result<std::uint64_t> SqliteStore::commitLocked(const CommitRequest& request)
     auto changes = applyMutations(request.mutations, *touched, revision);
     if (!changes)
         return changes.error();
-    if (auto status = writeAudit(request, *changes, revision); !status)
+    if (auto status = writeAudit(request, std::move(*changes), revision); !status)
         return status.error();
     if (auto status = m_stmts->setRevision.bind(1, asStored(revision)).run(); !status)
         return status.error();
@@ -930,15 +937,33 @@ Status SqliteStore::applyMutation(const Mutation& mutation, std::uint64_t revisi
     return m_stmts->upsertRecord.bind(1, mutation.key).bind(2, *mutation.value).bind(3, asStored(revision)).run();
 }
 
-Status SqliteStore::writeAudit(
-    const CommitRequest& request, const std::vector<RecordChange>& changes, std::uint64_t revision)
+Status SqliteStore::writeAudit(const CommitRequest& request, std::vector<RecordChange> changes, std::uint64_t revision)
 {
     auto json = encodeChanges(changes);
     if (!json)
         return json.error();
+    auto previous = readAuditHash(revision - 1);
+    if (!previous)
+        return previous.error();
+    AuditRecord record { revision, nowUnixMs(), request.actor, request.action, request.reason, std::move(changes), {} };
+    record.hash = auditChainHash(auditChainPrevious(*previous), record);
     auto& stmt = m_stmts->insertAudit;
-    stmt.bind(1, asStored(revision)).bind(2, nowUnixMs()).bind(3, request.actor).bind(4, request.action);
-    return stmt.bind(5, request.reason).bind(6, *json).run();
+    stmt.bind(1, asStored(revision)).bind(2, record.unixMs).bind(3, request.actor).bind(4, request.action);
+    return stmt.bind(5, request.reason).bind(6, *json).bind(7, record.hash).run();
+}
+
+// The hash of the audit record of revision; empty when there is none or it predates the chain
+// (the new record then links to the anchor, and verify-audit names what is missing).
+Result<std::string> SqliteStore::readAuditHash(std::uint64_t revision)
+{
+    auto& stmt = m_stmts->readAuditHash;
+    stmt.bind(1, asStored(revision));
+    auto row = stmt.step();
+    if (!row)
+        return row.error();
+    std::string hash = *row ? stmt.columnText(0) : std::string();
+    stmt.reset();
+    return hash;
 }
 
 void SqliteStore::signalCommit()

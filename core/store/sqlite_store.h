@@ -32,8 +32,9 @@ struct SqliteStoreOptions {
 
 // The embedded metadata store: one SQLite file in WAL mode with synchronous=FULL (the map is small
 // and a commit that was acknowledged must survive power loss). Tables: meta (magic, schema
-// version, revision), records, audit (one row per revision, written in the commit's transaction)
-// and leases. Any number of stores, in this process or others, may open the same file: commits
+// version, revision), records, audit (one row per revision, written in the commit's transaction,
+// with its hash-chain link) and leases; opening a store of schema version 1 upgrades it in
+// place. Any number of stores, in this process or others, may open the same file: commits
 // serialise on SQLite's write lock (BEGIN IMMEDIATE, waiting up to busyTimeoutMs); reads run on
 // pooled connections, each inside one read transaction, so they see exactly one revision.
 // Watches run a thread with their own connection each. All methods are thread-safe.
@@ -43,7 +44,8 @@ struct SqliteStoreOptions {
 // renews it with the same token. Lease changes are not map revisions and write no audit record.
 class SqliteStore final : public MetadataStore {
 public:
-    static constexpr int kSchemaVersion = 1;
+    // 2: audit records carry their hash-chain link (core/store/audit_chain.h).
+    static constexpr int kSchemaVersion = 2;
 
     // Opens the store at path. create: make the file and schema if the file is missing (or empty).
     // Errors: NotFound (no file and !create), FailedPrecondition (not a Shardmap store, a newer
@@ -112,7 +114,8 @@ private:
     Result<std::vector<RecordChange>> applyMutations(
         const std::vector<Mutation>& mutations, const StoredRecords& touched, std::uint64_t revision);
     Status applyMutation(const Mutation& mutation, std::uint64_t revision);
-    Status writeAudit(const CommitRequest& request, const std::vector<RecordChange>& changes, std::uint64_t revision);
+    Status writeAudit(const CommitRequest& request, std::vector<RecordChange> changes, std::uint64_t revision);
+    Result<std::string> readAuditHash(std::uint64_t revision);
     void signalCommit();
 
     Result<std::optional<LeaseRow>> readLease(const std::string& name);

@@ -1,5 +1,7 @@
 #include "core/store/store_copy.h"
 
+#include "core/store/audit_chain.h"
+
 #include <ctime>
 
 namespace shardmap::core {
@@ -30,6 +32,15 @@ Result<CopyResult> copyStore(
         return makeError(ErrorCode::FailedPrecondition,
             "the destination " + to.describe() + " is not empty (revision " + std::to_string(*destination)
                 + "); copy into a new store");
+    // A copy starts a chain of its own that verifies, so a source whose audit was tampered with
+    // is refused rather than laundered.
+    auto chain = verifyAuditChain(from, true);
+    if (!chain)
+        return chain.error();
+    if (chain->broken)
+        return makeError(ErrorCode::FailedPrecondition,
+            "the source's audit chain is broken: " + chain->broken->message
+                + "; a copy would hide it (see `shardmapctl map verify-audit`)");
     // The state to arrive at, read first: history up to its revision is replayed.
     auto source = from.snapshot();
     if (!source)

@@ -31,7 +31,9 @@ struct CopyResult {
 // The copy stops at the source's revision when it started; writes made to the source meanwhile
 // are not copied (stop the controllers first). At the end the destination's records are compared
 // with the source's at that revision, and a difference is an Internal error naming the keys.
-// A source whose history was pruned (it does not start at revision 1) is refused.
+// A source whose history was pruned (it does not start at revision 1) is refused, and so is one
+// whose audit chain does not verify (core/store/audit_chain.h): the copy's records get hashes of
+// their own, chained from the anchor, so the copy verifies and a broken source would look whole.
 Result<CopyResult> copyStore(
     MetadataStore& from, MetadataStore& to, const std::function<void(const CopyProgress&)>& progress = {});
 

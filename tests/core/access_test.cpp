@@ -505,13 +505,14 @@ namespace {
 
 TEST_F(ApprovalsTest, ThePolicyInTheStoreIsReadAgainWhenItChangesAndABadOneIsRefused)
 {
-    auto missing = loadStoredAccessPolicy(*m_store, std::chrono::milliseconds(0));
+    AuditChainMonitor audit(*m_store, { std::string(kAccessPolicyKey) });
+    auto missing = loadStoredAccessPolicy(*m_store, audit, std::chrono::milliseconds(0));
     ASSERT_FALSE(missing);
     EXPECT_EQ(missing.error().code, ErrorCode::NotFound);
     EXPECT_NE(missing.error().message.find("shardmapctl access set FILE"), std::string::npos);
 
     ASSERT_TRUE(storeAccessPolicy(*m_store, R"({"version": 1, "roles": {"vera": "viewer"}})", { "alice", "" }));
-    auto source = loadStoredAccessPolicy(*m_store, std::chrono::milliseconds(0));
+    auto source = loadStoredAccessPolicy(*m_store, audit, std::chrono::milliseconds(0));
     ASSERT_TRUE(source) << source.error().describe();
     EXPECT_EQ((*source)->current()->roleOf("vera"), Role::Viewer);
 

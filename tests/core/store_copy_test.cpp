@@ -1,6 +1,7 @@
 #include "core/map/map_editor.h"
 #include "core/migration/migration_history.h"
 #include "core/report/migration_report.h"
+#include "core/store/audit_chain.h"
 #include "core/store/store_copy.h"
 #include "tests/support/etcd_process.h"
 #include "tests/support/test_dir.h"
@@ -114,6 +115,11 @@ TEST(StoreCopyTest, CopiesEveryRecordAndTheHistoryWithItsActors)
     }
     ASSERT_FALSE(reports.empty());
     EXPECT_EQ(reports.back().copied, reports.back().total);
+    // The copy's audit is a chain of its own that verifies.
+    auto chain = verifyAuditChain(*to, true);
+    ASSERT_TRUE(chain) << chain.error().describe();
+    EXPECT_FALSE(chain->broken) << chain->broken->message;
+    EXPECT_EQ(chain->chainStart, 1u);
 
     // A report read from the copy is the original's: records, archived ones and histories.
     auto before = readReport(*from, {}, 20000);
@@ -173,4 +179,7 @@ TEST(StoreCopyTest, CopiesFromSqliteIntoEtcd)
     for (const auto& [key, record] : source->records)
         EXPECT_EQ(target->records.at(key).value, record.value) << key;
     EXPECT_EQ(to->history(0, 0, 0)->size(), from->history(0, 0, 0)->size());
+    auto chain = verifyAuditChain(*to, true);
+    ASSERT_TRUE(chain) << chain.error().describe();
+    EXPECT_FALSE(chain->broken) << chain->broken->message;
 }

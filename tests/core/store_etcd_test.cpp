@@ -2,6 +2,7 @@
 // endpoints, a server that restarts, compaction, authentication). The cases both backends share
 // are in store_conformance_test.cpp.
 
+#include "core/store/audit_chain.h"
 #include "core/store/etcd_store.h"
 #include "core/util/failpoint.h"
 #include "tests/support/certificates.h"
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 using namespace shardmap::core;
@@ -486,6 +488,43 @@ TEST_F(EtcdStoreTest, ACommitWhoseAnswerWasLostIsFoundByItsAuditRecordNotApplied
     const auto history = store->history(0, 0, 0);
     ASSERT_TRUE(history);
     EXPECT_EQ(history->size(), 2u);
+    // The retry found the record it wrote; the next commit links to it.
+    ASSERT_TRUE(store->commit(request("k", "3")));
+    auto report = verifyAuditChain(*store, true);
+    ASSERT_TRUE(report) << errorText(report.error());
+    EXPECT_FALSE(report->broken) << report->broken->message;
+    EXPECT_EQ(report->chainStart, 1u);
+}
+
+// A store written before the chain: its counter holds the revision alone and its audit records
+// no hash. The next commit links to the anchor and the whole audit verifies.
+TEST_F(EtcdStoreTest, AStoreWrittenBeforeTheChainStartsItsChainAtTheNextCommit)
+{
+    auto store = open(uri());
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->commit(request("k", "1")));
+    auto first = store->history(0, 0, 0);
+    ASSERT_TRUE(first);
+    ASSERT_EQ(first->size(), 1u);
+    const nlohmann::json legacy { { "revision", 1 }, { "unixMs", (*first)[0].unixMs }, { "actor", "tester" },
+        { "action", "test" }, { "reason", "" },
+        { "changes", nlohmann::json::array({ { { "key", "k" }, { "before", nullptr }, { "after", "1" } } }) },
+        { "commit", "1" } };
+    const std::string root = "shardmap-test/" + std::filesystem::path(m_dir.path()).filename().string() + "/";
+    std::string error;
+    ASSERT_TRUE(m_shared->etcdctl({ "put", root + "meta/revision", "1" }, error)) << error;
+    ASSERT_TRUE(m_shared->etcdctl({ "put", root + "audit/00000000000000000001", legacy.dump() }, error)) << error;
+
+    ASSERT_TRUE(store->commit(request("k", "2")));
+    auto history = store->history(0, 0, 0);
+    ASSERT_TRUE(history);
+    ASSERT_EQ(history->size(), 2u);
+    EXPECT_EQ((*history)[0].hash, "");
+    EXPECT_EQ((*history)[1].hash, auditChainHash(kAuditChainAnchor, (*history)[1]));
+    auto report = verifyAuditChain(*store, true);
+    ASSERT_TRUE(report) << errorText(report.error());
+    EXPECT_FALSE(report->broken) << report->broken->message;
+    EXPECT_EQ(report->chainStart, 2u);
 }
 
 } // namespace

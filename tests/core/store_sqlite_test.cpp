@@ -1,6 +1,7 @@
 // SQLite-only cases of the metadata store: opening errors, persistence, locking, and two real
 // processes on one file (store_test_helper): a CAS race and SIGKILL in the middle of a commit.
 
+#include "core/store/audit_chain.h"
 #include "core/store/sqlite_store.h"
 #include "tests/support/process.h"
 #include "tests/support/test_dir.h"
@@ -215,8 +216,38 @@ TEST_F(SqliteStoreTest, NewerSchemaVersionIsRefused)
     makeStoreWithData();
     rawSql(path(), "UPDATE meta SET value = 99 WHERE key = 'schema_version'");
     const auto error = openFails(path(), false, ErrorCode::FailedPrecondition);
-    EXPECT_NE(error.message.find("store schema version 99 is newer than this build understands (1)"), std::string::npos)
+    EXPECT_NE(error.message.find("store schema version 99 is newer than this build understands (2)"), std::string::npos)
         << error.message;
+}
+
+// A store of schema version 1 (before the audit's hash chain) is upgraded when opened: its records
+// keep no hash, the first record written after links to the anchor, and the whole audit verifies.
+TEST_F(SqliteStoreTest, AVersionOneStoreIsUpgradedAndItsChainStartsAtTheNextCommit)
+{
+    makeStoreWithData();
+    rawSql(path(), "ALTER TABLE audit DROP COLUMN hash; UPDATE meta SET value = 1 WHERE key = 'schema_version'");
+    auto store = open(false);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->commit(request({ { "spaces/acme", "s2", std::nullopt } })));
+    auto history = store->history(0, 0, 0);
+    ASSERT_TRUE(history);
+    ASSERT_EQ(history->size(), 2u);
+    EXPECT_EQ((*history)[0].hash, "");
+    EXPECT_EQ((*history)[1].hash, auditChainHash(kAuditChainAnchor, (*history)[1]));
+    auto report = verifyAuditChain(*store, true);
+    ASSERT_TRUE(report) << errorText(report.error());
+    EXPECT_FALSE(report->broken) << report->broken->message;
+    EXPECT_EQ(report->chainStart, 2u);
+    store.reset();
+
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
+    sqlite3_stmt* stmt = nullptr;
+    sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema_version'", -1, &stmt, nullptr);
+    ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+    EXPECT_EQ(sqlite3_column_int(stmt, 0), SqliteStore::kSchemaVersion);
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
 }
 
 TEST_F(SqliteStoreTest, EverythingPersistsAcrossReopen)

@@ -64,6 +64,7 @@ QString AlertsModel::kindName(core::AlertKind kind)
     case core::AlertKind::MigrationFailed: return tr("Migration failed");
     case core::AlertKind::MigrationStalled: return tr("Migration stalled");
     case core::AlertKind::EtaGrowing: return tr("Migration slowing down");
+    case core::AlertKind::AuditChainBroken: return tr("Audit broken");
     }
     return {};
 }
@@ -101,6 +102,8 @@ QString AlertsModel::describe(const core::Alert& alert)
         return tr("Migration %1: expected time left grew from %2 to %3")
             .arg(subject, formatDuration(static_cast<std::int64_t>(alert.threshold)),
                 formatDuration(static_cast<std::int64_t>(alert.value)));
+    case core::AlertKind::AuditChainBroken:
+        return tr("The audit is broken at revision %1: %2").arg(static_cast<qulonglong>(alert.value)).arg(detail);
     }
     return QString::fromStdString(alert.summary);
 }

@@ -412,6 +412,7 @@ void MainWindow::showAlertSubject(int kind, const QString& subject)
         return;
     case core::AlertKind::StoreUnreachable:
     case core::AlertKind::StoreAccessDenied:
+    case core::AlertKind::AuditChainBroken:
     case core::AlertKind::NoExecutor: showPage(m_alertsPage); return;
     }
 }
