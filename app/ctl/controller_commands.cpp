@@ -74,12 +74,24 @@ json approvalJson(const v1::ApprovalInfo& approval)
     return json::parse(core::encodeApproval(approval));
 }
 
+// The whole of what the change changes (a policy change's every role, limit and threshold), so
+// that the approver sees what else approving it sets.
+void printChanges(std::ostream& out, const v1::ApprovalInfo& approval)
+{
+    if (approval.changes().empty())
+        return;
+    out << "  changes:\n";
+    for (const std::string& line : approval.changes())
+        out << "    " << line << "\n";
+}
+
 void printApproval(std::ostream& out, const v1::ApprovalInfo& approval)
 {
     out << approval.id() << "  " << approval.state() << "  " << approval.summary() << "\n"
         << "  requested by " << approval.requested_by() << " at " << formatTime(approval.requested_unix_ms())
         << (approval.reason().empty() ? std::string() : ": " + approval.reason()) << "\n"
         << "  needs approval because " << approval.needs_approval_because() << "\n";
+    printChanges(out, approval);
     if (!approval.decided_by().empty())
         out << "  " << (approval.state() == "refused" || approval.state() == "removed" ? approval.state() : "approved")
             << " by " << approval.decided_by() << " at " << formatTime(approval.decided_unix_ms())
@@ -97,8 +109,9 @@ CommandOutput changeOutput(const v1::ChangeResponse& response)
         output.exitCode = kExitAwaitingApproval;
         output.human = [approval](std::ostream& out) {
             out << "awaiting approval as " << approval.id() << ": " << approval.summary() << "\n"
-                << "  it " << approval.needs_approval_because().substr(3) << "\n"
-                << "  a different operator or admin makes it with: shardmapctl approvals approve " << approval.id()
+                << "  it " << approval.needs_approval_because().substr(3) << "\n";
+            printChanges(out, approval);
+            out << "  a different operator or admin makes it with: shardmapctl approvals approve " << approval.id()
                 << "\n";
         };
         return output;

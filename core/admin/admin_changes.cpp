@@ -6,6 +6,7 @@
 #include "core/plan/plan.h"
 #include "core/plan/scenario.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -81,12 +82,85 @@ std::string movesSummary(const std::string& what, const ChangeSize& size)
         + formatBytes(size.bytes);
 }
 
+// New shards an operator may create: active ones that a move of the plan fills (a split, an
+// isolate, shards added to a rebalance). Anything else is CreateShard, an admin's.
+void newShardEffects(const Plan& plan, std::vector<std::string>& effects)
+{
+    for (const ShardRecord& shard : plan.newShards) {
+        const bool filled = std::any_of(
+            plan.moves.begin(), plan.moves.end(), [&](const PlannedMove& move) { return move.to == shard.id; });
+        if (shard.state != ShardState::Active)
+            effects.push_back("it creates shard " + shard.id + " as " + shardStateName(shard.state)
+                + "; creating a shard that is not active needs the admin role");
+        else if (!filled)
+            effects.push_back("it creates shard " + shard.id + " on node " + shard.node
+                + " and moves no space into it; creating a shard needs the admin role");
+    }
+}
+
+// A drain or merge sets its shard draining (migration_operations.cpp operationChanges). An
+// operator may do that only as the end of moving every space off it; a plan that leaves spaces
+// there, or moves none, is SetShardState, an admin's.
+void drainEffects(const MapSnapshot& map, const Plan& plan, std::vector<std::string>& effects)
+{
+    if (plan.kind != "drain" && plan.kind != "merge")
+        return;
+    const ShardRecord* shard = map.shard(plan.subject);
+    if (!shard || shard->state == ShardState::Draining || shard->state == ShardState::Retired)
+        return;
+    const bool movesOff = std::any_of(
+        plan.moves.begin(), plan.moves.end(), [&](const PlannedMove& move) { return move.from == plan.subject; });
+    const std::string because = "; setting a shard's state needs the admin role";
+    if (!movesOff)
+        effects.push_back("it sets shard " + plan.subject + " draining without moving a space off it" + because);
+    else if (!plan.remaining.empty())
+        effects.push_back("it sets shard " + plan.subject + " draining and leaves "
+            + std::to_string(plan.remaining.size()) + (plan.remaining.size() == 1 ? " space" : " spaces") + " on it ("
+            + plan.remaining.front() + (plan.remaining.size() > 1 ? ", ..." : "") + ")" + because);
+}
+
+// An isolate pins each space it moves to the shard it names (into); an operator's may pin only
+// into a shard it creates and only the spaces it moves there. Other pins are PinSpace, an admin's.
+void pinEffects(const Plan& plan, std::vector<std::string>& effects)
+{
+    if (plan.kind != "isolate")
+        return;
+    const bool created = std::any_of(
+        plan.newShards.begin(), plan.newShards.end(), [&](const ShardRecord& shard) { return shard.id == plan.into; });
+    for (const PlannedMove& move : plan.moves) {
+        if (!created || move.to != plan.into) {
+            effects.push_back("it pins space " + move.space + " to shard " + plan.into
+                + (created ? " while moving it to " + move.to : std::string(", a shard it does not create"))
+                + "; pinning a space needs the admin role");
+            return;
+        }
+    }
+}
+
+// What applying the plan does besides queueing its moves (MigrationRequests::applyPlan: shards
+// created on nodes and in the map, shard states, pins) that an operator may not do on its own.
+Result<std::vector<std::string>> planAdminEffects(FleetAdmin& admin, const Plan& plan)
+{
+    auto map = admin.map().snapshot();
+    if (!map)
+        return map.error();
+    std::vector<std::string> effects;
+    newShardEffects(plan, effects);
+    drainEffects(*map, plan, effects);
+    pinEffects(plan, effects);
+    return effects;
+}
+
 Result<PreparedChange> preparePlan(FleetAdmin& admin, PreparedChange prepared, const Plan& plan)
 {
     auto size = measureSpaces(admin, spacesOf(plan));
     if (!size)
         return size.error();
+    auto effects = planAdminEffects(admin, plan);
+    if (!effects)
+        return effects.error();
     prepared.size = *size;
+    prepared.size.adminEffects = std::move(*effects);
     prepared.size.retiresNode = plan.kind == "retire-node";
     std::string what = plan.kind == "move" ? std::string("move") : plan.kind + " " + plan.subject;
     if (!plan.into.empty())
@@ -101,6 +175,31 @@ std::optional<Scenario> operationScenario(const std::string& kind)
     if (!scenario || *scenario == Scenario::Rebalance || *scenario == Scenario::AddShards)
         return std::nullopt;
     return scenario;
+}
+
+// A policy change is judged, approved and made against the policy it was asked on: the
+// revision is recorded in the change, and an approval that comes after the policy moved on is
+// refused rather than put back what changed since.
+Result<PreparedChange> preparePolicy(FleetAdmin& admin, PreparedChange prepared)
+{
+    auto wanted = AccessPolicy::parse(prepared.change.set_access_policy().policy_json(), "the policy");
+    if (!wanted)
+        return wanted.error();
+    auto current = readStoredAccessPolicy(admin.store());
+    if (!current)
+        return current.error();
+    auto& policyChange = *prepared.change.mutable_set_access_policy();
+    if (policyChange.has_policy_revision()) {
+        if (auto status = checkPolicyBase(*current, policyChange.policy_revision()); !status)
+            return status.error();
+    }
+    policyChange.set_policy_revision(current->revision);
+    prepared.size.loosenedAccess = loosenedAccess(current->policy, *wanted);
+    prepared.size.policyChanges = accessPolicyChanges(current->policy, *wanted);
+    prepared.summary = "change the Admin API's policy (roles, limits, approval thresholds)";
+    for (const std::string& loosened : prepared.size.loosenedAccess)
+        prepared.summary += (loosened == prepared.size.loosenedAccess.front() ? ": " : ", ") + loosened;
+    return prepared;
 }
 
 } // namespace
@@ -194,7 +293,7 @@ Result<PreparedChange> prepareChange(FleetAdmin& admin, const v1::AdminChange& c
         return preparePlan(admin, std::move(prepared), planned->plan);
     }
     case v1::AdminChange::kSetSettings: {
-        auto wanted = decodeMigrationSettings(change.set_settings().settings_json());
+        auto wanted = readMigrationSettings(change.set_settings().settings_json());
         if (!wanted)
             return wanted.error();
         auto current = admin.migrations().settings();
@@ -234,19 +333,7 @@ Result<PreparedChange> prepareChange(FleetAdmin& admin, const v1::AdminChange& c
     case v1::AdminChange::kReassignSpace:
         prepared.summary = "reassign " + change.reassign_space().space() + " to " + change.reassign_space().shard();
         return prepared;
-    case v1::AdminChange::kSetAccessPolicy: {
-        auto wanted = AccessPolicy::parse(change.set_access_policy().policy_json(), "the policy");
-        if (!wanted)
-            return wanted.error();
-        auto current = currentStoredAccessPolicy(admin.store());
-        if (!current)
-            return current.error();
-        prepared.size.loosenedAccess = loosenedAccess(*current, *wanted);
-        prepared.summary = "change the Admin API's policy (roles, limits, approval thresholds)";
-        for (const std::string& loosened : prepared.size.loosenedAccess)
-            prepared.summary += (loosened == prepared.size.loosenedAccess.front() ? ": " : ", ") + loosened;
-        return prepared;
-    }
+    case v1::AdminChange::kSetAccessPolicy: return preparePolicy(admin, std::move(prepared));
     }
     return badChange("unknown change");
 }
@@ -274,8 +361,8 @@ Role requiredRole(const PreparedChange& prepared, const OperatorLimits& limits)
     if (change.has_set_throttle())
         return Role::Operator;
     if (movesSpaces(change)) {
-        if (prepared.size.retiresNode || overLimit(prepared.size.spaces, limits.maxSpaces)
-            || overLimit(prepared.size.bytes, limits.maxBytes))
+        if (prepared.size.retiresNode || !prepared.size.adminEffects.empty()
+            || overLimit(prepared.size.spaces, limits.maxSpaces) || overLimit(prepared.size.bytes, limits.maxBytes))
             return Role::Admin;
         return Role::Operator;
     }
@@ -290,6 +377,12 @@ std::string whyRole(const PreparedChange& prepared, const OperatorLimits& limits
         return kind + " needs the operator role";
     if (prepared.size.retiresNode)
         return "retiring a node needs the admin role";
+    if (!prepared.size.adminEffects.empty()) {
+        std::string effects;
+        for (const std::string& effect : prepared.size.adminEffects)
+            effects += (effects.empty() ? "" : "; ") + effect;
+        return effects;
+    }
     if (movesSpaces(prepared.change)) {
         if (overLimit(prepared.size.spaces, limits.maxSpaces))
             return "it moves " + std::to_string(prepared.size.spaces) + " spaces; an operator may move "
@@ -405,7 +498,7 @@ Result<v1::ChangeResponse> applyChange(FleetAdmin& admin, const v1::AdminChange&
             migrations.setThrottle(change.set_throttle().migration(), change.set_throttle().docs_per_second(), actor),
             encodeMigration);
     case v1::AdminChange::kSetSettings: {
-        auto settings = decodeMigrationSettings(change.set_settings().settings_json());
+        auto settings = readMigrationSettings(change.set_settings().settings_json());
         if (!settings)
             return settings.error();
         auto revision = migrations.setSettings(*settings, actor);
@@ -487,7 +580,9 @@ Result<v1::ChangeResponse> applyChange(FleetAdmin& admin, const v1::AdminChange&
         return revisionResponse(*revision, "space");
     }
     case v1::AdminChange::kSetAccessPolicy: {
-        auto revision = storeAccessPolicy(store, change.set_access_policy().policy_json(), actor);
+        const auto& policy = change.set_access_policy();
+        auto revision = storeAccessPolicy(store, policy.policy_json(), actor,
+            policy.has_policy_revision() ? std::optional(policy.policy_revision()) : std::nullopt);
         if (!revision)
             return revision.error();
         return revisionResponse(*revision, "policy");

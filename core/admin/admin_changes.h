@@ -26,6 +26,13 @@ struct ChangeSize {
     // What a new access policy allows that the current one did not ("bob operator -> admin",
     // core/auth/access_policy.h loosenedAccess): always needs a second person.
     std::vector<std::string> loosenedAccess;
+    // Everything a new access policy changes, loosened or not (accessPolicyChanges): what the
+    // approver is shown.
+    std::vector<std::string> policyChanges;
+    // What a plan does besides its moves that only an admin may do on its own, each a sentence
+    // saying why ("it creates shard s9 on node n0 and moves no space into it; ..."): shards
+    // created, set draining or pinned to beyond what its moves need.
+    std::vector<std::string> adminEffects;
 };
 
 // A change ready to be judged and made: an operation (drain, split ...) is planned first and
@@ -44,11 +51,14 @@ std::vector<std::string> raisedLimits(const MigrationSettings& before, const Mig
 
 // Reads what the change needs to be measured (the map; for moves the planner's view of the
 // fleet, with each space's bytes from its node). InvalidArgument for an empty or malformed change.
+// A policy change is bound to the access/policy revision it is asked against (set in the change
+// it returns); FailedPrecondition when the change names a revision the policy has moved on from.
 Result<PreparedChange> prepareChange(FleetAdmin& admin, const v1::AdminChange& change);
 
 // The least role that may make the change: operators queue and steer migrations and run
 // operations within their limits; admins change nodes, shards, pins and settings, abandon
-// migrations, retire nodes and run what exceeds an operator's limits.
+// migrations, retire nodes and run what exceeds an operator's limits. A plan needs the role of
+// everything it does (ChangeSize::adminEffects), whatever its kind says.
 Role requiredRole(const PreparedChange& change, const OperatorLimits& limits);
 // Why the least role is needed, for a refusal ("moves 140 spaces; an operator may move 100").
 std::string whyRole(const PreparedChange& change, const OperatorLimits& limits);

@@ -2,6 +2,7 @@
 
 #include "core/admin/admin_pages.h"
 #include "core/migration/migration_requests.h"
+#include "core/util/json_input.h"
 
 #include <algorithm>
 #include <cctype>
@@ -65,6 +66,8 @@ std::string encodeApproval(const v1::ApprovalInfo& approval)
 
 Result<v1::ApprovalInfo> decodeApproval(const std::string& json)
 {
+    if (auto status = checkJsonInput(json, "an approval record"); !status)
+        return makeError(ErrorCode::Internal, status.error().message);
     v1::ApprovalInfo approval;
     google::protobuf::util::JsonParseOptions options;
     options.ignore_unknown_fields = true;
@@ -161,6 +164,8 @@ Result<v1::ApprovalInfo> Approvals::request(const PreparedChange& change, const 
     *approval.mutable_change() = change.change;
     approval.set_summary(change.summary);
     approval.set_needs_approval_because(because);
+    for (const std::string& line : change.size.policyChanges)
+        approval.add_changes(line);
     approval.set_requested_by(requester.name);
     approval.set_reason(requester.reason);
     approval.set_requested_unix_ms(nowUnixMs());

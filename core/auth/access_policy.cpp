@@ -1,6 +1,9 @@
 #include "core/auth/access_policy.h"
 
+#include "core/util/json_input.h"
+
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -105,14 +108,23 @@ Status onlyKeys(const json& object, std::initializer_list<std::string_view> know
     return {};
 }
 
-Result<std::uint64_t> readCount(
-    const json& object, const char* key, std::uint64_t fallback, const std::string& source, const std::string& where)
+// The largest count and byte limit a policy may name: far above any fleet, and far enough below
+// 2^64 that sums and comparisons over a window of changes cannot overflow.
+constexpr std::uint64_t kMaxPolicySpaces = 1'000'000'000;
+constexpr std::uint64_t kMaxPolicyBytes = 1ull << 60;
+// A request waits at most a year: hours are turned into milliseconds, and 5e15 of them overflow.
+constexpr std::uint64_t kMaxExpireHours = 8'760;
+
+Result<std::uint64_t> readCount(const json& object, const char* key, std::uint64_t fallback, const std::string& source,
+    const std::string& where, std::uint64_t most, std::uint64_t least = 0)
 {
     const auto found = object.find(key);
     if (found == object.end())
         return fallback;
-    if (!found->is_number_unsigned())
-        return policyError(source, where + "." + key + " must be a whole number >= 0");
+    if (!found->is_number_unsigned() || found->get<std::uint64_t>() < least || found->get<std::uint64_t>() > most)
+        return policyError(source,
+            where + "." + key + " must be a whole number from " + std::to_string(least) + " to " + std::to_string(most)
+                + ", not " + (found->is_number() ? found->dump() : std::string("a ") + found->type_name()));
     return found->get<std::uint64_t>();
 }
 
@@ -121,7 +133,8 @@ Result<std::chrono::minutes> readMinutes(
     const json& object, std::chrono::minutes fallback, const std::string& source, const std::string& where)
 {
     constexpr std::uint64_t kMostMinutes = 7 * 24 * 60;
-    auto minutes = readCount(object, "window_minutes", static_cast<std::uint64_t>(fallback.count()), source, where);
+    auto minutes = readCount(object, "window_minutes", static_cast<std::uint64_t>(fallback.count()), source, where,
+        std::numeric_limits<std::uint64_t>::max());
     if (!minutes)
         return minutes.error();
     if (*minutes > kMostMinutes)
@@ -181,12 +194,10 @@ Status readPeople(const json& people, const std::string& source, std::map<std::s
 
 Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::string& source)
 {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& error) {
-        return policyError(source, std::string("not JSON: ") + error.what());
-    }
+    auto parsed = readJsonInput(text, source);
+    if (!parsed)
+        return parsed.error();
+    const json& doc = *parsed;
     if (auto status = onlyKeys(
             doc, { "version", "roles", "default_role", "people", "operator_limits", "approval" }, source, "the policy");
         !status)
@@ -222,8 +233,10 @@ Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::str
         if (auto status = onlyKeys(*limits, { "max_spaces", "max_bytes", "window_minutes" }, source, "operator_limits");
             !status)
             return status.error();
-        auto spaces = readCount(*limits, "max_spaces", policy.operatorLimits.maxSpaces, source, "operator_limits");
-        auto bytes = readCount(*limits, "max_bytes", policy.operatorLimits.maxBytes, source, "operator_limits");
+        auto spaces = readCount(
+            *limits, "max_spaces", policy.operatorLimits.maxSpaces, source, "operator_limits", kMaxPolicySpaces);
+        auto bytes = readCount(
+            *limits, "max_bytes", policy.operatorLimits.maxBytes, source, "operator_limits", kMaxPolicyBytes);
         auto window = readMinutes(*limits, policy.operatorLimits.window, source, "operator_limits");
         if (!spaces)
             return spaces.error();
@@ -240,24 +253,24 @@ Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::str
                 source, "approval");
             !status)
             return status.error();
-        auto spaces = readCount(*approval, "max_spaces", policy.approval.maxSpaces, source, "approval");
-        auto bytes = readCount(*approval, "max_bytes", policy.approval.maxBytes, source, "approval");
+        auto spaces
+            = readCount(*approval, "max_spaces", policy.approval.maxSpaces, source, "approval", kMaxPolicySpaces);
+        auto bytes = readCount(*approval, "max_bytes", policy.approval.maxBytes, source, "approval", kMaxPolicyBytes);
         auto hours = readCount(*approval, "expire_hours",
-            static_cast<std::uint64_t>(policy.approval.expireAfter.count()), source, "approval");
+            static_cast<std::uint64_t>(policy.approval.expireAfter.count()), source, "approval", kMaxExpireHours, 1);
         if (!spaces)
             return spaces.error();
         if (!bytes)
             return bytes.error();
         if (!hours)
             return hours.error();
-        if (*hours == 0)
-            return policyError(source, "approval.expire_hours must be at least 1");
         policy.approval.maxSpaces = *spaces;
         policy.approval.maxBytes = *bytes;
         policy.approval.expireAfter = std::chrono::hours(*hours);
         auto window = readMinutes(*approval, policy.approval.window, source, "approval");
         auto pending = readCount(
-            *approval, "max_pending_per_identity", policy.approval.maxPendingPerIdentity, source, "approval");
+            *approval, "max_pending_per_identity", policy.approval.maxPendingPerIdentity, source, "approval",
+            kMaxPolicySpaces);
         if (!window)
             return window.error();
         if (!pending)
@@ -298,6 +311,12 @@ std::set<PeerIdentity> namedIdentities(
         }
     }
     return identities;
+}
+
+std::string expireHoursChange(const AccessPolicy& before, const AccessPolicy& after)
+{
+    return "approval.expire_hours " + std::to_string(before.approval.expireAfter.count()) + " -> "
+        + std::to_string(after.approval.expireAfter.count());
 }
 
 } // namespace
@@ -349,7 +368,58 @@ std::vector<std::string> loosenedAccess(const AccessPolicy& before, const Access
         loosened.push_back("approval.retire_node on -> off");
     if (before.approval.raiseLimits && !after.approval.raiseLimits)
         loosened.push_back("approval.raise_limits on -> off");
+    if (after.approval.expireAfter > before.approval.expireAfter)
+        loosened.push_back(expireHoursChange(before, after));
     return loosened;
+}
+
+std::vector<std::string> accessPolicyChanges(const AccessPolicy& before, const AccessPolicy& after)
+{
+    std::vector<std::string> changes;
+    for (const PeerIdentity& identity : namedIdentities(before.roles, after.roles)) {
+        const Role was = before.roleOf(identity);
+        const Role now = after.roleOf(identity);
+        // A bare name changed for the certificate and the token alike is said once, as written.
+        const PeerIdentity certificate { IdentityKind::CommonName, identity.name };
+        const bool saidAsCertificate = identity.kind == IdentityKind::Token && before.roleOf(certificate) == was
+            && after.roleOf(certificate) == now;
+        if (now != was && !saidAsCertificate)
+            changes.push_back(identity.text() + " " + roleName(was) + " -> " + roleName(now));
+    }
+    for (const PeerIdentity& identity : namedIdentities(before.people, after.people)) {
+        const auto was = before.personOf(identity);
+        const auto now = after.personOf(identity);
+        if (was != now)
+            changes.push_back("people: " + identity.text() + " " + (was ? *was : std::string("nobody")) + "'s -> "
+                + (now ? *now : std::string("nobody")) + "'s");
+    }
+    if (after.defaultRole != before.defaultRole)
+        changes.push_back(
+            std::string("default_role ") + roleName(before.defaultRole) + " -> " + roleName(after.defaultRole));
+    auto count = [&](const char* name, std::uint64_t was, std::uint64_t now) {
+        auto text = [](std::uint64_t v) { return v == 0 ? std::string("0 (off)") : std::to_string(v); };
+        if (was != now)
+            changes.push_back(std::string(name) + " " + text(was) + " -> " + text(now));
+    };
+    count("operator_limits.max_spaces", before.operatorLimits.maxSpaces, after.operatorLimits.maxSpaces);
+    count("operator_limits.max_bytes", before.operatorLimits.maxBytes, after.operatorLimits.maxBytes);
+    count("operator_limits.window_minutes", static_cast<std::uint64_t>(before.operatorLimits.window.count()),
+        static_cast<std::uint64_t>(after.operatorLimits.window.count()));
+    count("approval.max_spaces", before.approval.maxSpaces, after.approval.maxSpaces);
+    count("approval.max_bytes", before.approval.maxBytes, after.approval.maxBytes);
+    count("approval.max_pending_per_identity", before.approval.maxPendingPerIdentity,
+        after.approval.maxPendingPerIdentity);
+    count("approval.window_minutes", static_cast<std::uint64_t>(before.approval.window.count()),
+        static_cast<std::uint64_t>(after.approval.window.count()));
+    auto flag = [&](const char* name, bool was, bool now) {
+        if (was != now)
+            changes.push_back(std::string(name) + (was ? " on -> off" : " off -> on"));
+    };
+    flag("approval.retire_node", before.approval.retireNode, after.approval.retireNode);
+    flag("approval.raise_limits", before.approval.raiseLimits, after.approval.raiseLimits);
+    if (after.approval.expireAfter != before.approval.expireAfter)
+        changes.push_back(expireHoursChange(before, after));
+    return changes;
 }
 
 Result<std::unique_ptr<AccessPolicyFile>> loadAccessPolicy(const std::filesystem::path& path, LogSink log)

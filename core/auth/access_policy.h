@@ -103,9 +103,15 @@ struct AccessPolicy {
 // What `after` allows that `before` did not, one entry each ("bob operator -> admin",
 // "approval.retire_node on -> off"): an identity's role or the default role raised (each
 // identity either names, as roleOf gives it), an operator limit raised, an approval threshold
-// raised or turned off (0: never asks), retire_node or raise_limits approval turned off. Empty
-// when after only keeps or tightens: such a policy change needs no second person.
+// raised or turned off (0: never asks), retire_node or raise_limits approval turned off,
+// expire_hours raised (a request stays open longer). Empty when after only keeps or tightens:
+// such a policy change needs no second person.
 std::vector<std::string> loosenedAccess(const AccessPolicy& before, const AccessPolicy& after);
+
+// Everything that differs between the two, loosened or tightened, one line each in the form
+// loosenedAccess uses ("dave admin -> operator", "approval.expire_hours 24 -> 12"): what an
+// approver is shown.
+std::vector<std::string> accessPolicyChanges(const AccessPolicy& before, const AccessPolicy& after);
 
 using AccessPolicyFile = ReloadingFile<AccessPolicy>;
 // The policy file, re-read when it changes; a change that does not parse keeps the last good

@@ -114,29 +114,53 @@ Result<std::unique_ptr<AccessPolicySource>> loadStoredAccessPolicy(
     return std::unique_ptr<AccessPolicySource>(std::move(source));
 }
 
-Result<AccessPolicy> currentStoredAccessPolicy(MetadataStore& store)
+Result<StoredAccessPolicy> readStoredAccessPolicy(MetadataStore& store)
 {
     auto records = store.list(std::string(kAccessPolicyKey));
     if (!records)
         return records.error();
     const auto found = records->records.find(std::string(kAccessPolicyKey));
     if (found == records->records.end())
-        return AccessPolicy {};
+        return StoredAccessPolicy {};
     auto parsed = AccessPolicy::parse(found->second.value, "the store's " + std::string(kAccessPolicyKey));
-    return parsed ? std::move(*parsed) : AccessPolicy {};
+    return StoredAccessPolicy { parsed ? std::move(*parsed) : AccessPolicy {}, found->second.modRevision };
 }
 
-Result<std::uint64_t> storeAccessPolicy(MetadataStore& store, const std::string& json, const Actor& actor)
+Result<AccessPolicy> currentStoredAccessPolicy(MetadataStore& store)
+{
+    auto current = readStoredAccessPolicy(store);
+    if (!current)
+        return current.error();
+    return std::move(current->policy);
+}
+
+Status checkPolicyBase(const StoredAccessPolicy& current, std::uint64_t basedOn)
+{
+    if (current.revision == basedOn)
+        return {};
+    auto at = [](std::uint64_t revision) {
+        return revision == 0 ? std::string("when there was none") : "at revision " + std::to_string(revision);
+    };
+    return makeError(ErrorCode::FailedPrecondition,
+        "the access policy changed since this change was asked (asked against the policy " + at(basedOn) + ", it is "
+            + (current.revision == 0 ? std::string("gone") : "now at revision " + std::to_string(current.revision))
+            + "); making it would undo what changed since: ask again against the current policy");
+}
+
+Result<std::uint64_t> storeAccessPolicy(
+    MetadataStore& store, const std::string& json, const Actor& actor, std::optional<std::uint64_t> basedOn)
 {
     if (auto parsed = AccessPolicy::parse(json, "the policy"); !parsed)
         return parsed.error();
-    auto records = store.list(std::string(kAccessPolicyKey));
-    if (!records)
-        return records.error();
-    const auto found = records->records.find(std::string(kAccessPolicyKey));
+    auto current = readStoredAccessPolicy(store);
+    if (!current)
+        return current.error();
+    if (basedOn) {
+        if (auto status = checkPolicyBase(*current, *basedOn); !status)
+            return status.error();
+    }
     CommitRequest request;
-    request.mutations.push_back(
-        { std::string(kAccessPolicyKey), json, found == records->records.end() ? 0 : found->second.modRevision });
+    request.mutations.push_back({ std::string(kAccessPolicyKey), json, current->revision });
     request.actor = actor.name;
     request.action = "set-access-policy";
     request.reason = actor.reason;

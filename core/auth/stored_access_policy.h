@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 namespace shardmap::core {
@@ -32,8 +33,23 @@ Result<std::unique_ptr<AccessPolicySource>> loadStoredAccessPolicy(
 // it does not parse.
 Result<AccessPolicy> currentStoredAccessPolicy(MetadataStore& store);
 
+// The store's access/policy as it stands (as currentStoredAccessPolicy) and the mod revision of
+// its record (0: there is none): what a policy change is asked against.
+struct StoredAccessPolicy {
+    AccessPolicy policy;
+    std::uint64_t revision = 0;
+};
+Result<StoredAccessPolicy> readStoredAccessPolicy(MetadataStore& store);
+
+// FailedPrecondition when the access/policy record is no longer at `basedOn` (the revision a
+// change was asked against), saying to ask again.
+Status checkPolicyBase(const StoredAccessPolicy& current, std::uint64_t basedOn);
+
 // Checks the policy as shardmapd will read it, then commits it to access/policy with an audit
-// record (action "set-access-policy"). Returns the map's revision.
-Result<std::uint64_t> storeAccessPolicy(MetadataStore& store, const std::string& json, const Actor& actor);
+// record (action "set-access-policy"). Returns the map's revision. With basedOn, only over the
+// access/policy record at that revision (checkPolicyBase), so that a change asked against an older
+// policy never undoes what was changed since.
+Result<std::uint64_t> storeAccessPolicy(MetadataStore& store, const std::string& json, const Actor& actor,
+    std::optional<std::uint64_t> basedOn = std::nullopt);
 
 } // namespace shardmap::core

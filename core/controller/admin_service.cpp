@@ -313,6 +313,12 @@ Result<AdminService::Decided> AdminService::decide(
     auto pending = m_approvals.get(request.id(), policy->approval.expireAfter);
     if (!pending)
         return pending.error();
+    if (approve && pending->change().has_set_access_policy()
+        && !pending->change().set_access_policy().has_policy_revision())
+        return makeError(ErrorCode::FailedPrecondition,
+            request.id()
+                + " was asked before policy changes recorded the policy they change; making it could undo "
+                  "what changed since: ask again against the current policy");
     // A decider's own role must allow the change, measured now as it was when asked: only who
     // could approve it may refuse it. One that cannot be measured now is an admin's to refuse.
     auto prepared = prepareChange(m_admin, pending->change());

@@ -1,5 +1,6 @@
 #include "core/map/shard_map.h"
 
+#include "core/util/json_input.h"
 #include "core/util/validation.h"
 
 #include <algorithm>
@@ -18,7 +19,11 @@ namespace {
 
 template <typename T, typename Parse> Result<T> decodeWith(const std::string& text, const char* what, Parse parse)
 {
-    const json doc = json::parse(text, nullptr, false);
+    // Store records are written by anyone with the store's credentials: bounded like a caller's input.
+    auto parsed = readJsonInput(text, std::string("stored ") + what + " record");
+    if (!parsed)
+        return makeError(ErrorCode::Internal, parsed.error().message);
+    const json& doc = *parsed;
     if (!doc.is_object())
         return makeError(ErrorCode::Internal, std::string("stored ") + what + " record is not a JSON object");
     try {

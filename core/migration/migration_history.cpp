@@ -1,5 +1,7 @@
 #include "core/migration/migration_history.h"
 
+#include "core/util/json_input.h"
+
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
@@ -174,8 +176,11 @@ std::string encode(const MigrationHistory& history)
 
 Result<MigrationHistory> decodeMigrationHistory(const std::string& text)
 {
-    const json doc = json::parse(text, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object())
+    auto parsed = readJsonInput(text, "a migration history");
+    if (!parsed)
+        return parsed.error();
+    const json& doc = *parsed;
+    if (!doc.is_object())
         return makeError(ErrorCode::InvalidArgument, "a migration history is not a JSON object");
     try {
         MigrationHistory history;
@@ -242,10 +247,13 @@ std::vector<std::string> changedFields(
         return { "created" };
     if (!after)
         return { "removed" };
-    const json a = json::parse(*before, nullptr, false);
-    const json b = json::parse(*after, nullptr, false);
-    if (!a.is_object() || !b.is_object())
+    // Compared and printed recursively below: bounded first, as any record someone could write.
+    const auto parsedBefore = readJsonInput(*before, "the record before");
+    const auto parsedAfter = readJsonInput(*after, "the record after");
+    if (!parsedBefore || !parsedAfter || !parsedBefore->is_object() || !parsedAfter->is_object())
         return { "changed" };
+    const json& a = *parsedBefore;
+    const json& b = *parsedAfter;
     std::vector<std::string> out;
     for (const auto& [key, value] : b.items()) {
         if (a.contains(key) && a.at(key) == value)

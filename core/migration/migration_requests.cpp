@@ -2,10 +2,12 @@
 
 #include "core/migration/fleet_facts.h"
 #include "core/migration/migration_history.h"
+#include "core/util/json_input.h"
 
 #include <atomic>
 #include <cstdio>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <random>
 
 namespace shardmap::core {
@@ -452,18 +454,57 @@ Result<MigrationSettings> MigrationRequests::settings()
 
 namespace {
 
+struct SettingRange {
+    const char* key;
+    std::uint64_t least;
+    std::uint64_t most;
+};
+
+// Every count of the settings, with the range a person could mean: the windows and timeouts are
+// turned into milliseconds, the counts are 32-bit.
+constexpr SettingRange kSettingRanges[] = {
+    { "max_concurrent", 0, 10'000 },
+    { "max_per_node", 0, 10'000 },
+    { "max_per_shard", 0, 10'000 },
+    { "default_throttle_docs_per_second", 0, 1'000'000'000 },
+    { "backfill_batch", 1, 5'000 },
+    { "rollback_window_seconds", 0, 30 * 86'400 },
+    { "cutover_timeout_ms", 50, 600'000 },
+    { "cleanup_rows_per_second", 0, 1'000'000'000 },
+    { "max_repairs", 0, 1'000 },
+    { "start_retry_seconds", 0, 30 * 86'400 },
+};
+
+Error badSetting(const std::string& key, const std::string& wanted, const nlohmann::json& value)
+{
+    // The value itself when it is a number, else its kind: a caller's string may be megabytes.
+    const std::string given = value.is_number() ? value.dump() : std::string("a ") + value.type_name();
+    return makeError(ErrorCode::InvalidArgument, "the settings' " + key + " must be " + wanted + ", not " + given);
+}
+
+Status checkSettingRanges(const nlohmann::json& settings)
+{
+    if (!settings.is_object())
+        return makeError(ErrorCode::InvalidArgument, "the settings are not a JSON object");
+    for (const SettingRange& range : kSettingRanges) {
+        const auto found = settings.find(range.key);
+        if (found == settings.end())
+            continue;
+        if (!found->is_number_unsigned() || found->get<std::uint64_t>() < range.least
+            || found->get<std::uint64_t>() > range.most)
+            return badSetting(range.key,
+                "a whole number from " + std::to_string(range.least) + " to " + std::to_string(range.most), *found);
+    }
+    if (const auto fill = settings.find("max_target_fill"); fill != settings.end()) {
+        if (!fill->is_number() || !(fill->get<double>() > 0 && fill->get<double>() <= 1))
+            return badSetting("max_target_fill", "above 0 and at most 1", *fill);
+    }
+    return {};
+}
+
 Status validateSettings(const MigrationSettings& settings)
 {
-    if (settings.backfillBatch < 1 || settings.backfillBatch > 5000)
-        return makeError(ErrorCode::InvalidArgument,
-            "backfill batch must be 1 to 5000 documents, not " + std::to_string(settings.backfillBatch));
-    if (!(settings.maxTargetFill > 0 && settings.maxTargetFill <= 1))
-        return makeError(ErrorCode::InvalidArgument,
-            "max target fill must be above 0 and at most 1, not " + std::to_string(settings.maxTargetFill));
-    if (settings.cutoverTimeoutMs < 50)
-        return makeError(ErrorCode::InvalidArgument,
-            "cutover timeout must be at least 50 ms, not " + std::to_string(settings.cutoverTimeoutMs));
-    return {};
+    return checkSettingRanges(nlohmann::json::parse(encode(settings)));
 }
 
 } // namespace
@@ -484,6 +525,19 @@ Result<std::uint64_t> MigrationRequests::setSettings(const MigrationSettings& se
     if (!committed && committed.error().code == ErrorCode::Conflict)
         return makeError(ErrorCode::Conflict, "the migration settings changed meanwhile; read them again and retry");
     return committed;
+}
+
+Result<MigrationSettings> readMigrationSettings(const std::string& json)
+{
+    auto parsed = readJsonInput(json, "the settings");
+    if (!parsed)
+        return parsed.error();
+    if (auto status = checkSettingRanges(*parsed); !status)
+        return status.error();
+    auto settings = decodeMigrationSettings(json);
+    if (!settings)
+        return makeError(ErrorCode::InvalidArgument, "the settings: " + settings.error().message);
+    return settings;
 }
 
 } // namespace shardmap::core

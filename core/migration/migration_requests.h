@@ -90,6 +90,7 @@ public:
         const std::string& migrationId, std::uint64_t docsPerSecond, const Actor& actor);
 
     Result<MigrationSettings> settings();
+    // InvalidArgument naming the first setting out of its range (readMigrationSettings).
     Result<std::uint64_t> setSettings(const MigrationSettings& settings, const Actor& actor);
 
     // Operations: one commit each, with the operation record, its migrations and the shard
@@ -129,5 +130,11 @@ private:
     MetadataStore& m_store;
     NodeClientPool& m_nodes;
 };
+
+// The executor's settings as a caller sends them (settings/migrations JSON, depth- and
+// size-bounded): InvalidArgument naming the first key that is not a whole number in its range
+// (max_target_fill: above 0, at most 1), so that nothing wraps into "no limit" or overflows the
+// millisecond arithmetic of the windows and timeouts (docs/MIGRATIONS.md lists the ranges).
+Result<MigrationSettings> readMigrationSettings(const std::string& json);
 
 } // namespace shardmap::core

@@ -1,5 +1,7 @@
 #include "core/plan/plan.h"
 
+#include "core/util/json_input.h"
+
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -50,10 +52,29 @@ std::string Plan::encode() const
     return document.dump(2);
 }
 
+namespace {
+
+// A shard the plan creates, as encode() writes it (the map's shard record), read from the plan's
+// value itself rather than re-serialised for decodeShard.
+ShardRecord newShardOf(const json& shard)
+{
+    const std::string stateName = shard.at("state").get<std::string>();
+    const auto state = parseShardState(stateName);
+    if (!state)
+        throw json::other_error::create(501, "unknown shard state '" + stateName + "'", &shard);
+    return ShardRecord { shard.at("id").get<std::string>(), shard.at("node").get<std::string>(), *state,
+        shard.value("capacity_docs", std::uint64_t { 0 }), shard.value("capacity_bytes", std::uint64_t { 0 }) };
+}
+
+} // namespace
+
 Result<Plan> Plan::decode(const std::string& text)
 {
-    const json document = json::parse(text, nullptr, false);
-    if (document.is_discarded() || !document.is_object())
+    auto parsed = readJsonInput(text, "the plan");
+    if (!parsed)
+        return parsed.error();
+    const json& document = *parsed;
+    if (!document.is_object())
         return makeError(ErrorCode::InvalidArgument, "not a plan: the file is not a JSON object");
     if (document.value("version", 0) != 1)
         return makeError(ErrorCode::InvalidArgument, "not a plan of this version (expected \"version\": 1)");
@@ -68,10 +89,12 @@ Result<Plan> Plan::decode(const std::string& text)
         plan.into = document.value("into", "");
         plan.remaining = document.value("remaining", std::vector<std::string> {});
         for (const json& shard : document.value("newShards", json::array())) {
-            auto record = decodeShard(shard.dump());
-            if (!record)
-                return makeError(ErrorCode::InvalidArgument, "a new shard of the plan is malformed: " + record.error().message);
-            plan.newShards.push_back(std::move(*record));
+            try {
+                plan.newShards.push_back(newShardOf(shard));
+            } catch (const json::exception& error) {
+                return makeError(
+                    ErrorCode::InvalidArgument, std::string("a new shard of the plan is malformed: ") + error.what());
+            }
         }
         for (const json& move : document.at("moves")) {
             PlannedMove value { move.at("space").get<std::string>(), move.at("from").get<std::string>(),

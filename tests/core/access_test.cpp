@@ -6,6 +6,7 @@
 #include "core/auth/bearer_tokens.h"
 #include "core/auth/stored_access_policy.h"
 #include "core/client/node_client.h"
+#include "core/migration/migration_requests.h"
 #include "core/store/sqlite_store.h"
 #include "tests/support/test_dir.h"
 
@@ -64,6 +65,60 @@ TEST(AccessPolicy, AMistakeIsAnErrorNamingTheFileAndWhat)
         EXPECT_NE(policy.error().message.find("/etc/shardmap/access.json"), std::string::npos);
         EXPECT_NE(policy.error().message.find(expected), std::string::npos) << policy.error().message;
     }
+}
+
+TEST(AccessPolicy, NumbersThatCouldOverflowAreRefusedNamingTheKey)
+{
+    const std::pair<const char*, const char*> bad[] = {
+        { R"({"version": 1, "approval": {"expire_hours": 5000000000000000}})",
+            "approval.expire_hours must be a whole number from 1 to 8760, not 5000000000000000" },
+        { R"({"version": 1, "approval": {"expire_hours": 8761}})", "approval.expire_hours must be" },
+        { R"({"version": 1, "approval": {"expire_hours": 1.5}})", "approval.expire_hours must be" },
+        { R"({"version": 1, "approval": {"max_bytes": 18446744073709551615}})", "approval.max_bytes must be" },
+        { R"({"version": 1, "approval": {"max_spaces": 1e20}})", "approval.max_spaces must be" },
+        { R"({"version": 1, "operator_limits": {"max_bytes": 2305843009213693952}})",
+            "operator_limits.max_bytes must be a whole number from 0 to 1152921504606846976" },
+        { R"({"version": 1, "operator_limits": {"max_spaces": 1000000001}})", "operator_limits.max_spaces must be" },
+    };
+    for (const auto& [text, expected] : bad) {
+        SCOPED_TRACE(text);
+        auto policy = AccessPolicy::parse(text, "the policy");
+        ASSERT_FALSE(policy);
+        EXPECT_EQ(policy.error().code, ErrorCode::InvalidArgument);
+        EXPECT_NE(policy.error().message.find(expected), std::string::npos) << policy.error().message;
+    }
+    auto longest = AccessPolicy::parse(R"({"version": 1, "approval": {"expire_hours": 8760}})", "the policy");
+    ASSERT_TRUE(longest) << longest.error().describe();
+    EXPECT_EQ(longest->approval.expireAfter, std::chrono::hours(8760));
+}
+
+TEST(MigrationSettingsInput, EveryCountIsAWholeNumberInItsRangeNamedWhenNot)
+{
+    const std::pair<const char*, const char*> bad[] = {
+        { R"({"max_concurrent": 4294967296})", "the settings' max_concurrent must be a whole number from 0 to 10000" },
+        { R"({"max_per_node": -1})", "max_per_node must be" },
+        { R"({"backfill_batch": 0})", "backfill_batch must be a whole number from 1 to 5000, not 0" },
+        { R"({"rollback_window_seconds": 18446744073709551615})", "rollback_window_seconds must be" },
+        { R"({"cutover_timeout_ms": 10})", "cutover_timeout_ms must be a whole number from 50 to 600000" },
+        { R"({"start_retry_seconds": 1e300})", "start_retry_seconds must be" },
+        { R"({"default_throttle_docs_per_second": "fast"})", "default_throttle_docs_per_second must be" },
+        { R"({"max_target_fill": 0})", "max_target_fill must be above 0 and at most 1, not 0" },
+        { R"({"max_target_fill": "0.5"})", "max_target_fill must be" },
+        { R"([1, 2])", "the settings are not a JSON object" },
+        { "{", "the settings is not JSON" },
+    };
+    for (const auto& [text, expected] : bad) {
+        SCOPED_TRACE(text);
+        auto settings = readMigrationSettings(text);
+        ASSERT_FALSE(settings);
+        EXPECT_EQ(settings.error().code, ErrorCode::InvalidArgument);
+        EXPECT_NE(settings.error().message.find(expected), std::string::npos) << settings.error().message;
+    }
+    auto good = readMigrationSettings(R"({"max_concurrent": 8, "rollback_window_seconds": 2592000})");
+    ASSERT_TRUE(good) << good.error().describe();
+    EXPECT_EQ(good->maxConcurrent, 8u);
+    EXPECT_EQ(good->rollbackWindowSeconds, 2592000u);
+    EXPECT_EQ(good->backfillBatch, MigrationSettings {}.backfillBatch) << "a key not given keeps its default";
 }
 
 TEST(AccessPolicy, TheFileIsReadAgainWhenItChangesAndABadEditKeepsTheLastGoodOne)
@@ -173,6 +228,22 @@ TEST(AdminChanges, OperatorsMoveWithinTheirLimitsAndAdminsDoTheRest)
     }
 }
 
+TEST(AdminChanges, APlanThatDoesWhatOnlyAnAdminMayNeedsAnAdminWhateverItMoves)
+{
+    const OperatorLimits limits { 10, 1000 };
+    PreparedChange plan = moves(0, 0);
+    plan.size.adminEffects = { "it creates shard s9 on node n0 and moves no space into it; creating a shard needs "
+                               "the admin role" };
+    EXPECT_EQ(requiredRole(plan, limits), Role::Admin);
+    EXPECT_EQ(whyRole(plan, limits), plan.size.adminEffects.front());
+    plan.size.adminEffects.push_back("it sets shard s0 draining without moving a space off it");
+    EXPECT_EQ(
+        whyRole(plan, limits), plan.size.adminEffects[0] + "; it sets shard s0 draining without moving a space off it");
+    PreparedChange operation = plan;
+    operation.change.mutable_start_operation()->set_kind("drain");
+    EXPECT_EQ(requiredRole(operation, limits), Role::Admin) << "an operation is judged by the plan it queues";
+}
+
 TEST(AdminChanges, BigMovesRetiringANodeAndRaisingLimitsNeedASecondPerson)
 {
     ApprovalThresholds thresholds;
@@ -271,12 +342,39 @@ TEST(AccessPolicy, LoosenedAccessNamesEveryRaiseAndATighteningNone)
         ASSERT_TRUE(after) << after.error().describe();
         EXPECT_EQ(loosenedAccess(*before, *after), expected);
     }
+    // A longer expiry keeps requests open longer: looser.
+    AccessPolicy longer = *before;
+    longer.approval.expireAfter = std::chrono::hours(48);
+    EXPECT_EQ(loosenedAccess(*before, longer), (std::vector<std::string> { "approval.expire_hours 24 -> 48" }));
     // From a threshold that was off, nothing is looser.
     AccessPolicy off = *before;
     off.approval.maxSpaces = 0;
     AccessPolicy on = off;
     on.approval.maxSpaces = 1000;
     EXPECT_TRUE(loosenedAccess(off, on).empty());
+}
+
+TEST(AccessPolicy, TheChangesListEverythingThatDiffersLoosenedOrTightened)
+{
+    auto before = AccessPolicy::parse(R"({"version": 1,
+        "roles": {"alice": "admin", "bob": "operator", "dave": "admin", "vera": "viewer"},
+        "operator_limits": {"max_spaces": 100, "max_bytes": 1000},
+        "approval": {"max_spaces": 10, "max_bytes": 100}})",
+        "before");
+    auto after = AccessPolicy::parse(R"({"version": 1,
+        "roles": {"alice": "admin", "bob": "admin", "dave": "operator", "mallory": "viewer"},
+        "default_role": "viewer",
+        "operator_limits": {"max_spaces": 5, "max_bytes": 1000},
+        "approval": {"max_spaces": 0, "max_bytes": 100, "retire_node": false, "expire_hours": 12}})",
+        "after");
+    ASSERT_TRUE(before && after);
+    EXPECT_EQ(accessPolicyChanges(*before, *after),
+        (std::vector<std::string> { "bob operator -> admin", "dave admin -> operator", "mallory none -> viewer",
+            "default_role none -> viewer", "operator_limits.max_spaces 100 -> 5", "approval.max_spaces 10 -> 0 (off)",
+            "approval.retire_node on -> off", "approval.expire_hours 24 -> 12" }))
+        << "vera is a viewer either way (listed, then by default): unchanged";
+    EXPECT_TRUE(accessPolicyChanges(*before, *before).empty());
+    EXPECT_EQ(accessPolicyChanges(*after, *before).size(), 8u);
 }
 
 class ApprovalsTest : public ::testing::Test {
@@ -590,6 +688,40 @@ TEST_F(ApprovalsTest, APolicyChangeThatLoosensAccessNeedsASecondAdminAndATighten
         "approval": {"max_spaces": 2}})");
     EXPECT_TRUE(tightening.size.loosenedAccess.empty());
     EXPECT_EQ(approvalNeed(tightening, thresholds), "");
+}
+
+TEST_F(ApprovalsTest, APolicyChangeIsMadeOnlyOnThePolicyItWasAskedOn)
+{
+    NodeClientPool pool;
+    FleetAdmin admin(*m_store, pool);
+    auto stored = storeAccessPolicy(
+        *m_store, R"({"version": 1, "roles": {"alice": "admin", "dave": "admin"}})", { "alice", "" });
+    ASSERT_TRUE(stored);
+    v1::AdminChange raise;
+    raise.mutable_set_access_policy()->set_policy_json(
+        R"({"version": 1, "roles": {"alice": "admin", "dave": "admin", "bob": "operator"}})");
+    auto asked = prepareChange(admin, raise);
+    ASSERT_TRUE(asked) << asked.error().describe();
+    ASSERT_TRUE(asked->change.set_access_policy().has_policy_revision());
+    EXPECT_EQ(asked->change.set_access_policy().policy_revision(), *stored);
+    EXPECT_EQ(asked->size.policyChanges, (std::vector<std::string> { "bob none -> operator" }));
+
+    // dave is demoted meanwhile: the old request neither prepares nor applies any more.
+    ASSERT_TRUE(storeAccessPolicy(
+        *m_store, R"({"version": 1, "roles": {"alice": "admin", "dave": "operator"}})", { "alice", "" }));
+    auto again = prepareChange(admin, asked->change);
+    ASSERT_FALSE(again);
+    EXPECT_EQ(again.error().code, ErrorCode::FailedPrecondition);
+    EXPECT_NE(again.error().message.find("asked against the policy at revision " + std::to_string(*stored)),
+        std::string::npos)
+        << again.error().message;
+    auto made = applyChange(admin, asked->change, { "alice", "" });
+    ASSERT_FALSE(made);
+    EXPECT_EQ(made.error().code, ErrorCode::FailedPrecondition);
+    auto current = currentStoredAccessPolicy(*m_store);
+    ASSERT_TRUE(current);
+    EXPECT_EQ(current->roleOf("dave"), Role::Operator) << "the demotion stands";
+    EXPECT_EQ(current->roleOf("bob"), Role::None);
 }
 
 } // namespace

@@ -373,9 +373,10 @@ TEST_F(CtlMigrationTest, SettingsRoundTripAndAreValidated)
     EXPECT_EQ(parsed["settings"]["rollback_window_seconds"], 60);
     EXPECT_DOUBLE_EQ(parsed["settings"]["max_target_fill"].get<double>(), 0.8);
     EXPECT_EQ(parsed["settings"]["max_per_node"], 2) << "flags not given keep their value";
-    expectRefused({ "migrations", "settings", "--batch", "0" }, 2, "backfill batch must be 1 to 5000");
-    expectRefused({ "migrations", "settings", "--max-target-fill", "1.5" }, 2, "max target fill");
-    expectRefused({ "migrations", "settings", "--cutover-timeout-ms", "10" }, 2, "at least 50 ms");
+    expectRefused(
+        { "migrations", "settings", "--batch", "0" }, 2, "backfill_batch must be a whole number from 1 to 5000");
+    expectRefused({ "migrations", "settings", "--max-target-fill", "1.5" }, 2, "max_target_fill");
+    expectRefused({ "migrations", "settings", "--cutover-timeout-ms", "10" }, 2, "from 50 to 600000");
     EXPECT_EQ(historySince(before).at(0).action, "set-migration-settings");
 }
 

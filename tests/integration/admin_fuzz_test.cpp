@@ -1,0 +1,369 @@
+// A fuzz test of shardmapd's Admin API (issue 25): random and mutated messages against a real
+// shardmapd as an admin, bounded in count and time. Changes with random fields and random or
+// mutated JSON in plan_json, settings_json and policy_json go through the real client; random
+// and mutated bytes go to every method through grpc::GenericStub, below the generated code.
+// shardmapd must never crash and must still serve a normal call afterwards. Each seed is printed;
+// SHARDMAP_FUZZ_SEED=N runs that one seed again.
+#include "admin_fixture.h"
+#include "core/client/admin_client.h"
+#include "core/plan/plan.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <future>
+#include <grpcpp/generic/generic_stub.h>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+
+using namespace shardmap;
+using namespace shardmap::testing;
+using nlohmann::json;
+
+namespace {
+
+constexpr int kMessagesPerSeed = 400;
+constexpr auto kTimePerSeed = std::chrono::seconds(3);
+constexpr std::uint64_t kSeeds[] = { 1, 2, 3 };
+
+const char* const kMethods[] = { "/shardmap.v1.Admin/WhoAmI", "/shardmap.v1.Admin/Change",
+    "/shardmap.v1.Admin/ListApprovals", "/shardmap.v1.Admin/Approve", "/shardmap.v1.Admin/Refuse",
+    "/shardmap.v1.Admin/ReadMap", "/shardmap.v1.Admin/ReadHistory", "/shardmap.v1.Admin/ReadLeases" };
+
+// Ids and addresses that exist, nearly exist or are tricks; addresses stay on loopback so that
+// no call waits on a name lookup.
+const char* const kWords[] = { "", "s0", "s1", "n0", "n1", "acme", "globex", "s9", "../s0", "s0/../../x", "ap-1",
+    "ap-0000000000000-0000", "m-1", "op-1", "drain", "split", "merge", "isolate", "retire-node", "move", "draining",
+    "active", "retired", "readonly", "127.0.0.1:1", "alice", "title", "\xff\xfe" };
+const char* const kKeys[] = { "version", "baseRevision", "moves", "newShards", "remaining", "kind", "subject", "into",
+    "space", "from", "to", "id", "node", "state", "capacity_docs", "capacity_bytes", "roles", "default_role",
+    "operator_limits", "approval", "max_spaces", "max_bytes", "expire_hours", "retire_node", "raise_limits",
+    "max_concurrent", "max_per_node", "backfill_batch", "max_target_fill", "rollback_window_seconds",
+    "cutover_timeout_ms", "start_retry_seconds", "alice" };
+const char* const kNumbers[] = { "0", "1", "-1", "2", "64", "8760", "8761", "4294967296", "5000000000000000",
+    "18446744073709551615", "18446744073709551616", "-9223372036854775808", "1e308", "-1e308", "0.5", "1.5", "1e-300" };
+
+class Fuzzer {
+public:
+    explicit Fuzzer(std::uint64_t seed)
+        : m_random(seed)
+    {
+    }
+
+    std::size_t below(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(m_random); }
+    bool chance(int percent) { return below(100) < static_cast<std::size_t>(percent); }
+    template <typename T, std::size_t N> const T& pick(const T (&items)[N]) { return items[below(N)]; }
+
+    std::string bytes(std::size_t most)
+    {
+        std::string out(below(most + 1), '\0');
+        for (char& c : out)
+            c = static_cast<char>(below(256));
+        return out;
+    }
+
+    std::string text() { return chance(70) ? std::string(pick(kWords)) : bytes(40); }
+
+    // A JSON value: scalars, containers of plausible keys, and runs of nesting up to 100,000 deep.
+    json value(int depth = 0)
+    {
+        switch (below(depth > 3 ? 4 : 7)) {
+        case 0: return nullptr;
+        case 1: return json::parse(pick(kNumbers));
+        case 2: return chance(50);
+        case 3: return text();
+        case 4: {
+            json object = json::object();
+            for (std::size_t i = below(5); i > 0; --i)
+                object[pick(kKeys)] = value(depth + 1);
+            return object;
+        }
+        case 5: {
+            json array = json::array();
+            for (std::size_t i = below(5); i > 0; --i)
+                array.push_back(value(depth + 1));
+            return array;
+        }
+        default: return json::array();
+        }
+    }
+
+    std::string dump(const json& doc) { return doc.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+    // A document shardmapd reads, with some of its values replaced.
+    std::string perturbed(json doc)
+    {
+        for (std::size_t i = below(3) + 1; i > 0; --i) {
+            json* at = &doc;
+            while (at->is_structured() && !at->empty() && chance(50)) {
+                auto it = at->begin();
+                std::advance(it, static_cast<std::ptrdiff_t>(below(at->size())));
+                at = &*it;
+            }
+            if (at->is_object() && chance(50))
+                (*at)[pick(kKeys)] = value();
+            else
+                *at = value();
+        }
+        return dump(doc);
+    }
+
+    std::string deep(const std::string& inside)
+    {
+        const std::size_t levels = chance(50) ? 60 + below(10) : 1 + below(100'000);
+        const std::string open = chance(50) ? "[" : "{\"a\":";
+        std::string out;
+        out.reserve(levels * (open.size() + 1) + inside.size());
+        for (std::size_t i = 0; i < levels; ++i)
+            out += open;
+        out += inside;
+        for (std::size_t i = 0; i < levels && chance(95); ++i)
+            out += open == "[" ? ']' : '}';
+        return out;
+    }
+
+    // Byte-level damage: flips, insertions, deletions, truncation, a deep run spliced in.
+    std::string mutated(std::string text)
+    {
+        for (std::size_t i = below(4) + 1; i > 0; --i) {
+            const std::size_t at = text.empty() ? 0 : below(text.size());
+            switch (below(5)) {
+            case 0:
+                if (!text.empty())
+                    text[at] = static_cast<char>(below(256));
+                break;
+            case 1: text.insert(at, bytes(8)); break;
+            case 2: text.erase(at, below(16)); break;
+            case 3: text.resize(at); break;
+            default: text.insert(at, deep("1")); break;
+            }
+        }
+        return text;
+    }
+
+    // Random JSON, a valid document, one with values replaced, one damaged, or a deep one.
+    std::string jsonField(const json& valid)
+    {
+        switch (below(5)) {
+        case 0: return dump(value());
+        case 1: return dump(valid);
+        case 2: return perturbed(valid);
+        case 3: return mutated(dump(valid));
+        default: return deep(dump(value()));
+        }
+    }
+
+    v1::AdminChange change(const json& plan, const json& settings, const json& policy)
+    {
+        v1::AdminChange change;
+        switch (below(14)) {
+        case 0: {
+            auto& queue = *change.mutable_queue_migration();
+            queue.set_space(text());
+            queue.set_target_shard(text());
+            queue.set_throttle(m_random());
+            break;
+        }
+        case 1: {
+            auto& steer = *change.mutable_steer_migration();
+            steer.set_migration(text());
+            steer.set_action(static_cast<v1::SteerMigration::Action>(below(7)));
+            break;
+        }
+        case 2:
+            change.mutable_set_throttle()->set_migration(text());
+            change.mutable_set_throttle()->set_docs_per_second(m_random());
+            break;
+        case 3: change.mutable_set_settings()->set_settings_json(jsonField(settings)); break;
+        case 4: change.mutable_apply_plan()->set_plan_json(jsonField(plan)); break;
+        case 5: {
+            auto& operation = *change.mutable_start_operation();
+            operation.set_kind(text());
+            operation.set_subject(text());
+            operation.set_into(text());
+            operation.set_node(text());
+            break;
+        }
+        case 6:
+            for (std::size_t i = below(4); i > 0; --i) {
+                auto* move = change.mutable_move_spaces()->add_moves();
+                move->set_space(text());
+                move->set_target_shard(text());
+            }
+            change.mutable_move_spaces();
+            break;
+        case 7:
+            change.mutable_add_node()->set_id(text());
+            change.mutable_add_node()->set_address(pick(kWords));
+            (*change.mutable_add_node()->mutable_labels())[text()] = text();
+            break;
+        case 8: change.mutable_remove_node()->set_id(text()); break;
+        case 9: {
+            auto& shard = *change.mutable_create_shard();
+            shard.set_id(text());
+            shard.set_node(text());
+            shard.add_fields(text());
+            shard.set_capacity_docs(m_random());
+            shard.set_capacity_bytes(m_random());
+            break;
+        }
+        case 10:
+            change.mutable_set_shard_state()->set_shard(text());
+            change.mutable_set_shard_state()->set_state(text());
+            break;
+        case 11:
+            change.mutable_pin_space()->set_space(text());
+            change.mutable_pin_space()->set_shard(text());
+            break;
+        case 12:
+            change.mutable_reassign_space()->set_space(text());
+            change.mutable_reassign_space()->set_shard(text());
+            break;
+        default:
+            change.mutable_set_access_policy()->set_policy_json(jsonField(policy));
+            if (chance(50))
+                change.mutable_set_access_policy()->set_policy_revision(m_random() % 1000);
+            break;
+        }
+        return change;
+    }
+
+    // The bytes of a request to one of the methods: random, or a real request damaged.
+    std::string payload(const v1::AdminChange& change)
+    {
+        if (chance(30))
+            return bytes(256);
+        v1::ChangeRequest request;
+        *request.mutable_change() = change;
+        request.set_reason(text());
+        return mutated(request.SerializeAsString());
+    }
+
+private:
+    std::mt19937_64 m_random;
+};
+
+class AdminFuzzTest : public AdminFixture {
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(makeTestCertificates(m_dir.path()));
+        for (const char* name : { "alice", "vera" })
+            ASSERT_TRUE(makeClientCertificate(m_dir.path(), name));
+        startCtlFleet(m_dir, storeUri(), m_nodes);
+        ASSERT_EQ(
+            runCtl(m_dir, storeUri(), { "write", "--space", "acme", "--id", "d1", "--field", "title=x" }).code, 0);
+        // A policy file, so that a fuzzed SetAccessPolicy (which writes the store's) cannot lock
+        // the test out; no executor, so that what the calls queue stays queued.
+        std::ofstream(m_dir.file("access.json"))
+            << R"({"version": 1, "roles": {"alice": "admin", "vera": "viewer"}, "approval": {"max_spaces": 1}})";
+        m_controller = ControllerProcess::start(m_dir.file("shardmapd.stderr"),
+            { "--store", storeUri(), "--id", "c1", "--no-executor", "--tls-cert", m_dir.file("server.pem"), "--tls-key",
+                m_dir.file("server.key"), "--tls-ca", m_dir.file("ca.pem"), "--access-policy",
+                m_dir.file("access.json") });
+        ASSERT_TRUE(m_controller);
+    }
+
+    std::unique_ptr<core::AdminClient> client(const std::string& who)
+    {
+        core::AdminClientOptions options;
+        options.address = m_controller->address();
+        options.caFile = m_dir.file("ca.pem");
+        options.certFile = m_dir.file(who + ".pem");
+        options.keyFile = m_dir.file(who + ".key");
+        options.timeout = std::chrono::seconds(5);
+        auto connected = core::AdminClient::connect(options);
+        EXPECT_TRUE(connected) << connected.error().describe();
+        return connected ? std::move(*connected) : nullptr;
+    }
+
+    std::shared_ptr<grpc::Channel> channel(const std::string& who)
+    {
+        core::NodeClientOptions tls;
+        tls.caFile = m_dir.file("ca.pem");
+        tls.certFile = m_dir.file(who + ".pem");
+        tls.keyFile = m_dir.file(who + ".key");
+        auto credentials = core::clientChannelCredentials(tls);
+        EXPECT_TRUE(credentials);
+        grpc::ChannelArguments args;
+        args.SetMaxSendMessageSize(64 * 1024 * 1024);
+        return grpc::CreateCustomChannel(m_controller->address(), *credentials, args);
+    }
+
+    // Valid documents of each kind, for the fuzzer to start from.
+    json validPlan()
+    {
+        core::Plan plan;
+        plan.baseRevision = map().revision;
+        plan.kind = "split";
+        plan.subject = map().spaces.at("acme").value.shard;
+        plan.newShards.push_back({ "s9", "n0", core::ShardState::Active, 0, 0 });
+        plan.addMove({ "acme", plan.subject, "s9" });
+        return json::parse(plan.encode());
+    }
+};
+
+grpc::StatusCode rawCall(grpc::GenericStub& stub, const std::string& method, const std::string& bytes)
+{
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    grpc::Slice slice(bytes);
+    grpc::ByteBuffer request(&slice, 1);
+    grpc::ByteBuffer response;
+    std::promise<grpc::Status> done;
+    stub.UnaryCall(&context, method, grpc::StubOptions(), &request, &response,
+        [&done](grpc::Status status) { done.set_value(std::move(status)); });
+    return done.get_future().get().error_code();
+}
+
+TEST_F(AdminFuzzTest, RandomAndMutatedMessagesNeverCrashShardmapdAndItKeepsServing)
+{
+    const json plan = validPlan();
+    const json settings = json::parse(core::encode(core::MigrationSettings {}));
+    const json policy = json::parse(R"({"version": 1, "roles": {"alice": "admin", "bob": "operator"},
+        "default_role": "none", "operator_limits": {"max_spaces": 2, "max_bytes": 1000},
+        "approval": {"max_spaces": 1, "max_bytes": 10, "retire_node": true, "raise_limits": true, "expire_hours": 24}})");
+    std::vector<std::uint64_t> seeds(std::begin(kSeeds), std::end(kSeeds));
+    if (const char* seed = std::getenv("SHARDMAP_FUZZ_SEED"))
+        seeds = { std::stoull(seed) };
+
+    auto admin = client("alice");
+    ASSERT_TRUE(admin);
+    grpc::GenericStub raw(channel("alice"));
+    for (const std::uint64_t seed : seeds) {
+        SCOPED_TRACE("SHARDMAP_FUZZ_SEED=" + std::to_string(seed));
+        Fuzzer fuzzer(seed);
+        std::map<std::string, int> answers;
+        const auto until = std::chrono::steady_clock::now() + kTimePerSeed;
+        int sent = 0;
+        for (; sent < kMessagesPerSeed && std::chrono::steady_clock::now() < until; ++sent) {
+            const v1::AdminChange change = fuzzer.change(plan, settings, policy);
+            if (fuzzer.chance(60)) {
+                auto made = admin->change(change, fuzzer.text());
+                ++answers[made ? "OK" : core::errorCodeName(made.error().code)];
+            } else {
+                const std::string method = fuzzer.pick(kMethods);
+                ++answers[method.substr(method.rfind('/') + 1) + " "
+                    + std::to_string(static_cast<int>(rawCall(raw, method, fuzzer.payload(change))))];
+            }
+            ASSERT_FALSE(m_controller->process().wait(std::chrono::milliseconds(0)))
+                << "shardmapd exited at message " << sent << " of seed " << seed << ":\n"
+                << m_controller->stderrText();
+        }
+        std::string summary;
+        for (const auto& [answer, count] : answers)
+            summary += " " + answer + "=" + std::to_string(count);
+        std::cout << "admin fuzz seed " << seed << ": " << sent << " messages;" << summary << "\n";
+    }
+
+    // A normal call as another caller still works.
+    auto who = client("vera")->whoAmI();
+    ASSERT_TRUE(who) << who.error().describe();
+    EXPECT_EQ(who->identity(), "vera");
+    auto read = client("vera")->readMap();
+    ASSERT_TRUE(read) << read.error().describe();
+    EXPECT_GT(read->records.size(), 0u);
+}
+
+} // namespace
