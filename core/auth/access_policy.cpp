@@ -313,6 +313,24 @@ std::set<PeerIdentity> namedIdentities(
     return identities;
 }
 
+// "IDENTITY was -> now" for each identity either policy names whose role changed as `counts` says.
+// A bare name changed for the certificate and the token alike is said once, as written.
+template <typename Counts>
+std::vector<std::string> roleChanges(const AccessPolicy& before, const AccessPolicy& after, Counts counts)
+{
+    std::vector<std::string> changes;
+    for (const PeerIdentity& identity : namedIdentities(before.roles, after.roles)) {
+        const Role was = before.roleOf(identity);
+        const Role now = after.roleOf(identity);
+        const PeerIdentity certificate { IdentityKind::CommonName, identity.name };
+        const bool saidAsCertificate = identity.kind == IdentityKind::Token && before.roleOf(certificate) == was
+            && after.roleOf(certificate) == now;
+        if (counts(was, now) && !saidAsCertificate)
+            changes.push_back(identity.text() + " " + roleName(was) + " -> " + roleName(now));
+    }
+    return changes;
+}
+
 std::string expireHoursChange(const AccessPolicy& before, const AccessPolicy& after)
 {
     return "approval.expire_hours " + std::to_string(before.approval.expireAfter.count()) + " -> "
@@ -323,17 +341,8 @@ std::string expireHoursChange(const AccessPolicy& before, const AccessPolicy& af
 
 std::vector<std::string> loosenedAccess(const AccessPolicy& before, const AccessPolicy& after)
 {
-    std::vector<std::string> loosened;
-    for (const PeerIdentity& identity : namedIdentities(before.roles, after.roles)) {
-        const Role was = before.roleOf(identity);
-        const Role now = after.roleOf(identity);
-        // A bare name raised for the certificate and the token alike is said once, as written.
-        const PeerIdentity certificate { IdentityKind::CommonName, identity.name };
-        const bool saidAsCertificate = identity.kind == IdentityKind::Token && before.roleOf(certificate) == was
-            && after.roleOf(certificate) == now;
-        if (now > was && !saidAsCertificate)
-            loosened.push_back(identity.text() + " " + roleName(was) + " -> " + roleName(now));
-    }
+    std::vector<std::string> loosened
+        = roleChanges(before, after, [](Role was, Role now) { return now > was; });
     // An identity taken from its person may approve that person's requests.
     for (const PeerIdentity& identity : namedIdentities(before.people, after.people)) {
         const auto was = before.personOf(identity);
@@ -375,17 +384,8 @@ std::vector<std::string> loosenedAccess(const AccessPolicy& before, const Access
 
 std::vector<std::string> accessPolicyChanges(const AccessPolicy& before, const AccessPolicy& after)
 {
-    std::vector<std::string> changes;
-    for (const PeerIdentity& identity : namedIdentities(before.roles, after.roles)) {
-        const Role was = before.roleOf(identity);
-        const Role now = after.roleOf(identity);
-        // A bare name changed for the certificate and the token alike is said once, as written.
-        const PeerIdentity certificate { IdentityKind::CommonName, identity.name };
-        const bool saidAsCertificate = identity.kind == IdentityKind::Token && before.roleOf(certificate) == was
-            && after.roleOf(certificate) == now;
-        if (now != was && !saidAsCertificate)
-            changes.push_back(identity.text() + " " + roleName(was) + " -> " + roleName(now));
-    }
+    std::vector<std::string> changes
+        = roleChanges(before, after, [](Role was, Role now) { return now != was; });
     for (const PeerIdentity& identity : namedIdentities(before.people, after.people)) {
         const auto was = before.personOf(identity);
         const auto now = after.personOf(identity);

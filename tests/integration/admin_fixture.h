@@ -3,13 +3,16 @@
 // shardmapd's Admin API for a test (issue 17): real nodes, a real shardmapd with mutual TLS, and
 // the real shardmapctl as a person holding a client certificate the test CA signed.
 
+#include "core/client/admin_client.h"
 #include "core/map/shard_map.h"
 #include "core/store/metadata_store.h"
 #include "ctl_run.h"
 #include "tests/support/certificates.h"
 #include "tests/support/controller_process.h"
 
+#include <chrono>
 #include <cstdlib>
+#include <memory>
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
@@ -38,6 +41,20 @@ protected:
             "mallory" };
         argv.insert(argv.end(), args.begin(), args.end());
         return runProgram(m_dir, argv, {}, "ctl-" + who);
+    }
+
+    // The Admin API as `who` (its certificate), in this process.
+    std::unique_ptr<core::AdminClient> adminClient(const std::string& who, std::chrono::seconds timeout)
+    {
+        core::AdminClientOptions options;
+        options.address = m_controller->address();
+        options.caFile = m_dir.file("ca.pem");
+        options.certFile = m_dir.file(who + ".pem");
+        options.keyFile = m_dir.file(who + ".key");
+        options.timeout = timeout;
+        auto connected = core::AdminClient::connect(options);
+        EXPECT_TRUE(connected) << connected.error().describe();
+        return connected ? std::move(*connected) : nullptr;
     }
 
     core::MapSnapshot map()

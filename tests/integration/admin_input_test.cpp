@@ -54,15 +54,7 @@ protected:
 
     std::unique_ptr<core::AdminClient> client(const std::string& who)
     {
-        core::AdminClientOptions options;
-        options.address = m_controller->address();
-        options.caFile = m_dir.file("ca.pem");
-        options.certFile = m_dir.file(who + ".pem");
-        options.keyFile = m_dir.file(who + ".key");
-        options.timeout = std::chrono::seconds(30);
-        auto connected = core::AdminClient::connect(options);
-        EXPECT_TRUE(connected) << connected.error().describe();
-        return connected ? std::move(*connected) : nullptr;
+        return adminClient(who, std::chrono::seconds(30));
     }
 
     core::Result<v1::ChangeResponse> applyPlan(const std::string& who, const std::string& planJson)

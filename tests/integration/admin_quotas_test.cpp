@@ -58,15 +58,7 @@ protected:
     // The Admin API as `who`, in this process.
     std::unique_ptr<core::AdminClient> client(const std::string& who)
     {
-        core::AdminClientOptions options;
-        options.address = m_controller->address();
-        options.caFile = m_dir.file("ca.pem");
-        options.certFile = m_dir.file(who + ".pem");
-        options.keyFile = m_dir.file(who + ".key");
-        options.timeout = std::chrono::seconds(60);
-        auto connected = core::AdminClient::connect(options);
-        EXPECT_TRUE(connected) << connected.error().describe();
-        return connected ? std::move(*connected) : nullptr;
+        return adminClient(who, std::chrono::seconds(60));
     }
 
     static v1::AdminChange migrate(const std::string& space, const std::string& shard)
