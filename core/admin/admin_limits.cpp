@@ -146,11 +146,14 @@ Status checkChange(const v1::AdminChange& change)
 
 Status checkChangeRequestSize(const v1::ChangeRequest& request)
 {
-    if (const std::size_t size = request.ByteSizeLong(); size > kMaxChangeRequestBytes)
-        return tooLarge("the change request", size, kMaxChangeRequestBytes);
+    // The fields first, so that a refusal names the one that is too large.
     if (auto status = checkAll("", { { "reason", request.reason(), kMaxReasonBytes } }); !status)
         return status;
-    return checkChange(request.change());
+    if (auto status = checkChange(request.change()); !status)
+        return status;
+    if (const std::size_t size = request.ByteSizeLong(); size > kMaxChangeRequestBytes)
+        return tooLarge("the change request", size, kMaxChangeRequestBytes);
+    return {};
 }
 
 Status checkDecideRequestSize(const v1::DecideRequest& request)

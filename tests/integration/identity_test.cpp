@@ -294,7 +294,7 @@ TEST_F(SecretFilesTest, ATokenTakenOutIsRefusedHoweverTheEditWentAndSaidAtError)
     std::filesystem::remove(m_dir.file("tokens"));
     letItLook();
     expectTokenRefused("c", broken);
-    EXPECT_TRUE(logged(m_controller->stderrText(), "error", "--tokens: " + m_dir.file("tokens") + ": cannot open it"))
+    EXPECT_TRUE(logged(m_controller->stderrText(), "error", "--tokens: cannot read the file " + m_dir.file("tokens")))
         << m_controller->stderrText();
     writeSecretFile(m_dir.file("tokens"), m_lines["c"] + "\n");
     letItLook();
