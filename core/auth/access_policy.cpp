@@ -268,9 +268,8 @@ Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::str
         policy.approval.maxBytes = *bytes;
         policy.approval.expireAfter = std::chrono::hours(*hours);
         auto window = readMinutes(*approval, policy.approval.window, source, "approval");
-        auto pending = readCount(
-            *approval, "max_pending_per_identity", policy.approval.maxPendingPerIdentity, source, "approval",
-            kMaxPolicySpaces);
+        auto pending = readCount(*approval, "max_pending_per_identity", policy.approval.maxPendingPerIdentity, source,
+            "approval", kMaxPolicySpaces);
         if (!window)
             return window.error();
         if (!pending)
@@ -341,8 +340,7 @@ std::string expireHoursChange(const AccessPolicy& before, const AccessPolicy& af
 
 std::vector<std::string> loosenedAccess(const AccessPolicy& before, const AccessPolicy& after)
 {
-    std::vector<std::string> loosened
-        = roleChanges(before, after, [](Role was, Role now) { return now > was; });
+    std::vector<std::string> loosened = roleChanges(before, after, [](Role was, Role now) { return now > was; });
     // An identity taken from its person may approve that person's requests.
     for (const PeerIdentity& identity : namedIdentities(before.people, after.people)) {
         const auto was = before.personOf(identity);
@@ -384,8 +382,7 @@ std::vector<std::string> loosenedAccess(const AccessPolicy& before, const Access
 
 std::vector<std::string> accessPolicyChanges(const AccessPolicy& before, const AccessPolicy& after)
 {
-    std::vector<std::string> changes
-        = roleChanges(before, after, [](Role was, Role now) { return now != was; });
+    std::vector<std::string> changes = roleChanges(before, after, [](Role was, Role now) { return now != was; });
     for (const PeerIdentity& identity : namedIdentities(before.people, after.people)) {
         const auto was = before.personOf(identity);
         const auto now = after.personOf(identity);

@@ -24,9 +24,8 @@ LogSink prefixed(const LogSink& log, const std::string& prefix)
 
 } // namespace
 
-Result<AdminAccess> AdminAccess::load(
-    const std::string& policy, const std::string& tokensPath, MetadataStore& store, AuditChainMonitor& audit,
-    LogSink log)
+Result<AdminAccess> AdminAccess::load(const std::string& policy, const std::string& tokensPath, MetadataStore& store,
+    AuditChainMonitor& audit, LogSink log)
 {
     AdminAccess access;
     if (policy == "store") {

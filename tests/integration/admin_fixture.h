@@ -12,8 +12,8 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <memory>
 #include <gtest/gtest.h>
+#include <memory>
 #include <string>
 #include <vector>
 
