@@ -756,10 +756,14 @@ void ShardStore::recordActivity(const PendingBatch& batch)
     const auto& summary = batch.result.value();
     std::lock_guard lock(m_activityMutex);
     m_activity.writesApplied += summary.applied;
+    // A migration's copies (backfill slices, verify's repairs) are the shard's work but not its
+    // tenants' load: counted as a space's writes they would make the planner chase its own moves.
+    const bool tenantWrites = !batch.background && !batch.repair;
     for (std::size_t i = 0; i < batch.items.size() && i < summary.results.size(); ++i) {
         if (summary.results[i].outcome != WriteOutcome::Applied)
             continue;
-        m_activity.spaces[batch.items[i].doc.space].writes += 1;
+        if (tenantWrites)
+            m_activity.spaces[batch.items[i].doc.space].writes += 1;
         m_activity.docsIndexed += batch.items[i].doc.deleted ? 0 : 1;
     }
 }

@@ -99,7 +99,9 @@ struct ScanPage {
     bool done = false;
 };
 
-// Cumulative activity counters; rates are deltas between two reads.
+// Cumulative activity counters; rates are deltas between two reads. A space's writes are its
+// clients' writes (dual writes included), not a migration's copies; the shard's writesApplied
+// and docsIndexed count both.
 struct SpaceActivity {
     std::uint64_t queries = 0;
     std::uint64_t writes = 0;

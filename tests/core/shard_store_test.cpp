@@ -520,6 +520,22 @@ TEST_F(ShardStoreTest, ABackfillAnswersEveryItemInOrderAndIsFencedLikeAnyWrite)
     EXPECT_TRUE(m_store->write({}, WriteMode::Backfill)) << "an empty copy is no error";
 }
 
+TEST_F(ShardStoreTest, AMigrationsCopiesAreTheShardsWritesButNotTheSpacesLoad)
+{
+    std::vector<WriteItem> copy;
+    for (int i = 0; i < 120; ++i)
+        copy.push_back({ doc("acme", "c" + std::to_string(i), 1, "copied"), 1 });
+    ASSERT_TRUE(m_store->write(copy, WriteMode::Backfill));
+    std::vector<WriteItem> repair { { doc("acme", "c0", 1, "repaired"), 1 } };
+    ASSERT_TRUE(m_store->write(repair, WriteMode::Repair));
+    write({ doc("acme", "own", 1, "a client's write"), doc("globex", "g", 1, "another tenant") });
+
+    const ShardActivity activity = m_store->activity();
+    EXPECT_EQ(activity.writesApplied, 123u) << "the shard did every write";
+    EXPECT_EQ(activity.spaces.at("acme").writes, 1u) << "only the client's write is the tenant's load";
+    EXPECT_EQ(activity.spaces.at("globex").writes, 1u);
+}
+
 TEST_F(ShardStoreTest, DropSpaceDeletesInBatchesAndLeavesOthers)
 {
     std::vector<Document> docs;
