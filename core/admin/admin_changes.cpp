@@ -49,6 +49,73 @@ Error badChange(const std::string& message)
     return makeError(ErrorCode::InvalidArgument, message);
 }
 
+// The listed spaces' bytes from their owners' nodes, one call per shard. A sample taken before a
+// space's first write says 0 bytes, and a change judged by it would pass every byte limit, so a
+// space that cannot be measured refuses the change. Spaces the map does not have are left out:
+// the change itself refuses them.
+Result<std::map<std::string, std::uint64_t>> measureOnNodes(
+    FleetAdmin& admin, const MapSnapshot& map, const std::vector<std::string>& spaces)
+{
+    std::map<std::string, std::vector<std::string>> byShard;
+    for (const std::string& id : spaces) {
+        if (const SpaceRecord* space = map.space(id))
+            byShard[space->shard].push_back(id);
+    }
+    std::map<std::string, std::uint64_t> bytes;
+    for (const auto& [shardId, ids] : byShard) {
+        const auto cannot = [&](const std::string& why) {
+            return makeError(ErrorCode::Unavailable,
+                "cannot measure space " + ids.front() + " on shard " + shardId + ": " + why
+                    + "; a change that moves a space is judged by its size, so try again when the node answers");
+        };
+        const ShardRecord* shard = map.shard(shardId);
+        const NodeRecord* node = shard ? map.node(shard->node) : nullptr;
+        if (!node)
+            return cannot("the map names no node for the shard");
+        auto client = admin.nodes().get(node->address);
+        auto stats = client ? (*client)->spaceStats(shardId, ids) : Result<std::vector<SpaceStats>>(client.error());
+        if (!stats)
+            return cannot(
+                "node " + node->id + " at " + node->address + " did not answer (" + stats.error().message + ")");
+        for (const std::string& id : ids)
+            bytes[id] = 0;
+        for (const SpaceStats& entry : *stats)
+            bytes[entry.space] = entry.bytesEstimate;
+    }
+    return bytes;
+}
+
+// The listed spaces' size: bytes from the sampled metrics, measured on the nodes where the
+// sample has none or says 0.
+Result<ChangeSize> sizeOf(
+    FleetAdmin& admin, const std::vector<std::string>& spaces, const std::map<std::string, std::uint64_t>& sampled)
+{
+    std::vector<std::string> unsized;
+    for (const std::string& space : spaces) {
+        if (const auto found = sampled.find(space); found == sampled.end() || found->second == 0)
+            unsized.push_back(space);
+    }
+    std::map<std::string, std::uint64_t> measured;
+    if (!unsized.empty()) {
+        auto map = admin.map().snapshot();
+        if (!map)
+            return map.error();
+        auto exact = measureOnNodes(admin, *map, unsized);
+        if (!exact)
+            return exact.error();
+        measured = std::move(*exact);
+    }
+    ChangeSize size;
+    size.spaces = spaces.size();
+    for (const std::string& space : spaces) {
+        if (const auto found = measured.find(space); found != measured.end())
+            size.bytes += found->second;
+        else if (const auto sample = sampled.find(space); sample != sampled.end())
+            size.bytes += sample->second;
+    }
+    return size;
+}
+
 // The bytes of the listed spaces, from the planner's view of the fleet (each space's owner
 // measured them), and how many there are.
 Result<ChangeSize> measureSpaces(FleetAdmin& admin, const std::vector<std::string>& spaces)
@@ -56,16 +123,10 @@ Result<ChangeSize> measureSpaces(FleetAdmin& admin, const std::vector<std::strin
     auto input = admin.migrations().plannerInput();
     if (!input)
         return input.error();
-    std::map<std::string, double> bytes;
+    std::map<std::string, std::uint64_t> sampled;
     for (const PlannerSpace& space : input->spaces)
-        bytes[space.id] = space.load.bytes;
-    ChangeSize size;
-    size.spaces = spaces.size();
-    for (const std::string& space : spaces) {
-        if (const auto found = bytes.find(space); found != bytes.end())
-            size.bytes += static_cast<std::uint64_t>(found->second);
-    }
-    return size;
+        sampled[space.id] = static_cast<std::uint64_t>(space.load.bytes);
+    return sizeOf(admin, spaces, sampled);
 }
 
 std::vector<std::string> spacesOf(const Plan& plan)
@@ -243,8 +304,10 @@ Result<PreparedChange> prepareChange(FleetAdmin& admin, const v1::AdminChange& c
         if (!map)
             return map.error();
         const PreflightFacts facts = gatherPreflightFacts(*map, admin.nodes(), queue.space(), queue.target_shard());
-        prepared.size.spaces = 1;
-        prepared.size.bytes = facts.spaceBytes;
+        auto size = sizeOf(admin, { queue.space() }, { { queue.space(), facts.spaceBytes } });
+        if (!size)
+            return size.error();
+        prepared.size = *size;
         prepared.summary = movesSummary("move " + queue.space() + " to " + queue.target_shard(), prepared.size);
         return prepared;
     }

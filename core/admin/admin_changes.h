@@ -50,7 +50,9 @@ struct PreparedChange {
 std::vector<std::string> raisedLimits(const MigrationSettings& before, const MigrationSettings& after);
 
 // Reads what the change needs to be measured (the map; for moves the planner's view of the
-// fleet, with each space's bytes from its node). InvalidArgument for an empty or malformed change.
+// fleet, with each space's bytes from its node). InvalidArgument for an empty or malformed change;
+// Unavailable when a space the change moves has no bytes in the sampled metrics and its node
+// cannot measure it (an unmeasured space would pass every byte limit).
 // A policy change is bound to the access/policy revision it is asked against (set in the change
 // it returns); FailedPrecondition when the change names a revision the policy has moved on from.
 Result<PreparedChange> prepareChange(FleetAdmin& admin, const v1::AdminChange& change);

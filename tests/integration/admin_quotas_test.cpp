@@ -304,4 +304,47 @@ TEST_F(AdminQuotasTest, LimitsAndThresholdsCountAnIdentitysChangesOverTheWindow)
     expectServing("bob");
 }
 
+TEST_F(AdminQuotasTest, ASpaceIsMeasuredOnItsNodeAndOneThatCannotBeIsRefused)
+{
+    // An operator may move 1 byte; more than 1 byte needs a second person.
+    start(R"({"max_spaces": 100, "max_bytes": 1})", R"({"max_spaces": 100, "max_bytes": 1})");
+    // A one-document space moved right after its write: no metrics sample has it yet.
+    ASSERT_EQ(runCtl(m_dir, storeUri(), { "write", "--space", "wayne", "--id", "d1", "--field", "title=x" }).code, 0);
+    const std::string home = map().spaces.at("wayne").value.shard;
+    const std::string other = home == "s2" ? "s1" : "s2";
+    auto byOperator = as("bob", { "migrate", "wayne", "--to", other });
+    EXPECT_EQ(byOperator.code, kRefused) << byOperator.out << byOperator.err;
+    EXPECT_NE(byOperator.err.find("bob is an operator; it moves "), std::string::npos) << byOperator.err;
+    EXPECT_NE(byOperator.err.find("; an operator may move 1 B at once"), std::string::npos) << byOperator.err;
+    auto byAdmin = as("alice", { "migrate", "wayne", "--to", other });
+    EXPECT_EQ(byAdmin.code, kAwaiting) << byAdmin.out << byAdmin.err;
+    EXPECT_NE(byAdmin.out.find(" needs a second person's approval"), std::string::npos) << byAdmin.out;
+
+    // Its node down, the space cannot be measured: it counts as nothing known, not as empty.
+    const std::string node = map().shards.at(home).value.node;
+    ASSERT_EQ(m_nodes.at(node == "n0" ? 0 : 1)->stop(), 0);
+    const auto before = map().revision;
+    auto unmeasured = as("bob", { "migrate", "wayne", "--to", other });
+    EXPECT_NE(unmeasured.code, 0) << unmeasured.out;
+    EXPECT_NE(unmeasured.err.find("cannot measure space wayne on shard " + home + ": node " + node + " at "),
+        std::string::npos)
+        << unmeasured.err;
+    auto alice = client("alice");
+    ASSERT_TRUE(alice);
+    v1::AdminChange moves;
+    auto* move = moves.mutable_move_spaces()->add_moves();
+    move->set_space("wayne");
+    move->set_target_shard(other);
+    auto moved = alice->change(moves, "rebalance");
+    ASSERT_FALSE(moved);
+    EXPECT_EQ(moved.error().code, core::ErrorCode::Unavailable);
+    EXPECT_NE(moved.error().message.find("a change that moves a space is judged by its size, so try again when the "
+                                         "node answers"),
+        std::string::npos)
+        << moved.error().message;
+    EXPECT_EQ(map().revision, before) << "nothing is queued or asked for";
+    EXPECT_EQ(map().spaces.at("wayne").value.migrationId, "");
+    expectServing("vera");
+}
+
 } // namespace
