@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace shardmap::core {
 
@@ -142,9 +143,46 @@ Status checkChange(const v1::AdminChange& change)
     return {};
 }
 
+// The path of the first string field (in nested messages, lists and maps too) that is not UTF-8,
+// "change.add_node.labels.key"; empty when there is none.
+std::string firstNonUtf8Field(const google::protobuf::Message& message, const std::string& prefix)
+{
+    using google::protobuf::FieldDescriptor;
+    const google::protobuf::Reflection& reflection = *message.GetReflection();
+    std::vector<const FieldDescriptor*> fields;
+    reflection.ListFields(message, &fields);
+    std::string scratch;
+    for (const FieldDescriptor* field : fields) {
+        const std::string path = prefix + field->name();
+        const int count = field->is_repeated() ? reflection.FieldSize(message, field) : 1;
+        for (int i = 0; i < count; ++i) {
+            if (field->type() == FieldDescriptor::TYPE_STRING) {
+                const std::string& text = field->is_repeated()
+                    ? reflection.GetRepeatedStringReference(message, field, i, &scratch)
+                    : reflection.GetStringReference(message, field, &scratch);
+                if (!isValidUtf8(text))
+                    return path;
+            } else if (field->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+                const auto& inner = field->is_repeated() ? reflection.GetRepeatedMessage(message, field, i)
+                                                         : reflection.GetMessage(message, field);
+                if (std::string found = firstNonUtf8Field(inner, path + "."); !found.empty())
+                    return found;
+            }
+        }
+    }
+    return {};
+}
+
 } // namespace
 
-Status checkChangeRequestSize(const v1::ChangeRequest& request)
+Status checkUtf8(const google::protobuf::Message& request)
+{
+    if (const std::string field = firstNonUtf8Field(request, ""); !field.empty())
+        return makeError(ErrorCode::InvalidArgument, field + " is not valid UTF-8; the Admin API takes text only");
+    return {};
+}
+
+Status checkChangeRequestText(const v1::ChangeRequest& request)
 {
     // The fields first, so that a refusal names the one that is too large.
     if (auto status = checkAll("", { { "reason", request.reason(), kMaxReasonBytes } }); !status)
@@ -153,12 +191,16 @@ Status checkChangeRequestSize(const v1::ChangeRequest& request)
         return status;
     if (const std::size_t size = request.ByteSizeLong(); size > kMaxChangeRequestBytes)
         return tooLarge("the change request", size, kMaxChangeRequestBytes);
-    return {};
+    return checkUtf8(request);
 }
 
-Status checkDecideRequestSize(const v1::DecideRequest& request)
+Status checkDecideRequestText(const v1::DecideRequest& request)
 {
-    return checkAll("", { { "id", request.id(), kMaxNameBytes }, { "reason", request.reason(), kMaxReasonBytes } });
+    if (auto status
+        = checkAll("", { { "id", request.id(), kMaxNameBytes }, { "reason", request.reason(), kMaxReasonBytes } });
+        !status)
+        return status;
+    return checkUtf8(request);
 }
 
 } // namespace shardmap::core

@@ -4,7 +4,9 @@
 // caller sends is kept: in the change's records, in approval records and in the audit, forever.
 // The gRPC server takes messages up to 65 MiB because the Router's writes carry document batches
 // on the same port, so each text the Admin API stores is bounded here, field by field, before
-// anything is read or written.
+// anything is read or written. Each text must be UTF-8 too: protobuf parses and serialises string
+// fields only as UTF-8, so AdminClient checks a request here before it sends it, and shardmapd
+// again when it receives one.
 
 #include "core/util/result.h"
 #include "shardmap/v1/admin.pb.h"
@@ -31,8 +33,12 @@ inline constexpr std::size_t kMaxMovesPerRequest = 10000;
 inline constexpr std::size_t kMaxChangeRequestBytes = kMaxPlanJsonBytes + 1024 * 1024;
 
 // InvalidArgument naming the first field over its limit ("reason is 31457280 bytes; at most
-// 4096"), for a change request and for a decision (approve, refuse, remove).
-Status checkChangeRequestSize(const v1::ChangeRequest& request);
-Status checkDecideRequestSize(const v1::DecideRequest& request);
+// 4096") or not UTF-8 ("change.queue_migration.space is not valid UTF-8; ..."), for a change
+// request and for a decision (approve, refuse, remove).
+Status checkChangeRequestText(const v1::ChangeRequest& request);
+Status checkDecideRequestText(const v1::DecideRequest& request);
+// InvalidArgument naming the first string field of any request that is not UTF-8 (the
+// checks above include it).
+Status checkUtf8(const google::protobuf::Message& request);
 
 } // namespace shardmap::core

@@ -1,5 +1,6 @@
 #include "core/client/admin_client.h"
 
+#include "core/admin/admin_limits.h"
 #include "core/client/tls_probe.h"
 #include "core/node/status_mapping.h"
 #include "core/util/address.h"
@@ -125,6 +126,10 @@ Result<v1::ChangeResponse> AdminClient::change(const v1::AdminChange& change, co
     v1::ChangeRequest request;
     *request.mutable_change() = change;
     request.set_reason(reason);
+    // Text that is not UTF-8 would reach shardmapd as a message it cannot parse at all: say
+    // which field it is instead.
+    if (auto status = checkUtf8(request); !status)
+        return status.error();
     return call<v1::ChangeResponse>("change", [&](grpc::ClientContext& context, v1::ChangeResponse& response) {
         return m_impl->stub->Change(&context, request, &response);
     });
@@ -153,6 +158,8 @@ Result<v1::ChangeResponse> AdminClient::approve(const std::string& id, const std
     v1::DecideRequest request;
     request.set_id(id);
     request.set_reason(reason);
+    if (auto status = checkUtf8(request); !status)
+        return status.error();
     return call<v1::ChangeResponse>("approve", [&](grpc::ClientContext& context, v1::ChangeResponse& response) {
         return m_impl->stub->Approve(&context, request, &response);
     });
@@ -163,6 +170,8 @@ Result<v1::ApprovalInfo> AdminClient::refuse(const std::string& id, const std::s
     v1::DecideRequest request;
     request.set_id(id);
     request.set_reason(reason);
+    if (auto status = checkUtf8(request); !status)
+        return status.error();
     return call<v1::ApprovalInfo>("refuse", [&](grpc::ClientContext& context, v1::ApprovalInfo& response) {
         return m_impl->stub->Refuse(&context, request, &response);
     });
@@ -173,6 +182,8 @@ Result<v1::ApprovalInfo> AdminClient::removeApproval(const std::string& id, cons
     v1::DecideRequest request;
     request.set_id(id);
     request.set_reason(reason);
+    if (auto status = checkUtf8(request); !status)
+        return status.error();
     return call<v1::ApprovalInfo>("remove an approval", [&](grpc::ClientContext& context, v1::ApprovalInfo& response) {
         return m_impl->stub->RemoveApproval(&context, request, &response);
     });

@@ -198,7 +198,7 @@ grpc::Status AdminService::Change(
     auto caller = authorize(*context, Role::Operator, "changing the fleet");
     if (!caller)
         return statusOf(caller.error());
-    if (auto status = checkChangeRequestSize(*request); !status) {
+    if (auto status = checkChangeRequestText(*request); !status) {
         log(LogLevel::Info, "refused a change by " + caller->identity + ": " + status.error().message);
         return statusOf(status.error());
     }
@@ -306,7 +306,7 @@ Result<AdminService::Decided> AdminService::decide(
     auto caller = authorize(context, Role::Operator, approve ? "approving a change" : "refusing a change");
     if (!caller)
         return caller.error();
-    if (auto status = checkDecideRequestSize(request); !status)
+    if (auto status = checkDecideRequestText(request); !status)
         return status.error();
     const auto policy = m_access.policy->current();
     auto pending = m_approvals.get(request.id(), policy->approval.expireAfter);
@@ -409,7 +409,7 @@ grpc::Status AdminService::RemoveApproval(
     auto caller = authorize(*context, Role::Operator, "removing a request for approval");
     if (!caller)
         return statusOf(caller.error());
-    if (auto status = checkDecideRequestSize(*request); !status)
+    if (auto status = checkDecideRequestText(*request); !status)
         return statusOf(status.error());
     const auto expireAfter = m_access.policy->current()->approval.expireAfter;
     auto approval = m_approvals.get(request->id(), expireAfter);

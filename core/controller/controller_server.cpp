@@ -1,6 +1,7 @@
 #include "core/controller/controller_server.h"
 
 #include "core/auth/stored_access_policy.h"
+#include "core/controller/unparsed_request_interceptor.h"
 #include "core/util/validation.h"
 
 #include <fstream>
@@ -174,6 +175,9 @@ Status ControllerServer::startServer(const std::string& host)
         return makeError(
             ErrorCode::InvalidArgument, "--tokens needs --access-policy (the roles the tokens' identities have)");
     }
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+    interceptors.push_back(unparsedRequestInterceptorFactory());
+    builder.experimental().SetInterceptorCreators(std::move(interceptors));
     // Write requests carry up to kMaxBatchItems documents, as the node's do.
     builder.SetMaxReceiveMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
     builder.SetMaxSendMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));

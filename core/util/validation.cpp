@@ -52,6 +52,19 @@ int utf8SequenceLength(unsigned char lead)
     return 0;
 }
 
+// Well-formed UTF-8 (Unicode table 3-7), as protobuf checks string fields: no overlong forms,
+// no surrogates, nothing past U+10FFFF.
+bool secondByteFits(unsigned char lead, unsigned char second)
+{
+    switch (lead) {
+    case 0xE0: return second >= 0xA0;
+    case 0xED: return second <= 0x9F;
+    case 0xF0: return second >= 0x90;
+    case 0xF4: return second <= 0x8F;
+    default: return true;
+    }
+}
+
 } // namespace
 
 Status validateSpaceId(std::string_view space)
@@ -123,6 +136,8 @@ bool isValidUtf8(std::string_view text)
             if ((static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]) & 0xC0) != 0x80)
                 return false;
         }
+        if (length > 1 && !secondByteFits(lead, static_cast<unsigned char>(text[i + 1])))
+            return false;
         i += static_cast<std::size_t>(length);
     }
     return true;

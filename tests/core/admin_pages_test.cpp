@@ -170,19 +170,54 @@ TEST(AdminLimits, EveryStoredTextOfAChangeIsBounded)
     v1::ChangeRequest request;
     request.mutable_change()->mutable_start_operation()->set_kind("drain");
     request.mutable_change()->mutable_start_operation()->set_subject("s1");
-    EXPECT_TRUE(checkChangeRequestSize(request));
+    EXPECT_TRUE(checkChangeRequestText(request));
     request.mutable_change()->mutable_start_operation()->set_into(std::string(65, 'i'));
-    auto into = checkChangeRequestSize(request);
+    auto into = checkChangeRequestText(request);
     ASSERT_FALSE(into);
     EXPECT_EQ(into.error().message, "change.start_operation.into is 65 bytes; the Admin API takes at most 64");
     v1::ChangeRequest plan;
     plan.mutable_change()->mutable_apply_plan()->set_plan_json(std::string(kMaxPlanJsonBytes + 1, ' '));
-    auto big = checkChangeRequestSize(plan);
+    auto big = checkChangeRequestText(plan);
     ASSERT_FALSE(big);
     EXPECT_NE(big.error().message.find("change.apply_plan.plan_json is"), std::string::npos);
     v1::DecideRequest decide;
     decide.set_id(std::string(100, 'a'));
-    EXPECT_EQ(checkDecideRequestSize(decide).error().message, "id is 100 bytes; the Admin API takes at most 64");
+    EXPECT_EQ(checkDecideRequestText(decide).error().message, "id is 100 bytes; the Admin API takes at most 64");
+}
+
+TEST(AdminLimits, EveryTextOfARequestIsUtf8AndTheRefusalNamesTheField)
+{
+    v1::ChangeRequest request;
+    request.mutable_change()->mutable_queue_migration()->set_space("acme");
+    request.mutable_change()->mutable_queue_migration()->set_target_shard("s1\xff");
+    auto shard = checkChangeRequestText(request);
+    ASSERT_FALSE(shard);
+    EXPECT_EQ(shard.error().code, ErrorCode::InvalidArgument);
+    EXPECT_EQ(
+        shard.error().message, "change.queue_migration.target_shard is not valid UTF-8; the Admin API takes text only");
+    request.mutable_change()->mutable_queue_migration()->set_target_shard("s\u00e91");
+    EXPECT_TRUE(checkChangeRequestText(request)) << "UTF-8 beyond ASCII is text";
+    request.set_reason("\xc3");
+    EXPECT_EQ(
+        checkChangeRequestText(request).error().message, "reason is not valid UTF-8; the Admin API takes text only");
+
+    v1::ChangeRequest node;
+    (*node.mutable_change()->mutable_add_node()->mutable_labels())["rack\xfe"] = "r1";
+    EXPECT_EQ(checkChangeRequestText(node).error().message,
+        "change.add_node.labels.key is not valid UTF-8; the Admin API takes text only");
+    v1::ChangeRequest shardFields;
+    shardFields.mutable_change()->mutable_create_shard()->add_fields("ti\x80tle");
+    EXPECT_EQ(checkChangeRequestText(shardFields).error().message,
+        "change.create_shard.fields is not valid UTF-8; the Admin API takes text only");
+    v1::ChangeRequest policy;
+    policy.mutable_change()->mutable_set_access_policy()->set_policy_json("{\"roles\": {\"\xed\xa0\x80\": 1}}");
+    EXPECT_EQ(checkChangeRequestText(policy).error().message,
+        "change.set_access_policy.policy_json is not valid UTF-8; the Admin API takes text only");
+    v1::DecideRequest decide;
+    decide.set_id("ap-1");
+    decide.set_reason("ok \xff");
+    EXPECT_EQ(
+        checkDecideRequestText(decide).error().message, "reason is not valid UTF-8; the Admin API takes text only");
 }
 
 } // namespace

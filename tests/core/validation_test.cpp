@@ -58,4 +58,10 @@ TEST(ValidationTest, Utf8)
     EXPECT_TRUE(isValidUtf8("\xe2\x82\xac"));
     EXPECT_FALSE(isValidUtf8("\xe2\x82"));
     EXPECT_FALSE(isValidUtf8("\xc0\xaf"));
+    // What protobuf refuses in a string field: overlong forms, surrogates, past U+10FFFF.
+    EXPECT_FALSE(isValidUtf8("\xe0\x80\xaf"));
+    EXPECT_FALSE(isValidUtf8("\xed\xa0\x80"));
+    EXPECT_FALSE(isValidUtf8("\xf0\x80\x80\xaf"));
+    EXPECT_FALSE(isValidUtf8("\xf4\x90\x80\x80"));
+    EXPECT_TRUE(isValidUtf8("\xed\x9f\xbf\xf4\x8f\xbf\xbf\xf0\x90\x80\x80"));
 }

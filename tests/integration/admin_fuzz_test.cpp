@@ -2,7 +2,9 @@
 // shardmapd as an admin, bounded in count and time. Changes with random fields and random or
 // mutated JSON in plan_json, settings_json and policy_json go through the real client; random
 // and mutated bytes go to every method through grpc::GenericStub, below the generated code.
-// shardmapd must never crash and must still serve a normal call afterwards. Each seed is printed;
+// shardmapd must never crash, must answer no message with INTERNAL (a caller's bad request is
+// INVALID_ARGUMENT, a string that is not UTF-8 too) and must still serve a normal call
+// afterwards. Each seed is printed;
 // SHARDMAP_FUZZ_SEED=N runs that one seed again.
 #include "admin_fixture.h"
 #include "core/client/admin_client.h"
@@ -327,6 +329,9 @@ TEST_F(AdminFuzzTest, RandomAndMutatedMessagesNeverCrashShardmapdAndItKeepsServi
         SCOPED_TRACE("SHARDMAP_FUZZ_SEED=" + std::to_string(seed));
         Fuzzer fuzzer(seed);
         std::map<std::string, int> answers;
+        // A caller's bad request is INVALID_ARGUMENT (or another refusal), never a server fault.
+        int internal = 0;
+        std::string firstInternal;
         const auto until = std::chrono::steady_clock::now() + kTimePerSeed;
         int sent = 0;
         for (; sent < kMessagesPerSeed && std::chrono::steady_clock::now() < until; ++sent) {
@@ -334,10 +339,14 @@ TEST_F(AdminFuzzTest, RandomAndMutatedMessagesNeverCrashShardmapdAndItKeepsServi
             if (fuzzer.chance(60)) {
                 auto made = admin->change(change, fuzzer.text());
                 ++answers[made ? "OK" : core::errorCodeName(made.error().code)];
+                if (!made && made.error().code == core::ErrorCode::Internal && internal++ == 0)
+                    firstInternal = "message " + std::to_string(sent) + ": " + made.error().describe();
             } else {
                 const std::string method = fuzzer.pick(kMethods);
-                ++answers[method.substr(method.rfind('/') + 1) + " "
-                    + std::to_string(static_cast<int>(rawCall(raw, method, fuzzer.payload(change))))];
+                const grpc::StatusCode code = rawCall(raw, method, fuzzer.payload(change));
+                ++answers[method.substr(method.rfind('/') + 1) + " " + std::to_string(static_cast<int>(code))];
+                if (code == grpc::StatusCode::INTERNAL && internal++ == 0)
+                    firstInternal = "message " + std::to_string(sent) + " to " + method;
             }
             ASSERT_FALSE(m_controller->process().wait(std::chrono::milliseconds(0)))
                 << "shardmapd exited at message " << sent << " of seed " << seed << ":\n"
@@ -347,6 +356,7 @@ TEST_F(AdminFuzzTest, RandomAndMutatedMessagesNeverCrashShardmapdAndItKeepsServi
         for (const auto& [answer, count] : answers)
             summary += " " + answer + "=" + std::to_string(count);
         std::cout << "admin fuzz seed " << seed << ": " << sent << " messages;" << summary << "\n";
+        EXPECT_EQ(internal, 0) << "the first at " << firstInternal << "; answers:" << summary;
     }
 
     // A normal call as another caller still works.
@@ -356,6 +366,38 @@ TEST_F(AdminFuzzTest, RandomAndMutatedMessagesNeverCrashShardmapdAndItKeepsServi
     auto read = client("vera")->readMap();
     ASSERT_TRUE(read) << read.error().describe();
     EXPECT_GT(read->records.size(), 0u);
+}
+
+TEST_F(AdminFuzzTest, TextThatIsNotUtf8IsInvalidArgumentNamingTheFieldNeverInternal)
+{
+    // Through the real client, as shardmapctl and the console call: refused before it is sent,
+    // naming the field.
+    auto admin = client("alice");
+    ASSERT_TRUE(admin);
+    v1::AdminChange change;
+    change.mutable_queue_migration()->set_space("acme");
+    change.mutable_queue_migration()->set_target_shard("s\xff");
+    auto made = admin->change(change, "rebalance");
+    ASSERT_FALSE(made);
+    EXPECT_EQ(made.error().code, core::ErrorCode::InvalidArgument);
+    EXPECT_EQ(
+        made.error().message, "change.queue_migration.target_shard is not valid UTF-8; the Admin API takes text only");
+    auto refused = admin->refuse("ap-1", "no \xed\xa0\x80");
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().message, "reason is not valid UTF-8; the Admin API takes text only");
+    auto ctl = as("alice", { "migrate", "acme\xc3", "--to", "s1" });
+    EXPECT_NE(ctl.code, 0);
+    EXPECT_NE(ctl.err.find("change.queue_migration.space is not valid UTF-8"), std::string::npos) << ctl.err;
+
+    // Sent anyway, below the generated code: shardmapd says it is the request, not a fault.
+    v1::ChangeRequest request;
+    *request.mutable_change() = change;
+    grpc::GenericStub raw(channel("alice"));
+    for (const char* method : { "/shardmap.v1.Admin/Change", "/shardmap.v1.Admin/Approve" })
+        EXPECT_EQ(rawCall(raw, method, request.SerializeAsString()), grpc::StatusCode::INVALID_ARGUMENT) << method;
+    EXPECT_EQ(map().spaces.at("acme").value.migrationId, "");
+    auto who = client("vera")->whoAmI();
+    ASSERT_TRUE(who) << who.error().describe();
 }
 
 } // namespace
