@@ -38,6 +38,23 @@ std::string stateOf(const MigrationRecord& m)
     return outcome == "rolled back" ? "cancelled" : outcome;
 }
 
+// The copy ends where the cleanup phase (the rollback window, then the source's deletion)
+// begins; a migration without a history is all copy, as far as the report can tell.
+void splitDuration(ReportRow& row, std::int64_t now)
+{
+    row.copyMs = row.durationMs;
+    if (!row.history || row.startedUnixMs <= 0)
+        return;
+    for (const PhaseSpan& span : row.history->phases) {
+        if (span.phase != MigrationPhase::Cleanup)
+            continue;
+        const std::int64_t end = span.endedUnixMs ? span.endedUnixMs : (row.endedUnixMs ? row.endedUnixMs : now);
+        row.copyMs = std::max<std::int64_t>(0, span.startedUnixMs - row.startedUnixMs);
+        row.windowMs = std::max<std::int64_t>(0, end - span.startedUnixMs);
+        return;
+    }
+}
+
 ReportRow rowOf(const MigrationRecord& m, const std::map<std::string, MigrationHistory>& histories, std::int64_t now)
 {
     ReportRow row;
@@ -52,6 +69,7 @@ ReportRow rowOf(const MigrationRecord& m, const std::map<std::string, MigrationH
     row.endedUnixMs = isFinal(m.phase) ? (m.finishedUnixMs ? m.finishedUnixMs : m.updatedUnixMs) : 0;
     if (row.startedUnixMs > 0)
         row.durationMs = (row.endedUnixMs ? row.endedUnixMs : now) - row.startedUnixMs;
+    splitDuration(row, now);
     row.writeHoldMs = row.history ? row.history->writeHoldMs : -1;
     row.cutoverAborts = std::max(m.cutoverAborts, row.history ? row.history->cutoverAborts : 0u);
     return row;
@@ -86,6 +104,12 @@ void summarize(MigrationReport& report)
             s.longestDurationMs = row.durationMs;
             s.longestMigration = row.record.id;
         }
+        s.totalCopyMs += row.copyMs;
+        if (row.copyMs > s.longestCopyMs) {
+            s.longestCopyMs = row.copyMs;
+            s.longestCopyMigration = row.record.id;
+        }
+        s.longestWindowMs = std::max(s.longestWindowMs, row.windowMs);
         if (row.writeHoldMs > s.longestWriteHoldMs) {
             s.longestWriteHoldMs = row.writeHoldMs;
             s.longestHoldMigration = row.record.id;
@@ -435,7 +459,7 @@ std::vector<std::string> reportCsvColumns()
     return { "migration", "space", "requested_source", "requested_target", "outcome", "phase", "operation",
         "requested_by", "reason", "created_unix_ms", "started_unix_ms", "ended_unix_ms", "duration_ms", "write_hold_ms",
         "docs_done", "docs_total", "bytes_done", "bytes_total", "repairs", "repaired_docs", "cutover_aborts",
-        "verified_equal", "error", "approved_by", "approval_id" };
+        "verified_equal", "error", "approved_by", "approval_id", "copy_ms", "window_ms" };
 }
 
 std::string reportCsv(const MigrationReport& report)
@@ -460,7 +484,8 @@ std::string reportCsv(const MigrationReport& report)
             number(m.progress.docsTotal), number(m.progress.bytesDone), number(m.progress.bytesTotal),
             number(m.repairs), number(m.repairedDocs), number(row.cutoverAborts),
             verified ? (row.history->verification->equal ? "true" : "false") : "", m.error,
-            row.approval ? row.approval->decidedBy : "", row.approval ? row.approval->id : "" });
+            row.approval ? row.approval->decidedBy : "", row.approval ? row.approval->id : "", number(row.copyMs),
+            number(row.windowMs) });
     }
     return out;
 }
@@ -474,7 +499,8 @@ std::string reportJson(const MigrationReport& report)
             { "requested_target", row.requestedTarget }, { "outcome", row.outcome },
             { "phase", migrationPhaseName(m.phase) }, { "operation", m.operation }, { "requested_by", m.requestedBy },
             { "reason", m.reason }, { "created_unix_ms", m.createdUnixMs }, { "started_unix_ms", row.startedUnixMs },
-            { "ended_unix_ms", row.endedUnixMs }, { "duration_ms", row.durationMs },
+            { "ended_unix_ms", row.endedUnixMs }, { "duration_ms", row.durationMs }, { "copy_ms", row.copyMs },
+            { "window_ms", row.windowMs },
             { "write_hold_ms", row.writeHoldMs >= 0 ? json(row.writeHoldMs) : json(nullptr) },
             { "docs_done", m.progress.docsDone }, { "docs_total", m.progress.docsTotal },
             { "bytes_done", m.progress.bytesDone }, { "bytes_total", m.progress.bytesTotal }, { "repairs", m.repairs },
@@ -512,6 +538,8 @@ std::string reportJson(const MigrationReport& report)
             { { "migrations", report.rows.size() }, { "by_outcome", s.byOutcome }, { "docs_moved", s.docsMoved },
                 { "bytes_moved", s.bytesMoved }, { "total_duration_ms", s.totalDurationMs },
                 { "longest_duration_ms", s.longestDurationMs }, { "longest_migration", s.longestMigration },
+                { "total_copy_ms", s.totalCopyMs }, { "longest_copy_ms", s.longestCopyMs },
+                { "longest_copy_migration", s.longestCopyMigration }, { "longest_window_ms", s.longestWindowMs },
                 { "longest_write_hold_ms", s.longestWriteHoldMs >= 0 ? json(s.longestWriteHoldMs) : json(nullptr) },
                 { "longest_hold_migration", s.longestHoldMigration }, { "verified_equal", s.verifiedEqual },
                 { "verified_apart", s.verifiedApart }, { "repaired_docs", s.repairedDocs },

@@ -77,6 +77,13 @@ struct ReportRow {
     std::int64_t endedUnixMs = 0;
     // From the first phase after queued to the end (or now): 0 when it never started.
     std::int64_t durationMs = 0;
+    // The duration apart: the copy, from the start to the cutover's commit (to the end, or now,
+    // for one that never cut over), and the cleanup phase after it, which is mostly the rollback
+    // window: the space already lives on its target, the source is kept for a rollback and then
+    // emptied. A 120 ms copy with a ten-minute window is a 120 ms migration for a change board.
+    // What a rollback does after its window is in neither.
+    std::int64_t copyMs = 0;
+    std::int64_t windowMs = 0;
     // -1 when it never cut over.
     double writeHoldMs = -1;
     // Cutovers that aborted over the whole migration (the history's counter; the record's own
@@ -94,6 +101,11 @@ struct ReportSummary {
     std::int64_t totalDurationMs = 0;
     std::int64_t longestDurationMs = 0;
     std::string longestMigration;
+    // By copy time: the rollback window is not part of how long a migration took.
+    std::int64_t totalCopyMs = 0;
+    std::int64_t longestCopyMs = 0;
+    std::string longestCopyMigration;
+    std::int64_t longestWindowMs = 0;
     double longestWriteHoldMs = -1;
     std::string longestHoldMigration;
     // Cut-over migrations whose last comparison found source and target equal, and those that did not.
@@ -125,9 +137,9 @@ struct ReportOperation {
 };
 
 struct MigrationReport {
-    // 2: approvals (issue 17); 3: requests not made, every aborted cutover and retry counted.
-    // Fields were only added (docs/REPORTS.md).
-    static constexpr int kVersion = 3;
+    // 2: approvals (issue 17); 3: requests not made, every aborted cutover and retry counted;
+    // 4: copy time and rollback window apart (issue 26). Fields were only added (docs/REPORTS.md).
+    static constexpr int kVersion = 4;
     std::int64_t generatedUnixMs = 0;
     std::uint64_t mapRevision = 0;
     ReportScope scope;

@@ -186,6 +186,47 @@ TEST(MigrationReport, AbortedCutoversCountAfterTheCutoverThatCommitted)
     EXPECT_EQ(csv.at(1).at(column), "2");
 }
 
+TEST(MigrationReport, TheCopyAndTheRollbackWindowAreApartAndTheLongestMigrationIsItsCopy)
+{
+    Fixture f;
+    // The case: a 120 ms copy, then a ten-minute rollback window before the cleanup ended.
+    MigrationRecord quick = migration("m-5", "hooli", MigrationPhase::Done, 6000);
+    quick.finishedUnixMs = quick.startedUnixMs + 120 + 600'000;
+    f.add(quick);
+    MigrationHistory h = MigrationHistory::start(quick);
+    h.phases.front().endedUnixMs = quick.startedUnixMs;
+    std::int64_t t = quick.startedUnixMs;
+    for (const auto& [phase, length] : std::vector<std::pair<MigrationPhase, std::int64_t>> {
+             { MigrationPhase::DualWrite, 10 }, { MigrationPhase::Backfill, 80 }, { MigrationPhase::Verify, 20 },
+             { MigrationPhase::Cutover, 10 }, { MigrationPhase::Cleanup, 600'000 } }) {
+        h.phases.push_back({ phase, t, t + length });
+        t += length;
+    }
+    h.phases.push_back({ MigrationPhase::Done, t, t });
+    f.histories["m-5"] = h;
+    // m-1 (5 s, no cleanup in its history) took longer to copy.
+    auto report = buildReport(f.map, f.histories, { { "m-1", "m-5" }, {}, 0, 0, {}, {}, {} }, 700'000);
+    ASSERT_TRUE(report) << report.error().describe();
+    const ReportRow& row = report->rows.at(1);
+    EXPECT_EQ(row.durationMs, 600'120);
+    EXPECT_EQ(row.copyMs, 120);
+    EXPECT_EQ(row.windowMs, 600'000);
+    EXPECT_EQ(report->rows.at(0).copyMs, 5000) << "without a cleanup it is all copy";
+    EXPECT_EQ(report->rows.at(0).windowMs, 0);
+    const ReportSummary& s = report->summary;
+    EXPECT_EQ(s.longestCopyMigration, "m-1");
+    EXPECT_EQ(s.longestCopyMs, 5000);
+    EXPECT_EQ(s.totalCopyMs, 5120);
+    EXPECT_EQ(s.longestWindowMs, 600'000);
+    const auto document = nlohmann::json::parse(reportJson(*report));
+    EXPECT_EQ(document["migrations"][1]["copy_ms"], 120);
+    EXPECT_EQ(document["migrations"][1]["window_ms"], 600'000);
+    EXPECT_EQ(document["summary"]["longest_copy_migration"], "m-1");
+    const auto csv = parseCsv(reportCsv(*report));
+    EXPECT_EQ(csv.at(2).at(csv.at(0).size() - 2), "120");
+    EXPECT_EQ(csv.at(2).back(), "600000");
+}
+
 TEST(MigrationReport, CopyIntervalsAreTheRateBetweenSamplesAndSkipARestartedCopy)
 {
     const std::vector<ProgressSample> samples { { 1000, 0, 0 }, { 3000, 400, 4000 }, { 3000, 450, 4500 },
@@ -354,12 +395,15 @@ TEST_F(ApprovedReport, MigrationsAndOperationsNameTheApprovalThatMadeThem)
 
     const auto csv = parseCsv(reportCsv(*report));
     const std::vector<std::string> columns = reportCsvColumns();
-    ASSERT_GE(columns.size(), 2u);
-    EXPECT_EQ(columns[columns.size() - 2], "approved_by") << "appended: old consumers keep their columns";
-    EXPECT_EQ(columns.back(), "approval_id");
+    ASSERT_GE(columns.size(), 4u);
+    // Appended (version 2's approvals, then version 4's copy and window): old consumers keep their columns.
+    EXPECT_EQ(columns[columns.size() - 4], "approved_by");
+    EXPECT_EQ(columns[columns.size() - 3], "approval_id");
+    EXPECT_EQ(columns[columns.size() - 2], "copy_ms");
+    EXPECT_EQ(columns.back(), "window_ms");
     ASSERT_EQ(csv.size(), 5u);
-    EXPECT_EQ(csv[1][columns.size() - 2], "carol");
-    EXPECT_EQ(csv[1].back(), m_drain);
+    EXPECT_EQ(csv[1][columns.size() - 4], "carol");
+    EXPECT_EQ(csv[1][columns.size() - 3], m_drain);
     EXPECT_EQ(csv[3].back(), m_queued);
     EXPECT_EQ(csv[4][columns.size() - 2], "");
 
@@ -452,7 +496,7 @@ TEST_F(ApprovedReport, PendingFailedAndApprovedButUnmadeRequestsAreListedToo)
     EXPECT_EQ(globex->unmadeRequests[0].id, unmade);
 
     const auto document = nlohmann::json::parse(reportJson(*report));
-    EXPECT_EQ(document["version"], 3);
+    EXPECT_EQ(document["version"], MigrationReport::kVersion);
     ASSERT_EQ(document["requests_not_made"].size(), 3u);
     std::set<std::string> jsonStates;
     for (const auto& request : document["requests_not_made"])

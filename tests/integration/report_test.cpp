@@ -323,13 +323,17 @@ TEST_F(ReportTest, EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore)
     }
     EXPECT_NE(text.out.find(docsText(doc["summary"]["docs_moved"], "en_US")), std::string::npos);
     EXPECT_NE(text.out.find(migration(failed.id).error.substr(0, 40)), std::string::npos) << "the failure's reason";
-    // Each table row: its data, its duration; the rolled-back one as it was asked.
+    // Each table row: its data, its copy and its rollback window apart; the rolled-back one as
+    // it was asked.
     for (const json& row : doc["migrations"]) {
         const std::string id = row["migration"];
         const std::string line = lineWith(text.out, { id, row["outcome"] });
         EXPECT_NE(line.find(bytesText(row["bytes_done"])), std::string::npos) << line;
-        if (row["duration_ms"].get<std::int64_t>() > 0) {
-            EXPECT_NE(line.find(durationText(row["duration_ms"])), std::string::npos) << line;
+        EXPECT_LE(row["copy_ms"].get<std::int64_t>() + row["window_ms"].get<std::int64_t>(),
+            row["duration_ms"].get<std::int64_t>());
+        for (const char* part : { "copy_ms", "window_ms" }) {
+            if (row[part].get<std::int64_t>() > 0)
+                EXPECT_NE(line.find(durationText(row[part])), std::string::npos) << part << ": " << line;
         }
         const std::string asked
             = row["requested_source"].get<std::string>() + " \u2192 " + row["requested_target"].get<std::string>();
@@ -345,11 +349,11 @@ TEST_F(ReportTest, EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore)
         outcomes += (outcomes.empty() ? "" : ", ") + std::to_string(n.get<int>()) + " " + outcome;
     EXPECT_NE(lineWith(text.out, { "Migrations", "4 (" + outcomes + ")" }), "") << outcomes << "\n" << text.out;
     EXPECT_NE(lineWith(text.out, { "Data moved", bytesText(summary["bytes_moved"]) }), "") << text.out;
-    EXPECT_NE(lineWith(text.out, { "Total duration", durationText(summary["total_duration_ms"]) }), "") << text.out;
+    EXPECT_NE(lineWith(text.out, { "Copy time", durationText(summary["total_copy_ms"]) }), "") << text.out;
     EXPECT_NE(lineWith(text.out,
                   { "Longest migration",
-                      durationText(summary["longest_duration_ms"]) + " ("
-                          + summary["longest_migration"].get<std::string>() + ")" }),
+                      durationText(summary["longest_copy_ms"]) + " to copy and cut over ("
+                          + summary["longest_copy_migration"].get<std::string>() + ")" }),
         "")
         << text.out;
     char hold[48];
