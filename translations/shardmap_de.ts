@@ -3276,6 +3276,30 @@ Gehen Sie zurück, um neu zu planen.</translation>
         <translation>Längste Migration</translation>
     </message>
     <message>
+        <source>Copy time</source>
+        <translation>Kopierzeit</translation>
+    </message>
+    <message>
+        <source>%1 to copy and cut over (%2)</source>
+        <translation>%1 für Kopieren und Umschalten (%2)</translation>
+    </message>
+    <message>
+        <source>Rollback window</source>
+        <translation>Rückabwicklungsfenster</translation>
+    </message>
+    <message>
+        <source>up to %1 after the cutover, on the target already; not counted in the copy time</source>
+        <translation>bis zu %1 nach der Umschaltung, schon auf dem Ziel; nicht in der Kopierzeit enthalten</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>Fenster</translation>
+    </message>
+    <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>

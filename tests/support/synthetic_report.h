@@ -4,6 +4,7 @@
 // renderer's tests and benchmark: every outcome (done with a repair, failed, cancelled, rolled
 // back), phases with times, progress samples, events, two operations with measured shards.
 // Built through core::buildReport from a map snapshot and histories, like the real thing.
+// windowMs is each cut-over migration's cleanup phase (its rollback window).
 
 #include "core/report/migration_report.h"
 
@@ -14,7 +15,8 @@
 
 namespace shardmap::testing {
 
-inline core::MigrationReport syntheticReport(std::size_t n, std::int64_t start = 1'796'000'000'000)
+inline core::MigrationReport syntheticReport(
+    std::size_t n, std::int64_t start = 1'796'000'000'000, std::int64_t windowMs = 300)
 {
     using core::MigrationPhase;
     core::MapSnapshot map;
@@ -53,7 +55,9 @@ inline core::MigrationReport syntheticReport(std::size_t n, std::int64_t start =
         }
         m.progress.docsDone = kind == 8 ? m.progress.docsTotal / 3 : kind == 7 ? 0 : m.progress.docsTotal;
         m.progress.bytesDone = m.progress.docsDone * 900;
-        m.finishedUnixMs = m.startedUnixMs + 8000 + static_cast<std::int64_t>(i % 13) * 700;
+        // Failed and cancelled ones end before a cutover; the others after their window.
+        const std::int64_t window = kind == 7 || kind == 8 ? 300 : windowMs;
+        m.finishedUnixMs = m.startedUnixMs + 7700 + window + static_cast<std::int64_t>(i % 13) * 700;
         if (kind == 7)
             m.error = "preflight at start: shard s4 is readonly; only an active shard can receive a space";
         if (kind == 3) {
@@ -73,7 +77,9 @@ inline core::MigrationReport syntheticReport(std::size_t n, std::int64_t start =
         h.phases.front().endedUnixMs = t;
         for (const auto phase : { MigrationPhase::DualWrite, MigrationPhase::Backfill, MigrationPhase::Verify,
                  MigrationPhase::Cutover, MigrationPhase::Cleanup }) {
-            const std::int64_t length = phase == MigrationPhase::Backfill ? 6000 : 300;
+            const std::int64_t length = phase == MigrationPhase::Backfill ? 6000
+                : phase == MigrationPhase::Cleanup                        ? windowMs
+                                                                          : 300;
             h.phases.push_back({ phase, t, t + length });
             t += length;
             if (kind == 7 || (kind == 8 && phase == MigrationPhase::Backfill))

@@ -14,7 +14,9 @@
 #include <QApplication>
 #include <QPrinter>
 #include <QSignalSpy>
+#include <algorithm>
 #include <gtest/gtest.h>
+#include <set>
 
 namespace shardmap::widgets {
 namespace {
@@ -124,6 +126,109 @@ TEST(ReportDocument, PdfReadsBackAndAnUnwritableFileIsAClearError)
     auto refused = document.writePdf(QString::fromStdString(dir.file("missing/dir/report.pdf")));
     ASSERT_FALSE(refused);
     EXPECT_NE(refused.error().message.find("cannot write"), std::string::npos) << refused.error().message;
+}
+
+// The synthetic report with ids as long as real fleets name them and a ten-minute rollback
+// window after each cutover.
+core::MigrationReport longIdsReport(std::size_t n)
+{
+    auto report = testing::syntheticReport(n, 1'796'000'000'000, 600'000);
+    for (std::size_t i = 0; i < report.rows.size(); ++i) {
+        core::ReportRow& row = report.rows[i];
+        row.record.space = "tenant-analytics-europe-" + std::to_string(i);
+        row.requestedSource = "shard-europe-west-" + std::to_string(i % 7);
+        row.requestedTarget = "shard-europe-west-" + std::to_string(10 + i % 5);
+    }
+    return report;
+}
+
+std::vector<std::vector<std::string>> pagesOf(const std::string& text)
+{
+    std::vector<std::vector<std::string>> pages(1);
+    std::size_t begin = 0;
+    while (begin < text.size()) {
+        std::size_t end = text.find('\n', begin);
+        if (end == std::string::npos)
+            end = text.size();
+        std::string line = text.substr(begin, end - begin);
+        for (std::size_t feed; (feed = line.find('\f')) != std::string::npos;) {
+            pages.back().push_back(line.substr(0, feed));
+            pages.emplace_back();
+            line.erase(0, feed + 1);
+        }
+        pages.back().push_back(line);
+        begin = end + 1;
+    }
+    return pages;
+}
+
+std::string trimmed(const std::string& line)
+{
+    const std::size_t first = line.find_first_not_of(' ');
+    return first == std::string::npos ? std::string() : line.substr(first, line.find_last_not_of(' ') - first + 1);
+}
+
+TEST(ReportDocument, IdsAndDurationsStayWholeHeadingsStayWithTheirTablesAndTheWindowIsNotTheCopy)
+{
+    TempDir dir;
+    const std::set<std::string> headings { "Summary", "Operations", "Timeline", "Backfill rate", "Migrations",
+        "Who asked and why", "Errors and events" };
+    // Reports of several lengths, so that the layout puts some heading near a page's foot.
+    for (const std::size_t n : { 6u, 14u, 22u, 30u, 38u, 46u, 54u }) {
+        SCOPED_TRACE("migrations: " + std::to_string(n));
+        const auto report = longIdsReport(n);
+        const ReportDocument document(report, format());
+        const std::string pdf = dir.file("long-" + std::to_string(n) + ".pdf");
+        ASSERT_TRUE(document.writePdf(QString::fromStdString(pdf)));
+        const auto pages = pagesOf(pdfText(dir, pdf));
+        ASSERT_GE(pages.size(), 2u);
+        std::vector<std::string> lines;
+        for (const auto& page : pages)
+            lines.insert(lines.end(), page.begin(), page.end());
+
+        // Each migration's row: its ids whole on its line, the target whole on it or the next,
+        // the rollback window in one piece ("10 min 0 s", not "10 min 0" and "s").
+        for (const core::ReportRow& row : report.rows) {
+            SCOPED_TRACE(row.record.id);
+            const auto line = std::find_if(lines.begin(), lines.end(), [&](const std::string& text) {
+                return text.find(row.record.id) != std::string::npos
+                    && text.find(row.record.space) != std::string::npos;
+            });
+            ASSERT_NE(line, lines.end()) << "the id and the space, each whole, on the row's line";
+            EXPECT_NE(line->find(row.requestedSource + " →"), std::string::npos) << *line;
+            const bool targetHere = line->find("→ " + row.requestedTarget + " ") != std::string::npos;
+            const bool targetBelow = line + 1 != lines.end()
+                && (line + 1)->find(row.requestedTarget + " ") != std::string::npos
+                && (line + 1)->find(row.requestedTarget + " ") == line->find(row.requestedSource);
+            EXPECT_TRUE(targetHere || targetBelow) << *line << "\n" << *(line + 1);
+            if (row.windowMs > 0)
+                EXPECT_NE(line->find("10 min 0 s"), std::string::npos) << *line;
+        }
+        // A heading is followed by its content on its own page, never by the page's footer.
+        for (const auto& page : pages) {
+            for (std::size_t i = 0; i < page.size(); ++i) {
+                if (!headings.contains(trimmed(page[i])))
+                    continue;
+                std::size_t next = i + 1;
+                while (next < page.size() && trimmed(page[next]).empty())
+                    ++next;
+                ASSERT_LT(next, page.size()) << page[i];
+                EXPECT_EQ(page[next].find("Generated "), std::string::npos)
+                    << "heading \"" << trimmed(page[i]) << "\" alone at the foot of a page";
+            }
+        }
+        // The summary's longest migration is its copy; the window is said apart.
+        const auto summaryLine = [&](const std::string& label) {
+            const auto found = std::find_if(lines.begin(), lines.end(),
+                [&](const std::string& text) { return trimmed(text).starts_with(label + " "); });
+            return found == lines.end() ? std::string() : *found;
+        };
+        const std::string longest = summaryLine("Longest migration");
+        EXPECT_NE(longest.find(" to copy and cut over (m-"), std::string::npos) << longest;
+        EXPECT_EQ(longest.find("min"), std::string::npos) << "the rollback window is not counted: " << longest;
+        EXPECT_NE(summaryLine("Rollback window").find("up to 10 min 0 s after the cutover"), std::string::npos)
+            << summaryLine("Rollback window");
+    }
 }
 
 // The synthetic drain approved by carol at bob's request, and a refused move.

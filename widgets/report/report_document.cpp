@@ -14,6 +14,7 @@
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTextObjectInterface>
+#include <QTextTable>
 #include <algorithm>
 #include <map>
 #include <set>
@@ -60,15 +61,27 @@ QString esc(const std::string& text)
     return qs(text).toHtmlEscaped();
 }
 
-// Ids stay on one line (a table cell would break them at their hyphens).
+// A block of its own that never wraps: ids, times, durations and figures in a table cell. The
+// layout widens the column to it rather than break it (a nowrap span inside a wrapping cell does
+// not stop QTextDocument from breaking "shard-6" into "s" and "hard-6"). Lines are given with \n.
 QString nobreak(const QString& text)
 {
-    return QStringLiteral("<span style=\"white-space: nowrap\">%1</span>").arg(text.toHtmlEscaped());
+    QString lines = text.toHtmlEscaped();
+    lines.replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    return QStringLiteral("<div style=\"white-space: nowrap\">%1</div>").arg(lines);
 }
 
 QString nobreak(const std::string& text)
 {
     return nobreak(qs(text));
+}
+
+// "shard-1 → shard-6" on one line, or the target under the source when both are long: each id
+// always whole.
+QString fromTo(const std::string& from, const std::string& to)
+{
+    constexpr std::size_t kOneLine = 20;
+    return nobreak(from + (from.size() + to.size() > kOneLine ? " →\n" : " → ") + to);
 }
 
 QString dash()
@@ -212,11 +225,18 @@ QString summaryHtml(const core::MigrationReport& report, const QLocale& locale)
             + (outcomes.isEmpty() ? QString() : QStringLiteral(" (") + outcomes.join(QStringLiteral(", ")) + ")"));
     line(ReportDocument::tr("Documents moved"), count(s.docsMoved, locale));
     line(ReportDocument::tr("Data moved"), bytesText(s.bytesMoved, locale));
-    line(ReportDocument::tr("Total duration"), durationText(s.totalDurationMs, locale));
+    // How long migrations took is their copy: after the cutover the space lives on its target
+    // and the rollback window only keeps the source for a while.
+    line(ReportDocument::tr("Copy time"), durationText(s.totalCopyMs, locale));
     line(ReportDocument::tr("Longest migration"),
-        s.longestMigration.empty()
-            ? dash()
-            : ReportDocument::tr("%1 (%2)").arg(durationText(s.longestDurationMs, locale), esc(s.longestMigration)));
+        s.longestCopyMigration.empty() ? dash()
+                                       : ReportDocument::tr("%1 to copy and cut over (%2)")
+                                             .arg(durationText(s.longestCopyMs, locale), esc(s.longestCopyMigration)));
+    line(ReportDocument::tr("Rollback window"),
+        s.longestWindowMs <= 0 ? dash()
+                               : ReportDocument::tr("up to %1 after the cutover, on the target already; not counted "
+                                                    "in the copy time")
+                                     .arg(durationText(s.longestWindowMs, locale)));
     line(ReportDocument::tr("Longest write hold"),
         s.longestHoldMigration.empty()
             ? dash()
@@ -234,7 +254,7 @@ QString summaryHtml(const core::MigrationReport& report, const QLocale& locale)
 QString approvalSentence(const core::ReportApproval& a)
 {
     return ReportDocument::tr("Approved by %1 (%2) at %3 — asked by %4: %5")
-        .arg(esc(a.decidedBy), nobreak(a.id), timeText(a.decidedUnixMs), esc(a.requestedBy),
+        .arg(esc(a.decidedBy), esc(a.id), timeText(a.decidedUnixMs), esc(a.requestedBy),
             a.reason.empty() ? dash() : esc(a.reason));
 }
 
@@ -266,9 +286,9 @@ QString operationHtml(const core::ReportOperation& op, const QLocale& locale)
     for (const core::ReportShardLoad& load : op.shards) {
         const QString unknown = ReportDocument::tr("not measured");
         html += row(
-            { esc(load.shard), load.measured ? count(load.docsBefore, locale) : unknown, count(load.docsAfter, locale),
-                load.measured ? bytesText(load.bytesBefore, locale) : unknown, bytesText(load.bytesAfter, locale),
-                count(load.spacesBefore, locale), count(load.spacesAfter, locale) },
+            { nobreak(load.shard), load.measured ? count(load.docsBefore, locale) : unknown,
+                count(load.docsAfter, locale), load.measured ? bytesText(load.bytesBefore, locale) : unknown,
+                bytesText(load.bytesAfter, locale), count(load.spacesBefore, locale), count(load.spacesAfter, locale) },
             { 1, 2, 3, 4, 5, 6 });
     }
     return html + QStringLiteral("</table>");
@@ -294,19 +314,20 @@ QString migrationsHtml(const core::MigrationReport& report, std::size_t first, c
 {
     QString html = tableStart()
         + headerRow({ ReportDocument::tr("Migration"), ReportDocument::tr("Space"), ReportDocument::tr("From → to"),
-                        ReportDocument::tr("Outcome"), ReportDocument::tr("Started"), ReportDocument::tr("Duration"),
-                        ReportDocument::tr("Write hold"), ReportDocument::tr("Docs"), ReportDocument::tr("Data"),
-                        ReportDocument::tr("Verified") },
-            { 19, 11, 9, 9, 12, 8, 8, 8, 9, 7 });
+                        ReportDocument::tr("Outcome"), ReportDocument::tr("Started"), ReportDocument::tr("Copy"),
+                        ReportDocument::tr("Window"), ReportDocument::tr("Write hold"), ReportDocument::tr("Docs"),
+                        ReportDocument::tr("Data"), ReportDocument::tr("Verified") },
+            { 17, 11, 13, 8, 8, 7, 7, 7, 7, 8, 7 });
     const std::size_t last = std::min(report.rows.size(), first + kRowsPerTable);
     for (std::size_t i = first; i < last; ++i) {
         const ReportRow& r = report.rows[i];
         const core::MigrationRecord& m = r.record;
-        html += row({ nobreak(m.id), nobreak(m.space), nobreak(r.requestedSource + " → " + r.requestedTarget),
-                        outcomeText(r.outcome), nobreak(startText(r.startedUnixMs, report).toStdString()),
-                        durationText(r.durationMs, locale), holdText(r.writeHoldMs, locale),
-                        count(m.progress.docsDone, locale), bytesText(m.progress.bytesDone, locale), verifiedText(r) },
-            { 5, 6, 7, 8 });
+        html += row({ nobreak(m.id), nobreak(m.space), fromTo(r.requestedSource, r.requestedTarget),
+                        outcomeText(r.outcome), nobreak(startText(r.startedUnixMs, report)),
+                        nobreak(durationText(r.copyMs, locale)), nobreak(durationText(r.windowMs, locale)),
+                        nobreak(holdText(r.writeHoldMs, locale)), nobreak(count(m.progress.docsDone, locale)),
+                        nobreak(bytesText(m.progress.bytesDone, locale)), verifiedText(r) },
+            { 5, 6, 7, 8, 9 });
     }
     return html + QStringLiteral("</table>");
 }
@@ -344,7 +365,7 @@ QString requestsHtml(const core::MigrationReport& report)
         const auto& [by, reason, operation, approver, approval] = key;
         const QString approvedBy = approval.empty()
             ? dash()
-            : ReportDocument::tr("%1 (%2)").arg(esc(approver.empty() ? std::string("?") : approver), nobreak(approval));
+            : esc(approver.empty() ? std::string("?") : approver) + nobreak("(" + approval + ")");
         html += row({ by.empty() ? dash() : esc(by), reason.empty() ? dash() : esc(reason),
             operation.empty() ? dash() : esc(operation), approvedBy, idList(ids) });
     }
@@ -396,7 +417,7 @@ QString refusedHtml(const core::MigrationReport& report)
         const QString why = refused ? (a.decisionReason.empty() ? dash() : esc(a.decisionReason))
                                     : ReportDocument::tr("not decided in time");
         html += row({ timeText(a.requestedUnixMs), esc(a.requestedBy),
-            esc(a.summary) + QStringLiteral(" (") + nobreak(a.id) + QStringLiteral(")"),
+            esc(a.summary) + nobreak(QStringLiteral("(%1)").arg(qs(a.id))),
             refused ? ReportDocument::tr("refused") : ReportDocument::tr("expired"),
             refused && !a.decidedBy.empty() ? esc(a.decidedBy) : dash(), why });
     }
@@ -425,7 +446,7 @@ QString unmadeHtml(const core::MigrationReport& report)
             details = ReportDocument::tr("approved at %1; no outcome was recorded").arg(timeText(a.decidedUnixMs));
         }
         html += row({ timeText(a.requestedUnixMs), esc(a.requestedBy),
-            esc(a.summary) + QStringLiteral(" (") + nobreak(a.id) + QStringLiteral(")"), state,
+            esc(a.summary) + nobreak(QStringLiteral("(%1)").arg(qs(a.id))), state,
             a.decidedBy.empty() ? dash() : esc(a.decidedBy), details });
     }
     return html + QStringLiteral("</table>");
@@ -483,7 +504,7 @@ QString eventsHtml(const core::MigrationReport& report)
                         ReportDocument::tr("Details") },
             { 16, 21, 19, 44 });
     for (std::size_t i = 0; i < lines.size() && i < kMostEvents; ++i)
-        html += row({ timeText(lines[i].at), nobreak(lines[i].migration),
+        html += row({ nobreak(timeText(lines[i].at)), nobreak(lines[i].migration),
             nobreak(MigrationEventText::kind(lines[i].kind)), eventDetails(lines[i]) });
     html += QStringLiteral("</table>");
     if (lines.size() > kMostEvents)
@@ -500,6 +521,46 @@ constexpr qreal kBandPoints = 20;
 qreal pointsToPixels(qreal points)
 {
     return points * ReportDocument::kResolution / 72.0;
+}
+
+// What a heading introduces: the block after it or, when that starts a table with a header row,
+// the table's first row below the header (a header row alone under a heading is no better).
+QTextBlock introduced(const QTextBlock& heading)
+{
+    const QTextBlock next = heading.next();
+    auto* table = next.isValid() ? qobject_cast<QTextTable*>(next.document()->frameAt(next.position())) : nullptr;
+    if (!table)
+        return next;
+    const int header = table->format().headerRowCount();
+    return table->rows() > header ? table->cellAt(header, 0).firstCursorPosition().block() : next;
+}
+
+// QTextDocument has no "keep with next": a heading the layout leaves at the foot of a page, its
+// table, chart or text beginning on the next one, gets a page break before it. Moving one can
+// move a heading after it, so this repeats until none is left alone (bounded: each pass only
+// ever adds breaks).
+void keepHeadingsWithTheirContent(QTextDocument& doc)
+{
+    QAbstractTextDocumentLayout& layout = *doc.documentLayout();
+    const qreal pageHeight = doc.pageSize().height();
+    const auto pageOf
+        = [&](const QTextBlock& block) { return static_cast<int>(layout.blockBoundingRect(block).top() / pageHeight); };
+    for (int pass = 0; pass < 8; ++pass) {
+        bool moved = false;
+        for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+            QTextBlockFormat format = block.blockFormat();
+            if (format.headingLevel() == 0 || (format.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore))
+                continue;
+            const QTextBlock content = introduced(block);
+            if (!content.isValid() || pageOf(content) == pageOf(block))
+                continue;
+            format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+            QTextCursor(block).setBlockFormat(format);
+            moved = true;
+        }
+        if (!moved)
+            return;
+    }
 }
 
 } // namespace
@@ -611,6 +672,7 @@ void ReportDocument::build(const core::MigrationReport& report)
         part(refusedHtml(report));
     if (!report.unmadeRequests.empty())
         part(unmadeHtml(report));
+    keepHeadingsWithTheirContent(doc);
 }
 
 int ReportDocument::pageCount() const
