@@ -332,8 +332,9 @@ TEST_F(ReportTest, EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore)
         EXPECT_LE(row["copy_ms"].get<std::int64_t>() + row["window_ms"].get<std::int64_t>(),
             row["duration_ms"].get<std::int64_t>());
         for (const char* part : { "copy_ms", "window_ms" }) {
-            if (row[part].get<std::int64_t>() > 0)
+            if (row[part].get<std::int64_t>() > 0) {
                 EXPECT_NE(line.find(durationText(row[part])), std::string::npos) << part << ": " << line;
+            }
         }
         const std::string asked
             = row["requested_source"].get<std::string>() + " \u2192 " + row["requested_target"].get<std::string>();

@@ -186,26 +186,51 @@ TEST(ReportDocument, IdsAndDurationsStayWholeHeadingsStayWithTheirTablesAndTheWi
         for (const auto& page : pages)
             lines.insert(lines.end(), page.begin(), page.end());
 
-        // Each migration's row: its ids whole on its line, the target whole on it or the next,
-        // the rollback window in one piece ("10 min 0 s", not "10 min 0" and "s").
+        // Each migration's row: the id and the source whole on its first line, the space and the
+        // target whole under them, the rollback window in one piece ("10 min 0 s", not "10 min 0"
+        // and "s").
+        const auto whole = [](const std::string& line, const std::string& id) {
+            const std::size_t at = line.find(id);
+            return at != std::string::npos && (at + id.size() == line.size() || line[at + id.size()] == ' ');
+        };
         for (const core::ReportRow& row : report.rows) {
             SCOPED_TRACE(row.record.id);
             const auto line = std::find_if(lines.begin(), lines.end(), [&](const std::string& text) {
-                return text.find(row.record.id) != std::string::npos
-                    && text.find(row.record.space) != std::string::npos;
+                return whole(text, row.record.id) && text.find(row.requestedSource + " →") != std::string::npos;
             });
-            ASSERT_NE(line, lines.end()) << "the id and the space, each whole, on the row's line";
-            EXPECT_NE(line->find(row.requestedSource + " →"), std::string::npos) << *line;
-            const bool targetHere = line->find("→ " + row.requestedTarget + " ") != std::string::npos;
-            const bool targetBelow = line + 1 != lines.end()
-                && (line + 1)->find(row.requestedTarget + " ") != std::string::npos
-                && (line + 1)->find(row.requestedTarget + " ") == line->find(row.requestedSource);
-            EXPECT_TRUE(targetHere || targetBelow) << *line << "\n" << *(line + 1);
-            if (row.windowMs > 0)
+            ASSERT_NE(line, lines.end()) << "the id and the source, each whole, on the row's first line";
+            // The row's second line, on the next page when the page ends between them (past the
+            // footer, the header and the table's repeated header).
+            const auto next = std::find_if(
+                line + 1, lines.end(), [&](const std::string& text) { return whole(text, row.record.space); });
+            ASSERT_NE(next, lines.end()) << "the space whole on a line";
+            EXPECT_LT(next - line, 12);
+            const std::string& below = *next;
+            EXPECT_TRUE(whole(below, row.record.space)) << below;
+            EXPECT_EQ(below.find(row.record.space), line->find(row.record.id)) << "in the id's column:\n" << below;
+            EXPECT_TRUE(whole(below, row.requestedTarget)) << below;
+            EXPECT_EQ(below.find(row.requestedTarget), line->find(row.requestedSource)) << *line << "\n" << below;
+            if (row.windowMs > 0) {
                 EXPECT_NE(line->find("10 min 0 s"), std::string::npos) << *line;
+            }
+            if (row.outcome == "done") {
+                EXPECT_NE(line->find(" equal"), std::string::npos) << "the last column fits the page: " << *line;
+            }
         }
-        // A heading is followed by its content on its own page, never by the page's footer.
-        for (const auto& page : pages) {
+        // A heading is followed by its content on its own page, never by the page's footer. A
+        // block moved to the next page is also painted, clipped away, into the foot of the page
+        // before (QTextDocument draws every block its rectangle touches), and pdftotext reads
+        // clipped text too: a heading at a foot that also opens the next page is that shadow.
+        const auto firstLines = [](const std::vector<std::string>& page) {
+            std::vector<std::string> first;
+            for (const std::string& line : page) {
+                if (!trimmed(line).empty() && first.size() < 2)
+                    first.push_back(trimmed(line));
+            }
+            return first;
+        };
+        for (std::size_t p = 0; p < pages.size(); ++p) {
+            const auto& page = pages[p];
             for (std::size_t i = 0; i < page.size(); ++i) {
                 if (!headings.contains(trimmed(page[i])))
                     continue;
@@ -213,8 +238,11 @@ TEST(ReportDocument, IdsAndDurationsStayWholeHeadingsStayWithTheirTablesAndTheWi
                 while (next < page.size() && trimmed(page[next]).empty())
                     ++next;
                 ASSERT_LT(next, page.size()) << page[i];
-                EXPECT_EQ(page[next].find("Generated "), std::string::npos)
-                    << "heading \"" << trimmed(page[i]) << "\" alone at the foot of a page";
+                if (page[next].find("Generated ") == std::string::npos)
+                    continue;
+                const auto opening = p + 1 < pages.size() ? firstLines(pages[p + 1]) : std::vector<std::string> {};
+                EXPECT_TRUE(opening.size() == 2 && opening[1] == trimmed(page[i]))
+                    << "heading \"" << trimmed(page[i]) << "\" alone at the foot of page " << p + 1;
             }
         }
         // The summary's longest migration is its copy; the window is said apart.

@@ -312,22 +312,25 @@ QString startText(std::int64_t unixMs, const core::MigrationReport& report)
 
 QString migrationsHtml(const core::MigrationReport& report, std::size_t first, const QLocale& locale)
 {
-    QString html = tableStart()
-        + headerRow({ ReportDocument::tr("Migration"), ReportDocument::tr("Space"), ReportDocument::tr("From → to"),
-                        ReportDocument::tr("Outcome"), ReportDocument::tr("Started"), ReportDocument::tr("Copy"),
-                        ReportDocument::tr("Window"), ReportDocument::tr("Write hold"), ReportDocument::tr("Docs"),
-                        ReportDocument::tr("Data"), ReportDocument::tr("Verified") },
-            { 17, 11, 13, 8, 8, 7, 7, 7, 7, 8, 7 });
+    // No column widths: the columns take what their unbroken ids and figures need.
+    QString html = tableStart() + QStringLiteral("<thead>")
+        + row({ ReportDocument::tr("Migration, space"), ReportDocument::tr("From → to"), ReportDocument::tr("Outcome"),
+                  ReportDocument::tr("Started"), ReportDocument::tr("Copy"), ReportDocument::tr("Window"),
+                  ReportDocument::tr("Write hold"), ReportDocument::tr("Docs"), ReportDocument::tr("Data"),
+                  ReportDocument::tr("Verified") },
+            {}, true)
+        + QStringLiteral("</thead>");
     const std::size_t last = std::min(report.rows.size(), first + kRowsPerTable);
     for (std::size_t i = first; i < last; ++i) {
         const ReportRow& r = report.rows[i];
         const core::MigrationRecord& m = r.record;
-        html += row({ nobreak(m.id), nobreak(m.space), fromTo(r.requestedSource, r.requestedTarget),
+        // The space under its migration: with the ids whole, eleven columns would not fit a page.
+        html += row({ nobreak(qs(m.id) + QLatin1Char('\n') + qs(m.space)), fromTo(r.requestedSource, r.requestedTarget),
                         outcomeText(r.outcome), nobreak(startText(r.startedUnixMs, report)),
                         nobreak(durationText(r.copyMs, locale)), nobreak(durationText(r.windowMs, locale)),
                         nobreak(holdText(r.writeHoldMs, locale)), nobreak(count(m.progress.docsDone, locale)),
                         nobreak(bytesText(m.progress.bytesDone, locale)), verifiedText(r) },
-            { 5, 6, 7, 8, 9 });
+            { 4, 5, 6, 7, 8 });
     }
     return html + QStringLiteral("</table>");
 }
@@ -527,8 +530,14 @@ qreal pointsToPixels(qreal points)
 // the table's first row below the header (a header row alone under a heading is no better).
 QTextBlock introduced(const QTextBlock& heading)
 {
-    const QTextBlock next = heading.next();
-    auto* table = next.isValid() ? qobject_cast<QTextTable*>(next.document()->frameAt(next.position())) : nullptr;
+    const auto tableOf = [](const QTextBlock& block) {
+        return qobject_cast<QTextTable*>(block.document()->frameAt(block.position()));
+    };
+    // Past the empty block each part starts with.
+    QTextBlock next = heading.next();
+    while (next.isValid() && next.text().isEmpty() && !tableOf(next))
+        next = next.next();
+    auto* table = next.isValid() ? tableOf(next) : nullptr;
     if (!table)
         return next;
     const int header = table->format().headerRowCount();
@@ -536,23 +545,30 @@ QTextBlock introduced(const QTextBlock& heading)
 }
 
 // QTextDocument has no "keep with next": a heading the layout leaves at the foot of a page, its
-// table, chart or text beginning on the next one, gets a page break before it. Moving one can
-// move a heading after it, so this repeats until none is left alone (bounded: each pass only
-// ever adds breaks).
+// table, chart or text beginning on the next one, gets a page break before it, and so does a
+// chart that would be cut by a page's end. Moving one can move a heading after it, so this
+// repeats until none is left alone (bounded: each pass only ever adds breaks).
 void keepHeadingsWithTheirContent(QTextDocument& doc)
 {
     QAbstractTextDocumentLayout& layout = *doc.documentLayout();
     const qreal pageHeight = doc.pageSize().height();
     const auto pageOf
         = [&](const QTextBlock& block) { return static_cast<int>(layout.blockBoundingRect(block).top() / pageHeight); };
+    const auto lastPageOf = [&](const QTextBlock& block) {
+        return static_cast<int>((layout.blockBoundingRect(block).bottom() - 1) / pageHeight);
+    };
     for (int pass = 0; pass < 8; ++pass) {
         bool moved = false;
         for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
             QTextBlockFormat format = block.blockFormat();
-            if (format.headingLevel() == 0 || (format.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore))
+            if (format.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)
                 continue;
-            const QTextBlock content = introduced(block);
-            if (!content.isValid() || pageOf(content) == pageOf(block))
+            // A chart is one line the layout does not split: it starts a page when it would
+            // straddle two. A heading goes with what it introduces.
+            const bool chart = block.text() == QString(QChar::ObjectReplacementCharacter);
+            const bool straddles = chart && lastPageOf(block) != pageOf(block);
+            const QTextBlock content = format.headingLevel() > 0 ? introduced(block) : QTextBlock();
+            if (!straddles && (!content.isValid() || pageOf(content) == pageOf(block)))
                 continue;
             format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
             QTextCursor(block).setBlockFormat(format);
@@ -612,6 +628,11 @@ void ReportDocument::build(const core::MigrationReport& report)
     // No ligatures: ids like "m-...-95ff" must copy and search as typed.
     font.setStyleStrategy(QFont::PreferNoShaping);
     doc.setDefaultFont(font);
+    // Lines break between words only: a word wider than its cell widens the column instead of
+    // being cut anywhere ("don" / "e").
+    QTextOption wrap = doc.defaultTextOption();
+    wrap.setWrapMode(QTextOption::WordWrap);
+    doc.setDefaultTextOption(wrap);
     doc.setDefaultStyleSheet(QStringLiteral("h1 { font-size: 16pt; } h2 { font-size: 11pt; } h3 { font-size: 9pt; } "
                                             "th { background-color: #e8e8e8; } td, th { font-size: 7pt; }"));
     m_charts->width = content.width() * 0.98;
@@ -626,7 +647,18 @@ void ReportDocument::build(const core::MigrationReport& report)
     const auto part = [&](const QString& html) {
         if (!doc.isEmpty())
             cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+        const int first = cursor.blockNumber();
         cursor.insertHtml(html);
+        // HTML inserted into a block keeps that block's format: the heading a part starts with is
+        // marked as one here, for keepHeadingsWithTheirContent.
+        for (const int level : { 1, 2, 3 }) {
+            if (html.startsWith(QStringLiteral("<h%1>").arg(level))) {
+                QTextCursor at(doc.findBlockByNumber(first));
+                QTextBlockFormat heading = at.blockFormat();
+                heading.setHeadingLevel(level);
+                at.setBlockFormat(heading);
+            }
+        }
     };
     const auto chart = [&](ReportChart value) {
         QTextCharFormat object;
