@@ -2,6 +2,7 @@
 
 #include "widgets/report/report_charts.h"
 #include "widgets/report/report_events.h"
+#include "widgets/report/report_pagination.h"
 #include "widgets/style/format.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -14,7 +15,6 @@
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTextObjectInterface>
-#include <QTextTable>
 #include <algorithm>
 #include <map>
 #include <set>
@@ -524,59 +524,6 @@ constexpr qreal kBandPoints = 20;
 qreal pointsToPixels(qreal points)
 {
     return points * ReportDocument::kResolution / 72.0;
-}
-
-// What a heading introduces: the block after it or, when that starts a table with a header row,
-// the table's first row below the header (a header row alone under a heading is no better).
-QTextBlock introduced(const QTextBlock& heading)
-{
-    const auto tableOf = [](const QTextBlock& block) {
-        return qobject_cast<QTextTable*>(block.document()->frameAt(block.position()));
-    };
-    // Past the empty block each part starts with.
-    QTextBlock next = heading.next();
-    while (next.isValid() && next.text().isEmpty() && !tableOf(next))
-        next = next.next();
-    auto* table = next.isValid() ? tableOf(next) : nullptr;
-    if (!table)
-        return next;
-    const int header = table->format().headerRowCount();
-    return table->rows() > header ? table->cellAt(header, 0).firstCursorPosition().block() : next;
-}
-
-// QTextDocument has no "keep with next": a heading the layout leaves at the foot of a page, its
-// table, chart or text beginning on the next one, gets a page break before it, and so does a
-// chart that would be cut by a page's end. Moving one can move a heading after it, so this
-// repeats until none is left alone (bounded: each pass only ever adds breaks).
-void keepHeadingsWithTheirContent(QTextDocument& doc)
-{
-    QAbstractTextDocumentLayout& layout = *doc.documentLayout();
-    const qreal pageHeight = doc.pageSize().height();
-    const auto pageOf
-        = [&](const QTextBlock& block) { return static_cast<int>(layout.blockBoundingRect(block).top() / pageHeight); };
-    const auto lastPageOf = [&](const QTextBlock& block) {
-        return static_cast<int>((layout.blockBoundingRect(block).bottom() - 1) / pageHeight);
-    };
-    for (int pass = 0; pass < 8; ++pass) {
-        bool moved = false;
-        for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
-            QTextBlockFormat format = block.blockFormat();
-            if (format.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)
-                continue;
-            // A chart is one line the layout does not split: it starts a page when it would
-            // straddle two. A heading goes with what it introduces.
-            const bool chart = block.text() == QString(QChar::ObjectReplacementCharacter);
-            const bool straddles = chart && lastPageOf(block) != pageOf(block);
-            const QTextBlock content = format.headingLevel() > 0 ? introduced(block) : QTextBlock();
-            if (!straddles && (!content.isValid() || pageOf(content) == pageOf(block)))
-                continue;
-            format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-            QTextCursor(block).setBlockFormat(format);
-            moved = true;
-        }
-        if (!moved)
-            return;
-    }
 }
 
 } // namespace
