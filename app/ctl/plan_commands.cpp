@@ -58,8 +58,9 @@ json resultJson(const core::PlanResult& result)
             { { "moves", summary.moves }, { "bytes_moved", summary.bytesMoved }, { "docs_moved", summary.docsMoved },
                 { "lower_bound_bytes", summary.lowerBoundBytes }, { "estimated_seconds", summary.estimatedSeconds },
                 { "docs_per_second_per_migration", summary.docsPerSecondPerMigration },
-                { "rate_source", summary.rateSource }, { "balanced_before", summary.balancedBefore },
-                { "balanced_after", summary.balancedAfter }, { "objectives", objectives } } },
+                { "rate_source", summary.rateSource }, { "rate_basis", summary.rateBasis },
+                { "balanced_before", summary.balancedBefore }, { "balanced_after", summary.balancedAfter },
+                { "objectives", objectives } } },
         { "warnings", result.warnings } };
 }
 
@@ -114,7 +115,7 @@ void printResult(std::ostream& out, const core::PlanResult& result)
     if (summary.lowerBoundBytes > 0)
         out << " (at least " << humanBytes(summary.lowerBoundBytes) << " must move)";
     out << "; about " << duration(summary.estimatedSeconds) << " at " << fixed(summary.docsPerSecondPerMigration, 0)
-        << " docs/s per migration (" << summary.rateSource << ")\n";
+        << " docs/s per migration (" << summary.rateBasis << ")\n";
     for (const auto& warning : result.warnings)
         out << "warning: " << warning << "\n";
 }

@@ -163,12 +163,14 @@ PlannerInput gatherPlannerInput(const MapSnapshot& map, FleetFacts& facts)
         nodes[nodeId] = facts_;
     }
     PlannerInput input = plannerInputFrom(map, spaces, nodes);
-    // The rate the executor measured for the newest migrations that copied anything.
+    // The rate the executor measured for the migrations that copied enough to measure it.
     std::vector<double> rates;
     for (const auto& [id, migration] : map.migrations) {
-        if (migration.value.progress.docsPerSecond > 0)
-            rates.push_back(migration.value.progress.docsPerSecond);
+        const MigrationProgress& progress = migration.value.progress;
+        if (progress.docsPerSecond > 0 && progress.docsDone >= kMinMeasuredMigrationDocs)
+            rates.push_back(progress.docsPerSecond);
     }
+    input.measuredMigrations = rates.size();
     if (!rates.empty()) {
         const auto middle = rates.begin() + static_cast<std::ptrdiff_t>(rates.size() / 2);
         std::nth_element(rates.begin(), middle, rates.end());

@@ -2,6 +2,7 @@
 // the rebalance planner (core/plan/planner) on one snapshot and queued like any plan: checked
 // against the map, preflighted move by move, committed with all its migrations (in chunks when
 // the store takes fewer mutations per commit than the plan needs).
+#include "core/map/space_placement.h"
 #include "core/migration/fleet_facts.h"
 #include "core/migration/migration_requests.h"
 #include "core/plan/planner.h"
@@ -74,18 +75,19 @@ std::string listSome(const std::vector<std::string>& items, std::size_t most = 5
 
 // An operation moves all of its spaces or none: one that is already migrating or pinned to a
 // shard being emptied refuses the whole of it.
-Status checkMovable(const std::vector<const SpaceRecord*>& spaces, const std::set<std::string>& emptied)
+Status checkMovable(
+    const MapSnapshot& map, const std::vector<const SpaceRecord*>& spaces, const std::set<std::string>& emptied)
 {
-    std::vector<std::string> migrating;
+    std::vector<std::string> held;
     std::vector<std::string> pinned;
     for (const SpaceRecord* space : spaces) {
         if (space->migrating())
-            migrating.push_back(space->id + " (" + space->migrationId + ")");
+            held.push_back(migrationHold(space->id, placementOf(map, *space)));
         else if (!space->pin.empty() && emptied.contains(space->pin))
             pinned.push_back(space->id + " (pinned to " + space->pin + ")");
     }
-    if (!migrating.empty())
-        return refusal("space(s) already migrating: " + listSome(migrating) + "; wait for them or cancel them first");
+    if (!held.empty())
+        return refusal(listSome(held));
     if (!pinned.empty())
         return refusal("space(s) pinned where they are: " + listSome(pinned) + "; unpin them first");
     return {};
@@ -319,8 +321,12 @@ Status checkEmptied(const MapSnapshot& map, const Plan& plan, OperationKind kind
     std::vector<std::string> left;
     for (const std::string& shard : shards) {
         for (const SpaceRecord* space : map.spacesOn(shard)) {
-            if (!moved.contains(space->id))
-                left.push_back(space->id + " (on " + space->shard + ")");
+            const SpacePlacement placement = placementOf(map, *space);
+            // A rollback copy leaves with the cleanup; only a shard to be retired must wait for it.
+            if (moved.contains(space->id) || (kind == OperationKind::Drain && placement.rollbackCopyOn == shard))
+                continue;
+            left.push_back(placement.rollbackCopyOn == shard ? migrationHold(space->id, placement)
+                                                             : space->id + " (on " + space->shard + ")");
         }
     }
     if (left.empty())
@@ -540,7 +546,7 @@ Result<OperationRecord> MigrationRequests::moveSpaces(
         spaces.push_back(space);
         moves.push_back(moveOf(*map, facts, *space, targetId));
     }
-    if (auto status = checkMovable(spaces, {}); !status)
+    if (auto status = checkMovable(*map, spaces, {}); !status)
         return status.error();
     if (auto status = preflightMoves(*map, facts, moves); !status)
         return status.error();

@@ -1,5 +1,6 @@
 #include "core/migration/migration_requests.h"
 
+#include "core/map/space_placement.h"
 #include "core/migration/fleet_facts.h"
 #include "core/migration/migration_history.h"
 #include "core/util/json_input.h"
@@ -110,8 +111,7 @@ Status preflightMap(
     if (!target)
         return unknownId("shard", targetShard);
     if (space->migrating() && space->migrationId != ownMigration)
-        return refusal("space " + spaceId + " is already migrating (" + space->migrationId
-            + "); wait for it to finish or cancel it first");
+        return refusal(migrationHold(spaceId, placementOf(map, *space)));
     if (space->shard == targetShard)
         return refusal("space " + spaceId + " is already on shard " + targetShard);
     if (!space->pin.empty() && space->pin != targetShard)

@@ -1,5 +1,7 @@
 #include "core/plan/move_rules.h"
 
+#include "core/map/space_placement.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -90,8 +92,10 @@ std::string MoveRules::projectedShard(const std::string& space, const std::vecto
 {
     const SpaceRecord* record = m_map.space(space);
     std::string shard;
-    if (record)
-        shard = record->migrating() && !record->target.empty() ? record->target : record->shard;
+    if (record) {
+        const SpacePlacement placement = placementOf(m_map, *record);
+        shard = placement.moving() ? placement.movingTo : placement.shard;
+    }
     for (const PlannedMove& move : moves) {
         if (move.space == space)
             shard = move.to;
@@ -105,10 +109,12 @@ std::map<std::string, ShardFigures> MoveRules::projectedLoads(const std::vector<
     // Where the spaces that move are: only those, not every space of the map.
     std::map<std::string, std::string> where;
     const auto migrate = [&](const SpaceRecord& space) {
-        // Queued and running migrations whose cutover has not happened yet still count at the source.
-        if (space.migrating() && !space.target.empty() && space.target != space.shard) {
-            shift(loads, figures(space.id), space.shard, space.target);
-            where[space.id] = space.target;
+        // Migrations before their cutover: the nodes still count the space at its source. One in
+        // its rollback window has arrived; its old copy is not the shard's load.
+        const SpacePlacement placement = placementOf(m_map, space);
+        if (placement.moving()) {
+            shift(loads, figures(space.id), placement.shard, placement.movingTo);
+            where[space.id] = placement.movingTo;
         }
     };
     if (const MapIndex* index = m_map.index()) {
@@ -190,7 +196,7 @@ MoveVerdict MoveRules::check(
     if (projectedShard(space, planned) == target)
         return refuse(MoveRefusal::SameShard, "space " + space + " is already on shard " + target);
     if (record->migrating())
-        return refuse(MoveRefusal::Migrating, "space " + space + " is already migrating (" + record->migrationId + ")");
+        return refuse(MoveRefusal::Migrating, migrationHold(space, placementOf(m_map, *record)));
     if (!record->pin.empty() && record->pin != target)
         return refuse(MoveRefusal::PinnedElsewhere, "space " + space + " is pinned to shard " + record->pin);
     if (MoveVerdict verdict = checkTarget(*shard); !verdict.allowed())

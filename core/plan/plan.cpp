@@ -1,5 +1,6 @@
 #include "core/plan/plan.h"
 
+#include "core/map/space_placement.h"
 #include "core/util/json_input.h"
 
 #include <algorithm>
@@ -135,9 +136,12 @@ std::vector<PlanConflict> Plan::checkAgainst(const MapSnapshot& map) const
         if (space->shard != move.from)
             conflicts.push_back(
                 { move.space, "space " + move.space + " moved from shard " + move.from + " to " + space->shard });
-        else if (space->migrating())
+        else if (const SpacePlacement placement = placementOf(map, *space); placement.moving())
             conflicts.push_back({ move.space,
-                "space " + move.space + " is migrating to shard " + space->target + " (" + space->migrationId + ")" });
+                "space " + move.space + " is migrating to shard " + placement.movingTo + " (" + space->migrationId
+                    + ")" });
+        else if (placement.migrationOpen())
+            conflicts.push_back({ move.space, migrationHold(move.space, placement) });
         else if (!space->pin.empty() && space->pin != move.to)
             conflicts.push_back({ move.space, "space " + move.space + " was pinned to shard " + space->pin });
         if (!target)

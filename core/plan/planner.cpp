@@ -1,11 +1,15 @@
 #include "core/plan/planner.h"
 
+#include "core/plan/plan_figures.h"
+#include "core/plan/space_holds.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 namespace shardmap::core {
 
@@ -37,47 +41,6 @@ LoadFigures& LoadFigures::operator-=(const LoadFigures& other)
     queriesPerSecond -= other.queriesPerSecond;
     writesPerSecond -= other.writesPerSecond;
     return *this;
-}
-
-PlannerInput plannerInputFrom(const MapSnapshot& map, const std::map<std::string, LoadFigures>& spaces,
-    const std::map<std::string, PlannerNode>& nodes)
-{
-    PlannerInput input;
-    input.baseRevision = map.revision;
-    input.settings = map.settings.value;
-    for (const auto& [id, node] : map.nodes) {
-        const auto facts = nodes.find(id);
-        PlannerNode value = facts != nodes.end() ? facts->second : PlannerNode {};
-        value.id = id;
-        value.retired = node.value.retired;
-        input.nodes.push_back(std::move(value));
-    }
-    for (const auto& [id, shard] : map.shards)
-        input.shards.push_back({ shard.value });
-    input.spaces.reserve(map.spaces.size());
-    for (const auto& [id, space] : map.spaces) {
-        PlannerSpace value;
-        value.id = id;
-        value.migrating = space.value.migrating();
-        value.migrationId = space.value.migrationId;
-        value.shard = space.value.shard;
-        if (value.migrating) {
-            // Queued migrations name their target only in their record.
-            const auto migration = map.migrations.find(space.value.migrationId);
-            const std::string target = !space.value.target.empty() ? space.value.target
-                : migration != map.migrations.end()                ? migration->second.value.target
-                                                                   : std::string();
-            if (!target.empty()) {
-                value.migratingFrom = value.shard;
-                value.shard = target;
-            }
-        }
-        value.pin = space.value.pin;
-        if (const auto found = spaces.find(id); found != spaces.end())
-            value.load = found->second;
-        input.spaces.push_back(std::move(value));
-    }
-    return input;
 }
 
 namespace {
@@ -117,6 +80,10 @@ struct Bin {
     // when the fleet is rebalanced.
     bool receives = false;
     bool balanced = false;
+    // Made by the plan (not in the map yet); takes part in the fleet as it is before the plan
+    // (the summary's "before").
+    bool created = false;
+    bool countedBefore = false;
     std::string dedicatedTo;
     bool outOfBand = false;
     double share = 1;
@@ -169,13 +136,16 @@ public:
     Fleet(const PlannerInput& input, const PlannerOptions& options, const std::vector<ShardRecord>& added)
         : m_input(input)
         , m_options(options)
+        , m_rate(copyRate(input, options))
     {
         for (const PlannerNode& node : input.nodes) {
             m_hostIndex[node.id] = m_hosts.size();
             m_hosts.push_back({ node, 0, 0, 0 });
         }
-        for (const PlannerShard& shard : input.shards)
+        for (const PlannerShard& shard : input.shards) {
             addBin(shard.record, false);
+            m_bins.back().dedicatedTo = shard.dedicatedTo;
+        }
         for (const ShardRecord& shard : added) {
             if (m_binIndex.contains(shard.id))
                 m_bins[m_binIndex.at(shard.id)].isNew = true;
@@ -245,6 +215,7 @@ public:
         std::size_t capacityCount = 0;
         for (Bin& bin : m_bins) {
             bin.balanced = isCandidate(bin, emptied) && bin.dedicatedTo.empty() && hostReported(bin);
+            bin.countedBefore = !bin.created && isCandidate(bin, {}) && bin.dedicatedTo.empty() && hostReported(bin);
             bin.receives = bin.balanced;
             if (bin.balanced && allHaveCapacity) {
                 capacitySum += static_cast<double>(bin.record.capacityBytes);
@@ -460,20 +431,7 @@ public:
         return true;
     }
 
-    double docsPerSecond(std::string* source = nullptr) const
-    {
-        const auto throttle = static_cast<double>(m_input.settings.defaultThrottleDocsPerSecond);
-        const auto pick = [&](double rate, const char* name) {
-            if (source)
-                *source = name;
-            return rate;
-        };
-        if (throttle > 0 && (m_input.measuredDocsPerSecond <= 0 || throttle <= m_input.measuredDocsPerSecond))
-            return pick(throttle, "throttle");
-        if (m_input.measuredDocsPerSecond > 0)
-            return pick(m_input.measuredDocsPerSecond, "measured");
-        return pick(m_options.assumedDocsPerSecond, "assumed");
-    }
+    double docsPerSecond() const { return m_rate.docsPerSecond; }
 
     double copySeconds(double docs, std::size_t moves) const
     {
@@ -552,7 +510,11 @@ public:
         summary.docsMoved = static_cast<std::uint64_t>(std::llround(m_movedDocs));
         summary.lowerBoundBytes = lowerBound;
         summary.estimatedSeconds = estimatedSeconds();
-        summary.docsPerSecondPerMigration = docsPerSecond(&summary.rateSource);
+        summary.docsPerSecondPerMigration = m_rate.docsPerSecond;
+        summary.rateSource = m_rate.source;
+        summary.rateBasis = m_rate.basis;
+        summary.measuredMigrations = m_input.measuredMigrations;
+        summary.migrationsNeeded = m_options.minMeasuredMigrations;
         summary.balancedBefore = balancedBefore;
         summary.balancedAfter = fleetBalanced();
         warnOutOfBand();
@@ -591,7 +553,7 @@ private:
     {
         Bin bin;
         bin.record = record;
-        bin.isNew = isNew;
+        bin.isNew = bin.created = isNew;
         const auto host = m_hostIndex.find(record.node);
         if (host == m_hostIndex.end()) {
             m_hostIndex[record.node] = m_hosts.size();
@@ -622,6 +584,15 @@ private:
         return false;
     }
 
+    // An isolated space's shard takes nothing: the plan says so once per shard.
+    void noteIsolated(const Bin& bin)
+    {
+        const std::string warning = "shard " + bin.record.id + " is dedicated to space " + bin.dedicatedTo
+            + " (isolated); it receives no other space";
+        if (std::find(m_warnings.begin(), m_warnings.end(), warning) == m_warnings.end())
+            m_warnings.push_back(warning);
+    }
+
     // Seed 002 gives a space larger than half a shard a shard of its own: its shard takes
     // nothing more and its other spaces leave.
     void markDedicated(const std::set<std::string>& emptied, bool evict)
@@ -629,28 +600,31 @@ private:
         for (Bin& bin : m_bins) {
             const double size = bin.record.capacityBytes > 0 ? static_cast<double>(bin.record.capacityBytes)
                                                              : static_cast<double>(m_options.shardBytesLimit);
-            if (size <= 0 || !isCandidate(bin, emptied))
+            if (!isCandidate(bin, emptied))
                 continue;
             std::vector<std::size_t> big;
-            for (std::size_t i : bin.items) {
+            for (std::size_t i : size > 0 ? bin.items : std::vector<std::size_t> {}) {
                 if (m_items[i].space->load.bytes > m_options.dedicatedShare * size) {
                     m_items[i].big = true;
                     big.push_back(i);
                 }
             }
-            if (big.empty())
+            if (big.empty() && bin.dedicatedTo.empty())
                 continue;
-            bin.dedicatedTo = m_items[big.front()].space->id;
+            if (bin.dedicatedTo.empty())
+                bin.dedicatedTo = m_items[big.front()].space->id;
+            else
+                noteIsolated(bin);
             if (big.size() > 1)
                 m_warnings.push_back("shard " + bin.record.id + " holds " + std::to_string(big.size())
                     + " spaces larger than half a shard; isolate all but one of them");
             for (std::size_t i : evict ? bin.items : std::vector<std::size_t> {}) {
                 if (m_items[i].big)
                     continue;
-                if (m_items[i].movable && !m_items[i].mustLeave)
+                if (m_items[i].movable && !m_items[i].mustLeave && m_items[i].space->id != bin.dedicatedTo)
                     markMustLeave(i,
                         "shard " + bin.record.id + " is dedicated to space " + bin.dedicatedTo
-                            + " (larger than half a shard)");
+                            + (big.empty() ? " (isolated)" : " (larger than half a shard)"));
             }
         }
     }
@@ -671,8 +645,10 @@ private:
             if (item.mustLeave && !m_bins[item.bin].balanced)
                 total += item.space->load;
         }
-        for (std::size_t o = 0; o < kShardObjectives; ++o)
-            m_mean[o] = shares > 0 ? figure(total, o) / shares : 0;
+        for (std::size_t o = 0; o < kShardObjectives; ++o) {
+            m_total[o] = figure(total, o);
+            m_mean[o] = shares > 0 ? m_total[o] / shares : 0;
+        }
         double used = 0;
         double capacity = 0;
         for (const Host& host : m_hosts) {
@@ -687,17 +663,22 @@ private:
     bool outside(const Bin& bin, int side) const
     {
         for (std::size_t o = 0; o < kShardObjectives; ++o) {
-            if (m_options.weights[o] <= 0 || m_mean[o] <= 0)
-                continue;
-            const double band = o < 2 ? m_options.band : m_options.loadBand;
-            const double t = target(bin, o);
-            const double value = figure(bin.load, o);
-            if (side > 0 && value > t * (1 + band))
-                return true;
-            if (side < 0 && value < t * (1 - band))
+            if (sideOf(bin, o) == side)
                 return true;
         }
         return false;
+    }
+
+    // +1 above the band in objective o, -1 below it, 0 within it or not weighed. Query and write
+    // load under minLoadPerSecond in the whole fleet is noise: every shard is within it.
+    int sideOf(const Bin& bin, std::size_t o) const
+    {
+        if (m_options.weights[o] <= 0 || m_mean[o] <= 0 || (o >= 2 && m_total[o] < m_options.minLoadPerSecond))
+            return 0;
+        const double band = o < 2 ? m_options.band : m_options.loadBand;
+        const double t = target(bin, o);
+        const double value = figure(bin.load, o);
+        return value > t * (1 + band) ? 1 : value < t * (1 - band) ? -1 : 0;
     }
 
     // Moving bytes between nodes evens out their disks (after cleanup, when the source's copy
@@ -718,61 +699,86 @@ private:
         return weight * change / (m_meanDiskUse * m_meanDiskUse);
     }
 
+    // Before: the fleet as it is, every shard that takes part in the balance now (active, on a
+    // live node that reported, not excluded or dedicated), the shards the plan drains, retires or
+    // merges included and those it creates not. After: the shards that take part once the plan is
+    // done. Each against its own mean (PLANNER.md, "Before and after").
     ObjectiveSpread spread(Objective objective) const
     {
         const auto o = static_cast<std::size_t>(objective);
         ObjectiveSpread out;
         out.objective = objective;
         out.mean = m_mean[o];
-        if (m_mean[o] <= 0)
-            return out;
-        double maxBefore = 0, maxAfter = 0, sumBefore = 0, sumAfter = 0;
-        std::size_t count = 0;
+        std::vector<std::pair<double, double>> before;
+        std::vector<std::pair<double, double>> after;
         for (const Bin& bin : m_bins) {
-            if (!bin.balanced)
-                continue;
-            const double before = figure(bin.before, o) / bin.share / m_mean[o] - 1;
-            const double after = figure(bin.load, o) / bin.share / m_mean[o] - 1;
-            maxBefore = std::max(maxBefore, before + 1);
-            maxAfter = std::max(maxAfter, after + 1);
-            sumBefore += before * before;
-            sumAfter += after * after;
-            ++count;
+            if (bin.countedBefore)
+                before.emplace_back(figure(bin.before, o), static_cast<double>(bin.record.capacityBytes));
+            if (bin.balanced)
+                after.emplace_back(figure(bin.load, o), static_cast<double>(bin.record.capacityBytes));
         }
-        out.maxOverMeanBefore = maxBefore;
-        out.maxOverMeanAfter = maxAfter;
-        out.stddevBefore = count ? std::sqrt(sumBefore / static_cast<double>(count)) : 0;
-        out.stddevAfter = count ? std::sqrt(sumAfter / static_cast<double>(count)) : 0;
+        std::tie(out.maxOverMeanBefore, out.stddevBefore) = maxAndDeviation(before);
+        std::tie(out.maxOverMeanAfter, out.stddevAfter) = maxAndDeviation(after);
         return out;
     }
 
-    // The objective the bin is furthest outside the band in, and its share of it ("1.32x").
-    std::string worstText(const Bin& bin) const
+    // Per bin and objective: does it hold a space carrying some of that objective that may move.
+    using MovableLoad = std::vector<std::array<bool, kShardObjectives>>;
+
+    MovableLoad movableLoad() const
     {
-        std::size_t worst = 0;
+        MovableLoad out(m_bins.size());
+        for (const Item& item : m_items) {
+            for (std::size_t o = 0; o < kShardObjectives; ++o)
+                out[item.bin][o] = out[item.bin][o] || (item.movable && !item.big && figure(item.load, o) > 0);
+        }
+        return out;
+    }
+
+    // The objective the bin is furthest outside the band in among those a move could change (a
+    // space that may leave it when above, one on another balanced bin when below), and its share
+    // of it ("1.32x"); empty when no move could change any.
+    std::string worstText(
+        std::size_t b, const MovableLoad& movable, const std::array<std::size_t, kShardObjectives>& givers) const
+    {
+        const Bin& bin = m_bins[b];
+        std::size_t worst = kNone;
         double distance = -1;
         for (std::size_t o = 0; o < kShardObjectives; ++o) {
-            const double t = target(bin, o);
-            if (m_options.weights[o] <= 0 || t <= 0)
+            const int side = sideOf(bin, o);
+            const bool changeable = side > 0 ? movable[b][o] : bin.receives && givers[o] > (movable[b][o] ? 1u : 0u);
+            if (side == 0 || !changeable)
                 continue;
             const double band = o < 2 ? m_options.band : m_options.loadBand;
-            const double off = std::abs(figure(bin.load, o) / t - 1) - band;
+            const double off = std::abs(figure(bin.load, o) / target(bin, o) - 1) - band;
             if (off > distance) {
                 distance = off;
                 worst = o;
             }
         }
-        const double t = target(bin, worst);
-        return ratio(t > 0 ? figure(bin.load, worst) / t : 0) + "x its share of "
+        if (worst == kNone)
+            return {};
+        return ratio(figure(bin.load, worst) / target(bin, worst)) + "x its share of "
             + objectiveName(static_cast<Objective>(worst));
     }
 
+    // Warns about the shards left outside the band that a move could change (issue 26: not every
+    // shard of a fleet without query load, "0.00x its share of queries").
     void warnOutOfBand()
     {
+        const MovableLoad movable = movableLoad();
+        std::array<std::size_t, kShardObjectives> givers {};
+        for (std::size_t b = 0; b < m_bins.size(); ++b) {
+            for (std::size_t o = 0; o < kShardObjectives; ++o)
+                givers[o] += m_bins[b].balanced && movable[b][o] ? 1 : 0;
+        }
         std::vector<std::string> over;
-        for (const Bin& bin : m_bins) {
-            if (bin.balanced && (outAbove(bin) || outBelow(bin)))
-                over.push_back(bin.record.id + " (" + worstText(bin) + ")");
+        for (std::size_t b = 0; b < m_bins.size(); ++b) {
+            const Bin& bin = m_bins[b];
+            if (!bin.balanced || !(outAbove(bin) || outBelow(bin)))
+                continue;
+            if (std::string worst = worstText(b, movable, givers); !worst.empty())
+                over.push_back(bin.record.id + " (" + worst + ")");
         }
         if (over.empty())
             return;
@@ -786,12 +792,14 @@ private:
 
     const PlannerInput& m_input;
     PlannerOptions m_options;
+    CopyRate m_rate;
     std::vector<Host> m_hosts;
     std::map<std::string, std::size_t> m_hostIndex;
     std::vector<Bin> m_bins;
     std::map<std::string, std::size_t> m_binIndex;
     std::vector<Item> m_items;
     std::array<double, kShardObjectives> m_mean {};
+    std::array<double, kShardObjectives> m_total {};
     double m_meanDiskUse = 0;
     std::size_t m_outOfBand = 0;
     std::vector<PlannedMove> m_moves;
@@ -915,6 +923,13 @@ void improve(Fleet& fleet, const std::set<std::size_t>& sources, const std::set<
     auto& bins = fleet.bins();
     auto& items = fleet.items();
     const double band = fleet.options().band;
+    // Filling new shards (capTargetsAtBand) takes only from shards above their share of bytes, and
+    // never so much that one ends below the band (PLANNER.md, add-shard).
+    const auto mayGive = [&](std::size_t source, double bytes) {
+        const double share = fleet.target(bins[source], 0);
+        return !capTargetsAtBand
+            || (bins[source].load.bytes > share && bins[source].load.bytes - bytes >= share * (1 - band));
+    };
     while (!done()) {
         const Round round = pickRound(fleet, sources, targets);
         std::vector<char> below(round.targets.size());
@@ -930,7 +945,7 @@ void improve(Fleet& fleet, const std::set<std::size_t>& sources, const std::set<
                     pair[k] = fleet.coefficients(s, round.targets[k]);
             }
             for (std::size_t i : bins[s].items) {
-                if (!items[i].movable || items[i].big)
+                if (!items[i].movable || items[i].big || !mayGive(s, items[i].load.bytes))
                     continue;
                 const LoadFigures& x = items[i].load;
                 for (std::size_t k = 0; k < round.targets.size(); ++k) {
@@ -968,7 +983,8 @@ void improve(Fleet& fleet, const std::set<std::size_t>& sources, const std::set<
                     && bins[c.target].load.bytes + items[c.item].space->load.bytes
                         > fleet.target(bins[c.target], 0) * (1 + band))
                     continue;
-                if (fleet.delta(c.item, c.target) >= -kMinGain || !fleet.refusal(c.item, c.target).empty())
+                if (fleet.delta(c.item, c.target) >= -kMinGain || !fleet.refusal(c.item, c.target).empty()
+                    || !mayGive(from, items[c.item].load.bytes))
                     continue;
             }
             first = false;
@@ -977,9 +993,12 @@ void improve(Fleet& fleet, const std::set<std::size_t>& sources, const std::set<
                     "the move budget (moves, bytes or hours) ran out before the fleet was balanced");
                 return;
             }
+            // Named after the space's home, not this hop's source: a space moved twice in one plan
+            // keeps one move, from its home.
+            const Bin& home = bins[items[c.item].home];
             fleet.move(c.item, c.target,
-                what + ": " + bins[from].record.id + " holds " + fleet.shareText(bins[from])
-                    + " of its share of bytes, " + bins[c.target].record.id + " " + fleet.shareText(bins[c.target]));
+                what + ": " + home.record.id + " holds " + fleet.shareText(home) + " of its share of bytes, "
+                    + bins[c.target].record.id + " " + fleet.shareText(bins[c.target]));
             if (done())
                 return;
         }
@@ -997,7 +1016,7 @@ Status requireShard(Fleet& fleet, const std::string& id)
 // whole operation, naming them.
 Status markAllLeaving(Fleet& fleet, const std::set<std::string>& shards, const std::string& reason)
 {
-    std::vector<std::string> migrating;
+    std::vector<const PlannerSpace*> held;
     std::vector<std::string> pinned;
     for (std::size_t i = 0; i < fleet.items().size(); ++i) {
         const Item& item = fleet.items()[i];
@@ -1005,26 +1024,23 @@ Status markAllLeaving(Fleet& fleet, const std::set<std::string>& shards, const s
         if (!shards.contains(fleet.bins()[item.bin].record.id) && !leaving)
             continue;
         if (item.space->migrating)
-            migrating.push_back(item.space->id + " (" + item.space->migrationId + ")");
+            held.push_back(item.space);
         else if (!item.space->pin.empty() && shards.contains(item.space->pin))
             pinned.push_back(item.space->id + " (pinned to " + item.space->pin + ")");
         else
             fleet.markMustLeave(i, reason);
     }
-    const auto some = [](const std::vector<std::string>& items) {
+    if (auto status = refuseHeld(held); !status)
+        return status;
+    if (!pinned.empty()) {
         std::string text;
-        for (std::size_t i = 0; i < items.size() && i < 5; ++i)
-            text += (i ? ", " : "") + items[i];
-        if (items.size() > 5)
-            text += " and " + std::to_string(items.size() - 5) + " more";
-        return text;
-    };
-    if (!migrating.empty())
-        return makeError(ErrorCode::FailedPrecondition,
-            "space(s) already migrating: " + some(migrating) + "; wait for them or cancel them first");
-    if (!pinned.empty())
+        for (std::size_t i = 0; i < pinned.size() && i < 5; ++i)
+            text += (i ? ", " : "") + pinned[i];
+        if (pinned.size() > 5)
+            text += " and " + std::to_string(pinned.size() - 5) + " more";
         return makeError(
-            ErrorCode::FailedPrecondition, "space(s) pinned where they are: " + some(pinned) + "; unpin them first");
+            ErrorCode::FailedPrecondition, "space(s) pinned where they are: " + text + "; unpin them first");
+    }
     return {};
 }
 
@@ -1204,6 +1220,8 @@ Result<PlanResult> planRetireNode(const PlannerInput& input, const std::string& 
         if (shard.record.node == node)
             shards.insert(shard.record.id);
     }
+    if (auto status = refuseRollbackCopies(input, shards, "retiring node " + node); !status)
+        return status.error();
     Fleet fleet(input, options, {});
     if (auto status = markAllLeaving(fleet, shards, "retire node " + node); !status)
         return status.error();
@@ -1239,9 +1257,7 @@ Result<PlanResult> planSplit(
     for (std::size_t i : source.items) {
         const Item& item = fleet.items()[i];
         if (item.space->migrating)
-            return makeError(ErrorCode::FailedPrecondition,
-                "space(s) already migrating: " + item.space->id + " (" + item.space->migrationId
-                    + "); wait for them or cancel them first");
+            return refuseHeld({ item.space }).error();
         items.push_back(&item);
         indices.push_back(i);
         fixed.push_back(!item.space->pin.empty());
@@ -1268,6 +1284,8 @@ Result<PlanResult> planMerge(
 {
     if (from == into)
         return makeError(ErrorCode::InvalidArgument, "shard " + from + " cannot be merged into itself");
+    if (auto status = refuseRollbackCopies(input, { from }, "the merge of " + from); !status)
+        return status.error();
     Fleet fleet(input, options, {});
     for (const std::string& id : { from, into }) {
         if (auto status = requireShard(fleet, id); !status)
@@ -1348,8 +1366,7 @@ Result<PlanResult> planIsolate(
         return makeError(ErrorCode::NotFound, "no space " + space + " in the shard map");
     const PlannerSpace& record = *fleet.items()[item].space;
     if (record.migrating)
-        return makeError(ErrorCode::FailedPrecondition,
-            "space " + space + " is already migrating (" + record.migrationId + "); wait for it or cancel it first");
+        return refuseHeld({ &record }).error();
     if (!record.pin.empty())
         return makeError(ErrorCode::FailedPrecondition,
             "space " + space + " is pinned to shard " + record.pin + "; unpin it before isolating it");
@@ -1360,49 +1377,6 @@ Result<PlanResult> planIsolate(
         return makeError(ErrorCode::FailedPrecondition, "cannot isolate " + space + ": " + refused);
     fleet.move(item, target, "isolate space " + space + " on shard " + newShard.id);
     return fleet.result("isolate", space, newShard.id, { newShard }, balancedBefore, 0);
-}
-
-PlannerInput applyPlanToInput(const PlannerInput& input, const Plan& plan)
-{
-    PlannerInput out = input;
-    for (const ShardRecord& shard : plan.newShards)
-        out.shards.push_back({ shard });
-    std::map<std::string, const PlannedMove*> moves;
-    for (const PlannedMove& move : plan.moves)
-        moves[move.space] = &move;
-    std::map<std::string, std::string> shardNode;
-    for (const PlannerShard& shard : out.shards)
-        shardNode[shard.record.id] = shard.record.node;
-    // Free disk once the moves are done and their sources cleaned up.
-    std::map<std::string, double> received;
-    for (PlannerSpace& space : out.spaces) {
-        const auto found = moves.find(space.id);
-        if (found == moves.end())
-            continue;
-        if (shardNode[space.shard] != shardNode[found->second->to]) {
-            received[shardNode[found->second->to]] += space.load.bytes;
-            received[shardNode[space.shard]] -= space.load.bytes;
-        }
-        space.shard = found->second->to;
-        if (plan.kind == "isolate")
-            space.pin = found->second->to;
-    }
-    // What the operation does to shards and nodes once its moves are done.
-    for (PlannerShard& shard : out.shards) {
-        if ((plan.kind == "drain" || plan.kind == "merge") && shard.record.id == plan.subject)
-            shard.record.state = ShardState::Draining;
-        if (plan.kind == "retire-node" && shard.record.node == plan.subject)
-            shard.record.state = ShardState::Retired;
-    }
-    for (PlannerNode& node : out.nodes) {
-        if (plan.kind == "retire-node" && node.id == plan.subject)
-            node.retired = true;
-        if (node.diskFreeBytes && received.contains(node.id)) {
-            const double free = static_cast<double>(*node.diskFreeBytes) - received[node.id];
-            node.diskFreeBytes = static_cast<std::uint64_t>(std::max(0.0, std::floor(free)));
-        }
-    }
-    return out;
 }
 
 } // namespace shardmap::core

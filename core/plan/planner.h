@@ -53,19 +53,30 @@ struct LoadFigures {
 
 struct PlannerSpace {
     std::string id;
-    // Its owner now; for a migrating space, where it is going (its load is counted there).
+    // Its owner now; for a migrating space, where it is going (its load is counted there). A
+    // space in its rollback window has arrived: it is on its new shard (placementOf()).
     std::string shard;
     std::string pin;
-    // A migrating space is counted but never moved; its migration's id, for messages.
+    // A space with an open migration (moving, or in its rollback window) is counted but never
+    // moved; its migration's id, for messages.
     bool migrating = false;
     std::string migrationId;
     // While migrating: the shard it is leaving (an operation emptying that shard must wait).
     std::string migratingFrom;
     LoadFigures load;
+    // During its rollback window: the old shard that keeps its copy until rollbackUntilUnixMs.
+    // (Defaulted, so that the fleets tests write field by field need not name them.)
+    std::string rollbackCopyOn {};
+    std::int64_t rollbackUntilUnixMs = 0;
+    // Why it cannot move now and when it can (migrationHold()); empty: say "already migrating".
+    std::string hold {};
 };
 
 struct PlannerShard {
     ShardRecord record;
+    // The space an isolate gave this shard to (it stays pinned there): the shard is dedicated,
+    // no plan fills it, and any other space on it leaves in a rebalance.
+    std::string dedicatedTo {};
 };
 
 struct PlannerNode {
@@ -84,9 +95,16 @@ struct PlannerInput {
     std::vector<PlannerShard> shards;
     std::vector<PlannerSpace> spaces;
     MigrationSettings settings;
-    // The executor's measured backfill rate per migration (docs/s); 0 when none was measured.
+    // The executor's measured backfill rate per migration (docs/s, the median of the migrations
+    // that copied at least kMinMeasuredMigrationDocs); 0 when none was measured. measuredMigrations:
+    // how many it is the median of.
     double measuredDocsPerSecond = 0;
+    std::size_t measuredMigrations = 0;
 };
+
+// A migration that copied fewer documents says little about the rate (a 120 ms backfill of a
+// few thousand docs measured 34,486 docs/s, issue 26): it is not counted as measured.
+inline constexpr std::uint64_t kMinMeasuredMigrationDocs = 10'000;
 
 // Builds the input from a map snapshot, the spaces' figures (docs and bytes from the nodes'
 // per-space metrics; missing spaces count as empty) and the nodes' disk facts.
@@ -99,6 +117,9 @@ struct PlannerOptions {
     // are noisier and get the wider loadBand.
     double band = 0.10;
     double loadBand = 0.25;
+    // Query or write load below this in the whole fleet (per second) is noise: it neither makes
+    // moves nor puts a shard outside the band.
+    double minLoadPerSecond = 1.0;
     std::array<double, kObjectiveCount> weights { 1.0, 0.5, 0.2, 0.2, 0.1 };
     // Move budget: at most this many moves, bytes, or estimated hours (0: no limit).
     std::size_t maxMoves = 0;
@@ -111,8 +132,10 @@ struct PlannerOptions {
     // without one, shardBytesLimit (seed 002's S_limit); with neither the rule is off.
     double dedicatedShare = 0.5;
     std::uint64_t shardBytesLimit = 0;
-    // Docs/s per migration when neither a throttle nor a measured rate is known.
+    // Docs/s per migration when neither a throttle nor enough of a measured rate is known: until
+    // minMeasuredMigrations are measured, the lower of this and what was measured.
     double assumedDocsPerSecond = 5000;
+    std::size_t minMeasuredMigrations = 5;
 };
 
 struct ShardOutcome {
@@ -158,8 +181,12 @@ struct PlanSummary {
     // At the throttle (or measured rate) and the executor's concurrency limits.
     double estimatedSeconds = 0;
     double docsPerSecondPerMigration = 0;
-    // "throttle", "measured" or "assumed".
+    // "throttle", "measured" or "assumed", and on what the rate is based, in a sentence
+    // ("assumed until 5 migrations that copied at least 10,000 docs are measured (2 so far)").
     std::string rateSource;
+    std::string rateBasis;
+    std::size_t measuredMigrations = 0;
+    std::size_t migrationsNeeded = 0;
     bool balancedBefore = false;
     bool balancedAfter = false;
 };

@@ -153,6 +153,7 @@ SimFleet selectFleet(const PlannerInput& grown, SimulationResult& result)
     fleet.input.nodes = grown.nodes;
     fleet.input.settings = grown.settings;
     fleet.input.measuredDocsPerSecond = grown.measuredDocsPerSecond;
+    fleet.input.measuredMigrations = grown.measuredMigrations;
     selectShards(fleet, grown, result);
     selectSpaces(fleet, grown, result);
     return fleet;

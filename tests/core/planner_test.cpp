@@ -454,6 +454,7 @@ TEST(Planner, EstimatesDurationAtTheThrottleAndConcurrency)
     EXPECT_GT(throttled->summary.estimatedSeconds, 10 * fast->summary.estimatedSeconds);
     PlannerInput measured = input;
     measured.measuredDocsPerSecond = 2500;
+    measured.measuredMigrations = 5;
     auto byMeasure = planRebalance(measured);
     ASSERT_TRUE(byMeasure);
     EXPECT_EQ(byMeasure->summary.rateSource, "measured");

@@ -1,7 +1,9 @@
 #include "widgets/map/shard_map_model.h"
 
+#include "core/map/space_placement.h"
 #include "widgets/style/format.h"
 
+#include <QDateTime>
 #include <QMimeData>
 #include <QSet>
 #include <algorithm>
@@ -606,12 +608,19 @@ QVariant ShardMapModel::spaceData(const Lane& lane, const Space& space, int role
     switch (role) {
     case Qt::DisplayRole:
     case IdRole: return QString::fromStdString(space.id);
-    case Qt::ToolTipRole:
-        return space.known ? tr("Space %1: %2 docs, %3")
-                                 .arg(QString::fromStdString(space.id))
-                                 .arg(space.figures.docs)
-                                 .arg(formatBytes(space.figures.bytes))
-                           : tr("Space %1 (no figures yet)").arg(QString::fromStdString(space.id));
+    case Qt::ToolTipRole: {
+        const QString figures = space.known ? tr("Space %1: %2 docs, %3")
+                                                  .arg(QString::fromStdString(space.id))
+                                                  .arg(space.figures.docs)
+                                                  .arg(formatBytes(space.figures.bytes))
+                                            : tr("Space %1 (no figures yet)").arg(QString::fromStdString(space.id));
+        const core::SpaceRecord* found = record();
+        const core::SpacePlacement placement = found ? core::placementOf(*m_map, *found) : core::SpacePlacement {};
+        const QString window = formatRollbackWindow(placement.rollbackUntilUnixMs, QDateTime::currentMSecsSinceEpoch());
+        return window.isEmpty()
+            ? figures
+            : tr("%1\nMoved to %2: %3").arg(figures, QString::fromStdString(placement.shard), window);
+    }
     case KindRole: return QVariant::fromValue(ItemKind::Space);
     case NodeRole: return lane.node;
     case StateRole: return QString::fromUtf8(core::shardStateName(lane.record.state));
@@ -622,8 +631,9 @@ QVariant ShardMapModel::spaceData(const Lane& lane, const Space& space, int role
     case LoadRole: return space.figures.queries + space.figures.writes;
     case FiguresKnownRole: return space.known;
     case MigratingToRole: {
+        // Only a move before its cutover: in its rollback window the space has arrived.
         const core::SpaceRecord* found = record();
-        return found ? QString::fromStdString(found->target) : QString();
+        return found ? QString::fromStdString(core::placementOf(*m_map, *found).movingTo) : QString();
     }
     case PinRole: {
         const core::SpaceRecord* found = record();

@@ -1,5 +1,6 @@
 #include "widgets/migrations/migration_detail_dialog.h"
 
+#include "core/map/space_placement.h"
 #include "widgets/charts/time_series_chart.h"
 #include "widgets/migrations/migrations_model.h"
 #include "widgets/migrations/phase_timeline.h"
@@ -331,7 +332,8 @@ void MigrationDetailDialog::applyFields(const core::ReportRow& row)
     setField(Field::CurrentDirection,
         r.rolledBack ? tr("%1 (rolled back: the space went back)").arg(route(r.source, r.target))
                      : route(r.source, r.target));
-    setField(Field::Phase, MigrationsModel::phaseText(r));
+    const MapPtr map = m_connection->map();
+    setField(Field::Phase, MigrationsModel::phaseText(r, map ? core::rollbackWindowEnd(r, map->settings.value) : 0));
     setField(Field::Status, orDash(r.status));
     setField(Field::Error, orDash(r.error));
     setField(Field::Throttle, throttleText(r, m_connection->map()));

@@ -1,5 +1,6 @@
 #include "widgets/migrations/migrations_model.h"
 
+#include "core/map/space_placement.h"
 #include "core/migration/migration_history.h"
 #include "widgets/style/format.h"
 
@@ -62,6 +63,7 @@ void MigrationsModel::setMap(const MapPtr& map)
 {
     if (!map)
         return;
+    m_settings = map->settings.value;
     removeMissing(map);
     updateExisting(map);
     insertNew(map);
@@ -171,8 +173,11 @@ MigrationsModel::StateCategory MigrationsModel::categoryOf(const core::Migration
     }
 }
 
-QString MigrationsModel::phaseText(const core::MigrationRecord& record)
+QString MigrationsModel::phaseText(const core::MigrationRecord& record, std::int64_t rollbackUntilUnixMs)
 {
+    if (QString window = formatRollbackWindow(rollbackUntilUnixMs, QDateTime::currentMSecsSinceEpoch());
+        !window.isEmpty() && !record.rollbackRequested)
+        return window;
     QString text = qs(core::migrationPhaseName(record.phase));
     if (record.paused && record.active())
         text = tr("%1 (paused)").arg(text);
@@ -231,7 +236,7 @@ QVariant MigrationsModel::displayValue(const core::MigrationRecord& record, int 
     case IdColumn: return qs(record.id);
     case SpaceColumn: return qs(record.space);
     case RouteColumn: return routeText(record);
-    case PhaseColumn: return phaseText(record);
+    case PhaseColumn: return phaseText(record, core::rollbackWindowEnd(record, m_settings));
     case ProgressColumn: {
         const double progress = progressOf(record);
         return progress < 0 ? QString() : tr("%1 %").arg(qRound(progress * 100));

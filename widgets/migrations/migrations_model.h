@@ -71,7 +71,8 @@ public:
     const core::MigrationRecord* record(const QString& migrationId) const;
 
     static StateCategory categoryOf(const core::MigrationRecord& record);
-    static QString phaseText(const core::MigrationRecord& record);
+    // In its rollback window (rollbackUntilUnixMs, core::rollbackWindowEnd()): formatRollbackWindow().
+    static QString phaseText(const core::MigrationRecord& record, std::int64_t rollbackUntilUnixMs = 0);
     // "s0 → s1" as the migration was asked to move, also after a rollback ("s0 → s1, rolled back").
     static QString routeText(const core::MigrationRecord& record);
 
@@ -96,6 +97,7 @@ private:
     void reindex();
 
     std::vector<core::MigrationRecord> m_rows;
+    core::MigrationSettings m_settings;
     QHash<QString, int> m_rowOf;
 };
 

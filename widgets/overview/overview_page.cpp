@@ -1,5 +1,6 @@
 #include "widgets/overview/overview_page.h"
 
+#include "core/map/space_placement.h"
 #include "widgets/alerts/alert_monitor.h"
 #include "widgets/alerts/alerts_model.h"
 #include "widgets/charts/time_series_chart.h"
@@ -570,7 +571,7 @@ void OverviewPage::refreshSpaces()
     };
     runInBackground(
         m_connection->pool(), this,
-        [nodes, addresses]() {
+        [nodes, addresses, map]() {
             std::vector<HotSpace> hot;
             for (const std::string& address : addresses) {
                 auto client = nodes->get(address);
@@ -578,8 +579,12 @@ void OverviewPage::refreshSpaces()
                 if (!sample)
                     continue;
                 for (auto& shard : sample->shards) {
-                    for (auto& space : shard.spaceMetrics)
-                        hot.push_back({ std::move(space), shard.shard });
+                    for (auto& space : shard.spaceMetrics) {
+                        // The old shard of a move in its rollback window reports the copy it keeps.
+                        const core::SpaceRecord* record = map->space(space.space);
+                        if (!record || core::placementOf(*map, *record).shard == shard.shard)
+                            hot.push_back({ std::move(space), shard.shard });
+                    }
                 }
                 // Keep the list short as it grows: the top kHottest of what was read so far.
                 const auto load = [](const HotSpace& a) { return a.space.queriesPerSecond + a.space.writesPerSecond; };

@@ -1,6 +1,7 @@
 #include "widgets/style/format.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QLocale>
 #include <algorithm>
 #include <limits>
@@ -24,6 +25,16 @@ QString formatDuration(std::int64_t seconds)
             .arg(s % 3600 / 60);
     return QCoreApplication::translate("shardmap::widgets::Format", "%n d %1 h", nullptr, s / 86400)
         .arg(s % 86400 / 3600);
+}
+
+QString formatRollbackWindow(std::int64_t untilUnixMs, std::int64_t nowUnixMs)
+{
+    if (untilUnixMs <= 0 || nowUnixMs >= untilUnixMs)
+        return {};
+    const QString clock
+        = QLocale().toString(QDateTime::fromMSecsSinceEpoch(untilUnixMs).time(), QStringLiteral("HH:mm"));
+    return QCoreApplication::translate("shardmap::widgets::Format", "done, rollback possible until %1 (%2 left)")
+        .arg(clock, formatDuration((untilUnixMs - nowUnixMs + 999) / 1000));
 }
 
 } // namespace shardmap::widgets

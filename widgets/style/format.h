@@ -11,5 +11,8 @@ namespace shardmap::widgets {
 QString formatBytes(std::uint64_t bytes, const QLocale& locale = QLocale());
 // A duration for people: "45 s", "6 min", "2 h 5 min", "3 d 4 h".
 QString formatDuration(std::int64_t seconds);
+// A migration in its rollback window, the same everywhere (issue 26): "done, rollback possible
+// until 17:45 (9 min left)" in local time; empty once the window has closed or without one.
+QString formatRollbackWindow(std::int64_t untilUnixMs, std::int64_t nowUnixMs);
 
 } // namespace shardmap::widgets

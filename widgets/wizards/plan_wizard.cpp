@@ -89,13 +89,17 @@ QString scenarioHelp(core::Scenario scenario)
     return {};
 }
 
-QString rateSourceText(const std::string& source)
+QString rateSourceText(const core::PlanSummary& summary)
 {
-    if (source == "throttle")
+    if (summary.rateSource == "throttle")
         return PlanWizard::tr("the executor's throttle");
-    if (source == "measured")
-        return PlanWizard::tr("measured on recent migrations");
-    return PlanWizard::tr("assumed: nothing measured yet");
+    if (summary.rateSource == "measured")
+        return PlanWizard::tr(
+            "measured: the median of %n migration(s)", nullptr, static_cast<int>(summary.measuredMigrations));
+    return PlanWizard::tr("assumed until %1 migrations that copied at least %2 docs are measured, %3 so far")
+        .arg(summary.migrationsNeeded)
+        .arg(QLocale().toString(qulonglong(core::kMinMeasuredMigrationDocs)))
+        .arg(summary.measuredMigrations);
 }
 
 QString objectiveText(core::Objective objective)
@@ -604,7 +608,7 @@ QString PlanWizard::summaryText() const
                  .arg(QLocale().toString(qulonglong(summary.docsMoved)))
                  .arg(durationText(summary.estimatedSeconds))
                  .arg(QLocale().toString(summary.docsPerSecondPerMigration, 'f', 0))
-                 .arg(rateSourceText(summary.rateSource));
+                 .arg(rateSourceText(summary));
     if (summary.lowerBoundBytes > 0)
         lines << tr("At least %1 must move.").arg(bytesText(static_cast<double>(summary.lowerBoundBytes)));
     for (const core::ObjectiveSpread& spread : summary.objectives) {
