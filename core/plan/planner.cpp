@@ -1362,6 +1362,21 @@ Result<PlanResult> planIsolate(
     return fleet.result("isolate", space, newShard.id, { newShard }, balancedBefore, 0);
 }
 
+MovesEstimate estimateMoves(const PlannerInput& input, const std::vector<PlannedMove>& moves, const PlannerOptions& options)
+{
+    Fleet fleet(input, options, {});
+    for (const PlannedMove& move : moves) {
+        const std::size_t item = fleet.itemOf(move.space);
+        const std::size_t bin = fleet.binOf(move.to);
+        if (item != kNone && bin != kNone && fleet.items()[item].bin != bin)
+            fleet.move(item, bin, move.reason);
+    }
+    MovesEstimate estimate;
+    estimate.seconds = fleet.estimatedSeconds();
+    estimate.docsPerSecondPerMigration = fleet.docsPerSecond(&estimate.rateSource);
+    return estimate;
+}
+
 PlannerInput applyPlanToInput(const PlannerInput& input, const Plan& plan)
 {
     PlannerInput out = input;
