@@ -173,7 +173,7 @@ MigrationsModel::StateCategory MigrationsModel::categoryOf(const core::Migration
 
 QString MigrationsModel::phaseText(const core::MigrationRecord& record)
 {
-    QString text = qs(core::migrationPhaseName(record.phase));
+    QString text = migrationPhaseText(record.phase);
     if (record.paused && record.active())
         text = tr("%1 (paused)").arg(text);
     else if (record.cancelRequested && record.active())

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/map/map_types.h"
+
 #include <QLocale>
 #include <QString>
 #include <cstdint>
@@ -11,5 +13,11 @@ namespace shardmap::widgets {
 QString formatBytes(std::uint64_t bytes, const QLocale& locale = QLocale());
 // A duration for people: "45 s", "6 min", "2 h 5 min", "3 d 4 h".
 QString formatDuration(std::int64_t seconds);
+// A count in the user's locale ("433,410", "433.410").
+QString formatCount(std::uint64_t count, const QLocale& locale = QLocale());
+// A shard's state and a migration's phase as the console names them, translated ("aktiv",
+// "Aufräumen"); the English text is core's name.
+QString shardStateText(core::ShardState state);
+QString migrationPhaseText(core::MigrationPhase phase);
 
 } // namespace shardmap::widgets
