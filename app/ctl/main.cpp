@@ -74,7 +74,8 @@ int main(int argc, char** argv)
         "Store URI: sqlite:PATH or etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password_file=F&ca=F&cert=F&key=F] "
         "(default: $SHARDMAP_STORE)");
     app.add_flag("--json", options.json, "Print JSON for scripts");
-    app.add_option("--actor", options.actor.name, "Who is acting, for the audit log (default: $USER, else the login name)");
+    app.add_option(
+        "--actor", options.actor.name, "Who is acting, for the audit log (default: $USER, else the login name)");
     app.add_option("--reason", options.actor.reason, "Why, for the audit log");
     // Set as the option is parsed: the command callbacks run inside app.parse().
     app.add_option_function<int>(

@@ -1362,7 +1362,8 @@ Result<PlanResult> planIsolate(
     return fleet.result("isolate", space, newShard.id, { newShard }, balancedBefore, 0);
 }
 
-MovesEstimate estimateMoves(const PlannerInput& input, const std::vector<PlannedMove>& moves, const PlannerOptions& options)
+MovesEstimate estimateMoves(
+    const PlannerInput& input, const std::vector<PlannedMove>& moves, const PlannerOptions& options)
 {
     Fleet fleet(input, options, {});
     for (const PlannedMove& move : moves) {

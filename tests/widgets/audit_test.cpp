@@ -172,8 +172,8 @@ TEST(AuditDiff, NamesThePinAnIsolateSets)
     core::SpaceRecord space;
     space.id = "acme";
     space.shard = "s0";
-    auto created = (*store)->commit(
-        { { { core::keys::space("acme"), core::encode(space), 0 } }, std::nullopt, std::nullopt, "alice", "create", "" });
+    auto created = (*store)->commit({ { { core::keys::space("acme"), core::encode(space), 0 } }, std::nullopt,
+        std::nullopt, "alice", "create", "" });
     ASSERT_TRUE(created) << created.error().describe();
     space.shard = "s1";
     space.epoch = 2;

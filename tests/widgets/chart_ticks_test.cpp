@@ -89,7 +89,8 @@ TEST(NiceTicks, TheChartsUseThemAndTheirValueTitlesAreNotCut)
     auto* times = qobject_cast<QDateTimeAxis*>(plot->axes(Qt::Horizontal).value(0));
     ASSERT_TRUE(values && times);
     expectRoundTicks(*values);
-    const qint64 step = (times->max().toMSecsSinceEpoch() - times->min().toMSecsSinceEpoch()) / (times->tickCount() - 1);
+    const qint64 step
+        = (times->max().toMSecsSinceEpoch() - times->min().toMSecsSinceEpoch()) / (times->tickCount() - 1);
     for (int tick = 0; tick < times->tickCount(); ++tick)
         EXPECT_EQ(times->min().addMSecs(tick * step).time().minute(), 0);
     // 160 px is too short for the whole title along the axis: the axis names the unit, the

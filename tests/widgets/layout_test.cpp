@@ -18,10 +18,10 @@
 
 #include <QApplication>
 #include <QDateTime>
-#include <QLocale>
 #include <QDir>
 #include <QHeaderView>
 #include <QListWidget>
+#include <QLocale>
 #include <QTableView>
 #include <QTreeView>
 
@@ -149,7 +149,8 @@ TEST_F(LayoutTest, GermanSaysStatesPhasesNumbersAndSizesTheGermanWay)
     EXPECT_EQ(shardStateText(core::ShardState::Active), QStringLiteral("aktiv"));
     EXPECT_EQ(migrationPhaseText(core::MigrationPhase::Cleanup), QStringLiteral("Aufräumen"));
     EXPECT_EQ(migrationPhaseText(core::MigrationPhase::Done), QStringLiteral("fertig"));
-    EXPECT_TRUE(QLocale().toString(QDateTime(QDate(2026, 12, 3), QTime(16, 5)), QLocale::ShortFormat)
+    EXPECT_TRUE(QLocale()
+                    .toString(QDateTime(QDate(2026, 12, 3), QTime(16, 5)), QLocale::ShortFormat)
                     .startsWith(QStringLiteral("03.12.")));
     ASSERT_EQ(installTranslations(*qApp, QStringLiteral("en")), QStringLiteral("en"));
     EXPECT_EQ(shardStateText(core::ShardState::Active), QStringLiteral("active"));

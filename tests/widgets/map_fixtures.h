@@ -33,7 +33,8 @@ inline std::shared_ptr<core::MapSnapshot> makeMap(std::uint64_t revision = 1)
     return map;
 }
 
-inline SamplePtr makeSample(const std::string& node, const std::map<std::string, std::vector<core::SpaceMetricsValue>>& shards)
+inline SamplePtr makeSample(
+    const std::string& node, const std::map<std::string, std::vector<core::SpaceMetricsValue>>& shards)
 {
     auto sample = std::make_shared<core::NodeMetricsValue>();
     sample->nodeId = node;

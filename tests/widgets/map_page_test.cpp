@@ -113,8 +113,10 @@ TEST_F(MapPageWordsTest, LanesSayAfterMovesOnlyWhenAMoveChangesThem)
     page->setPlanMode(true);
     ASSERT_TRUE(page->requestMoves({ QStringLiteral("a") }, QStringLiteral("s1")));
     model.flushProjections();
-    EXPECT_EQ(view->fillText(model.laneIndex(QStringLiteral("s1"))), QStringLiteral("10 docs now, 110 docs after moves"));
-    EXPECT_EQ(view->fillText(model.laneIndex(QStringLiteral("s0"))), QStringLiteral("150 docs now, 50 docs after moves"));
+    EXPECT_EQ(
+        view->fillText(model.laneIndex(QStringLiteral("s1"))), QStringLiteral("10 docs now, 110 docs after moves"));
+    EXPECT_EQ(
+        view->fillText(model.laneIndex(QStringLiteral("s0"))), QStringLiteral("150 docs now, 50 docs after moves"));
     EXPECT_EQ(view->fillText(model.laneIndex(QStringLiteral("s2"))), QStringLiteral("0 docs"));
 
     auto limited = std::make_shared<core::MapSnapshot>(*makeMap(2));

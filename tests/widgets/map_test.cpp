@@ -642,8 +642,8 @@ TEST_F(MapEndToEndTest, DropQueuesAMigrationThatMovesTheDocumentsAndTheTile)
     EXPECT_EQ(confirmed.sources, QStringList { target });
     EXPECT_GT(confirmed.seconds, 0);
     EXPECT_GT(confirmed.docsPerSecond, 0);
-    EXPECT_TRUE(MapPage::durationText(confirmed).contains(
-        PlanWizard::rateSourceText(confirmed.rateSource.toStdString())))
+    EXPECT_TRUE(
+        MapPage::durationText(confirmed).contains(PlanWizard::rateSourceText(confirmed.rateSource.toStdString())))
         << MapPage::durationText(confirmed).toStdString();
 }
 

@@ -20,15 +20,14 @@
 #include "widgets/wizards/plan_wizard.h"
 
 #include <QAbstractButton>
-#include <QLabel>
-#include <QMap>
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDir>
+#include <QLabel>
+#include <QMap>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
-
 #include <optional>
 
 namespace shardmap::widgets {

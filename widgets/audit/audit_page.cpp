@@ -66,6 +66,8 @@ void AuditPage::buildUi()
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    // Actor and reason as wide as their text (a page is at most 500 rows), the changes take the rest.
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->horizontalHeader()->setStretchLastSection(true);
     rememberState(m_view->horizontalHeader(), QStringLiteral("audit/columns"));
     m_view->verticalHeader()->hide();

@@ -57,8 +57,8 @@ NiceTimeScale niceTimeScale(qint64 fromMs, qint64 toMs, int maxTicks)
     constexpr qint64 s = 1000;
     constexpr qint64 min = 60 * s;
     constexpr qint64 h = 60 * min;
-    constexpr std::array<qint64, 21> steps { s, 2 * s, 5 * s, 10 * s, 15 * s, 30 * s, min, 2 * min, 5 * min,
-        10 * min, 15 * min, 30 * min, h, 2 * h, 3 * h, 4 * h, 6 * h, 12 * h, 24 * h, 48 * h, 7 * 24 * h };
+    constexpr std::array<qint64, 21> steps { s, 2 * s, 5 * s, 10 * s, 15 * s, 30 * s, min, 2 * min, 5 * min, 10 * min,
+        15 * min, 30 * min, h, 2 * h, 3 * h, 4 * h, 6 * h, 12 * h, 24 * h, 48 * h, 7 * 24 * h };
     if (toMs <= fromMs)
         toMs = fromMs + s;
     NiceTimeScale scale;

@@ -637,8 +637,8 @@ void DetailPage::updateTitle()
     if (!m_compared.isEmpty())
         title = tr("%1, compared with %2").arg(title, m_compared.join(QStringLiteral(", ")));
     if (!m_nodeView.isEmpty())
-        m_spacesLabel->setText(tr("Spaces on node %1 (shards %2)")
-                                   .arg(m_nodeView, m_spacesModel->shardIds().join(QStringLiteral(", "))));
+        m_spacesLabel->setText(
+            tr("Spaces on node %1 (shards %2)").arg(m_nodeView, m_spacesModel->shardIds().join(QStringLiteral(", "))));
     else
         m_spacesLabel->setText(m_primaryShard.isEmpty() ? QString() : tr("Spaces on shard %1").arg(m_primaryShard));
     const bool chosen = !m_nodeView.isEmpty() || !m_primaryShard.isEmpty();

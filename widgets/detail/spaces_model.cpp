@@ -178,8 +178,9 @@ QVariant SpacesModel::data(const QModelIndex& index, int role) const
     case SortRole: return sortValue(row, index.column());
     case SpaceIdRole: return row.id;
     case Qt::TextAlignmentRole:
-        return index.column() == SpaceColumn || index.column() == ShardColumn ? QVariant()
-                                                                              : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return index.column() == SpaceColumn || index.column() == ShardColumn
+            ? QVariant()
+            : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
         if (index.column() == ShareColumn && row.hasFigures)
             return tr("%1 of the shard's bytes").arg(displayValue(row, ShareColumn).toString());

@@ -16,7 +16,16 @@ namespace shardmap::widgets {
 class SpacesModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { SpaceColumn, ShardColumn, DocsColumn, BytesColumn, QueriesColumn, WritesColumn, ShareColumn, ColumnCount };
+    enum Column {
+        SpaceColumn,
+        ShardColumn,
+        DocsColumn,
+        BytesColumn,
+        QueriesColumn,
+        WritesColumn,
+        ShareColumn,
+        ColumnCount
+    };
     Q_ENUM(Column)
 
     enum Role {

@@ -622,10 +622,9 @@ QString ShardMapView::fillText(const QModelIndex& lane) const
     const double now = lane.data(ShardMapModel::FillRole).toDouble();
     const double projected = lane.data(ShardMapModel::ProjectedFillRole).toDouble();
     const qulonglong current = lane.data(ShardMapModel::SizeRole).toULongLong();
-    const qulonglong after
-        = (sizeBy == ShardMapModel::SizeBy::Docs ? lane.data(ShardMapModel::ProjectedDocsRole)
-                                                 : lane.data(ShardMapModel::ProjectedBytesRole))
-              .toULongLong();
+    const qulonglong after = (sizeBy == ShardMapModel::SizeBy::Docs ? lane.data(ShardMapModel::ProjectedDocsRole)
+                                                                    : lane.data(ShardMapModel::ProjectedBytesRole))
+                                 .toULongLong();
     // "after moves" only when some queued or planned move changes the lane.
     if (current == after)
         return now >= 0 ? tr("%1% full").arg(qRound(now * 100)) : amount(current, sizeBy);

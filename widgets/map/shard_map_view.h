@@ -60,7 +60,6 @@ signals:
     void dropRefused(const QString& why);
 
 public:
-
     QRect visualRect(const QModelIndex& index) const override;
     void scrollTo(const QModelIndex& index, ScrollHint hint = EnsureVisible) override;
     QModelIndex indexAt(const QPoint& point) const override;

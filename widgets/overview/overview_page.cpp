@@ -324,8 +324,8 @@ void OverviewPage::seedNodeHistory(const QString& nodeId)
         return;
     m_historyAsked.insert(nodeId);
     const std::uint64_t ticket = m_generation.current();
-    m_connection->fetchHistoryDigest(nodeId, nowMs() - kDayMs, kBucketMs, this,
-        [this, nodeId, ticket](core::Result<core::HistoryDigest> history) {
+    m_connection->fetchHistoryDigest(
+        nodeId, nowMs() - kDayMs, kBucketMs, this, [this, nodeId, ticket](core::Result<core::HistoryDigest> history) {
             if (!m_generation.isCurrent(ticket))
                 return;
             m_historyAsked.remove(nodeId);

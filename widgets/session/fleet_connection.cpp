@@ -1,7 +1,5 @@
 #include "widgets/session/fleet_connection.h"
 
-#include "core/util/login_name.h"
-
 #include "core/admin/admin_changes.h"
 #include "core/admin/fleet_admin.h"
 #include "core/map/map_commits.h"

@@ -109,8 +109,8 @@ QString iconPath(IconId id)
 QList<IconId> allIconIds()
 {
     return { IconId::Application, IconId::Connect, IconId::Disconnect, IconId::Refresh, IconId::Export, IconId::Find,
-        IconId::Node, IconId::Shard, IconId::Settings, IconId::HealthOk, IconId::HealthWarning,
-        IconId::HealthCritical, IconId::Overview, IconId::Audit, IconId::Alerts, IconId::Approvals };
+        IconId::Node, IconId::Shard, IconId::Settings, IconId::HealthOk, IconId::HealthWarning, IconId::HealthCritical,
+        IconId::Overview, IconId::Audit, IconId::Alerts, IconId::Approvals };
 }
 
 QIcon icon(IconId id)
