@@ -269,7 +269,7 @@
     </message>
     <message>
         <source>&amp;Thresholds…</source>
-        <translation>&amp;Schwellen…</translation>
+        <translation type="vanished">&amp;Schwellen…</translation>
     </message>
     <message>
         <source>Alert thresholds</source>
@@ -277,11 +277,11 @@
     </message>
     <message>
         <source>&amp;Health thresholds…</source>
-        <translation>&amp;Zustandsschwellen…</translation>
+        <translation type="vanished">&amp;Zustandsschwellen…</translation>
     </message>
     <message>
         <source>Node health thresholds</source>
-        <translation>Zustandsschwellen der Knoten</translation>
+        <translation type="vanished">Zustandsschwellen der Knoten</translation>
     </message>
     <message>
         <source>No alerts firing.</source>
@@ -307,6 +307,18 @@
             <numerusform>%n nicht bestätigt.</numerusform>
             <numerusform>%n nicht bestätigt.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>&amp;Thresholds</source>
+        <translation>&amp;Schwellenwerte</translation>
+    </message>
+    <message>
+        <source>&amp;Migration and shard alerts…</source>
+        <translation>&amp;Migrations- und Shard-Alarme…</translation>
+    </message>
+    <message>
+        <source>Node &amp;health…</source>
+        <translation>&amp;Zustand der Knoten…</translation>
     </message>
 </context>
 <context>
@@ -550,6 +562,14 @@
     <message>
         <source>No spaces, shards or nodes changed.</source>
         <translation>Es wurden keine Spaces, Shards oder Knoten geändert.</translation>
+    </message>
+    <message>
+        <source>Space %1 pinned to %2</source>
+        <translation>Space %1 an %2 angeheftet</translation>
+    </message>
+    <message>
+        <source>Space %1 unpinned (was pinned to %2)</source>
+        <translation>Space %1 gelöst (war an %2 angeheftet)</translation>
     </message>
 </context>
 <context>
@@ -1002,6 +1022,10 @@
         <source>The map has no shard or node &quot;%1&quot;.</source>
         <translation>Die Karte hat keinen Shard oder Knoten „%1“.</translation>
     </message>
+    <message>
+        <source>Spaces on node %1 (shards %2)</source>
+        <translation>Spaces auf Knoten %1 (Shards %2)</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::FleetConnection</name>
@@ -1264,6 +1288,58 @@
             <numerusform>%n s</numerusform>
             <numerusform>%n s</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>draining</source>
+        <translation>wird geleert</translation>
+    </message>
+    <message>
+        <source>readonly</source>
+        <translation>schreibgeschützt</translation>
+    </message>
+    <message>
+        <source>retired</source>
+        <translation>stillgelegt</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>wartend</translation>
+    </message>
+    <message>
+        <source>dual_write</source>
+        <translation>doppeltes Schreiben</translation>
+    </message>
+    <message>
+        <source>backfill</source>
+        <translation>Nachfüllen</translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation>Prüfen</translation>
+    </message>
+    <message>
+        <source>cutover</source>
+        <translation>Umschalten</translation>
+    </message>
+    <message>
+        <source>cleanup</source>
+        <translation>Aufräumen</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
     </message>
 </context>
 <context>
@@ -1603,6 +1679,33 @@
     </message>
 </context>
 <context>
+    <name>shardmap::widgets::MapLegend</name>
+    <message>
+        <source>Legend</source>
+        <translation>Legende</translation>
+    </message>
+    <message>
+        <source>Tiles: green idle to red busiest; grey no figures yet; dashed border moving or planned. Lane bar: fill, red past 90%, mark after moves.</source>
+        <translation>Kacheln: grün ruhig bis rot am stärksten belastet; grau noch ohne Zahlen; gestrichelter Rand wird verschoben oder ist geplant. Balken der Bahn: Füllung, rot über 90 %, Markierung nach den Verschiebungen.</translation>
+    </message>
+    <message>
+        <source>Load: idle → busiest space</source>
+        <translation>Last: ruhig → stärkster Space</translation>
+    </message>
+    <message>
+        <source>No figures yet</source>
+        <translation>Noch keine Zahlen</translation>
+    </message>
+    <message>
+        <source>Moving or planned</source>
+        <translation>Wird verschoben oder geplant</translation>
+    </message>
+    <message>
+        <source>Shard fill (red past 90%), | after moves</source>
+        <translation>Füllung (rot über 90 %), | nach Verschiebungen</translation>
+    </message>
+</context>
+<context>
     <name>shardmap::widgets::MapPage</name>
     <message>
         <source>Size by docs</source>
@@ -1825,18 +1928,30 @@
     </message>
     <message>
         <source>unthrottled; no backfill rate measured yet on this fleet</source>
-        <translation>ungedrosselt; auf dieser Flotte wurde noch keine Backfill-Rate gemessen</translation>
+        <translation type="vanished">ungedrosselt; auf dieser Flotte wurde noch keine Backfill-Rate gemessen</translation>
     </message>
     <message>
         <source>about %1 at %2 docs/s (the default throttle)</source>
-        <translation>etwa %1 bei %2 Dok./s (die Standarddrosselung)</translation>
+        <translation type="vanished">etwa %1 bei %2 Dok./s (die Standarddrosselung)</translation>
     </message>
     <message numerus="yes">
         <source>about %1 at %2 docs/s, the median of the last %n unthrottled migration(s)</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>etwa %1 bei %2 Dok./s, dem Median der letzten ungedrosselten Migration</numerusform>
             <numerusform>etwa %1 bei %2 Dok./s, dem Median der letzten %n ungedrosselten Migrationen</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>about %1 at %2 docs/s per migration (%3)</source>
+        <translation>etwa %1 bei %2 Dokumenten/s je Migration (%3)</translation>
+    </message>
+    <message>
+        <source>From shard:</source>
+        <translation>Von Shard:</translation>
+    </message>
+    <message>
+        <source>From shards:</source>
+        <translation>Von Shards:</translation>
     </message>
 </context>
 <context>
@@ -2050,6 +2165,14 @@
             <numerusform>%1 (%n-mal, zuletzt um %2)</numerusform>
             <numerusform>%1 (%n-mal, zuletzt um %2)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The backfill copied %1 documents at %2 docs/s, too quickly for a chart (the executor keeps a sample every %3).</source>
+        <translation>Das Nachfüllen hat %1 Dokumente mit %2 Dokumenten/s kopiert, zu schnell für ein Diagramm (der Executor nimmt alle %3 eine Stichprobe).</translation>
+    </message>
+    <message>
+        <source>The backfill copied %1 documents, too quickly for a chart (the executor keeps a sample every %2).</source>
+        <translation>Das Nachfüllen hat %1 Dokumente kopiert, zu schnell für ein Diagramm (der Executor nimmt alle %2 eine Stichprobe).</translation>
     </message>
 </context>
 <context>
@@ -2721,6 +2844,11 @@
         <source>Warning: </source>
         <translation>Warnung: </translation>
     </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>count, shard state</comment>
+        <translation>%1 %2</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::PhaseTimeline</name>
@@ -2940,15 +3068,15 @@
     </message>
     <message>
         <source>S&amp;hard or node:</source>
-        <translation>S&amp;hard oder Knoten:</translation>
+        <translation type="vanished">S&amp;hard oder Knoten:</translation>
     </message>
     <message>
         <source>Sp&amp;ace or shards:</source>
-        <translation>Sp&amp;ace oder Shards:</translation>
+        <translation type="vanished">Sp&amp;ace oder Shards:</translation>
     </message>
     <message>
         <source>&amp;New shard:</source>
-        <translation>&amp;Neuer Shard:</translation>
+        <translation type="vanished">&amp;Neuer Shard:</translation>
     </message>
     <message>
         <source>N&amp;ode of the new shard:</source>
@@ -2956,7 +3084,7 @@
     </message>
     <message>
         <source>&amp;Into:</source>
-        <translation>&amp;In:</translation>
+        <translation type="vanished">&amp;In:</translation>
     </message>
     <message>
         <source>no limit</source>
@@ -2964,7 +3092,7 @@
     </message>
     <message>
         <source>&amp;Band:</source>
-        <translation>&amp;Band:</translation>
+        <translation type="vanished">&amp;Band:</translation>
     </message>
     <message>
         <source>&amp;Most moves:</source>
@@ -3062,6 +3190,42 @@ Gehen Sie zurück, um neu zu planen.</translation>
     <message>
         <source>Queued, but the answer could not be read: %1</source>
         <translation>Eingereiht, aber die Antwort konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>S&amp;hard to drain:</source>
+        <translation>Zu leerender S&amp;hard:</translation>
+    </message>
+    <message>
+        <source>N&amp;ode to retire:</source>
+        <translation>Stillzulegender K&amp;noten:</translation>
+    </message>
+    <message>
+        <source>S&amp;hard to split:</source>
+        <translation>Zu teilender S&amp;hard:</translation>
+    </message>
+    <message>
+        <source>S&amp;hard to empty:</source>
+        <translation>Aufzulösender S&amp;hard:</translation>
+    </message>
+    <message>
+        <source>Sp&amp;ace to isolate:</source>
+        <translation>Zu isolierender Sp&amp;ace:</translation>
+    </message>
+    <message>
+        <source>Shards to &amp;fill:</source>
+        <translation>Zu füllende S&amp;hards:</translation>
+    </message>
+    <message>
+        <source>Ne&amp;w shard:</source>
+        <translation>N&amp;euer Shard:</translation>
+    </message>
+    <message>
+        <source>&amp;Into shard:</source>
+        <translation>&amp;In Shard:</translation>
+    </message>
+    <message>
+        <source>B&amp;and:</source>
+        <translation>B&amp;and:</translation>
     </message>
 </context>
 <context>
@@ -3887,7 +4051,7 @@ Gehen Sie zurück, um neu zu planen.</translation>
     </message>
     <message>
         <source>%1 now, %2 after moves (no limit)</source>
-        <translation>jetzt %1, nach den Verschiebungen %2 (kein Limit)</translation>
+        <translation type="vanished">jetzt %1, nach den Verschiebungen %2 (kein Limit)</translation>
     </message>
     <message>
         <source>%1 → %2</source>
@@ -3907,6 +4071,14 @@ Gehen Sie zurück, um neu zu planen.</translation>
             <numerusform>Shard-Map: %n Shard</numerusform>
             <numerusform>Shard-Map: %n Shards</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1% full</source>
+        <translation>%1 % voll</translation>
+    </message>
+    <message>
+        <source>%1 now, %2 after moves</source>
+        <translation>%1 jetzt, %2 nach den Verschiebungen</translation>
     </message>
 </context>
 <context>
@@ -4022,6 +4194,10 @@ Gehen Sie zurück, um neu zu planen.</translation>
     <message>
         <source>Share of shard</source>
         <translation>Anteil am Shard</translation>
+    </message>
+    <message>
+        <source>Shard</source>
+        <translation>Shard</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 #include "app/ctl/commands.h"
 #include "app/ctl/controller.h"
 #include "app/ctl/output.h"
+#include "core/util/login_name.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
@@ -66,12 +67,15 @@ int main(int argc, char** argv)
     app.fallthrough();
     CtlOptions options;
     options.storeUri = envOr("SHARDMAP_STORE", "");
-    options.actor.name = envOr("USER", "shardmapctl");
+    options.actor.name = shardmap::core::loginName();
+    if (options.actor.name.empty())
+        options.actor.name = "shardmapctl";
     app.add_option("--store", options.storeUri,
         "Store URI: sqlite:PATH or etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password_file=F&ca=F&cert=F&key=F] "
         "(default: $SHARDMAP_STORE)");
     app.add_flag("--json", options.json, "Print JSON for scripts");
-    app.add_option("--actor", options.actor.name, "Who is acting, for the audit log (default: $USER)");
+    app.add_option(
+        "--actor", options.actor.name, "Who is acting, for the audit log (default: $USER, else the login name)");
     app.add_option("--reason", options.actor.reason, "Why, for the audit log");
     // Set as the option is parsed: the command callbacks run inside app.parse().
     app.add_option_function<int>(

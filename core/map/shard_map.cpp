@@ -700,8 +700,8 @@ void addSpace(MapDiff& diff, const std::string& key, const KeyFold& fold)
     const auto before = fold.before ? decodeSpace(*fold.before) : Result<SpaceRecord>(Error {});
     const auto after = fold.after ? decodeSpace(*fold.after) : Result<SpaceRecord>(Error {});
     SpaceMove move { std::string(idOf(key, keys::kSpaces)), before ? before->shard : "", after ? after->shard : "",
-        before ? before->epoch : 0, after ? after->epoch : 0 };
-    if (move.fromShard != move.toShard || move.fromEpoch != move.toEpoch)
+        before ? before->epoch : 0, after ? after->epoch : 0, before ? before->pin : "", after ? after->pin : "" };
+    if (move.fromShard != move.toShard || move.fromEpoch != move.toEpoch || move.fromPin != move.toPin)
         diff.spaces.push_back(std::move(move));
 }
 

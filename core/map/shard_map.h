@@ -98,6 +98,9 @@ struct SpaceMove {
     std::string toShard; // empty: the space was removed
     std::uint64_t fromEpoch = 0;
     std::uint64_t toEpoch = 0;
+    // The shard the space is pinned to before and after (empty: none); an isolate sets one.
+    std::string fromPin;
+    std::string toPin;
 };
 
 struct ShardChange {

@@ -432,6 +432,7 @@ public:
     }
 
     double docsPerSecond() const { return m_rate.docsPerSecond; }
+    const CopyRate& rate() const { return m_rate; }
 
     double copySeconds(double docs, std::size_t moves) const
     {
@@ -1377,6 +1378,24 @@ Result<PlanResult> planIsolate(
         return makeError(ErrorCode::FailedPrecondition, "cannot isolate " + space + ": " + refused);
     fleet.move(item, target, "isolate space " + space + " on shard " + newShard.id);
     return fleet.result("isolate", space, newShard.id, { newShard }, balancedBefore, 0);
+}
+
+MovesEstimate estimateMoves(
+    const PlannerInput& input, const std::vector<PlannedMove>& moves, const PlannerOptions& options)
+{
+    Fleet fleet(input, options, {});
+    for (const PlannedMove& move : moves) {
+        const std::size_t item = fleet.itemOf(move.space);
+        const std::size_t bin = fleet.binOf(move.to);
+        if (item != kNone && bin != kNone && fleet.items()[item].bin != bin)
+            fleet.move(item, bin, move.reason);
+    }
+    MovesEstimate estimate;
+    estimate.seconds = fleet.estimatedSeconds();
+    estimate.docsPerSecondPerMigration = fleet.rate().docsPerSecond;
+    estimate.rateSource = fleet.rate().source;
+    estimate.rateBasis = fleet.rate().basis;
+    return estimate;
 }
 
 } // namespace shardmap::core

@@ -227,6 +227,20 @@ Result<PlanResult> planMergeBelow(
 Result<PlanResult> planIsolate(const PlannerInput& input, const std::string& space, const ShardRecord& newShard,
     const PlannerOptions& options = {});
 
+// How long moves take, by the rule a plan's summary uses (PlanSummary::estimatedSeconds: the
+// throttle, the measured or the assumed rate, the executor's concurrency limits and the per-move
+// overhead), for moves someone chose by hand (the console's drop confirmation). Moves of spaces
+// or to shards the input does not hold count nothing.
+struct MovesEstimate {
+    double seconds = 0;
+    double docsPerSecondPerMigration = 0;
+    // "throttle", "measured" or "assumed", as PlanSummary::rateSource, and its sentence (rateBasis).
+    std::string rateSource;
+    std::string rateBasis;
+};
+MovesEstimate estimateMoves(
+    const PlannerInput& input, const std::vector<PlannedMove>& moves, const PlannerOptions& options = {});
+
 // The input as it will be once the plan's moves are done (and its new shards exist): what a
 // second planning round sees.
 PlannerInput applyPlanToInput(const PlannerInput& input, const Plan& plan);

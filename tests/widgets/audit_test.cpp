@@ -158,5 +158,39 @@ TEST_F(AuditPageTest, LoadsOlderPagesOnRequest)
     EXPECT_TRUE(page.errorText().isEmpty());
 }
 
+// An isolate moves the space and pins it to its new shard in the same change: the diff says both.
+TEST(AuditDiff, NamesThePinAnIsolateSets)
+{
+    testing::TempDir dir;
+    auto store = core::openStore("sqlite:" + dir.file("map.db"), true);
+    ASSERT_TRUE(store) << store.error().describe();
+    const core::Actor actor { "alice@console", "isolate acme" };
+    core::MapEditor editor(**store);
+    ASSERT_TRUE(editor.addNode({ "n0", "127.0.0.1:1", {}, false }, actor));
+    ASSERT_TRUE(editor.addShard({ "s0", "n0", core::ShardState::Active, 0, 0 }, actor));
+    ASSERT_TRUE(editor.addShard({ "s1", "n0", core::ShardState::Active, 0, 0 }, actor));
+    core::SpaceRecord space;
+    space.id = "acme";
+    space.shard = "s0";
+    auto created = (*store)->commit({ { { core::keys::space("acme"), core::encode(space), 0 } }, std::nullopt,
+        std::nullopt, "alice", "create", "" });
+    ASSERT_TRUE(created) << created.error().describe();
+    space.shard = "s1";
+    space.epoch = 2;
+    space.pin = "s1";
+    auto isolated = (*store)->commit({ { { core::keys::space("acme"), core::encode(space), *created } }, std::nullopt,
+        std::nullopt, "alice", "isolate", "own shard" });
+    ASSERT_TRUE(isolated) << isolated.error().describe();
+    auto diff = core::diffRevisions(**store, *created, *isolated);
+    ASSERT_TRUE(diff) << diff.error().describe();
+    EXPECT_EQ(AuditPage::describeDiff(*diff),
+        QStringLiteral("Space acme moved s0 → s1 (epoch 1 → 2)\nSpace acme pinned to s1"));
+
+    ASSERT_TRUE(editor.unpinSpace("acme", actor));
+    auto unpinned = core::diffRevisions(**store, *isolated, *(*store)->currentRevision());
+    ASSERT_TRUE(unpinned) << unpinned.error().describe();
+    EXPECT_EQ(AuditPage::describeDiff(*unpinned), QStringLiteral("Space acme unpinned (was pinned to s1)"));
+}
+
 } // namespace
 } // namespace shardmap::widgets

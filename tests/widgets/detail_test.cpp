@@ -385,6 +385,37 @@ TEST_F(DetailPageTest, ShowNodeDrawsAllItsShards)
     EXPECT_EQ(m_requests.size(), 1u);
 }
 
+TEST_F(DetailPageTest, ANodesSpacesAreThoseOfAllItsShards)
+{
+    emit m_connection.mapChanged(makeMap({ { "s0", "n0" }, { "s1", "n1" }, { "s2", "n0" } },
+        { { "a", "s0" }, { "b", "s0" }, { "c", "s1" }, { "hot", "s2" } }, 2));
+    m_page.showNode("n0");
+    SpacesModel* spaces = m_page.spacesModel();
+    EXPECT_EQ(spaces->shardIds(), QStringList({ "s0", "s2" }));
+    ASSERT_EQ(spaces->rowCount(), 3) << "a and b on s0, hot on s2";
+    EXPECT_GE(spaces->rowOf("hot"), 0) << "the busiest tenant may live on the node's other shard";
+    EXPECT_EQ(spaces->index(spaces->rowOf("hot"), SpacesModel::ShardColumn).data().toString(), QStringLiteral("s2"));
+    EXPECT_EQ(spaces->rowOf("c"), -1);
+
+    // One sample of the node carries both shards' spaces; each space's share is of its own shard.
+    auto sample = makeSample("n0", "s0", 1000, 30, { spaceFigures("a", 10, 300), spaceFigures("b", 20, 100) });
+    core::ShardMetricsValue other;
+    other.shard = "s2";
+    other.spaces = 1;
+    other.spaceMetrics = { spaceFigures("hot", 900, 5000, 40) };
+    std::const_pointer_cast<core::NodeMetricsValue>(sample)->shards.push_back(other);
+    spaces->applySample(sample);
+    const auto value = [&](const char* space, int column) {
+        return spaces->index(spaces->rowOf(space), column).data(SpacesModel::SortRole);
+    };
+    EXPECT_EQ(value("hot", SpacesModel::DocsColumn).toULongLong(), 900u);
+    EXPECT_DOUBLE_EQ(value("hot", SpacesModel::ShareColumn).toDouble(), 100.0);
+    EXPECT_DOUBLE_EQ(value("a", SpacesModel::ShareColumn).toDouble(), 75.0);
+
+    m_page.showShard("s0");
+    EXPECT_EQ(spaces->rowCount(), 2) << "a shard's view lists that shard's spaces";
+}
+
 TEST_F(DetailPageTest, UnreadableHistoryIsReportedInline)
 {
     m_page.showShard("s1");

@@ -23,10 +23,11 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDir>
+#include <QLabel>
+#include <QMap>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
-
 #include <optional>
 
 namespace shardmap::widgets {
@@ -326,6 +327,136 @@ TEST_F(WizardTest, EditInPlanModeOpensThePlanOnTheShardMapPage)
     EXPECT_TRUE(window.mapPage()->planMode());
     EXPECT_EQ(window.mapPage()->plan().moves, moves);
     EXPECT_EQ(window.mapPage()->plan().subject, "rebalance");
+}
+
+// The Alt key of a text ("S&hard" -> 'h'), lower case; null when it has none.
+QChar mnemonicOf(const QString& text)
+{
+    for (qsizetype i = 0; i + 1 < text.size(); ++i) {
+        if (text[i] != QLatin1Char('&'))
+            continue;
+        if (text[i + 1] != QLatin1Char('&'))
+            return text[i + 1].toLower();
+        ++i;
+    }
+    return {};
+}
+
+// The Alt keys of what the wizard shows now (its buttons, the labels of its fields), each with
+// the texts that claim it.
+QMap<QChar, QStringList> shownMnemonics(PlanWizard& wizard)
+{
+    QMap<QChar, QStringList> keys;
+    for (auto* button : wizard.findChildren<QAbstractButton*>()) {
+        if (button->isVisibleTo(&wizard) && !mnemonicOf(button->text()).isNull())
+            keys[mnemonicOf(button->text())] << button->text();
+    }
+    for (auto* label : wizard.findChildren<QLabel*>()) {
+        if (label->buddy() && label->isVisibleTo(&wizard) && !mnemonicOf(label->text()).isNull())
+            keys[mnemonicOf(label->text())] << label->text();
+    }
+    return keys;
+}
+
+std::string clashes(const QMap<QChar, QStringList>& keys)
+{
+    std::string out;
+    for (auto it = keys.begin(); it != keys.end(); ++it) {
+        if (it.value().size() > 1)
+            out += it.value().join(QStringLiteral(" / ")).toStdString() + "; ";
+    }
+    return out;
+}
+
+// The labels of the scenario page's fields shown now, without their '&'.
+QStringList shownFieldLabels(PlanWizard& wizard)
+{
+    QStringList labels;
+    for (auto* label : wizard.page(PlanWizard::ScenarioPageId)->findChildren<QLabel*>()) {
+        if (label->buddy() && label->isVisibleTo(&wizard))
+            labels << label->text().remove(QLatin1Char('&'));
+    }
+    return labels;
+}
+
+TEST(WizardFields, EveryPageOfEveryScenarioHasUniqueAltKeysAndOneClearFieldPerThingNamed)
+{
+    FleetConnection connection;
+    PlanWizard wizard(&connection, core::Scenario::Rebalance);
+    wizard.show();
+    const std::map<core::Scenario, QStringList> expected {
+        { core::Scenario::Rebalance, { QStringLiteral("Scenario:") } },
+        { core::Scenario::AddShards, { QStringLiteral("Scenario:"), QStringLiteral("Shards to fill:") } },
+        { core::Scenario::Drain, { QStringLiteral("Scenario:"), QStringLiteral("Shard to drain:") } },
+        { core::Scenario::RetireNode, { QStringLiteral("Scenario:"), QStringLiteral("Node to retire:") } },
+        { core::Scenario::Split,
+            { QStringLiteral("Scenario:"), QStringLiteral("Shard to split:"), QStringLiteral("New shard:"),
+                QStringLiteral("Node of the new shard:") } },
+        { core::Scenario::Merge,
+            { QStringLiteral("Scenario:"), QStringLiteral("Shard to empty:"), QStringLiteral("Into shard:") } },
+        { core::Scenario::Isolate,
+            { QStringLiteral("Scenario:"), QStringLiteral("Space to isolate:"), QStringLiteral("New shard:"),
+                QStringLiteral("Node of the new shard:") } },
+    };
+    for (const auto& [scenario, labels] : expected) {
+        wizard.setScenario(scenario);
+        EXPECT_EQ(shownFieldLabels(wizard), labels) << static_cast<int>(scenario);
+        EXPECT_EQ(clashes(shownMnemonics(wizard)), "") << "scenario page of " << static_cast<int>(scenario);
+    }
+    // Unconnected, the preview says so; the pages and their buttons are what they always are.
+    wizard.setScenario(core::Scenario::Rebalance);
+    wizard.next();
+    ASSERT_EQ(wizard.currentId(), PlanWizard::PreviewPageId);
+    EXPECT_EQ(clashes(shownMnemonics(wizard)), "") << "preview page";
+    EXPECT_TRUE(shownMnemonics(wizard).contains(QLatin1Char('n'))) << "Next has its Alt key";
+    wizard.next();
+    ASSERT_EQ(wizard.currentId(), PlanWizard::ConfirmPageId);
+    EXPECT_EQ(clashes(shownMnemonics(wizard)), "") << "confirmation page";
+}
+
+TEST(WizardFields, SwitchingScenarioClearsWhatWasTypedForAnother)
+{
+    FleetConnection connection;
+    PlanWizard wizard(&connection, core::Scenario::AddShards, QStringLiteral("s9@n1, s10@n2"));
+    EXPECT_EQ(wizard.request().subjects, (std::vector<std::string> { "s9@n1", "s10@n2" }));
+    wizard.setScenario(core::Scenario::Isolate);
+    EXPECT_TRUE(wizard.request().subjects.empty()) << "the shards to fill are no space to isolate";
+    wizard.setSubject(QStringLiteral("tenant-22"));
+    wizard.setNewShard(QStringLiteral("s-own"), QStringLiteral("n1"));
+    wizard.setScenario(core::Scenario::Split);
+    EXPECT_TRUE(wizard.request().subjects.empty());
+    EXPECT_EQ(wizard.request().newShard, "s-own") << "split names a new shard as isolate does";
+    wizard.setScenario(core::Scenario::AddShards);
+    EXPECT_TRUE(wizard.request().subjects.empty());
+    EXPECT_TRUE(wizard.request().newShard.empty());
+    wizard.setScenario(core::Scenario::RetireNode);
+    wizard.setSubject(QStringLiteral("n1"));
+    EXPECT_EQ(wizard.request().subjects, std::vector<std::string> { "n1" });
+    wizard.setScenario(core::Scenario::Drain);
+    EXPECT_TRUE(wizard.request().subjects.empty()) << "a node is no shard to drain";
+    wizard.setSubject(QStringLiteral("s0"));
+    wizard.setScenario(core::Scenario::Split);
+    EXPECT_EQ(wizard.request().subjects, std::vector<std::string> { "s0" }) << "a shard stays a shard";
+}
+
+TEST_F(WizardTest, AFailedPlanClearsThePreviousPlansChart)
+{
+    startLopsidedFleet(2);
+    FleetConnection connection;
+    open(connection);
+    PlanWizard wizard(&connection, core::Scenario::Rebalance);
+    wizard.show();
+    preview(wizard);
+    ASSERT_FALSE(wizard.chart()->shownShards().isEmpty());
+    wizard.back();
+    wizard.setScenario(core::Scenario::Drain);
+    wizard.setSubject(QStringLiteral("no-such-shard"));
+    wizard.next();
+    ASSERT_TRUE(waitFor([&] { return !wizard.planning() && !wizard.errorText().isEmpty(); }));
+    EXPECT_FALSE(wizard.result());
+    EXPECT_TRUE(wizard.chart()->shownShards().isEmpty()) << "the rebalance's bars are gone";
+    EXPECT_TRUE(wizard.chart()->chart()->series().isEmpty());
+    EXPECT_EQ(wizard.movesModel()->rowCount(), 0);
 }
 
 } // namespace

@@ -16,12 +16,6 @@ qint64 nowMs()
     return QDateTime::currentMSecsSinceEpoch();
 }
 
-QString userName()
-{
-    const QString user = qEnvironmentVariable("USER");
-    return (user.isEmpty() ? QStringLiteral("console") : user) + QStringLiteral("@console");
-}
-
 struct Leases {
     std::optional<core::LeaseGrant> executor;
     std::vector<core::LeaseGrant> replicas;
@@ -204,7 +198,7 @@ void AlertMonitor::evaluateNow()
 
 bool AlertMonitor::acknowledge(const QString& key)
 {
-    if (!m_log.acknowledge(key.toStdString(), userName().toStdString(), nowMs()))
+    if (!m_log.acknowledge(key.toStdString(), FleetConnection::localActorName().toStdString(), nowMs()))
         return false;
     emit alertsChanged();
     return true;

@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -148,25 +149,27 @@ AlertsPage::AlertsPage(AlertMonitor* monitor, QWidget* parent)
     m_summary->setAccessibleName(tr("Alerts summary"));
     m_showCleared->setAccessibleName(tr("Show cleared alerts"));
     m_acknowledge->setAccessibleName(tr("Acknowledge the selected alerts"));
-    auto* thresholds = new QPushButton(tr("&Thresholds…"), this);
+    // One button for both kinds of threshold: the migration and shard alerts' own, and the node
+    // health thresholds the node alerts follow.
+    auto* thresholds = new QPushButton(tr("&Thresholds"), this);
+    thresholds->setObjectName(QStringLiteral("thresholds"));
     thresholds->setAccessibleName(tr("Alert thresholds"));
-    auto* health = new QPushButton(tr("&Health thresholds…"), this);
-    health->setAccessibleName(tr("Node health thresholds"));
+    auto* thresholdsMenu = new QMenu(thresholds);
+    thresholdsMenu->addAction(tr("&Migration and shard alerts…"), this, &AlertsPage::editThresholds);
+    thresholdsMenu->addAction(tr("Node &health…"), this, &AlertsPage::healthThresholdsRequested);
+    thresholds->setMenu(thresholdsMenu);
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_summary, 1);
     bar->addWidget(m_showCleared);
     bar->addWidget(m_acknowledge);
     bar->addWidget(thresholds);
-    bar->addWidget(health);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(m_table, 1);
 
     connect(m_showCleared, &QCheckBox::toggled, this, &AlertsPage::setShowCleared);
     connect(m_acknowledge, &QPushButton::clicked, this, &AlertsPage::acknowledgeSelected);
-    connect(thresholds, &QPushButton::clicked, this, &AlertsPage::editThresholds);
-    connect(health, &QPushButton::clicked, this, &AlertsPage::healthThresholdsRequested);
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) {
         emit subjectRequested(
             index.data(AlertsModel::KindRole).toInt(), index.data(AlertsModel::SubjectRole).toString());

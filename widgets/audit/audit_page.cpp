@@ -1,6 +1,7 @@
 #include "widgets/audit/audit_page.h"
 
 #include "widgets/audit/audit_model.h"
+#include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
 #include "widgets/style/view_state.h"
 
@@ -41,7 +42,7 @@ core::Result<std::vector<AuditModel::Entry>> readEntries(
 
 QString stateName(const std::optional<core::ShardState>& state)
 {
-    return state ? qs(core::shardStateName(*state)) : QString();
+    return state ? shardStateText(*state) : QString();
 }
 
 } // namespace
@@ -65,6 +66,8 @@ void AuditPage::buildUi()
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    // Actor and reason as wide as their text (a page is at most 500 rows), the changes take the rest.
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->horizontalHeader()->setStretchLastSection(true);
     rememberState(m_view->horizontalHeader(), QStringLiteral("audit/columns"));
     m_view->verticalHeader()->hide();
@@ -258,24 +261,33 @@ void AuditPage::showDiff(quint64 a, quint64 b)
         });
 }
 
+QString AuditPage::spaceMoveText(const core::SpaceMove& move)
+{
+    if (move.fromShard.empty())
+        return tr("Space %1 created on %2").arg(qs(move.space), qs(move.toShard));
+    if (move.toShard.empty())
+        return tr("Space %1 removed from %2").arg(qs(move.space), qs(move.fromShard));
+    if (move.fromShard == move.toShard)
+        return tr("Space %1 stayed on %2 (epoch %3 → %4)")
+            .arg(qs(move.space), qs(move.toShard))
+            .arg(move.fromEpoch)
+            .arg(move.toEpoch);
+    return tr("Space %1 moved %2 → %3 (epoch %4 → %5)")
+        .arg(qs(move.space), qs(move.fromShard), qs(move.toShard))
+        .arg(move.fromEpoch)
+        .arg(move.toEpoch);
+}
+
 QString AuditPage::describeDiff(const core::MapDiff& diff)
 {
     QStringList lines;
     for (const auto& move : diff.spaces) {
-        if (move.fromShard.empty())
-            lines << tr("Space %1 created on %2").arg(qs(move.space), qs(move.toShard));
-        else if (move.toShard.empty())
-            lines << tr("Space %1 removed from %2").arg(qs(move.space), qs(move.fromShard));
-        else if (move.fromShard == move.toShard)
-            lines << tr("Space %1 stayed on %2 (epoch %3 → %4)")
-                         .arg(qs(move.space), qs(move.toShard))
-                         .arg(move.fromEpoch)
-                         .arg(move.toEpoch);
-        else
-            lines << tr("Space %1 moved %2 → %3 (epoch %4 → %5)")
-                         .arg(qs(move.space), qs(move.fromShard), qs(move.toShard))
-                         .arg(move.fromEpoch)
-                         .arg(move.toEpoch);
+        if (move.fromShard != move.toShard || move.fromEpoch != move.toEpoch)
+            lines << spaceMoveText(move);
+        if (move.toPin != move.fromPin && !move.toPin.empty())
+            lines << tr("Space %1 pinned to %2").arg(qs(move.space), qs(move.toPin));
+        else if (move.toPin != move.fromPin && !move.toShard.empty())
+            lines << tr("Space %1 unpinned (was pinned to %2)").arg(qs(move.space), qs(move.fromPin));
     }
     for (const auto& change : diff.shards) {
         if (!change.before)

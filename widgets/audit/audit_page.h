@@ -43,6 +43,8 @@ public:
     QString diffText() const;
     // A diff for people: one line per moved space, shard and node change.
     static QString describeDiff(const core::MapDiff& diff);
+    // One space's move (created, removed, moved, a new epoch) in words.
+    static QString spaceMoveText(const core::SpaceMove& move);
 
 public slots:
     void loadOlder();

@@ -1,5 +1,7 @@
 #include "widgets/charts/load_bars_chart.h"
 
+#include "widgets/charts/nice_ticks.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -59,9 +61,7 @@ void LoadBarsChart::setOutcomes(const std::vector<core::ShardOutcome>& shards, M
         chosen.resize(static_cast<std::size_t>(kMostBars));
     }
     std::sort(chosen.begin(), chosen.end(), [](const auto* a, const auto* b) { return a->shard < b->shard; });
-    m_shown.clear();
-    m_before.clear();
-    m_after.clear();
+    clear();
     double largest = 0;
     for (const auto* shard : chosen) {
         m_shown.push_back(QString::fromStdString(shard->shard));
@@ -80,12 +80,6 @@ void LoadBarsChart::setOutcomes(const std::vector<core::ShardOutcome>& shards, M
     series->append(before);
     series->append(after);
     QChart* view = chart();
-    view->removeAllSeries();
-    // removeAxis hands the axis back; it is ours to delete.
-    for (QAbstractAxis* axis : view->axes()) {
-        view->removeAxis(axis);
-        delete axis;
-    }
     view->addSeries(series);
     auto* categories = new QBarCategoryAxis;
     categories->append(m_shown);
@@ -93,9 +87,11 @@ void LoadBarsChart::setOutcomes(const std::vector<core::ShardOutcome>& shards, M
     view->addAxis(categories, Qt::AlignBottom);
     series->attachAxis(categories);
     auto* values = new QValueAxis;
-    values->setLabelFormat(QStringLiteral("%.3g"));
+    const NiceScale scaled = niceValueScale(0, largest / scale);
+    values->setRange(scaled.min, scaled.max);
+    values->setTickCount(scaled.tickCount);
+    values->setLabelFormat(QStringLiteral("%.%1f").arg(decimalsFor(scaled.step)));
     values->setTitleText(unit);
-    values->setMin(0);
     view->addAxis(values, Qt::AlignLeft);
     series->attachAxis(values);
     view->setTitle(total > static_cast<std::size_t>(kMostBars)
@@ -104,6 +100,21 @@ void LoadBarsChart::setOutcomes(const std::vector<core::ShardOutcome>& shards, M
                   .arg(m_shown.size())
                   .arg(total)
             : tr("%1 per shard, before and after").arg(measure == Measure::Bytes ? tr("Bytes") : tr("Docs")));
+}
+
+void LoadBarsChart::clear()
+{
+    m_shown.clear();
+    m_before.clear();
+    m_after.clear();
+    QChart* view = chart();
+    view->removeAllSeries();
+    // removeAxis hands the axis back; it is ours to delete.
+    for (QAbstractAxis* axis : view->axes()) {
+        view->removeAxis(axis);
+        delete axis;
+    }
+    view->setTitle({});
 }
 
 std::pair<double, double> LoadBarsChart::values(const QString& shard) const

@@ -18,6 +18,8 @@ public:
     explicit LoadBarsChart(QWidget* parent = nullptr);
 
     void setOutcomes(const std::vector<core::ShardOutcome>& shards, Measure measure = Measure::Bytes);
+    // No bars and no title: nothing planned (or the plan failed).
+    void clear();
     // The shards drawn, in order (for tests), and the before/after values of one of them.
     QStringList shownShards() const { return m_shown; }
     std::pair<double, double> values(const QString& shard) const;

@@ -1,10 +1,13 @@
 #include "widgets/charts/time_series_chart.h"
 
+#include "widgets/charts/nice_ticks.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QDateTime>
 #include <QDateTimeAxis>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QLineSeries>
 #include <QPageSize>
 #include <QPainter>
@@ -280,17 +283,33 @@ void TimeSeriesChart::pushToPlot()
         m_series[m_order[i]].line->replace(points);
     }
 
+    // Ticks on round times and values: the axes reach out to the next round ones.
+    const NiceTimeScale time = niceTimeScale(from, to);
     m_axisX->setFormat(timeFormatFor(to - from));
-    m_axisX->setRange(QDateTime::fromMSecsSinceEpoch(from), QDateTime::fromMSecsSinceEpoch(to));
-    const double bottom = low / divisor;
-    double top = high / divisor;
-    if (top <= bottom)
-        top = bottom + 1;
-    m_axisY->setRange(bottom, top + (top - bottom) * 0.05);
-    m_axisY->applyNiceNumbers();
-    m_axisY->setLabelFormat(m_axisY->max() - m_axisY->min() < 5 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
-    m_axisY->setTitleText(suffix.isEmpty() ? m_valueTitle : tr("%1 (%2)").arg(m_valueTitle, suffix));
+    m_axisX->setTickCount(time.tickCount);
+    m_axisX->setRange(QDateTime::fromMSecsSinceEpoch(time.fromMs), QDateTime::fromMSecsSinceEpoch(time.toMs));
+    const NiceScale values = niceValueScale(low / divisor, high / divisor);
+    m_axisY->setTickCount(values.tickCount);
+    m_axisY->setRange(values.min, values.max);
+    m_axisY->setLabelFormat(QStringLiteral("%.%1f").arg(decimalsFor(values.step)));
+    updateValueTitle(suffix);
     emit repainted();
+}
+
+void TimeSeriesChart::updateValueTitle(const QString& suffix)
+{
+    // The title runs along the plot's height: when the whole title does not fit there, the axis
+    // names only the unit and the chart's title (across the top) says what is plotted.
+    const QString full = suffix.isEmpty() ? m_valueTitle : tr("%1 (%2)").arg(m_valueTitle, suffix);
+    const QFontMetrics metrics(m_axisY->titleFont());
+    const bool fits = metrics.horizontalAdvance(full) <= static_cast<int>(m_chart->plotArea().height());
+    m_axisY->setTitleText(fits || suffix.isEmpty() ? (fits ? full : QString()) : suffix);
+    m_chart->setTitle(fits ? QString() : full);
+}
+
+QString TimeSeriesChart::valueAxisTitle() const
+{
+    return m_axisY->titleText();
 }
 
 std::pair<double, QString> TimeSeriesChart::scaleFor(double maxValue) const

@@ -58,6 +58,9 @@ public:
     void setUnit(Unit unit);
     void setValueTitle(const QString& title);
     Unit unit() const { return m_unit; }
+    // The y axis' title as drawn: the value title and unit, or only the unit when the whole
+    // title would not fit along the plot (the chart's title then says it).
+    QString valueAxisTitle() const;
 
     // Saves what the chart shows: PNG (a screenshot of the widget) or PDF (vector), chosen by
     // the suffix of path. False with a translated reason in *error when it cannot.
@@ -94,6 +97,7 @@ private:
     // Divides values for display (bytes to MiB ...) and names the unit for the axis title.
     std::pair<double, QString> scaleFor(double maxValue) const;
     QString unitSuffix() const;
+    void updateValueTitle(const QString& suffix);
 
     QChart* m_chart = nullptr;
     QChartView* m_view = nullptr;

@@ -13,6 +13,7 @@
 #include "widgets/migrations/migrations_page.h"
 #include "widgets/overview/overview_page.h"
 #include "widgets/style/change_action.h"
+#include "widgets/style/icons.h"
 #include "widgets/style/inline_message.h"
 #include "widgets/style/preferences_dialog.h"
 #include "widgets/style/view_state.h"
@@ -34,6 +35,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QSystemTrayIcon>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -63,29 +65,28 @@ MainWindow::MainWindow(QWidget* parent)
     m_navigation = new QListWidget(this);
     m_navigation->setObjectName(QStringLiteral("navigation"));
     m_navigation->setIconSize(QSize(20, 20));
-    m_navigation->setMaximumWidth(180);
     m_pages = new QStackedWidget(this);
     connect(m_navigation, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
 
     m_alertMonitor = new AlertMonitor(m_connection, this);
     m_overviewPage = new OverviewPage(m_connection, m_alertMonitor, this);
-    addPage(m_overviewPage, tr("Overview"), resourceIcon("node"));
+    addPage(m_overviewPage, tr("Overview"), icon(IconId::Overview));
     m_fleetPage = new FleetPage(m_connection, this);
     m_detailPage = new DetailPage(m_connection, this);
-    addPage(m_fleetPage, tr("Fleet"), resourceIcon("node"));
-    addPage(m_detailPage, tr("Shard detail"), resourceIcon("shard"));
+    addPage(m_fleetPage, tr("Fleet"), icon(IconId::Node));
+    addPage(m_detailPage, tr("Shard detail"), icon(IconId::Shard));
     m_mapPage = new MapPage(m_connection, this);
-    addPage(m_mapPage, tr("Shard map"), resourceIcon("shard"));
+    addPage(m_mapPage, tr("Shard map"), icon(IconId::Shard));
     m_migrationsPage = new MigrationsPage(m_connection, this);
-    addPage(m_migrationsPage, tr("Migrations"), resourceIcon("refresh"));
+    addPage(m_migrationsPage, tr("Migrations"), icon(IconId::Refresh));
     m_auditPage = new AuditPage(m_connection, this);
-    addPage(m_auditPage, tr("Audit"), resourceIcon("find"));
+    addPage(m_auditPage, tr("Audit"), icon(IconId::Audit));
     m_whatIfPage = new WhatIfPage(m_connection, this);
-    addPage(m_whatIfPage, tr("What-if"), resourceIcon("settings"));
+    addPage(m_whatIfPage, tr("What-if"), icon(IconId::Settings));
     m_alertsPage = new AlertsPage(m_alertMonitor, this);
-    m_alertsPageIndex = addPage(m_alertsPage, tr("Alerts"), resourceIcon("find"));
+    m_alertsPageIndex = addPage(m_alertsPage, tr("Alerts"), icon(IconId::Alerts));
     m_approvalsPage = new ApprovalsPage(m_connection, this);
-    m_approvalsPageIndex = addPage(m_approvalsPage, tr("Approvals"), resourceIcon("find"));
+    m_approvalsPageIndex = addPage(m_approvalsPage, tr("Approvals"), icon(IconId::Approvals));
     connect(m_approvalsPage, &ApprovalsPage::pendingCountChanged, this, &MainWindow::updateApprovalsBadge);
     connect(m_overviewPage, &OverviewPage::pageRequested, this, [this](OverviewPage::Target target) {
         switch (target) {
@@ -111,6 +112,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_fleetPage, &FleetPage::wizardRequested, this, &MainWindow::openWizard);
     connect(m_mapPage, &MapPage::wizardRequested, this, &MainWindow::openWizard);
 
+    fitNavigation();
     auto* splitter = new QSplitter(this);
     splitter->addWidget(m_navigation);
     splitter->addWidget(m_pages);
@@ -164,6 +166,15 @@ int MainWindow::addPage(QWidget* page, const QString& title, const QIcon& icon)
         m_navigation->setCurrentRow(0);
     }
     return index;
+}
+
+void MainWindow::fitNavigation()
+{
+    // As wide as the widest label in the language shown (German ones are longer), never cut: a
+    // remembered splitter position narrower than that gives way.
+    const int scrollBar = m_navigation->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_navigation);
+    const int width = m_navigation->sizeHintForColumn(0) + 2 * m_navigation->frameWidth() + scrollBar;
+    m_navigation->setMinimumWidth(width);
 }
 
 void MainWindow::showPage(QWidget* page)
@@ -428,6 +439,7 @@ void MainWindow::updateAlertBadge()
     const int firing = static_cast<int>(m_alertMonitor->log().activeCount());
     QListWidgetItem* item = m_navigation->item(m_alertsPageIndex);
     item->setText(firing == 0 ? tr("Alerts") : tr("Alerts (%1)").arg(firing));
+    fitNavigation();
     item->setData(Qt::AccessibleTextRole,
         firing == 0 ? tr("Alerts, none firing")
                     : tr("Alerts, %n firing", nullptr, firing) + QStringLiteral(", ")
@@ -566,6 +578,7 @@ void MainWindow::updateApprovalsBadge(int pending)
 {
     QListWidgetItem* item = m_navigation->item(m_approvalsPageIndex);
     item->setText(pending == 0 ? tr("Approvals") : tr("Approvals (%1)").arg(pending));
+    fitNavigation();
     item->setData(Qt::AccessibleTextRole,
         pending == 0 ? tr("Approvals, none pending") : tr("Approvals, %n pending", nullptr, pending));
     QFont font = item->font();

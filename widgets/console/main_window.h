@@ -110,6 +110,7 @@ protected:
 
 private:
     void buildMenus();
+    void fitNavigation();
     void buildStatusBar();
     void openRecent(const ConnectionSpec& spec);
     void connectionStateChanged(FleetConnection::State state, const QString& detail);

@@ -462,8 +462,17 @@ void DetailPage::reload(bool refetch)
 
     const core::ShardRecord* primary = m_map ? m_map->shard(m_primaryShard.toStdString()) : nullptr;
     const QString primaryNode = primary ? QString::fromStdString(primary->node) : QString();
-    const bool shardChanged = m_spacesModel->shardId() != m_primaryShard;
-    m_spacesModel->setShard(m_map, m_primaryShard);
+    // A node's view lists the spaces of all its shards (its busiest space may be on any of them).
+    QStringList listed;
+    if (!m_nodeView.isEmpty() && m_map) {
+        for (const core::ShardRecord* shard : m_map->shardsOn(m_nodeView.toStdString()))
+            listed.append(QString::fromStdString(shard->id));
+        std::sort(listed.begin(), listed.end());
+    } else if (!m_primaryShard.isEmpty()) {
+        listed.append(m_primaryShard);
+    }
+    const bool shardChanged = m_spacesModel->shardIds() != listed;
+    m_spacesModel->setShards(m_map, listed);
     setSpaceDetailNode(primaryNode);
     if (shardChanged && !primaryNode.isEmpty())
         m_spacesModel->applySample(m_connection->latestSample(primaryNode));
@@ -627,7 +636,11 @@ void DetailPage::updateTitle()
     }
     if (!m_compared.isEmpty())
         title = tr("%1, compared with %2").arg(title, m_compared.join(QStringLiteral(", ")));
-    m_spacesLabel->setText(m_primaryShard.isEmpty() ? QString() : tr("Spaces on shard %1").arg(m_primaryShard));
+    if (!m_nodeView.isEmpty())
+        m_spacesLabel->setText(
+            tr("Spaces on node %1 (shards %2)").arg(m_nodeView, m_spacesModel->shardIds().join(QStringLiteral(", "))));
+    else
+        m_spacesLabel->setText(m_primaryShard.isEmpty() ? QString() : tr("Spaces on shard %1").arg(m_primaryShard));
     const bool chosen = !m_nodeView.isEmpty() || !m_primaryShard.isEmpty();
     m_emptyHint->setVisible(!chosen);
     m_content->setVisible(chosen);

@@ -3,6 +3,7 @@
 #include "widgets/style/format.h"
 
 #include <QLocale>
+#include <QSet>
 #include <algorithm>
 
 namespace shardmap::widgets {
@@ -29,27 +30,35 @@ SpacesModel::SpacesModel(QObject* parent)
 
 void SpacesModel::setShard(const MapPtr& map, const QString& shardId)
 {
-    std::vector<QString> ids;
-    if (map && !shardId.isEmpty()) {
-        for (const core::SpaceRecord* space : map->spacesOn(shardId.toStdString()))
-            ids.push_back(QString::fromStdString(space->id));
+    setShards(map, shardId.isEmpty() ? QStringList() : QStringList { shardId });
+}
+
+void SpacesModel::setShards(const MapPtr& map, const QStringList& shardIds)
+{
+    // (space, shard) in the map's order, shard by shard.
+    std::vector<std::pair<QString, QString>> spaces;
+    if (map) {
+        for (const QString& shard : shardIds) {
+            for (const core::SpaceRecord* space : map->spacesOn(shard.toStdString()))
+                spaces.emplace_back(QString::fromStdString(space->id), shard);
+        }
     }
-    if (shardId != m_shardId) {
-        // Another shard: every row changes, so this is the one place that resets.
+    if (shardIds != m_shardIds) {
+        // Other shards: every row changes, so this is the one place that resets.
         beginResetModel();
-        m_shardId = shardId;
+        m_shardIds = shardIds;
         m_rows.clear();
-        for (const QString& id : ids)
-            m_rows.push_back({ id, false, {}, 0 });
+        for (const auto& [id, shard] : spaces)
+            m_rows.push_back({ id, shard, false, {}, 0 });
         reindex();
         endResetModel();
         return;
     }
     QHash<QString, bool> present;
-    for (const QString& id : ids)
+    for (const auto& [id, shard] : spaces)
         present.insert(id, true);
     removeMissing(present);
-    insertNew(ids);
+    insertNew(spaces);
 }
 
 void SpacesModel::removeMissing(const QHash<QString, bool>& present)
@@ -72,17 +81,17 @@ void SpacesModel::removeMissing(const QHash<QString, bool>& present)
     }
 }
 
-void SpacesModel::insertNew(const std::vector<QString>& ids)
+void SpacesModel::insertNew(const std::vector<std::pair<QString, QString>>& spaces)
 {
-    std::vector<QString> added;
-    std::copy_if(
-        ids.begin(), ids.end(), std::back_inserter(added), [this](const QString& id) { return !m_rowOf.contains(id); });
+    std::vector<std::pair<QString, QString>> added;
+    std::copy_if(spaces.begin(), spaces.end(), std::back_inserter(added),
+        [this](const auto& space) { return !m_rowOf.contains(space.first); });
     if (added.empty())
         return;
     const int first = static_cast<int>(m_rows.size());
     beginInsertRows({}, first, first + static_cast<int>(added.size()) - 1);
-    for (const QString& id : added)
-        m_rows.push_back({ id, false, {}, 0 });
+    for (const auto& [id, shard] : added)
+        m_rows.push_back({ id, shard, false, {}, 0 });
     reindex();
     endInsertRows();
 }
@@ -98,27 +107,34 @@ void SpacesModel::applySample(const SamplePtr& sample)
 {
     if (!sample || m_rows.empty())
         return;
-    const std::string shardId = m_shardId.toStdString();
-    auto shard = std::find_if(sample->shards.begin(), sample->shards.end(),
-        [&](const core::ShardMetricsValue& value) { return value.shard == shardId; });
-    // A stream without per-space figures (not asked for yet) says nothing about the spaces.
-    if (shard == sample->shards.end() || (shard->spaceMetrics.empty() && shard->spaces > 0))
-        return;
-
+    // Per shard shown: its spaces' figures and its bytes (what a space's share is of).
     QHash<QString, const core::SpaceMetricsValue*> figures;
-    std::uint64_t totalBytes = 0;
-    for (const auto& space : shard->spaceMetrics) {
-        figures.insert(QString::fromStdString(space.space), &space);
-        totalBytes += space.bytesEstimate;
+    QHash<QString, std::uint64_t> shardBytes;
+    QSet<QString> reported;
+    for (const core::ShardMetricsValue& shard : sample->shards) {
+        const QString shardId = QString::fromStdString(shard.shard);
+        // A stream without per-space figures (not asked for yet) says nothing about the spaces.
+        if (!m_shardIds.contains(shardId) || (shard.spaceMetrics.empty() && shard.spaces > 0))
+            continue;
+        reported.insert(shardId);
+        for (const auto& space : shard.spaceMetrics) {
+            figures.insert(QString::fromStdString(space.space), &space);
+            shardBytes[shardId] += space.bytesEstimate;
+        }
     }
+    if (reported.isEmpty())
+        return;
     int top = -1;
     int bottom = -1;
     int left = ColumnCount;
     int right = -1;
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
         Row& row = m_rows[i];
+        if (!reported.contains(row.shard))
+            continue;
         const core::SpaceMetricsValue* found = figures.value(row.id);
         core::SpaceMetricsValue next = found ? *found : core::SpaceMetricsValue {};
+        const std::uint64_t totalBytes = shardBytes.value(row.shard);
         const double share = totalBytes > 0 ? 100.0 * static_cast<double>(next.bytesEstimate) / totalBytes : 0.0;
         const bool figuresChanged = !row.hasFigures || !sameFigures(row.figures, next);
         const bool shareChanged = !row.hasFigures || row.share != share;
@@ -162,7 +178,9 @@ QVariant SpacesModel::data(const QModelIndex& index, int role) const
     case SortRole: return sortValue(row, index.column());
     case SpaceIdRole: return row.id;
     case Qt::TextAlignmentRole:
-        return index.column() == SpaceColumn ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return index.column() == SpaceColumn || index.column() == ShardColumn
+            ? QVariant()
+            : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
         if (index.column() == ShareColumn && row.hasFigures)
             return tr("%1 of the shard's bytes").arg(displayValue(row, ShareColumn).toString());
@@ -175,6 +193,8 @@ QVariant SpacesModel::displayValue(const Row& row, int column) const
 {
     if (column == SpaceColumn)
         return row.id;
+    if (column == ShardColumn)
+        return row.shard;
     if (!row.hasFigures)
         return tr("–");
     const QLocale locale;
@@ -192,6 +212,8 @@ QVariant SpacesModel::sortValue(const Row& row, int column) const
 {
     if (column == SpaceColumn)
         return row.id;
+    if (column == ShardColumn)
+        return row.shard;
     if (!row.hasFigures)
         return {};
     switch (column) {
@@ -214,6 +236,7 @@ QVariant SpacesModel::headerData(int section, Qt::Orientation orientation, int r
         return {};
     switch (section) {
     case SpaceColumn: return tr("Space");
+    case ShardColumn: return tr("Shard");
     case DocsColumn: return tr("Docs");
     case BytesColumn: return tr("Bytes");
     case QueriesColumn: return tr("Queries/s");

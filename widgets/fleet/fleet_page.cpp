@@ -70,7 +70,10 @@ FleetPage::FleetPage(FleetConnection* connection, QWidget* parent)
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setItemDelegateForColumn(FleetModel::HistoryColumn, new SparklineDelegate(m_view));
+    // Every column as wide as what it shows (the tree measures the rows on screen), the sparkline
+    // takes the rest: nothing is cut at 1280 px.
     m_view->header()->setStretchLastSection(false);
+    m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(FleetModel::HistoryColumn, QHeaderView::Stretch);
     rememberState(m_view->header(), QStringLiteral("fleet/columns"));
     // activated covers double-click and Enter (platform-dependent: single click where the

@@ -1,7 +1,9 @@
 #include "widgets/map/map_page.h"
 
 #include "core/migration/backfill_rate.h"
+#include "core/plan/planner.h"
 #include "widgets/bridge/background.h"
+#include "widgets/map/map_legend.h"
 #include "widgets/map/shard_map_view.h"
 #include "widgets/style/change_action.h"
 #include "widgets/style/file_dialogs.h"
@@ -23,6 +25,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QUndoCommand>
@@ -160,14 +163,22 @@ MapPage::MapPage(FleetConnection* connection, QWidget* parent)
 {
     m_view->setModel(m_model);
     m_message = new InlineMessage(this);
+    m_outcomeTimer = new QTimer(this);
+    m_outcomeTimer->setSingleShot(true);
+    m_outcomeTimer->setInterval(kOutcomeShownMs);
+    connect(m_outcomeTimer, &QTimer::timeout, this, &MapPage::clearOutcome);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     buildToolBar();
+    m_legend = new MapLegend(this);
+    layout->addWidget(m_legend);
     layout->addWidget(m_message);
     layout->addWidget(m_view, 1);
 
     connect(m_model, &ShardMapModel::movesRequested, this,
         [this](const QStringList& spaces, const QString& shard) { requestMoves(spaces, shard); });
+    connect(m_view, &ShardMapView::dragEntered, this, &MapPage::clearOutcome);
+    connect(m_view, &ShardMapView::dropRefused, this, [this](const QString& why) { showMessage(why, true); });
     connect(m_connection, &FleetConnection::mapChanged, this, &MapPage::mapChanged);
     connect(m_connection, &FleetConnection::stateChanged, this, &MapPage::updateActions);
     connect(m_connection, &FleetConnection::identityChanged, this, &MapPage::updateActions);
@@ -303,7 +314,20 @@ void MapPage::hideEvent(QHideEvent* event)
 
 void MapPage::showMessage(const QString& text, bool error)
 {
+    m_outcomeTimer->stop();
     m_message->show(text, error ? InlineMessage::Kind::Error : InlineMessage::Kind::Success);
+}
+
+void MapPage::showOutcome(const QString& text)
+{
+    showMessage(text, false);
+    m_outcomeTimer->start();
+}
+
+void MapPage::clearOutcome()
+{
+    if (m_message->kind() == InlineMessage::Kind::Success)
+        m_message->clear();
 }
 
 QString MapPage::messageText() const
@@ -348,23 +372,39 @@ MoveEstimate MapPage::estimate(const QStringList& spaces, const QString& shard) 
     estimate.spaces = spaces;
     estimate.target = shard;
     const core::MoveRules& rules = m_model->rules();
+    const MapPtr map = m_model->map();
     std::vector<core::PlannedMove> moves = m_planMode ? m_plan.moves : std::vector<core::PlannedMove> {};
+    std::vector<core::PlannedMove> these;
+    // The planner's estimate needs only the moved spaces, the shards and the settings.
+    core::PlannerInput input;
     for (const QString& space : spaces) {
-        const core::SpaceFigures figures = rules.figures(space.toStdString());
+        const std::string id = space.toStdString();
+        const core::SpaceFigures figures = rules.figures(id);
         estimate.docs += figures.docs;
         estimate.bytes += figures.bytes;
-        moves.push_back({ space.toStdString(), rules.projectedShard(space.toStdString()), shard.toStdString() });
+        const std::string from = rules.projectedShard(id);
+        if (!estimate.sources.contains(qs(from)))
+            estimate.sources.push_back(qs(from));
+        these.push_back({ id, from, shard.toStdString(), {}, figures.docs, figures.bytes });
+        core::PlannerSpace planned;
+        planned.id = id;
+        planned.shard = from;
+        planned.load.docs = static_cast<double>(figures.docs);
+        planned.load.bytes = static_cast<double>(figures.bytes);
+        input.spaces.push_back(std::move(planned));
     }
-    const MapPtr map = m_model->map();
-    estimate.throttleDocsPerSecond = map ? map->settings.value.defaultThrottleDocsPerSecond : 0;
-    if (estimate.throttleDocsPerSecond > 0) {
-        estimate.seconds = static_cast<double>(estimate.docs) / static_cast<double>(estimate.throttleDocsPerSecond);
-    } else if (const auto measured = map ? core::measuredBackfillRate(*map) : std::nullopt) {
-        // Unthrottled: as fast as the nodes go, which recent migrations measured.
-        estimate.measuredDocsPerSecond = measured->docsPerSecond;
-        estimate.measuredMigrations = static_cast<int>(measured->migrations);
-        estimate.seconds = static_cast<double>(estimate.docs) / measured->docsPerSecond;
+    moves.insert(moves.end(), these.begin(), these.end());
+    if (map) {
+        input.settings = map->settings.value;
+        for (const auto& [id, record] : map->shards)
+            input.shards.push_back({ record.value });
+        if (const auto measured = core::measuredBackfillRate(*map))
+            input.measuredDocsPerSecond = measured->docsPerSecond;
     }
+    const core::MovesEstimate duration = core::estimateMoves(input, these);
+    estimate.seconds = duration.seconds;
+    estimate.docsPerSecond = duration.docsPerSecondPerMigration;
+    estimate.rateSource = qs(duration.rateSource);
     const core::ShardFigures after = rules.projectedLoads(moves)[shard.toStdString()];
     estimate.targetDocsAfter = after.docs;
     estimate.targetBytesAfter = after.bytes;
@@ -378,6 +418,7 @@ MoveEstimate MapPage::estimate(const QStringList& spaces, const QString& shard) 
 
 bool MapPage::requestMoves(const QStringList& spaces, const QString& shard, const QString& reason, bool confirm)
 {
+    clearOutcome();
     if (m_connection->readOnly()) {
         showMessage(m_connection->readOnlyReason(), true);
         return false;
@@ -413,16 +454,10 @@ bool MapPage::requestMoves(const QStringList& spaces, const QString& shard, cons
 
 QString MapPage::durationText(const MoveEstimate& estimate)
 {
-    const QLocale locale;
-    if (estimate.seconds < 0)
-        return tr("unthrottled; no backfill rate measured yet on this fleet");
     const QString duration = formatDuration(static_cast<std::int64_t>(std::ceil(estimate.seconds)));
-    if (estimate.throttleDocsPerSecond > 0)
-        return tr("about %1 at %2 docs/s (the default throttle)")
-            .arg(duration, locale.toString(static_cast<qulonglong>(estimate.throttleDocsPerSecond)));
-    return tr("about %1 at %2 docs/s, the median of the last %n unthrottled migration(s)", nullptr,
-        estimate.measuredMigrations)
-        .arg(duration, locale.toString(estimate.measuredDocsPerSecond, 'f', 0));
+    return tr("about %1 at %2 docs/s per migration (%3)")
+        .arg(duration, QLocale().toString(estimate.docsPerSecond, 'f', 0),
+            PlanWizard::rateSourceText(estimate.rateSource.toStdString()));
 }
 
 bool MapPage::confirmMoves(const MoveEstimate& estimate, QString& reason)
@@ -434,6 +469,8 @@ bool MapPage::confirmMoves(const MoveEstimate& estimate, QString& reason)
     auto* form = new QFormLayout(&dialog);
     const QLocale locale;
     form->addRow(tr("Spaces:"), new QLabel(estimate.spaces.join(QStringLiteral(", ")), &dialog));
+    form->addRow(estimate.sources.size() == 1 ? tr("From shard:") : tr("From shards:"),
+        new QLabel(estimate.sources.join(QStringLiteral(", ")), &dialog));
     form->addRow(tr("To shard:"), new QLabel(estimate.target, &dialog));
     form->addRow(tr("Documents:"), new QLabel(locale.toString(estimate.docs), &dialog));
     form->addRow(tr("Size:"), new QLabel(formatBytes(estimate.bytes), &dialog));
@@ -483,7 +520,7 @@ void MapPage::queueMoves(const std::vector<core::PlannedMove>& moves, const QStr
             m_busy = false;
             if (!outcome.awaiting.isEmpty()) {
                 // Recorded, not refused: made when a second person approves it.
-                showMessage(outcome.awaiting, false);
+                showOutcome(outcome.awaiting);
                 emit approvalRequested(outcome.awaiting);
             } else if (!outcome.changes.isEmpty()) {
                 const QString text = tr("The map changed since the plan was drafted; nothing was queued:\n%1")
@@ -497,7 +534,7 @@ void MapPage::queueMoves(const std::vector<core::PlannedMove>& moves, const QStr
                     true);
                 emit moveFailed(messageText());
             } else {
-                showMessage(tr("Queued %1").arg(outcome.ids.join(QStringLiteral(", "))), false);
+                showOutcome(tr("Queued %1").arg(outcome.ids.join(QStringLiteral(", "))));
                 if (fromPlan) {
                     m_undo->clear();
                     setPlanMoves({});
@@ -588,7 +625,7 @@ bool MapPage::savePlan(const QString& path)
         showMessage(tr("Could not save the plan to %1: %2").arg(path, file.errorString()), true);
         return false;
     }
-    showMessage(tr("Plan saved to %1").arg(path), false);
+    showOutcome(tr("Plan saved to %1").arg(path));
     return true;
 }
 

@@ -15,28 +15,30 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QTimer;
 class QToolButton;
 class QUndoStack;
 
 namespace shardmap::widgets {
 
 class InlineMessage;
+class MapLegend;
 
 class ShardMapView;
 
 // What a move of spaces to a shard would take, for the confirmation.
 struct MoveEstimate {
     QStringList spaces;
+    // The shards they leave (where each is now, or where the draft plan puts it).
+    QStringList sources;
     QString target;
     qulonglong docs = 0;
     qulonglong bytes = 0;
-    // docs / throttle (MigrationSettings::defaultThrottleDocsPerSecond), or when unthrottled docs /
-    // the rate recent unthrottled migrations measured (core::measuredBackfillRate); -1 when
-    // unthrottled and nothing was measured yet.
-    double seconds = -1;
-    qulonglong throttleDocsPerSecond = 0;
-    double measuredDocsPerSecond = 0;
-    int measuredMigrations = 0;
+    // The planner's estimate of these moves (core::estimateMoves), the rate per migration it
+    // used and what that rate is ("throttle", "measured" or "assumed").
+    double seconds = 0;
+    double docsPerSecond = 0;
+    QString rateSource;
     // The target after the queued moves and these.
     qulonglong targetDocsAfter = 0;
     qulonglong targetBytesAfter = 0;
@@ -59,6 +61,7 @@ public:
 
     ShardMapModel* model() const { return m_model; }
     ShardMapView* view() const { return m_view; }
+    MapLegend* legend() const { return m_legend; }
     QUndoStack* undoStack() const { return m_undo; }
 
     // Replaces the confirmation dialog (scripted use, tests): return true to go ahead, and
@@ -95,8 +98,10 @@ public:
     // Queues every move of the draft (planApplied), or says what changed (planRefused).
     void applyPlan();
 
-    // The inline message (refusal, error or outcome); empty when none.
+    // The inline message (refusal, error or outcome); empty when none. An outcome ("Queued …")
+    // goes after kOutcomeShownMs or at the next move, drag or find, whichever comes first.
     QString messageText() const;
+    static constexpr int kOutcomeShownMs = 8000;
 
 signals:
     void movesQueued(const QStringList& migrationIds);
@@ -121,6 +126,9 @@ private:
     void syncSpaceDetail();
     void releaseSpaceDetail();
     void showMessage(const QString& text, bool error);
+    // A success that is news only for a while: hidden after kOutcomeShownMs.
+    void showOutcome(const QString& text);
+    void clearOutcome();
     bool confirmMoves(const MoveEstimate& estimate, QString& reason);
     void queueMoves(const std::vector<core::PlannedMove>& moves, const QString& reason, bool fromPlan);
     void setPlanMoves(const std::vector<core::PlannedMove>& moves);
@@ -132,6 +140,8 @@ private:
     ShardMapView* m_view;
     QUndoStack* m_undo;
     InlineMessage* m_message = nullptr;
+    MapLegend* m_legend = nullptr;
+    QTimer* m_outcomeTimer = nullptr;
     QLineEdit* m_find = nullptr;
     QComboBox* m_sizeBy = nullptr;
     QAction* m_moveTo = nullptr;

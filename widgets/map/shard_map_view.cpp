@@ -474,6 +474,7 @@ void ShardMapView::dragEnterEvent(QDragEnterEvent* event)
         m_refusals.insert(lane.data(ShardMapModel::IdRole).toString(), m_model->dropRefusal(event->mimeData(), lane));
     }
     m_dragActive = true;
+    emit dragEntered();
     // Accepted as a whole so that moves follow; each move then says whether its lane takes them.
     event->setDropAction(Qt::MoveAction);
     event->accept();
@@ -517,6 +518,8 @@ void ShardMapView::dropEvent(QDropEvent* event)
     // The model decides (the map may have changed since the drag entered).
     if (!m_model || !m_model->canDropMimeData(event->mimeData(), Qt::MoveAction, -1, -1, target)) {
         event->ignore();
+        if (m_model && !ShardMapModel::spacesOf(event->mimeData()).isEmpty())
+            emit dropRefused(m_model->dropRefusal(event->mimeData(), target));
         return;
     }
     event->setDropAction(Qt::MoveAction);
@@ -596,13 +599,8 @@ void ShardMapView::paintLane(QPainter& painter, const LaneGeometry& lane) const
 
 void ShardMapView::paintFill(QPainter& painter, const QModelIndex& lane, const QRect& rect) const
 {
-    const auto sizeBy = m_model->sizeBy();
     const double now = lane.data(ShardMapModel::FillRole).toDouble();
     const double projected = lane.data(ShardMapModel::ProjectedFillRole).toDouble();
-    const qulonglong projectedAmount
-        = (sizeBy == ShardMapModel::SizeBy::Docs ? lane.data(ShardMapModel::ProjectedDocsRole)
-                                                 : lane.data(ShardMapModel::ProjectedBytesRole))
-              .toULongLong();
     const QRect bar(rect.left(), rect.top(), rect.width(), 10);
     painter.setPen(palette().color(QPalette::Mid));
     painter.drawRect(bar);
@@ -614,20 +612,37 @@ void ShardMapView::paintFill(QPainter& painter, const QModelIndex& lane, const Q
         painter.drawLine(px, bar.top() - 2, px, bar.bottom() + 2);
     }
     painter.setPen(palette().color(QPalette::Text));
-    const QString text = now >= 0
-        ? tr("%1% now, %2% after moves").arg(qRound(now * 100)).arg(qRound(projected * 100))
-        : tr("%1 now, %2 after moves (no limit)")
-              .arg(amount(lane.data(ShardMapModel::SizeRole).toULongLong(), sizeBy), amount(projectedAmount, sizeBy));
     painter.drawText(QRect(rect.left(), bar.bottom() + 2, rect.width(), rect.bottom() - bar.bottom()),
-        Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
+        Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, fillText(lane));
+}
+
+QString ShardMapView::fillText(const QModelIndex& lane) const
+{
+    const auto sizeBy = m_model->sizeBy();
+    const double now = lane.data(ShardMapModel::FillRole).toDouble();
+    const double projected = lane.data(ShardMapModel::ProjectedFillRole).toDouble();
+    const qulonglong current = lane.data(ShardMapModel::SizeRole).toULongLong();
+    const qulonglong after = (sizeBy == ShardMapModel::SizeBy::Docs ? lane.data(ShardMapModel::ProjectedDocsRole)
+                                                                    : lane.data(ShardMapModel::ProjectedBytesRole))
+                                 .toULongLong();
+    // "after moves" only when some queued or planned move changes the lane.
+    if (current == after)
+        return now >= 0 ? tr("%1% full").arg(qRound(now * 100)) : amount(current, sizeBy);
+    return now >= 0 ? tr("%1% now, %2% after moves").arg(qRound(now * 100)).arg(qRound(projected * 100))
+                    : tr("%1 now, %2 after moves").arg(amount(current, sizeBy), amount(after, sizeBy));
+}
+
+QColor ShardMapView::loadColour(double share)
+{
+    // Green (idle) through yellow to red (the busiest space).
+    return QColor::fromHsvF(static_cast<float>(0.33 * (1 - std::clamp(share, 0.0, 1.0))), 0.45f, 0.9f);
 }
 
 void ShardMapView::paintTile(QPainter& painter, const QModelIndex& index, const QRect& rect) const
 {
     QColor colour = palette().color(QPalette::Midlight);
     if (index.data(ShardMapModel::FiguresKnownRole).toBool()) {
-        const double load = m_maxLoad > 0 ? index.data(ShardMapModel::LoadRole).toDouble() / m_maxLoad : 0;
-        colour = QColor::fromHsvF(static_cast<float>(0.33 * (1 - load)), 0.45f, 0.9f);
+        colour = loadColour(m_maxLoad > 0 ? index.data(ShardMapModel::LoadRole).toDouble() / m_maxLoad : 0);
     }
     painter.fillRect(rect, colour);
     const QString id = index.data(ShardMapModel::IdRole).toString();

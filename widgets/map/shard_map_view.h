@@ -47,7 +47,19 @@ public:
     // How many lanes have their tiles laid out now (for tests and benches: only the lanes
     // painted or asked about should).
     int laidOutLanes() const;
+    // What the lane's fill line says: "10 docs", or "10 docs now, 110 docs after moves" when
+    // queued or planned moves change it.
+    QString fillText(const QModelIndex& lane) const;
+    // A tile's colour at a share of the busiest space's load (0..1): what the legend explains.
+    static QColor loadColour(double share);
 
+signals:
+    // Spaces are dragged over the view (a new action: the page drops an old outcome message).
+    void dragEntered();
+    // A drop the target lane does not take, and why.
+    void dropRefused(const QString& why);
+
+public:
     QRect visualRect(const QModelIndex& index) const override;
     void scrollTo(const QModelIndex& index, ScrollHint hint = EnsureVisible) override;
     QModelIndex indexAt(const QPoint& point) const override;

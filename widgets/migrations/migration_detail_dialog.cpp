@@ -352,15 +352,30 @@ void MigrationDetailDialog::applyFields(const core::ReportRow& row)
         row.writeHoldMs >= 0 ? tr("%1 ms").arg(QLocale().toString(row.writeHoldMs, 'f', 1)) : tr("— (not cut over)"));
 }
 
+// A backfill that ended before a second sample was kept has no rate to draw: say what it did.
+QString MigrationDetailDialog::backfillWithoutSamplesText(const core::MigrationRecord& record)
+{
+    const QString sampling = formatDuration(core::MigrationHistory::kSampleEveryMs / 1000);
+    const bool copying = record.phase == core::MigrationPhase::Queued || record.phase == core::MigrationPhase::DualWrite
+        || record.phase == core::MigrationPhase::Backfill;
+    if (copying || record.phase == core::MigrationPhase::Failed || record.phase == core::MigrationPhase::Cancelled)
+        return tr("No backfill progress recorded yet: the executor keeps a sample every %1 while it copies.")
+            .arg(sampling);
+    if (record.progress.docsPerSecond > 0)
+        return tr("The backfill copied %1 documents at %2 docs/s, too quickly for a chart (the executor keeps a "
+                  "sample every %3).")
+            .arg(count(record.progress.docsDone), QLocale().toString(record.progress.docsPerSecond, 'f', 0), sampling);
+    return tr("The backfill copied %1 documents, too quickly for a chart (the executor keeps a sample every %2).")
+        .arg(count(record.progress.docsDone), sampling);
+}
+
 void MigrationDetailDialog::applyThroughput(const core::ReportRow& row)
 {
     const std::vector<core::CopyInterval> intervals
         = row.history ? core::copyIntervals(row.history->samples) : std::vector<core::CopyInterval> {};
     if (intervals.empty()) {
         m_chart->removeSeries(throughputKey());
-        m_throughputNote->setText(tr("No backfill progress recorded yet: the executor keeps a sample every %1 while "
-                                     "it copies.")
-                                      .arg(formatDuration(core::MigrationHistory::kSampleEveryMs / 1000)));
+        m_throughputNote->setText(backfillWithoutSamplesText(row.record));
         return;
     }
     TimeSeriesChart::Points points;

@@ -69,6 +69,9 @@ public:
     QTreeWidget* eventsView() const { return m_events; }
     // The throughput chart's series.
     static QString throughputKey() { return QStringLiteral("docs-per-second"); }
+    // What the throughput note says when no two samples make a rate: nothing copied yet, or
+    // what a backfill too quick for the samples copied.
+    static QString backfillWithoutSamplesText(const core::MigrationRecord& record);
 
 public slots:
     // Reads the migration and its history again (now, or after the one in flight).

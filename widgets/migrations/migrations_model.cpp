@@ -178,7 +178,7 @@ QString MigrationsModel::phaseText(const core::MigrationRecord& record, std::int
     if (QString window = formatRollbackWindow(rollbackUntilUnixMs, QDateTime::currentMSecsSinceEpoch());
         !window.isEmpty() && !record.rollbackRequested)
         return window;
-    QString text = qs(core::migrationPhaseName(record.phase));
+    QString text = migrationPhaseText(record.phase);
     if (record.paused && record.active())
         text = tr("%1 (paused)").arg(text);
     else if (record.cancelRequested && record.active())

@@ -4,6 +4,7 @@
 #include "widgets/migrations/migrations_filter_proxy.h"
 #include "widgets/migrations/progress_delegate.h"
 #include "widgets/report/report_export_dialog.h"
+#include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
 #include "widgets/style/view_state.h"
 
@@ -91,6 +92,10 @@ void MigrationsPage::buildUi()
     m_view->sortByColumn(MigrationsModel::IdColumn, Qt::DescendingOrder);
     m_view->setItemDelegateForColumn(MigrationsModel::ProgressColumn, new ProgressDelegate(m_view));
     m_view->horizontalHeader()->setStretchLastSection(true);
+    // Ids share their first digits (the time they were made): shortened in the middle, so that
+    // the distinguishing tail stays readable, and the id column as wide as the ids.
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view->horizontalHeader()->setSectionResizeMode(MigrationsModel::IdColumn, QHeaderView::ResizeToContents);
     rememberState(m_view->horizontalHeader(), QStringLiteral("migrations/columns"));
     m_view->verticalHeader()->hide();
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MigrationsPage::updateActions);
@@ -345,7 +350,7 @@ QString MigrationsPage::refusal(Action action, const QString& migrationId) const
     const core::MigrationRecord* record = m_model->record(migrationId);
     if (!record)
         return tr("There is no migration %1 in the map.").arg(migrationId);
-    const QString phase = qs(core::migrationPhaseName(record->phase));
+    const QString phase = migrationPhaseText(record->phase);
     if (!record->active())
         return tr("Migration %1 is %2 already.").arg(migrationId, phase);
     switch (action) {

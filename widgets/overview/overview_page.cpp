@@ -241,7 +241,12 @@ OverviewPage::OverviewPage(FleetConnection* connection, AlertMonitor* monitor, Q
     layout->addLayout(tiles);
     layout->addLayout(middle, 1);
 
+    declareSeries();
     connect(connection, &FleetConnection::mapChanged, this, &OverviewPage::mapChanged);
+    connect(connection, &FleetConnection::nodeLinkChanged, this, [this](const QString& nodeId, bool reachable) {
+        if (reachable && m_seeded)
+            seedNodeHistory(nodeId);
+    });
     connect(connection, &FleetConnection::stateChanged, this, [this](FleetConnection::State state) {
         if (state == FleetConnection::State::Disconnected) {
             m_generation.invalidate();
@@ -253,6 +258,9 @@ OverviewPage::OverviewPage(FleetConnection* connection, AlertMonitor* monitor, Q
             m_chartRebuild.stop();
             m_rates->clear();
             m_disk->clear();
+            declareSeries();
+            m_historySeeded.clear();
+            m_historyAsked.clear();
             m_spaces->removeRows(0, m_spaces->rowCount());
         }
         refresh();
@@ -303,17 +311,39 @@ void OverviewPage::mapChanged(const MapPtr& map)
 
 void OverviewPage::seedHistory(const MapPtr& map)
 {
-    const qint64 since = nowMs() - kDayMs;
     for (const auto& [id, node] : map->nodes) {
-        if (node.value.retired)
-            continue;
-        const QString nodeId = QString::fromStdString(id);
-        m_connection->fetchHistoryDigest(
-            nodeId, since, kBucketMs, this, [this, nodeId](core::Result<core::HistoryDigest> history) {
-                if (history)
-                    addHistory(nodeId, *history);
-            });
+        if (!node.value.retired)
+            seedNodeHistory(QString::fromStdString(id));
     }
+}
+
+// A node's last 24 hours, once per connection; a node that did not answer is asked again when
+// its link comes up (as the detail page reloads its history), not left out of the charts.
+void OverviewPage::seedNodeHistory(const QString& nodeId)
+{
+    if (m_historySeeded.contains(nodeId) || m_historyAsked.contains(nodeId))
+        return;
+    m_historyAsked.insert(nodeId);
+    const std::uint64_t ticket = m_generation.current();
+    m_connection->fetchHistoryDigest(
+        nodeId, nowMs() - kDayMs, kBucketMs, this, [this, nodeId, ticket](core::Result<core::HistoryDigest> history) {
+            if (!m_generation.isCurrent(ticket))
+                return;
+            m_historyAsked.remove(nodeId);
+            if (!history)
+                return;
+            m_historySeeded.insert(nodeId);
+            addHistory(nodeId, *history);
+        });
+}
+
+void OverviewPage::declareSeries()
+{
+    // Named before the first point: a live point that arrives before the history has its
+    // readable legend too.
+    m_rates->setSeries(QStringLiteral("writes"), tr("Writes/s"), {});
+    m_rates->setSeries(QStringLiteral("searches"), tr("Searches/s"), {});
+    m_disk->setSeries(QStringLiteral("disk"), tr("Disk used"), {});
 }
 
 void OverviewPage::addHistory(const QString& nodeId, const core::HistoryDigest& history)
@@ -427,7 +457,7 @@ void OverviewPage::refresh()
         ++byState[shard.value.state];
     QStringList states;
     for (const auto& [state, n] : byState)
-        states << QStringLiteral("%1 %2").arg(QLocale().toString(n), QString::fromLatin1(core::shardStateName(state)));
+        states << tr("%1 %2", "count, shard state").arg(QLocale().toString(n), shardStateText(state));
     tile(QStringLiteral("shards"))->setValue(count(map->shards.size()), states.join(QStringLiteral(", ")));
     tile(QStringLiteral("spaces"))->setValue(count(map->spaces.size()), tr("tenants in the map"));
     tile(QStringLiteral("documents"))->setValue(count(docs), tr("live, on reachable nodes"));

@@ -4,6 +4,7 @@
 
 #include <QFrame>
 #include <QHash>
+#include <QSet>
 #include <QStringList>
 #include <QTimer>
 #include <QWidget>
@@ -102,6 +103,8 @@ private:
     OverviewTile* addTile(const QString& name, const QString& title, Target target);
     void mapChanged(const MapPtr& map);
     void seedHistory(const MapPtr& map);
+    void seedNodeHistory(const QString& nodeId);
+    void declareSeries();
     void addHistory(const QString& nodeId, const core::HistoryDigest& history);
     void rebuildHistoryCharts();
     void updateAttention();
@@ -122,6 +125,9 @@ private:
     QTimer m_refresh;
     QTimer m_spacesTimer;
     bool m_seeded = false;
+    // Nodes whose 24 hours are in the charts, and those asked for them now.
+    QSet<QString> m_historySeeded;
+    QSet<QString> m_historyAsked;
     bool m_spacesRunning = false;
     Generation m_generation;
     // The oldest bytes seen of each shard in the last 24 h (history or live), for its growth.

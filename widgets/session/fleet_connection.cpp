@@ -4,6 +4,7 @@
 #include "core/admin/fleet_admin.h"
 #include "core/map/map_commits.h"
 #include "core/store/read_only_store.h"
+#include "core/util/login_name.h"
 
 #include <QDateTime>
 #include <QSet>
@@ -874,14 +875,8 @@ QString FleetConnection::refusalText(const core::Error& error)
 
 QString FleetConnection::localActorName()
 {
-    QString user = qEnvironmentVariable("USER");
-    if (user.isEmpty())
-        user = qEnvironmentVariable("LOGNAME");
-    if (user.isEmpty())
-        user = qEnvironmentVariable("USERNAME");
-    if (user.isEmpty())
-        user = QStringLiteral("unknown");
-    return user + QStringLiteral("@console");
+    const std::string user = core::loginName();
+    return (user.empty() ? QStringLiteral("console") : QString::fromStdString(user)) + QStringLiteral("@console");
 }
 
 } // namespace shardmap::widgets

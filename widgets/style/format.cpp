@@ -37,4 +37,36 @@ QString formatRollbackWindow(std::int64_t untilUnixMs, std::int64_t nowUnixMs)
         .arg(clock, formatDuration((untilUnixMs - nowUnixMs + 999) / 1000));
 }
 
+QString formatCount(std::uint64_t count, const QLocale& locale)
+{
+    return locale.toString(static_cast<qulonglong>(count));
+}
+
+QString shardStateText(core::ShardState state)
+{
+    switch (state) {
+    case core::ShardState::Active: return QCoreApplication::translate("shardmap::widgets::Format", "active");
+    case core::ShardState::Draining: return QCoreApplication::translate("shardmap::widgets::Format", "draining");
+    case core::ShardState::Readonly: return QCoreApplication::translate("shardmap::widgets::Format", "readonly");
+    case core::ShardState::Retired: return QCoreApplication::translate("shardmap::widgets::Format", "retired");
+    }
+    return QString::fromLatin1(core::shardStateName(state));
+}
+
+QString migrationPhaseText(core::MigrationPhase phase)
+{
+    switch (phase) {
+    case core::MigrationPhase::Queued: return QCoreApplication::translate("shardmap::widgets::Format", "queued");
+    case core::MigrationPhase::DualWrite: return QCoreApplication::translate("shardmap::widgets::Format", "dual_write");
+    case core::MigrationPhase::Backfill: return QCoreApplication::translate("shardmap::widgets::Format", "backfill");
+    case core::MigrationPhase::Verify: return QCoreApplication::translate("shardmap::widgets::Format", "verify");
+    case core::MigrationPhase::Cutover: return QCoreApplication::translate("shardmap::widgets::Format", "cutover");
+    case core::MigrationPhase::Cleanup: return QCoreApplication::translate("shardmap::widgets::Format", "cleanup");
+    case core::MigrationPhase::Done: return QCoreApplication::translate("shardmap::widgets::Format", "done");
+    case core::MigrationPhase::Failed: return QCoreApplication::translate("shardmap::widgets::Format", "failed");
+    case core::MigrationPhase::Cancelled: return QCoreApplication::translate("shardmap::widgets::Format", "cancelled");
+    }
+    return QString::fromLatin1(core::migrationPhaseName(phase));
+}
+
 } // namespace shardmap::widgets

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/map/map_types.h"
+
 #include <QLocale>
 #include <QString>
 #include <cstdint>
@@ -14,5 +16,12 @@ QString formatDuration(std::int64_t seconds);
 // A migration in its rollback window, the same everywhere (issue 26): "done, rollback possible
 // until 17:45 (9 min left)" in local time; empty once the window has closed or without one.
 QString formatRollbackWindow(std::int64_t untilUnixMs, std::int64_t nowUnixMs);
+
+// A count in the user's locale ("433,410", "433.410").
+QString formatCount(std::uint64_t count, const QLocale& locale = QLocale());
+// A shard's state and a migration's phase as the console names them, translated ("aktiv",
+// "Aufräumen"); the English text is core's name.
+QString shardStateText(core::ShardState state);
+QString migrationPhaseText(core::MigrationPhase phase);
 
 } // namespace shardmap::widgets

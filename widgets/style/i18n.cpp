@@ -47,6 +47,16 @@ QString systemLanguage(const QStringList& available)
     return QStringLiteral("en");
 }
 
+// Numbers, sizes and dates follow the language shown (German: 433.410, 34,2 MiB, 03.12.26): the
+// system's own conventions when it speaks that language (de_AT stays Austrian), else the
+// language's.
+void applyLocale(const QString& language)
+{
+    const QLocale system = QLocale::system();
+    const bool systemSpeaksIt = system.name().section(QLatin1Char('_'), 0, 0) == language;
+    QLocale::setDefault(language == QLatin1String("en") || systemSpeaksIt ? system : QLocale(language));
+}
+
 void installFile(QCoreApplication& app, const QString& baseName, const QString& directory)
 {
     auto translator = std::make_unique<QTranslator>();
@@ -106,6 +116,7 @@ QString installTranslations(QCoreApplication& app, const QString& override)
     // English plural forms under every language (the source text says "migration(s)"); a
     // translation installed after it takes precedence.
     installFile(app, QStringLiteral("shardmap_en"), QStringLiteral(":/i18n"));
+    applyLocale(language);
     if (language == QLatin1String("en")) {
         return language; // the source language: no other translator, also not Qt's
     }

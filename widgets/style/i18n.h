@@ -16,7 +16,8 @@ void initWidgetsResources();
 // from Qt's translations directory, if present). override "en", "de", ... picks the language (one
 // the console does not ship means English), "system" follows QLocale::system(), and an empty
 // override reads QSettings "ui/language" (default "system").
-// Calling it again replaces what an earlier call installed. Returns the language chosen.
+// Numbers, sizes and dates (QLocale's default) follow the language chosen. Calling it again
+// replaces what an earlier call installed. Returns the language chosen.
 QString installTranslations(QCoreApplication& app, const QString& override = QString());
 // Removes what installTranslations installed (English again).
 void removeTranslations(QCoreApplication& app);

@@ -98,6 +98,10 @@ QString iconPath(IconId id)
     case IconId::HealthOk: return QStringLiteral(":/icons/health-ok.svg");
     case IconId::HealthWarning: return QStringLiteral(":/icons/health-warning.svg");
     case IconId::HealthCritical: return QStringLiteral(":/icons/health-critical.svg");
+    case IconId::Overview: return QStringLiteral(":/icons/overview.svg");
+    case IconId::Audit: return QStringLiteral(":/icons/audit.svg");
+    case IconId::Alerts: return QStringLiteral(":/icons/alerts.svg");
+    case IconId::Approvals: return QStringLiteral(":/icons/approvals.svg");
     }
     return {};
 }
@@ -105,8 +109,8 @@ QString iconPath(IconId id)
 QList<IconId> allIconIds()
 {
     return { IconId::Application, IconId::Connect, IconId::Disconnect, IconId::Refresh, IconId::Export, IconId::Find,
-        IconId::Node, IconId::Shard, IconId::Settings, IconId::HealthOk, IconId::HealthWarning,
-        IconId::HealthCritical };
+        IconId::Node, IconId::Shard, IconId::Settings, IconId::HealthOk, IconId::HealthWarning, IconId::HealthCritical,
+        IconId::Overview, IconId::Audit, IconId::Alerts, IconId::Approvals };
 }
 
 QIcon icon(IconId id)

@@ -19,6 +19,10 @@ enum class IconId {
     HealthOk,
     HealthWarning,
     HealthCritical,
+    Overview,
+    Audit,
+    Alerts,
+    Approvals,
 };
 
 // The console's own SVG icons (resources/icons, embedded in shardmap_widgets). Line icons are

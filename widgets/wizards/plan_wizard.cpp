@@ -89,7 +89,7 @@ QString scenarioHelp(core::Scenario scenario)
     return {};
 }
 
-QString rateSourceText(const core::PlanSummary& summary)
+QString rateBasisText(const core::PlanSummary& summary)
 {
     if (summary.rateSource == "throttle")
         return PlanWizard::tr("the executor's throttle");
@@ -100,6 +100,18 @@ QString rateSourceText(const core::PlanSummary& summary)
         .arg(summary.migrationsNeeded)
         .arg(QLocale().toString(qulonglong(core::kMinMeasuredMigrationDocs)))
         .arg(summary.measuredMigrations);
+}
+
+// What the subject field names in each scenario that has one.
+QString subjectLabel(core::Scenario scenario)
+{
+    switch (scenario) {
+    case core::Scenario::Drain: return PlanWizard::tr("S&hard to drain:");
+    case core::Scenario::RetireNode: return PlanWizard::tr("N&ode to retire:");
+    case core::Scenario::Split: return PlanWizard::tr("S&hard to split:");
+    case core::Scenario::Merge: return PlanWizard::tr("S&hard to empty:");
+    default: return {};
+    }
 }
 
 QString objectiveText(core::Objective objective)
@@ -222,6 +234,15 @@ private:
     PlanWizard* m_wizard;
 };
 
+QString PlanWizard::rateSourceText(const std::string& source)
+{
+    if (source == "throttle")
+        return PlanWizard::tr("the executor's throttle");
+    if (source == "measured")
+        return PlanWizard::tr("measured on recent migrations");
+    return PlanWizard::tr("assumed: nothing measured yet");
+}
+
 PlanWizard::PlanWizard(FleetConnection* connection, core::Scenario scenario, const QString& subject, QWidget* parent)
     : QWizard(parent)
     , m_connection(connection)
@@ -270,7 +291,10 @@ QWidget* PlanWizard::buildScenarioFields()
     m_scenarioHelp->setWordWrap(true);
     m_subject = new QComboBox(box);
     m_subject->setEditable(true);
-    m_spaceOrShards = new QLineEdit(box);
+    m_space = new QLineEdit(box);
+    m_space->setPlaceholderText(tr("Space id"));
+    m_newShards = new QLineEdit(box);
+    m_newShards->setPlaceholderText(tr("s9@n2, s10@n3, or empty shards by id"));
     m_newShard = new QLineEdit(box);
     m_node = new QComboBox(box);
     m_into = new QComboBox(box);
@@ -278,16 +302,19 @@ QWidget* PlanWizard::buildScenarioFields()
         auto* label = new QLabel(text, box);
         label->setBuddy(field);
         form->addRow(label, field);
+        return label;
     };
+    // Mnemonics stay clear of the wizard's own buttons (&Back, &Next, &Finish, &Help).
     row(tr("&Scenario:"), m_scenario);
     form->addRow(m_scenarioHelp);
-    row(tr("S&hard or node:"), m_subject);
-    row(tr("Sp&ace or shards:"), m_spaceOrShards);
-    row(tr("&New shard:"), m_newShard);
+    m_subjectLabel = row(QString(), m_subject);
+    row(tr("Sp&ace to isolate:"), m_space);
+    row(tr("Shards to &fill:"), m_newShards);
+    row(tr("Ne&w shard:"), m_newShard);
     row(tr("N&ode of the new shard:"), m_node);
-    row(tr("&Into:"), m_into);
+    row(tr("&Into shard:"), m_into);
     connect(m_scenario, &QComboBox::currentIndexChanged, this, &PlanWizard::scenarioChanged);
-    for (QLineEdit* edit : { m_spaceOrShards, m_newShard }) {
+    for (QLineEdit* edit : { m_space, m_newShards, m_newShard }) {
         connect(edit, &QLineEdit::textChanged, this, [this] { emit page(ScenarioPageId)->completeChanged(); });
     }
     for (QComboBox* combo : { m_subject, m_into }) {
@@ -308,7 +335,7 @@ QWidget* PlanWizard::buildPreview()
     m_maxMoves = new QSpinBox(box);
     m_maxMoves->setRange(0, 1000000);
     m_maxMoves->setSpecialValueText(tr("no limit"));
-    auto* bandLabel = new QLabel(tr("&Band:"), box);
+    auto* bandLabel = new QLabel(tr("B&and:"), box);
     bandLabel->setBuddy(m_band);
     auto* movesLabel = new QLabel(tr("&Most moves:"), box);
     movesLabel->setBuddy(m_maxMoves);
@@ -378,20 +405,36 @@ void PlanWizard::scenarioChanged()
     m_shownShards.clear();
     m_scenarioHelp->setText(scenarioHelp(current));
     auto* form = qobject_cast<QFormLayout*>(m_subject->parentWidget()->layout());
-    const bool subject = current != core::Scenario::Rebalance && current != core::Scenario::AddShards
-        && current != core::Scenario::Isolate;
     const bool newShard = current == core::Scenario::Split || current == core::Scenario::Isolate;
-    form->setRowVisible(m_subject, subject);
-    form->setRowVisible(m_spaceOrShards, current == core::Scenario::AddShards || current == core::Scenario::Isolate);
+    m_subjectLabel->setText(subjectLabel(current));
+    form->setRowVisible(m_subject, !m_subjectLabel->text().isEmpty());
+    form->setRowVisible(m_space, current == core::Scenario::Isolate);
+    form->setRowVisible(m_newShards, current == core::Scenario::AddShards);
     form->setRowVisible(m_newShard, newShard);
     form->setRowVisible(m_node, newShard);
     form->setRowVisible(m_into, current == core::Scenario::Merge);
-    m_spaceOrShards->setPlaceholderText(
-        current == core::Scenario::Isolate ? tr("Space id") : tr("s9@n2, s10@n3, or empty shards by id"));
+    clearHiddenFields(current);
     fillChoices();
     setWindowTitle(scenarioTitle(current));
     m_result.reset();
     emit page(ScenarioPageId)->completeChanged();
+}
+
+// What was typed for another scenario is not this one's parameter: a node id is no shard to
+// drain, a space to isolate is no shard to fill.
+void PlanWizard::clearHiddenFields(core::Scenario current)
+{
+    auto* form = qobject_cast<QFormLayout*>(m_subject->parentWidget()->layout());
+    for (QLineEdit* edit : { m_space, m_newShards, m_newShard }) {
+        if (!form->isRowVisible(edit))
+            edit->clear();
+    }
+    if (!form->isRowVisible(m_node))
+        m_node->setCurrentIndex(0);
+    const bool nodes = current == core::Scenario::RetireNode;
+    if (!form->isRowVisible(m_subject) || nodes != m_subjectIsNode)
+        m_subject->setCurrentText({});
+    m_subjectIsNode = nodes;
 }
 
 // The shards (or nodes) the map offers for the current scenario, keeping what is typed.
@@ -440,12 +483,12 @@ core::ScenarioRequest PlanWizard::request() const
     case core::Scenario::Rebalance: break;
     case core::Scenario::AddShards:
         for (const QString& part :
-            m_spaceOrShards->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
+            m_newShards->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
             request.subjects.push_back(part.toStdString());
         break;
     case core::Scenario::Isolate:
-        if (!m_spaceOrShards->text().trimmed().isEmpty())
-            request.subjects.push_back(m_spaceOrShards->text().trimmed().toStdString());
+        if (!m_space->text().trimmed().isEmpty())
+            request.subjects.push_back(m_space->text().trimmed().toStdString());
         break;
     default:
         if (!m_subject->currentText().trimmed().isEmpty())
@@ -459,8 +502,10 @@ core::ScenarioRequest PlanWizard::request() const
 
 void PlanWizard::setSubject(const QString& subject)
 {
-    if (scenario() == core::Scenario::Isolate || scenario() == core::Scenario::AddShards)
-        m_spaceOrShards->setText(subject);
+    if (scenario() == core::Scenario::Isolate)
+        m_space->setText(subject);
+    else if (scenario() == core::Scenario::AddShards)
+        m_newShards->setText(subject);
     else
         m_subject->setCurrentText(subject);
 }
@@ -574,7 +619,9 @@ void PlanWizard::showResult()
         m_moves->setMoves(m_result->plan.moves);
         m_chart->setOutcomes(m_result->shards);
     } else {
+        // No plan, no bars: a failed plan never leaves the previous one's chart on screen.
         m_moves->setMoves({});
+        m_chart->clear();
     }
     m_summary->setText(summaryText());
     m_warnings->show(warningsText(), m_error.isEmpty() ? InlineMessage::Kind::Warning : InlineMessage::Kind::Error);
@@ -608,7 +655,7 @@ QString PlanWizard::summaryText() const
                  .arg(QLocale().toString(qulonglong(summary.docsMoved)))
                  .arg(durationText(summary.estimatedSeconds))
                  .arg(QLocale().toString(summary.docsPerSecondPerMigration, 'f', 0))
-                 .arg(rateSourceText(summary));
+                 .arg(rateBasisText(summary));
     if (summary.lowerBoundBytes > 0)
         lines << tr("At least %1 must move.").arg(bytesText(static_cast<double>(summary.lowerBoundBytes)));
     for (const core::ObjectiveSpread& spread : summary.objectives) {

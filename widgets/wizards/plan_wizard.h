@@ -39,6 +39,9 @@ public:
         FleetConnection* connection, core::Scenario scenario, const QString& subject = {}, QWidget* parent = nullptr);
     ~PlanWizard() override;
 
+    // What a rate per migration is based on (PlanSummary::rateSource), in words.
+    static QString rateSourceText(const std::string& source);
+
     // Every scenario with its menu text ("Rebalance…"), in menu order.
     static QList<QPair<core::Scenario, QString>> entries();
 
@@ -93,6 +96,7 @@ private:
     QWidget* buildPreview();
     void fillChoices();
     void scenarioChanged();
+    void clearHiddenFields(core::Scenario scenario);
     void planArrived(std::uint64_t ticket, core::Result<core::PlanResult> result);
     void planApplied(ChangeResult made);
     void showResult();
@@ -105,6 +109,8 @@ private:
     std::optional<core::PlanResult> m_confirmed;
     bool m_replanPending = false;
     QStringList m_shownShards;
+    // Whether the subject list offers nodes (retire a node) rather than shards.
+    bool m_subjectIsNode = false;
     QStringList m_shownNodes;
     QString m_error;
     Generation m_generation;
@@ -115,7 +121,10 @@ private:
 
     QComboBox* m_scenario = nullptr;
     QComboBox* m_subject = nullptr;
-    QLineEdit* m_spaceOrShards = nullptr;
+    QLabel* m_subjectLabel = nullptr;
+    // One field per thing named: the space to isolate, the shards to fill.
+    QLineEdit* m_space = nullptr;
+    QLineEdit* m_newShards = nullptr;
     QLineEdit* m_newShard = nullptr;
     QComboBox* m_node = nullptr;
     QComboBox* m_into = nullptr;
