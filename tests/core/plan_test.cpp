@@ -172,8 +172,8 @@ TEST(Plan, CheckAgainstSaysWhatChanged)
     EXPECT_EQ(conflicts[2].message, "space z is migrating to shard b1 (m-9)");
 
     MapDiff diff;
-    diff.spaces.push_back({ "x", "a0", "b1", 1, 2 });
-    diff.spaces.push_back({ "other", "a0", "b1", 1, 2 });
+    diff.spaces.push_back({ "x", "a0", "b1", 1, 2, {}, {} });
+    diff.spaces.push_back({ "other", "a0", "b1", 1, 2, {}, {} });
     diff.shards.push_back({ "b1", ShardState::Active, ShardState::Draining });
     EXPECT_EQ(describeDiff(diff, plan),
         (std::vector<std::string> { "space x moved from shard a0 to b1", "shard b1 went from active to draining" }));
