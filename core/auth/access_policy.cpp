@@ -202,7 +202,8 @@ Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::str
             doc, { "version", "roles", "default_role", "people", "operator_limits", "approval" }, source, "the policy");
         !status)
         return status.error();
-    if (doc.value("version", 0) != 1)
+    // Compared as JSON: a version of another type (null, "1") is not 1 and never throws.
+    if (const auto version = doc.find("version"); version == doc.end() || *version != json(1))
         return policyError(source, "\"version\": 1 is the only version this shardmapd reads");
     AccessPolicy policy;
     if (const auto roles = doc.find("roles"); roles != doc.end()) {

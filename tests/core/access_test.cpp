@@ -54,6 +54,9 @@ TEST(AccessPolicy, AMistakeIsAnErrorNamingTheFileAndWhat)
         { R"({"version": 1, "approval": {"max_space": 3}})", "unknown key 'max_space' in approval" },
         { R"({"version": 1, "operator_limits": {"max_spaces": -1}})", "operator_limits.max_spaces" },
         { R"({"version": 2})", "version" },
+        { R"({"version": null})", "version" }, // threw a JSON type error: shardmapd answered UNKNOWN
+        { R"({"version": "1"})", "version" },
+        { R"({"roles": {}})", "version" },
         { R"({"version": 1, "approval": {"expire_hours": 0}})", "expire_hours" },
         { "{not json", "not JSON" },
     };

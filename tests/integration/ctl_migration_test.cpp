@@ -283,7 +283,7 @@ TEST_F(CtlMigrationTest, AnOperationWithAPinnedSpaceCommitsNothing)
     EXPECT_EQ(map.shards.at("s0").value.state, core::ShardState::Active);
     ASSERT_EQ(ctl({ "space", "unpin", "b" }).code, 0);
     const auto id = migrate("a", "s1");
-    expectRefused({ "drain", "s0" }, 5, "a (" + id + ")");
+    expectRefused({ "drain", "s0" }, 5, "space a is already migrating (" + id + ")");
 }
 
 TEST_F(CtlMigrationTest, SplitMovesAboutHalfTheBytesToANewShardOnTheNode)

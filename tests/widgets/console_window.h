@@ -101,6 +101,10 @@ inline const QSet<QString>& localOnlyActions()
         // Fleet page: filters and health thresholds.
         QStringLiteral("Only problems"),
         QStringLiteral("Thresholds…"),
+        // Alerts page: the console's own alert thresholds, in one menu.
+        QStringLiteral("Thresholds"),
+        QStringLiteral("Migration and shard alerts…"),
+        QStringLiteral("Node health…"),
         // Shard detail page: time range, comparison, export.
         QStringLiteral("5 min"),
         QStringLiteral("1 h"),
