@@ -74,7 +74,8 @@ SpaceSize FleetFacts::spaceSize(const SpaceRecord& space)
     return { stats->front().liveDocs, stats->front().bytesEstimate };
 }
 
-std::map<std::string, SpaceSize> FleetFacts::spaceSizes(const std::string& shardId, const std::vector<std::string>& spaces)
+std::map<std::string, SpaceSize> FleetFacts::spaceSizes(
+    const std::string& shardId, const std::vector<std::string>& spaces)
 {
     std::map<std::string, SpaceSize> out;
     const ShardRecord* shard = m_map.shard(shardId);

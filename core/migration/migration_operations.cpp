@@ -193,14 +193,16 @@ std::pair<Mutation, Mutation> queueMove(const Move& move, const OperationRecord&
     migration.target = move.target;
     migration.operation = operation.id;
     migration.requestedBy = actor.name;
-    migration.reason = move.reason.empty() ? actor.reason : actor.reason + (actor.reason.empty() ? "" : "; ") + move.reason;
+    migration.reason
+        = move.reason.empty() ? actor.reason : actor.reason + (actor.reason.empty() ? "" : "; ") + move.reason;
     migration.createdUnixMs = migration.updatedUnixMs = operation.createdUnixMs;
     SpaceRecord marked = move.space;
     marked.migrationId = migration.id;
     marked.phase = MigrationPhase::Queued;
     if (!draft.pin.empty())
         marked.pin = draft.pin;
-    return { { keys::migration(migration.id), encode(migration), 0 }, { keys::space(marked.id), encode(marked), move.modRevision } };
+    return { { keys::migration(migration.id), encode(migration), 0 },
+        { keys::space(marked.id), encode(marked), move.modRevision } };
 }
 
 Error conflictWhilePlanning(const Error& error, const std::string& action)
@@ -273,7 +275,8 @@ Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft dra
             (void)store.commit({ { { keys::operation(operation.id), encode(operation), operationRevision } },
                 std::nullopt, std::nullopt, actor.name, action, actor.reason });
             return makeError(committed.error().code,
-                "operation " + operation.id + ": " + operation.error + "; the queued ones run, plan again for the rest");
+                "operation " + operation.id + ": " + operation.error
+                    + "; the queued ones run, plan again for the rest");
         }
         operationRevision = *committed;
         first = false;
@@ -332,8 +335,8 @@ Status checkEmptied(const MapSnapshot& map, const Plan& plan, OperationKind kind
     if (left.empty())
         return {};
     return makeError(ErrorCode::Conflict,
-        "the shard map moved on since the plan was made: space(s) " + listSome(left)
-            + " would stay on what the " + plan.kind + " empties; plan again");
+        "the shard map moved on since the plan was made: space(s) " + listSome(left) + " would stay on what the "
+            + plan.kind + " empties; plan again");
 }
 
 // The shard and node records an operation changes when it is queued.
@@ -376,8 +379,7 @@ Result<std::vector<Mutation>> operationChanges(const MapSnapshot& map, const Pla
         }
         break;
     }
-    default:
-        break;
+    default: break;
     }
     return changes;
 }
@@ -408,8 +410,8 @@ Result<OperationRecord> MigrationRequests::applyPlan(const Plan& plan, const Act
         for (const auto& conflict : conflicts)
             lines.push_back(conflict.message);
         return makeError(ErrorCode::Conflict,
-            "the shard map moved on since the plan was made at revision " + std::to_string(plan.baseRevision)
-                + " (now " + std::to_string(map->revision) + "): " + listSome(lines) + "; plan again");
+            "the shard map moved on since the plan was made at revision " + std::to_string(plan.baseRevision) + " (now "
+                + std::to_string(map->revision) + "): " + listSome(lines) + "; plan again");
     }
     if (auto status = checkEmptied(*map, plan, *kind); !status)
         return status.error();
@@ -446,7 +448,8 @@ Result<OperationRecord> MigrationRequests::applyPlan(const Plan& plan, const Act
 namespace {
 
 // Plans an operation on the map as it is now and queues the plan.
-template <typename PlanFn> Result<OperationRecord> planAndApply(MigrationRequests& requests, const Actor& actor, PlanFn plan)
+template <typename PlanFn>
+Result<OperationRecord> planAndApply(MigrationRequests& requests, const Actor& actor, PlanFn plan)
 {
     auto input = requests.plannerInput();
     if (!input)

@@ -16,10 +16,7 @@ namespace {
 
 class CtlMigrationTest : public ::testing::Test {
 protected:
-    void SetUp() override
-    {
-        startCtlFleet(m_dir, storeUri(), m_nodes);
-    }
+    void SetUp() override { startCtlFleet(m_dir, storeUri(), m_nodes); }
 
     CtlRun ctl(std::vector<std::string> args) { return runCtl(m_dir, storeUri(), args); }
 

@@ -635,8 +635,8 @@ void MapPage::editPlan(const core::Plan& plan)
     m_plan = plan;
     setPlanMode(true);
     setPlanMoves(m_plan.moves);
-    showMessage(tr("Plan with %n move(s) from the wizard: edit it, then apply", nullptr,
-                    static_cast<int>(m_plan.moves.size())),
+    showMessage(
+        tr("Plan with %n move(s) from the wizard: edit it, then apply", nullptr, static_cast<int>(m_plan.moves.size())),
         false);
     updateActions();
 }

@@ -777,7 +777,8 @@ void FleetConnection::fetchHistoryDigest(const QString& nodeId, qint64 sinceUnix
 
 std::shared_ptr<core::NodeClientPool> FleetConnection::requestNodes()
 {
-    const QString key = m_spec.nodeCaFile + QLatin1Char('|') + m_spec.nodeCertFile + QLatin1Char('|') + m_spec.nodeKeyFile;
+    const QString key
+        = m_spec.nodeCaFile + QLatin1Char('|') + m_spec.nodeCertFile + QLatin1Char('|') + m_spec.nodeKeyFile;
     if (!m_requestNodes || key != m_requestNodesKey) {
         m_requestNodes = std::make_shared<core::NodeClientPool>(m_spec.nodeOptions());
         m_requestNodesKey = key;
