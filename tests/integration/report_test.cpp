@@ -13,6 +13,7 @@
 #include "tests/support/workload.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <set>
@@ -97,6 +98,13 @@ std::string docsText(std::uint64_t docs, const char* locale)
     return out;
 }
 
+// One decimal, rounded half up in whole tenths as the report does: printf's "%.1f" would round
+// a tie such as 4.25 to even and read "4.2" where the report reads "4.3".
+std::string tenthsText(std::int64_t tenths)
+{
+    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10);
+}
+
 // Sizes as the PDF prints them in English (QLocale's IEC data sizes, one decimal).
 std::string bytesText(std::uint64_t bytes)
 {
@@ -109,12 +117,16 @@ std::string bytesText(std::uint64_t bytes)
         value /= 1024;
         ++unit;
     }
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f %s", value, units[unit]);
-    return text;
+    // Qt rounds a tie (58.25 KiB) half up where printf rounds it to even.
+    return tenthsText(static_cast<std::int64_t>(std::floor(value * 10 + 0.5))) + " " + units[unit];
 }
 
 // Durations as the PDF prints them in English.
+std::string holdText(double ms)
+{
+    return tenthsText(std::llround(ms * 10)) + " ms";
+}
+
 std::string durationText(std::int64_t ms)
 {
     char text[48];
@@ -123,7 +135,7 @@ std::string durationText(std::int64_t ms)
     if (ms < 1000)
         std::snprintf(text, sizeof text, "%lld ms", static_cast<long long>(ms));
     else if (ms < 60'000)
-        std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(ms) / 1000);
+        std::snprintf(text, sizeof text, "%s s", tenthsText((ms + 50) / 100).c_str());
     else if (ms < 3'600'000)
         std::snprintf(text, sizeof text, "%lld min %lld s", static_cast<long long>(ms / 60'000),
             static_cast<long long>(ms / 1000 % 60));
@@ -316,9 +328,7 @@ TEST_F(ReportTest, EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore)
         ASSERT_FALSE(line.empty()) << "no table row for " << id << " in\n" << text.out;
         EXPECT_NE(line.find(docsText(row["docs_done"], "en_US")), std::string::npos) << line;
         if (!row["write_hold_ms"].is_null()) {
-            char hold[32];
-            std::snprintf(hold, sizeof hold, "%.1f ms", row["write_hold_ms"].get<double>());
-            EXPECT_NE(line.find(hold), std::string::npos) << line;
+            EXPECT_NE(line.find(holdText(row["write_hold_ms"].get<double>())), std::string::npos) << line;
         }
     }
     EXPECT_NE(text.out.find(docsText(doc["summary"]["docs_moved"], "en_US")), std::string::npos);
@@ -357,10 +367,10 @@ TEST_F(ReportTest, EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore)
                           + summary["longest_copy_migration"].get<std::string>() + ")" }),
         "")
         << text.out;
-    char hold[48];
-    std::snprintf(hold, sizeof hold, "%.1f ms (", summary["longest_write_hold_ms"].get<double>());
-    EXPECT_NE(
-        lineWith(text.out, { "Longest write hold", hold + summary["longest_hold_migration"].get<std::string>() + ")" }),
+    EXPECT_NE(lineWith(text.out,
+                  { "Longest write hold",
+                      holdText(summary["longest_write_hold_ms"].get<double>()) + " ("
+                          + summary["longest_hold_migration"].get<std::string>() + ")" }),
         "")
         << text.out;
     EXPECT_NE(lineWith(text.out,

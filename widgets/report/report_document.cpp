@@ -16,6 +16,7 @@
 #include <QTextDocument>
 #include <QTextObjectInterface>
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
@@ -94,6 +95,13 @@ QString timeText(std::int64_t unixMs)
     return unixMs ? QDateTime::fromMSecsSinceEpoch(unixMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : dash();
 }
 
+// A count of tenths with one decimal: rounded once, half up, in whole numbers, so that a value
+// on a tie (4,250 ms) reads the same here as in any other tool that rounds it half up.
+QString tenthsText(std::int64_t tenths, const QLocale& locale)
+{
+    return locale.toString(static_cast<double>(tenths) / 10, 'f', 1);
+}
+
 // Past a few seconds, minutes and hours with one unit below.
 QString durationText(std::int64_t ms, const QLocale& locale)
 {
@@ -102,7 +110,7 @@ QString durationText(std::int64_t ms, const QLocale& locale)
     if (ms < 1000)
         return ReportDocument::tr("%1 ms").arg(ms);
     if (ms < 60'000)
-        return ReportDocument::tr("%1 s").arg(locale.toString(static_cast<double>(ms) / 1000, 'f', 1));
+        return ReportDocument::tr("%1 s").arg(tenthsText((ms + 50) / 100, locale));
     const std::int64_t seconds = ms / 1000;
     if (seconds < 3600)
         return ReportDocument::tr("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
@@ -111,7 +119,7 @@ QString durationText(std::int64_t ms, const QLocale& locale)
 
 QString holdText(double ms, const QLocale& locale)
 {
-    return ms < 0 ? dash() : ReportDocument::tr("%1 ms").arg(locale.toString(ms, 'f', 1));
+    return ms < 0 ? dash() : ReportDocument::tr("%1 ms").arg(tenthsText(std::llround(ms * 10), locale));
 }
 
 QString bytesText(std::uint64_t bytes, const QLocale& locale)
