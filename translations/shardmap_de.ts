@@ -1236,6 +1236,14 @@
         <source>shard is active</source>
         <translation>Shard ist aktiv</translation>
     </message>
+    <message>
+        <source>Search latency, 99th percentile</source>
+        <translation>Suchlatenz, 99. Perzentil</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::FleetPage</name>
@@ -1340,6 +1348,10 @@
     <message>
         <source>cancelled</source>
         <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>done, rollback possible until %1 (%2 left)</source>
+        <translation>fertig, Rückabwicklung möglich bis %1 (noch %2)</translation>
     </message>
 </context>
 <context>
@@ -3227,6 +3239,17 @@ Gehen Sie zurück, um neu zu planen.</translation>
         <source>B&amp;and:</source>
         <translation>B&amp;and:</translation>
     </message>
+    <message numerus="yes">
+        <source>measured: the median of %n migration(s)</source>
+        <translation>
+            <numerusform>gemessen: der Median von %n Migration</numerusform>
+            <numerusform>gemessen: der Median von %n Migrationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>assumed until %1 migrations that copied at least %2 docs are measured, %3 so far</source>
+        <translation>angenommen, bis %1 Migrationen mit mindestens %2 Dokumenten gemessen sind, bisher %3</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::PreferencesDialog</name>
@@ -3433,7 +3456,7 @@ Gehen Sie zurück, um neu zu planen.</translation>
     </message>
     <message>
         <source>Total duration</source>
-        <translation>Gesamtdauer</translation>
+        <translation type="vanished">Gesamtdauer</translation>
     </message>
     <message>
         <source>Longest migration</source>
@@ -3595,7 +3618,7 @@ Gehen Sie zurück, um neu zu planen.</translation>
     </message>
     <message>
         <source>Space</source>
-        <translation>Space</translation>
+        <translation type="vanished">Space</translation>
     </message>
     <message>
         <source>From → to</source>
@@ -3611,7 +3634,7 @@ Gehen Sie zurück, um neu zu planen.</translation>
     </message>
     <message>
         <source>Duration</source>
-        <translation>Dauer</translation>
+        <translation type="vanished">Dauer</translation>
     </message>
     <message>
         <source>Write hold</source>
@@ -3750,6 +3773,10 @@ Gehen Sie zurück, um neu zu planen.</translation>
     <message>
         <source>approved at %1; no outcome was recorded</source>
         <translation>genehmigt um %1; kein Ergebnis aufgezeichnet</translation>
+    </message>
+    <message>
+        <source>Migration, space</source>
+        <translation>Migration, Space</translation>
     </message>
 </context>
 <context>
@@ -4022,6 +4049,28 @@ Gehen Sie zurück, um neu zu planen.</translation>
     <message>
         <source>Only spaces can be moved onto a shard</source>
         <translation>Nur Spaces können auf einen Shard verschoben werden</translation>
+    </message>
+    <message>
+        <source>Space %1 moved to %2 (%3) and is in its rollback window; it can move when its cleanup ends</source>
+        <translation>Space %1 wurde nach %2 verschoben (%3) und ist im Rückabwicklungsfenster; er kann nach dem Aufräumen wieder verschoben werden</translation>
+    </message>
+    <message>
+        <source>Space %1 moved to %2 (%3): %4; it can move after that</source>
+        <translation>Space %1 wurde nach %2 verschoben (%3): %4; danach kann er wieder verschoben werden</translation>
+    </message>
+    <message>
+        <source>Space %1 is already migrating to %2 (%3); wait for it to finish or cancel it first</source>
+        <translation>Space %1 wird bereits nach %2 migriert (%3); warten Sie das Ende ab oder brechen Sie die Migration zuerst ab</translation>
+    </message>
+    <message>
+        <source>Space %1 is already migrating (%2); wait for it to finish or cancel it first</source>
+        <translation>Space %1 wird bereits migriert (%2); warten Sie das Ende ab oder brechen Sie die Migration zuerst ab</translation>
+    </message>
+    <message>
+        <source>%1
+Moved to %2: %3</source>
+        <translation>%1
+Verschoben nach %2: %3</translation>
     </message>
 </context>
 <context>

@@ -145,7 +145,7 @@
     </message>
     <message numerus="yes">
         <source>about %1 at %2 docs/s, the median of the last %n unthrottled migration(s)</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>about %1 at %2 docs/s, the median of the last %n unthrottled migration</numerusform>
             <numerusform>about %1 at %2 docs/s, the median of the last %n unthrottled migrations</numerusform>
         </translation>
@@ -223,6 +223,13 @@
         <translation>
             <numerusform>%n move: %1 and %2 docs to copy; about %3 at %4 docs/s per migration (%5).</numerusform>
             <numerusform>%n moves: %1 and %2 docs to copy; about %3 at %4 docs/s per migration (%5).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>measured: the median of %n migration(s)</source>
+        <translation>
+            <numerusform>measured: the median of %n migration</numerusform>
+            <numerusform>measured: the median of %n migrations</numerusform>
         </translation>
     </message>
 </context>

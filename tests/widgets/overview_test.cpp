@@ -19,6 +19,7 @@
 #include "widgets/overview/overview_page.h"
 
 #include <QAbstractItemModelTester>
+#include <QDateTime>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
@@ -277,6 +278,59 @@ TEST_F(OverviewTest, AlertThresholdsRoundTripThroughTheSettings)
 
     AlertThresholdsDialog dialog(thresholds);
     EXPECT_EQ(dialog.thresholds(), thresholds);
+}
+
+// A fleet seeded just before the console starts: the nodes report their spaces from their next
+// one-second sample on, so the first read of the hottest spaces found none and the list stayed
+// empty until the next read 30 s later. A space in its
+// rollback window is listed once, on its new shard, though the old shard still reports its copy.
+TEST_F(OverviewTest, TheHottestSpacesArriveWithTheNodesAndAMovedSpaceIsListedOnceWhereItLives)
+{
+    startFleet(2);
+    addSpace("acme", "s0", 30);
+    addSpace("globex", "s1", 12);
+    // acme moved to s1 a moment ago: s1 has its documents, s0 keeps its copy for a rollback.
+    {
+        auto target = nodeOf("s1");
+        ASSERT_TRUE(target->setOwnership("s1", { "acme", core::SpaceRole::Owner, 2 }));
+        std::vector<core::WriteItem> items;
+        for (int i = 0; i < 30; ++i)
+            items.push_back({ { "acme", "d" + std::to_string(i), 1, { { "title", "hello world" } }, false }, 2 });
+        const auto written = target->bulkWrite("s1", items);
+        ASSERT_TRUE(written) << written.error().describe();
+        const auto snapshot = core::MapSnapshot::decode(*m_store->snapshot());
+        ASSERT_TRUE(snapshot);
+        const auto& space = snapshot->spaces.at("acme");
+        core::SpaceRecord moved = space.value;
+        moved.shard = "s1";
+        moved.target = "s0";
+        moved.migrationId = "m-1";
+        moved.phase = core::MigrationPhase::Cleanup;
+        core::MigrationRecord migration;
+        migration.id = "m-1";
+        migration.space = "acme";
+        migration.source = "s0";
+        migration.target = "s1";
+        migration.phase = core::MigrationPhase::Cleanup;
+        migration.cutoverUnixMs = QDateTime::currentMSecsSinceEpoch();
+        ASSERT_TRUE(m_store->commit({ { { core::keys::migration("m-1"), core::encode(migration), 0 },
+                                          { core::keys::space("acme"), core::encode(moved), space.modRevision } },
+            std::nullopt, std::nullopt, "tester", "test-fixture", "acme in its rollback window" }));
+    }
+
+    MainWindow window;
+    connectWindow(window);
+    QTableView* spaces = window.overviewPage()->hottestSpaces();
+    // Well before the timer's next read (kSpacesMs): an empty read is tried again soon.
+    ASSERT_TRUE(waitFor([&] { return spaces->model()->rowCount() >= 2; }, OverviewPage::kSpacesMs / 2))
+        << spaces->model()->rowCount() << " rows";
+    QStringList rows;
+    for (int row = 0; row < spaces->model()->rowCount(); ++row) {
+        rows << spaces->model()->index(row, 0).data().toString() + QLatin1Char('@')
+                + spaces->model()->index(row, 1).data().toString();
+    }
+    rows.sort();
+    EXPECT_EQ(rows.join(QLatin1Char(' ')).toStdString(), "acme@s1 globex@s1");
 }
 
 } // namespace

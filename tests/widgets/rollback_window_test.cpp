@@ -80,6 +80,38 @@ TEST(RollbackWindow, TheTileOfAMovedSpaceNamesItsNewShardDuringTheWindow)
     EXPECT_EQ(model.laneIndex(QStringLiteral("s1")).data(ShardMapModel::ProjectedDocsRole).toULongLong(), 0u);
 }
 
+TEST(RollbackWindow, TheOldShardsLaneHasNoTileAndADragSaysWhenTheSpaceCanMove)
+{
+    const std::int64_t cutover = QDateTime::currentMSecsSinceEpoch() - 60'000;
+    ShardMapModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setMap(movedMap(cutover));
+    // s1 keeps a copy of c for a rollback, but c lives on s2: one tile, on s2.
+    EXPECT_EQ(model.rowCount(model.laneIndex(QStringLiteral("s1"))), 0);
+    EXPECT_EQ(model.rowCount(model.laneIndex(QStringLiteral("s2"))), 1);
+
+    const QString clock
+        = QLocale().toString(QDateTime::fromMSecsSinceEpoch(cutover + kWindowMs).time(), QStringLiteral("HH:mm"));
+    const QString refusal = model.moveRefusal({ QStringLiteral("c") }, QStringLiteral("s0"));
+    EXPECT_TRUE(
+        refusal.startsWith(QStringLiteral("Space c moved to s2 (m-1): done, rollback possible until %1 (").arg(clock)))
+        << refusal.toStdString();
+    EXPECT_TRUE(refusal.endsWith(QStringLiteral("; it can move after that"))) << refusal.toStdString();
+
+    // The window closed and the cleanup cleared the record: c is an ordinary space on s2.
+    auto settled = std::make_shared<core::MapSnapshot>(*movedMap(cutover));
+    settled->revision = 8;
+    core::SpaceRecord& c = settled->spaces["c"].value;
+    c.target.clear();
+    c.migrationId.clear();
+    c.phase = core::MigrationPhase::Done;
+    settled->migrations.clear();
+    model.setMap(settled);
+    EXPECT_EQ(model.rowCount(model.laneIndex(QStringLiteral("s1"))), 0);
+    EXPECT_EQ(model.rowCount(model.laneIndex(QStringLiteral("s2"))), 1);
+    EXPECT_TRUE(model.moveRefusal({ QStringLiteral("c") }, QStringLiteral("s0")).isEmpty());
+}
+
 TEST(RollbackWindow, TheMigrationsPageSaysDoneAndUntilWhenARollbackIsPossible)
 {
     const std::int64_t now = QDateTime::currentMSecsSinceEpoch();

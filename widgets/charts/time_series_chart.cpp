@@ -8,11 +8,13 @@
 #include <QDateTimeAxis>
 #include <QFileInfo>
 #include <QFontMetrics>
+#include <QGraphicsLayout>
 #include <QLineSeries>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QPixmap>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -300,11 +302,36 @@ void TimeSeriesChart::updateValueTitle(const QString& suffix)
 {
     // The title runs along the plot's height: when the whole title does not fit there, the axis
     // names only the unit and the chart's title (across the top) says what is plotted.
+    // The unit stays on the axis only where it fits below that title; otherwise the title alone
+    // says it.
     const QString full = suffix.isEmpty() ? m_valueTitle : tr("%1 (%2)").arg(m_valueTitle, suffix);
     const QFontMetrics metrics(m_axisY->titleFont());
-    const bool fits = metrics.horizontalAdvance(full) <= static_cast<int>(m_chart->plotArea().height());
-    m_axisY->setTitleText(fits || suffix.isEmpty() ? (fits ? full : QString()) : suffix);
-    m_chart->setTitle(fits ? QString() : full);
+    const auto fitsAlongAxis = [&](const QString& text) {
+        return metrics.horizontalAdvance(text) <= static_cast<int>(m_chart->plotArea().height());
+    };
+    if (m_chart->title().isEmpty() && m_axisY->titleText() == full && fitsAlongAxis(full))
+        return;
+    // Trying the titles moves the plot area: its signal would schedule this again, for ever.
+    const QSignalBlocker quiet(m_chart);
+    m_axisY->setTitleText(QString());
+    m_chart->setTitle(QString());
+    relayout();
+    if (fitsAlongAxis(full)) {
+        m_axisY->setTitleText(full);
+        return;
+    }
+    m_chart->setTitle(full);
+    relayout();
+    if (!suffix.isEmpty() && fitsAlongAxis(suffix))
+        m_axisY->setTitleText(suffix);
+}
+
+void TimeSeriesChart::relayout()
+{
+    // The plot area follows the titles only when the chart's layout runs: run it now so that the
+    // next fit is judged on the height the plot will have.
+    if (QGraphicsLayout* layout = m_chart->layout())
+        layout->activate();
 }
 
 QString TimeSeriesChart::valueAxisTitle() const

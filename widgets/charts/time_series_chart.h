@@ -98,6 +98,7 @@ private:
     std::pair<double, QString> scaleFor(double maxValue) const;
     QString unitSuffix() const;
     void updateValueTitle(const QString& suffix);
+    void relayout();
 
     QChart* m_chart = nullptr;
     QChartView* m_view = nullptr;

@@ -836,9 +836,13 @@ QVariant FleetModel::headerData(int section, Qt::Orientation orientation, int ro
     if (role == Qt::TextAlignmentRole) {
         return unitOf(section) == Unit::Text ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     }
+    if (role == Qt::ToolTipRole && section == P99Column) {
+        return tr("Search latency, 99th percentile");
+    }
     if (role != Qt::DisplayRole) {
         return {};
     }
+    // Short headings: at 1280 px the fourteen columns and the sparkline share about 1,140 px.
     switch (section) {
     case NameColumn: return tr("Name");
     case StateColumn: return tr("State");
@@ -851,7 +855,7 @@ QVariant FleetModel::headerData(int section, Qt::Orientation orientation, int ro
     case CpuColumn: return tr("CPU");
     case IoWaitColumn: return tr("IO wait");
     case QueriesColumn: return tr("Queries/s");
-    case P99Column: return tr("p99 latency");
+    case P99Column: return tr("p99");
     case IndexingColumn: return tr("Indexed/s");
     case HistoryColumn: return tr("%1 history").arg(metricName(m_metric));
     default: return {};

@@ -4,7 +4,6 @@
 #include "widgets/style/format.h"
 
 #include <QDateTime>
-#include <QMimeData>
 #include <QSet>
 #include <algorithm>
 #include <numeric>
@@ -12,8 +11,6 @@
 namespace shardmap::widgets {
 
 namespace {
-
-constexpr quintptr kLaneId = 0;
 
 double fill(std::uint64_t value, std::uint64_t capacity)
 {
@@ -73,14 +70,38 @@ void ShardMapModel::setMap(const MapPtr& map)
         std::iota(rows.begin(), rows.end(), 0);
     }
     // All removals first: a space that moved between lanes leaves one before it enters the other.
+    std::vector<const core::SpaceRecord*> buffer;
+    const auto shownOn = [&](int row) -> const std::vector<const core::SpaceRecord*>& {
+        return tilesOf(*map, m_lanes[static_cast<std::size_t>(row)]->id.toStdString(), spacesOf, buffer);
+    };
     for (const int row : rows)
-        removeSpaces(row, *map, spacesOf(m_lanes[static_cast<std::size_t>(row)]->id.toStdString()));
+        removeSpaces(row, *map, shownOn(row));
     for (const int row : rows)
-        addSpaces(row, *map, spacesOf(m_lanes[static_cast<std::size_t>(row)]->id.toStdString()));
+        addSpaces(row, *map, shownOn(row));
     m_departed.clear();
     if (shown) // the first map's tiles are all new
         spacesChanged(changes, rows);
     updateProjections();
+}
+
+// A lane shows the spaces that live on its shard and those moving to it; the copy an old shard
+// keeps through a rollback window is not a tile there (the space has moved: its tile on the new
+// shard says until when it can roll back). Only migrating records need the placement.
+const std::vector<const core::SpaceRecord*>& ShardMapModel::tilesOf(const core::MapSnapshot& map,
+    const std::string& shardId, const SpacesOf& spacesOf, std::vector<const core::SpaceRecord*>& buffer)
+{
+    const std::vector<const core::SpaceRecord*>& all = spacesOf(shardId);
+    const auto copyOnly = [&](const core::SpaceRecord* space) {
+        if (space->shard == shardId || !space->migrating())
+            return false;
+        return core::placementOf(map, *space).movingTo != shardId;
+    };
+    if (std::none_of(all.begin(), all.end(), copyOnly))
+        return all;
+    buffer.clear();
+    std::copy_if(all.begin(), all.end(), std::back_inserter(buffer),
+        [&](const core::SpaceRecord* space) { return !copyOnly(space); });
+    return buffer;
 }
 
 ShardMapModel::SpacesOf::SpacesOf(const core::MapSnapshot& map)
@@ -647,128 +668,6 @@ QVariant ShardMapModel::spaceData(const Lane& lane, const Space& space, int role
     }
     default: return {};
     }
-}
-
-Qt::ItemFlags ShardMapModel::flags(const QModelIndex& index) const
-{
-    if (!index.isValid())
-        return Qt::NoItemFlags;
-    if (index.internalId() == kLaneId)
-        return Qt::ItemIsEnabled | Qt::ItemIsDropEnabled;
-    return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled | Qt::ItemNeverHasChildren;
-}
-
-QStringList ShardMapModel::mimeTypes() const
-{
-    return { QString::fromLatin1(kMimeType) };
-}
-
-QMimeData* ShardMapModel::mimeData(const QModelIndexList& indexes) const
-{
-    QStringList spaces;
-    for (const QModelIndex& index : indexes) {
-        if (index.isValid() && index.internalId() != kLaneId && !spaces.contains(index.data(IdRole).toString()))
-            spaces.push_back(index.data(IdRole).toString());
-    }
-    if (spaces.isEmpty())
-        return nullptr;
-    auto* data = new QMimeData;
-    data->setData(QString::fromLatin1(kMimeType), spaces.join(QLatin1Char('\n')).toUtf8());
-    data->setText(spaces.join(QLatin1Char(' ')));
-    return data;
-}
-
-QStringList ShardMapModel::spacesOf(const QMimeData* data)
-{
-    if (!data || !data->hasFormat(QString::fromLatin1(kMimeType)))
-        return {};
-    return QString::fromUtf8(data->data(QString::fromLatin1(kMimeType))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-}
-
-QString ShardMapModel::refusalText(const core::MoveVerdict& verdict, const QString& space, const QString& shard)
-{
-    using core::MoveRefusal;
-    switch (verdict.refusal) {
-    case MoveRefusal::None: return {};
-    case MoveRefusal::UnknownSpace: return tr("No space %1 in the map").arg(space);
-    case MoveRefusal::UnknownShard: return tr("No shard %1 in the map").arg(shard);
-    case MoveRefusal::SameShard: return tr("Space %1 is already on shard %2").arg(space, shard);
-    case MoveRefusal::TargetDraining: return tr("Shard %1 is draining").arg(shard);
-    case MoveRefusal::TargetReadonly: return tr("Shard %1 is readonly").arg(shard);
-    case MoveRefusal::TargetRetired: return tr("Shard %1 is retired").arg(shard);
-    case MoveRefusal::TargetNodeRetired: return tr("The node of shard %1 is retired").arg(shard);
-    case MoveRefusal::PinnedElsewhere: return tr("Space %1 is pinned to another shard").arg(space);
-    case MoveRefusal::Migrating: return tr("Space %1 is already migrating").arg(space);
-    case MoveRefusal::OverCapacityDocs:
-        return tr("Shard %1 is full: it would hold %2 docs, its limit is %3")
-            .arg(shard)
-            .arg(verdict.wouldHold)
-            .arg(verdict.limit);
-    case MoveRefusal::OverCapacityBytes:
-        return tr("Shard %1 is full: it would hold %2, its limit is %3")
-            .arg(shard, formatBytes(verdict.wouldHold), formatBytes(verdict.limit));
-    }
-    return QString::fromStdString(verdict.reason);
-}
-
-QString ShardMapModel::moveRefusal(const QStringList& spaces, const QString& shard) const
-{
-    if (spaces.isEmpty())
-        return tr("No spaces to move");
-    std::vector<core::PlannedMove> planned = m_planned;
-    for (const QString& space : spaces) {
-        const core::MoveVerdict verdict = rules().check(space.toStdString(), shard.toStdString(), planned);
-        if (!verdict.allowed())
-            return refusalText(verdict, space, shard);
-        // Later spaces of the same drop count the earlier ones against the target's capacity.
-        planned.push_back(
-            { space.toStdString(), rules().projectedShard(space.toStdString(), planned), shard.toStdString() });
-    }
-    return {};
-}
-
-QString ShardMapModel::dropRefusal(const QMimeData* data, const QModelIndex& target) const
-{
-    const QModelIndex lane = laneOf(target);
-    if (!lane.isValid())
-        return tr("Drop the spaces on a shard's lane");
-    const QStringList spaces = spacesOf(data);
-    if (spaces.isEmpty())
-        return tr("Only spaces can be moved onto a shard");
-    return moveRefusal(spaces, lane.data(IdRole).toString());
-}
-
-QModelIndex ShardMapModel::dropTarget(int row, const QModelIndex& parent) const
-{
-    // Between lanes (a view's drop indicator above or below one) means onto that lane.
-    if (!parent.isValid() && row >= 0 && row < rowCount())
-        return index(row, 0);
-    return parent;
-}
-
-bool ShardMapModel::canDropMimeData(
-    const QMimeData* data, Qt::DropAction action, int row, int, const QModelIndex& parent) const
-{
-    return action == Qt::MoveAction && dropRefusal(data, dropTarget(row, parent)).isEmpty();
-}
-
-bool ShardMapModel::dropMimeData(
-    const QMimeData* data, Qt::DropAction action, int row, int column, const QModelIndex& parent)
-{
-    if (!canDropMimeData(data, action, row, column, parent))
-        return false;
-    emit movesRequested(spacesOf(data), laneOf(dropTarget(row, parent)).data(IdRole).toString());
-    return true;
-}
-
-Qt::DropActions ShardMapModel::supportedDropActions() const
-{
-    return Qt::MoveAction;
-}
-
-Qt::DropActions ShardMapModel::supportedDragActions() const
-{
-    return Qt::MoveAction;
 }
 
 } // namespace shardmap::widgets

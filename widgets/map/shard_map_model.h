@@ -107,7 +107,8 @@ public:
     // Why the mime data may not be dropped on target (a lane or a space in it); empty: it may.
     QString dropRefusal(const QMimeData* data, const QModelIndex& target) const;
     static QStringList spacesOf(const QMimeData* data);
-    static QString refusalText(const core::MoveVerdict& verdict, const QString& space, const QString& shard);
+    QString refusalText(const core::MoveVerdict& verdict, const QString& space, const QString& shard) const;
+    QString migratingText(const QString& space) const;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -129,6 +130,8 @@ signals:
     void movesRequested(const QStringList& spaces, const QString& targetShard);
 
 private:
+    // The internal id of a lane's index (a space's is the address of its Lane).
+    static constexpr quintptr kLaneId = 0;
     // What a sample says about a space or a shard.
     struct Figures {
         std::uint64_t docs = 0;
@@ -175,6 +178,10 @@ private:
         std::unordered_map<std::string, std::vector<const core::SpaceRecord*>> m_grouped;
     };
 
+    // The spaces shardId's lane shows (those of spacesOf without an old shard's rollback copies);
+    // buffer holds them when some are left out.
+    static const std::vector<const core::SpaceRecord*>& tilesOf(const core::MapSnapshot& map,
+        const std::string& shardId, const SpacesOf& spacesOf, std::vector<const core::SpaceRecord*>& buffer);
     static bool laneBefore(const Lane& lane, const QString& node, const QString& id);
     Lane* laneAt(const QModelIndex& index) const;
     int laneRow(const QString& shardId) const;

@@ -633,10 +633,14 @@ void OverviewPage::refreshSpaces()
                 hot.resize(kHottest);
             return hot;
         },
-        [this, generation](std::vector<HotSpace> hot) {
+        [this, generation, spaces = map->spaces.size()](std::vector<HotSpace> hot) {
             if (!m_generation.isCurrent(generation))
                 return;
             m_spacesRunning = false;
+            // A node reports its spaces from its next one-second sample on: a fleet seeded just
+            // before the console started has none yet. Read again soon rather than in kSpacesMs.
+            if (hot.empty() && spaces > 0)
+                QTimer::singleShot(kRefreshMs, this, &OverviewPage::refreshSpaces);
             m_spaces->setRowCount(static_cast<int>(hot.size()));
             for (std::size_t i = 0; i < hot.size(); ++i) {
                 const auto& entry = hot[i];
