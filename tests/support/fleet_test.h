@@ -23,7 +23,9 @@ protected:
     {
         for (std::size_t i = 0; i < count; ++i) {
             m_dataDirs.push_back(m_dir.file("node" + std::to_string(i)));
-            m_nodes.push_back(NodeProcess::start(m_dataDirs.back(), nodeListenArgs(m_nodeHost + ":0")));
+            std::vector<std::string> args = nodeListenArgs(m_nodeHost + ":0");
+            args.insert(args.end(), m_extraNodeArgs.begin(), m_extraNodeArgs.end());
+            m_nodes.push_back(NodeProcess::start(m_dataDirs.back(), args));
             ASSERT_TRUE(m_nodes.back());
         }
         auto store = core::openStore(storeUri(), true);
@@ -86,6 +88,8 @@ protected:
     // Where the nodes listen (and are registered): loopback unless the fixture set another
     // address before startFleet().
     std::string m_nodeHost = "127.0.0.1";
+    // More flags for every node startFleet() starts (e.g. a short --history-interval-ms).
+    std::vector<std::string> m_extraNodeArgs;
 };
 
 } // namespace shardmap::testing

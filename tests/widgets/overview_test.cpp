@@ -333,5 +333,30 @@ TEST_F(OverviewTest, TheHottestSpacesArriveWithTheNodesAndAMovedSpaceIsListedOnc
     EXPECT_EQ(rows.join(QLatin1Char(' ')).toStdString(), "acme@s1 globex@s1");
 }
 
+// The 24 h charts start with the nodes' history, not with what arrives after connecting.
+TEST_F(OverviewTest, TheChartsStartWithTheNodesHistory)
+{
+    m_extraNodeArgs = { "--history-interval-ms", "200" };
+    startFleet(1);
+    addSpace("acme", "s0", 20);
+    ASSERT_TRUE(waitFor([&] {
+        auto history = nodeOf("s0")->metricsHistory(0);
+        return history && history->samples.size() >= 3;
+    }));
+    const qint64 connected = QDateTime::currentMSecsSinceEpoch();
+    MainWindow window;
+    connectWindow(window);
+    TimeSeriesChart* disk = window.overviewPage()->diskChart();
+    // Live points are stamped when they arrive (after connecting); only the history is older.
+    ASSERT_TRUE(waitFor([&] {
+        disk->flushNow();
+        const auto points = disk->drawnPoints(QStringLiteral("disk"));
+        return !points.empty() && points.front().first < connected;
+    }));
+    EXPECT_GT(disk->drawnPoints(QStringLiteral("disk")).front().second, 0) << "the disk the node used then";
+    // The legends name what is drawn, not the series' keys.
+    EXPECT_EQ(window.overviewPage()->ratesChart()->seriesLabel(QStringLiteral("writes")), QStringLiteral("Writes/s"));
+}
+
 } // namespace
 } // namespace shardmap::widgets

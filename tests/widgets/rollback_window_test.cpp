@@ -2,6 +2,7 @@
 // page's tile names no move back, the lanes project it where it is, and the console says "done,
 // rollback possible until HH:MM" the same way wherever it shows such a migration.
 #include "widgets/map/shard_map_model.h"
+#include "widgets/migrations/migration_detail_dialog.h"
 #include "widgets/migrations/migrations_model.h"
 #include "widgets/style/format.h"
 
@@ -128,6 +129,31 @@ TEST(RollbackWindow, TheMigrationsPageSaysDoneAndUntilWhenARollbackIsPossible)
     EXPECT_EQ(formatRollbackWindow(cutover + kWindowMs, now).left(40), phase.left(40));
     EXPECT_TRUE(formatRollbackWindow(cutover + kWindowMs, cutover + kWindowMs).isEmpty());
     EXPECT_EQ(MigrationsModel::phaseText(map->migrations.at("m-1").value), QStringLiteral("cleanup"));
+}
+
+// A backfill too quick for two samples: once it is done (in the window and after it) the detail
+// says what it copied, never "no progress recorded yet".
+TEST(RollbackWindow, AFinishedBackfillWithoutSamplesSaysWhatItCopied)
+{
+    core::MigrationRecord record;
+    record.id = "m-1";
+    record.progress.docsDone = 1200;
+    record.progress.docsPerSecond = 34486;
+    for (const core::MigrationPhase phase :
+        { core::MigrationPhase::Verify, core::MigrationPhase::Cleanup, core::MigrationPhase::Done }) {
+        record.phase = phase;
+        const QString text = MigrationDetailDialog::backfillWithoutSamplesText(record);
+        EXPECT_TRUE(text.startsWith(QStringLiteral("The backfill copied 1,200 documents at 34,486 docs/s")))
+            << text.toStdString();
+    }
+    record.progress.docsPerSecond = 0;
+    EXPECT_TRUE(MigrationDetailDialog::backfillWithoutSamplesText(record).startsWith(
+        QStringLiteral("The backfill copied 1,200 documents, too quickly for a chart")));
+    for (const core::MigrationPhase phase : { core::MigrationPhase::Backfill, core::MigrationPhase::Failed }) {
+        record.phase = phase;
+        EXPECT_TRUE(MigrationDetailDialog::backfillWithoutSamplesText(record).startsWith(
+            QStringLiteral("No backfill progress recorded yet")));
+    }
 }
 
 } // namespace shardmap::widgets

@@ -187,6 +187,12 @@ void TimeSeriesChart::flushNow()
     pushToPlot();
 }
 
+QString TimeSeriesChart::seriesLabel(const QString& key) const
+{
+    auto it = m_series.find(key);
+    return it == m_series.end() ? QString() : it->line->name();
+}
+
 int TimeSeriesChart::storedPointCount(const QString& key) const
 {
     auto it = m_series.find(key);

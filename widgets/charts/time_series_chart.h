@@ -46,6 +46,8 @@ public:
     void removeSeries(const QString& key);
     void clear();
     QStringList seriesKeys() const;
+    // The series' legend entry ("" for an unknown key).
+    QString seriesLabel(const QString& key) const;
 
     // A fixed x range, or a window of spanMs that ends at the current time at every repaint.
     // Points older than a sliding window are dropped from memory.
