@@ -10,6 +10,11 @@
 #include "widgets/whatif/whatif_page.h"
 
 #include <QAbstractItemModelTester>
+#include <QCoreApplication>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QValueAxis>
+#include <cmath>
 #include <gtest/gtest.h>
 
 namespace shardmap::widgets {
@@ -18,6 +23,19 @@ namespace {
 using testing::waitFor;
 
 class WhatIfTest : public testing::FleetTest<::testing::Test> { };
+
+// The texts a chart's scene draws (axis labels, titles, legend).
+QStringList drawnTexts(QChartView& view)
+{
+    QStringList texts;
+    for (QGraphicsItem* item : view.scene()->items()) {
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item))
+            texts << text->toPlainText();
+        else if (auto* simple = dynamic_cast<QGraphicsSimpleTextItem*>(item))
+            texts << simple->text();
+    }
+    return texts;
+}
 
 int rowOf(const SimulationModel& model, const QString& name)
 {
@@ -71,6 +89,24 @@ TEST_F(WhatIfTest, EveryStrategyOnTheFleetsOwnSpacesSideBySide)
     EXPECT_TRUE(
         model.headerData(SimulationModel::MovedOnAddColumn, Qt::Horizontal).toString().contains(QLatin1Char('2')));
     EXPECT_FALSE(model.index(0, SimulationModel::StrategyColumn).data(Qt::ToolTipRole).toString().isEmpty());
+
+    // At the console's size every strategy's name is drawn whole (under the bars they were cut
+    // to "plann..." and "rend..." with room to spare), and the values' ticks are round.
+    page.resize(1140, 760);
+    static_cast<QWidget&>(page).show();
+    QCoreApplication::processEvents();
+    for (ComparisonChart* chart : { page.evennessChart(), page.movedChart() }) {
+        const QStringList drawn = drawnTexts(*chart);
+        for (const QString& name : chart->categories())
+            EXPECT_TRUE(drawn.contains(name))
+                << name.toStdString() << " in " << drawn.join(QLatin1Char('|')).toStdString();
+        auto* values = qobject_cast<QValueAxis*>(chart->chart()->axes(Qt::Horizontal).value(0));
+        ASSERT_NE(values, nullptr);
+        const double step = (values->max() - values->min()) / (values->tickCount() - 1);
+        const double power = std::pow(10.0, std::floor(std::log10(step)));
+        const double factor = step / power;
+        EXPECT_TRUE(std::abs(factor - std::round(factor)) < 1e-9 || std::abs(factor - 2.5) < 1e-9) << step;
+    }
 
     // Growth: every space twice as big doubles the simulated bytes.
     const double bytes = model.result().total.bytes;

@@ -1,10 +1,13 @@
 #include "widgets/charts/comparison_chart.h"
 
+#include "widgets/charts/nice_ticks.h"
+
 #include <QBarCategoryAxis>
-#include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QHorizontalBarSeries>
 #include <QValueAxis>
+#include <algorithm>
 
 namespace shardmap::widgets {
 
@@ -13,7 +16,8 @@ ComparisonChart::ComparisonChart(QWidget* parent)
 {
     setRenderHint(QPainter::Antialiasing);
     chart()->setAnimationOptions(QChart::NoAnimation);
-    chart()->legend()->setAlignment(Qt::AlignBottom);
+    // Beside the bars: below them it took the height the groups' names need.
+    chart()->legend()->setAlignment(Qt::AlignRight);
     setMinimumHeight(200);
 }
 
@@ -21,11 +25,18 @@ void ComparisonChart::setBars(
     const QString& title, const QStringList& categories, const QList<Series>& series, const QString& axis)
 {
     m_categories = categories;
-    auto* bars = new QBarSeries;
+    // Bars run across and the groups down: a category's name has the width of the chart's left
+    // side, where under the bars seven strategy names were cut to "plann..." and "rend...".
+    // Qt draws the first category at the bottom: appended in reverse, the first is on top, as
+    // in the table beside the chart.
+    auto* bars = new QHorizontalBarSeries;
+    double high = 0;
     for (const auto& [name, values] : series) {
         auto* set = new QBarSet(name);
-        for (double value : values)
-            set->append(value);
+        for (auto value = values.rbegin(); value != values.rend(); ++value) {
+            set->append(*value);
+            high = std::max(high, *value);
+        }
         bars->append(set);
     }
     QChart* view = chart();
@@ -36,16 +47,20 @@ void ComparisonChart::setBars(
         delete existing;
     }
     view->addSeries(bars);
-    auto* x = new QBarCategoryAxis;
-    x->append(categories);
-    view->addAxis(x, Qt::AlignBottom);
-    bars->attachAxis(x);
-    auto* y = new QValueAxis;
-    y->setLabelFormat(QStringLiteral("%.3g"));
-    y->setTitleText(axis);
-    y->setMin(0);
-    view->addAxis(y, Qt::AlignLeft);
-    bars->attachAxis(y);
+    auto* groups = new QBarCategoryAxis;
+    QStringList topDown = categories;
+    std::reverse(topDown.begin(), topDown.end());
+    groups->append(topDown);
+    view->addAxis(groups, Qt::AlignLeft);
+    bars->attachAxis(groups);
+    auto* values = new QValueAxis;
+    const NiceScale scale = niceValueScale(0, high);
+    values->setRange(scale.min, scale.max);
+    values->setTickCount(scale.tickCount);
+    values->setLabelFormat(QStringLiteral("%.%1f").arg(decimalsFor(scale.step)));
+    values->setTitleText(axis);
+    view->addAxis(values, Qt::AlignBottom);
+    bars->attachAxis(values);
     view->setTitle(title);
     view->legend()->setVisible(series.size() > 1);
 }
