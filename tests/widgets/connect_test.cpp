@@ -25,6 +25,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QTest>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -128,6 +129,29 @@ TEST(ConnectDialog, BuildsSqliteSpec)
     EXPECT_EQ(spec.nodeKeyFile, QStringLiteral("/etc/shardmap/console.key"));
     EXPECT_EQ(spec.metricsIntervalMs, 2000);
     EXPECT_EQ(dialog.validationError(), QString());
+}
+
+// The dialog shows a certificate's path whole and is as tall as the store page shown: sized by
+// the etcd page, the SQLite page had an empty gap under its one line.
+TEST(ConnectDialog, FitsThePageShownAndShowsPathsWhole)
+{
+    RecentFixture fixture(QStringLiteral("fits"));
+    ConnectDialog dialog(&fixture.recent);
+    setText(dialog, "nodeCert", QStringLiteral("/etc/shardmap/tls/console-operator.pem"));
+    dialog.show();
+    QApplication::processEvents();
+    auto* cert = child<QLineEdit>(dialog, "nodeCert");
+    EXPECT_LE(cert->fontMetrics().horizontalAdvance(cert->text()), cert->contentsRect().width()) << cert->width();
+
+    auto* pages = dialog.findChild<QStackedWidget*>();
+    ASSERT_NE(pages, nullptr);
+    const int sqliteHeight = dialog.height();
+    EXPECT_LE(pages->height(), pages->widget(0)->sizeHint().height() + 4) << "no gap under the SQLite page";
+    child<QComboBox>(dialog, "storeKind")->setCurrentIndex(1);
+    QApplication::processEvents();
+    EXPECT_TRUE(child<QLineEdit>(dialog, "etcdEndpoints")->isVisible());
+    EXPECT_GT(dialog.height(), sqliteHeight) << "the etcd page has more rows";
+    EXPECT_GE(pages->height(), pages->widget(1)->sizeHint().height());
 }
 
 TEST(ConnectDialog, BuildsEtcdSpecWithTlsAndUserKeepingThePasswordOutOfTheUri)

@@ -69,6 +69,8 @@ ConnectDialog::ConnectDialog(RecentConnections* recent, QWidget* parent)
     , m_recent(recent)
 {
     setWindowTitle(tr("Connect to a Fleet"));
+    // Wide enough for a certificate's path under /etc to show whole.
+    setMinimumWidth(fontMetrics().averageCharWidth() * 100);
     auto* layout = new QVBoxLayout(this);
 
     auto* top = new QFormLayout;
@@ -89,7 +91,8 @@ ConnectDialog::ConnectDialog(RecentConnections* recent, QWidget* parent)
     m_storePages->addWidget(createEtcdPage());
     m_storePages->addWidget(createControllerPage());
     layout->addWidget(m_storePages);
-    connect(m_storeKind, &QComboBox::currentIndexChanged, m_storePages, &QStackedWidget::setCurrentIndex);
+    connect(m_storeKind, &QComboBox::currentIndexChanged, this, &ConnectDialog::showStorePage);
+    showStorePage(SqlitePage);
 
     layout->addWidget(createNodeTlsBox());
     auto* intervalForm = new QFormLayout;
@@ -229,6 +232,19 @@ QWidget* ConnectDialog::createControllerPage()
     m_controllerKey = addFileRow(form, tr("Client key:"), QStringLiteral("controllerKey"), pemFilter);
     m_controllerToken = addFileRow(form, tr("Or token file:"), QStringLiteral("controllerToken"), tr("All files (*)"));
     return page;
+}
+
+// The stack is as tall as the page shown: sized by its largest page (etcd's), it left a gap
+// under the one-line SQLite page.
+void ConnectDialog::showStorePage(int index)
+{
+    for (int page = 0; page < m_storePages->count(); ++page) {
+        const QSizePolicy::Policy policy = page == index ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+        m_storePages->widget(page)->setSizePolicy(policy, policy);
+    }
+    m_storePages->setCurrentIndex(index);
+    m_storePages->adjustSize();
+    adjustSize();
 }
 
 QGroupBox* ConnectDialog::createNodeTlsBox()

@@ -51,6 +51,7 @@ private:
     QLineEdit* addFileRow(QFormLayout* form, const QString& label, const QString& name, const QString& filter);
     void fillRecentCombo();
     void applyRecent(int index);
+    void showStorePage(int index);
     void loadSavedPassword(const QString& key);
     Problem firstProblem() const;
     Problem etcdProblem() const;
