@@ -120,7 +120,7 @@ struct Item {
     bool movable = false;
     bool big = false;
     bool mustLeave = false;
-    std::string leaveReason;
+    PlanNote leaveReason;
 };
 
 struct Candidate {
@@ -185,7 +185,14 @@ public:
     const PlannerOptions& options() const { return m_options; }
     std::vector<Bin>& bins() { return m_bins; }
     std::vector<Item>& items() { return m_items; }
-    std::vector<std::string>& warnings() { return m_warnings; }
+    // Adds a warning once (the same words twice say nothing more).
+    void warn(PlanNote note)
+    {
+        if (std::find(m_warningNotes.begin(), m_warningNotes.end(), note) != m_warningNotes.end())
+            return;
+        m_warnings.push_back(describe(note));
+        m_warningNotes.push_back(std::move(note));
+    }
     std::vector<std::string>& remaining() { return m_remaining; }
 
     std::size_t binOf(const std::string& id) const
@@ -244,7 +251,7 @@ public:
             bin.receives = hostReported(bin);
     }
 
-    void markMustLeave(std::size_t item, std::string reason)
+    void markMustLeave(std::size_t item, PlanNote reason)
     {
         m_items[item].mustLeave = true;
         m_items[item].leaveReason = std::move(reason);
@@ -376,7 +383,7 @@ public:
         return sum;
     }
 
-    void move(std::size_t itemIndex, std::size_t binIndex, std::string reason)
+    void move(std::size_t itemIndex, std::size_t binIndex, PlanNote reason)
     {
         Item& item = m_items[itemIndex];
         Bin& from = m_bins[item.bin];
@@ -405,10 +412,11 @@ public:
     }
 
     // Share of its target the bin holds in bytes, for reasons ("1.32x").
+    // The bin's bytes over its share ("1.41"; "" when it has no share).
     std::string shareText(const Bin& bin) const
     {
         const double t = target(bin, 0);
-        return t > 0 ? ratio(bin.load.bytes / t) + "x" : "-";
+        return t > 0 ? ratio(bin.load.bytes / t) : "";
     }
 
     // Would moving this item (again) to the bin stay within the move budget? The hours are the
@@ -520,13 +528,18 @@ public:
         summary.balancedAfter = fleetBalanced();
         warnOutOfBand();
         out.warnings = m_warnings;
+        out.warningNotes = m_warningNotes;
+        for (std::size_t i = 0; i < m_moves.size(); ++i) {
+            if (!m_moves[i].space.empty())
+                out.moveNotes[m_moves[i].space] = m_moveNotes[i];
+        }
         return out;
     }
 
 private:
     // A space moved again in the same plan keeps one move, from its home to where it is now
     // (none when it is back home), so every space appears in a plan at most once.
-    void record(std::size_t itemIndex, std::string reason)
+    void record(std::size_t itemIndex, PlanNote reason)
     {
         const Item& item = m_items[itemIndex];
         const LoadFigures& load = item.space->load;
@@ -543,8 +556,9 @@ private:
         if (item.bin == item.home)
             return;
         m_moveOf[itemIndex] = m_moves.size();
-        m_moves.push_back({ item.space->id, m_bins[item.home].record.id, m_bins[item.bin].record.id, std::move(reason),
+        m_moves.push_back({ item.space->id, m_bins[item.home].record.id, m_bins[item.bin].record.id, describe(reason),
             rounded(load.docs), rounded(load.bytes) });
+        m_moveNotes.push_back(std::move(reason));
         ++m_moveCount;
         m_movedBytes += load.bytes;
         m_movedDocs += load.docs;
@@ -578,20 +592,14 @@ private:
         const Host& host = m_hosts[bin.host];
         if (host.node.diskFreeBytes)
             return true;
-        const std::string warning
-            = "node " + host.node.id + " did not report its free disk; its shards are left out of the plan";
-        if (std::find(m_warnings.begin(), m_warnings.end(), warning) == m_warnings.end())
-            m_warnings.push_back(warning);
+        warn({ PlanNoteKind::NodeDidNotReport, { host.node.id } });
         return false;
     }
 
     // An isolated space's shard takes nothing: the plan says so once per shard.
     void noteIsolated(const Bin& bin)
     {
-        const std::string warning = "shard " + bin.record.id + " is dedicated to space " + bin.dedicatedTo
-            + " (isolated); it receives no other space";
-        if (std::find(m_warnings.begin(), m_warnings.end(), warning) == m_warnings.end())
-            m_warnings.push_back(warning);
+        warn({ PlanNoteKind::DedicatedShardLeftOut, { bin.record.id, bin.dedicatedTo } });
     }
 
     // Seed 002 gives a space larger than half a shard a shard of its own: its shard takes
@@ -617,15 +625,14 @@ private:
             else
                 noteIsolated(bin);
             if (big.size() > 1)
-                m_warnings.push_back("shard " + bin.record.id + " holds " + std::to_string(big.size())
-                    + " spaces larger than half a shard; isolate all but one of them");
+                warn({ PlanNoteKind::SeveralLargeSpaces, { bin.record.id, std::to_string(big.size()) } });
             for (std::size_t i : evict ? bin.items : std::vector<std::size_t> {}) {
                 if (m_items[i].big)
                     continue;
                 if (m_items[i].movable && !m_items[i].mustLeave && m_items[i].space->id != bin.dedicatedTo)
                     markMustLeave(i,
-                        "shard " + bin.record.id + " is dedicated to space " + bin.dedicatedTo
-                            + (big.empty() ? " (isolated)" : " (larger than half a shard)"));
+                        { PlanNoteKind::DedicatedShardEmptied,
+                            { bin.record.id, bin.dedicatedTo, big.empty() ? "isolated" : "large" } });
             }
         }
     }
@@ -739,7 +746,9 @@ private:
     // The objective the bin is furthest outside the band in among those a move could change (a
     // space that may leave it when above, one on another balanced bin when below), and its share
     // of it ("1.32x"); empty when no move could change any.
-    std::string worstText(
+    // The objective the bin is furthest outside the band in that a move could change: its ratio
+    // to the share ("1.41") and the objective's name; empty when none.
+    std::pair<std::string, std::string> worstOff(
         std::size_t b, const MovableLoad& movable, const std::array<std::size_t, kShardObjectives>& givers) const
     {
         const Bin& bin = m_bins[b];
@@ -759,8 +768,7 @@ private:
         }
         if (worst == kNone)
             return {};
-        return ratio(figure(bin.load, worst) / target(bin, worst)) + "x its share of "
-            + objectiveName(static_cast<Objective>(worst));
+        return { ratio(figure(bin.load, worst) / target(bin, worst)), objectiveName(static_cast<Objective>(worst)) };
     }
 
     // Warns about the shards left outside the band that a move could change (issue 26: not every
@@ -773,22 +781,24 @@ private:
             for (std::size_t o = 0; o < kShardObjectives; ++o)
                 givers[o] += m_bins[b].balanced && movable[b][o] ? 1 : 0;
         }
-        std::vector<std::string> over;
+        std::vector<std::string> listed;
+        std::size_t over = 0;
         for (std::size_t b = 0; b < m_bins.size(); ++b) {
             const Bin& bin = m_bins[b];
             if (!bin.balanced || !(outAbove(bin) || outBelow(bin)))
                 continue;
-            if (std::string worst = worstText(b, movable, givers); !worst.empty())
-                over.push_back(bin.record.id + " (" + worst + ")");
+            auto [off, objective] = worstOff(b, movable, givers);
+            if (off.empty())
+                continue;
+            if (++over <= 5)
+                listed.insert(listed.end(), { bin.record.id, std::move(off), std::move(objective) });
         }
-        if (over.empty())
+        if (over == 0)
             return;
-        std::string text = std::to_string(over.size()) + " shard(s) remain outside the band after the plan: ";
-        for (std::size_t i = 0; i < over.size() && i < 5; ++i)
-            text += (i ? ", " : "") + over[i];
-        if (over.size() > 5)
-            text += " and " + std::to_string(over.size() - 5) + " more";
-        m_warnings.push_back(text);
+        PlanNote note { PlanNoteKind::OutsideBand, { std::to_string(over) } };
+        note.args.insert(note.args.end(), listed.begin(), listed.end());
+        note.args.push_back(std::to_string(over > 5 ? over - 5 : 0));
+        warn(std::move(note));
     }
 
     const PlannerInput& m_input;
@@ -804,11 +814,14 @@ private:
     double m_meanDiskUse = 0;
     std::size_t m_outOfBand = 0;
     std::vector<PlannedMove> m_moves;
+    // Why each of m_moves moves, as data.
+    std::vector<PlanNote> m_moveNotes;
     std::map<std::size_t, std::size_t> m_moveOf;
     std::size_t m_moveCount = 0;
     double m_movedBytes = 0;
     double m_movedDocs = 0;
     std::vector<std::string> m_warnings;
+    std::vector<PlanNote> m_warningNotes;
     std::vector<std::string> m_remaining;
 };
 
@@ -845,17 +858,15 @@ Status evacuate(Fleet& fleet, const std::set<std::size_t>& allowed, bool failWhe
         }
         const PlannerSpace& space = *items[i].space;
         if (best.target == kNone) {
-            const std::string message = "no shard can take space " + space.id + " ("
-                + std::to_string(static_cast<std::uint64_t>(space.load.bytes)) + " bytes)"
-                + (why.empty() ? ": no shard receives spaces" : ": " + why);
+            PlanNote stuck { PlanNoteKind::NoShardTakes,
+                { space.id, std::to_string(static_cast<std::uint64_t>(space.load.bytes)), why } };
             if (failWhenStuck)
-                return makeError(ErrorCode::FailedPrecondition, message);
-            fleet.warnings().push_back(message);
+                return makeError(ErrorCode::FailedPrecondition, describe(stuck));
+            fleet.warn(std::move(stuck));
             continue;
         }
         if (!fleet.withinBudget(i, best.target)) {
-            fleet.warnings().push_back(
-                "the move budget ran out before every space left; plan again when these moves are done");
+            fleet.warn({ PlanNoteKind::BudgetRanOutLeaving, {} });
             for (std::size_t rest : leaving) {
                 if (items[rest].mustLeave)
                     fleet.remaining().push_back(items[rest].space->id);
@@ -990,16 +1001,16 @@ void improve(Fleet& fleet, const std::set<std::size_t>& sources, const std::set<
             }
             first = false;
             if (!fleet.withinBudget(c.item, c.target)) {
-                fleet.warnings().push_back(
-                    "the move budget (moves, bytes or hours) ran out before the fleet was balanced");
+                fleet.warn({ PlanNoteKind::BudgetRanOut, {} });
                 return;
             }
             // Named after the space's home, not this hop's source: a space moved twice in one plan
             // keeps one move, from its home.
             const Bin& home = bins[items[c.item].home];
             fleet.move(c.item, c.target,
-                what + ": " + home.record.id + " holds " + fleet.shareText(home) + " of its share of bytes, "
-                    + bins[c.target].record.id + " " + fleet.shareText(bins[c.target]));
+                { PlanNoteKind::Balance,
+                    { what, home.record.id, fleet.shareText(home), bins[c.target].record.id,
+                        fleet.shareText(bins[c.target]) } });
             if (done())
                 return;
         }
@@ -1015,7 +1026,7 @@ Status requireShard(Fleet& fleet, const std::string& id)
 
 // Marks every space on the bins to leave; one already migrating or pinned there refuses the
 // whole operation, naming them.
-Status markAllLeaving(Fleet& fleet, const std::set<std::string>& shards, const std::string& reason)
+Status markAllLeaving(Fleet& fleet, const std::set<std::string>& shards, const PlanNote& reason)
 {
     std::vector<const PlannerSpace*> held;
     std::vector<std::string> pinned;
@@ -1198,7 +1209,7 @@ Result<PlanResult> planDrain(const PlannerInput& input, const std::string& shard
         return status.error();
     if (fleet.bins()[fleet.binOf(shard)].record.state == ShardState::Retired)
         return makeError(ErrorCode::FailedPrecondition, "shard " + shard + " is retired; there is nothing to drain");
-    if (auto status = markAllLeaving(fleet, { shard }, "drain " + shard); !status)
+    if (auto status = markAllLeaving(fleet, { shard }, { PlanNoteKind::Drain, { shard } }); !status)
         return status.error();
     fleet.settle({ shard });
     const bool balancedBefore = fleet.fleetBalanced();
@@ -1224,7 +1235,7 @@ Result<PlanResult> planRetireNode(const PlannerInput& input, const std::string& 
     if (auto status = refuseRollbackCopies(input, shards, "retiring node " + node); !status)
         return status.error();
     Fleet fleet(input, options, {});
-    if (auto status = markAllLeaving(fleet, shards, "retire node " + node); !status)
+    if (auto status = markAllLeaving(fleet, shards, { PlanNoteKind::RetireNode, { node } }); !status)
         return status.error();
     fleet.settle(shards);
     const bool balancedBefore = fleet.fleetBalanced();
@@ -1275,7 +1286,7 @@ Result<PlanResult> planSplit(
             continue;
         if (std::string refused = fleet.refusal(indices[k], target); !refused.empty())
             return makeError(ErrorCode::FailedPrecondition, "cannot split " + shard + ": " + refused);
-        fleet.move(indices[k], target, "split " + shard + ": balanced halves");
+        fleet.move(indices[k], target, { PlanNoteKind::Split, { shard } });
     }
     return fleet.result("split", shard, newShard.id, { newShard }, balancedBefore, 0);
 }
@@ -1294,7 +1305,7 @@ Result<PlanResult> planMerge(
     }
     if (fleet.bins()[fleet.binOf(from)].record.state == ShardState::Retired)
         return makeError(ErrorCode::FailedPrecondition, "shard " + from + " is retired; there is nothing to merge");
-    if (auto status = markAllLeaving(fleet, { from }, "merge " + from + " into " + into); !status)
+    if (auto status = markAllLeaving(fleet, { from }, { PlanNoteKind::Merge, { from, into } }); !status)
         return status.error();
     fleet.settle({ from });
     fleet.letReceive(fleet.binOf(into));
@@ -1344,9 +1355,11 @@ Result<PlanResult> planMergeBelow(const PlannerInput& input, std::uint64_t limit
                 lastError = plan.error().message;
                 continue;
             }
-            if (small.size() > 2)
-                plan->warnings.push_back(std::to_string(small.size() - 2)
-                    + " more shard(s) hold less than the limit; plan again once this merge is done");
+            if (small.size() > 2) {
+                const PlanNote more { PlanNoteKind::MoreSmallShards, { std::to_string(small.size() - 2) } };
+                plan->warnings.push_back(describe(more));
+                plan->warningNotes.push_back(more);
+            }
             return plan;
         }
     }
@@ -1376,7 +1389,7 @@ Result<PlanResult> planIsolate(
     const std::size_t target = fleet.binOf(newShard.id);
     if (std::string refused = fleet.refusal(item, target); !refused.empty())
         return makeError(ErrorCode::FailedPrecondition, "cannot isolate " + space + ": " + refused);
-    fleet.move(item, target, "isolate space " + space + " on shard " + newShard.id);
+    fleet.move(item, target, { PlanNoteKind::Isolate, { space, newShard.id } });
     return fleet.result("isolate", space, newShard.id, { newShard }, balancedBefore, 0);
 }
 
@@ -1388,7 +1401,7 @@ MovesEstimate estimateMoves(
         const std::size_t item = fleet.itemOf(move.space);
         const std::size_t bin = fleet.binOf(move.to);
         if (item != kNone && bin != kNone && fleet.items()[item].bin != bin)
-            fleet.move(item, bin, move.reason);
+            fleet.move(item, bin, { PlanNoteKind::Text, { move.reason } });
     }
     MovesEstimate estimate;
     estimate.seconds = fleet.estimatedSeconds();

@@ -23,10 +23,12 @@
 #include "core/map/shard_map.h"
 #include "core/plan/move_rules.h"
 #include "core/plan/plan.h"
+#include "core/plan/plan_note.h"
 #include "core/util/result.h"
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -196,8 +198,12 @@ struct PlanResult {
     std::vector<ShardOutcome> shards;
     std::vector<NodeOutcome> nodes;
     PlanSummary summary;
-    // A constraint that could not be met, a shard still outside the band, a budget that ran out.
+    // A constraint that could not be met, a shard still outside the band, a budget that ran out:
+    // in English, and the same as data (warningNotes[i] says warnings[i]) for the console.
     std::vector<std::string> warnings;
+    std::vector<PlanNote> warningNotes;
+    // Why each move of the plan moves, by space, as data (its English text is the move's reason).
+    std::map<std::string, PlanNote> moveNotes;
 };
 
 // Evens the fleet out within the band.

@@ -102,8 +102,16 @@ void expectRules(const PlannerInput& input, const PlanResult& result, const std:
         if (!shard.dedicatedTo.empty())
             dedicated.insert(shard.record.id);
     }
+    // What the planner says is data the console translates: the same words in English.
+    ASSERT_EQ(result.warningNotes.size(), result.warnings.size());
+    for (std::size_t i = 0; i < result.warnings.size(); ++i)
+        EXPECT_EQ(describe(result.warningNotes[i]), result.warnings[i]);
+    EXPECT_EQ(result.moveNotes.size(), result.plan.moves.size());
     for (const PlannedMove& move : result.plan.moves) {
         SCOPED_TRACE(move.space + " " + move.from + " -> " + move.to + ": " + move.reason);
+        ASSERT_TRUE(result.moveNotes.contains(move.space));
+        EXPECT_EQ(describe(result.moveNotes.at(move.space)), move.reason);
+        EXPECT_NE(result.moveNotes.at(move.space).kind, PlanNoteKind::Text) << "a reason the console cannot translate";
         EXPECT_FALSE(spaceOf(input, move.space).migrating) << "a space in its rollback window moved";
         EXPECT_TRUE(!dedicated.contains(move.to) || move.to == allowedDedicated) << "a dedicated shard was filled";
         for (const std::string& named : shardsNamed(move.reason, result))

@@ -1,16 +1,24 @@
 #include "widgets/wizards/plan_moves_model.h"
 
 #include "widgets/style/format.h"
+#include "widgets/wizards/plan_note_text.h"
 
 #include <QLocale>
 
 namespace shardmap::widgets {
 
-void PlanMovesModel::setMoves(std::vector<core::PlannedMove> moves)
+void PlanMovesModel::setMoves(std::vector<core::PlannedMove> moves, std::map<std::string, core::PlanNote> notes)
 {
     beginResetModel();
     m_moves = std::move(moves);
+    m_notes = std::move(notes);
     endResetModel();
+}
+
+QString PlanMovesModel::reasonText(const core::PlannedMove& move) const
+{
+    const auto note = m_notes.find(move.space);
+    return note != m_notes.end() ? planNoteText(note->second) : QString::fromStdString(move.reason);
 }
 
 int PlanMovesModel::rowCount(const QModelIndex& parent) const
@@ -47,7 +55,7 @@ QVariant PlanMovesModel::data(const QModelIndex& index, int role) const
     case ToColumn: return text(move.to);
     case DocsColumn: return locale.toString(qulonglong(move.docs));
     case BytesColumn: return formatBytes(move.bytes);
-    case ReasonColumn: return text(move.reason);
+    case ReasonColumn: return reasonText(move);
     default: return {};
     }
 }

@@ -1,8 +1,11 @@
 #pragma once
 
 #include "core/plan/move_rules.h"
+#include "core/plan/plan_note.h"
 
 #include <QAbstractTableModel>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace shardmap::widgets {
@@ -18,7 +21,9 @@ public:
 
     using QAbstractTableModel::QAbstractTableModel;
 
-    void setMoves(std::vector<core::PlannedMove> moves);
+    // notes: why each space moves, as the planner said it (PlanResult::moveNotes), shown in the
+    // console's language; a move without one shows its recorded reason.
+    void setMoves(std::vector<core::PlannedMove> moves, std::map<std::string, core::PlanNote> notes = {});
     const std::vector<core::PlannedMove>& moves() const { return m_moves; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -27,7 +32,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    QString reasonText(const core::PlannedMove& move) const;
+
     std::vector<core::PlannedMove> m_moves;
+    std::map<std::string, core::PlanNote> m_notes;
 };
 
 } // namespace shardmap::widgets

@@ -7,6 +7,7 @@
 #include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
 #include "widgets/wizards/plan_moves_model.h"
+#include "widgets/wizards/plan_note_text.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -616,7 +617,7 @@ void PlanWizard::planArrived(std::uint64_t ticket, core::Result<core::PlanResult
 void PlanWizard::showResult()
 {
     if (m_result) {
-        m_moves->setMoves(m_result->plan.moves);
+        m_moves->setMoves(m_result->plan.moves, m_result->moveNotes);
         m_chart->setOutcomes(m_result->shards);
     } else {
         // No plan, no bars: a failed plan never leaves the previous one's chart on screen.
@@ -678,8 +679,10 @@ QString PlanWizard::warningsText() const
     if (!m_result || m_result->warnings.empty())
         return {};
     QStringList lines;
-    for (const std::string& warning : m_result->warnings)
-        lines << tr("Warning: %1").arg(qs(warning));
+    const bool notes = m_result->warningNotes.size() == m_result->warnings.size();
+    for (std::size_t i = 0; i < m_result->warnings.size(); ++i) {
+        lines << tr("Warning: %1").arg(notes ? planNoteText(m_result->warningNotes[i]) : qs(m_result->warnings[i]));
+    }
     return lines.join(QLatin1Char('\n'));
 }
 

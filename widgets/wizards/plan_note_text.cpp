@@ -1,0 +1,138 @@
+#include "widgets/wizards/plan_note_text.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+namespace shardmap::widgets {
+
+namespace {
+
+QString arg(const core::PlanNote& note, std::size_t i)
+{
+    return i < note.args.size() ? QString::fromStdString(note.args[i]) : QString();
+}
+
+// "1.41" as the locale writes it, with the times sign: "1,41×" in German.
+QString share(const QString& ratio)
+{
+    bool ok = false;
+    const double value = ratio.toDouble(&ok);
+    return ok
+        ? QCoreApplication::translate("shardmap::widgets::PlanNotes", "%1×").arg(QLocale().toString(value, 'f', 2))
+        : QStringLiteral("–");
+}
+
+QString count(const QString& number)
+{
+    bool ok = false;
+    const qulonglong value = number.toULongLong(&ok);
+    return ok ? QLocale().toString(value) : number;
+}
+
+QString objective(const QString& name)
+{
+    if (name == QLatin1String("bytes"))
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes", "bytes");
+    if (name == QLatin1String("docs"))
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes", "documents");
+    if (name == QLatin1String("queries"))
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes", "queries");
+    if (name == QLatin1String("writes"))
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes", "writes");
+    if (name == QLatin1String("node-disk"))
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes", "node disk");
+    return name;
+}
+
+QString scenario(const QString& name)
+{
+    if (name == QLatin1String("rebalance"))
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes", "rebalance");
+    if (name == QLatin1String("fill new shard"))
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes", "fill new shard");
+    return name;
+}
+
+QString outsideBand(const core::PlanNote& note)
+{
+    const std::size_t listed = note.args.size() >= 2 ? (note.args.size() - 2) / 3 : 0;
+    QStringList shards;
+    for (std::size_t i = 0; i < listed; ++i) {
+        shards << QCoreApplication::translate("shardmap::widgets::PlanNotes", "%1 (%2 its share of %3)")
+                      .arg(arg(note, 1 + 3 * i), share(arg(note, 2 + 3 * i)), objective(arg(note, 3 + 3 * i)));
+    }
+    const int over = arg(note, 0).toInt();
+    QString text = QCoreApplication::translate(
+        "shardmap::widgets::PlanNotes", "%n shard(s) remain outside the band after the plan: %1", nullptr, over)
+                       .arg(shards.join(QStringLiteral(", ")));
+    if (const int more = arg(note, note.args.size() - 1).toInt(); listed > 0 && more > 0)
+        text = QCoreApplication::translate("shardmap::widgets::PlanNotes", "%1 and %n more", nullptr, more).arg(text);
+    return text;
+}
+
+} // namespace
+
+QString planNoteText(const core::PlanNote& note)
+{
+    using Kind = core::PlanNoteKind;
+    switch (note.kind) {
+    case Kind::Text: return arg(note, 0);
+    case Kind::Balance:
+        return QCoreApplication::translate(
+            "shardmap::widgets::PlanNotes", "%1: %2 holds %3 of its share of bytes, %4 %5")
+            .arg(scenario(arg(note, 0)), arg(note, 1), share(arg(note, 2)), arg(note, 3), share(arg(note, 4)));
+    case Kind::Drain: return QCoreApplication::translate("shardmap::widgets::PlanNotes", "drain %1").arg(arg(note, 0));
+    case Kind::RetireNode:
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes", "retire node %1").arg(arg(note, 0));
+    case Kind::Split:
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes", "split %1: balanced halves")
+            .arg(arg(note, 0));
+    case Kind::Merge:
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes", "merge %1 into %2")
+            .arg(arg(note, 0), arg(note, 1));
+    case Kind::Isolate:
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes", "isolate space %1 on shard %2")
+            .arg(arg(note, 0), arg(note, 1));
+    case Kind::DedicatedShardEmptied:
+        return arg(note, 2) == QLatin1String("isolated")
+            ? QCoreApplication::translate(
+                "shardmap::widgets::PlanNotes", "shard %1 is dedicated to space %2 (isolated)")
+                  .arg(arg(note, 0), arg(note, 1))
+            : QCoreApplication::translate(
+                "shardmap::widgets::PlanNotes", "shard %1 is dedicated to space %2 (larger than half a shard)")
+                  .arg(arg(note, 0), arg(note, 1));
+    case Kind::NodeDidNotReport:
+        return QCoreApplication::translate(
+            "shardmap::widgets::PlanNotes", "node %1 did not report its free disk; its shards are left out of the plan")
+            .arg(arg(note, 0));
+    case Kind::DedicatedShardLeftOut:
+        return QCoreApplication::translate(
+            "shardmap::widgets::PlanNotes", "shard %1 is dedicated to space %2 (isolated); it receives no other space")
+            .arg(arg(note, 0), arg(note, 1));
+    case Kind::SeveralLargeSpaces:
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes",
+            "shard %1 holds %2 spaces larger than half a shard; isolate all but one of them")
+            .arg(arg(note, 0), count(arg(note, 1)));
+    case Kind::OutsideBand: return outsideBand(note);
+    case Kind::BudgetRanOut:
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes",
+            "the move budget (moves, bytes or hours) ran out before the fleet was balanced");
+    case Kind::BudgetRanOutLeaving:
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes",
+            "the move budget ran out before every space left; plan again when these moves are done");
+    case Kind::NoShardTakes: {
+        const QString why = arg(note, 2).isEmpty()
+            ? QCoreApplication::translate("shardmap::widgets::PlanNotes", "no shard receives spaces")
+            : arg(note, 2);
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes", "no shard can take space %1 (%2 bytes): %3")
+            .arg(arg(note, 0), count(arg(note, 1)), why);
+    }
+    case Kind::MoreSmallShards:
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes",
+            "%n more shard(s) hold less than the limit; plan again once this merge is done", nullptr,
+            arg(note, 0).toInt());
+    }
+    return QString::fromStdString(core::describe(note));
+}
+
+} // namespace shardmap::widgets
