@@ -101,7 +101,8 @@ TEST_F(PackagesTest, PromtoolAcceptsTheShippedScrapeConfigurationAndAlertRules)
 {
     ASSERT_TRUE(std::filesystem::exists("/usr/bin/promtool")) << "promtool is missing: scripts/install-deps.sh";
     const std::string shipped = root() + "/usr/share/shardmap/prometheus/";
-    const auto config = runTool(*s_dir, { "/usr/bin/promtool", "check", "config", shipped + "prometheus.yml" }, "promtool");
+    const auto config
+        = runTool(*s_dir, { "/usr/bin/promtool", "check", "config", shipped + "prometheus.yml" }, "promtool");
     EXPECT_EQ(config.code, 0) << config.out << config.err;
     EXPECT_NE(config.out.find("SUCCESS: 1 rule files found"), std::string::npos) << config.out << config.err;
     const auto rules = runTool(*s_dir, { "/usr/bin/promtool", "check", "rules", shipped + "alerts.yml" }, "promtool");
