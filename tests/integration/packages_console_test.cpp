@@ -64,7 +64,7 @@ TEST_F(PackagesTest, EveryQtPluginTheConsoleLoadsComesFromAPackageItDependsOn)
         const auto package = owningPackage(*s_dir, plugin);
         ASSERT_FALSE(package.empty()) << "no installed package provides " << plugin;
         EXPECT_TRUE(depends.contains(package))
-            << package << " provides a plugin the console loads, but is not in its Depends: "
-            << field("shardmap", "Depends");
+            << package
+            << " provides a plugin the console loads, but is not in its Depends: " << field("shardmap", "Depends");
     }
 }

@@ -1,0 +1,62 @@
+// Issue 27: the service packages as an administrator lives with them. Their maintainer scripts
+// run against a scratch root (DPKG_ROOT, as dpkg and deb-systemd-helper understand it), so the
+// machine that runs the test is not changed.
+#include "packages_fixture.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <string>
+
+using namespace shardmap::testing;
+
+namespace {
+
+const std::map<std::string, std::string> kUnits {
+    { "shardmap-node", "shardmap-node.service" },
+    { "shardmapd", "shardmapd.service" },
+};
+
+} // namespace
+
+// Purge used to leave the enable links behind, so a reinstalled package came up enabled.
+TEST_F(PackagesTest, PurgeRemovesTheLinksThatEnabledTheUnit)
+{
+    ASSERT_TRUE(std::filesystem::exists("/usr/bin/systemctl")) << "systemctl is missing: scripts/install-deps.sh";
+    // The service user exists (a getent that says so): adduser would change this machine.
+    const std::string stubs = s_dir->file("stubs");
+    std::filesystem::create_directories(stubs);
+    std::ofstream(stubs + "/getent") << "#!/bin/sh\nexit 0\n";
+    std::filesystem::permissions(stubs + "/getent", std::filesystem::perms::owner_all);
+
+    for (const auto& [package, unit] : kUnits) {
+        SCOPED_TRACE(package);
+        const std::string root = s_dir->file("purge-" + package);
+        ASSERT_EQ(runTool(*s_dir, { "/usr/bin/dpkg-deb", "-x", deb(package), root }, "dpkg-x").code, 0);
+        const std::vector<std::string> env { "DPKG_ROOT=" + root, "DPKG_MAINTSCRIPT_PACKAGE=" + package,
+            "PATH=" + stubs + ":/usr/sbin:/usr/bin:/sbin:/bin" };
+        const auto script = [&](const std::string& name, const std::string& argument) {
+            const auto run = runTool(*s_dir, { controlDir(package) + "/" + name, argument }, name, env);
+            EXPECT_EQ(run.code, 0) << name << " " << argument << ": " << run.out << run.err;
+        };
+        const std::string state = root + "/var/lib/systemd/deb-systemd-helper-enabled/" + unit + ".dsh-also";
+        const std::string link = root + "/etc/systemd/system/multi-user.target.wants/" + unit;
+
+        script("postinst", "configure");
+        EXPECT_TRUE(std::filesystem::exists(state)) << "postinst did not record the unit's links";
+        EXPECT_FALSE(std::filesystem::is_symlink(link)) << "the unit is enabled before it is configured";
+
+        // The administrator enables it as docs/PACKAGING.md says.
+        const auto enabled = runTool(*s_dir, { "/usr/bin/systemctl", "--root=" + root, "enable", unit }, "enable");
+        ASSERT_EQ(enabled.code, 0) << enabled.err;
+        ASSERT_TRUE(std::filesystem::is_symlink(link));
+
+        // dpkg --purge: prerm, the files go, postrm remove, postrm purge.
+        script("prerm", "remove");
+        std::filesystem::remove(root + "/lib/systemd/system/" + unit);
+        script("postrm", "remove");
+        script("postrm", "purge");
+        EXPECT_FALSE(std::filesystem::is_symlink(link)) << "purge left " << link;
+        EXPECT_FALSE(std::filesystem::exists(state)) << "purge left " << state;
+    }
+}
