@@ -3,6 +3,7 @@
 // machine that runs the test is not changed.
 #include "packages_fixture.h"
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -59,4 +60,23 @@ TEST_F(PackagesTest, PurgeRemovesTheLinksThatEnabledTheUnit)
         EXPECT_FALSE(std::filesystem::is_symlink(link)) << "purge left " << link;
         EXPECT_FALSE(std::filesystem::exists(state)) << "purge left " << state;
     }
+}
+
+// The packaged shardmapd could not start until someone made its store, and root's `init` made
+// one it could not write. The shipped configuration lets the first start create it.
+TEST_F(PackagesTest, TheShippedControllerConfigurationStartsOnAMissingStoreAndCreatesIt)
+{
+    const std::string store = s_dir->file("first-start/map.db");
+    std::filesystem::create_directories(s_dir->file("first-start"));
+    // The shipped file, with this test's store and a free port in place of the packaged ones.
+    auto controller
+        = ChildProcess::spawn({ root() + "/usr/bin/shardmapd", "--config", root() + "/etc/shardmap/shardmapd.conf",
+                                  "--store", "sqlite:" + store, "--listen", "127.0.0.1:0" },
+            s_dir->file("first-start.stderr"));
+    ASSERT_TRUE(controller);
+    const auto line = controller->readLine(std::chrono::seconds(30));
+    EXPECT_TRUE(line && line->starts_with("listening on ")) << readWholeFile(s_dir->file("first-start.stderr"));
+    controller->signal(SIGTERM);
+    EXPECT_EQ(controller->wait(std::chrono::seconds(30)), 0) << readWholeFile(s_dir->file("first-start.stderr"));
+    EXPECT_TRUE(std::filesystem::exists(store));
 }
