@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <regex>
 #include <string>
 
 using namespace shardmap::testing;
@@ -79,4 +80,34 @@ TEST_F(PackagesTest, TheShippedControllerConfigurationStartsOnAMissingStoreAndCr
     controller->signal(SIGTERM);
     EXPECT_EQ(controller->wait(std::chrono::seconds(30)), 0) << readWholeFile(s_dir->file("first-start.stderr"));
     EXPECT_TRUE(std::filesystem::exists(store));
+}
+
+// systemd's own measure of a unit's sandbox (0 locked down, 10 unprotected): both units scored
+// 3.7. And the man: pages their Documentation= names are the ones the packages install.
+TEST_F(PackagesTest, TheUnitsScoreAtMostTwoInSystemdAnalyzeSecurityAndNameInstalledManPages)
+{
+    ASSERT_TRUE(std::filesystem::exists("/usr/bin/systemd-analyze")) << "systemd is missing: scripts/install-deps.sh";
+    static const std::regex overall(R"(Overall exposure level for \S+: ([0-9.]+))");
+    for (const auto& [package, unit] : kUnits) {
+        SCOPED_TRACE(unit);
+        const std::string installed = root() + "/lib/systemd/system/" + unit;
+        const auto security = runTool(
+            *s_dir, { "/usr/bin/systemd-analyze", "security", "--offline=yes", "--no-pager", installed }, "security");
+        std::smatch score;
+        ASSERT_TRUE(std::regex_search(security.out, score, overall)) << security.out << security.err;
+        EXPECT_LE(std::stod(score[1]), 2.0) << security.out;
+
+        // As installed, but starting the unpacked binary (verify checks it is executable).
+        std::string text = readWholeFile(installed);
+        const std::string binary = "/usr/bin/" + package;
+        ASSERT_NE(text.find("ExecStart=" + binary + " "), std::string::npos) << text;
+        text.replace(text.find(binary), binary.size(), root() + binary);
+        EXPECT_NE(text.find("Documentation=man:"), std::string::npos) << text;
+        const std::string copy = s_dir->file("verify-" + unit);
+        std::ofstream(copy) << text;
+        const auto verify = runTool(*s_dir, { "/usr/bin/systemd-analyze", "verify", "--man=yes", copy }, "verify",
+            { "MANPATH=" + root() + "/usr/share/man" });
+        EXPECT_EQ(verify.code, 0) << verify.err;
+        EXPECT_EQ(verify.err, "") << "systemd-analyze warned";
+    }
 }
