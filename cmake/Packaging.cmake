@@ -97,6 +97,16 @@ if(NOT SHARDMAP_CORE_ONLY)
   add_custom_target(shardmap_icons ALL DEPENDS ${pngs})
 endif()
 
+# The programs resolve every symbol at start and map their relocations read-only (lintian's
+# hardening-no-bindnow, -no-relro): link flags only, so that every build has them without
+# compiling anything again. The compile-time hardening (fortify, stack protector) comes with
+# Debian's flags, which scripts/package.sh passes (dpkg-buildflags).
+foreach(program shardmap shardmap-node shardmapd shardmapctl)
+  if(TARGET ${program})
+    target_link_options(${program} PRIVATE LINKER:-z,relro LINKER:-z,now)
+  endif()
+endforeach()
+
 # ---- CPack: one .deb per component ----------------------------------------------------------
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME shardmap)
