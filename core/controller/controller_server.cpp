@@ -2,6 +2,7 @@
 
 #include "core/auth/stored_access_policy.h"
 #include "core/controller/unparsed_request_interceptor.h"
+#include "core/metrics/process_metrics.h"
 #include "core/store/store_uri.h"
 #include "core/util/validation.h"
 
@@ -404,6 +405,7 @@ void ControllerServer::onRenewed(const Result<LeaseGrant>& renewed)
 
 void ControllerServer::addMetricsCollector()
 {
+    addProcessCollector(*m_metrics, "shardmapd");
     m_metrics->addCollector([this](MetricsWriter& out) {
         out.family("shardmapd_leader", "gauge", "1 while this replica holds the executor lease");
         out.sample("shardmapd_leader", {}, m_leader.load() ? 1 : 0);
