@@ -39,7 +39,8 @@ Status checkConfig(const ControllerServerConfig& config, const std::string& host
 {
     if (config.storeUri.empty())
         return makeError(ErrorCode::InvalidArgument,
-            "no shard map store given; pass --store URI or set SHARDMAP_STORE (e.g. sqlite:/var/lib/shardmap/map.db)");
+            "no shard map store given; pass --store URI or set SHARDMAP_STORE (e.g. sqlite:/var/lib/shardmapd/map.db, "
+            "the packaged path)");
     if (config.createStore && !sqliteStorePath(config.storeUri))
         return makeError(ErrorCode::InvalidArgument,
             "--create-store creates SQLite stores only; create the store " + config.storeUri
