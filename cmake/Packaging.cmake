@@ -97,6 +97,16 @@ if(NOT SHARDMAP_CORE_ONLY)
   add_custom_target(shardmap_icons ALL DEPENDS ${pngs})
 endif()
 
+# The programs resolve every symbol at start and map their relocations read-only (lintian's
+# hardening-no-bindnow, -no-relro): link flags only, so that every build has them without
+# compiling anything again. The compile-time hardening (fortify, stack protector) comes with
+# Debian's flags, which scripts/package.sh passes (dpkg-buildflags).
+foreach(program shardmap shardmap-node shardmapd shardmapctl)
+  if(TARGET ${program})
+    target_link_options(${program} PRIVATE LINKER:-z,relro LINKER:-z,now)
+  endif()
+endforeach()
+
 # ---- CPack: one .deb per component ----------------------------------------------------------
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME shardmap)
@@ -117,6 +127,11 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
 set(CPACK_DEBIAN_CONSOLE_PACKAGE_NAME shardmap)
 set(CPACK_DEBIAN_CONSOLE_PACKAGE_SECTION admin)
+# What the console loads at run time without linking it, which dpkg-shlibdeps cannot see: the
+# SVG icon engine and image format plugins draw every icon (the platform plugins come with
+# libqt6gui6, which it links); Qt's own translations (qtbase_de.qm) are optional.
+set(CPACK_DEBIAN_CONSOLE_PACKAGE_DEPENDS "libqt6svg6 (>= 6.4)")
+set(CPACK_DEBIAN_CONSOLE_PACKAGE_RECOMMENDS "qt6-translations-l10n")
 set(CPACK_COMPONENT_CONSOLE_DESCRIPTION "desktop console for Shardmap search fleets
 Shardmap routes the spaces (tenants) of a full-text search service to index
 shards by a shard map and moves them between shards live. The console shows

@@ -29,4 +29,5 @@ export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 # Debian's etcd-server package starts a system etcd on the default ports; Shardmap's tests start
-# their own on other ports, so the system one is left as the package set it up.
+# their own on other ports, so the system one is left as the package set it up. The same holds for
+# the prometheus package (installed for promtool), whose server listens on 9090.

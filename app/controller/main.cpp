@@ -32,6 +32,9 @@ shardmap::core::ControllerServerConfig parseConfig(
     app.add_option("--store", config.storeUri,
         "Shard map store URI: sqlite:PATH or "
         "etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password_file=F&ca=F&cert=F&key=F] (default: $SHARDMAP_STORE)");
+    app.add_flag("--create-store", config.createStore,
+        "Create an empty SQLite store when the --store file is missing, owned by the user shardmapd runs as "
+        "(the packaged service's first start); never an etcd store");
     app.add_option("--listen", config.listen, "HOST:PORT to serve on; port 0 picks a free port")->capture_default_str();
     app.add_option("--id", config.id, "This replica's name as lease holder and audit actor (default: HOST-PID)");
     app.add_option("--tls-cert", config.tls.certFile, "PEM server certificate (enables TLS)");

@@ -4,8 +4,13 @@
 #include "app/ctl/controller.h"
 #include "app/ctl/output.h"
 #include "core/store/audit_chain.h"
+#include "core/store/store_uri.h"
 
+#include <filesystem>
 #include <ostream>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace shardmap::app {
 
@@ -54,6 +59,36 @@ void printAuditReport(std::ostream& out, const core::AuditChainReport& report)
     out << "\nhead hash " << (report.headHash.empty() ? "-" : report.headHash) << "\n";
 }
 
+std::string userName(uid_t uid)
+{
+    const passwd* entry = ::getpwuid(uid);
+    return entry ? entry->pw_name : "uid " + std::to_string(uid);
+}
+
+// A new SQLite store is its creator's alone (mode 0600). Made by root in a service's state
+// directory (/var/lib/shardmapd belongs to the shardmap user), it is a store the service cannot
+// write; a shared sticky directory such as /tmp is nobody's, and is left alone.
+core::Status checkNewStoreOwner(const std::string& uri)
+{
+    const auto path = core::sqliteStorePath(uri);
+    struct stat file = {};
+    if (!path || ::stat(path->c_str(), &file) == 0)
+        return {};
+    auto directory = std::filesystem::path(*path).parent_path();
+    if (directory.empty())
+        directory = ".";
+    struct stat owner = {};
+    if (::stat(directory.c_str(), &owner) != 0 || owner.st_uid == ::geteuid() || (owner.st_mode & S_ISVTX) != 0)
+        return {};
+    const std::string service = userName(owner.st_uid);
+    return core::makeError(ErrorCode::FailedPrecondition,
+        "not creating " + *path + ": " + directory.string() + " belongs to user " + service + ", and a store made by "
+            + userName(::geteuid()) + " would be writable by " + userName(::geteuid()) + " alone; create it as "
+            + service + " (sudo -u " + service + " shardmapctl --store " + uri
+            + " init), or let shardmapd create it on its first start (create-store = true in "
+              "/etc/shardmap/shardmapd.conf)");
+}
+
 } // namespace
 
 core::Result<std::unique_ptr<core::MetadataStore>> openCtlStore(const CtlOptions& options, bool create)
@@ -76,6 +111,8 @@ core::Result<core::MapSnapshot> readMap(const CtlOptions& options)
 
 CommandResult cmdInit(const CtlOptions& options)
 {
+    if (auto owner = checkNewStoreOwner(options.storeUri); !owner)
+        return owner.error();
     auto store = openCtlStore(options, true);
     if (!store)
         return store.error();

@@ -2,8 +2,11 @@
 
 #include "core/auth/stored_access_policy.h"
 #include "core/controller/unparsed_request_interceptor.h"
+#include "core/metrics/process_metrics.h"
+#include "core/store/store_uri.h"
 #include "core/util/validation.h"
 
+#include <filesystem>
 #include <fstream>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
@@ -36,7 +39,12 @@ Status checkConfig(const ControllerServerConfig& config, const std::string& host
 {
     if (config.storeUri.empty())
         return makeError(ErrorCode::InvalidArgument,
-            "no shard map store given; pass --store URI or set SHARDMAP_STORE (e.g. sqlite:/var/lib/shardmap/map.db)");
+            "no shard map store given; pass --store URI or set SHARDMAP_STORE (e.g. sqlite:/var/lib/shardmapd/map.db, "
+            "the packaged path)");
+    if (config.createStore && !sqliteStorePath(config.storeUri))
+        return makeError(ErrorCode::InvalidArgument,
+            "--create-store creates SQLite stores only; create the store " + config.storeUri
+                + " once with `shardmapctl --store URI init`");
     if (config.leaseTtl < kMinLeaseTtl)
         return makeError(ErrorCode::InvalidArgument,
             "lease TTL is " + std::to_string(config.leaseTtl.count()) + " ms; it must be at least "
@@ -97,11 +105,20 @@ Result<std::unique_ptr<ControllerServer>> ControllerServer::start(ControllerServ
 
 Status ControllerServer::openStoreAndRouter()
 {
-    // Never create the store here: a typo in --store must not start an empty map beside the
-    // real one. A missing file says to run `shardmapctl init`.
-    auto store = openStore(m_config.storeUri, false);
-    if (!store)
-        return store.error();
+    // Only with --create-store: a typo in --store must not start an empty map beside the real
+    // one. A missing file says to run `shardmapctl init`.
+    const auto path = sqliteStorePath(m_config.storeUri);
+    const bool creating = m_config.createStore && path && !std::filesystem::exists(*path);
+    auto store = openStore(m_config.storeUri, m_config.createStore);
+    if (!store) {
+        auto error = store.error();
+        if (error.code == ErrorCode::NotFound && path)
+            error.message += "; or let shardmapd create an empty one: --create-store (create-store = true in its "
+                             "configuration file)";
+        return error;
+    }
+    if (creating)
+        log(LogLevel::Info, "created an empty shard map at " + *path + " (--create-store)");
     m_store = std::move(*store);
     // The whole audit is verified before anything is served; a break is logged and raised in
     // the metrics, and shardmapd serves on (docs/SHARD_MAP.md, "The audit's hash chain").
@@ -389,6 +406,7 @@ void ControllerServer::onRenewed(const Result<LeaseGrant>& renewed)
 
 void ControllerServer::addMetricsCollector()
 {
+    addProcessCollector(*m_metrics, "shardmapd");
     m_metrics->addCollector([this](MetricsWriter& out) {
         out.family("shardmapd_leader", "gauge", "1 while this replica holds the executor lease");
         out.sample("shardmapd_leader", {}, m_leader.load() ? 1 : 0);

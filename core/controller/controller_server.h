@@ -33,8 +33,13 @@ inline constexpr std::string_view kExecutorHealthService = "shardmap.v1.Controll
 inline constexpr std::string_view kRouterHealthService = "shardmap.v1.Router";
 
 struct ControllerServerConfig {
-    // Store URI ("sqlite:PATH" or "etcd://HOST:PORT[,...]/PREFIX"); it must exist (`shardmapctl init`).
+    // Store URI ("sqlite:PATH" or "etcd://HOST:PORT[,...]/PREFIX"); it must exist (`shardmapctl init`)
+    // unless createStore is set.
     std::string storeUri;
+    // Create an empty SQLite store when its file is missing, owned by the user shardmapd runs as
+    // (the packaged service's first start). Never an etcd store: replicas share it, and a typo in
+    // its prefix would start an empty map beside the real one.
+    bool createStore = false;
     std::string listen = "127.0.0.1:7500";
     // This replica's name as lease holder and audit actor; empty: "<hostname>-<pid>".
     std::string id;

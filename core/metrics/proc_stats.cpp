@@ -99,7 +99,7 @@ Result<std::uint64_t> readRssBytes()
     auto text = readProcFile(path);
     if (!text)
         return text.error();
-    auto pages = parseStatmAnonymousPages(*text);
+    auto pages = parseStatmResidentPages(*text);
     if (!pages)
         return pages.error();
     const long pageSize = ::sysconf(_SC_PAGESIZE);
@@ -122,18 +122,15 @@ Result<double> readCpuSeconds()
 
 } // namespace
 
-// /proc/self/statm: "size resident shared text lib data dt", all in pages. Reported is resident
-// minus shared (file-backed) pages: readers mmap the shard files, and those pages are the page
-// cache, not the node's heap; counting them would make a large shard look like a memory leak.
-Result<std::uint64_t> parseStatmAnonymousPages(std::string_view text)
+// /proc/self/statm: "size resident shared text lib data dt", all in pages. Resident is VmRSS,
+// what an operator compares with top and the memory cgroup's figures; the shared (file-backed)
+// pages it includes are mostly the libraries' code, since SQLite does not mmap the shards.
+Result<std::uint64_t> parseStatmResidentPages(std::string_view text)
 {
     const std::vector<std::string_view> fields = splitWhitespace(text);
     std::uint64_t pages = 0;
-    std::uint64_t shared = 0;
     if (fields.size() < 2 || !parseUnsigned(fields[1], pages))
         return malformed("/proc/self/statm", "no resident page count in '" + std::string(text.substr(0, 80)) + "'");
-    if (fields.size() >= 3 && parseUnsigned(fields[2], shared) && shared <= pages)
-        pages -= shared;
     return pages;
 }
 

@@ -10,7 +10,7 @@ namespace shardmap::core {
 
 // Raw counters of this process, read from /proc/self (stat, statm, io).
 struct ProcessCounters {
-    // Resident anonymous memory (RSS less file-backed pages such as mmapped shard files).
+    // Resident memory, VmRSS: what top and ps call RSS, the shared libraries' pages included.
     std::uint64_t rssBytes = 0;
     // utime + stime in seconds.
     double cpuSeconds = 0;
@@ -40,7 +40,7 @@ Result<DiskSpace> readDiskSpace(const std::string& path);
 Result<SystemCpuTimes> parseProcStat(std::string_view text);
 Result<double> parseProcSelfStatCpuSeconds(std::string_view text, long ticksPerSecond);
 Result<ProcessCounters> parseProcSelfIo(std::string_view text);
-// Resident minus shared pages from /proc/self/statm.
-Result<std::uint64_t> parseStatmAnonymousPages(std::string_view text);
+// Resident pages from /proc/self/statm (its second field, VmRSS in pages).
+Result<std::uint64_t> parseStatmResidentPages(std::string_view text);
 
 } // namespace shardmap::core

@@ -1,5 +1,6 @@
 #include "core/node/node_server.h"
 
+#include "core/metrics/process_metrics.h"
 #include "core/node/crl_directory.h"
 #include "core/util/validation.h"
 
@@ -282,6 +283,7 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
         *server->m_metrics, config.log, server->m_metricsRegistry.get(), config.maxWatchStreamsPerPeer);
     server->m_service->restrictChangesTo(std::move(*controllers));
     addNodeCollector(*server->m_metricsRegistry, *server->m_metrics, *server->m_registry);
+    addProcessCollector(*server->m_metricsRegistry, "shardmap_node");
     if (!config.metricsListen.empty()) {
         auto http = MetricsHttpServer::start(config.metricsListen, *server->m_metricsRegistry);
         if (!http)

@@ -1,6 +1,7 @@
 #include "core/store/etcd_store.h"
 #include "core/store/metadata_store.h"
 #include "core/store/sqlite_store.h"
+#include "core/store/store_uri.h"
 #include "core/util/address.h"
 
 #include <algorithm>
@@ -51,6 +52,13 @@ Result<std::unique_ptr<MetadataStore>> openEtcd(const std::string& uri, bool cre
 }
 
 } // namespace
+
+std::optional<std::string> sqliteStorePath(const std::string& uri)
+{
+    if (!uri.starts_with(kSqliteScheme))
+        return std::nullopt;
+    return sqlitePath(uri);
+}
 
 Result<std::unique_ptr<MetadataStore>> openStore(const std::string& uri, bool create)
 {

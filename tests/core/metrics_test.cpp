@@ -508,13 +508,14 @@ TEST(MetricsHistoryRing, FilteredSnapshotKeepsOrder)
     EXPECT_EQ(ring.snapshot([](const int& v) { return v > 100; }), std::vector<int> {});
 }
 
-TEST(MetricsStatmTest, ReportsResidentPagesLessFileBackedOnes)
+// Issue 27: the anonymous pages alone (900 here) were reported, a seventh of VmRSS for a node.
+TEST(MetricsStatmTest, ReportsAllResidentPagesSharedOnesIncluded)
 {
-    auto pages = shardmap::core::parseStatmAnonymousPages("5000 1200 300 10 0 900 0\n");
+    auto pages = shardmap::core::parseStatmResidentPages("5000 1200 300 10 0 900 0\n");
     ASSERT_TRUE(pages);
-    EXPECT_EQ(*pages, 900u);
-    EXPECT_FALSE(shardmap::core::parseStatmAnonymousPages("5000"));
-    auto noShared = shardmap::core::parseStatmAnonymousPages("5000 1200");
+    EXPECT_EQ(*pages, 1200u);
+    EXPECT_FALSE(shardmap::core::parseStatmResidentPages("5000"));
+    auto noShared = shardmap::core::parseStatmResidentPages("5000 1200");
     ASSERT_TRUE(noShared);
     EXPECT_EQ(*noShared, 1200u);
 }
