@@ -4,6 +4,7 @@
 #include "app/ctl/commands.h"
 #include "app/ctl/controller.h"
 #include "app/ctl/output.h"
+#include "app/ctl/usage.h"
 #include "core/util/login_name.h"
 
 #include <CLI/CLI.hpp>
@@ -278,7 +279,7 @@ int main(int argc, char** argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
-        return app.exit(error);
+        return reportUsageError(app, error, options.json || jsonRequested(argc, argv));
     }
     return report(result, options.json);
 }
