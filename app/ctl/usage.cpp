@@ -128,10 +128,9 @@ int reportUsageError(const CLI::App& app, const CLI::ParseError& error, bool jso
         return app.exit(error);
     const std::string sentence = usageErrorSentence(app, error);
     if (json)
-        std::cout << nlohmann::json { { "error",
-                         { { "code", core::errorCodeName(core::ErrorCode::InvalidArgument) }, { "message", sentence } } } }
-                         .dump(2)
-                  << "\n";
+        std::cout << nlohmann::json {
+            { "error", { { "code", core::errorCodeName(core::ErrorCode::InvalidArgument) }, { "message", sentence } } }
+        }.dump(2) << "\n";
     std::cerr << "shardmapctl: " << sentence << "\n";
     return 2;
 }
