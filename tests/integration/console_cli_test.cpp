@@ -39,6 +39,13 @@ std::string waitForInFile(const std::string& file, const std::regex& pattern)
     return {};
 }
 
+// The end of a WAYLAND_DEBUG log: what the client did last, without the thousands of lines before.
+std::string lastLines(const std::string& file)
+{
+    const std::string text = readWholeFile(file);
+    return text.substr(text.size() > 3000 ? text.size() - 3000 : 0);
+}
+
 } // namespace
 
 TEST(ConsoleCommandLine, AnUnknownOptionExitsTwoWithTheUsageWithoutADisplay)
@@ -86,10 +93,12 @@ TEST(ConsoleCommandLine, OnWaylandTheWindowNamesItsDesktopFile)
     std::filesystem::create_directory(runtime);
     std::filesystem::permissions(runtime, std::filesystem::perms::owner_all);
     auto weston = ChildProcess::spawn({ "/usr/bin/weston", "--backend=headless-backend.so", "--shell=kiosk-shell.so",
-                                          "--socket=wayland-test", "--idle-time=0" },
+                                          "--socket=wayland-test", "--idle-time=0",
+                                          // kiosk-shell makes the window fullscreen: room for its least size.
+                                          "--width=2560", "--height=1600" },
         dir.file("weston.stderr"), { "XDG_RUNTIME_DIR=" + runtime });
     ASSERT_TRUE(weston);
-    for (int i = 0; i < 300 && !std::filesystem::exists(runtime + "/wayland-test.lock"); ++i)
+    for (int i = 0; i < 300 && !std::filesystem::exists(runtime + "/wayland-test"); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     ASSERT_TRUE(std::filesystem::exists(runtime + "/wayland-test")) << readWholeFile(dir.file("weston.stderr"));
     // WAYLAND_DEBUG: the client logs each request it sends, set_app_id among them.
@@ -102,7 +111,7 @@ TEST(ConsoleCommandLine, OnWaylandTheWindowNamesItsDesktopFile)
     EXPECT_EQ(appId, "io.github.shardmap.Console");
     EXPECT_TRUE(std::filesystem::exists(std::string(SHARDMAP_SOURCE_DIR) + "/packaging/desktop/" + appId + ".desktop"));
     console->signal(SIGTERM);
-    EXPECT_EQ(console->wait(std::chrono::seconds(20)).value_or(-1), 0);
+    EXPECT_EQ(console->wait(std::chrono::seconds(20)).value_or(-1), 0) << lastLines(dir.file("console.stderr"));
     weston->signal(SIGTERM);
     weston->wait(std::chrono::seconds(20));
 }
