@@ -2,6 +2,61 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>ConsoleOptions</name>
+    <message>
+        <source>Connect to this shard map store (sqlite:PATH or etcd://HOST:PORT/PREFIX; default: $SHARDMAP_STORE).</source>
+        <translation>Mit diesem Shard-Map-Speicher verbinden (sqlite:PFAD oder etcd://HOST:PORT/PRÄFIX; Vorgabe: $SHARDMAP_STORE).</translation>
+    </message>
+    <message>
+        <source>Connect with this saved connection profile (File &gt; Connect names them).</source>
+        <translation>Mit diesem gespeicherten Verbindungsprofil verbinden (Datei &gt; Verbinden nennt sie).</translation>
+    </message>
+    <message>
+        <source>Open the store read-only: look, never change (every action is disabled).</source>
+        <translation>Den Speicher nur lesend öffnen: ansehen, nie ändern (alle Aktionen sind gesperrt).</translation>
+    </message>
+    <message>
+        <source>The environment shown in the title and status bar (production shows red).</source>
+        <translation>Die Umgebung, die Titel- und Statusleiste zeigen (production erscheint rot).</translation>
+    </message>
+    <message>
+        <source>Language of this run (en, de), overriding settings and the system locale.</source>
+        <translation>Sprache dieses Laufs (en, de), vor Einstellungen und Systemsprache.</translation>
+    </message>
+    <message>
+        <source>How often nodes send live metrics (default 1000).</source>
+        <translation>Wie oft Knoten Live-Metriken senden (Vorgabe 1000).</translation>
+    </message>
+    <message>
+        <source>Connect through shardmapd&apos;s Admin API at HOST:PORT instead of the store: every change is checked against your role there and audited under your identity.</source>
+        <translation>Über die Admin-API von shardmapd unter HOST:PORT statt über den Speicher verbinden: jede Änderung wird dort gegen Ihre Rolle geprüft und unter Ihrer Identität protokolliert.</translation>
+    </message>
+    <message>
+        <source>CA certificate (PEM) that signed shardmapd&apos;s certificate.</source>
+        <translation>CA-Zertifikat (PEM), das das Zertifikat von shardmapd signiert hat.</translation>
+    </message>
+    <message>
+        <source>Client certificate (PEM) naming you to shardmapd (mutual TLS).</source>
+        <translation>Client-Zertifikat (PEM), das Sie gegenüber shardmapd ausweist (gegenseitiges TLS).</translation>
+    </message>
+    <message>
+        <source>Key of the client certificate.</source>
+        <translation>Schlüssel des Client-Zertifikats.</translation>
+    </message>
+    <message>
+        <source>A file holding a bearer token for shardmapd, instead of a client certificate.</source>
+        <translation>Eine Datei mit einem Bearer-Token für shardmapd, statt eines Client-Zertifikats.</translation>
+    </message>
+    <message>
+        <source>Start a demo fleet on loopback (3 shard nodes, shardmapd, a shard map in a temporary directory, a load generator) and connect to it; quitting stops it.</source>
+        <translation>Eine Demo-Flotte auf Loopback starten (3 Shard-Knoten, shardmapd, eine Shard-Map in einem temporären Verzeichnis, ein Lastgenerator) und sich mit ihr verbinden; Beenden hält sie an.</translation>
+    </message>
+    <message>
+        <source>Shardmap console: the fleet, its shard map and its metrics.</source>
+        <translation>Shardmap-Konsole: die Flotte, ihre Shard-Map und ihre Metriken.</translation>
+    </message>
+</context>
+<context>
     <name>DemoMode</name>
     <message>
         <source>Demo failed: %1</source>

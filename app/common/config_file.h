@@ -4,7 +4,7 @@
 // file as `name = value` (TOML: strings quoted or not, numbers, true/false; `#` comments), the
 // command line overriding it. The packages install /etc/shardmap/node.conf and shardmapd.conf and
 // the systemd units pass them. An unknown key or a bad value is an error naming the file and the
-// line, and the program exits 2 (as for any other invalid input).
+// line, and the program exits 2 (as for any other invalid input); so is a `[section]` line.
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
@@ -23,7 +23,7 @@ public:
     {
         m_app = &app;
         m_option = app.set_config("--config", "", "Read flags from this TOML file (name = value per line)");
-        app.config_formatter(std::make_shared<LineTracking>(m_lines));
+        app.config_formatter(std::make_shared<LineTracking>(m_lines, m_section));
         app.allow_config_extras(CLI::config_extras_mode::error);
     }
 
@@ -35,6 +35,11 @@ public:
             return m_app->exit(error);
         const std::string message = error.what();
         const std::string file = m_option && m_option->count() > 0 ? m_option->as<std::string>() : std::string();
+        if (m_section->line > 0) {
+            err << programName() << ": " << file << ":" << m_section->line << ": '" << m_section->text
+                << "' starts a section; the file has none: write every key at the top as name = value\n";
+            return 2;
+        }
         for (const auto& [key, line] : *m_lines) {
             const bool unknown = message == "INI was not able to parse " + key;
             const bool badValue = message.starts_with("--" + key + ":") && !onCommandLine(key, argc, argv);
@@ -51,11 +56,19 @@ public:
     }
 
 private:
-    // TOML as CLI11 reads it, remembering the line of each key.
+    // The first `[section]` line of the file: the flags are top-level keys only, and CLI11 would
+    // otherwise report the section's keys as "INI was not able to parse section.++".
+    struct Section {
+        int line = 0;
+        std::string text;
+    };
+
+    // TOML as CLI11 reads it, remembering the line of each key and refusing sections.
     class LineTracking final : public CLI::ConfigBase {
     public:
-        explicit LineTracking(std::shared_ptr<std::map<std::string, int>> lines)
+        LineTracking(std::shared_ptr<std::map<std::string, int>> lines, std::shared_ptr<Section> section)
             : m_lines(std::move(lines))
+            , m_section(std::move(section))
         {
         }
         std::vector<CLI::ConfigItem> from_config(std::istream& input) const override
@@ -67,8 +80,11 @@ private:
             for (int number = 1; std::getline(lines, line); ++number) {
                 const auto start = line.find_first_not_of(" \t");
                 const auto equals = line.find('=');
-                if (start == std::string::npos || line[start] == '#' || line[start] == '['
-                    || equals == std::string::npos)
+                if (start != std::string::npos && line[start] == '[') {
+                    *m_section = { number, line.substr(start, line.find_last_not_of(" \t") + 1 - start) };
+                    throw CLI::ConfigError("a section in the config file");
+                }
+                if (start == std::string::npos || line[start] == '#' || equals == std::string::npos)
                     continue;
                 auto key = line.substr(start, equals - start);
                 key.erase(key.find_last_not_of(" \t") + 1);
@@ -80,6 +96,7 @@ private:
 
     private:
         std::shared_ptr<std::map<std::string, int>> m_lines;
+        std::shared_ptr<Section> m_section;
     };
 
     std::string programName() const { return std::filesystem::path(m_app->get_name()).filename().string(); }
@@ -97,6 +114,7 @@ private:
     CLI::App* m_app = nullptr;
     CLI::Option* m_option = nullptr;
     std::shared_ptr<std::map<std::string, int>> m_lines = std::make_shared<std::map<std::string, int>>();
+    std::shared_ptr<Section> m_section = std::make_shared<Section>();
 };
 
 } // namespace shardmap::app

@@ -11,13 +11,14 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QSocketNotifier>
 #include <QStatusBar>
 #include <QTimer>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
-#include <string_view>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -100,47 +101,45 @@ void startDemo(QApplication& app, shardmap::widgets::MainWindow& window, shardma
     fleet.start();
 }
 
-// The command line; parsed once without a display for --help and --version (which print and
-// exit), then again by the real application.
+// The command line; parsed once without a display for --help, --version and usage errors (which
+// print and exit), then again by the real application. Its help is translated like the window.
 struct ConsoleOptions {
+    Q_DECLARE_TR_FUNCTIONS(ConsoleOptions)
+
+public:
     QCommandLineOption store { QStringLiteral("store"),
-        QStringLiteral("Connect to this shard map store (sqlite:PATH or etcd://HOST:PORT/PREFIX; default: "
-                       "$SHARDMAP_STORE)."),
+        tr("Connect to this shard map store (sqlite:PATH or etcd://HOST:PORT/PREFIX; default: "
+           "$SHARDMAP_STORE)."),
         QStringLiteral("uri") };
     QCommandLineOption profile { QStringLiteral("profile"),
-        QStringLiteral("Connect with this saved connection profile (File > Connect names them)."),
-        QStringLiteral("name") };
+        tr("Connect with this saved connection profile (File > Connect names them)."), QStringLiteral("name") };
     QCommandLineOption readOnly { QStringLiteral("read-only"),
-        QStringLiteral("Open the store read-only: look, never change (every action is disabled).") };
+        tr("Open the store read-only: look, never change (every action is disabled).") };
     QCommandLineOption environment { QStringLiteral("environment"),
-        QStringLiteral("The environment shown in the title and status bar (production shows red)."),
-        QStringLiteral("name") };
+        tr("The environment shown in the title and status bar (production shows red)."), QStringLiteral("name") };
     QCommandLineOption language { QStringLiteral("language"),
-        QStringLiteral("Language of this run (en, de), overriding settings and the system locale."),
-        QStringLiteral("code") };
+        tr("Language of this run (en, de), overriding settings and the system locale."), QStringLiteral("code") };
     QCommandLineOption interval { QStringLiteral("metrics-interval-ms"),
-        QStringLiteral("How often nodes send live metrics (default 1000)."), QStringLiteral("ms"),
-        QStringLiteral("1000") };
+        tr("How often nodes send live metrics (default 1000)."), QStringLiteral("ms"), QStringLiteral("1000") };
     QCommandLineOption controller { QStringLiteral("controller"),
-        QStringLiteral("Connect through shardmapd's Admin API at HOST:PORT instead of the store: every change is "
-                       "checked against your role there and audited under your identity."),
+        tr("Connect through shardmapd's Admin API at HOST:PORT instead of the store: every change is "
+           "checked against your role there and audited under your identity."),
         QStringLiteral("host:port") };
     QCommandLineOption controllerCa { QStringLiteral("controller-ca"),
-        QStringLiteral("CA certificate (PEM) that signed shardmapd's certificate."), QStringLiteral("file") };
+        tr("CA certificate (PEM) that signed shardmapd's certificate."), QStringLiteral("file") };
     QCommandLineOption controllerCert { QStringLiteral("controller-cert"),
-        QStringLiteral("Client certificate (PEM) naming you to shardmapd (mutual TLS)."), QStringLiteral("file") };
-    QCommandLineOption controllerKey { QStringLiteral("controller-key"),
-        QStringLiteral("Key of the client certificate."), QStringLiteral("file") };
-    QCommandLineOption tokenFile { QStringLiteral("token-file"),
-        QStringLiteral("A file holding a bearer token for shardmapd, instead of a client certificate."),
+        tr("Client certificate (PEM) naming you to shardmapd (mutual TLS)."), QStringLiteral("file") };
+    QCommandLineOption controllerKey { QStringLiteral("controller-key"), tr("Key of the client certificate."),
         QStringLiteral("file") };
+    QCommandLineOption tokenFile { QStringLiteral("token-file"),
+        tr("A file holding a bearer token for shardmapd, instead of a client certificate."), QStringLiteral("file") };
     QCommandLineOption demo { QStringLiteral("demo"),
-        QStringLiteral("Start a demo fleet on loopback (3 shard nodes, shardmapd, a shard map in a temporary "
-                       "directory, a load generator) and connect to it; quitting stops it.") };
+        tr("Start a demo fleet on loopback (3 shard nodes, shardmapd, a shard map in a temporary "
+           "directory, a load generator) and connect to it; quitting stops it.") };
 
     void addTo(QCommandLineParser& parser) const
     {
-        parser.setApplicationDescription(QStringLiteral("Shardmap console: the fleet, its shard map and its metrics."));
+        parser.setApplicationDescription(tr("Shardmap console: the fleet, its shard map and its metrics."));
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOption(store);
@@ -178,24 +177,38 @@ void setApplicationNames()
     QCoreApplication::setApplicationVersion(QStringLiteral(SHARDMAP_VERSION));
 }
 
-// --help, --version and bad options answered by a QCoreApplication: a QApplication would abort
-// first when no display is reachable.
+QStringList argumentsOf(int argc, char** argv)
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    return arguments;
+}
+
+// --help, --version and usage errors answered by a QCoreApplication, in the language the window
+// would speak: a QApplication would abort first when no display is reachable. A usage error exits
+// 2 with the usage, as shardmapctl's do.
 void answerWithoutDisplay(int argc, char** argv)
 {
-    bool needsNoDisplay = false;
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view arg = argv[i];
-        needsNoDisplay = needsNoDisplay || arg == "--help" || arg == "-h" || arg == "-?" || arg == "--help-all"
-            || arg == "--version" || arg == "-v";
-    }
-    if (!needsNoDisplay)
+    QCommandLineParser probe;
+    ConsoleOptions untranslated;
+    untranslated.addTo(probe);
+    const bool parsed = probe.parse(argumentsOf(argc, argv));
+    if (parsed && !probe.isSet(QStringLiteral("help")) && !probe.isSet(QStringLiteral("help-all"))
+        && !probe.isSet(QStringLiteral("version")))
         return;
     QCoreApplication core(argc, argv);
     setApplicationNames();
+    shardmap::widgets::installTranslations(core, parsed ? probe.value(untranslated.language) : QString());
     QCommandLineParser parser;
     ConsoleOptions options;
     options.addTo(parser);
-    parser.process(core); // prints and exits
+    if (parser.parse(QCoreApplication::arguments())) {
+        parser.process(core); // prints and exits
+        return;
+    }
+    std::fprintf(stderr, "shardmap: %s\n\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
+    std::exit(2);
 }
 
 } // namespace
@@ -205,6 +218,8 @@ int main(int argc, char** argv)
     answerWithoutDisplay(argc, argv);
     QApplication app(argc, argv);
     setApplicationNames();
+    // The .desktop file's id: Wayland's app_id and the portals match the window to it by this.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.shardmap.Console"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/shardmap.svg")));
 
     QCommandLineParser parser;

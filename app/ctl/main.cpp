@@ -2,13 +2,16 @@
 // functions and prints their output as a table or, with --json, as JSON.
 #include "app/common/node_tls_flags.h"
 #include "app/ctl/commands.h"
+#include "app/ctl/completion.h"
 #include "app/ctl/controller.h"
 #include "app/ctl/output.h"
+#include "app/ctl/usage.h"
 #include "core/util/login_name.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
+#include <string_view>
 
 using namespace shardmap::app;
 
@@ -275,10 +278,12 @@ int main(int argc, char** argv)
     addReportCommand(app, options, result);
     addAccessCommands(app, options, result);
 
+    if (argc > 1 && std::string_view(argv[1]) == kCompleteCommand)
+        return printCompletions(app, options, std::vector<std::string>(argv + 2, argv + argc));
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
-        return app.exit(error);
+        return reportUsageError(app, error, options.json || jsonRequested(argc, argv));
     }
     return report(result, options.json);
 }

@@ -1,13 +1,9 @@
 #include "core/plan/plan.h"
 
 #include "core/map/space_placement.h"
-#include "core/util/json_input.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <set>
-
-using nlohmann::json;
 
 namespace shardmap::core {
 
@@ -29,86 +25,6 @@ const PlannedMove* Plan::moveOf(const std::string& space) const
 {
     const auto found = std::find_if(moves.begin(), moves.end(), [&](const PlannedMove& m) { return m.space == space; });
     return found == moves.end() ? nullptr : &*found;
-}
-
-std::string Plan::encode() const
-{
-    json list = json::array();
-    for (const PlannedMove& move : moves) {
-        json entry = { { "space", move.space }, { "from", move.from }, { "to", move.to } };
-        if (!move.reason.empty())
-            entry["reason"] = move.reason;
-        if (move.docs || move.bytes) {
-            entry["docs"] = move.docs;
-            entry["bytes"] = move.bytes;
-        }
-        list.push_back(std::move(entry));
-    }
-    json created = json::array();
-    for (const ShardRecord& shard : newShards)
-        created.push_back(json::parse(core::encode(shard)));
-    const json document = { { "version", 1 }, { "baseRevision", baseRevision }, { "createdBy", createdBy },
-        { "createdUnixMs", createdUnixMs }, { "reason", reason }, { "kind", kind }, { "subject", subject },
-        { "into", into }, { "newShards", created }, { "remaining", remaining }, { "moves", list } };
-    return document.dump(2);
-}
-
-namespace {
-
-// A shard the plan creates, as encode() writes it (the map's shard record), read from the plan's
-// value itself rather than re-serialised for decodeShard.
-ShardRecord newShardOf(const json& shard)
-{
-    const std::string stateName = shard.at("state").get<std::string>();
-    const auto state = parseShardState(stateName);
-    if (!state)
-        throw json::other_error::create(501, "unknown shard state '" + stateName + "'", &shard);
-    return ShardRecord { shard.at("id").get<std::string>(), shard.at("node").get<std::string>(), *state,
-        shard.value("capacity_docs", std::uint64_t { 0 }), shard.value("capacity_bytes", std::uint64_t { 0 }) };
-}
-
-} // namespace
-
-Result<Plan> Plan::decode(const std::string& text)
-{
-    auto parsed = readJsonInput(text, "the plan");
-    if (!parsed)
-        return parsed.error();
-    const json& document = *parsed;
-    if (!document.is_object())
-        return makeError(ErrorCode::InvalidArgument, "not a plan: the file is not a JSON object");
-    if (document.value("version", 0) != 1)
-        return makeError(ErrorCode::InvalidArgument, "not a plan of this version (expected \"version\": 1)");
-    try {
-        Plan plan;
-        plan.baseRevision = document.at("baseRevision").get<std::uint64_t>();
-        plan.createdBy = document.value("createdBy", "");
-        plan.createdUnixMs = document.value("createdUnixMs", std::int64_t { 0 });
-        plan.reason = document.value("reason", "");
-        plan.kind = document.value("kind", "move");
-        plan.subject = document.value("subject", "");
-        plan.into = document.value("into", "");
-        plan.remaining = document.value("remaining", std::vector<std::string> {});
-        for (const json& shard : document.value("newShards", json::array())) {
-            try {
-                plan.newShards.push_back(newShardOf(shard));
-            } catch (const json::exception& error) {
-                return makeError(
-                    ErrorCode::InvalidArgument, std::string("a new shard of the plan is malformed: ") + error.what());
-            }
-        }
-        for (const json& move : document.at("moves")) {
-            PlannedMove value { move.at("space").get<std::string>(), move.at("from").get<std::string>(),
-                move.at("to").get<std::string>(), move.value("reason", ""), move.value("docs", std::uint64_t { 0 }),
-                move.value("bytes", std::uint64_t { 0 }) };
-            if (value.space.empty() || value.to.empty())
-                return makeError(ErrorCode::InvalidArgument, "a move of the plan names no space or target");
-            plan.moves.push_back(std::move(value));
-        }
-        return plan;
-    } catch (const json::exception& error) {
-        return makeError(ErrorCode::InvalidArgument, std::string("not a plan: ") + error.what());
-    }
 }
 
 std::vector<PlanConflict> Plan::checkAgainst(const MapSnapshot& map) const

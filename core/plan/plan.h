@@ -19,7 +19,8 @@ struct PlanConflict {
 };
 
 // A draft of space moves, made against one revision of the map and applied later as queued
-// migrations. A value: kept in a JSON file between sessions ("version": 1). Moving a space that
+// migrations. A value: kept in a JSON file between sessions ("version": 2, snake_case keys; files
+// of version 1, in camelCase, still load: core/plan/plan_file.cpp). Moving a space that
 // the plan already moves replaces its earlier move, so every space appears at most once.
 struct Plan {
     std::uint64_t baseRevision = 0;

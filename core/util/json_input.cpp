@@ -24,6 +24,17 @@ struct NoValue {
     bool end_array() { return true; }
 };
 
+// "at line 2, column 1: syntax error ..." from nlohmann's "[json.exception.parse_error.101] parse
+// error at line 2, ...": the library's tag means nothing to whoever wrote the file.
+std::string withoutLibraryPrefix(std::string message)
+{
+    if (message.starts_with("[json.exception.") && message.find("] ") != std::string::npos)
+        message.erase(0, message.find("] ") + 2);
+    if (message.starts_with("parse error "))
+        message.erase(0, std::string_view("parse error ").size());
+    return message;
+}
+
 // Forwards every SAX event to Inner and stops the parse (nlohmann's parser is iterative) at the
 // first array or object deeper than the limit, before Inner sees it.
 template <typename Inner> class DepthLimited {
@@ -51,7 +62,7 @@ public:
     bool end_array() { return leave() && m_inner.end_array(); }
     template <typename Exception> bool parse_error(std::size_t, const std::string&, const Exception& error)
     {
-        m_parseError = error.what();
+        m_parseError = withoutLibraryPrefix(error.what());
         return false;
     }
 

@@ -106,7 +106,7 @@ TEST(JsonInput, APlanStillReadsItsNewShardsWithoutReserialisingThem)
     auto badState = Plan::decode(R"({"version": 1, "baseRevision": 1, "moves": [],
         "newShards": [{"id": "s9", "node": "n1", "state": "sleepy"}]})");
     ASSERT_FALSE(badState);
-    EXPECT_NE(badState.error().message.find("a new shard of the plan is malformed"), std::string::npos);
+    EXPECT_NE(badState.error().message.find("\"state\" of new shard 1 of the plan is 'sleepy'"), std::string::npos);
     EXPECT_NE(badState.error().message.find("sleepy"), std::string::npos) << badState.error().message;
 }
 

@@ -148,7 +148,7 @@ TEST(Plan, JsonRoundTrip)
     ASSERT_TRUE(decoded) << decoded.error().describe();
     EXPECT_EQ(*decoded, plan);
     EXPECT_FALSE(Plan::decode("{"));
-    EXPECT_FALSE(Plan::decode(R"({"version": 2, "baseRevision": 1, "moves": []})"));
+    EXPECT_FALSE(Plan::decode(R"({"version": 3, "base_revision": 1, "moves": []})"));
     EXPECT_FALSE(Plan::decode(R"({"version": 1, "baseRevision": 1, "moves": [{"space": "x"}]})"));
 }
 
@@ -177,4 +177,59 @@ TEST(Plan, CheckAgainstSaysWhatChanged)
     diff.shards.push_back({ "b1", ShardState::Active, ShardState::Draining });
     EXPECT_EQ(describeDiff(diff, plan),
         (std::vector<std::string> { "space x moved from shard a0 to b1", "shard b1 went from active to draining" }));
+}
+
+TEST(Plan, FilesAreVersionTwoInSnakeCaseAndVersionOneStillLoads)
+{
+    Plan plan;
+    plan.baseRevision = 42;
+    plan.createdBy = "alice";
+    plan.createdUnixMs = 1700000000000;
+    plan.newShards.push_back({ "s9", "n1", ShardState::Active, 10, 20 });
+    plan.moves = { { "x", "a0", "s9" } };
+    const std::string text = plan.encode();
+    for (const char* key :
+        { "\"version\": 2", "\"base_revision\": 42", "\"created_by\"", "\"created_unix_ms\"", "\"new_shards\"" })
+        EXPECT_NE(text.find(key), std::string::npos) << key << " in " << text;
+    const auto old = Plan::decode(R"({"version": 1, "baseRevision": 42, "createdBy": "alice",
+        "createdUnixMs": 1700000000000, "newShards": [{"id": "s9", "node": "n1", "state": "active",
+        "capacity_docs": 10, "capacity_bytes": 20}], "moves": [{"space": "x", "from": "a0", "to": "s9"}]})");
+    ASSERT_TRUE(old) << old.error().describe();
+    EXPECT_EQ(*old, plan);
+}
+
+TEST(Plan, ABadFileIsRefusedWithASentenceNamingTheField)
+{
+    const std::vector<std::pair<std::string, std::string>> cases {
+        { "[]", "the plan is a list, not an object" },
+        { R"({"moves": []})", "the plan has no \"version\": it is not a plan file" },
+        { R"({"version": "2", "moves": []})", "the plan's \"version\" is \"2\"; this build reads versions 1 and 2" },
+        { R"({"version": 2, "moves": []})", "the plan has no \"base_revision\"" },
+        { R"({"version": 1, "base_revision": 1, "moves": []})", "the plan has no \"baseRevision\"" },
+        { R"({"version": 2, "base_revision": -1, "moves": []})",
+            "\"base_revision\" of the plan is a negative number, not a whole number of 0 or more" },
+        { R"({"version": 2, "base_revision": 1})", "the plan has no \"moves\"" },
+        { R"({"version": 2, "base_revision": 1, "moves": {}})", "\"moves\" of the plan is an object, not a list" },
+        { R"({"version": 2, "base_revision": 1, "moves": [7]})", "move 1 of the plan is a number, not an object" },
+        { R"({"version": 2, "base_revision": 1, "moves": [{"space": "x", "from": "a", "to": "b"}, {"space": "y"}]})",
+            "move 2 of the plan has no \"from\"" },
+        { R"({"version": 2, "base_revision": 1, "moves": [{"space": "", "from": "a", "to": "b"}]})",
+            "move 1 of the plan names no space or no target shard" },
+        { R"({"version": 2, "base_revision": 1, "moves": [], "remaining": ["x", 1]})",
+            "\"remaining\" of the plan is a list, not a list of strings" },
+        { R"({"version": 2, "base_revision": 1, "moves": [], "new_shards": [{"id": "s", "node": "n"}]})",
+            "new shard 1 of the plan has no \"state\"" },
+        { R"({"version": 2, "base_revision": 1, "moves": [], "created_by": null})",
+            "\"created_by\" of the plan is null, not a string" },
+    };
+    for (const auto& [text, says] : cases) {
+        const auto decoded = Plan::decode(text);
+        ASSERT_FALSE(decoded) << text;
+        EXPECT_EQ(decoded.error().code, ErrorCode::InvalidArgument);
+        EXPECT_EQ(decoded.error().message, says) << text;
+    }
+    const auto notJson = Plan::decode("{\"version\": 2,\n");
+    ASSERT_FALSE(notJson);
+    EXPECT_TRUE(notJson.error().message.starts_with("the plan is not JSON: at line 2, column 1: "))
+        << notJson.error().message;
 }

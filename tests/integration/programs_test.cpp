@@ -233,7 +233,7 @@ TEST(Programs, TheSystemdUnitsPassSystemdAnalyzeVerify)
     }
 }
 
-TEST(Programs, BashCompletesShardmapctlSubcommandsAndOptionsFromItsOwnHelp)
+TEST(Programs, BashCompletesShardmapctlSubcommandsAndOptions)
 {
     TempDir dir;
     std::ofstream(dir.file("complete.sh"))
