@@ -4466,4 +4466,124 @@ Verschoben nach %2: %3</translation>
         <translation>kein D-Bus-Sitzungsbus</translation>
     </message>
 </context>
+<context>
+    <name>shardmap::widgets::PlanNotes</name>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>Bytes</translation>
+    </message>
+    <message>
+        <source>documents</source>
+        <translation>Dokumente</translation>
+    </message>
+    <message>
+        <source>queries</source>
+        <translation>Abfragen</translation>
+    </message>
+    <message>
+        <source>writes</source>
+        <translation>Schreibvorgänge</translation>
+    </message>
+    <message>
+        <source>node disk</source>
+        <translation>Knotenplatte</translation>
+    </message>
+    <message>
+        <source>rebalance</source>
+        <translation>Neuverteilung</translation>
+    </message>
+    <message>
+        <source>fill new shard</source>
+        <translation>neuen Shard füllen</translation>
+    </message>
+    <message>
+        <source>%1 (%2 its share of %3)</source>
+        <translation>%1 (%2 seines Anteils an %3)</translation>
+    </message>
+    <message>
+        <source>%1: %2 holds %3 of its share of bytes, %4 %5</source>
+        <translation>%1: %2 hält %3 seines Anteils an Bytes, %4 %5</translation>
+    </message>
+    <message>
+        <source>drain %1</source>
+        <translation>%1 leeren</translation>
+    </message>
+    <message>
+        <source>retire node %1</source>
+        <translation>Knoten %1 stilllegen</translation>
+    </message>
+    <message>
+        <source>split %1: balanced halves</source>
+        <translation>%1 teilen: ausgeglichene Hälften</translation>
+    </message>
+    <message>
+        <source>merge %1 into %2</source>
+        <translation>%1 mit %2 zusammenführen</translation>
+    </message>
+    <message>
+        <source>isolate space %1 on shard %2</source>
+        <translation>Space %1 auf Shard %2 isolieren</translation>
+    </message>
+    <message>
+        <source>shard %1 is dedicated to space %2 (isolated)</source>
+        <translation>Shard %1 gehört Space %2 allein (isoliert)</translation>
+    </message>
+    <message>
+        <source>shard %1 is dedicated to space %2 (larger than half a shard)</source>
+        <translation>Shard %1 gehört Space %2 allein (größer als ein halber Shard)</translation>
+    </message>
+    <message>
+        <source>node %1 did not report its free disk; its shards are left out of the plan</source>
+        <translation>Knoten %1 hat seinen freien Plattenplatz nicht gemeldet; seine Shards bleiben im Plan außen vor</translation>
+    </message>
+    <message>
+        <source>shard %1 is dedicated to space %2 (isolated); it receives no other space</source>
+        <translation>Shard %1 gehört Space %2 allein (isoliert); er nimmt keinen anderen Space auf</translation>
+    </message>
+    <message>
+        <source>shard %1 holds %2 spaces larger than half a shard; isolate all but one of them</source>
+        <translation>Shard %1 hält %2 Spaces, die größer als ein halber Shard sind; isolieren Sie alle bis auf einen</translation>
+    </message>
+    <message>
+        <source>the move budget (moves, bytes or hours) ran out before the fleet was balanced</source>
+        <translation>das Budget (Verschiebungen, Bytes oder Stunden) war erschöpft, bevor die Flotte ausgeglichen war</translation>
+    </message>
+    <message>
+        <source>the move budget ran out before every space left; plan again when these moves are done</source>
+        <translation>das Budget war erschöpft, bevor jeder Space fort war; planen Sie erneut, wenn diese Verschiebungen fertig sind</translation>
+    </message>
+    <message>
+        <source>no shard receives spaces</source>
+        <translation>kein Shard nimmt Spaces auf</translation>
+    </message>
+    <message>
+        <source>no shard can take space %1 (%2 bytes): %3</source>
+        <translation>kein Shard kann Space %1 aufnehmen (%2 Bytes): %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shard(s) remain outside the band after the plan: %1</source>
+        <translation>
+            <numerusform>%n Shard bleibt nach dem Plan außerhalb des Bands: %1</numerusform>
+            <numerusform>%n Shards bleiben nach dem Plan außerhalb des Bands: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 und %n weiterer</numerusform>
+            <numerusform>%1 und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more shard(s) hold less than the limit; plan again once this merge is done</source>
+        <translation>
+            <numerusform>%n weiterer Shard hält weniger als das Limit; planen Sie erneut, wenn diese Zusammenführung fertig ist</numerusform>
+            <numerusform>%n weitere Shards halten weniger als das Limit; planen Sie erneut, wenn diese Zusammenführung fertig ist</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

@@ -370,4 +370,28 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>shardmap::widgets::PlanNotes</name>
+    <message numerus="yes">
+        <source>%n shard(s) remain outside the band after the plan: %1</source>
+        <translation>
+            <numerusform>%n shard remains outside the band after the plan: %1</numerusform>
+            <numerusform>%n shards remain outside the band after the plan: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 and %n more</numerusform>
+            <numerusform>%1 and %n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more shard(s) hold less than the limit; plan again once this merge is done</source>
+        <translation>
+            <numerusform>%n more shard holds less than the limit; plan again once this merge is done</numerusform>
+            <numerusform>%n more shards hold less than the limit; plan again once this merge is done</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

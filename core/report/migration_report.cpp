@@ -48,9 +48,14 @@ void splitDuration(ReportRow& row, std::int64_t now)
     for (const PhaseSpan& span : row.history->phases) {
         if (span.phase != MigrationPhase::Cleanup)
             continue;
-        const std::int64_t end = span.endedUnixMs ? span.endedUnixMs : (row.endedUnixMs ? row.endedUnixMs : now);
-        row.copyMs = std::max<std::int64_t>(0, span.startedUnixMs - row.startedUnixMs);
-        row.windowMs = std::max<std::int64_t>(0, end - span.startedUnixMs);
+        std::int64_t end = span.endedUnixMs ? span.endedUnixMs : (row.endedUnixMs ? row.endedUnixMs : now);
+        // The history's phase times and the record's end are separate clock reads: the parts
+        // never add up to more than the whole.
+        if (row.endedUnixMs)
+            end = std::min(end, row.endedUnixMs);
+        const std::int64_t whole = std::max<std::int64_t>(0, row.durationMs);
+        row.copyMs = std::clamp<std::int64_t>(span.startedUnixMs - row.startedUnixMs, 0, whole);
+        row.windowMs = std::clamp<std::int64_t>(end - span.startedUnixMs, 0, whole - row.copyMs);
         return;
     }
 }

@@ -15,6 +15,7 @@
 #include "widgets/overview/overview_page.h"
 #include "widgets/style/format.h"
 #include "widgets/style/i18n.h"
+#include "widgets/wizards/plan_note_text.h"
 
 #include <QApplication>
 #include <QDateTime>
@@ -159,6 +160,30 @@ TEST_F(LayoutTest, GermanSaysStatesPhasesNumbersAndSizesTheGermanWay)
     ASSERT_EQ(installTranslations(*qApp, QStringLiteral("en")), QStringLiteral("en"));
     EXPECT_EQ(shardStateText(core::ShardState::Active), QStringLiteral("active"));
     EXPECT_EQ(migrationPhaseText(core::MigrationPhase::Cleanup), QStringLiteral("cleanup"));
+}
+
+// The planner's reasons and warnings in the console's language, numbers as the locale writes them.
+TEST_F(LayoutTest, ThePlannersReasonsAndWarningsAreGerman)
+{
+    ASSERT_EQ(installTranslations(*qApp, QStringLiteral("de")), QStringLiteral("de"));
+    using core::PlanNoteKind;
+    EXPECT_EQ(planNoteText({ PlanNoteKind::Balance, { "rebalance", "s1", "1.41", "s2", "0.80" } }),
+        QStringLiteral("Neuverteilung: s1 hält 1,41× seines Anteils an Bytes, s2 0,80×"));
+    EXPECT_EQ(planNoteText({ PlanNoteKind::Drain, { "s3" } }), QStringLiteral("s3 leeren"));
+    core::PlanNote band { PlanNoteKind::OutsideBand, { "7" } };
+    for (int i = 0; i < 5; ++i)
+        band.args.insert(band.args.end(), { "s" + std::to_string(i), "1.5", "queries" });
+    band.args.push_back("2");
+    const QString text = planNoteText(band);
+    EXPECT_TRUE(text.startsWith(QStringLiteral("7 Shards bleiben nach dem Plan außerhalb des Bands: s0 (1,50× "
+                                               "seines Anteils an Abfragen)")))
+        << text.toStdString();
+    EXPECT_TRUE(text.endsWith(QStringLiteral(" und 2 weitere"))) << text.toStdString();
+
+    installTranslations(*qApp, QStringLiteral("en"));
+    const core::PlanNote one { PlanNoteKind::OutsideBand, { "1", "s4", "1.25", "bytes", "0" } };
+    EXPECT_EQ(planNoteText(one),
+        QStringLiteral("1 shard remains outside the band after the plan: s4 (1.25× its share of bytes)"));
 }
 
 } // namespace
