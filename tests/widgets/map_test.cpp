@@ -237,7 +237,8 @@ TEST(MapModel, DragContractAllowsAndRefusesWithReasons)
     model.setMap(pinned);
     EXPECT_EQ((model.dropRefusal(both.get(), s1)).toStdString(), "Space b is pinned to another shard");
     const auto c = dragOf(model, { QStringLiteral("c") });
-    EXPECT_EQ((model.dropRefusal(c.get(), s0)).toStdString(), "Space c is already migrating");
+    EXPECT_EQ((model.dropRefusal(c.get(), s0)).toStdString(),
+        "Space c is already migrating to s2 (m-1); wait for it to finish or cancel it first");
     pinned->spaces["b"].value.pin.clear();
     model.setMap(std::make_shared<core::MapSnapshot>(*pinned));
     EXPECT_EQ((model.dropRefusal(both.get(), s1)).toStdString(),
