@@ -1,8 +1,8 @@
 #include "core/controller/controller_server.h"
 
 #include "core/auth/stored_access_policy.h"
-#include "core/controller/unparsed_request_interceptor.h"
 #include "core/metrics/process_metrics.h"
+#include "core/node/unparsed_request_interceptor.h"
 #include "core/store/store_uri.h"
 #include "core/util/validation.h"
 

@@ -2,6 +2,7 @@
 
 #include "core/metrics/process_metrics.h"
 #include "core/node/crl_directory.h"
+#include "core/node/unparsed_request_interceptor.h"
 #include "core/util/validation.h"
 
 #include <algorithm>
@@ -297,6 +298,10 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
     int boundPort = 0;
     builder.AddListeningPort(config.listen, *credentials, &boundPort);
     builder.RegisterService(server->m_service.get());
+    // A request gRPC cannot parse is the caller's fault: INVALID_ARGUMENT, as shardmapd says.
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+    interceptors.push_back(unparsedRequestInterceptorFactory());
+    builder.experimental().SetInterceptorCreators(std::move(interceptors));
     builder.SetMaxReceiveMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
     builder.SetMaxSendMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
     // Clients ping every few seconds to find a node that stopped answering (NodeClientOptions);

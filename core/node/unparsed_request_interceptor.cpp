@@ -1,4 +1,4 @@
-#include "core/controller/unparsed_request_interceptor.h"
+#include "core/node/unparsed_request_interceptor.h"
 
 #include <string>
 
