@@ -328,7 +328,7 @@ TEST_F(EtcdStoreTest, AViewersEtcdUserReadsAndWatchesButEveryChangeIsRefused)
     auto etcd = startOwnServer();
     ASSERT_TRUE(etcd);
     std::string error;
-    ASSERT_TRUE(shardmap::testing::enableEtcdRoles(*etcd, "shardmap", error)) << error;
+    ASSERT_TRUE(shardmap::testing::enableEtcdRoles(*etcd, error)) << error;
     auto writer = open(etcdUriAs(*etcd, "shardmap", "shardmapd"));
     ASSERT_TRUE(writer);
     ASSERT_TRUE(writer->commit(request("k", "1")));
@@ -396,7 +396,7 @@ TEST_F(EtcdStoreTest, AnEtcdUserWithoutReadPermissionIsRefusedOnOpen)
     auto etcd = startOwnServer();
     ASSERT_TRUE(etcd);
     std::string error;
-    ASSERT_TRUE(shardmap::testing::enableEtcdRoles(*etcd, "shardmap", error)) << error;
+    ASSERT_TRUE(shardmap::testing::enableEtcdRoles(*etcd, error)) << error;
     ASSERT_TRUE(open(etcdUriAs(*etcd, "shardmap", "shardmapd")));
     ASSERT_TRUE(open(etcdUriAs(*etcd, "elsewhere", "root")));
     const std::pair<std::string, std::string> cases[] = {

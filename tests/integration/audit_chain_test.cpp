@@ -82,7 +82,7 @@ public:
         m_etcd = EtcdProcess::start(error);
         EXPECT_TRUE(m_etcd) << error;
         if (m_etcd) {
-            EXPECT_TRUE(enableEtcdRoles(*m_etcd, "shardmap", error)) << error;
+            EXPECT_TRUE(enableEtcdRoles(*m_etcd, error)) << error;
         }
     }
     bool ready() const { return m_etcd != nullptr; }

@@ -52,7 +52,7 @@ protected:
     {
         etcd = EtcdProcess::start(error);
         ASSERT_TRUE(etcd) << error;
-        ASSERT_TRUE(enableEtcdRoles(*etcd, "shardmap", error)) << error;
+        ASSERT_TRUE(enableEtcdRoles(*etcd, error)) << error;
         writerUri = etcdUriAs(*etcd, "shardmap", "shardmapd");
     }
 

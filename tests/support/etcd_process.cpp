@@ -150,18 +150,24 @@ bool EtcdProcess::restart(std::string& error)
     return launch(error);
 }
 
+std::vector<std::string> EtcdProcess::etcdctlEnvironment() const
+{
+    std::vector<std::string> env { "ETCDCTL_API=3", "ETCDCTL_ENDPOINTS=" + endpoint(), "ETCDCTL_COMMAND_TIMEOUT=5s" };
+    if (m_tls) {
+        env.insert(env.end(),
+            { "ETCDCTL_CACERT=" + m_tls->ca, "ETCDCTL_CERT=" + m_tls->clientCert, "ETCDCTL_KEY=" + m_tls->clientKey });
+    }
+    return env;
+}
+
 bool EtcdProcess::etcdctl(const std::vector<std::string>& args, std::string& error) const
 {
-    std::vector<std::string> argv = { kCtlBinary, "--endpoints=" + endpoint(), "--command-timeout=5s" };
-    if (m_tls) {
-        argv.insert(
-            argv.end(), { "--cacert=" + m_tls->ca, "--cert=" + m_tls->clientCert, "--key=" + m_tls->clientKey });
-    }
+    std::vector<std::string> argv = { kCtlBinary };
     argv.insert(argv.end(), args.begin(), args.end());
     const std::string log = m_dir.file("etcdctl.log");
     std::error_code ignored;
     std::filesystem::remove(log, ignored);
-    auto ctl = ChildProcess::spawn(argv, log, { "ETCDCTL_API=3" });
+    auto ctl = ChildProcess::spawn(argv, log, etcdctlEnvironment());
     if (!ctl) {
         error = "cannot start etcdctl";
         return false;

@@ -55,6 +55,8 @@ public:
     }
     // Runs etcdctl against this server; true when it exits 0.
     bool etcdctl(const std::vector<std::string>& args, std::string& error) const;
+    // The ETCDCTL_* variables that point a plain `etcdctl` (one a script runs) at this server.
+    std::vector<std::string> etcdctlEnvironment() const;
 
 private:
     EtcdProcess(int clientPort, int peerPort, std::optional<Tls> tls, std::vector<std::string> extraClientHosts);

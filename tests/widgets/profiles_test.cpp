@@ -121,7 +121,7 @@ TEST_F(ProfilesTest, AReadOnlyWindowWorksWithAViewersEtcdUser)
     std::string error;
     auto etcd = testing::EtcdProcess::start(error);
     ASSERT_TRUE(etcd) << error;
-    ASSERT_TRUE(testing::enableEtcdRoles(*etcd, "shardmap", error)) << error;
+    ASSERT_TRUE(testing::enableEtcdRoles(*etcd, error)) << error;
     m_storeUri = testing::etcdUriAs(*etcd, "shardmap", "shardmapd");
     startFleet(2);
     addSpace("acme", "s0");

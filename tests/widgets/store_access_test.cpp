@@ -30,7 +30,7 @@ TEST(StoreAccessTest, AnEtcdUserThatMayNotReadIsToldSoAndConnectsOnceGrantedARol
     std::string error;
     auto etcd = testing::EtcdProcess::start(error);
     ASSERT_TRUE(etcd) << error;
-    ASSERT_TRUE(testing::enableEtcdRoles(*etcd, "shardmap", error)) << error;
+    ASSERT_TRUE(testing::enableEtcdRoles(*etcd, error)) << error;
     auto created = core::openStore(testing::etcdUriAs(*etcd, "shardmap", "shardmapd"), true);
     ASSERT_TRUE(created) << created.error().describe();
 
