@@ -117,6 +117,11 @@ std::vector<std::size_t> parseSizes(const std::string& text)
 
 int main(int argc, char** argv)
 {
+    // Answered before anything runs, as every program of the tree answers it.
+    if (argc > 1 && std::string(argv[1]) == "--help") {
+        std::printf("report_bench [--runs N] [--sizes 100,1000,5000] [--ui-size 1000]\n");
+        return 0;
+    }
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     int runs = 3;
