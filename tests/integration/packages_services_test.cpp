@@ -60,6 +60,11 @@ TEST_F(PackagesTest, PurgeRemovesTheLinksThatEnabledTheUnit)
         script("postrm", "purge");
         EXPECT_FALSE(std::filesystem::is_symlink(link)) << "purge left " << link;
         EXPECT_FALSE(std::filesystem::exists(state)) << "purge left " << state;
+
+        // Installed again, it waits for its configuration as a first install does.
+        ASSERT_EQ(runTool(*s_dir, { "/usr/bin/dpkg-deb", "-x", deb(package), root }, "dpkg-x").code, 0);
+        script("postinst", "configure");
+        EXPECT_FALSE(std::filesystem::is_symlink(link)) << "the package installed again came up enabled";
     }
 }
 
