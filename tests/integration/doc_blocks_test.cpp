@@ -253,7 +253,7 @@ TEST(DocBlocks, ThePagesHaveTheirCommandBlocks)
     const auto in = [&](const std::string& page) {
         return std::count_if(blocks.begin(), blocks.end(), [&](const DocBlock& b) { return b.page == page; });
     };
-    EXPECT_EQ(in("README.md"), 4);
+    EXPECT_GE(in("README.md"), 4);
     EXPECT_GE(in("docs/BENCHMARKS.md"), 19);
 }
 
