@@ -12,13 +12,16 @@ inline bool makeTestCertificates(const std::string& dir)
 {
     const std::string script = "cd '" + dir
         + "' && "
-          "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=test-ca 2>/dev/null "
+          "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.pem -days "
+          "2 -subj /CN=test-ca 2>/dev/null "
           "&& "
           "printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > san.ext && "
-          "openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost 2>/dev/null && "
+          "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout server.key -out server.csr "
+          "-subj /CN=localhost 2>/dev/null && "
           "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 "
           "-extfile san.ext 2>/dev/null && "
-          "openssl req -newkey rsa:2048 -nodes -keyout client.key -out client.csr -subj /CN=console 2>/dev/null && "
+          "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout client.key -out client.csr "
+          "-subj /CN=console 2>/dev/null && "
           "openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.pem -days 2 "
           "-extfile san.ext 2>/dev/null";
     return std::system(script.c_str()) == 0;
@@ -44,8 +47,8 @@ inline bool makeAccessTestCertificates(const std::string& dir)
                                "default_crl_days = 2\npolicy = any\nunique_subject = no\n"
                                "copy_extensions = copy\n[any]\ncommonName = supplied\n";
     const auto request = [](const std::string& name, const std::string& subject, const std::string& extra = {}) {
-        return "openssl req -newkey rsa:2048 -nodes -keyout " + name + ".key -out " + name + ".csr -subj " + subject
-            + " " + extra + " 2>/dev/null && ";
+        return "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout " + name + ".key -out "
+            + name + ".csr -subj " + subject + " " + extra + " 2>/dev/null && ";
     };
     const auto sign = [](const std::string& name, const std::string& dates = {}) {
         return "openssl ca -batch -notext -config ca.cnf -in " + name + ".csr -out " + name + ".pem " + dates
@@ -61,7 +64,8 @@ inline bool makeAccessTestCertificates(const std::string& dir)
           "openssl ca -batch -config ca.cnf -gencrl -out ca.crl 2>/dev/null && "
           "openssl ca -batch -config ca.cnf -gencrl -crl_lastupdate 20200101000000Z -crl_nextupdate "
           "20200102000000Z -out expired.crl 2>/dev/null && "
-          "openssl req -x509 -newkey rsa:2048 -nodes -keyout other-ca.key -out other-ca.pem -days 2 "
+          "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout other-ca.key -out "
+          "other-ca.pem -days 2 "
           "-subj /CN=other-ca 2>/dev/null && "
         + request("intruder", "/CN=intruder")
         + "openssl x509 -req -in intruder.csr -CA other-ca.pem -CAkey other-ca.key -CAcreateserial -out "
@@ -80,9 +84,10 @@ inline bool makeAccessTestCertificates(const std::string& dir)
 inline bool makeLookalikeCertificates(const std::string& dir)
 {
     const auto signedAs = [](const std::string& name, const std::string& subject, const std::string& extensions) {
-        return "openssl req -newkey rsa:2048 -nodes -keyout " + name + ".key -out " + name + ".csr -subj '" + subject
-            + "' 2>/dev/null && openssl x509 -req -in " + name + ".csr -CA ca.pem -CAkey ca.key -CAcreateserial -out "
-            + name + ".pem -days 2 " + extensions + " 2>/dev/null";
+        return "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout " + name + ".key -out "
+            + name + ".csr -subj '" + subject + "' 2>/dev/null && openssl x509 -req -in " + name
+            + ".csr -CA ca.pem -CAkey ca.key -CAcreateserial -out " + name + ".pem -days 2 " + extensions
+            + " 2>/dev/null";
     };
     // -subj separates fields with '/', so the URI's slashes are escaped.
     std::string uriSubject = std::string("/CN=") + kControllerIdentity;

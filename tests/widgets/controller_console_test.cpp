@@ -37,7 +37,8 @@ using testing::waitFor;
 // A client certificate with CN name, signed by the test CA in dir (NAME.pem, NAME.key).
 bool makeClientCertificate(const std::string& dir, const std::string& name)
 {
-    const std::string script = "cd '" + dir + "' && openssl req -newkey rsa:2048 -nodes -keyout " + name + ".key -out "
+    const std::string script = "cd '" + dir
+        + "' && openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout " + name + ".key -out "
         + name + ".csr -subj /CN=" + name + " 2>/dev/null && openssl x509 -req -in " + name
         + ".csr -CA ca.pem -CAkey ca.key -CAcreateserial -out " + name + ".pem -days 2 2>/dev/null";
     return std::system(script.c_str()) == 0;
