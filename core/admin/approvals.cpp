@@ -2,6 +2,7 @@
 
 #include "core/admin/admin_pages.h"
 #include "core/migration/migration_requests.h"
+#include "core/util/clock.h"
 #include "core/util/json_input.h"
 
 #include <algorithm>
@@ -13,12 +14,6 @@
 namespace shardmap::core {
 
 namespace {
-
-std::int64_t nowUnixMs()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 std::string approvalKey(const std::string& id)
 {

@@ -4,6 +4,7 @@
 #include "core/metrics/process_metrics.h"
 #include "core/node/unparsed_request_interceptor.h"
 #include "core/store/store_uri.h"
+#include "core/util/clock.h"
 #include "core/util/validation.h"
 
 #include <filesystem>
@@ -27,12 +28,6 @@ std::string defaultControllerId()
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
     return std::string(host) + "-" + std::to_string(::getpid());
-}
-
-std::int64_t nowUnixMs()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
 }
 
 Status checkConfig(const ControllerServerConfig& config, const std::string& host)

@@ -52,7 +52,7 @@ Result<std::string> readProcFile(const std::string& path)
     return text;
 }
 
-bool isSpace(char c)
+bool isFieldSeparator(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
@@ -62,10 +62,10 @@ std::vector<std::string_view> splitWhitespace(std::string_view text)
     std::vector<std::string_view> tokens;
     std::size_t i = 0;
     while (i < text.size()) {
-        while (i < text.size() && isSpace(text[i]))
+        while (i < text.size() && isFieldSeparator(text[i]))
             ++i;
         const std::size_t start = i;
-        while (i < text.size() && !isSpace(text[i]))
+        while (i < text.size() && !isFieldSeparator(text[i]))
             ++i;
         if (i > start)
             tokens.push_back(text.substr(start, i - start));

@@ -1,5 +1,7 @@
 #include "core/migration/fleet_facts.h"
 
+#include "core/util/clock.h"
+
 #include <algorithm>
 
 namespace shardmap::core {
@@ -10,12 +12,6 @@ Result<MapSnapshot> readMapSnapshot(MetadataStore& store)
     if (!raw)
         return raw.error();
     return MapSnapshot::decode(*raw);
-}
-
-std::int64_t nowUnixMs()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
 }
 
 FleetFacts::FleetFacts(const MapSnapshot& map, NodeClientPool& nodes)

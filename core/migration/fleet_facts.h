@@ -7,6 +7,7 @@
 #include "core/migration/migration_requests.h"
 #include "core/placement/allocator.h"
 #include "core/plan/planner.h"
+#include "core/util/clock.h"
 
 #include <chrono>
 #include <cstdint>
@@ -19,7 +20,6 @@
 namespace shardmap::core {
 
 Result<MapSnapshot> readMapSnapshot(MetadataStore& store);
-std::int64_t nowUnixMs();
 inline Error refusal(std::string message)
 {
     return makeError(ErrorCode::FailedPrecondition, std::move(message));

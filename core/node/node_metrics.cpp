@@ -1,17 +1,13 @@
 #include "core/node/node_metrics.h"
 
+#include "core/util/clock.h"
+
 #include <algorithm>
 #include <sqlite3.h>
 
 namespace shardmap::core {
 
 namespace {
-
-std::int64_t nowUnixMs()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 double rate(std::uint64_t now, std::uint64_t before, double seconds)
 {

@@ -3,6 +3,7 @@
 #include "core/metrics/process_metrics.h"
 #include "core/node/crl_directory.h"
 #include "core/node/unparsed_request_interceptor.h"
+#include "core/util/clock.h"
 #include "core/util/validation.h"
 
 #include <algorithm>
@@ -36,12 +37,6 @@ std::string defaultNodeId()
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
     return std::string(host);
-}
-
-std::int64_t nowUnixMs()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
 }
 
 } // namespace

@@ -5,7 +5,7 @@ namespace shardmap::core {
 namespace {
 
 // History pages a check reads at a time.
-constexpr std::size_t kPage = 1000;
+constexpr std::size_t kHistoryPage = 1000;
 
 std::string fingerprint(const AuditRecord& record)
 {
@@ -37,7 +37,7 @@ Status AuditChainMonitor::checkLocked()
             return status;
     }
     while (m_verifier.revision() < *current) {
-        auto page = m_store.history(m_verifier.revision(), *current, kPage);
+        auto page = m_store.history(m_verifier.revision(), *current, kHistoryPage);
         if (!page)
             return page.error();
         if (page->empty())

@@ -6,6 +6,7 @@
 #include "core/store/etcd_watch.h"
 #include "core/store/lease_names.h"
 #include "core/store/store_rules.h"
+#include "core/util/clock.h"
 #include "core/util/failpoint.h"
 #include "core/util/secret_file.h"
 #include "core/util/validation.h"
@@ -39,12 +40,6 @@ constexpr std::string_view kDefaultPort = ":2379";
 // many recent audit records, and at most this many keys.
 constexpr std::uint64_t kConflictScanRecords = 100;
 constexpr std::size_t kConflictKeysNamed = 10;
-
-std::int64_t nowUnixMs()
-{
-    const auto now = std::chrono::system_clock::now().time_since_epoch();
-    return std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
-}
 
 std::vector<std::string> split(const std::string& text, char separator)
 {

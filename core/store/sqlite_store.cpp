@@ -3,6 +3,7 @@
 #include "core/store/audit_chain.h"
 #include "core/store/lease_names.h"
 #include "core/store/store_rules.h"
+#include "core/util/clock.h"
 #include "core/util/failpoint.h"
 #include "core/util/validation.h"
 
@@ -62,12 +63,6 @@ std::string schemaSql()
            "INSERT INTO meta(key, value) VALUES ('magic', '"
         + std::string(kMagic) + "'), ('schema_version', " + std::to_string(SqliteStore::kSchemaVersion)
         + "), ('revision', 0);";
-}
-
-std::int64_t nowUnixMs()
-{
-    const auto now = std::chrono::system_clock::now().time_since_epoch();
-    return std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
 }
 
 // SQLite integers are signed; revisions and tokens never come near 2^63, so clamp rather than wrap.
@@ -939,9 +934,9 @@ Status SqliteStore::applyMutation(const Mutation& mutation, std::uint64_t revisi
 
 Status SqliteStore::writeAudit(const CommitRequest& request, std::vector<RecordChange> changes, std::uint64_t revision)
 {
-    auto json = encodeChanges(changes);
-    if (!json)
-        return json.error();
+    auto encoded = encodeChanges(changes);
+    if (!encoded)
+        return encoded.error();
     auto previous = readAuditHash(revision - 1);
     if (!previous)
         return previous.error();
@@ -949,7 +944,7 @@ Status SqliteStore::writeAudit(const CommitRequest& request, std::vector<RecordC
     record.hash = auditChainHash(auditChainPrevious(*previous), record);
     auto& stmt = m_stmts->insertAudit;
     stmt.bind(1, asStored(revision)).bind(2, record.unixMs).bind(3, request.actor).bind(4, request.action);
-    return stmt.bind(5, request.reason).bind(6, *json).bind(7, record.hash).run();
+    return stmt.bind(5, request.reason).bind(6, *encoded).bind(7, record.hash).run();
 }
 
 // The hash of the audit record of revision; empty when there is none or it predates the chain

@@ -8,7 +8,7 @@ namespace shardmap::core {
 
 namespace {
 
-constexpr std::size_t kPage = 500;
+constexpr std::size_t kCopyPage = 500;
 
 std::string isoTime(std::int64_t unixMs)
 {
@@ -50,7 +50,7 @@ Result<CopyResult> copyStore(
 
     std::uint64_t after = 0;
     while (after < source->revision) {
-        auto page = from.history(after, source->revision, kPage);
+        auto page = from.history(after, source->revision, kCopyPage);
         if (!page)
             return page.error();
         if (page->empty())
