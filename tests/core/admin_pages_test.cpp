@@ -126,8 +126,9 @@ TEST_F(AdminPagesTest, RequestsOfOneIdentityAreCountedOneAfterTheOtherWithTheirC
     Approvals approvals(*m_store);
     ChangeWindow window(*m_store, approvals);
     const auto keep = std::chrono::minutes(60);
-    auto first = window.read("bob", std::chrono::hours(24));
-    auto second = window.read("bob", std::chrono::hours(24));
+    const AccessPolicy nobody;
+    auto first = window.read(requesterOf(nobody, "bob"), std::chrono::hours(24));
+    auto second = window.read(requesterOf(nobody, "bob"), std::chrono::hours(24));
     ASSERT_TRUE(first && second);
     ChangeSize one;
     one.spaces = 1;
@@ -151,7 +152,7 @@ TEST_F(AdminPagesTest, RequestsOfOneIdentityAreCountedOneAfterTheOtherWithTheirC
     EXPECT_FALSE(raced.commit(change)) << "every later commit of the request fails the same way";
     EXPECT_EQ(*m_store->currentRevision(), *made);
 
-    auto again = window.read("bob", std::chrono::hours(24));
+    auto again = window.read(requesterOf(nobody, "bob"), std::chrono::hours(24));
     ASSERT_TRUE(again);
     EXPECT_EQ(again->countedSince(0).spaces, 1u);
     EXPECT_EQ(again->countedSince(nowUnixMs() + 1000).spaces, 0u) << "outside the window";
@@ -160,9 +161,40 @@ TEST_F(AdminPagesTest, RequestsOfOneIdentityAreCountedOneAfterTheOtherWithTheirC
     auto stale = own.commit({ { { "spaces/acme", "{}", 0 } }, std::nullopt, std::nullopt, "bob", "migrate", "" });
     ASSERT_FALSE(stale);
     EXPECT_FALSE(own.countChanged());
-    auto olga = window.read("olga", std::chrono::hours(24));
+    auto olga = window.read(requesterOf(nobody, "olga"), std::chrono::hours(24));
     ASSERT_TRUE(olga);
     EXPECT_EQ(olga->countedSince(0).spaces, 0u);
+}
+
+TEST_F(AdminPagesTest, APersonsIdentitiesShareOneCount)
+{
+    auto policy = AccessPolicy::parse(R"({"version": 1, "people": {"bob": ["bob", "token:bob.ci"]}})", "the policy");
+    ASSERT_TRUE(policy) << policy.error().describe();
+    const Requester byCertificate = requesterOf(*policy, "bob");
+    const Requester byToken = requesterOf(*policy, "token:bob.ci");
+    EXPECT_EQ(byCertificate.key, "person:bob");
+    EXPECT_EQ(byToken.key, "person:bob");
+    EXPECT_EQ(byToken.name, "person bob");
+    // A CN bob's DNS namesake is not bob, and an identity no person lists counts alone.
+    EXPECT_EQ(requesterOf(*policy, "dns:bob").key, "dns:bob");
+    EXPECT_EQ(requesterOf(*policy, "olga").key, "olga");
+
+    Approvals approvals(*m_store);
+    ChangeWindow window(*m_store, approvals);
+    auto before = window.read(byCertificate, std::chrono::hours(24));
+    ASSERT_TRUE(before);
+    ChangeSize one;
+    one.spaces = 1;
+    CountedCommits counted(*m_store, window.add(*before, ChangeWindow::entryFor(one), std::chrono::minutes(60)));
+    ASSERT_TRUE(counted.commit(
+        { { { "spaces/acme", "{}", std::nullopt } }, std::nullopt, std::nullopt, "bob", "migrate", "" }));
+    auto seen = window.read(byToken, std::chrono::hours(24));
+    ASSERT_TRUE(seen);
+    EXPECT_EQ(seen->countedSince(0).spaces, 1u) << "the token sees what the certificate moved";
+    auto listed = m_store->list("requesters/");
+    ASSERT_TRUE(listed);
+    ASSERT_EQ(listed->records.size(), 1u);
+    EXPECT_EQ(listed->records.begin()->first, "requesters/person:bob");
 }
 
 TEST(AdminLimits, EveryStoredTextOfAChangeIsBounded)

@@ -6,10 +6,14 @@
 // thresholds count an identity's changes over the policy's window, not one request at a time.
 #include "admin_fixture.h"
 #include "core/admin/approvals.h"
+#include "core/auth/bearer_tokens.h"
 #include "core/client/admin_client.h"
 #include "core/migration/fleet_facts.h"
+#include "shardmap/v1/admin.grpc.pb.h"
 
+#include <cstdio>
 #include <fstream>
+#include <grpcpp/grpcpp.h>
 #include <nlohmann/json.hpp>
 
 using namespace shardmap;
@@ -40,19 +44,37 @@ protected:
         }
     }
 
-    // alice admin, bob and olga operators, vera viewer; `limits` and `approval` as given.
-    void start(const std::string& limits, const std::string& approval)
+    // alice admin, bob and olga operators, vera viewer; `limits` and `approval` as given. With
+    // `people`, also bob's CI token (token:bob.ci, an operator) and that policy entry.
+    void start(const std::string& limits, const std::string& approval, const std::string& people = {})
     {
         std::ofstream(m_dir.file("access.json")) << R"({"version": 1,
-            "roles": {"alice": "admin", "bob": "operator", "olga": "operator", "vera": "viewer"},
+            "roles": {"alice": "admin", "bob": "operator", "olga": "operator", "vera": "viewer",
+                      "token:bob.ci": "operator"},
             "operator_limits": )"
-                + limits + R"(, "approval": )" + approval + "}";
+                + limits + R"(, "approval": )" + approval + (people.empty() ? "" : R"(, "people": )" + people) + "}";
         // Without an executor, what the calls queue stays as they left it.
-        m_controller = ControllerProcess::start(m_dir.file("shardmapd.stderr"),
-            { "--store", storeUri(), "--id", "c1", "--no-executor", "--tls-cert", m_dir.file("server.pem"), "--tls-key",
-                m_dir.file("server.key"), "--tls-ca", m_dir.file("ca.pem"), "--access-policy",
-                m_dir.file("access.json") });
+        std::vector<std::string> args { "--store", storeUri(), "--id", "c1", "--no-executor", "--tls-cert",
+            m_dir.file("server.pem"), "--tls-key", m_dir.file("server.key"), "--tls-ca", m_dir.file("ca.pem"),
+            "--access-policy", m_dir.file("access.json") };
+        if (!people.empty()) {
+            auto token = core::newToken("bob.ci");
+            ASSERT_TRUE(token) << token.error().describe();
+            writeSecretFile(m_dir.file("tokens"), token->line + "\n");
+            std::ofstream(m_dir.file("bob.ci.token")) << token->token << "\n";
+            args.insert(args.end(), { "--tokens", m_dir.file("tokens") });
+        }
+        m_controller = ControllerProcess::start(m_dir.file("shardmapd.stderr"), args);
         ASSERT_TRUE(m_controller);
+    }
+
+    // shardmapctl through the Admin API with bob's CI token.
+    CtlRun asToken(std::vector<std::string> args)
+    {
+        std::vector<std::string> argv { SHARDMAP_CTL_BINARY, "--controller", m_controller->address(), "--controller-ca",
+            m_dir.file("ca.pem"), "--token-file", m_dir.file("bob.ci.token") };
+        argv.insert(argv.end(), args.begin(), args.end());
+        return runProgram(m_dir, argv, {}, "ctl-bob.ci");
     }
 
     // The Admin API as `who`, in this process.
@@ -302,6 +324,57 @@ TEST_F(AdminQuotasTest, LimitsAndThresholdsCountAnIdentitysChangesOverTheWindow)
     EXPECT_EQ(approved.code, 0) << approved.err;
     EXPECT_EQ(as("bob", { "migrate", "umbrella", "--to", "s2" }).code, kRefused);
     expectServing("bob");
+}
+
+TEST_F(AdminQuotasTest, APersonsCertificateAndTokenCountTogether)
+{
+    // bob's certificate and bob's CI token are one person: 4 spaces at most, more than 2 need a
+    // second person, 1 request pending at a time. Each identity alone stays within all three.
+    start(R"({"max_spaces": 4})", R"({"max_spaces": 2, "max_bytes": 0, "max_pending_per_identity": 1})",
+        R"({"bob": ["bob", "token:bob.ci"]})");
+    auto byCertificate = as("bob", { "migrate", "acme", "--to", "s1" });
+    EXPECT_EQ(byCertificate.code, 0) << byCertificate.err;
+    auto byToken = asToken({ "migrate", "globex", "--to", "s2" });
+    EXPECT_EQ(byToken.code, 0) << byToken.err;
+
+    // The token's second space is the person's third: above the approval threshold.
+    auto third = asToken({ "--json", "migrate", "initech", "--to", "s1" });
+    ASSERT_EQ(third.code, kAwaiting) << third.out << third.err;
+    EXPECT_NE(third.out.find("it moves 3 spaces; more than 2 need a second person's approval (with the 2 spaces, "),
+        std::string::npos)
+        << third.out;
+    EXPECT_NE(third.out.find(" person bob moved or asked for in the last 60 minutes)"), std::string::npos) << third.out;
+    const std::string thirdId = third.parsed()["awaiting_approval"]["id"];
+    EXPECT_EQ(third.parsed()["awaiting_approval"]["requested_by"], "token:bob.ci") << third.out;
+
+    // The certificate may not ask for a second approval while the token's is pending.
+    const auto before = map().revision;
+    auto capped = as("bob", { "migrate", "hooli", "--to", "s2" });
+    EXPECT_NE(capped.code, 0) << capped.out;
+    EXPECT_NE(capped.err.find("person bob has 1 request awaiting approval, as many as "
+                              "approval.max_pending_per_identity allows"),
+        std::string::npos)
+        << capped.err;
+    EXPECT_EQ(map().revision, before) << "a refused request commits nothing";
+
+    // Approved, the third counts as made; the token's next request is the person's fourth space.
+    ASSERT_EQ(as("alice", { "approvals", "approve", thirdId }).code, 0);
+    auto fourth = asToken({ "migrate", "hooli", "--to", "s2" });
+    EXPECT_EQ(fourth.code, kAwaiting) << fourth.out << fourth.err;
+    // A fifth is above the operator limit, whichever identity asks.
+    auto fifth = as("bob", { "migrate", "umbrella", "--to", "s1" });
+    EXPECT_EQ(fifth.code, kRefused) << fifth.out << fifth.err;
+    EXPECT_NE(fifth.err.find("bob is an operator; it moves 5 spaces; an operator may move 4 at once, more needs the "
+                             "admin role (with the 4 spaces, "),
+        std::string::npos)
+        << fifth.err;
+    EXPECT_NE(fifth.err.find(" person bob moved or asked for in the last 60 minutes)"), std::string::npos) << fifth.err;
+    EXPECT_EQ(map().spaces.at("umbrella").value.migrationId, "");
+
+    // Another person counts only their own.
+    auto olga = as("olga", { "migrate", "umbrella", "--to", "s1" });
+    EXPECT_EQ(olga.code, 0) << olga.err;
+    expectServing("vera");
 }
 
 TEST_F(AdminQuotasTest, ASpaceIsMeasuredOnItsNodeAndOneThatCannotBeIsRefused)
