@@ -66,6 +66,57 @@ TEST_F(AdminPagesTest, AMapReadInPagesStaysWithinTheBudgetAndSlicesALargeValue)
     EXPECT_EQ(read["bulk/4"], std::string(1u << 20, 'a'));
 }
 
+TEST_F(AdminPagesTest, AKeyTooLongToListIsCutInTheMapAndTheHistoryAndItsPageTokenStaysSmall)
+{
+    // Keys nothing shardmapd writes has, written straight into the store: two longer than a key
+    // is listed (the second shares the first's first 64 KiB) and one of 40 MiB.
+    const std::string longKey = "big/k" + std::string(70 * 1024, 'k');
+    const std::string hugeKey = "big/z" + std::string(40u << 20, 'Z');
+    put("big/a", "whole");
+    put(longKey, "v1");
+    put(longKey + "2", "v2");
+    const std::uint64_t huge = put(hugeKey, "v3");
+    put("big/zz-last", "whole");
+    v1::ReadMapRequest request;
+    request.set_prefix("big/");
+    request.set_page_size(1);
+    std::vector<v1::StoreRecord> read;
+    do {
+        v1::ReadMapResponse response;
+        ASSERT_TRUE(readMapPage(*m_store, request, response));
+        EXPECT_LE(response.ByteSizeLong(), 2 * kMaxListedNameBytes + 1024) << "a cut key and the token naming it";
+        EXPECT_LE(response.next_page_token().size(), kMaxListedNameBytes + 100);
+        read.insert(read.end(), response.records().begin(), response.records().end());
+        request.set_page_token(response.next_page_token());
+    } while (!request.page_token().empty() && read.size() < 10);
+    ASSERT_EQ(read.size(), 5u);
+    EXPECT_EQ(read[0].key(), "big/a");
+    EXPECT_EQ(read[0].value(), "whole");
+    EXPECT_FALSE(read[0].cut());
+    const std::vector<std::string> cut { longKey, longKey + "2", hugeKey };
+    for (std::size_t i = 0; i < cut.size(); ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_TRUE(read[1 + i].cut());
+        EXPECT_EQ(read[1 + i].key(),
+            cut[i].substr(0, kMaxListedNameBytes) + " [cut: " + std::to_string(cut[i].size()) + " bytes]");
+        EXPECT_EQ(read[1 + i].value(), "") << "its value is left out";
+        EXPECT_EQ(read[1 + i].value_size(), 2u);
+    }
+    EXPECT_EQ(read[4].key(), "big/zz-last");
+
+    // Its audit record, too: the key cut, the record saying so.
+    v1::ReadHistoryRequest history;
+    history.set_from_revision(huge - 1);
+    history.set_limit(1);
+    v1::ReadHistoryResponse entries;
+    ASSERT_TRUE(readHistoryPage(*m_store, history, entries));
+    ASSERT_EQ(entries.records_size(), 1);
+    EXPECT_TRUE(entries.records(0).cut());
+    EXPECT_EQ(entries.records(0).changes(0).key(),
+        hugeKey.substr(0, kMaxListedNameBytes) + " [cut: " + std::to_string(hugeKey.size()) + " bytes]");
+    EXPECT_LE(entries.ByteSizeLong(), kMaxItemBytes);
+}
+
 TEST_F(AdminPagesTest, ALaterPageIsRefusedWhenARecordNotYetReadChanged)
 {
     for (const char* key : { "a/1", "a/2", "a/3" })

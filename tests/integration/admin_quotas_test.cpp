@@ -288,6 +288,107 @@ TEST_F(AdminQuotasTest, AStoreLargerThanTheMessageLimitIsReadWholeThroughThePage
     expectServing("vera");
 }
 
+TEST_F(AdminQuotasTest, LeasesComeInPagesAndOneTooLargeForAResponseIsCut)
+{
+    start(R"({"max_spaces": 100})", R"({"max_spaces": 100})");
+    // Written straight into the store: more leases than a page holds, leases whose holders (60
+    // KiB each) fill a page's budget, two names longer than a name is listed (the second shares
+    // the first's first 64 KiB) and one lease whose name and holder are 40 MiB each, more than a
+    // response may carry with the token that names it.
+    const std::string longName = "test/c-" + std::string(70 * 1024, 'n');
+    const std::string hugeName = "test/d-" + std::string(40u << 20, 'N');
+    std::vector<std::string> names;
+    {
+        auto store = core::openStore(storeUri(), false);
+        ASSERT_TRUE(store);
+        const auto lease = [&](const std::string& name, const std::string& holder) {
+            auto granted = (*store)->acquireLease(name, holder, std::chrono::hours(1));
+            ASSERT_TRUE(granted) << granted.error().describe();
+            names.push_back(name);
+        };
+        for (int i = 0; i < 1500; ++i) {
+            char name[32];
+            std::snprintf(name, sizeof name, "test/a-%04d", i);
+            lease(name, "holder");
+        }
+        for (int i = 0; i < 100; ++i) {
+            char name[32];
+            std::snprintf(name, sizeof name, "test/b-%03d", i);
+            lease(name, std::string(60 * 1024, static_cast<char>('a' + i % 26)));
+        }
+        lease(longName, "holder");
+        lease(longName + "2", "holder");
+        lease(hugeName, std::string(40u << 20, 'H'));
+        lease("test/e-last", "holder");
+    }
+
+    // Page by page, as the Admin API gives them: each well below the message limit.
+    core::NodeClientOptions tls;
+    tls.caFile = m_dir.file("ca.pem");
+    tls.certFile = m_dir.file("vera.pem");
+    tls.keyFile = m_dir.file("vera.key");
+    auto credentials = core::clientChannelCredentials(tls);
+    ASSERT_TRUE(credentials);
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(64 * 1024 * 1024);
+    auto stub = v1::Admin::NewStub(grpc::CreateCustomChannel(m_controller->address(), *credentials, args));
+    int pages = 0;
+    const auto readPages = [&](v1::ReadLeasesRequest request) {
+        std::vector<v1::Lease> read;
+        pages = 0;
+        do {
+            grpc::ClientContext context;
+            context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+            v1::ReadLeasesResponse page;
+            const grpc::Status status = stub->ReadLeases(&context, request, &page);
+            EXPECT_TRUE(status.ok()) << "page " << pages << ": " << status.error_message();
+            EXPECT_LT(page.ByteSizeLong(), 8u << 20) << "page " << pages;
+            EXPECT_LE(page.next_page_token().size(), 64u * 1024 + 65) << "page " << pages;
+            read.insert(read.end(), page.leases().begin(), page.leases().end());
+            request.set_page_token(page.next_page_token());
+            ++pages;
+        } while (!request.page_token().empty() && pages < 100);
+        return read;
+    };
+    v1::ReadLeasesRequest request;
+    request.set_prefix("test/");
+    const std::vector<v1::Lease> listed = readPages(request);
+    EXPECT_GE(pages, 3) << "1000 leases a page, and no more than 4 MiB past a page's first";
+
+    // Every lease once, in order; the long ones cut and saying so, the rest whole.
+    ASSERT_EQ(listed.size(), names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        SCOPED_TRACE(i);
+        const v1::Lease& lease = listed[i];
+        if (names[i].size() <= 64 * 1024) {
+            EXPECT_EQ(lease.name(), names[i]);
+            EXPECT_FALSE(lease.cut());
+            continue;
+        }
+        EXPECT_TRUE(lease.cut());
+        EXPECT_EQ(
+            lease.name(), names[i].substr(0, 64 * 1024) + " [cut: " + std::to_string(names[i].size()) + " bytes]");
+    }
+    EXPECT_EQ(listed[1599].holder(), std::string(60 * 1024, 'v')) << "a holder of 60 KiB is whole";
+    EXPECT_EQ(listed[1602].holder(), std::string(64 * 1024, 'H') + " [cut: 41943040 bytes]");
+
+    // One lease a page from test/b-099 on: a page that ends at a cut name goes on after it.
+    request.set_page_token("test/b-099");
+    request.set_page_size(1);
+    const std::vector<v1::Lease> tail = readPages(request);
+    ASSERT_EQ(tail.size(), 4u);
+    for (std::size_t i = 0; i < tail.size(); ++i)
+        EXPECT_EQ(tail[i].name(), listed[1600 + i].name()) << i;
+
+    // The real client reads them whole through the pages, as shardmapctl and the console do.
+    auto vera = client("vera");
+    ASSERT_TRUE(vera);
+    auto leases = vera->readLeases("test/");
+    ASSERT_TRUE(leases) << leases.error().describe();
+    EXPECT_EQ(leases->size(), names.size());
+    expectServing("vera");
+}
+
 TEST_F(AdminQuotasTest, LimitsAndThresholdsCountAnIdentitysChangesOverTheWindow)
 {
     // The issue's case: an operator may move 3 spaces, more than 2 need a second person.
