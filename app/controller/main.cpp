@@ -62,6 +62,12 @@ shardmap::core::ControllerServerConfig parseConfig(
            "long after they ended")
         ->capture_default_str()
         ->check(CLI::Range(0, 604800000));
+    std::int64_t auditRecheckMs = 600000;
+    app.add_option("--audit-recheck-ms", auditRecheckMs,
+           "Verify the audit's whole hash chain again this often while running (the records written since are "
+           "checked every 10 s)")
+        ->capture_default_str()
+        ->check(CLI::Range(1000, 86400000));
     app.add_option("--access-policy", config.accessPolicyFile,
         "Serve the Admin API (shardmap.v1.Admin) with the roles in this JSON file, or in the store's access/policy "
         "with 'store'; re-read when it changes (docs/ACCESS.md)");
@@ -77,6 +83,7 @@ shardmap::core::ControllerServerConfig parseConfig(
     config.runExecutor = !noExecutor;
     config.executor.abandonedQueuing = std::chrono::milliseconds(abandonedMs);
     config.executor.archiveAfter = std::chrono::milliseconds(archiveMs);
+    config.auditRecheck = std::chrono::milliseconds(auditRecheckMs);
     return config;
 }
 

@@ -1,5 +1,7 @@
 #include "core/admin/admin_pages.h"
 
+#include "core/util/sha256.h"
+
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -36,8 +38,49 @@ bool parseNumber(std::string_view text, std::uint64_t& value)
     return error == std::errc() && end == text.data() + text.size() && !text.empty();
 }
 
-// Where the next page of ReadMap starts: after `key`, or at `offset` in its value when the value
-// comes in slices; as of `revision`.
+// Where a page ended among names in order (map keys, lease names), as a token carries it: the
+// name itself, or for a name longer than kMaxListedNameBytes its first bytes, '#' and its SHA-256
+// in hex (longer than any name written whole, so the two cannot be confused).
+constexpr std::size_t kHashTail = 1 + 64;
+
+std::string positionOf(const std::string& name)
+{
+    if (name.size() <= kMaxListedNameBytes)
+        return name;
+    return name.substr(0, utf8Prefix(name, kMaxListedNameBytes)) + "#" + toHex(sha256(name));
+}
+
+struct Position {
+    // The whole name, or (hash not empty) its first bytes.
+    std::string prefix;
+    std::string hash;
+};
+
+Position parsePosition(const std::string& text)
+{
+    if (text.size() <= kMaxListedNameBytes || text[text.size() - kHashTail] != '#')
+        return { text, {} };
+    return { text.substr(0, text.size() - kHashTail), text.substr(text.size() - kHashTail + 1) };
+}
+
+bool isCutName(const std::string& name)
+{
+    return name.size() > kMaxListedNameBytes;
+}
+
+// From `first`, the first name with the hashed position's prefix, the one after the name it
+// names; `first` again when that name is gone (the few sharing its prefix may come again).
+template <typename It, typename NameOf> It afterHashed(It first, It end, const Position& at, NameOf nameOf)
+{
+    for (auto it = first; it != end && nameOf(*it).starts_with(at.prefix); ++it) {
+        if (isCutName(nameOf(*it)) && toHex(sha256(nameOf(*it))) == at.hash)
+            return std::next(it);
+    }
+    return first;
+}
+
+// Where the next page of ReadMap starts: after the key `key` names (positionOf), or at `offset`
+// in its value when the value comes in slices; as of `revision`.
 struct MapToken {
     std::uint64_t revision = 0;
     std::uint64_t offset = 0;
@@ -79,9 +122,11 @@ Status restIsAsOf(MetadataStore& store, const std::string& prefix, const MapToke
     auto history = store.history(token.revision, now, kMaxRevisionsWhilePaging + 1);
     if (!history)
         return mapMovedOn("its history cannot be read (" + history.error().message + ")", token.revision);
+    // A hashed position counts every key with its prefix as unread: the change may be to it.
+    const std::string readUpTo = parsePosition(token.key).prefix;
     for (const AuditRecord& record : *history) {
         for (const RecordChange& change : record.changes) {
-            const bool unread = change.key > token.key || (token.offset > 0 && change.key == token.key);
+            const bool unread = change.key > readUpTo || (token.offset > 0 && change.key == token.key);
             if (change.key.starts_with(prefix) && unread)
                 return mapMovedOn(
                     change.key + " changed at revision " + std::to_string(record.revision), token.revision);
@@ -96,9 +141,14 @@ Result<RecordIt> pageStart(const StoreSnapshot& snapshot, const MapToken* token)
 {
     if (!token)
         return snapshot.records.begin();
+    const Position at = parsePosition(token->key);
+    if (token->offset == 0 && at.hash.empty())
+        return snapshot.records.upper_bound(at.prefix);
     if (token->offset == 0)
-        return snapshot.records.upper_bound(token->key);
-    const auto found = snapshot.records.find(token->key);
+        return afterHashed(snapshot.records.lower_bound(at.prefix), snapshot.records.end(), at,
+            [](const auto& record) -> const std::string& { return record.first; });
+    // Only a value whose key is listed whole comes in slices.
+    const auto found = at.hash.empty() ? snapshot.records.find(at.prefix) : snapshot.records.end();
     if (found == snapshot.records.end() || token->offset >= found->second.value.size())
         return badToken("the ReadMap");
     return found;
@@ -123,6 +173,20 @@ v1::AuditEntry toEntry(const AuditRecord& record)
     return entry;
 }
 
+// The leases (sorted by name) after the one a page token names; all of them without a token.
+std::vector<LeaseGrant>::const_iterator leasesAfter(const std::vector<LeaseGrant>& leases, const std::string& token)
+{
+    if (token.empty())
+        return leases.begin();
+    const Position at = parsePosition(token);
+    const auto byName = [](const LeaseGrant& lease, const std::string& name) { return lease.name < name; };
+    if (!at.hash.empty())
+        return afterHashed(std::lower_bound(leases.begin(), leases.end(), at.prefix, byName), leases.end(), at,
+            [](const LeaseGrant& lease) -> const std::string& { return lease.name; });
+    return std::upper_bound(leases.begin(), leases.end(), at.prefix,
+        [](const std::string& name, const LeaseGrant& lease) { return name < lease.name; });
+}
+
 } // namespace
 
 std::size_t pageSize(std::uint32_t asked, std::size_t fallback, std::size_t most)
@@ -141,10 +205,14 @@ void cutToItemLimit(v1::AuditEntry& entry)
 {
     if (entry.ByteSizeLong() <= kMaxItemBytes)
         return;
-    // Each text gets an equal share of the limit; keys and revisions stay whole.
+    // Each text gets an equal share of the limit; revisions stay whole, and so do keys up to
+    // kMaxListedNameBytes.
     const std::size_t share = kMaxItemBytes / (1 + 2 * static_cast<std::size_t>(entry.changes_size()));
     entry.set_reason(cutText(entry.reason(), share));
+    entry.set_actor(cutText(entry.actor(), kMaxListedNameBytes));
+    entry.set_action(cutText(entry.action(), kMaxListedNameBytes));
     for (v1::AuditChange& change : *entry.mutable_changes()) {
+        change.set_key(cutText(change.key(), kMaxListedNameBytes));
         if (change.has_before())
             change.set_before(cutText(change.before(), share));
         if (change.has_after())
@@ -193,23 +261,34 @@ Status readMapPage(MetadataStore& store, const v1::ReadMapRequest& request, v1::
     std::uint64_t offset = token ? token->offset : 0;
     const std::size_t most = pageSize(request.page_size(), 1000, 10000);
     std::size_t used = 0;
+    const std::string* last = nullptr;
     for (auto record = *it; record != snapshot->records.end(); ++record, offset = 0) {
         const std::string& value = record->second.value;
-        const std::size_t fixed = kRecordOverhead + record->first.size();
+        const bool cut = isCutName(record->first);
+        const std::size_t fixed = kRecordOverhead + (cut ? kMaxListedNameBytes + 32 : record->first.size());
         const std::size_t left = used + fixed < kPageBudgetBytes ? kPageBudgetBytes - used - fixed : 0;
-        const std::size_t rest = value.size() - offset;
-        if (response.records_size() > 0 && (rest > left || static_cast<std::size_t>(response.records_size()) >= most)) {
-            response.set_next_page_token(encodeToken({ revision, 0, response.records().rbegin()->key() }));
+        const std::size_t rest = cut ? 0 : value.size() - offset;
+        if (last && (rest > left || static_cast<std::size_t>(response.records_size()) >= most)) {
+            response.set_next_page_token(encodeToken({ revision, 0, positionOf(*last) }));
             return {};
+        }
+        last = &record->first;
+        v1::StoreRecord* out = response.add_records();
+        out->set_create_revision(record->second.createRevision);
+        out->set_mod_revision(record->second.modRevision);
+        if (cut) {
+            // No use to a reader without its key, and a key this long could fill the response.
+            out->set_key(cutText(record->first, kMaxListedNameBytes));
+            out->set_value_size(value.size());
+            out->set_cut(true);
+            used += fixed;
+            continue;
         }
         // The page's first record: whole when it fits, else its value's next slice.
         const std::size_t room = std::max<std::size_t>(left, 64 * 1024);
         const std::size_t take = rest <= room ? rest : utf8Prefix(std::string_view(value).substr(offset), room);
-        v1::StoreRecord* out = response.add_records();
         out->set_key(record->first);
         out->set_value(value.substr(offset, take));
-        out->set_create_revision(record->second.createRevision);
-        out->set_mod_revision(record->second.modRevision);
         if (take < value.size()) {
             out->set_value_offset(offset);
             out->set_value_size(value.size());
@@ -262,23 +341,24 @@ Status readLeasesPage(MetadataStore& store, const v1::ReadLeasesRequest& request
     if (!leases)
         return leases.error();
     std::sort(leases->begin(), leases->end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    const auto start = leasesAfter(*leases, request.page_token());
     const std::size_t most = pageSize(request.page_size(), 1000, 10000);
     std::size_t used = 0;
-    for (const LeaseGrant& lease : *leases) {
-        if (!request.page_token().empty() && lease.name <= request.page_token())
-            continue;
-        const std::size_t size = kRecordOverhead + lease.name.size() + lease.holder.size();
-        if (response.leases_size() > 0
+    for (auto lease = start; lease != leases->end(); ++lease) {
+        v1::Lease out;
+        out.set_name(cutText(lease->name, kMaxListedNameBytes));
+        out.set_holder(cutText(lease->holder, kMaxListedNameBytes));
+        out.set_token(lease->token);
+        out.set_expires_unix_ms(lease->expiresUnixMs);
+        out.set_cut(isCutName(lease->name) || isCutName(lease->holder));
+        const std::size_t size = kRecordOverhead + out.name().size() + out.holder().size();
+        if (lease != start
             && (used + size > kPageBudgetBytes || static_cast<std::size_t>(response.leases_size()) >= most)) {
-            response.set_next_page_token(response.leases().rbegin()->name());
+            response.set_next_page_token(positionOf(std::prev(lease)->name));
             return {};
         }
         used += size;
-        v1::Lease* out = response.add_leases();
-        out->set_name(lease.name);
-        out->set_holder(lease.holder);
-        out->set_token(lease.token);
-        out->set_expires_unix_ms(lease.expiresUnixMs);
+        *response.add_leases() = std::move(out);
     }
     return {};
 }

@@ -5,7 +5,10 @@
 // at most the page size and, past its first item, no more than kPageBudgetBytes; its token names
 // where the next page starts. A map value larger than the budget comes in slices over several
 // pages (StoreRecord.value_offset); an audit record or an approval larger than kMaxItemBytes,
-// which only a store written before these limits holds, has its texts cut and says so.
+// which only a store written before these limits holds, has its texts cut and says so. So has a
+// map key, a lease's name or holder longer than kMaxListedNameBytes, which nothing shardmapd
+// writes has but a direct write into the store can: a page that ends at one names it in its
+// token by its first bytes and its SHA-256, so that the token stays small too.
 
 #include "core/store/metadata_store.h"
 #include "shardmap/v1/admin.pb.h"
@@ -21,6 +24,9 @@ inline constexpr std::size_t kPageBudgetBytes = 4 * 1024 * 1024;
 // Larger than any record a request within core/admin/admin_limits.h makes: an approval with the
 // largest plan, the audit record of a step on it (before and after).
 inline constexpr std::size_t kMaxItemBytes = 16 * 1024 * 1024;
+// A map key, lease name or lease holder longer than this is listed cut (" [cut: N bytes]"); a
+// map record whose key is cut comes without its value (StoreRecord.cut).
+inline constexpr std::size_t kMaxListedNameBytes = 64 * 1024;
 // Changes between a ReadMap's first page and a later one that are looked through to tell that
 // the rest of the map is still as of the first page; more: ABORTED, read again.
 inline constexpr std::size_t kMaxRevisionsWhilePaging = 10000;

@@ -13,9 +13,9 @@ using nlohmann::json;
 
 namespace {
 
-std::string requesterKey(const std::string& identity)
+std::string requesterKey(const Requester& requester)
 {
-    return std::string(kRequestersPrefix) + identity;
+    return std::string(kRequestersPrefix) + requester.key;
 }
 
 bool stillAsked(const std::string& state)
@@ -28,13 +28,13 @@ bool made(const std::string& state)
     return state == "applying" || state == "applied" || state == "approved";
 }
 
-std::string encodeEntries(const std::string& identity, const std::vector<WindowEntry>& entries)
+std::string encodeEntries(const std::string& requester, const std::vector<WindowEntry>& entries)
 {
     json list = json::array();
     for (const WindowEntry& entry : entries)
         list.push_back({ { "unix_ms", entry.unixMs }, { "spaces", entry.spaces }, { "bytes", entry.bytes },
             { "approval", entry.approval }, { "id", entry.id } });
-    return json { { "identity", identity }, { "changes", list } }.dump();
+    return json { { "requester", requester }, { "changes", list } }.dump();
 }
 
 Result<std::vector<WindowEntry>> decodeEntries(const std::string& text)
@@ -52,6 +52,15 @@ Result<std::vector<WindowEntry>> decodeEntries(const std::string& text)
 }
 
 } // namespace
+
+Requester requesterOf(const AccessPolicy& policy, const std::string& identity)
+{
+    const auto parsed = parseIdentity(identity);
+    const auto person = parsed ? policy.personOf(*parsed) : std::nullopt;
+    if (!person)
+        return { identity, identity };
+    return { "person:" + *person, "person " + *person };
+}
 
 ChangeSize RecentChanges::countedSince(std::int64_t sinceUnixMs) const
 {
@@ -80,14 +89,15 @@ ChangeWindow::ChangeWindow(MetadataStore& store, Approvals& approvals)
 {
 }
 
-Result<RecentChanges> ChangeWindow::read(const std::string& identity, std::chrono::hours expireAfter)
+Result<RecentChanges> ChangeWindow::read(const Requester& requester, std::chrono::hours expireAfter)
 {
     RecentChanges recent;
-    recent.identity = identity;
-    auto listed = m_store.list(requesterKey(identity));
+    recent.requester = requester;
+    const std::string key = requesterKey(requester);
+    auto listed = m_store.list(key);
     if (!listed)
         return listed.error();
-    const auto found = listed->records.find(requesterKey(identity));
+    const auto found = listed->records.find(key);
     if (found == listed->records.end())
         return recent;
     auto entries = decodeEntries(found->second.value);
@@ -122,7 +132,7 @@ Mutation ChangeWindow::add(const RecentChanges& recent, const WindowEntry& entry
             kept.push_back(old);
     }
     kept.push_back(entry);
-    return { requesterKey(recent.identity), encodeEntries(recent.identity, kept), recent.modRevision };
+    return { requesterKey(recent.requester), encodeEntries(recent.requester.key, kept), recent.modRevision };
 }
 
 CountedCommits::CountedCommits(MetadataStore& store, Mutation count)

@@ -1,17 +1,21 @@
 #pragma once
 
-// What one identity changed through the Admin API lately (issue 25), so that operator limits,
-// approval thresholds and the cap on pending requests hold for an identity over a window of time
-// and not only per request: four single migrations are four spaces. Kept in the store beside the
-// map under requesters/<identity> (JSON), written by shardmapd only, one entry per moving change
-// made and per approval requested, each in the same commit as the change or the request (one
-// audit record), conditional on the record being as it was read: two requests of one identity
-// racing are counted one after the other, and a change that is not made is not counted. Entries
-// that no window and no pending approval needs any more are dropped at the next write, so the
-// record stays small.
+// What one requester changed through the Admin API lately (issue 25), so that operator limits,
+// approval thresholds and the cap on pending requests hold for a requester over a window of time
+// and not only per request: four single migrations are four spaces. A requester is the person the
+// policy's `people` puts the caller's identity under, so that one person's certificates and tokens
+// share one count, else the identity alone. Kept in the store beside the map under
+// requesters/<identity> or requesters/person:<name> (JSON), written by shardmapd only, one entry
+// per moving change made and per approval requested, each in the same commit as the change or the
+// request (one audit record), conditional on the record being as it was read: two requests of one
+// requester racing are counted one after the other, and a change that is not made is not counted.
+// Entries that no window and no pending approval needs any more are dropped at the next write, so
+// the record stays small. When the policy puts an identity under a person, the person's count
+// starts empty: what the identity moved before is in its own record, which is no longer read.
 
 #include "core/admin/admin_changes.h"
 #include "core/admin/approvals.h"
+#include "core/auth/access_policy.h"
 #include "core/store/metadata_store.h"
 
 #include <chrono>
@@ -24,6 +28,17 @@ namespace shardmap::core {
 
 inline constexpr std::string_view kRequestersPrefix = "requesters/";
 
+// Whose count a request goes into.
+struct Requester {
+    // Names the record: the identity's written form, or "person:NAME" (a form no identity has:
+    // core/auth/peer_identity.h).
+    std::string key;
+    // For messages: the identity, or "person NAME".
+    std::string name;
+};
+// The person the policy puts the identity under, else the identity itself.
+Requester requesterOf(const AccessPolicy& policy, const std::string& identity);
+
 struct WindowEntry {
     std::int64_t unixMs = 0;
     std::uint64_t spaces = 0;
@@ -34,9 +49,9 @@ struct WindowEntry {
     std::string id;
 };
 
-// An identity's entries as the store holds them, with the state of each approval they asked for.
+// A requester's entries as the store holds them, with the state of each approval they asked for.
 struct RecentChanges {
-    std::string identity;
+    Requester requester;
     std::vector<WindowEntry> entries;
     // Approval id -> state as Approvals::get gives it ("expired" when undecided too long); an
     // approval removed from the store is absent.
@@ -55,7 +70,7 @@ class ChangeWindow {
 public:
     ChangeWindow(MetadataStore& store, Approvals& approvals);
 
-    Result<RecentChanges> read(const std::string& identity, std::chrono::hours expireAfter);
+    Result<RecentChanges> read(const Requester& requester, std::chrono::hours expireAfter);
     // The mutation that adds entry to recent, dropping entries older than keep that no pending
     // approval holds; conditional on the record being as read (Conflict otherwise).
     Mutation add(const RecentChanges& recent, const WindowEntry& entry, std::chrono::milliseconds keep) const;
@@ -70,7 +85,7 @@ private:
 // The store as a change made through the Admin API sees it: its first commit also carries the
 // requester's count (ChangeWindow::add), so that the change and its count are made together or
 // not at all. When that commit fails because the count changed meanwhile (another request of the
-// same identity), countChanged() says so and every later commit fails the same way: the request
+// same requester), countChanged() says so and every later commit fails the same way: the request
 // is to be judged again.
 class CountedCommits final : public MetadataStore {
 public:

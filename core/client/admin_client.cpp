@@ -214,6 +214,9 @@ Result<StoreSnapshot> AdminClient::readMapOnce(const std::string& prefix)
             return read.error();
         snapshot.revision = read->revision();
         for (const v1::StoreRecord& record : read->records()) {
+            // A key too long to list whole (a direct write into the store) names no record of the map.
+            if (record.cut())
+                continue;
             StoredRecord& stored = snapshot.records[record.key()];
             // A value larger than a page comes in slices, in order.
             if (record.value_offset() > 0) {

@@ -181,13 +181,21 @@ PreparedChange countedWith(const PreparedChange& prepared, const ChangeSize& rec
 
 // " (with the 3 spaces, 1.0 GiB bob moved or asked for in the last 60 minutes)", or nothing.
 std::string recentNote(
-    const std::string& identity, const PreparedChange& prepared, const ChangeSize& recent, std::chrono::minutes window)
+    const Requester& requester, const PreparedChange& prepared, const ChangeSize& recent, std::chrono::minutes window)
 {
     if (!movesSpaces(prepared) || (recent.spaces == 0 && recent.bytes == 0))
         return {};
     return " (with the " + std::to_string(recent.spaces) + (recent.spaces == 1 ? " space, " : " spaces, ")
-        + formatBytes(recent.bytes) + " " + identity + " moved or asked for in the last "
+        + formatBytes(recent.bytes) + " " + requester.name + " moved or asked for in the last "
         + std::to_string(window.count()) + " minutes)";
+}
+
+Error pendingCapReached(const Requester& requester, std::uint64_t pending)
+{
+    return makeError(ErrorCode::ResourceExhausted,
+        requester.name + " has " + std::to_string(pending) + (pending == 1 ? " request" : " requests")
+            + " awaiting approval, as many as approval.max_pending_per_identity allows; wait for a decision or "
+              "remove one (shardmapctl approvals remove ID)");
 }
 
 } // namespace
@@ -224,7 +232,8 @@ Result<v1::ChangeResponse> AdminService::changeCounted(
     const AdminCaller& caller, const PreparedChange& prepared, const std::string& reason)
 {
     const auto policy = m_access.policy->current();
-    auto recent = m_window.read(caller.identity, policy->approval.expireAfter);
+    const Requester requester = requesterOf(*policy, caller.identity);
+    auto recent = m_window.read(requester, policy->approval.expireAfter);
     if (!recent)
         return recent.error();
     const ChangeSize forLimits = recentWithin(*recent, policy->operatorLimits.window);
@@ -232,7 +241,7 @@ Result<v1::ChangeResponse> AdminService::changeCounted(
     const Role least = requiredRole(limited, policy->operatorLimits);
     if (caller.role < least) {
         const std::string why = whyRole(limited, policy->operatorLimits)
-            + recentNote(caller.identity, prepared, forLimits, policy->operatorLimits.window);
+            + recentNote(requester, prepared, forLimits, policy->operatorLimits.window);
         log(LogLevel::Info,
             "refused " + changeKind(prepared.change) + " by " + caller.identity + " (" + roleName(caller.role)
                 + "): " + why);
@@ -244,13 +253,10 @@ Result<v1::ChangeResponse> AdminService::changeCounted(
     std::string because = approvalNeed(countedWith(prepared, forApproval), policy->approval);
     if (because.empty())
         return makeCounted(caller, prepared, actor, *recent);
-    because += recentNote(caller.identity, prepared, forApproval, policy->approval.window);
+    because += recentNote(requester, prepared, forApproval, policy->approval.window);
     const std::uint64_t cap = policy->approval.maxPendingPerIdentity;
     if (cap != 0 && recent->pending() >= cap)
-        return makeError(ErrorCode::ResourceExhausted,
-            caller.identity + " has " + std::to_string(recent->pending())
-                + " requests awaiting approval, as many as approval.max_pending_per_identity allows; wait for a "
-                  "decision or remove one (shardmapctl approvals remove ID)");
+        return pendingCapReached(requester, recent->pending());
     const std::string id = newApprovalId();
     const auto keep = std::max(policy->operatorLimits.window, policy->approval.window);
     auto approval = m_approvals.request(

@@ -95,6 +95,7 @@ Result<std::unique_ptr<ControllerServer>> ControllerServer::start(ControllerServ
         server->m_watchdog = std::thread([raw = server.get()] { raw->watchdogLoop(); });
     }
     server->m_presence = std::thread([raw = server.get()] { raw->presenceLoop(); });
+    server->m_auditWatch = std::thread([raw = server.get()] { raw->auditLoop(); });
     return server;
 }
 
@@ -243,6 +244,8 @@ void ControllerServer::shutdown(std::chrono::milliseconds grace)
     }
     if (m_presence.joinable())
         m_presence.join();
+    if (m_auditWatch.joinable())
+        m_auditWatch.join();
     // No migration step may run once the lease is given back.
     m_executor.reset();
     // The lease goes back before the calls in flight are drained: those are router calls, which
@@ -320,6 +323,33 @@ void ControllerServer::presenceLoop()
     lock.unlock();
     if (grant)
         (void)m_store->releaseLease(*grant);
+}
+
+void ControllerServer::auditLoop()
+{
+    constexpr std::chrono::milliseconds kCheckEvery { 10000 };
+    const auto interval = std::min(kCheckEvery, m_config.auditRecheck);
+    auto wholeDue = std::chrono::steady_clock::now() + m_config.auditRecheck;
+    std::string lastError;
+    std::unique_lock lock(m_electionMutex);
+    // A break stays reported until a restart: once one is found, there is nothing more to say.
+    while (!m_stopping && !m_audit->broken()) {
+        m_electionWake.wait_for(lock, interval, [this] { return m_stopping; });
+        if (m_stopping)
+            break;
+        lock.unlock();
+        const bool whole = std::chrono::steady_clock::now() >= wholeDue;
+        if (whole)
+            wholeDue = std::chrono::steady_clock::now() + m_config.auditRecheck;
+        const auto checked = whole ? m_audit->checkWhole() : m_audit->check();
+        if (!checked && checked.error().describe() != lastError) {
+            lastError = checked.error().describe();
+            log(LogLevel::Warn, "cannot check the audit's hash chain: " + lastError);
+        } else if (checked) {
+            lastError.clear();
+        }
+        lock.lock();
+    }
 }
 
 void ControllerServer::watchdogLoop()

@@ -62,6 +62,10 @@ struct ControllerServerConfig {
     LogSink log;
     // HOST:PORT of the Prometheus endpoint (GET /metrics); empty: none.
     std::string metricsListen;
+    // While running, the audit's hash chain is checked every 10 s (the records written since and
+    // the newest one verified) and verified whole again this often, so that an edit of any record
+    // is noticed without a restart (docs/SHARD_MAP.md, "The audit's hash chain").
+    std::chrono::milliseconds auditRecheck { 600000 };
     // The Admin API's role file (docs/ACCESS.md); empty: no shardmap.v1.Admin service.
     std::string accessPolicyFile;
     // Its bearer-token file (hashes only); empty: no tokens, client certificates only.
@@ -102,6 +106,7 @@ private:
     void electionTick();
     void watchdogLoop();
     void presenceLoop();
+    void auditLoop();
     void onAcquired(const Result<LeaseGrant>& grant);
     void onRenewed(const Result<LeaseGrant>& renewed);
     void becomeLeader(const LeaseGrant& grant);
@@ -121,7 +126,8 @@ private:
     std::mutex m_healthMutex;
     bool m_healthClosed = false;
     std::unique_ptr<MetadataStore> m_store;
-    // Checks the audit's hash chain at start and whenever the store's access policy is read.
+    // Checks the audit's hash chain at start, on a timer (auditLoop) and whenever the store's
+    // access policy is read.
     std::unique_ptr<AuditChainMonitor> m_audit;
     std::unique_ptr<NodeClientPool> m_nodes;
     std::unique_ptr<Router> m_router;
@@ -141,6 +147,9 @@ private:
     // Renews this replica's presence lease; its own thread, so that a store that stalls the
     // call never delays the executor lease's renewal.
     std::thread m_presence;
+    // Checks the audit while shardmapd runs; its own thread, as a check of the whole history may
+    // take a while.
+    std::thread m_auditWatch;
     std::atomic<std::int64_t> m_grantExpiresUnixMs { 0 };
     // Orders the watchdog's step-down against the election thread's acting on a store answer.
     std::mutex m_transitionMutex;

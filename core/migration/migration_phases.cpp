@@ -426,12 +426,14 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::abortCutover(
     }
     SpaceRecord& sp = ctx.sp();
     const auto started = std::chrono::steady_clock::now();
-    // The target keeps receiving dual writes at the new epoch; the source owns it again.
-    if (auto status = own(ctx, m.target, SpaceRole::MigrationTarget, fenceEpoch); !status)
-        log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe());
     const std::uint32_t aborts = m.cutoverAborts + 1;
     const int attempts = static_cast<int>(std::min<std::uint32_t>(aborts - 1, 5));
-    sp.epoch = std::max(sp.epoch, fenceEpoch);
+    // An epoch above the fence's: the source owns the space again by an epoch it never held
+    // fenced, so no node lifts a fence at the epoch it was set at, and a late copy of this fence
+    // (a deposed leader's call) is refused as stale rather than holding the space's writes. The
+    // nodes are told after the commit: told before, a target at this epoch would refuse the
+    // writes of a cutover another committer made meanwhile at the fence's.
+    sp.epoch = fenceEpoch + 1;
     m.backfilled = true;
     m.notBeforeUnixMs = nowUnixMs() + 1000LL * (1 << attempts);
     m.cutoverAborts = aborts;
@@ -440,6 +442,9 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::abortCutover(
             ctx, MigrationPhase::DualWrite, "dual writing; cutover retried later", "migration-cutover-abort", why);
         !committed)
         return committed.error();
+    // Dual writes the target misses until it is told are repaired by the verify that comes next.
+    if (auto status = own(ctx, m.target, SpaceRole::MigrationTarget, sp.epoch); !status)
+        log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe());
     if (auto status = own(ctx, m.source, SpaceRole::Owner, sp.epoch); !status)
         log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
     recordCutover({ m.id,

@@ -341,10 +341,11 @@ Status Router::reconcileEpoch(const Route& fresh, const Error& refusal)
 {
     // The map is the truth: a node holding an older epoch for the owner shard missed a push
     // (restart, lost call) and is told the map's ownership. So is one holding the map's own epoch
-    // in a role that refuses writes (issue 14): a cutover aborted after the map committed the
-    // fence's epoch with the source still owner, and the executor's call re-owning the source was
-    // lost or it died there; without this the space stays unwritable until the executor's next
-    // step, forever while it is paused. A node holding a newer epoch than the map has is left
+    // in a role that refuses writes (issue 14): a cutover aborted by a shardmapd from before issue
+    // 25 committed the fence's epoch with the source still owner, and the executor's call
+    // re-owning the source was lost or it died there; without this the space stays unwritable
+    // until the executor's next step, forever while it is paused. (An abort now commits an epoch
+    // above the fence's, which this finds behind.) A node holding a newer epoch than the map has is left
     // alone (a cutover in progress holds the space's writes): the map will catch up, or the write
     // fails after retries.
     const std::uint64_t held = heldEpoch(refusal);

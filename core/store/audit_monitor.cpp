@@ -27,6 +27,15 @@ Status AuditChainMonitor::check()
     return checkLocked();
 }
 
+Status AuditChainMonitor::checkWhole()
+{
+    auto whole = verifyAuditChain(m_store, false);
+    if (!whole)
+        return whole.error();
+    noteBreak(whole->broken);
+    return check();
+}
+
 Status AuditChainMonitor::checkLocked()
 {
     auto current = m_store.currentRevision();

@@ -17,7 +17,8 @@ namespace shardmap::core {
 // shardmapd's watch over the audit: the first check() verifies the whole history, each later one
 // the records written since and that the newest record it verified still has the hash it had
 // then (so a rewrite of what it verified is noticed even when the rewriter recomputed the chain
-// after it). A break stays reported until the process restarts, and is logged at error level
+// after it); checkWhole() verifies the whole history again, for an edit of an older record that
+// left the newest alone. A break stays reported until the process restarts, and is logged at error level
 // once. For the tracked keys (the store's access policy), checkLive() says whether a live record
 // is what the newest audit record of its key wrote; a record that is not (a write that bypassed
 // the audit) is logged at error level and listed by unauditedKeys() until an audited write of
@@ -38,6 +39,9 @@ public:
     // Reads and verifies the records written since the last check (the whole history the first
     // time). An error only when the store could not be read.
     Status check();
+    // Verifies the whole history again, then as check(). It does not hold up check() and
+    // checkLive() meanwhile.
+    Status checkWhole();
     // Checks the audit, then whether the key's record in `read` (a list() or snapshot() that
     // holds it, or holds no record when the key is absent) is the one the audit wrote. A tracked
     // key only. Unaudited comes with why in *why.

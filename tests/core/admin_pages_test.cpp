@@ -66,6 +66,57 @@ TEST_F(AdminPagesTest, AMapReadInPagesStaysWithinTheBudgetAndSlicesALargeValue)
     EXPECT_EQ(read["bulk/4"], std::string(1u << 20, 'a'));
 }
 
+TEST_F(AdminPagesTest, AKeyTooLongToListIsCutInTheMapAndTheHistoryAndItsPageTokenStaysSmall)
+{
+    // Keys nothing shardmapd writes has, written straight into the store: two longer than a key
+    // is listed (the second shares the first's first 64 KiB) and one of 40 MiB.
+    const std::string longKey = "big/k" + std::string(70 * 1024, 'k');
+    const std::string hugeKey = "big/z" + std::string(40u << 20, 'Z');
+    put("big/a", "whole");
+    put(longKey, "v1");
+    put(longKey + "2", "v2");
+    const std::uint64_t huge = put(hugeKey, "v3");
+    put("big/zz-last", "whole");
+    v1::ReadMapRequest request;
+    request.set_prefix("big/");
+    request.set_page_size(1);
+    std::vector<v1::StoreRecord> read;
+    do {
+        v1::ReadMapResponse response;
+        ASSERT_TRUE(readMapPage(*m_store, request, response));
+        EXPECT_LE(response.ByteSizeLong(), 2 * kMaxListedNameBytes + 1024) << "a cut key and the token naming it";
+        EXPECT_LE(response.next_page_token().size(), kMaxListedNameBytes + 100);
+        read.insert(read.end(), response.records().begin(), response.records().end());
+        request.set_page_token(response.next_page_token());
+    } while (!request.page_token().empty() && read.size() < 10);
+    ASSERT_EQ(read.size(), 5u);
+    EXPECT_EQ(read[0].key(), "big/a");
+    EXPECT_EQ(read[0].value(), "whole");
+    EXPECT_FALSE(read[0].cut());
+    const std::vector<std::string> cut { longKey, longKey + "2", hugeKey };
+    for (std::size_t i = 0; i < cut.size(); ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_TRUE(read[1 + i].cut());
+        EXPECT_EQ(read[1 + i].key(),
+            cut[i].substr(0, kMaxListedNameBytes) + " [cut: " + std::to_string(cut[i].size()) + " bytes]");
+        EXPECT_EQ(read[1 + i].value(), "") << "its value is left out";
+        EXPECT_EQ(read[1 + i].value_size(), 2u);
+    }
+    EXPECT_EQ(read[4].key(), "big/zz-last");
+
+    // Its audit record, too: the key cut, the record saying so.
+    v1::ReadHistoryRequest history;
+    history.set_from_revision(huge - 1);
+    history.set_limit(1);
+    v1::ReadHistoryResponse entries;
+    ASSERT_TRUE(readHistoryPage(*m_store, history, entries));
+    ASSERT_EQ(entries.records_size(), 1);
+    EXPECT_TRUE(entries.records(0).cut());
+    EXPECT_EQ(entries.records(0).changes(0).key(),
+        hugeKey.substr(0, kMaxListedNameBytes) + " [cut: " + std::to_string(hugeKey.size()) + " bytes]");
+    EXPECT_LE(entries.ByteSizeLong(), kMaxItemBytes);
+}
+
 TEST_F(AdminPagesTest, ALaterPageIsRefusedWhenARecordNotYetReadChanged)
 {
     for (const char* key : { "a/1", "a/2", "a/3" })
@@ -126,8 +177,9 @@ TEST_F(AdminPagesTest, RequestsOfOneIdentityAreCountedOneAfterTheOtherWithTheirC
     Approvals approvals(*m_store);
     ChangeWindow window(*m_store, approvals);
     const auto keep = std::chrono::minutes(60);
-    auto first = window.read("bob", std::chrono::hours(24));
-    auto second = window.read("bob", std::chrono::hours(24));
+    const AccessPolicy nobody;
+    auto first = window.read(requesterOf(nobody, "bob"), std::chrono::hours(24));
+    auto second = window.read(requesterOf(nobody, "bob"), std::chrono::hours(24));
     ASSERT_TRUE(first && second);
     ChangeSize one;
     one.spaces = 1;
@@ -151,7 +203,7 @@ TEST_F(AdminPagesTest, RequestsOfOneIdentityAreCountedOneAfterTheOtherWithTheirC
     EXPECT_FALSE(raced.commit(change)) << "every later commit of the request fails the same way";
     EXPECT_EQ(*m_store->currentRevision(), *made);
 
-    auto again = window.read("bob", std::chrono::hours(24));
+    auto again = window.read(requesterOf(nobody, "bob"), std::chrono::hours(24));
     ASSERT_TRUE(again);
     EXPECT_EQ(again->countedSince(0).spaces, 1u);
     EXPECT_EQ(again->countedSince(nowUnixMs() + 1000).spaces, 0u) << "outside the window";
@@ -160,9 +212,40 @@ TEST_F(AdminPagesTest, RequestsOfOneIdentityAreCountedOneAfterTheOtherWithTheirC
     auto stale = own.commit({ { { "spaces/acme", "{}", 0 } }, std::nullopt, std::nullopt, "bob", "migrate", "" });
     ASSERT_FALSE(stale);
     EXPECT_FALSE(own.countChanged());
-    auto olga = window.read("olga", std::chrono::hours(24));
+    auto olga = window.read(requesterOf(nobody, "olga"), std::chrono::hours(24));
     ASSERT_TRUE(olga);
     EXPECT_EQ(olga->countedSince(0).spaces, 0u);
+}
+
+TEST_F(AdminPagesTest, APersonsIdentitiesShareOneCount)
+{
+    auto policy = AccessPolicy::parse(R"({"version": 1, "people": {"bob": ["bob", "token:bob.ci"]}})", "the policy");
+    ASSERT_TRUE(policy) << policy.error().describe();
+    const Requester byCertificate = requesterOf(*policy, "bob");
+    const Requester byToken = requesterOf(*policy, "token:bob.ci");
+    EXPECT_EQ(byCertificate.key, "person:bob");
+    EXPECT_EQ(byToken.key, "person:bob");
+    EXPECT_EQ(byToken.name, "person bob");
+    // A CN bob's DNS namesake is not bob, and an identity no person lists counts alone.
+    EXPECT_EQ(requesterOf(*policy, "dns:bob").key, "dns:bob");
+    EXPECT_EQ(requesterOf(*policy, "olga").key, "olga");
+
+    Approvals approvals(*m_store);
+    ChangeWindow window(*m_store, approvals);
+    auto before = window.read(byCertificate, std::chrono::hours(24));
+    ASSERT_TRUE(before);
+    ChangeSize one;
+    one.spaces = 1;
+    CountedCommits counted(*m_store, window.add(*before, ChangeWindow::entryFor(one), std::chrono::minutes(60)));
+    ASSERT_TRUE(counted.commit(
+        { { { "spaces/acme", "{}", std::nullopt } }, std::nullopt, std::nullopt, "bob", "migrate", "" }));
+    auto seen = window.read(byToken, std::chrono::hours(24));
+    ASSERT_TRUE(seen);
+    EXPECT_EQ(seen->countedSince(0).spaces, 1u) << "the token sees what the certificate moved";
+    auto listed = m_store->list("requesters/");
+    ASSERT_TRUE(listed);
+    ASSERT_EQ(listed->records.size(), 1u);
+    EXPECT_EQ(listed->records.begin()->first, "requesters/person:bob");
 }
 
 TEST(AdminLimits, EveryStoredTextOfAChangeIsBounded)

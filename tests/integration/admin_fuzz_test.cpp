@@ -1,18 +1,22 @@
 // A fuzz test of shardmapd's Admin API (issue 25): random and mutated messages against a real
-// shardmapd as an admin, bounded in count and time. Changes with random fields and random or
-// mutated JSON in plan_json, settings_json and policy_json go through the real client; random
-// and mutated bytes go to every method through grpc::GenericStub, below the generated code.
-// shardmapd must never crash, must answer no message with INTERNAL (a caller's bad request is
-// INVALID_ARGUMENT, a string that is not UTF-8 too) and must still serve a normal call
-// afterwards. Each seed is printed;
+// shardmapd as an admin, an operator and a viewer, bounded in count and time. Changes with random
+// fields and random or mutated JSON in plan_json, settings_json and policy_json go through the
+// real client; random bytes and damaged requests of each method's own type go to every method the
+// service descriptor lists (a method added later is fuzzed too) through grpc::GenericStub, below
+// the generated code. shardmapd must never crash, must answer no message with INTERNAL (a
+// caller's bad request is INVALID_ARGUMENT, a string that is not UTF-8 too), must let the viewer
+// change nothing and must still serve a normal call afterwards. Each seed is printed;
 // SHARDMAP_FUZZ_SEED=N runs that one seed again.
 #include "admin_fixture.h"
 #include "core/client/admin_client.h"
 #include "core/plan/plan.h"
+#include "shardmap/v1/admin.grpc.pb.h"
 
 #include <cstdlib>
 #include <fstream>
 #include <future>
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/message.h>
 #include <grpcpp/generic/generic_stub.h>
 #include <iostream>
 #include <map>
@@ -29,9 +33,24 @@ constexpr int kMessagesPerSeed = 400;
 constexpr auto kTimePerSeed = std::chrono::seconds(3);
 constexpr std::uint64_t kSeeds[] = { 1, 2, 3 };
 
-const char* const kMethods[] = { "/shardmap.v1.Admin/WhoAmI", "/shardmap.v1.Admin/Change",
-    "/shardmap.v1.Admin/ListApprovals", "/shardmap.v1.Admin/Approve", "/shardmap.v1.Admin/Refuse",
-    "/shardmap.v1.Admin/ReadMap", "/shardmap.v1.Admin/ReadHistory", "/shardmap.v1.Admin/ReadLeases" };
+// The callers, one of each role that may call at all.
+const char* const kCallers[] = { "alice", "olga", "vera" };
+
+// Every method of the Admin service, as the proto declares it.
+std::vector<const google::protobuf::MethodDescriptor*> adminMethods()
+{
+    const auto* service
+        = google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(v1::Admin::service_full_name());
+    std::vector<const google::protobuf::MethodDescriptor*> methods;
+    for (int i = 0; service && i < service->method_count(); ++i)
+        methods.push_back(service->method(i));
+    return methods;
+}
+
+std::string pathOf(const google::protobuf::MethodDescriptor& method)
+{
+    return "/" + method.service()->full_name() + "/" + method.name();
+}
 
 // Ids and addresses that exist, nearly exist or are tricks; addresses stay on loopback so that
 // no call waits on a name lookup.
@@ -48,8 +67,10 @@ const char* const kNumbers[] = { "0", "1", "-1", "2", "64", "8760", "8761", "429
 
 class Fuzzer {
 public:
-    explicit Fuzzer(std::uint64_t seed)
+    // `ids`: ids that exist in the store now (pending approvals), picked beside kWords.
+    Fuzzer(std::uint64_t seed, std::vector<std::string> ids)
         : m_random(seed)
+        , m_ids(std::move(ids))
     {
     }
 
@@ -65,7 +86,12 @@ public:
         return out;
     }
 
-    std::string text() { return chance(70) ? std::string(pick(kWords)) : bytes(40); }
+    std::string text()
+    {
+        if (!m_ids.empty() && chance(15))
+            return m_ids[below(m_ids.size())];
+        return chance(70) ? std::string(pick(kWords)) : bytes(40);
+    }
 
     // A JSON value: scalars, containers of plausible keys, and runs of nesting up to 100,000 deep.
     json value(int depth = 0)
@@ -231,19 +257,55 @@ public:
         return change;
     }
 
-    // The bytes of a request to one of the methods: random, or a real request damaged.
-    std::string payload(const v1::AdminChange& change)
+    // The bytes of a request to the method: random, or a request of its own type, damaged or
+    // (sometimes) whole.
+    std::string payload(const google::protobuf::MethodDescriptor& method, const v1::AdminChange& change)
     {
         if (chance(30))
             return bytes(256);
-        v1::ChangeRequest request;
-        *request.mutable_change() = change;
-        request.set_reason(text());
-        return mutated(request.SerializeAsString());
+        std::unique_ptr<google::protobuf::Message> request(
+            google::protobuf::MessageFactory::generated_factory()->GetPrototype(method.input_type())->New());
+        fill(*request, change);
+        return chance(20) ? request->SerializeAsString() : mutated(request->SerializeAsString());
     }
 
 private:
+    // Sets most of a message's singular fields by reflection, whatever its type: words and ids
+    // for strings, random numbers, the fuzzed change for an AdminChange.
+    void fill(google::protobuf::Message& message, const v1::AdminChange& change)
+    {
+        using Field = google::protobuf::FieldDescriptor;
+        const auto* reflection = message.GetReflection();
+        const auto* type = message.GetDescriptor();
+        for (int i = 0; i < type->field_count(); ++i) {
+            const Field* field = type->field(i);
+            if (field->is_repeated() || chance(20))
+                continue;
+            switch (field->cpp_type()) {
+            case Field::CPPTYPE_STRING: reflection->SetString(&message, field, text()); break;
+            case Field::CPPTYPE_BOOL: reflection->SetBool(&message, field, chance(50)); break;
+            case Field::CPPTYPE_UINT32:
+                reflection->SetUInt32(&message, field, static_cast<std::uint32_t>(m_random()));
+                break;
+            case Field::CPPTYPE_UINT64: reflection->SetUInt64(&message, field, m_random()); break;
+            case Field::CPPTYPE_INT32:
+                reflection->SetInt32(&message, field, static_cast<std::int32_t>(m_random()));
+                break;
+            case Field::CPPTYPE_INT64:
+                reflection->SetInt64(&message, field, static_cast<std::int64_t>(m_random()));
+                break;
+            case Field::CPPTYPE_ENUM: reflection->SetEnumValue(&message, field, static_cast<int>(below(8))); break;
+            case Field::CPPTYPE_MESSAGE:
+                if (field->message_type() == v1::AdminChange::descriptor())
+                    reflection->MutableMessage(&message, field)->CopyFrom(change);
+                break;
+            default: break;
+            }
+        }
+    }
+
     std::mt19937_64 m_random;
+    std::vector<std::string> m_ids;
 };
 
 class AdminFuzzTest : public AdminFixture {
@@ -251,15 +313,16 @@ protected:
     void SetUp() override
     {
         ASSERT_TRUE(makeTestCertificates(m_dir.path()));
-        for (const char* name : { "alice", "vera" })
+        for (const char* name : kCallers)
             ASSERT_TRUE(makeClientCertificate(m_dir.path(), name));
         startCtlFleet(m_dir, storeUri(), m_nodes);
         ASSERT_EQ(
             runCtl(m_dir, storeUri(), { "write", "--space", "acme", "--id", "d1", "--field", "title=x" }).code, 0);
         // A policy file, so that a fuzzed SetAccessPolicy (which writes the store's) cannot lock
         // the test out; no executor, so that what the calls queue stays queued.
-        std::ofstream(m_dir.file("access.json"))
-            << R"({"version": 1, "roles": {"alice": "admin", "vera": "viewer"}, "approval": {"max_spaces": 1}})";
+        std::ofstream(m_dir.file("access.json")) << R"({"version": 1,
+            "roles": {"alice": "admin", "olga": "operator", "vera": "viewer"},
+            "approval": {"max_spaces": 1, "max_bytes": 1}})";
         m_controller = ControllerProcess::start(m_dir.file("shardmapd.stderr"),
             { "--store", storeUri(), "--id", "c1", "--no-executor", "--tls-cert", m_dir.file("server.pem"), "--tls-key",
                 m_dir.file("server.key"), "--tls-ca", m_dir.file("ca.pem"), "--access-policy",
@@ -322,12 +385,29 @@ TEST_F(AdminFuzzTest, RandomAndMutatedMessagesNeverCrashShardmapdAndItKeepsServi
     if (const char* seed = std::getenv("SHARDMAP_FUZZ_SEED"))
         seeds = { std::stoull(seed) };
 
-    auto admin = client("alice");
-    ASSERT_TRUE(admin);
-    grpc::GenericStub raw(channel("alice"));
+    const auto methods = adminMethods();
+    ASSERT_GE(methods.size(), 9u) << "the Admin service as the descriptor pool has it";
+    std::map<std::string, std::unique_ptr<core::AdminClient>> clients;
+    std::map<std::string, std::unique_ptr<grpc::GenericStub>> stubs;
+    for (const char* who : kCallers) {
+        clients[who] = client(who);
+        ASSERT_TRUE(clients[who]);
+        stubs[who] = std::make_unique<grpc::GenericStub>(channel(who));
+    }
+    // Pending requests, so that deciding and removing find something to act on.
+    std::vector<std::string> ids;
+    for (const char* who : { "olga", "alice" }) {
+        v1::AdminChange migrate;
+        migrate.mutable_queue_migration()->set_space("acme");
+        migrate.mutable_queue_migration()->set_target_shard(map().spaces.at("acme").value.shard == "s0" ? "s1" : "s0");
+        auto asked = clients[who]->change(migrate, "fuzz");
+        ASSERT_TRUE(asked) << asked.error().describe();
+        ASSERT_TRUE(asked->has_awaiting_approval()) << who;
+        ids.push_back(asked->awaiting_approval().id());
+    }
     for (const std::uint64_t seed : seeds) {
         SCOPED_TRACE("SHARDMAP_FUZZ_SEED=" + std::to_string(seed));
-        Fuzzer fuzzer(seed);
+        Fuzzer fuzzer(seed, ids);
         std::map<std::string, int> answers;
         // A caller's bad request is INVALID_ARGUMENT (or another refusal), never a server fault.
         int internal = 0;
@@ -336,17 +416,18 @@ TEST_F(AdminFuzzTest, RandomAndMutatedMessagesNeverCrashShardmapdAndItKeepsServi
         int sent = 0;
         for (; sent < kMessagesPerSeed && std::chrono::steady_clock::now() < until; ++sent) {
             const v1::AdminChange change = fuzzer.change(plan, settings, policy);
-            if (fuzzer.chance(60)) {
-                auto made = admin->change(change, fuzzer.text());
-                ++answers[made ? "OK" : core::errorCodeName(made.error().code)];
+            const std::string who = fuzzer.pick(kCallers);
+            if (fuzzer.chance(50)) {
+                auto made = clients[who]->change(change, fuzzer.text());
+                ++answers[who + " Change " + (made ? "OK" : core::errorCodeName(made.error().code))];
                 if (!made && made.error().code == core::ErrorCode::Internal && internal++ == 0)
-                    firstInternal = "message " + std::to_string(sent) + ": " + made.error().describe();
+                    firstInternal = "message " + std::to_string(sent) + " as " + who + ": " + made.error().describe();
             } else {
-                const std::string method = fuzzer.pick(kMethods);
-                const grpc::StatusCode code = rawCall(raw, method, fuzzer.payload(change));
-                ++answers[method.substr(method.rfind('/') + 1) + " " + std::to_string(static_cast<int>(code))];
+                const auto& method = *methods[fuzzer.below(methods.size())];
+                const grpc::StatusCode code = rawCall(*stubs[who], pathOf(method), fuzzer.payload(method, change));
+                ++answers[who + " " + method.name() + " " + std::to_string(static_cast<int>(code))];
                 if (code == grpc::StatusCode::INTERNAL && internal++ == 0)
-                    firstInternal = "message " + std::to_string(sent) + " to " + method;
+                    firstInternal = "message " + std::to_string(sent) + " to " + pathOf(method) + " as " + who;
             }
             ASSERT_FALSE(m_controller->process().wait(std::chrono::milliseconds(0)))
                 << "shardmapd exited at message " << sent << " of seed " << seed << ":\n"
@@ -358,6 +439,10 @@ TEST_F(AdminFuzzTest, RandomAndMutatedMessagesNeverCrashShardmapdAndItKeepsServi
         std::cout << "admin fuzz seed " << seed << ": " << sent << " messages;" << summary << "\n";
         EXPECT_EQ(internal, 0) << "the first at " << firstInternal << "; answers:" << summary;
     }
+
+    // The viewer changed nothing and asked for nothing: no audit record is theirs.
+    for (const core::AuditRecord& record : audit())
+        EXPECT_NE(record.actor, "vera") << record.action << " at revision " << record.revision;
 
     // A normal call as another caller still works.
     auto who = client("vera")->whoAmI();

@@ -6,6 +6,7 @@
 #include "admin_fixture.h"
 #include "core/auth/access_policy.h"
 #include "core/client/admin_client.h"
+#include "core/plan/plan.h"
 
 #include <algorithm>
 #include <fstream>
@@ -186,6 +187,47 @@ TEST_F(AdminInputTest, APlanNeedsTheRoleOfEverythingItDoesWhateverItIsCalled)
             + R"(, "kind": "drain", "subject": "s1", "moves": [], "remaining": []})");
     ASSERT_TRUE(adminDrained) << adminDrained.error().describe();
     EXPECT_EQ(map().shards.at("s1").value.state, core::ShardState::Draining);
+}
+
+TEST_F(AdminInputTest, APlanThatPinsASpaceBeyondWhatAnIsolateMayNeedsAnAdmin)
+{
+    // An isolate into a shard that exists: PinSpace of acme to s1 by another name.
+    core::Plan existing;
+    existing.baseRevision = map().revision;
+    existing.kind = "isolate";
+    existing.subject = "acme";
+    existing.into = "s1";
+    existing.addMove({ "acme", "s0", "s1" });
+    // One that creates its shard but pins a space it moves elsewhere.
+    core::Plan elsewhere = existing;
+    elsewhere.into = "s9";
+    elsewhere.newShards.push_back({ "s9", "n0", core::ShardState::Active, 0, 0 });
+    elsewhere.moves.clear();
+    elsewhere.addMove({ "acme", "s0", "s9" });
+    elsewhere.addMove({ "globex", "s0", "s1" });
+    const auto before = map().revision;
+
+    auto intoExisting = applyPlan("bob", existing.encode());
+    ASSERT_FALSE(intoExisting);
+    EXPECT_EQ(intoExisting.error().code, core::ErrorCode::PermissionDenied);
+    EXPECT_EQ(intoExisting.error().message,
+        "bob is an operator; it pins space acme to shard s1, a shard it does not create; pinning a space needs the "
+        "admin role");
+    auto pinnedElsewhere = applyPlan("bob", elsewhere.encode());
+    ASSERT_FALSE(pinnedElsewhere);
+    EXPECT_EQ(pinnedElsewhere.error().code, core::ErrorCode::PermissionDenied);
+    EXPECT_EQ(pinnedElsewhere.error().message,
+        "bob is an operator; it pins space globex to shard s9 while moving it to s1; pinning a space needs the admin "
+        "role");
+    EXPECT_EQ(map().revision, before) << "a refused plan commits nothing";
+    EXPECT_EQ(map().spaces.at("acme").value.pin, "");
+    EXPECT_EQ(map().spaces.at("acme").value.migrationId, "");
+    expectServing();
+
+    // The admin may.
+    auto byAdmin = applyPlan("alice", existing.encode());
+    ASSERT_TRUE(byAdmin) << byAdmin.error().describe();
+    EXPECT_NE(map().spaces.at("acme").value.migrationId, "");
 }
 
 TEST_F(AdminInputTest, ApprovingAPolicyChangeAfterThePolicyMovedOnIsRefusedAndTheApproverSeesTheWholeDiff)

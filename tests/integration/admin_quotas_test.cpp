@@ -6,10 +6,14 @@
 // thresholds count an identity's changes over the policy's window, not one request at a time.
 #include "admin_fixture.h"
 #include "core/admin/approvals.h"
+#include "core/auth/bearer_tokens.h"
 #include "core/client/admin_client.h"
 #include "core/migration/fleet_facts.h"
+#include "shardmap/v1/admin.grpc.pb.h"
 
+#include <cstdio>
 #include <fstream>
+#include <grpcpp/grpcpp.h>
 #include <nlohmann/json.hpp>
 
 using namespace shardmap;
@@ -40,19 +44,37 @@ protected:
         }
     }
 
-    // alice admin, bob and olga operators, vera viewer; `limits` and `approval` as given.
-    void start(const std::string& limits, const std::string& approval)
+    // alice admin, bob and olga operators, vera viewer; `limits` and `approval` as given. With
+    // `people`, also bob's CI token (token:bob.ci, an operator) and that policy entry.
+    void start(const std::string& limits, const std::string& approval, const std::string& people = {})
     {
         std::ofstream(m_dir.file("access.json")) << R"({"version": 1,
-            "roles": {"alice": "admin", "bob": "operator", "olga": "operator", "vera": "viewer"},
+            "roles": {"alice": "admin", "bob": "operator", "olga": "operator", "vera": "viewer",
+                      "token:bob.ci": "operator"},
             "operator_limits": )"
-                + limits + R"(, "approval": )" + approval + "}";
+                + limits + R"(, "approval": )" + approval + (people.empty() ? "" : R"(, "people": )" + people) + "}";
         // Without an executor, what the calls queue stays as they left it.
-        m_controller = ControllerProcess::start(m_dir.file("shardmapd.stderr"),
-            { "--store", storeUri(), "--id", "c1", "--no-executor", "--tls-cert", m_dir.file("server.pem"), "--tls-key",
-                m_dir.file("server.key"), "--tls-ca", m_dir.file("ca.pem"), "--access-policy",
-                m_dir.file("access.json") });
+        std::vector<std::string> args { "--store", storeUri(), "--id", "c1", "--no-executor", "--tls-cert",
+            m_dir.file("server.pem"), "--tls-key", m_dir.file("server.key"), "--tls-ca", m_dir.file("ca.pem"),
+            "--access-policy", m_dir.file("access.json") };
+        if (!people.empty()) {
+            auto token = core::newToken("bob.ci");
+            ASSERT_TRUE(token) << token.error().describe();
+            writeSecretFile(m_dir.file("tokens"), token->line + "\n");
+            std::ofstream(m_dir.file("bob.ci.token")) << token->token << "\n";
+            args.insert(args.end(), { "--tokens", m_dir.file("tokens") });
+        }
+        m_controller = ControllerProcess::start(m_dir.file("shardmapd.stderr"), args);
         ASSERT_TRUE(m_controller);
+    }
+
+    // shardmapctl through the Admin API with bob's CI token.
+    CtlRun asToken(std::vector<std::string> args)
+    {
+        std::vector<std::string> argv { SHARDMAP_CTL_BINARY, "--controller", m_controller->address(), "--controller-ca",
+            m_dir.file("ca.pem"), "--token-file", m_dir.file("bob.ci.token") };
+        argv.insert(argv.end(), args.begin(), args.end());
+        return runProgram(m_dir, argv, {}, "ctl-bob.ci");
     }
 
     // The Admin API as `who`, in this process.
@@ -266,6 +288,107 @@ TEST_F(AdminQuotasTest, AStoreLargerThanTheMessageLimitIsReadWholeThroughThePage
     expectServing("vera");
 }
 
+TEST_F(AdminQuotasTest, LeasesComeInPagesAndOneTooLargeForAResponseIsCut)
+{
+    start(R"({"max_spaces": 100})", R"({"max_spaces": 100})");
+    // Written straight into the store: more leases than a page holds, leases whose holders (60
+    // KiB each) fill a page's budget, two names longer than a name is listed (the second shares
+    // the first's first 64 KiB) and one lease whose name and holder are 40 MiB each, more than a
+    // response may carry with the token that names it.
+    const std::string longName = "test/c-" + std::string(70 * 1024, 'n');
+    const std::string hugeName = "test/d-" + std::string(40u << 20, 'N');
+    std::vector<std::string> names;
+    {
+        auto store = core::openStore(storeUri(), false);
+        ASSERT_TRUE(store);
+        const auto lease = [&](const std::string& name, const std::string& holder) {
+            auto granted = (*store)->acquireLease(name, holder, std::chrono::hours(1));
+            ASSERT_TRUE(granted) << granted.error().describe();
+            names.push_back(name);
+        };
+        for (int i = 0; i < 1500; ++i) {
+            char name[32];
+            std::snprintf(name, sizeof name, "test/a-%04d", i);
+            lease(name, "holder");
+        }
+        for (int i = 0; i < 100; ++i) {
+            char name[32];
+            std::snprintf(name, sizeof name, "test/b-%03d", i);
+            lease(name, std::string(60 * 1024, static_cast<char>('a' + i % 26)));
+        }
+        lease(longName, "holder");
+        lease(longName + "2", "holder");
+        lease(hugeName, std::string(40u << 20, 'H'));
+        lease("test/e-last", "holder");
+    }
+
+    // Page by page, as the Admin API gives them: each well below the message limit.
+    core::NodeClientOptions tls;
+    tls.caFile = m_dir.file("ca.pem");
+    tls.certFile = m_dir.file("vera.pem");
+    tls.keyFile = m_dir.file("vera.key");
+    auto credentials = core::clientChannelCredentials(tls);
+    ASSERT_TRUE(credentials);
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(64 * 1024 * 1024);
+    auto stub = v1::Admin::NewStub(grpc::CreateCustomChannel(m_controller->address(), *credentials, args));
+    int pages = 0;
+    const auto readPages = [&](v1::ReadLeasesRequest request) {
+        std::vector<v1::Lease> read;
+        pages = 0;
+        do {
+            grpc::ClientContext context;
+            context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+            v1::ReadLeasesResponse page;
+            const grpc::Status status = stub->ReadLeases(&context, request, &page);
+            EXPECT_TRUE(status.ok()) << "page " << pages << ": " << status.error_message();
+            EXPECT_LT(page.ByteSizeLong(), 8u << 20) << "page " << pages;
+            EXPECT_LE(page.next_page_token().size(), 64u * 1024 + 65) << "page " << pages;
+            read.insert(read.end(), page.leases().begin(), page.leases().end());
+            request.set_page_token(page.next_page_token());
+            ++pages;
+        } while (!request.page_token().empty() && pages < 100);
+        return read;
+    };
+    v1::ReadLeasesRequest request;
+    request.set_prefix("test/");
+    const std::vector<v1::Lease> listed = readPages(request);
+    EXPECT_GE(pages, 3) << "1000 leases a page, and no more than 4 MiB past a page's first";
+
+    // Every lease once, in order; the long ones cut and saying so, the rest whole.
+    ASSERT_EQ(listed.size(), names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        SCOPED_TRACE(i);
+        const v1::Lease& lease = listed[i];
+        if (names[i].size() <= 64 * 1024) {
+            EXPECT_EQ(lease.name(), names[i]);
+            EXPECT_FALSE(lease.cut());
+            continue;
+        }
+        EXPECT_TRUE(lease.cut());
+        EXPECT_EQ(
+            lease.name(), names[i].substr(0, 64 * 1024) + " [cut: " + std::to_string(names[i].size()) + " bytes]");
+    }
+    EXPECT_EQ(listed[1599].holder(), std::string(60 * 1024, 'v')) << "a holder of 60 KiB is whole";
+    EXPECT_EQ(listed[1602].holder(), std::string(64 * 1024, 'H') + " [cut: 41943040 bytes]");
+
+    // One lease a page from test/b-099 on: a page that ends at a cut name goes on after it.
+    request.set_page_token("test/b-099");
+    request.set_page_size(1);
+    const std::vector<v1::Lease> tail = readPages(request);
+    ASSERT_EQ(tail.size(), 4u);
+    for (std::size_t i = 0; i < tail.size(); ++i)
+        EXPECT_EQ(tail[i].name(), listed[1600 + i].name()) << i;
+
+    // The real client reads them whole through the pages, as shardmapctl and the console do.
+    auto vera = client("vera");
+    ASSERT_TRUE(vera);
+    auto leases = vera->readLeases("test/");
+    ASSERT_TRUE(leases) << leases.error().describe();
+    EXPECT_EQ(leases->size(), names.size());
+    expectServing("vera");
+}
+
 TEST_F(AdminQuotasTest, LimitsAndThresholdsCountAnIdentitysChangesOverTheWindow)
 {
     // The issue's case: an operator may move 3 spaces, more than 2 need a second person.
@@ -302,6 +425,57 @@ TEST_F(AdminQuotasTest, LimitsAndThresholdsCountAnIdentitysChangesOverTheWindow)
     EXPECT_EQ(approved.code, 0) << approved.err;
     EXPECT_EQ(as("bob", { "migrate", "umbrella", "--to", "s2" }).code, kRefused);
     expectServing("bob");
+}
+
+TEST_F(AdminQuotasTest, APersonsCertificateAndTokenCountTogether)
+{
+    // bob's certificate and bob's CI token are one person: 4 spaces at most, more than 2 need a
+    // second person, 1 request pending at a time. Each identity alone stays within all three.
+    start(R"({"max_spaces": 4})", R"({"max_spaces": 2, "max_bytes": 0, "max_pending_per_identity": 1})",
+        R"({"bob": ["bob", "token:bob.ci"]})");
+    auto byCertificate = as("bob", { "migrate", "acme", "--to", "s1" });
+    EXPECT_EQ(byCertificate.code, 0) << byCertificate.err;
+    auto byToken = asToken({ "migrate", "globex", "--to", "s2" });
+    EXPECT_EQ(byToken.code, 0) << byToken.err;
+
+    // The token's second space is the person's third: above the approval threshold.
+    auto third = asToken({ "--json", "migrate", "initech", "--to", "s1" });
+    ASSERT_EQ(third.code, kAwaiting) << third.out << third.err;
+    EXPECT_NE(third.out.find("it moves 3 spaces; more than 2 need a second person's approval (with the 2 spaces, "),
+        std::string::npos)
+        << third.out;
+    EXPECT_NE(third.out.find(" person bob moved or asked for in the last 60 minutes)"), std::string::npos) << third.out;
+    const std::string thirdId = third.parsed()["awaiting_approval"]["id"];
+    EXPECT_EQ(third.parsed()["awaiting_approval"]["requested_by"], "token:bob.ci") << third.out;
+
+    // The certificate may not ask for a second approval while the token's is pending.
+    const auto before = map().revision;
+    auto capped = as("bob", { "migrate", "hooli", "--to", "s2" });
+    EXPECT_NE(capped.code, 0) << capped.out;
+    EXPECT_NE(capped.err.find("person bob has 1 request awaiting approval, as many as "
+                              "approval.max_pending_per_identity allows"),
+        std::string::npos)
+        << capped.err;
+    EXPECT_EQ(map().revision, before) << "a refused request commits nothing";
+
+    // Approved, the third counts as made; the token's next request is the person's fourth space.
+    ASSERT_EQ(as("alice", { "approvals", "approve", thirdId }).code, 0);
+    auto fourth = asToken({ "migrate", "hooli", "--to", "s2" });
+    EXPECT_EQ(fourth.code, kAwaiting) << fourth.out << fourth.err;
+    // A fifth is above the operator limit, whichever identity asks.
+    auto fifth = as("bob", { "migrate", "umbrella", "--to", "s1" });
+    EXPECT_EQ(fifth.code, kRefused) << fifth.out << fifth.err;
+    EXPECT_NE(fifth.err.find("bob is an operator; it moves 5 spaces; an operator may move 4 at once, more needs the "
+                             "admin role (with the 4 spaces, "),
+        std::string::npos)
+        << fifth.err;
+    EXPECT_NE(fifth.err.find(" person bob moved or asked for in the last 60 minutes)"), std::string::npos) << fifth.err;
+    EXPECT_EQ(map().spaces.at("umbrella").value.migrationId, "");
+
+    // Another person counts only their own.
+    auto olga = as("olga", { "migrate", "umbrella", "--to", "s1" });
+    EXPECT_EQ(olga.code, 0) << olga.err;
+    expectServing("vera");
 }
 
 TEST_F(AdminQuotasTest, ASpaceIsMeasuredOnItsNodeAndOneThatCannotBeIsRefused)

@@ -317,6 +317,43 @@ TEST_P(AuditChainTest, ShardmapdRaisesABrokenChainAtStart)
     EXPECT_EQ(m_controller->health(""), grpc::health::v1::HealthCheckResponse::SERVING);
 }
 
+TEST_P(AuditChainTest, ARecordEditedWhileShardmapdRunsIsRaisedWithoutACallOrARestart)
+{
+    ASSERT_NO_FATAL_FAILURE(makeHistory());
+    ASSERT_TRUE(makeTestCertificates(m_dir.path()));
+    ASSERT_TRUE(makeClientCertificate(m_dir.path(), "vera"));
+    m_controller = ControllerProcess::start(m_dir.file("shardmapd.stderr"),
+        { "--store", m_backend->uri(), "--id", "c1", "--tls-cert", m_dir.file("server.pem"), "--tls-key",
+            m_dir.file("server.key"), "--tls-ca", m_dir.file("ca.pem"), "--access-policy", "store", "--metrics-listen",
+            "127.0.0.1:0", "--audit-recheck-ms", "1000" });
+    ASSERT_TRUE(m_controller);
+    EXPECT_EQ(as("vera", { "whoami" }).out, "vera (viewer, by certificate)\n");
+    EXPECT_NE(scrapeMetrics(*m_controller).find("shardmapd_audit_chain_broken 0"), std::string::npos);
+
+    // An older record than the newest, so that only a check of the whole history finds it; no
+    // call reads the policy meanwhile.
+    m_backend->editAuditReason(2, "nothing happened here");
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(30), [&] {
+        return scrapeMetrics(*m_controller).find("shardmapd_audit_chain_broken 1") != std::string::npos;
+    })) << m_controller->stderrText();
+    // Logged right after the gauge is set.
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(10), [&] {
+        return m_controller->stderrText().find(
+                   " error shardmapd: audit: the audit chain is broken: revision 2 does not match its hash")
+            != std::string::npos;
+    })) << m_controller->stderrText();
+    // health raises it as critical, and shardmapd serves on.
+    const auto health = ctl({ "--json", "health" });
+    EXPECT_EQ(health.code, 9) << health.out << health.err;
+    bool raised = false;
+    const json alerts = health.parsed()["alerts"];
+    for (const auto& alert : alerts)
+        raised = raised || (alert["kind"] == "audit-chain-broken" && alert["severity"] == "critical");
+    EXPECT_TRUE(raised) << health.out;
+    EXPECT_EQ(as("vera", { "whoami" }).out, "vera (viewer, by certificate)\n");
+    EXPECT_FALSE(m_controller->process().wait(std::chrono::milliseconds(0)));
+}
+
 INSTANTIATE_TEST_SUITE_P(Stores, AuditChainTest, ::testing::Values("sqlite", "etcd"),
     [](const ::testing::TestParamInfo<std::string>& store) { return store.param; });
 

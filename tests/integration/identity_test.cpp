@@ -263,6 +263,27 @@ TEST_F(SecretFilesTest, ATokensFileOthersMayReadStopsShardmapdAtStart)
         << said;
 }
 
+TEST_F(SecretFilesTest, ATokensFileItsGroupMayReadStopsShardmapdAtStartToo)
+{
+    std::ofstream(m_dir.file("access.json")) << m_policy;
+    writeSecretFile(m_dir.file("tokens"), m_lines["a"] + "\n");
+    std::filesystem::permissions(
+        m_dir.file("tokens"), std::filesystem::perms::group_read, std::filesystem::perm_options::add);
+    ASSERT_EQ(modeOf(m_dir.file("tokens")), 0640u);
+    auto refused
+        = ChildProcess::spawn({ controllerBinary(), "--store", storeUri(), "--listen", "127.0.0.1:0", "--no-executor",
+                                  "--access-policy", m_dir.file("access.json"), "--tokens", m_dir.file("tokens") },
+            m_dir.file("refused.stderr"));
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->wait(std::chrono::seconds(20)).value_or(-1), 1);
+    const std::string said = readWholeFile(m_dir.file("refused.stderr"));
+    EXPECT_NE(said.find("--tokens: the file " + m_dir.file("tokens")
+                  + " may be read by other accounts (mode 0640); a secret must be readable only by its owner: "
+                    "chmod 600"),
+        std::string::npos)
+        << said;
+}
+
 TEST_F(SecretFilesTest, ATokenTakenOutIsRefusedHoweverTheEditWentAndSaidAtError)
 {
     writeSecretFile(m_dir.file("tokens"), m_lines["a"] + "\n");
@@ -396,6 +417,53 @@ TEST(StoreSecretsTest, AnEtcdPasswordGoesOffThisHostOnlyOverTlsAndFromAFileOnlyI
                     "600"),
         std::string::npos)
         << shared.err;
+}
+
+TEST(StoreSecretsTest, ShardmapdSendsAnEtcdPasswordOffThisHostOnlyOverTlsAndReadsItOnlyFromItsOwnersFile)
+{
+    TempDir dir;
+    // As for shardmapctl: a listener that would hold shardmapd's connection, had it made one.
+    const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    ASSERT_GE(listener, 0);
+    sockaddr_in address {};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    ASSERT_EQ(::listen(listener, 8), 0);
+    socklen_t length = sizeof address;
+    ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+    const std::string endpoint = "0.0.0.0:" + std::to_string(ntohs(address.sin_port));
+    const auto start = [&](const std::string& store, const std::string& name) {
+        auto controller
+            = ChildProcess::spawn({ controllerBinary(), "--store", store, "--listen", "127.0.0.1:0", "--no-executor" },
+                dir.file(name + ".stderr"));
+        EXPECT_TRUE(controller);
+        EXPECT_EQ(controller ? controller->wait(std::chrono::seconds(20)).value_or(-1) : -1, 1);
+        return readWholeFile(dir.file(name + ".stderr"));
+    };
+
+    const std::string plaintext
+        = start("etcd://" + endpoint + "/shardmap?user=shardmapd&password=op-pw&timeout_ms=2000", "plaintext");
+    EXPECT_NE(
+        plaintext.find("the etcd password of user 'shardmapd' is sent to " + endpoint + " only over TLS: add ca=FILE"),
+        std::string::npos)
+        << plaintext;
+    EXPECT_EQ(plaintext.find("op-pw"), std::string::npos) << "the password in shardmapd's log";
+    EXPECT_LT(::accept(listener, nullptr, nullptr), 0) << "shardmapd connected before it refused";
+    ::close(listener);
+
+    // A password file its group may read (0640) is refused as one anyone may read is.
+    std::ofstream(dir.file("etcd.password")) << "op-pw\n";
+    std::filesystem::permissions(dir.file("etcd.password"),
+        std::filesystem::perms::owner_read | std::filesystem::perms::owner_write | std::filesystem::perms::group_read);
+    const std::string shared
+        = start("etcd://127.0.0.1:1/shardmap?user=shardmapd&password_file=" + dir.file("etcd.password"), "shared");
+    EXPECT_NE(shared.find("the etcd password file " + dir.file("etcd.password")
+                  + " may be read by other accounts (mode 0640); a secret must be readable only by its owner: chmod "
+                    "600"),
+        std::string::npos)
+        << shared;
+    EXPECT_EQ(shared.find("op-pw"), std::string::npos) << "the password in shardmapd's log";
 }
 
 } // namespace

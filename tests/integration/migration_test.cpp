@@ -194,7 +194,8 @@ TEST_F(MigrationTest, MovesASpaceWhileWritersInsertUpdateAndDelete)
         EXPECT_GE(span.endedUnixMs, span.startedUnixMs) << core::migrationPhaseName(span.phase);
     }
     using P = core::MigrationPhase;
-    EXPECT_EQ(phases, (std::vector<P> { P::Queued, P::DualWrite, P::Backfill, P::Verify, P::Cutover, P::Cleanup, P::Done }));
+    EXPECT_EQ(
+        phases, (std::vector<P> { P::Queued, P::DualWrite, P::Backfill, P::Verify, P::Cutover, P::Cleanup, P::Done }));
     EXPECT_EQ(recorded.requestedSource, source);
     EXPECT_EQ(recorded.requestedTarget, target);
     EXPECT_GE(recorded.writeHoldMs, 0);
@@ -745,6 +746,54 @@ TEST_F(MigrationTest, ACutoverPastItsTimeLimitAbortsToDualWriteAndSucceedsLater)
     std::string figure;
     rest >> figure;
     EXPECT_EQ(figure, "1") << text.substr(at, 80);
+}
+
+// Issue 25, item 11: an aborted cutover gives the source its writes back at an epoch above the
+// fence's, never by lifting the fence at the epoch it was set at; so a late copy of that fence (a
+// deposed leader's call, arriving after the abort) is refused as stale by the node instead of
+// holding the space's writes until a router re-owns it. shardmapd dies right after the abort has
+// re-owned the source, so that no later cutover raises the epoch first.
+TEST_F(MigrationTest, AnAbortedCutoverOwnsTheSourceAboveTheFenceSoALateFenceIsStale)
+{
+    core::MigrationSettings settings;
+    settings.rollbackWindowSeconds = 0;
+    settings.backfillBatch = 100;
+    settings.cutoverTimeoutMs = 300;
+    setSettings(settings);
+    auto controller = startController(
+        "c1", { "SHARDMAP_FAILPOINTS=migration.cutover.fenced=sleep(600)@1;migration.dual_write.owned=kill@2" });
+    ASSERT_TRUE(controller);
+    Workload workload(
+        { { "acme" }, 200, 1, 4, 0.2, std::chrono::milliseconds(3), 25 }, { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string source = space("acme").shard;
+    const std::string target = otherShard(source);
+    // Dual writes at the epoch after this one, the cutover's fence at the one after that.
+    const std::uint64_t fence = space("acme").epoch + 2;
+    const auto queued = queue("acme", target);
+    ASSERT_TRUE(controller->process().wait(std::chrono::seconds(60))) << controller->stderrText();
+    ASSERT_EQ(migration(queued.id).cutoverAborts, 1u) << controller->stderrText();
+    EXPECT_EQ(space("acme").shard, source);
+    EXPECT_EQ(space("acme").epoch, fence + 1);
+    auto held = nodeOf(source)->ownerships(source, "acme");
+    ASSERT_TRUE(held && held->size() == 1);
+    EXPECT_EQ(held->front().role, core::SpaceRole::Owner);
+    EXPECT_EQ(held->front().epoch, fence + 1);
+    const std::string sourceLog = m_nodes.at(std::stoul(source.substr(1)))->stderrText();
+    EXPECT_EQ(sourceLog.find("fence lifted at epoch"), std::string::npos) << sourceLog;
+
+    auto late = nodeOf(source)->setOwnership(source, { "acme", core::SpaceRole::Fenced, fence });
+    ASSERT_FALSE(late) << "a late fence at the aborted cutover's epoch was taken";
+    EXPECT_EQ(late.error().code, core::ErrorCode::FailedPrecondition);
+    EXPECT_NE(late.error().message.find("stale epoch " + std::to_string(fence)), std::string::npos)
+        << late.error().message;
+
+    // Another shardmapd takes over and finishes the move, every acknowledged write on the target.
+    auto next = startController("c2");
+    ASSERT_TRUE(next);
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); })) << next->stderrText();
+    EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Done) << migration(queued.id).error;
+    expectMovedCleanly("acme", source, target, workload.model("acme"));
 }
 
 TEST_F(MigrationTest, TheOldSourceFollowsWritesUntilTheRollbackWindowClosesThenIsCleanedUp)
