@@ -308,18 +308,24 @@ Status readHistoryPage(MetadataStore& store, const v1::ReadHistoryRequest& reque
     if (!request.page_token().empty() && !parseNumber(request.page_token(), from))
         return badToken("the ReadHistory");
     const std::size_t most = pageSize(request.limit(), 1000, 1000);
-    // Read from the store a few records at a time: a page of large records holds only a few.
+    // Read from the store a few records at a time, as many as the page's budget is likely to take
+    // at the size of the records read so far: each record read is decoded, and a page of large
+    // records holds only a few, so reading 64 of 10 MiB to send one would make reading a long
+    // history of large records quadratic.
     constexpr std::size_t kChunk = 64;
+    std::size_t chunk = 8;
     std::size_t used = 0;
     while (static_cast<std::size_t>(response.records_size()) < most) {
-        const std::size_t wanted = std::min(kChunk, most - static_cast<std::size_t>(response.records_size()));
+        const std::size_t wanted = std::min(chunk, most - static_cast<std::size_t>(response.records_size()));
         auto records = store.history(from, 0, wanted);
         if (!records)
             return records.error();
+        std::size_t readBytes = 0;
         for (const AuditRecord& record : *records) {
             v1::AuditEntry entry = toEntry(record);
             cutToItemLimit(entry);
             const std::size_t size = entry.ByteSizeLong() + kRecordOverhead;
+            readBytes += size;
             if (response.records_size() > 0 && used + size > kPageBudgetBytes) {
                 response.set_next_page_token(std::to_string(from));
                 return {};
@@ -330,6 +336,8 @@ Status readHistoryPage(MetadataStore& store, const v1::ReadHistoryRequest& reque
         }
         if (records->size() < wanted)
             return {};
+        const std::size_t average = std::max<std::size_t>(1, readBytes / records->size());
+        chunk = std::clamp<std::size_t>((kPageBudgetBytes - std::min(used, kPageBudgetBytes)) / average + 1, 1, kChunk);
     }
     response.set_next_page_token(std::to_string(from));
     return {};
