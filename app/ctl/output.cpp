@@ -81,4 +81,10 @@ int exitCodeFor(core::ErrorCode code)
     }
 }
 
+nlohmann::json loadFiguresJson(const core::LoadFigures& load)
+{
+    return { { "docs", load.docs }, { "bytes", load.bytes }, { "queries_per_second", load.queriesPerSecond },
+        { "writes_per_second", load.writesPerSecond } };
+}
+
 } // namespace shardmap::app

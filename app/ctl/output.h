@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/plan/planner.h"
 #include "core/util/result.h"
 
 #include <iosfwd>
@@ -25,6 +26,8 @@ private:
 std::string humanBytes(std::uint64_t bytes);
 std::string formatTime(std::int64_t unixMs);
 std::string fixed(double value, int decimals = 1);
+// A shard's docs, bytes and query and write rates as --json gives them (plans and simulations).
+nlohmann::json loadFiguresJson(const core::LoadFigures& load);
 
 // Exit codes of shardmapctl, one per kind of failure so scripts can tell them apart.
 int exitCodeFor(core::ErrorCode code);

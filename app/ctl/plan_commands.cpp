@@ -22,12 +22,6 @@ using nlohmann::json;
 
 namespace {
 
-json loadJson(const core::LoadFigures& load)
-{
-    return { { "docs", load.docs }, { "bytes", load.bytes }, { "queries_per_second", load.queriesPerSecond },
-        { "writes_per_second", load.writesPerSecond } };
-}
-
 json resultJson(const core::PlanResult& result)
 {
     json shards = json::array();
@@ -35,7 +29,7 @@ json resultJson(const core::PlanResult& result)
         shards.push_back({ { "shard", shard.shard }, { "node", shard.node },
             { "state", core::shardStateName(shard.state) }, { "new", shard.isNew },
             { "capacity_docs", shard.capacityDocs }, { "capacity_bytes", shard.capacityBytes },
-            { "before", loadJson(shard.before) }, { "after", loadJson(shard.after) },
+            { "before", loadFiguresJson(shard.before) }, { "after", loadFiguresJson(shard.after) },
             { "spaces_before", shard.spacesBefore }, { "spaces_after", shard.spacesAfter } });
     json nodes = json::array();
     for (const auto& node : result.nodes) {

@@ -35,17 +35,11 @@ json movedJson(const core::DataMoved& moved)
         { "share_of_bytes", moved.shareOfBytes } };
 }
 
-json loadJson(const core::LoadFigures& load)
-{
-    return { { "docs", load.docs }, { "bytes", load.bytes }, { "queries_per_second", load.queriesPerSecond },
-        { "writes_per_second", load.writesPerSecond } };
-}
-
 json outcomeJson(const core::StrategyOutcome& outcome)
 {
     json shards = json::array();
     for (const auto& shard : outcome.shards) {
-        json entry = loadJson(shard.load);
+        json entry = loadFiguresJson(shard.load);
         entry["shard"] = shard.shard;
         entry["spaces"] = shard.spaces;
         shards.push_back(std::move(entry));
@@ -70,7 +64,7 @@ json resultJson(const core::SimulationResult& result, const SimulateArgs& args)
                      { "seed", options.growth.seed }, { "add_shards", options.addShards },
                      { "remove_shards", options.removeShards }, { "epsilon", options.boundedLoadEpsilon },
                      { "bounded_by", args.boundedBy } } },
-        { "spaces", result.spaces }, { "new_spaces", result.newSpaces }, { "total", loadJson(result.total) },
+        { "spaces", result.spaces }, { "new_spaces", result.newSpaces }, { "total", loadFiguresJson(result.total) },
         { "shards", result.shards }, { "added_shards", result.addedShards }, { "removed_shards", result.removedShards },
         { "excluded_spaces", result.excludedSpaces }, { "excluded_bytes", result.excludedBytes },
         { "excluded_shards", result.excludedShards }, { "minimum_moved_on_add", result.minimumMovedOnAdd },

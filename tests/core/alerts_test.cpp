@@ -3,14 +3,15 @@
 // migration, a full disk) fire them end to end in tests/integration/health_command_test.cpp.
 #include "core/fleet/alerts.h"
 #include "core/migration/backfill_rate.h"
+#include "tests/core/test_helpers.h"
 
 #include <gtest/gtest.h>
 
 using namespace shardmap::core;
+using shardmap::testing::kGiB;
 
 namespace {
 
-constexpr std::uint64_t kGiB = std::uint64_t { 1 } << 30;
 constexpr std::int64_t kNow = 1'800'000'000'000;
 
 std::vector<AlertKind> kinds(const std::vector<Alert>& alerts)

@@ -1,12 +1,12 @@
 #include "core/fleet/health.h"
+#include "tests/core/test_helpers.h"
 
 #include <gtest/gtest.h>
 
 using namespace shardmap::core;
+using shardmap::testing::kGiB;
 
 namespace {
-
-constexpr std::uint64_t kGiB = std::uint64_t { 1 } << 30;
 
 NodeVitals vitals(std::int64_t unixMs, double cpu = 10, std::uint64_t rss = kGiB, std::uint64_t diskTotal = 100 * kGiB,
     std::uint64_t diskFree = 50 * kGiB)

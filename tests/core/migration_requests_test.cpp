@@ -1,4 +1,5 @@
 #include "core/migration/migration_requests.h"
+#include "tests/core/test_helpers.h"
 #include "tests/support/test_dir.h"
 
 #include <gtest/gtest.h>
@@ -6,11 +7,10 @@
 #include <set>
 
 using namespace shardmap::core;
+using shardmap::testing::kGiB;
 using shardmap::testing::TempDir;
 
 namespace {
-
-constexpr std::uint64_t kGiB = 1024ull * 1024 * 1024;
 
 // s1 on n1 holds acme; s2 on n2 is an empty, active target with plenty of disk.
 MapSnapshot fleet()

@@ -4,16 +4,18 @@
 // where a move could help, a conservative copy rate, and every scenario on fleets with spaces in
 // their rollback window.
 #include "core/plan/planner.h"
+#include "tests/core/test_helpers.h"
 
 #include <gtest/gtest.h>
 #include <random>
 #include <regex>
 
 using namespace shardmap::core;
+using shardmap::testing::kGiB;
+using shardmap::testing::spaceOf;
 
 namespace {
 
-constexpr std::uint64_t kGiB = 1ull << 30;
 // 2023-11-14 22:23:20 UTC.
 constexpr std::int64_t kWindowEnd = 1'700'000'600'000;
 
@@ -27,7 +29,7 @@ struct Shape {
     bool capacities = false;
 };
 
-PlannerInput randomFleet(std::uint32_t seed, Shape shape = {})
+PlannerInput rulesFleet(std::uint32_t seed, Shape shape = {})
 {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> unit(0, 1);
@@ -67,15 +69,6 @@ PlannerInput randomFleet(std::uint32_t seed, Shape shape = {})
         input.spaces.push_back(std::move(whale));
     }
     return input;
-}
-
-const PlannerSpace& spaceOf(const PlannerInput& input, const std::string& id)
-{
-    for (const PlannerSpace& space : input.spaces) {
-        if (space.id == id)
-            return space;
-    }
-    throw std::runtime_error("no space " + id);
 }
 
 // The shard ids a reason names ("s3", "solo", "new0"), as whole words.
@@ -126,7 +119,7 @@ TEST(PlannerRules, EveryScenarioOnFleetsWithRollbackWindowsAndDedicatedShards)
     for (std::uint32_t seed = 1; seed <= 30; ++seed) {
         SCOPED_TRACE("seed " + std::to_string(seed));
         const PlannerInput input
-            = randomFleet(seed, { 3 + static_cast<int>(seed % 3), 8, 160, true, true, seed % 2 == 0 });
+            = rulesFleet(seed, { 3 + static_cast<int>(seed % 3), 8, 160, true, true, seed % 2 == 0 });
         const auto rebalance = planRebalance(input);
         ASSERT_TRUE(rebalance) << rebalance.error().describe();
         expectRules(input, *rebalance);
@@ -179,7 +172,7 @@ TEST(PlannerRules, EveryScenarioOnFleetsWithRollbackWindowsAndDedicatedShards)
 
 TEST(PlannerRules, ADedicatedShardIsNeverFilledAndThePlanSaysWhy)
 {
-    PlannerInput input = randomFleet(4, { 3, 6, 120, false, true, false });
+    PlannerInput input = rulesFleet(4, { 3, 6, 120, false, true, false });
     // The isolated shard is nearly empty: without the rule every scenario would fill it first.
     for (const auto& [name, plan] : std::vector<std::pair<std::string, Result<PlanResult>>> {
              { "rebalance", planRebalance(input) },
@@ -210,7 +203,7 @@ TEST(PlannerRules, AddShardTakesOnlyFromShardsAboveTheirShareAndLeavesNoneBelowT
         SCOPED_TRACE("seed " + std::to_string(seed));
         const Shape shape { 2 + static_cast<int>(seed % 4), 4 + static_cast<int>(seed % 7),
             40 + static_cast<int>(seed % 5) * 30, false, false, seed % 3 == 0 };
-        const PlannerInput input = randomFleet(seed, shape);
+        const PlannerInput input = rulesFleet(seed, shape);
         std::vector<ShardRecord> added;
         for (std::uint32_t k = 0; k < 1 + seed % 2; ++k)
             added.push_back(
@@ -248,7 +241,7 @@ TEST(PlannerRules, BeforeIsTheSameFleetInEveryScenario)
 {
     for (std::uint32_t seed = 1; seed <= 10; ++seed) {
         SCOPED_TRACE("seed " + std::to_string(seed));
-        const PlannerInput input = randomFleet(seed, { 4, 8, 160, false, false, false });
+        const PlannerInput input = rulesFleet(seed, { 4, 8, 160, false, false, false });
         std::vector<std::pair<std::string, Result<PlanResult>>> plans;
         plans.emplace_back("rebalance", planRebalance(input));
         plans.emplace_back("add-shard", planAddShards(input, { { "new0", "n1", ShardState::Active, 0, 0 } }));
@@ -310,7 +303,7 @@ TEST(PlannerRules, BandWarningsNameOnlyShardsAMoveCouldChange)
 
 TEST(PlannerRules, TheCopyRateIsConservativeUntilEnoughMigrationsWereMeasured)
 {
-    PlannerInput input = randomFleet(2, { 4, 8, 200, false, false, false });
+    PlannerInput input = rulesFleet(2, { 4, 8, 200, false, false, false });
     // One short migration measured a very fast rate: not trusted yet.
     input.measuredDocsPerSecond = 34486;
     input.measuredMigrations = 1;

@@ -2,16 +2,17 @@
 // balanced fleets left alone, no second round after applying a plan, add-shard close to the
 // lower bound, drains spread out, determinism) and each scenario's own rules.
 #include "core/plan/planner.h"
+#include "tests/core/test_helpers.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
 #include <random>
 
 using namespace shardmap::core;
+using shardmap::testing::kGiB;
+using shardmap::testing::spaceOf;
 
 namespace {
-
-constexpr std::uint64_t kGiB = 1ull << 30;
 
 struct FleetShape {
     int nodes = 4;
@@ -70,15 +71,6 @@ const PlannerShard& shardOf(const PlannerInput& input, const std::string& id)
             return shard;
     }
     throw std::runtime_error("no shard " + id);
-}
-
-const PlannerSpace& spaceOf(const PlannerInput& input, const std::string& id)
-{
-    for (const auto& space : input.spaces) {
-        if (space.id == id)
-            return space;
-    }
-    throw std::runtime_error("no space " + id);
 }
 
 std::map<std::string, LoadFigures> loads(const PlannerInput& input)

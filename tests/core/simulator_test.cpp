@@ -21,7 +21,7 @@ namespace {
 
 constexpr std::uint64_t kTiB = 1ull << 40;
 
-struct FleetShape {
+struct SimulatedFleet {
     int nodes = 4;
     int shards = 12;
     int spaces = 2000;
@@ -39,7 +39,7 @@ std::string shardId(int index)
     return text;
 }
 
-PlannerInput makeFleet(std::uint32_t seed, FleetShape shape = {})
+PlannerInput makeFleet(std::uint32_t seed, SimulatedFleet shape = {})
 {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> unit(0, 1);

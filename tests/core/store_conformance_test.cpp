@@ -13,6 +13,8 @@
 
 #include "core/store/audit_chain.h"
 #include "core/store/metadata_store.h"
+#include "core/util/clock.h"
+#include "tests/core/test_helpers.h"
 #include "tests/support/etcd_process.h"
 #include "tests/support/test_dir.h"
 
@@ -28,6 +30,7 @@
 #include <thread>
 
 using namespace shardmap::core;
+using shardmap::testing::errorText;
 using namespace std::chrono_literals;
 using shardmap::testing::TempDir;
 
@@ -84,17 +87,6 @@ CommitRequest request(std::vector<Mutation> mutations, std::string action = "tes
     result.action = std::move(action);
     result.reason = "conformance";
     return result;
-}
-
-std::int64_t nowUnixMs()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
-std::string errorText(const Error& error)
-{
-    return std::string(errorCodeName(error.code)) + ": " + error.describe();
 }
 
 // Collects what a watch delivers, for the test thread to wait on.

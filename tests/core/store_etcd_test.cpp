@@ -5,6 +5,7 @@
 #include "core/store/audit_chain.h"
 #include "core/store/etcd_store.h"
 #include "core/util/failpoint.h"
+#include "tests/core/test_helpers.h"
 #include "tests/support/certificates.h"
 #include "tests/support/etcd_process.h"
 #include "tests/support/etcd_roles.h"
@@ -19,6 +20,7 @@
 #include <thread>
 
 using namespace shardmap::core;
+using shardmap::testing::errorText;
 using namespace std::chrono_literals;
 using shardmap::testing::EtcdProcess;
 using shardmap::testing::etcdUriAs;
@@ -27,12 +29,7 @@ using shardmap::testing::writeSecretFile;
 
 namespace {
 
-std::string errorText(const Error& error)
-{
-    return std::string(errorCodeName(error.code)) + ": " + error.describe();
-}
-
-CommitRequest request(const std::string& key, const std::string& value)
+CommitRequest etcdCommit(const std::string& key, const std::string& value)
 {
     CommitRequest result;
     result.mutations.push_back({ key, value, std::nullopt });
@@ -182,11 +179,11 @@ TEST_F(EtcdStoreTest, FailsOverFromADeadEndpoint)
     // Port 1 on loopback refuses connections: every call there fails at once with UNAVAILABLE.
     auto store = open(uri("127.0.0.1:1," + m_shared->endpoint()));
     ASSERT_TRUE(store);
-    ASSERT_TRUE(store->commit(request("k", "1")));
+    ASSERT_TRUE(store->commit(etcdCommit("k", "1")));
     Collector collector;
     auto watch = store->watch(0, collector.callback(), collector.errorCallback());
     ASSERT_TRUE(watch);
-    ASSERT_TRUE(store->commit(request("k", "2")));
+    ASSERT_TRUE(store->commit(etcdCommit("k", "2")));
     ASSERT_TRUE(collector.waitForCount(2));
     EXPECT_EQ(collector.revisions(), oneTo(2));
     auto snap = store->snapshot();
@@ -206,21 +203,21 @@ TEST_F(EtcdStoreTest, WatchContinuesAfterTheServerRestarts)
     auto store = open("etcd://" + etcd->endpoint() + "/restart?timeout_ms=2000");
     ASSERT_TRUE(store);
     for (int i = 1; i <= 3; ++i)
-        ASSERT_TRUE(store->commit(request("k", std::to_string(i))));
+        ASSERT_TRUE(store->commit(etcdCommit("k", std::to_string(i))));
     Collector collector;
     auto watch = store->watch(0, collector.callback(), collector.errorCallback());
     ASSERT_TRUE(watch);
     ASSERT_TRUE(collector.waitForCount(3));
 
     etcd->stop();
-    auto down = store->commit(request("k", "down"));
+    auto down = store->commit(etcdCommit("k", "down"));
     ASSERT_FALSE(down);
     EXPECT_EQ(down.error().code, ErrorCode::Unavailable) << errorText(down.error());
     std::string error;
     ASSERT_TRUE(etcd->restart(error)) << error;
 
     for (int i = 4; i <= 5; ++i) {
-        auto committed = store->commit(request("k", std::to_string(i)));
+        auto committed = store->commit(etcdCommit("k", std::to_string(i)));
         ASSERT_TRUE(committed) << errorText(committed.error());
         EXPECT_EQ(*committed, static_cast<std::uint64_t>(i));
     }
@@ -234,7 +231,7 @@ TEST_F(EtcdStoreTest, WatchReListsAfterCompactionAndHistoryStaysWhole)
 {
     auto store = open(uri());
     ASSERT_TRUE(store);
-    ASSERT_TRUE(store->commit(request("k", "1")));
+    ASSERT_TRUE(store->commit(etcdCommit("k", "1")));
     Collector collector;
     // The watch reads revision 1 and is held in its callback; meanwhile the commits it would
     // stream are compacted away, so its etcd watch starts at a compacted revision.
@@ -243,11 +240,11 @@ TEST_F(EtcdStoreTest, WatchReListsAfterCompactionAndHistoryStaysWhole)
     ASSERT_TRUE(watch);
     std::this_thread::sleep_for(200ms);
     for (int i = 2; i <= 10; ++i)
-        ASSERT_TRUE(store->commit(request("k", std::to_string(i))));
+        ASSERT_TRUE(store->commit(etcdCommit("k", std::to_string(i))));
     ASSERT_TRUE(store->compactEtcd());
     collector.block(false);
     ASSERT_TRUE(collector.waitForCount(10)) << "got " << collector.revisions().size();
-    ASSERT_TRUE(store->commit(request("k", "11")));
+    ASSERT_TRUE(store->commit(etcdCommit("k", "11")));
     ASSERT_TRUE(collector.waitForCount(11));
     EXPECT_EQ(collector.revisions(), oneTo(11));
     EXPECT_TRUE(collector.errors().empty());
@@ -289,11 +286,11 @@ TEST_F(EtcdStoreTest, AuthenticatesWithUserAndPassword)
     const std::string base = "etcd://" + etcd->endpoint() + "/auth";
     auto store = open(base + "?user=root&password=rootpw");
     ASSERT_TRUE(store);
-    ASSERT_TRUE(store->commit(request("k", "1")));
+    ASSERT_TRUE(store->commit(etcdCommit("k", "1")));
     Collector collector;
     auto watch = store->watch(0, collector.callback(), collector.errorCallback());
     ASSERT_TRUE(watch);
-    ASSERT_TRUE(store->commit(request("k", "2")));
+    ASSERT_TRUE(store->commit(etcdCommit("k", "2")));
     ASSERT_TRUE(collector.waitForCount(2));
     auto grant = store->acquireLease("leader", "ctl-a", 10s);
     ASSERT_TRUE(grant) << errorText(grant.error());
@@ -309,14 +306,14 @@ TEST_F(EtcdStoreTest, AuthenticatesWithUserAndPassword)
         writeSecretFile(m_dir.file("etcd.password"), "rootpw\n");
         auto fromFile = open(base + "?user=root&password_file=" + m_dir.file("etcd.password"));
         ASSERT_TRUE(fromFile);
-        EXPECT_TRUE(fromFile->commit(request("k", "3")));
+        EXPECT_TRUE(fromFile->commit(etcdCommit("k", "3")));
     }
     {
         ::setenv(kEtcdPasswordVariable, "rootpw", 1);
         auto fromEnvironment = open(base + "?user=root");
         ::unsetenv(kEtcdPasswordVariable);
         ASSERT_TRUE(fromEnvironment);
-        EXPECT_TRUE(fromEnvironment->commit(request("k", "4")));
+        EXPECT_TRUE(fromEnvironment->commit(etcdCommit("k", "4")));
     }
 }
 
@@ -331,7 +328,7 @@ TEST_F(EtcdStoreTest, AViewersEtcdUserReadsAndWatchesButEveryChangeIsRefused)
     ASSERT_TRUE(shardmap::testing::enableEtcdRoles(*etcd, error)) << error;
     auto writer = open(etcdUriAs(*etcd, "shardmap", "shardmapd"));
     ASSERT_TRUE(writer);
-    ASSERT_TRUE(writer->commit(request("k", "1")));
+    ASSERT_TRUE(writer->commit(etcdCommit("k", "1")));
     auto grant = writer->acquireLease("executor", "ctl-a", 60s);
     ASSERT_TRUE(grant) << errorText(grant.error());
 
@@ -351,14 +348,14 @@ TEST_F(EtcdStoreTest, AViewersEtcdUserReadsAndWatchesButEveryChangeIsRefused)
     Collector collector;
     auto watch = viewer.watch(0, collector.callback(), collector.errorCallback());
     ASSERT_TRUE(watch) << errorText(watch.error());
-    ASSERT_TRUE(writer->commit(request("k", "2")));
+    ASSERT_TRUE(writer->commit(etcdCommit("k", "2")));
     ASSERT_TRUE(collector.waitForCount(2)) << "the viewer's watch did not see the writer's change";
     EXPECT_EQ(collector.revisions(), oneTo(2));
 
     const std::string refusal
         = "the store refused the change: etcd user 'viewer' may not write under 'shardmap/' (permission denied)";
     std::vector<Error> refused;
-    for (auto result : { viewer.commit(request("k", "3")), viewer.commit(request("other", "1")) })
+    for (auto result : { viewer.commit(etcdCommit("k", "3")), viewer.commit(etcdCommit("other", "1")) })
         refused.push_back(result ? Error {} : result.error());
     for (auto result : { viewer.acquireLease("mine", "viewer", 60s), viewer.renewLease(*grant, 60s) })
         refused.push_back(result ? Error {} : result.error());
@@ -457,11 +454,11 @@ TEST_F(EtcdStoreTest, TalksTlsWithAClientCertificateAndRefusesWithoutOne)
     const std::string base = "etcd://" + etcd->endpoint() + "/tls";
     auto store = open(base + "?ca=" + tls.ca + "&cert=" + tls.clientCert + "&key=" + tls.clientKey);
     ASSERT_TRUE(store);
-    ASSERT_TRUE(store->commit(request("k", "1")));
+    ASSERT_TRUE(store->commit(etcdCommit("k", "1")));
     Collector collector;
     auto watch = store->watch(0, collector.callback(), collector.errorCallback());
     ASSERT_TRUE(watch);
-    ASSERT_TRUE(store->commit(request("k", "2")));
+    ASSERT_TRUE(store->commit(etcdCommit("k", "2")));
     ASSERT_TRUE(collector.waitForCount(2));
 
     // Plaintext against a TLS server, and TLS without a client certificate, do not get in.
@@ -478,9 +475,9 @@ TEST_F(EtcdStoreTest, ACommitWhoseAnswerWasLostIsFoundByItsAuditRecordNotApplied
 {
     auto store = open(uri());
     ASSERT_TRUE(store);
-    ASSERT_TRUE(store->commit(request("k", "1")));
+    ASSERT_TRUE(store->commit(etcdCommit("k", "1")));
     ASSERT_TRUE(setFailpoints("etcd.commit.answer_lost=error@1").ok());
-    auto committed = store->commit(request("k", "2"));
+    auto committed = store->commit(etcdCommit("k", "2"));
     ASSERT_TRUE(setFailpoints("").ok());
     ASSERT_TRUE(committed) << errorText(committed.error());
     EXPECT_EQ(*committed, 2u);
@@ -489,7 +486,7 @@ TEST_F(EtcdStoreTest, ACommitWhoseAnswerWasLostIsFoundByItsAuditRecordNotApplied
     ASSERT_TRUE(history);
     EXPECT_EQ(history->size(), 2u);
     // The retry found the record it wrote; the next commit links to it.
-    ASSERT_TRUE(store->commit(request("k", "3")));
+    ASSERT_TRUE(store->commit(etcdCommit("k", "3")));
     auto report = verifyAuditChain(*store, true);
     ASSERT_TRUE(report) << errorText(report.error());
     EXPECT_FALSE(report->broken) << report->broken->message;
@@ -502,7 +499,7 @@ TEST_F(EtcdStoreTest, AStoreWrittenBeforeTheChainStartsItsChainAtTheNextCommit)
 {
     auto store = open(uri());
     ASSERT_TRUE(store);
-    ASSERT_TRUE(store->commit(request("k", "1")));
+    ASSERT_TRUE(store->commit(etcdCommit("k", "1")));
     auto first = store->history(0, 0, 0);
     ASSERT_TRUE(first);
     ASSERT_EQ(first->size(), 1u);
@@ -515,7 +512,7 @@ TEST_F(EtcdStoreTest, AStoreWrittenBeforeTheChainStartsItsChainAtTheNextCommit)
     ASSERT_TRUE(m_shared->etcdctl({ "put", root + "meta/revision", "1" }, error)) << error;
     ASSERT_TRUE(m_shared->etcdctl({ "put", root + "audit/00000000000000000001", legacy.dump() }, error)) << error;
 
-    ASSERT_TRUE(store->commit(request("k", "2")));
+    ASSERT_TRUE(store->commit(etcdCommit("k", "2")));
     auto history = store->history(0, 0, 0);
     ASSERT_TRUE(history);
     ASSERT_EQ(history->size(), 2u);

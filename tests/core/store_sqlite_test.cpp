@@ -3,6 +3,7 @@
 
 #include "core/store/audit_chain.h"
 #include "core/store/sqlite_store.h"
+#include "tests/core/test_helpers.h"
 #include "tests/support/process.h"
 #include "tests/support/test_dir.h"
 
@@ -19,17 +20,13 @@
 #include <unistd.h>
 
 using namespace shardmap::core;
+using shardmap::testing::errorText;
 using namespace std::chrono_literals;
 using shardmap::testing::ChildProcess;
 using shardmap::testing::readWholeFile;
 using shardmap::testing::TempDir;
 
 namespace {
-
-std::string errorText(const Error& error)
-{
-    return std::string(errorCodeName(error.code)) + ": " + error.describe();
-}
 
 // Every file in a directory with its size, a hash of its bytes and its permission bits: "nothing
 // changed" means equal.
@@ -90,7 +87,7 @@ SqliteStoreOptions shortBusyTimeout()
     return options;
 }
 
-CommitRequest request(std::vector<Mutation> mutations)
+CommitRequest sqliteCommit(std::vector<Mutation> mutations)
 {
     CommitRequest result;
     result.mutations = std::move(mutations);
@@ -144,7 +141,7 @@ protected:
     {
         auto store = open();
         ASSERT_TRUE(store);
-        ASSERT_TRUE(store->commit(request({ { "spaces/acme", "s1", std::nullopt } })));
+        ASSERT_TRUE(store->commit(sqliteCommit({ { "spaces/acme", "s1", std::nullopt } })));
     }
 
     TempDir m_dir;
@@ -228,7 +225,7 @@ TEST_F(SqliteStoreTest, AVersionOneStoreIsUpgradedAndItsChainStartsAtTheNextComm
     rawSql(path(), "ALTER TABLE audit DROP COLUMN hash; UPDATE meta SET value = 1 WHERE key = 'schema_version'");
     auto store = open(false);
     ASSERT_TRUE(store);
-    ASSERT_TRUE(store->commit(request({ { "spaces/acme", "s2", std::nullopt } })));
+    ASSERT_TRUE(store->commit(sqliteCommit({ { "spaces/acme", "s2", std::nullopt } })));
     auto history = store->history(0, 0, 0);
     ASSERT_TRUE(history);
     ASSERT_EQ(history->size(), 2u);
@@ -255,8 +252,8 @@ TEST_F(SqliteStoreTest, EverythingPersistsAcrossReopen)
     {
         auto store = open();
         ASSERT_TRUE(store);
-        ASSERT_TRUE(store->commit(request({ { "spaces/acme", "s1", std::nullopt } })));
-        ASSERT_TRUE(store->commit(request({ { "spaces/acme", "s2", 1 }, { "nodes/n1", "{}", 0 } })));
+        ASSERT_TRUE(store->commit(sqliteCommit({ { "spaces/acme", "s1", std::nullopt } })));
+        ASSERT_TRUE(store->commit(sqliteCommit({ { "spaces/acme", "s2", 1 }, { "nodes/n1", "{}", 0 } })));
         ASSERT_TRUE(store->acquireLease("leader", "ctl-a", 60s));
     }
     auto store = open(false);
@@ -299,7 +296,7 @@ TEST_F(SqliteStoreTest, StoreLockedByAnotherWriterIsUnavailable)
     ASSERT_EQ(sqlite3_open(path().c_str(), &other), SQLITE_OK);
     ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
 
-    auto committed = store->commit(request({ { "k", "v", std::nullopt } }));
+    auto committed = store->commit(sqliteCommit({ { "k", "v", std::nullopt } }));
     ASSERT_FALSE(committed);
     EXPECT_EQ(committed.error().code, ErrorCode::Unavailable);
     EXPECT_NE(committed.error().message.find("store is locked by another process"), std::string::npos)
@@ -311,7 +308,7 @@ TEST_F(SqliteStoreTest, StoreLockedByAnotherWriterIsUnavailable)
 
     sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
     sqlite3_close(other);
-    EXPECT_TRUE(store->commit(request({ { "k", "v", std::nullopt } })));
+    EXPECT_TRUE(store->commit(sqliteCommit({ { "k", "v", std::nullopt } })));
 }
 
 TEST_F(SqliteStoreTest, ReadOnlyFileIsRefusedAndUntouched)
@@ -386,11 +383,11 @@ TEST_F(SqliteStoreTest, CallbackMayDestroyItsOwnWatch)
     ASSERT_TRUE(watch);
     handle = std::move(*watch);
     ready = true;
-    ASSERT_TRUE(store->commit(request({ { "k", "1", std::nullopt } })));
+    ASSERT_TRUE(store->commit(sqliteCommit({ { "k", "1", std::nullopt } })));
     const auto deadline = std::chrono::steady_clock::now() + 10s;
     while (calls == 0 && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(1ms);
-    ASSERT_TRUE(store->commit(request({ { "k", "2", std::nullopt } })));
+    ASSERT_TRUE(store->commit(sqliteCommit({ { "k", "2", std::nullopt } })));
     std::this_thread::sleep_for(100ms);
     EXPECT_EQ(calls, 1);
 }
@@ -482,7 +479,7 @@ TEST_F(SqliteStoreTest, KillNineInTheMiddleOfACommitLeavesNoTornState)
     ASSERT_TRUE(during);
     EXPECT_EQ(during->revision, 1u);
     EXPECT_EQ(during->records.size(), 1u);
-    auto blocked = store->commit(request({ { "x", "1", std::nullopt } }));
+    auto blocked = store->commit(sqliteCommit({ { "x", "1", std::nullopt } }));
     ASSERT_FALSE(blocked);
     EXPECT_EQ(blocked.error().code, ErrorCode::Unavailable);
     auto opened = SqliteStore::open(path(), false, shortBusyTimeout());
@@ -503,7 +500,7 @@ TEST_F(SqliteStoreTest, KillNineInTheMiddleOfACommitLeavesNoTornState)
         EXPECT_EQ(history->size(), 1u);
     }
     EXPECT_EQ(integrityCheck(path()), "ok");
-    auto committed = store->commit(request({ { "a", "1", 0 } }));
+    auto committed = store->commit(sqliteCommit({ { "a", "1", 0 } }));
     ASSERT_TRUE(committed) << errorText(committed.error());
     EXPECT_EQ(*committed, 2u);
 }
