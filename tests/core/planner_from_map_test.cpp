@@ -6,6 +6,7 @@
 #include "core/plan/move_rules.h"
 #include "core/plan/planner.h"
 #include "core/plan/simulator.h"
+#include "core/plan/space_holds.h"
 #include "tests/support/test_dir.h"
 
 #include <gtest/gtest.h>
@@ -227,6 +228,14 @@ TEST_F(PlannerFromMapTest, TheOldShardCanBeDrainedButNotRetiredBeforeTheWindowCl
     ASSERT_FALSE(drainNew);
     EXPECT_EQ(drainNew.error().message,
         "space whale is in its rollback window after moving to s2 (m-1) until 22:23 UTC; it can move then");
+
+    // The same refusals as data, for the console to say in its language and local time.
+    const std::string until = std::to_string(1'700'000'000'000 + 600'000);
+    EXPECT_EQ(refusalNotes(merge.error()),
+        (std::vector<PlanNote> { { PlanNoteKind::KeepsRollbackCopy, { "s1", "whale", "m-1", until } },
+            { PlanNoteKind::WaitsForRollbackWindows, { "merge", "s1", "1", until } } }));
+    EXPECT_EQ(refusalNotes(drainNew.error()),
+        (std::vector<PlanNote> { { PlanNoteKind::InRollbackWindow, { "whale", "s2", "m-1", until } } }));
 
     finishWhale();
     EXPECT_TRUE(planMerge(input(map()), "s1", "s3"));
