@@ -75,6 +75,11 @@ protected:
         const auto map = movedMap(cutoverUnixMs);
         core::MigrationRecord& migration = map->migrations.at("m-1").value;
         migration.createdUnixMs = migration.startedUnixMs = cutoverUnixMs - 5000;
+        // What the executor leaves once the copy is done: its rate, and an ETA of 0 s.
+        migration.backfilled = true;
+        migration.progress.docsDone = migration.progress.docsTotal = 1200;
+        migration.progress.docsPerSecond = 34486;
+        migration.progress.etaSeconds = 0;
         std::vector<core::Mutation> records;
         for (const auto& [id, node] : map->nodes)
             records.push_back({ core::keys::node(id), core::encode(node.value), 0 });
@@ -236,6 +241,8 @@ TEST_F(StoredWindow, TheMigrationDetailCountsDownTheWindow)
         testing::waitFor([&] { return dialog.fieldText(MigrationDetailDialog::Field::Phase) != before; }, 10000));
     EXPECT_TRUE(dialog.fieldText(MigrationDetailDialog::Field::Phase).startsWith(before.left(35)));
     EXPECT_EQ(loaded.count(), 1) << "the countdown reads nothing again";
+    EXPECT_FALSE(dialog.fieldText(MigrationDetailDialog::Field::Progress).contains(QStringLiteral("left")))
+        << dialog.fieldText(MigrationDetailDialog::Field::Progress).toStdString();
 }
 
 // The overview's tile: a move in its window is done and can be rolled back until a time; it is

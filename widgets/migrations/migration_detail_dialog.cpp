@@ -99,7 +99,8 @@ QString progressText(const core::MigrationRecord& record)
     const core::MigrationProgress& p = record.progress;
     QString text = MigrationDetailDialog::tr("%1 of %2 documents, %3 of %4")
                        .arg(count(p.docsDone), count(p.docsTotal), formatBytes(p.bytesDone), formatBytes(p.bytesTotal));
-    if (record.active() && p.docsPerSecond > 0)
+    // The copy's rate and time left while it copies; past it the executor's ETA says 0 s.
+    if (MigrationsModel::showsEta(record) && p.docsPerSecond > 0)
         text += MigrationDetailDialog::tr(", %1 docs/s, %2 left")
                     .arg(QLocale().toString(p.docsPerSecond, 'f', 0), formatDuration(p.etaSeconds));
     return text;
