@@ -1,19 +1,24 @@
 // A space in its migration's rollback window has arrived on its new shard (issue 26): the map
 // page's tile names no move back, the lanes project it where it is, and the console says "done,
 // rollback possible until HH:MM" the same way wherever it shows such a migration, counting down
-// as the clock goes (the migrations page, the detail view, the overview's tile).
+// as the clock goes (the migrations page, the detail view, the overview's tile). And the map and
+// the detail view in German: states, numbers and dates as the locale writes them.
 #include "core/store/metadata_store.h"
 #include "tests/support/test_dir.h"
 #include "tests/widgets/wait_for.h"
 #include "widgets/map/shard_map_model.h"
+#include "widgets/map/shard_map_view.h"
 #include "widgets/migrations/migration_detail_dialog.h"
 #include "widgets/migrations/migrations_model.h"
 #include "widgets/overview/migrations_summary.h"
 #include "widgets/session/fleet_connection.h"
 #include "widgets/style/format.h"
+#include "widgets/style/i18n.h"
 
 #include <QAbstractItemModelTester>
+#include <QCoreApplication>
 #include <QDateTime>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <gtest/gtest.h>
 
@@ -64,6 +69,14 @@ SamplePtr sampleWithC()
     }
     return sample;
 }
+
+// German for the test's length, English again after it.
+struct German {
+    German() { installTranslations(*QCoreApplication::instance(), QStringLiteral("de")); }
+    ~German() { installTranslations(*QCoreApplication::instance(), QStringLiteral("en")); }
+    German(const German&) = delete;
+    German& operator=(const German&) = delete;
+};
 
 // movedMap() in a real SQLite store, and a connection that reads it (its node does not answer).
 class StoredWindow : public ::testing::Test {
@@ -245,6 +258,26 @@ TEST_F(StoredWindow, TheMigrationDetailCountsDownTheWindow)
         << dialog.fieldText(MigrationDetailDialog::Field::Progress).toStdString();
 }
 
+// German (issue 26, point 12): the detail view's dates are the locale's, not ISO.
+TEST_F(StoredWindow, TheMigrationDetailWritesDatesAsTheLocaleDoes)
+{
+    const German german;
+    const std::int64_t cutover = QDateTime::currentMSecsSinceEpoch() - 60'000;
+    open(cutover);
+    MigrationDetailDialog dialog(&m_connection, QStringLiteral("m-1"));
+    QSignalSpy loaded(&dialog, &MigrationDetailDialog::loaded);
+    ASSERT_TRUE(testing::waitFor([&] { return !loaded.isEmpty(); }));
+    const QString created = dialog.fieldText(MigrationDetailDialog::Field::Created);
+    EXPECT_EQ(created, formatDateTime(cutover - 5000));
+    EXPECT_TRUE(QRegularExpression(QStringLiteral("^\\d{1,2}\\.\\d{1,2}\\.\\d{2,4} \\d{1,2}:\\d\\d:\\d\\d$"))
+                    .match(created)
+                    .hasMatch())
+        << created.toStdString();
+    EXPECT_TRUE(dialog.fieldText(MigrationDetailDialog::Field::Phase)
+                    .startsWith(QStringLiteral("fertig, Rückabwicklung möglich bis ")))
+        << dialog.fieldText(MigrationDetailDialog::Field::Phase).toStdString();
+}
+
 // The overview's tile: a move in its window is done and can be rolled back until a time; it is
 // never "open" with "0 s left".
 TEST(RollbackWindow, TheOverviewCountsAMoveInItsWindowAsDone)
@@ -285,6 +318,31 @@ TEST(RollbackWindow, TheOverviewCountsAMoveInItsWindowAsDone)
     add("m-4", core::MigrationPhase::Verify, 0);
     summary = summarizeMigrations(*map, now);
     EXPECT_FALSE(summary.detail.contains(QStringLiteral("left"))) << summary.detail.toStdString();
+}
+
+// German (issue 26, point 12): the map page's lanes name their state in German, a tile's
+// documents are counted as the locale writes numbers.
+TEST(RollbackWindow, TheMapsLanesAndTilesSpeakGerman)
+{
+    const German german;
+    auto map = movedMap(QDateTime::currentMSecsSinceEpoch() - 60'000);
+    map->shards["s1"].value.state = core::ShardState::Draining;
+    auto sample = std::make_shared<core::NodeMetricsValue>(*sampleWithC());
+    for (core::ShardMetricsValue& shard : sample->shards) {
+        for (auto& space : shard.spaceMetrics)
+            space.liveDocs = 12'345;
+    }
+    ShardMapModel model;
+    model.setMap(map);
+    model.applySample(QStringLiteral("n1"), sample);
+    ShardMapView view;
+    view.setModel(&model);
+    const QModelIndex draining = model.laneIndex(QStringLiteral("s1"));
+    EXPECT_EQ(view.laneTitle(draining), QStringLiteral("s1 (wird geleert)"));
+    EXPECT_EQ(view.laneTitle(model.laneIndex(QStringLiteral("s2"))), QStringLiteral("s2"));
+    EXPECT_EQ(draining.data(Qt::ToolTipRole).toString(), QStringLiteral("Shard s1 auf Knoten n1 (wird geleert)"));
+    const QString tip = model.spaceIndex(QStringLiteral("c")).data(Qt::ToolTipRole).toString();
+    EXPECT_TRUE(tip.startsWith(QStringLiteral("Space c: 12.345 Dokumente, "))) << tip.toStdString();
 }
 
 // A backfill too quick for two samples: once it is done (in the window and after it) the detail

@@ -16,6 +16,7 @@
 #include "widgets/migrations/migrations_filter_proxy.h"
 #include "widgets/migrations/migrations_page.h"
 #include "widgets/style/format.h"
+#include "widgets/style/i18n.h"
 #include "widgets/style/inline_message.h"
 #include "widgets/wizards/plan_moves_model.h"
 #include "widgets/wizards/plan_wizard.h"
@@ -509,8 +510,8 @@ TEST(WizardSummary, TheRateBasisSaysOnWhatTheEstimateIsBased)
         QStringLiteral("assumed until 3 migrations that copied at least 10,000 docs are measured, 1 so far"));
 }
 
-// A wizard refused because a space is in its rollback window says when it can run, in its
-// local time, never UTC (issue 26, point 1).
+// A wizard refused because a space is in its rollback window says when it can run, in the
+// console's language and its local time, never UTC (issue 26, point 1).
 TEST_F(WizardTest, ARefusedWizardSaysInLocalTimeWhenItCanRun)
 {
     startLopsidedFleet(2);
@@ -527,6 +528,14 @@ TEST_F(WizardTest, ARefusedWizardSaysInLocalTimeWhenItCanRun)
                        "move then")
             .arg(formatClock(until)));
     EXPECT_FALSE(wizard.warningsText().contains(QStringLiteral("UTC"))) << wizard.warningsText().toStdString();
+
+    installTranslations(*QCoreApplication::instance(), QStringLiteral("de"));
+    wizard.replan();
+    ASSERT_TRUE(waitFor([&] { return !wizard.planning() && !wizard.errorText().isEmpty(); }));
+    const QString german = wizard.errorText();
+    installTranslations(*QCoreApplication::instance(), QStringLiteral("en"));
+    EXPECT_TRUE(german.startsWith(QStringLiteral("Space t0 ist nach dem Verschieben nach s1"))) << german.toStdString();
+    EXPECT_TRUE(german.contains(QStringLiteral(" bis %1").arg(formatClock(until)))) << german.toStdString();
 }
 
 // The old shard keeps the moved space's copy for a rollback, but the space is not on it: a

@@ -34,11 +34,12 @@ QString dash()
     return QStringLiteral("—");
 }
 
+// In the locale's own format (issue 26, point 12): "14.03.24 17:45:02" in German.
 QString timeText(std::int64_t unixMs)
 {
     if (unixMs <= 0)
         return dash();
-    return QLocale().toString(QDateTime::fromMSecsSinceEpoch(unixMs), QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    return formatDateTime(unixMs);
 }
 
 QString orDash(const std::string& text)
