@@ -1408,6 +1408,38 @@
         <source>done, rollback possible until %1 (%2 left)</source>
         <translation>fertig, Rückabwicklung möglich bis %1 (noch %2)</translation>
     </message>
+    <message>
+        <source>queuing</source>
+        <translation>wird eingereiht</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>drain</source>
+        <translation>Leeren</translation>
+    </message>
+    <message>
+        <source>retire-node</source>
+        <translation>Knoten stilllegen</translation>
+    </message>
+    <message>
+        <source>split</source>
+        <translation>Teilen</translation>
+    </message>
+    <message>
+        <source>merge</source>
+        <translation>Zusammenführen</translation>
+    </message>
+    <message>
+        <source>isolate</source>
+        <translation>Isolieren</translation>
+    </message>
+    <message>
+        <source>move</source>
+        <translation>Verschieben</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::HealthSettingsDialog</name>
@@ -4584,6 +4616,123 @@ Verschoben nach %2: %3</translation>
             <numerusform>%n weiterer Shard hält weniger als das Limit; planen Sie erneut, wenn diese Zusammenführung fertig ist</numerusform>
             <numerusform>%n weitere Shards halten weniger als das Limit; planen Sie erneut, wenn diese Zusammenführung fertig ist</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>space %1 is in its rollback window after moving to %2 (%3); it can move once the window closes</source>
+        <translation>Space %1 ist nach dem Verschieben nach %2 (%3) im Rückabwicklungsfenster; er kann verschoben werden, sobald das Fenster schließt</translation>
+    </message>
+    <message>
+        <source>space %1 is in its rollback window after moving to %2 (%3) until %4; it can move then</source>
+        <translation>Space %1 ist nach dem Verschieben nach %2 (%3) bis %4 im Rückabwicklungsfenster; danach kann er wieder verschoben werden</translation>
+    </message>
+    <message>
+        <source>shard %1 keeps the rollback copy of %2 (%3)</source>
+        <translation>Shard %1 hält die Kopie von %2 für die Rückabwicklung (%3)</translation>
+    </message>
+    <message>
+        <source>shard %1 keeps the rollback copy of %2 (%3, until %4)</source>
+        <translation>Shard %1 hält die Kopie von %2 für die Rückabwicklung (%3, bis %4)</translation>
+    </message>
+    <message numerus="yes">
+        <source>the merge of %1 can run once the rollback window(s) close</source>
+        <translation>
+            <numerusform>das Zusammenführen von %1 kann laufen, sobald das Rückabwicklungsfenster schließt</numerusform>
+            <numerusform>das Zusammenführen von %1 kann laufen, sobald die Rückabwicklungsfenster schließen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>retiring node %1 can run once the rollback window(s) close</source>
+        <translation>
+            <numerusform>das Stilllegen von Knoten %1 kann laufen, sobald das Rückabwicklungsfenster schließt</numerusform>
+            <numerusform>das Stilllegen von Knoten %1 kann laufen, sobald die Rückabwicklungsfenster schließen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the merge of %1 can run once the rollback window(s) close (%2)</source>
+        <translation>
+            <numerusform>das Zusammenführen von %1 kann laufen, sobald das Rückabwicklungsfenster schließt (%2)</numerusform>
+            <numerusform>das Zusammenführen von %1 kann laufen, sobald die Rückabwicklungsfenster schließen (%2)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>retiring node %1 can run once the rollback window(s) close (%2)</source>
+        <translation>
+            <numerusform>das Stilllegen von Knoten %1 kann laufen, sobald das Rückabwicklungsfenster schließt (%2)</numerusform>
+            <numerusform>das Stilllegen von Knoten %1 kann laufen, sobald die Rückabwicklungsfenster schließen (%2)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>space %1 has just moved to %2 (%3); it can move again once the old copy is removed</source>
+        <translation>Space %1 wurde gerade nach %2 verschoben (%3); er kann wieder verschoben werden, sobald die alte Kopie entfernt ist</translation>
+    </message>
+    <message>
+        <source>space %1 is already migrating (%2); wait for it to finish or cancel it first</source>
+        <translation>Space %1 wird bereits migriert (%2); warten Sie das Ende ab oder brechen Sie die Migration zuerst ab</translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>und %n weiterer</numerusform>
+            <numerusform>und %n weitere</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::MigrationsSummary</name>
+    <message>
+        <source>%1–%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n done (rollback possible until %1)</source>
+        <translation>
+            <numerusform>%n fertig (Rückabwicklung möglich bis %1)</numerusform>
+            <numerusform>%n fertig (Rückabwicklung möglich bis %1)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 % copied</source>
+        <translation>%1 % kopiert</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>startet</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n queued</source>
+        <translation>
+            <numerusform>%n eingereiht</numerusform>
+            <numerusform>%n eingereiht</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>about %1 left</source>
+        <translation>noch etwa %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n removing the old copy</source>
+        <translation>
+            <numerusform>%n entfernt die alte Kopie</numerusform>
+            <numerusform>%n entfernen die alte Kopie</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n active</source>
+        <translation>
+            <numerusform>%n aktiv</numerusform>
+            <numerusform>%n aktiv</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n done</source>
+        <translation>
+            <numerusform>%n fertig</numerusform>
+            <numerusform>%n fertig</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>none running</source>
+        <translation>keine laufend</translation>
     </message>
 </context>
 </TS>

@@ -393,5 +393,78 @@
             <numerusform>%n more shards hold less than the limit; plan again once this merge is done</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>the merge of %1 can run once the rollback window(s) close</source>
+        <translation>
+            <numerusform>the merge of %1 can run once the rollback window closes</numerusform>
+            <numerusform>the merge of %1 can run once the rollback windows close</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>retiring node %1 can run once the rollback window(s) close</source>
+        <translation>
+            <numerusform>retiring node %1 can run once the rollback window closes</numerusform>
+            <numerusform>retiring node %1 can run once the rollback windows close</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the merge of %1 can run once the rollback window(s) close (%2)</source>
+        <translation>
+            <numerusform>the merge of %1 can run once the rollback window closes (%2)</numerusform>
+            <numerusform>the merge of %1 can run once the rollback windows close (%2)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>retiring node %1 can run once the rollback window(s) close (%2)</source>
+        <translation>
+            <numerusform>retiring node %1 can run once the rollback window closes (%2)</numerusform>
+            <numerusform>retiring node %1 can run once the rollback windows close (%2)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::MigrationsSummary</name>
+    <message numerus="yes">
+        <source>%n done (rollback possible until %1)</source>
+        <translation>
+            <numerusform>%n done (rollback possible until %1)</numerusform>
+            <numerusform>%n done (rollback possible until %1)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n queued</source>
+        <translation>
+            <numerusform>%n queued</numerusform>
+            <numerusform>%n queued</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n removing the old copy</source>
+        <translation>
+            <numerusform>%n removing the old copy</numerusform>
+            <numerusform>%n removing the old copy</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n active</source>
+        <translation>
+            <numerusform>%n active</numerusform>
+            <numerusform>%n active</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n done</source>
+        <translation>
+            <numerusform>%n done</numerusform>
+            <numerusform>%n done</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

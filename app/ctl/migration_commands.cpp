@@ -4,6 +4,7 @@
 #include "app/ctl/controller.h"
 #include "app/ctl/migration_view.h"
 #include "app/ctl/output.h"
+#include "core/map/space_placement.h"
 #include "core/migration/fleet_facts.h"
 #include "core/migration/migration_history.h"
 #include "core/report/migration_report.h"
@@ -21,7 +22,6 @@ namespace {
 
 // The finished migrations `migrations list` shows without --all.
 constexpr std::size_t kRecentFinished = 20;
-
 
 std::string docsText(const core::MigrationProgress& progress)
 {
@@ -69,6 +69,18 @@ std::string yesNo(bool value)
     return value ? "yes" : "no";
 }
 
+// "cleanup: done, rollback possible until 17:45 UTC (9m00s left)" in its rollback window.
+std::string phaseWithWindow(const MigrationRecord& m, const core::MigrationSettings& settings)
+{
+    const std::int64_t now = core::nowUnixMs();
+    const std::string phase = core::migrationPhaseName(m.phase);
+    const std::string text = phaseText(m, settings, now);
+    if (text == phase)
+        return phase;
+    const std::int64_t left = (core::rollbackWindowEnd(m, settings) - now + 999) / 1000;
+    return phase + ": " + text + " (" + etaText(left) + " left)";
+}
+
 std::string rolledBackText(const MigrationRecord& m)
 {
     if (!m.rolledBack)
@@ -77,17 +89,18 @@ std::string rolledBackText(const MigrationRecord& m)
 }
 
 // Every field of the record, as label and text.
-std::vector<std::pair<std::string, std::string>> describe(const MigrationRecord& m)
+std::vector<std::pair<std::string, std::string>> describe(
+    const MigrationRecord& m, const core::MigrationSettings& settings)
 {
     const auto& p = m.progress;
     const std::string throttle
         = m.throttleDocsPerSecond ? std::to_string(m.throttleDocsPerSecond) + " docs/s" : "the settings' default";
     // Source and target as asked: a rollback swaps the record's, not what was asked.
     return { { "migration", m.id }, { "space", m.space }, { "source", core::askedSource(m) },
-        { "target", core::askedTarget(m) }, { "phase", core::migrationPhaseName(m.phase) },
+        { "target", core::askedTarget(m) }, { "phase", phaseWithWindow(m, settings) },
         { "progress", progressBar(progressShare(m)) }, { "docs", docsText(p) },
         { "bytes", humanBytes(p.bytesDone) + " / " + humanBytes(p.bytesTotal) },
-        { "rate", fixed(p.docsPerSecond) + " docs/s" }, { "eta", etaText(p.etaSeconds) },
+        { "rate", fixed(p.docsPerSecond) + " docs/s" }, { "eta", copyEtaText(m) },
         { "cursor", p.cursor.empty() ? "-" : p.cursor }, { "throttle", throttle }, { "paused", yesNo(m.paused) },
         { "requested by", m.requestedBy }, { "reason", m.reason },
         { "operation", m.operation.empty() ? "-" : m.operation }, { "created", timeOrDash(m.createdUnixMs) },
@@ -154,15 +167,15 @@ CommandResult cmdMigrationList(const CtlOptions& options, const MigrationFilter&
     if (!map)
         return map.error();
     const auto selected = selectMigrations(*map, filter);
+    const std::int64_t now = core::nowUnixMs();
     json list = json::array();
     Table table({ "MIGRATION", "SPACE", "FROM -> TO", "PHASE", "PROGRESS", "DOCS", "DOCS/S", "ETA", "CREATED", "BY",
         "STATUS" });
     for (const auto& m : selected) {
         list.push_back(migrationJson(m));
-        table.addRow(
-            { m.id, m.space, directionText(m), core::migrationPhaseName(m.phase), percentText(progressShare(m)),
-                docsText(m.progress), fixed(m.progress.docsPerSecond), etaText(m.active() ? m.progress.etaSeconds : -1),
-                formatTime(m.createdUnixMs), m.requestedBy, migrationStatus(m) });
+        table.addRow({ m.id, m.space, directionText(m), phaseText(m, map->settings.value, now),
+            percentText(progressShare(m)), docsText(m.progress), fixed(m.progress.docsPerSecond), copyEtaText(m),
+            formatTime(m.createdUnixMs), m.requestedBy, migrationStatus(m) });
     }
     return CommandOutput { json { { "revision", map->revision }, { "migrations", list } }, [table](std::ostream& out) {
                               if (table.empty())
@@ -181,7 +194,8 @@ std::vector<std::string> timelineLines(const core::MigrationHistory& history)
     for (const auto& span : history.phases) {
         std::string line = std::string(core::migrationPhaseName(span.phase)) + "  " + formatTime(span.startedUnixMs);
         if (span.endedUnixMs > span.startedUnixMs)
-            line += " .. " + formatTime(span.endedUnixMs) + " (" + fixed(static_cast<double>(span.endedUnixMs - span.startedUnixMs) / 1000.0, 1) + " s)";
+            line += " .. " + formatTime(span.endedUnixMs) + " ("
+                + fixed(static_cast<double>(span.endedUnixMs - span.startedUnixMs) / 1000.0, 1) + " s)";
         lines.push_back(line);
     }
     if (history.writeHoldMs >= 0)
@@ -189,10 +203,10 @@ std::vector<std::string> timelineLines(const core::MigrationHistory& history)
     if (history.verification) {
         const auto& v = *history.verification;
         lines.push_back("compared " + std::to_string(v.rounds) + " time(s): source " + std::to_string(v.source.liveDocs)
-            + " docs, " + std::to_string(v.source.tombstones) + " tombstones, checksum " + std::to_string(v.source.checksum)
-            + "; target " + std::to_string(v.target.liveDocs) + " docs, " + std::to_string(v.target.tombstones)
-            + " tombstones, checksum " + std::to_string(v.target.checksum) + (v.equal ? " (equal)" : " (apart)")
-            + "; " + std::to_string(v.repairedDocs) + " repaired");
+            + " docs, " + std::to_string(v.source.tombstones) + " tombstones, checksum "
+            + std::to_string(v.source.checksum) + "; target " + std::to_string(v.target.liveDocs) + " docs, "
+            + std::to_string(v.target.tombstones) + " tombstones, checksum " + std::to_string(v.target.checksum)
+            + (v.equal ? " (equal)" : " (apart)") + "; " + std::to_string(v.repairedDocs) + " repaired");
     }
     for (const auto& event : history.events) {
         std::string line = formatTime(event.unixMs) + "  " + event.kind + (event.text.empty() ? "" : ": " + event.text);
@@ -219,7 +233,7 @@ CommandResult cmdMigrationShow(const CtlOptions& options, const std::string& id)
     auto changes = core::migrationChanges(**store, id);
     if (!changes)
         return changes.error();
-    auto fields = describe(found->second.value);
+    auto fields = describe(found->second.value, map->settings.value);
     json out { { "revision", map->revision }, { "migration", migrationJson(found->second.value) },
         { "history", changesJson(*changes) } };
     auto recorded = core::readMigrationHistory(**store, id);

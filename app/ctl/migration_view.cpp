@@ -2,6 +2,7 @@
 
 #include "app/ctl/output.h"
 #include "core/map/shard_map.h"
+#include "core/map/space_placement.h"
 #include "core/migration/migration_history.h"
 
 namespace shardmap::app {
@@ -65,6 +66,21 @@ std::string etaText(std::int64_t seconds)
     if (seconds >= 60)
         return std::to_string(seconds / 60) + "m" + twoDigits(seconds % 60) + "s";
     return std::to_string(seconds) + "s";
+}
+
+std::string copyEtaText(const core::MigrationRecord& migration)
+{
+    const bool copying = migration.active() && !migration.backfilled && migration.phase < core::MigrationPhase::Verify;
+    return etaText(copying ? migration.progress.etaSeconds : -1);
+}
+
+std::string phaseText(
+    const core::MigrationRecord& migration, const core::MigrationSettings& settings, std::int64_t nowUnixMs)
+{
+    const std::int64_t until = core::rollbackWindowEnd(migration, settings);
+    if (until <= nowUnixMs || migration.rollbackRequested)
+        return core::migrationPhaseName(migration.phase);
+    return "done, rollback possible until " + core::utcClock(until);
 }
 
 std::string migrationStatus(const core::MigrationRecord& migration)

@@ -23,6 +23,13 @@ std::string progressBar(double share, int width = 20);
 std::string percentText(double share);
 // "1h02m", "3m05s", "42s"; "-" when unknown.
 std::string etaText(std::int64_t seconds);
+// The ETA of the copy, "-" once it is done: past the backfill the executor's says 0 s through the
+// verify, the cutover and the rollback window.
+std::string copyEtaText(const core::MigrationRecord& migration);
+// The phase, or for a migration in its rollback window what the console says too (issue 26):
+// "done, rollback possible until 17:45 UTC".
+std::string phaseText(
+    const core::MigrationRecord& migration, const core::MigrationSettings& settings, std::int64_t nowUnixMs);
 // What a person should know besides the phase: the error, requests waiting for the executor,
 // pause, the executor's status line.
 std::string migrationStatus(const core::MigrationRecord& migration);

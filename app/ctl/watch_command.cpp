@@ -2,6 +2,7 @@
 #include "app/ctl/commands.h"
 #include "app/ctl/migration_view.h"
 #include "app/ctl/output.h"
+#include "core/migration/fleet_facts.h"
 
 #include <condition_variable>
 #include <csignal>
@@ -61,14 +62,15 @@ Frame buildFrame(const core::MapSnapshot& map, const std::vector<std::string>& i
     frame.allDone = true;
     json list = json::array();
     Table table({ "MIGRATION", "SPACE", "FROM -> TO", "PHASE", "PROGRESS", "DOCS", "DOCS/S", "ETA", "STATUS" });
+    const std::int64_t now = core::nowUnixMs();
     for (const auto& m : watched(map, ids)) {
         frame.allFinal = frame.allFinal && !m.active();
         frame.allDone = frame.allDone && m.phase == core::MigrationPhase::Done;
         list.push_back(migrationJson(m));
-        table.addRow({ m.id, m.space, directionText(m), core::migrationPhaseName(m.phase),
-            progressBar(progressShare(m)),
-            std::to_string(m.progress.docsDone) + "/" + std::to_string(m.progress.docsTotal),
-            fixed(m.progress.docsPerSecond), etaText(m.active() ? m.progress.etaSeconds : -1), migrationStatus(m) });
+        table.addRow(
+            { m.id, m.space, directionText(m), phaseText(m, map.settings.value, now), progressBar(progressShare(m)),
+                std::to_string(m.progress.docsDone) + "/" + std::to_string(m.progress.docsTotal),
+                fixed(m.progress.docsPerSecond), copyEtaText(m), migrationStatus(m) });
     }
     std::ostringstream text;
     if (table.empty())

@@ -51,20 +51,4 @@ std::string utcClock(std::int64_t unixMs)
     return text;
 }
 
-std::string migrationHold(const std::string& space, const SpacePlacement& placement)
-{
-    if (!placement.migrationOpen())
-        return {};
-    if (placement.inRollbackWindow())
-        return "space " + space + " is in its rollback window after moving to " + placement.shard + " ("
-            + placement.migrationId + ")"
-            + (placement.rollbackUntilUnixMs > 0 ? " until " + utcClock(placement.rollbackUntilUnixMs) : "")
-            + "; it can move then";
-    if (placement.cutOver)
-        return "space " + space + " has just moved to " + placement.shard + " (" + placement.migrationId
-            + "); it can move again once the old copy is removed";
-    return "space " + space + " is already migrating (" + placement.migrationId
-        + "); wait for it to finish or cancel it first";
-}
-
 } // namespace shardmap::core

@@ -8,7 +8,7 @@
 // follows its writes so that a rollback needs no copy. A reader that takes "migrating" for
 // "moving to target" sees every finished move as a move back for the whole window. placementOf()
 // is the one reading of those fields: the planner, the simulator, the projections of the shard
-// map page and the refusals of new moves ask it.
+// map page and the refusals of new moves ask it (core/plan/space_holds.h words those).
 
 #include "core/map/shard_map.h"
 
@@ -42,11 +42,6 @@ SpacePlacement placementOf(const MapSnapshot& map, const SpaceRecord& space);
 // Until when the migration's rollback window is open (Unix ms): its cutover plus the window of
 // the settings; 0 when it has none (not cut over, rolled back, no window configured).
 std::int64_t rollbackWindowEnd(const MigrationRecord& migration, const MigrationSettings& settings);
-
-// Why no new migration of the space can be queued now, and when it can: empty when nothing
-// holds it. "space t is in its rollback window after moving to s2 (m-1) until 17:45 UTC; it can
-// move then" or "space t is already migrating (m-1); wait for it to finish or cancel it first".
-std::string migrationHold(const std::string& space, const SpacePlacement& placement);
 
 // "17:45 UTC": the clock time of a Unix time in ms, for messages of the daemon and shardmapctl
 // (the console shows local time).

@@ -6,6 +6,7 @@
 #include "core/migration/fleet_facts.h"
 #include "core/migration/migration_requests.h"
 #include "core/plan/planner.h"
+#include "core/plan/space_holds.h"
 #include "core/util/failpoint.h"
 #include "core/util/validation.h"
 
@@ -78,16 +79,13 @@ std::string listSome(const std::vector<std::string>& items, std::size_t most = 5
 Status checkMovable(
     const MapSnapshot& map, const std::vector<const SpaceRecord*>& spaces, const std::set<std::string>& emptied)
 {
-    std::vector<std::string> held;
+    if (auto held = refuseHeld(map, spaces); !held)
+        return held;
     std::vector<std::string> pinned;
     for (const SpaceRecord* space : spaces) {
-        if (space->migrating())
-            held.push_back(migrationHold(space->id, placementOf(map, *space)));
-        else if (!space->pin.empty() && emptied.contains(space->pin))
+        if (!space->pin.empty() && emptied.contains(space->pin))
             pinned.push_back(space->id + " (pinned to " + space->pin + ")");
     }
-    if (!held.empty())
-        return refusal(listSome(held));
     if (!pinned.empty())
         return refusal("space(s) pinned where they are: " + listSome(pinned) + "; unpin them first");
     return {};

@@ -3,6 +3,7 @@
 #include "core/map/space_placement.h"
 #include "core/migration/fleet_facts.h"
 #include "core/migration/migration_history.h"
+#include "core/plan/space_holds.h"
 #include "core/util/json_input.h"
 
 #include <atomic>
@@ -110,8 +111,10 @@ Status preflightMap(
     const ShardRecord* target = map.shard(targetShard);
     if (!target)
         return unknownId("shard", targetShard);
-    if (space->migrating() && space->migrationId != ownMigration)
-        return refusal(migrationHold(spaceId, placementOf(map, *space)));
+    if (space->migrating() && space->migrationId != ownMigration) {
+        if (auto held = refuseHeld(map, { space }); !held)
+            return held;
+    }
     if (space->shard == targetShard)
         return refusal("space " + spaceId + " is already on shard " + targetShard);
     if (!space->pin.empty() && space->pin != targetShard)

@@ -1,6 +1,7 @@
 #include "core/plan/move_rules.h"
 
 #include "core/map/space_placement.h"
+#include "core/plan/space_holds.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,7 @@
 #include "core/plan/plan.h"
 
 #include "core/map/space_placement.h"
+#include "core/plan/space_holds.h"
 
 #include <algorithm>
 #include <set>

@@ -1,8 +1,71 @@
 #include "core/plan/plan_note.h"
 
+#include "core/map/space_placement.h"
+
+#include <array>
+#include <cstdlib>
+#include <optional>
+#include <utility>
+
 namespace shardmap::core {
 
 namespace {
+
+// Names of the kinds in an error's details.
+constexpr std::array<std::pair<PlanNoteKind, const char*>, 22> kKindNames { {
+    { PlanNoteKind::Text, "text" },
+    { PlanNoteKind::Balance, "balance" },
+    { PlanNoteKind::Drain, "drain" },
+    { PlanNoteKind::RetireNode, "retire-node" },
+    { PlanNoteKind::Split, "split" },
+    { PlanNoteKind::Merge, "merge" },
+    { PlanNoteKind::Isolate, "isolate" },
+    { PlanNoteKind::DedicatedShardEmptied, "dedicated-shard-emptied" },
+    { PlanNoteKind::NodeDidNotReport, "node-did-not-report" },
+    { PlanNoteKind::DedicatedShardLeftOut, "dedicated-shard-left-out" },
+    { PlanNoteKind::SeveralLargeSpaces, "several-large-spaces" },
+    { PlanNoteKind::OutsideBand, "outside-band" },
+    { PlanNoteKind::BudgetRanOut, "budget-ran-out" },
+    { PlanNoteKind::BudgetRanOutLeaving, "budget-ran-out-leaving" },
+    { PlanNoteKind::NoShardTakes, "no-shard-takes" },
+    { PlanNoteKind::MoreSmallShards, "more-small-shards" },
+    { PlanNoteKind::InRollbackWindow, "in-rollback-window" },
+    { PlanNoteKind::JustMoved, "just-moved" },
+    { PlanNoteKind::AlreadyMigrating, "already-migrating" },
+    { PlanNoteKind::KeepsRollbackCopy, "keeps-rollback-copy" },
+    { PlanNoteKind::WaitsForRollbackWindows, "waits-for-rollback-windows" },
+    { PlanNoteKind::AndMore, "and-more" },
+} };
+
+const char* kindName(PlanNoteKind kind)
+{
+    for (const auto& [known, name] : kKindNames) {
+        if (known == kind)
+            return name;
+    }
+    return "text";
+}
+
+std::optional<PlanNoteKind> kindNamed(const std::string& name)
+{
+    for (const auto& [kind, known] : kKindNames) {
+        if (name == known)
+            return kind;
+    }
+    return std::nullopt;
+}
+
+std::string noteKey(std::size_t note)
+{
+    return "note." + std::to_string(note);
+}
+
+// " until 17:45 UTC" for a time in Unix ms, nothing when it is unknown ("0").
+std::string untilText(const std::string& unixMs, const char* before)
+{
+    const long long value = std::strtoll(unixMs.c_str(), nullptr, 10);
+    return value > 0 ? before + utcClock(value) : std::string();
+}
 
 const std::string& arg(const PlanNote& note, std::size_t i)
 {
@@ -64,8 +127,60 @@ std::string describe(const PlanNote& note)
             + (arg(note, 2).empty() ? ": no shard receives spaces" : ": " + arg(note, 2));
     case PlanNoteKind::MoreSmallShards:
         return arg(note, 0) + " more shard(s) hold less than the limit; plan again once this merge is done";
+    case PlanNoteKind::InRollbackWindow:
+        return "space " + arg(note, 0) + " is in its rollback window after moving to " + arg(note, 1) + " ("
+            + arg(note, 2) + ")" + untilText(arg(note, 3), " until ") + "; it can move then";
+    case PlanNoteKind::JustMoved:
+        return "space " + arg(note, 0) + " has just moved to " + arg(note, 1) + " (" + arg(note, 2)
+            + "); it can move again once the old copy is removed";
+    case PlanNoteKind::AlreadyMigrating:
+        return "space " + arg(note, 0) + " is already migrating (" + arg(note, 1)
+            + "); wait for it to finish or cancel it first";
+    case PlanNoteKind::KeepsRollbackCopy:
+        return "shard " + arg(note, 0) + " keeps the rollback copy of " + arg(note, 1) + " (" + arg(note, 2)
+            + untilText(arg(note, 3), ", until ") + ")";
+    case PlanNoteKind::WaitsForRollbackWindows: {
+        const std::string what
+            = arg(note, 0) == "merge" ? "the merge of " + arg(note, 1) : "retiring node " + arg(note, 1);
+        const std::string until = untilText(arg(note, 3), "");
+        return what + " can run once the rollback " + (arg(note, 2) == "1" ? "window closes" : "windows close")
+            + (until.empty() ? "" : " (" + until + ")");
+    }
+    case PlanNoteKind::AndMore: return "and " + arg(note, 0) + " more";
     }
     return arg(note, 0);
+}
+
+Error refusalOf(ErrorCode code, const std::vector<PlanNote>& notes)
+{
+    std::string message;
+    Error error = makeError(code, {});
+    for (std::size_t i = 0; i < notes.size(); ++i) {
+        message += (i ? "; " : "") + describe(notes[i]);
+        error.details[noteKey(i)] = kindName(notes[i].kind);
+        for (std::size_t a = 0; a < notes[i].args.size(); ++a)
+            error.details[noteKey(i) + "." + std::to_string(a)] = notes[i].args[a];
+    }
+    error.message = std::move(message);
+    return error;
+}
+
+std::vector<PlanNote> refusalNotes(const Error& error)
+{
+    std::vector<PlanNote> notes;
+    for (std::size_t i = 0;; ++i) {
+        const auto kind = error.details.find(noteKey(i));
+        if (kind == error.details.end())
+            return notes;
+        PlanNote note { kindNamed(kind->second).value_or(PlanNoteKind::Text), {} };
+        for (std::size_t a = 0;; ++a) {
+            const auto value = error.details.find(noteKey(i) + "." + std::to_string(a));
+            if (value == error.details.end())
+                break;
+            note.args.push_back(value->second);
+        }
+        notes.push_back(std::move(note));
+    }
 }
 
 } // namespace shardmap::core

@@ -3,7 +3,11 @@
 // What the planner says about a plan, as data (issue 26, point 12): a kind and its arguments, so
 // that shardmapctl prints it in English (describe()) and the console in the administrator's
 // language, from one list of kinds. A plan's file keeps the English text; a note read back from
-// a file is Text.
+// a file is Text. The refusals of the planner and the preflight that say when something can run
+// are notes too (refusalOf()): the daemon and shardmapctl say "until 17:45 UTC", the console its
+// own words and local time.
+
+#include "core/util/result.h"
 
 #include <string>
 #include <vector>
@@ -47,6 +51,19 @@ enum class PlanNoteKind {
     NoShardTakes,
     // args {count}
     MoreSmallShards,
+    // Refusals: why a space cannot move now and when it can. A time is Unix ms, "0" when unknown.
+    // args {space, new shard, migration, until}
+    InRollbackWindow,
+    // args {space, new shard, migration}: cut over, the old copy is being removed.
+    JustMoved,
+    // args {space, migration}
+    AlreadyMigrating,
+    // args {old shard, space, migration, until}: the old shard keeps the copy for a rollback.
+    KeepsRollbackCopy,
+    // args {operation ("merge" or "retire-node"), its shard or node, how many copies, until}
+    WaitsForRollbackWindows,
+    // args {count}: more than a refusal names.
+    AndMore,
 };
 
 struct PlanNote {
@@ -58,5 +75,11 @@ struct PlanNote {
 
 // The note in English: what plan files, shardmapctl and the daemon's messages say.
 std::string describe(const PlanNote& note);
+
+// An error made of notes: its message is their English joined by "; ", and the notes travel in
+// its details, so that refusalNotes() gives them back to the console.
+Error refusalOf(ErrorCode code, const std::vector<PlanNote>& notes);
+// The notes of an error from refusalOf(); empty for any other error.
+std::vector<PlanNote> refusalNotes(const Error& error);
 
 } // namespace shardmap::core

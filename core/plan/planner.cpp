@@ -1232,7 +1232,7 @@ Result<PlanResult> planRetireNode(const PlannerInput& input, const std::string& 
         if (shard.record.node == node)
             shards.insert(shard.record.id);
     }
-    if (auto status = refuseRollbackCopies(input, shards, "retiring node " + node); !status)
+    if (auto status = refuseRollbackCopies(input, shards, "retire-node", node); !status)
         return status.error();
     Fleet fleet(input, options, {});
     if (auto status = markAllLeaving(fleet, shards, { PlanNoteKind::RetireNode, { node } }); !status)
@@ -1296,7 +1296,7 @@ Result<PlanResult> planMerge(
 {
     if (from == into)
         return makeError(ErrorCode::InvalidArgument, "shard " + from + " cannot be merged into itself");
-    if (auto status = refuseRollbackCopies(input, { from }, "the merge of " + from); !status)
+    if (auto status = refuseRollbackCopies(input, { from }, "merge", from); !status)
         return status.error();
     Fleet fleet(input, options, {});
     for (const std::string& id : { from, into }) {

@@ -70,8 +70,8 @@ struct PlannerSpace {
     // (Defaulted, so that the fleets tests write field by field need not name them.)
     std::string rollbackCopyOn {};
     std::int64_t rollbackUntilUnixMs = 0;
-    // Why it cannot move now and when it can (migrationHold()); empty: say "already migrating".
-    std::string hold {};
+    // Why it cannot move now and when it can (holdNote()); none: say "already migrating".
+    std::optional<PlanNote> hold {};
 };
 
 struct PlannerShard {

@@ -1,5 +1,6 @@
 #include "core/map/space_placement.h"
 #include "core/plan/planner.h"
+#include "core/plan/space_holds.h"
 
 #include <algorithm>
 #include <cmath>
@@ -56,7 +57,7 @@ PlannerInput plannerInputFrom(const MapSnapshot& map, const std::map<std::string
         value.migratingFrom = placement.moving() ? placement.shard : std::string();
         value.rollbackCopyOn = placement.rollbackCopyOn;
         value.rollbackUntilUnixMs = placement.rollbackUntilUnixMs;
-        value.hold = migrationHold(id, placement);
+        value.hold = holdNote(id, placement);
         value.pin = space.value.pin;
         if (const auto found = spaces.find(id); found != spaces.end())
             value.load = found->second;

@@ -1,59 +1,91 @@
 #include "core/plan/space_holds.h"
 
-#include "core/map/space_placement.h"
+#include <algorithm>
 
 namespace shardmap::core {
 
 namespace {
 
-std::string listSome(const std::vector<std::string>& items, const char* separator)
+constexpr std::size_t kNamed = 5;
+
+Error refusalNaming(const std::vector<PlanNote>& notes)
 {
-    std::string text;
-    for (std::size_t i = 0; i < items.size() && i < 5; ++i)
-        text += (i ? separator : "") + items[i];
-    if (items.size() > 5)
-        text += " and " + std::to_string(items.size() - 5) + " more";
-    return text;
+    std::vector<PlanNote> named(
+        notes.begin(), notes.begin() + static_cast<std::ptrdiff_t>(std::min(notes.size(), kNamed)));
+    if (notes.size() > kNamed)
+        named.push_back({ PlanNoteKind::AndMore, { std::to_string(notes.size() - kNamed) } });
+    return refusalOf(ErrorCode::FailedPrecondition, named);
 }
 
 } // namespace
 
-std::string holdOf(const PlannerSpace& space)
+std::optional<PlanNote> holdNote(const std::string& space, const SpacePlacement& placement)
 {
-    return space.hold.empty() ? space.id + " (" + space.migrationId + ")" : space.hold;
+    if (!placement.migrationOpen())
+        return std::nullopt;
+    if (placement.inRollbackWindow())
+        return PlanNote { PlanNoteKind::InRollbackWindow,
+            { space, placement.shard, placement.migrationId, std::to_string(placement.rollbackUntilUnixMs) } };
+    if (placement.cutOver)
+        return PlanNote { PlanNoteKind::JustMoved, { space, placement.shard, placement.migrationId } };
+    return PlanNote { PlanNoteKind::AlreadyMigrating, { space, placement.migrationId } };
+}
+
+std::string migrationHold(const std::string& space, const SpacePlacement& placement)
+{
+    const auto note = holdNote(space, placement);
+    return note ? describe(*note) : std::string();
+}
+
+PlanNote holdOf(const PlannerSpace& space)
+{
+    return space.hold ? *space.hold : PlanNote { PlanNoteKind::AlreadyMigrating, { space.id, space.migrationId } };
 }
 
 Status refuseHeld(const std::vector<const PlannerSpace*>& held)
 {
     if (held.empty())
         return {};
-    std::vector<std::string> plain;
-    std::vector<std::string> sentences;
+    std::vector<PlanNote> notes;
     for (const PlannerSpace* space : held)
-        (space->hold.empty() ? plain : sentences).push_back(holdOf(*space));
-    if (sentences.empty())
-        return makeError(ErrorCode::FailedPrecondition,
-            "space(s) already migrating: " + listSome(plain, ", ") + "; wait for them or cancel them first");
-    sentences.insert(sentences.end(), plain.begin(), plain.end());
-    return makeError(ErrorCode::FailedPrecondition, listSome(sentences, "; "));
+        notes.push_back(holdOf(*space));
+    return refusalNaming(notes);
 }
 
-Status refuseRollbackCopies(const PlannerInput& input, const std::set<std::string>& retired, const std::string& what)
+Status refuseHeld(const MapSnapshot& map, const std::vector<const SpaceRecord*>& spaces)
 {
-    std::vector<std::string> copies;
+    std::vector<PlanNote> notes;
+    for (const SpaceRecord* space : spaces) {
+        if (auto note = holdNote(space->id, placementOf(map, *space)))
+            notes.push_back(std::move(*note));
+    }
+    if (notes.empty())
+        return {};
+    return refusalNaming(notes);
+}
+
+Status refuseRollbackCopies(const PlannerInput& input, const std::set<std::string>& retired,
+    const std::string& operation, const std::string& subject)
+{
+    std::vector<PlanNote> copies;
     std::int64_t until = 0;
     for (const PlannerSpace& space : input.spaces) {
         if (space.rollbackCopyOn.empty() || !retired.contains(space.rollbackCopyOn))
             continue;
-        copies.push_back(space.rollbackCopyOn + " keeps the rollback copy of " + space.id + " (" + space.migrationId
-            + (space.rollbackUntilUnixMs > 0 ? ", until " + utcClock(space.rollbackUntilUnixMs) : "") + ")");
+        copies.push_back({ PlanNoteKind::KeepsRollbackCopy,
+            { space.rollbackCopyOn, space.id, space.migrationId, std::to_string(space.rollbackUntilUnixMs) } });
         until = std::max(until, space.rollbackUntilUnixMs);
     }
     if (copies.empty())
         return {};
-    return makeError(ErrorCode::FailedPrecondition,
-        "shard " + listSome(copies, ", shard ") + "; " + what + " can run once the rollback window"
-            + (copies.size() > 1 ? "s close" : " closes") + (until > 0 ? " (" + utcClock(until) + ")" : ""));
+    const std::size_t count = copies.size();
+    if (count > kNamed) {
+        copies.resize(kNamed);
+        copies.push_back({ PlanNoteKind::AndMore, { std::to_string(count - kNamed) } });
+    }
+    copies.push_back({ PlanNoteKind::WaitsForRollbackWindows,
+        { operation, subject, std::to_string(count), std::to_string(until) } });
+    return refusalOf(ErrorCode::FailedPrecondition, copies);
 }
 
 } // namespace shardmap::core

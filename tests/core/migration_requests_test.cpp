@@ -427,3 +427,41 @@ TEST_F(MigrationRequestsTest, MoveSpacesIsAllOrNothing)
     EXPECT_EQ(map().revision, before);
     EXPECT_TRUE(map().migrations.empty());
 }
+
+// In a rollback window (issue 26): the moved space cannot move again and the refusal says until
+// when, as notes the console words in its language; its old shard, which keeps the copy for a
+// rollback, can still be drained.
+TEST_F(MigrationRequestsTest, InItsRollbackWindowASpaceWaitsAndItsOldShardCanBeDrained)
+{
+    const auto id = addMigration(MigrationPhase::Cleanup);
+    constexpr std::int64_t kCutover = 1'700'000'000'000;
+    auto snapshot = map();
+    MigrationRecord record = snapshot.migrations.at(id).value;
+    record.cutoverUnixMs = kCutover;
+    ASSERT_TRUE(m_store->commit({ { { keys::migration(id), encode(record), snapshot.migrations.at(id).modRevision } },
+        std::nullopt, std::nullopt, "executor", "migration-cutover", "" }));
+    const std::vector<PlanNote> held { { PlanNoteKind::InRollbackWindow,
+        { "acme", "s2", id, std::to_string(kCutover + 600'000) } } };
+    const std::string english
+        = "space acme is in its rollback window after moving to s2 (" + id + ") until 22:23 UTC; it can move then";
+
+    // A console plan's moves (checkMovable) and a single migration (the preflight).
+    auto moved = m_requests->moveSpaces({ { "acme", "s1" } }, m_actor);
+    ASSERT_FALSE(moved);
+    EXPECT_EQ(moved.error().message, english);
+    EXPECT_EQ(refusalNotes(moved.error()), held);
+    auto queued = m_requests->queue("acme", "s1", m_actor);
+    ASSERT_FALSE(queued);
+    EXPECT_EQ(queued.error().message, english);
+    EXPECT_EQ(refusalNotes(queued.error()), held);
+
+    // The drain of the old shard: acme is not on it, its rollback copy leaves with the cleanup.
+    const std::map<std::string, PlannerNode> nodes { { "n1", { "n1", false, 400ull << 30, 500ull << 30 } } };
+    const auto drain = planDrain(plannerInputFrom(map(), {}, nodes), "s1");
+    ASSERT_TRUE(drain) << drain.error().describe();
+    EXPECT_TRUE(drain->plan.moves.empty());
+    const auto operation = m_requests->applyPlan(drain->plan, m_actor);
+    ASSERT_TRUE(operation) << operation.error().describe();
+    EXPECT_EQ(map().shards.at("s1").value.state, ShardState::Draining);
+    EXPECT_EQ(map().spaces.at("acme").value.migrationId, id) << "the window stays open";
+}

@@ -2,6 +2,7 @@
 // and plans (JSON round trip, checks against a map that moved on).
 #include "core/plan/move_rules.h"
 #include "core/plan/plan.h"
+#include "core/plan/plan_note.h"
 
 #include <gtest/gtest.h>
 
@@ -232,4 +233,24 @@ TEST(Plan, ABadFileIsRefusedWithASentenceNamingTheField)
     ASSERT_FALSE(notJson);
     EXPECT_TRUE(notJson.error().message.starts_with("the plan is not JSON: at line 2, column 1: "))
         << notJson.error().message;
+}
+
+// A refusal made of notes keeps its English message for the daemon and shardmapctl, and gives
+// its notes back to the console (issue 26).
+TEST(PlanNote, ARefusalCarriesItsNotesBesideItsEnglish)
+{
+    const std::vector<PlanNote> notes { { PlanNoteKind::InRollbackWindow, { "t", "s2", "m-1", "1700000600000" } },
+        { PlanNoteKind::AlreadyMigrating, { "u", "m-2" } }, { PlanNoteKind::AndMore, { "3" } } };
+    const Error error = refusalOf(ErrorCode::FailedPrecondition, notes);
+    EXPECT_EQ(error.code, ErrorCode::FailedPrecondition);
+    EXPECT_EQ(error.message,
+        "space t is in its rollback window after moving to s2 (m-1) until 22:23 UTC; it can move then; space u is "
+        "already migrating (m-2); wait for it to finish or cancel it first; and 3 more");
+    EXPECT_EQ(refusalNotes(error), notes);
+    EXPECT_TRUE(refusalNotes(makeError(ErrorCode::FailedPrecondition, "plain")).empty());
+    // Without a known end the English says no time.
+    EXPECT_EQ(describe({ PlanNoteKind::InRollbackWindow, { "t", "s2", "m-1", "0" } }),
+        "space t is in its rollback window after moving to s2 (m-1); it can move then");
+    EXPECT_EQ(describe({ PlanNoteKind::WaitsForRollbackWindows, { "retire-node", "n2", "2", "1700000600000" } }),
+        "retiring node n2 can run once the rollback windows close (22:23 UTC)");
 }

@@ -55,8 +55,8 @@ PlannerInput rulesFleet(std::uint32_t seed, Shape shape = {})
             space.migrationId = "m-" + std::to_string(i);
             space.rollbackCopyOn = "s" + std::to_string((shard + 1) % shape.shards);
             space.rollbackUntilUnixMs = kWindowEnd;
-            space.hold = "space " + space.id + " is in its rollback window after moving to " + space.shard + " ("
-                + space.migrationId + ") until 22:23 UTC; it can move then";
+            space.hold = PlanNote { PlanNoteKind::InRollbackWindow,
+                { space.id, space.shard, space.migrationId, std::to_string(kWindowEnd) } };
         }
         input.spaces.push_back(std::move(space));
     }

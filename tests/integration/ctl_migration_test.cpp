@@ -3,6 +3,8 @@
 // on its own.
 #include "core/client/node_client.h"
 #include "core/map/map_editor.h"
+#include "core/map/space_placement.h"
+#include "core/migration/fleet_facts.h"
 #include "ctl_run.h"
 #include "node_test_helpers.h"
 
@@ -211,6 +213,46 @@ TEST_F(CtlMigrationTest, ListFiltersMigrations)
     EXPECT_NE(table.out.find("MIGRATION"), std::string::npos);
     EXPECT_NE(table.out.find("s1 -> s0"), std::string::npos) << table.out;
     EXPECT_EQ(ctl({ "migrations", "list", "--state", "sleeping" }).code, 2);
+}
+
+// A migration in its rollback window is done and can be rolled back until a time (issue 26):
+// `migrations list`, `watch` and `show` say so, as the console does, and show no ETA of 0 s.
+TEST_F(CtlMigrationTest, AMigrationInItsRollbackWindowSaysUntilWhenItCanBeRolledBack)
+{
+    addSpace("acme", "s0", 5);
+    const auto id = migrate("acme", "s1");
+    // As the executor's cutover leaves it a minute ago (no controller runs here).
+    const auto now = map();
+    core::MigrationRecord migration = now.migrations.at(id).value;
+    migration.phase = core::MigrationPhase::Cleanup;
+    migration.backfilled = true;
+    migration.cutoverUnixMs = core::nowUnixMs() - 60'000;
+    migration.progress.etaSeconds = 0;
+    core::SpaceRecord space = now.spaces.at("acme").value;
+    space.shard = "s1";
+    space.target = "s0";
+    space.phase = core::MigrationPhase::Cleanup;
+    auto store = core::openStore(storeUri(), false);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(
+        (*store)->commit({ { { core::keys::migration(id), core::encode(migration), now.migrations.at(id).modRevision },
+                               { core::keys::space("acme"), core::encode(space), now.spaces.at("acme").modRevision } },
+            std::nullopt, std::nullopt, "executor", "migration-cutover", "" }));
+    const std::string until = "rollback possible until " + core::utcClock(migration.cutoverUnixMs + 600'000);
+
+    auto list = ctl({ "migrations", "list" });
+    ASSERT_EQ(list.code, 0) << list.err;
+    EXPECT_NE(list.out.find("done, " + until), std::string::npos) << list.out;
+    EXPECT_EQ(list.out.find(" 0s "), std::string::npos) << list.out;
+    auto watch = ctl({ "watch", "--once", id });
+    EXPECT_NE(watch.out.find("done, " + until), std::string::npos) << watch.out;
+    auto show = ctl({ "migrations", "show", id });
+    ASSERT_EQ(show.code, 0) << show.err;
+    EXPECT_NE(show.out.find("cleanup: done, " + until + " ("), std::string::npos) << show.out;
+    const auto eta = show.out.find("\neta ");
+    ASSERT_NE(eta, std::string::npos) << show.out;
+    const std::string etaLine = show.out.substr(eta + 1, show.out.find('\n', eta + 1) - eta - 1);
+    EXPECT_TRUE(etaLine.ends_with(" -")) << etaLine;
 }
 
 TEST_F(CtlMigrationTest, DrainSpreadsTheSpacesOverTheOtherShardsInOneCommit)

@@ -16,6 +16,8 @@
 #include "widgets/map/map_page.h"
 #include "widgets/map/shard_map_view.h"
 #include "widgets/migrations/migrations_page.h"
+#include "widgets/style/format.h"
+#include "widgets/style/i18n.h"
 #include "widgets/style/inline_message.h"
 #include "widgets/wizards/plan_wizard.h"
 
@@ -24,6 +26,7 @@
 #include <QMimeData>
 #include <QPointer>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTreeWidget>
 #include <filesystem>
@@ -311,6 +314,37 @@ TEST_F(ControllerConsoleTest, ADrainAboveTheThresholdAwaitsApprovalAndAnotherCon
     ASSERT_TRUE(waitFor([&] { return approvals->pendingCount() == 0; }));
     EXPECT_EQ(alice->approvalsNavigationText(), QStringLiteral("Approvals"));
     ASSERT_TRUE(waitFor([&] { return own->pendingCount() == 0; })) << "the requester's badge follows";
+}
+
+// German (issue 26, point 12): the approvals page writes when a request was made as the locale
+// writes dates, not in a fixed ISO format.
+TEST_F(ControllerConsoleTest, TheApprovalsPageWritesDatesAsTheLocaleDoes)
+{
+    auto bob = consoleAs("bob");
+    v1::AdminChange drain;
+    drain.mutable_start_operation()->set_kind("drain");
+    drain.mutable_start_operation()->set_subject("s0");
+    std::optional<ChangeResult> asked;
+    bob->connection()->submitChange(
+        drain, QStringLiteral("retire the old disk"), bob.get(), [&](ChangeResult made) { asked = made; });
+    ASSERT_TRUE(waitFor([&] { return asked.has_value(); }));
+    ASSERT_TRUE(*asked && (*asked)->has_awaiting_approval()) << (*asked ? "" : asked->error().describe());
+    const std::int64_t requested = (*asked)->awaiting_approval().requested_unix_ms();
+
+    installTranslations(*QCoreApplication::instance(), QStringLiteral("de"));
+    ApprovalsPage* page = bob->approvalsPage();
+    QSignalSpy refreshed(page, &ApprovalsPage::refreshed);
+    page->refresh();
+    const bool shown = waitFor([&] { return !refreshed.isEmpty() && page->list()->topLevelItemCount() == 1; });
+    const QString when = shown ? page->list()->topLevelItem(0)->text(6) : QString();
+    const QString expected = formatDateTime(requested);
+    installTranslations(*QCoreApplication::instance(), QStringLiteral("en"));
+    ASSERT_TRUE(shown);
+    EXPECT_EQ(when, expected);
+    EXPECT_TRUE(QRegularExpression(QStringLiteral("^\\d{1,2}\\.\\d{1,2}\\.\\d{2,4} \\d{1,2}:\\d\\d:\\d\\d$"))
+                    .match(when)
+                    .hasMatch())
+        << when.toStdString();
 }
 
 TEST_F(ControllerConsoleTest, ATokenFileStandsForItsIdentityAndAnUnknownTokenIsRefusedWithAReason)

@@ -15,7 +15,7 @@
 #include "widgets/overview/overview_page.h"
 #include "widgets/style/format.h"
 #include "widgets/style/i18n.h"
-#include "widgets/wizards/plan_note_text.h"
+#include "widgets/style/plan_note_text.h"
 
 #include <QApplication>
 #include <QDateTime>

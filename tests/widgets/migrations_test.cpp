@@ -22,6 +22,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QSettings>
@@ -192,6 +193,40 @@ TEST(MigrationsPage, ColumnWidthsOrderAndSortAreRemembered)
     EXPECT_EQ(proxy->sortColumn(), MigrationsModel::SpaceColumn) << "the rows are sorted as the header says";
     EXPECT_EQ(proxy->sortOrder(), Qt::AscendingOrder);
     QSettings().remove(key);
+}
+
+// Migration ids share their first digits (the millisecond they were made): the page shortens
+// them in the middle, so that two ids cut to fit still differ where they differ (issue 26,
+// point 11), and sizes the id column to its ids.
+TEST(MigrationsPage, MigrationIdsAreShortenedInTheMiddleAndKeepWhatTellsThemApart)
+{
+    FleetConnection connection;
+    MigrationsPage page(&connection);
+    const QStringList ids { QStringLiteral("m-1796297601234-00aa"), QStringLiteral("m-1796297601234-00bb") };
+    page.model()->setMap(
+        makeMap({ makeMigration(ids[0].toStdString(), "acme", "s0", "s1", core::MigrationPhase::Done),
+                    makeMigration(ids[1].toStdString(), "blue", "s0", "s1", core::MigrationPhase::Done) },
+            1));
+    page.resize(1280, 800);
+    page.show();
+    QTableView* view = page.view();
+    ASSERT_EQ(view->textElideMode(), Qt::ElideMiddle);
+    const QFontMetrics metrics(view->font());
+    EXPECT_GE(view->horizontalHeader()->sectionSize(MigrationsModel::IdColumn), metrics.horizontalAdvance(ids[0]))
+        << "the id column is as wide as its ids";
+    // Narrowed by hand, the cells are cut in the middle: the tails that tell the ids apart stay.
+    const int narrow = metrics.horizontalAdvance(ids[0]) * 2 / 3;
+    QStringList shown;
+    for (const QString& id : ids) {
+        const QModelIndex cell = view->model()->index(
+            page.proxy()->mapFromSource(page.model()->index(page.model()->rowOf(id), MigrationsModel::IdColumn)).row(),
+            MigrationsModel::IdColumn);
+        shown << metrics.elidedText(cell.data().toString(), view->textElideMode(), narrow);
+    }
+    EXPECT_NE(shown[0], shown[1]) << shown.join(QStringLiteral(" | ")).toStdString();
+    EXPECT_TRUE(shown[0].endsWith(QStringLiteral("00aa"))) << shown[0].toStdString();
+    EXPECT_TRUE(shown[0].startsWith(QStringLiteral("m-"))) << shown[0].toStdString();
+    EXPECT_TRUE(shown[0].contains(QChar(0x2026))) << "cut: " << shown[0].toStdString();
 }
 
 class MigrationsPageTest : public testing::FleetTest<::testing::Test> {

@@ -18,9 +18,11 @@
 #include "widgets/migrations/migrations_page.h"
 #include "widgets/overview/overview_page.h"
 
+#include <QAbstractButton>
 #include <QAbstractItemModelTester>
 #include <QDateTime>
 #include <QListWidget>
+#include <QMenu>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -356,6 +358,31 @@ TEST_F(OverviewTest, TheChartsStartWithTheNodesHistory)
     EXPECT_GT(disk->drawnPoints(QStringLiteral("disk")).front().second, 0) << "the disk the node used then";
     // The legends name what is drawn, not the series' keys.
     EXPECT_EQ(window.overviewPage()->ratesChart()->seriesLabel(QStringLiteral("writes")), QStringLiteral("Writes/s"));
+}
+
+// One button for thresholds on the Alerts page (issue 26, point 11): its menu has the alerts' own
+// and the node health thresholds, and there is no second "Health thresholds…" button.
+TEST(AlertsPage, HasOneThresholdsButtonForBothKindsOfThreshold)
+{
+    FleetConnection connection;
+    AlertMonitor monitor(&connection);
+    AlertsPage page(&monitor);
+    QStringList thresholdButtons;
+    for (const QAbstractButton* button : page.findChildren<QAbstractButton*>()) {
+        if (button->text().remove(QLatin1Char('&')).contains(QStringLiteral("hreshold"), Qt::CaseInsensitive))
+            thresholdButtons << button->text();
+    }
+    ASSERT_EQ(thresholdButtons, QStringList { QStringLiteral("&Thresholds") });
+    auto* button = page.findChild<QPushButton*>(QStringLiteral("thresholds"));
+    ASSERT_NE(button, nullptr);
+    ASSERT_NE(button->menu(), nullptr);
+    QStringList entries;
+    for (const QAction* action : button->menu()->actions())
+        entries << action->text().remove(QLatin1Char('&'));
+    EXPECT_EQ(entries, (QStringList { QStringLiteral("Migration and shard alerts…"), QStringLiteral("Node health…") }));
+    QSignalSpy health(&page, &AlertsPage::healthThresholdsRequested);
+    button->menu()->actions().at(1)->trigger();
+    EXPECT_EQ(health.count(), 1) << "Node health… opens the health thresholds";
 }
 
 } // namespace

@@ -376,6 +376,10 @@ TEST(ReportDocument, GermanWhenTheLanguageIsGerman)
     EXPECT_TRUE(text.contains(QStringLiteral("Migrationsbericht"))) << text.left(400).toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("Zusammenfassung")));
     EXPECT_TRUE(text.contains(QStringLiteral("zurückgerollt")));
+    // An operation's state and kind too (issue 26, point 12).
+    EXPECT_TRUE(text.contains(QStringLiteral("Zustand: fertig."))) << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("Zustand: done"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("Leeren von s3"))) << text.toStdString();
     // The events' kinds are translated as the console's migration view shows them.
     const QString events = text.mid(text.indexOf(QStringLiteral("Fehler und Ereignisse")));
     EXPECT_TRUE(events.contains(QStringLiteral("zurückgenommen"))) << events.left(600).toStdString();

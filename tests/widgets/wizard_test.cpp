@@ -15,6 +15,8 @@
 #include "widgets/map/map_page.h"
 #include "widgets/migrations/migrations_filter_proxy.h"
 #include "widgets/migrations/migrations_page.h"
+#include "widgets/style/format.h"
+#include "widgets/style/i18n.h"
 #include "widgets/style/inline_message.h"
 #include "widgets/wizards/plan_moves_model.h"
 #include "widgets/wizards/plan_wizard.h"
@@ -22,6 +24,7 @@
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QLabel>
 #include <QMap>
@@ -135,6 +138,35 @@ protected:
 
     core::MapSnapshot map() { return *core::MapSnapshot::decode(*m_store->snapshot()); }
 
+    // The records as the executor's cutover leaves them: t0 moved from s0 to s1 a minute ago and
+    // s0 keeps its copy until the rollback window (the settings' 600 s) closes; no executor runs.
+    // Returns when the window closes.
+    std::int64_t cutOverT0()
+    {
+        const std::int64_t cutover = QDateTime::currentMSecsSinceEpoch() - 60'000;
+        const core::MapSnapshot now = map();
+        core::MigrationRecord migration;
+        migration.id = "m-1700000000000-0001";
+        migration.space = "t0";
+        migration.source = "s0";
+        migration.target = "s1";
+        migration.phase = core::MigrationPhase::Cleanup;
+        migration.backfilled = true;
+        migration.cutoverUnixMs = cutover;
+        core::SpaceRecord space = now.spaces.at("t0").value;
+        space.shard = "s1";
+        space.target = "s0";
+        space.migrationId = migration.id;
+        space.phase = core::MigrationPhase::Cleanup;
+        ++space.epoch;
+        auto committed
+            = m_store->commit({ { { core::keys::migration(migration.id), core::encode(migration), 0 },
+                                    { core::keys::space("t0"), core::encode(space), now.spaces.at("t0").modRevision } },
+                std::nullopt, std::nullopt, "executor", "migration-cutover", "" });
+        EXPECT_TRUE(committed) << committed.error().describe();
+        return cutover + static_cast<std::int64_t>(now.settings.value.rollbackWindowSeconds) * 1000;
+    }
+
     std::unique_ptr<testing::ControllerProcess> m_controller;
 };
 
@@ -167,6 +199,8 @@ TEST_F(WizardTest, ThePreviewShowsMovesAndBarsAndReplansAsTheBudgetChanges)
     EXPECT_GT(before, 2 * after);
     EXPECT_TRUE(wizard.summaryText().contains(QStringLiteral("docs/s per migration")))
         << wizard.summaryText().toStdString();
+    EXPECT_TRUE(wizard.summaryText().contains(PlanWizard::rateBasisText(first.summary)))
+        << "says on what the estimate is based: " << wizard.summaryText().toStdString();
     EXPECT_TRUE(wizard.button(QWizard::NextButton)->isEnabled());
 
     wizard.setMaxMoves(2);
@@ -457,6 +491,73 @@ TEST_F(WizardTest, AFailedPlanClearsThePreviousPlansChart)
     EXPECT_TRUE(wizard.chart()->shownShards().isEmpty()) << "the rebalance's bars are gone";
     EXPECT_TRUE(wizard.chart()->chart()->series().isEmpty());
     EXPECT_EQ(wizard.movesModel()->rowCount(), 0);
+}
+
+// The estimate says on what it is based (issue 26, point 5): the throttle, the migrations
+// measured, or an assumption until enough migrations are measured.
+TEST(WizardSummary, TheRateBasisSaysOnWhatTheEstimateIsBased)
+{
+    core::PlanSummary summary;
+    summary.rateSource = "throttle";
+    EXPECT_EQ(PlanWizard::rateBasisText(summary), QStringLiteral("the executor's throttle"));
+    summary.rateSource = "measured";
+    summary.measuredMigrations = 4;
+    EXPECT_EQ(PlanWizard::rateBasisText(summary), QStringLiteral("measured: the median of 4 migrations"));
+    summary.rateSource = "assumed";
+    summary.measuredMigrations = 1;
+    summary.migrationsNeeded = 3;
+    EXPECT_EQ(PlanWizard::rateBasisText(summary),
+        QStringLiteral("assumed until 3 migrations that copied at least 10,000 docs are measured, 1 so far"));
+}
+
+// A wizard refused because a space is in its rollback window says when it can run, in the
+// console's language and its local time, never UTC (issue 26, point 1).
+TEST_F(WizardTest, ARefusedWizardSaysInLocalTimeWhenItCanRun)
+{
+    startLopsidedFleet(2);
+    const std::int64_t until = cutOverT0();
+    FleetConnection connection;
+    open(connection);
+    PlanWizard wizard(&connection, core::Scenario::Drain, QStringLiteral("s1"));
+    wizard.show();
+    wizard.next();
+    ASSERT_TRUE(waitFor([&] { return !wizard.planning() && !wizard.errorText().isEmpty(); }));
+    EXPECT_FALSE(wizard.result());
+    EXPECT_EQ(wizard.errorText(),
+        QStringLiteral("space t0 is in its rollback window after moving to s1 (m-1700000000000-0001) until %1; it can "
+                       "move then")
+            .arg(formatClock(until)));
+    EXPECT_FALSE(wizard.warningsText().contains(QStringLiteral("UTC"))) << wizard.warningsText().toStdString();
+
+    installTranslations(*QCoreApplication::instance(), QStringLiteral("de"));
+    wizard.replan();
+    ASSERT_TRUE(waitFor([&] { return !wizard.planning() && !wizard.errorText().isEmpty(); }));
+    const QString german = wizard.errorText();
+    installTranslations(*QCoreApplication::instance(), QStringLiteral("en"));
+    EXPECT_TRUE(german.startsWith(QStringLiteral("Space t0 ist nach dem Verschieben nach s1"))) << german.toStdString();
+    EXPECT_TRUE(german.contains(QStringLiteral(" bis %1").arg(formatClock(until)))) << german.toStdString();
+}
+
+// The old shard keeps the moved space's copy for a rollback, but the space is not on it: a
+// drain of it is planned without that space and queued during the window (issue 26).
+TEST_F(WizardTest, TheOldShardIsDrainedDuringTheRollbackWindow)
+{
+    startLopsidedFleet(2);
+    cutOverT0();
+    FleetConnection connection;
+    open(connection);
+    PlanWizard wizard(&connection, core::Scenario::Drain, QStringLiteral("s0"));
+    wizard.show();
+    preview(wizard);
+    ASSERT_EQ(wizard.result()->plan.moves.size(), 23u);
+    for (const core::PlannedMove& move : wizard.result()->plan.moves)
+        EXPECT_NE(move.space, "t0");
+    const QString operation = finish(wizard, QStringLiteral("retire the old disk"));
+    ASSERT_FALSE(operation.isEmpty());
+    const core::MapSnapshot after = map();
+    EXPECT_EQ(after.shards.at("s0").value.state, core::ShardState::Draining);
+    EXPECT_EQ(after.operations.at(operation.toStdString()).value.migrations.size(), 23u);
+    EXPECT_EQ(after.spaces.at("t0").value.phase, core::MigrationPhase::Cleanup) << "the window stays open";
 }
 
 } // namespace

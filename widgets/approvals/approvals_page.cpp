@@ -2,9 +2,9 @@
 
 #include "core/admin/admin_changes.h"
 #include "widgets/session/fleet_connection.h"
+#include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
 
-#include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -24,10 +24,10 @@ QString qs(const std::string& text)
     return QString::fromStdString(text);
 }
 
+// In the locale's format, as the rest of the console (issue 26, point 12).
 QString timeText(std::int64_t unixMs)
 {
-    return unixMs > 0 ? QDateTime::fromMSecsSinceEpoch(unixMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
-                      : QString();
+    return unixMs > 0 ? formatDateTime(unixMs) : QString();
 }
 
 } // namespace

@@ -604,11 +604,11 @@ QVariant ShardMapModel::laneData(const Lane& lane, int role) const
     case Qt::DisplayRole:
     case IdRole: return lane.id;
     case Qt::ToolTipRole:
-        return tr("Shard %1 on node %2 (%3)")
-            .arg(lane.id, lane.node, QString::fromUtf8(core::shardStateName(lane.record.state)));
+        return tr("Shard %1 on node %2 (%3)").arg(lane.id, lane.node, shardStateText(lane.record.state));
     case KindRole: return QVariant::fromValue(ItemKind::Lane);
     case NodeRole: return lane.node;
     case StateRole: return QString::fromUtf8(core::shardStateName(lane.record.state));
+    case StateTextRole: return shardStateText(lane.record.state);
     case DocsRole: return QVariant::fromValue<qulonglong>(now.docs);
     case BytesRole: return QVariant::fromValue<qulonglong>(now.bytes);
     case SizeRole: return QVariant::fromValue<qulonglong>(measure(now));
@@ -631,9 +631,8 @@ QVariant ShardMapModel::spaceData(const Lane& lane, const Space& space, int role
     case IdRole: return QString::fromStdString(space.id);
     case Qt::ToolTipRole: {
         const QString figures = space.known ? tr("Space %1: %2 docs, %3")
-                                                  .arg(QString::fromStdString(space.id))
-                                                  .arg(space.figures.docs)
-                                                  .arg(formatBytes(space.figures.bytes))
+                                                  .arg(QString::fromStdString(space.id),
+                                                      formatCount(space.figures.docs), formatBytes(space.figures.bytes))
                                             : tr("Space %1 (no figures yet)").arg(QString::fromStdString(space.id));
         const core::SpaceRecord* found = record();
         const core::SpacePlacement placement = found ? core::placementOf(*m_map, *found) : core::SpacePlacement {};

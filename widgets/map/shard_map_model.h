@@ -44,6 +44,8 @@ public:
         NodeRole,
         // Lanes: "active", "draining" ...; spaces: the lane's.
         StateRole,
+        // Lanes: the state as the console names it, translated ("aktiv", "wird geleert").
+        StateTextRole,
         // qulonglong; spaces: 0 while no sample carried their figures.
         DocsRole,
         BytesRole,

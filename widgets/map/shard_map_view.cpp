@@ -576,9 +576,7 @@ void ShardMapView::paintLane(QPainter& painter, const LaneGeometry& lane) const
     QFont bold = font();
     bold.setBold(true);
     painter.setFont(bold);
-    const QString state = laneIndex.data(ShardMapModel::StateRole).toString();
-    painter.drawText(lane.header.adjusted(6, 4, -4, 0), Qt::AlignTop | Qt::AlignLeft,
-        state == QLatin1String("active") ? lane.shard : tr("%1 (%2)").arg(lane.shard, state));
+    painter.drawText(lane.header.adjusted(6, 4, -4, 0), Qt::AlignTop | Qt::AlignLeft, laneTitle(laneIndex));
     painter.setFont(font());
     paintFill(painter, laneIndex, lane.header.adjusted(6, 24, -6, -6));
     for (const Tile& tile : lane.shown)
@@ -595,6 +593,14 @@ void ShardMapView::paintLane(QPainter& painter, const LaneGeometry& lane) const
         painter.setPen(QColor(160, 20, 20));
         painter.drawText(lane.tiles, Qt::AlignCenter | Qt::TextWordWrap, m_refusals.value(lane.shard));
     }
+}
+
+QString ShardMapView::laneTitle(const QModelIndex& lane) const
+{
+    const QString shard = lane.data(ShardMapModel::IdRole).toString();
+    if (lane.data(ShardMapModel::StateRole).toString() == QLatin1String("active"))
+        return shard;
+    return tr("%1 (%2)").arg(shard, lane.data(ShardMapModel::StateTextRole).toString());
 }
 
 void ShardMapView::paintFill(QPainter& painter, const QModelIndex& lane, const QRect& rect) const

@@ -47,6 +47,9 @@ public:
     // How many lanes have their tiles laid out now (for tests and benches: only the lanes
     // painted or asked about should).
     int laidOutLanes() const;
+    // What the lane's header says: its shard, and its state unless active, translated ("s2 (wird
+    // geleert)").
+    QString laneTitle(const QModelIndex& lane) const;
     // What the lane's fill line says: "10 docs", or "10 docs now, 110 docs after moves" when
     // queued or planned moves change it.
     QString fillText(const QModelIndex& lane) const;

@@ -19,6 +19,7 @@
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace shardmap::widgets {
 namespace {
@@ -33,11 +34,12 @@ QString dash()
     return QStringLiteral("—");
 }
 
+// In the locale's own format (issue 26, point 12): "14.03.24 17:45:02" in German.
 QString timeText(std::int64_t unixMs)
 {
     if (unixMs <= 0)
         return dash();
-    return QLocale().toString(QDateTime::fromMSecsSinceEpoch(unixMs), QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    return formatDateTime(unixMs);
 }
 
 QString orDash(const std::string& text)
@@ -98,7 +100,8 @@ QString progressText(const core::MigrationRecord& record)
     const core::MigrationProgress& p = record.progress;
     QString text = MigrationDetailDialog::tr("%1 of %2 documents, %3 of %4")
                        .arg(count(p.docsDone), count(p.docsTotal), formatBytes(p.bytesDone), formatBytes(p.bytesTotal));
-    if (record.active() && p.docsPerSecond > 0)
+    // The copy's rate and time left while it copies; past it the executor's ETA says 0 s.
+    if (MigrationsModel::showsEta(record) && p.docsPerSecond > 0)
         text += MigrationDetailDialog::tr(", %1 docs/s, %2 left")
                     .arg(QLocale().toString(p.docsPerSecond, 'f', 0), formatDuration(p.etaSeconds));
     return text;
@@ -116,6 +119,9 @@ MigrationDetailDialog::MigrationDetailDialog(FleetConnection* connection, const 
     m_refreshTimer.setSingleShot(true);
     m_refreshTimer.setInterval(kRefreshMs);
     connect(&m_refreshTimer, &QTimer::timeout, this, &MigrationDetailDialog::refresh);
+    m_countdown.setSingleShot(true);
+    m_countdown.setTimerType(Qt::PreciseTimer);
+    connect(&m_countdown, &QTimer::timeout, this, &MigrationDetailDialog::showPhase);
     connect(connection, &FleetConnection::mapChanged, this, &MigrationDetailDialog::mapArrived);
     refresh();
 }
@@ -332,8 +338,7 @@ void MigrationDetailDialog::applyFields(const core::ReportRow& row)
     setField(Field::CurrentDirection,
         r.rolledBack ? tr("%1 (rolled back: the space went back)").arg(route(r.source, r.target))
                      : route(r.source, r.target));
-    const MapPtr map = m_connection->map();
-    setField(Field::Phase, MigrationsModel::phaseText(r, map ? core::rollbackWindowEnd(r, map->settings.value) : 0));
+    showPhase();
     setField(Field::Status, orDash(r.status));
     setField(Field::Error, orDash(r.error));
     setField(Field::Throttle, throttleText(r, m_connection->map()));
@@ -350,6 +355,25 @@ void MigrationDetailDialog::applyFields(const core::ReportRow& row)
     setField(Field::Verification, verificationText(row));
     setField(Field::WriteHold,
         row.writeHoldMs >= 0 ? tr("%1 ms").arg(QLocale().toString(row.writeHoldMs, 'f', 1)) : tr("— (not cut over)"));
+}
+
+std::int64_t MigrationDetailDialog::rollbackUntilUnixMs(const core::MigrationRecord& record) const
+{
+    const MapPtr map = m_connection->map();
+    return map ? core::rollbackWindowEnd(record, map->settings.value) : 0;
+}
+
+void MigrationDetailDialog::showPhase()
+{
+    if (!m_row)
+        return;
+    const std::int64_t until = rollbackUntilUnixMs(m_row->record);
+    setField(Field::Phase, MigrationsModel::phaseText(m_row->record, until));
+    const std::int64_t next = rollbackWindowTextChangesInMs(until, QDateTime::currentMSecsSinceEpoch());
+    if (next < 0)
+        m_countdown.stop();
+    else
+        m_countdown.start(static_cast<int>(std::min<std::int64_t>(next + 1, 3'600'000)));
 }
 
 // A backfill that ended before a second sample was kept has no rate to draw: say what it did.

@@ -28,7 +28,8 @@ class TimeSeriesChart;
 //
 // The figures are the report's (core::buildReport over the migration and the history the
 // executor keeps under keys::migrationHistory), read on the connection's pool. While the
-// migration changes in the map they are read again, at most once per refresh interval.
+// migration changes in the map they are read again, at most once per refresh interval. In the
+// rollback window the phase's countdown follows the clock without reading anything again.
 class MigrationDetailDialog : public QDialog {
     Q_OBJECT
 public:
@@ -101,6 +102,8 @@ private:
     void applyEvents(const core::ReportRow& row);
     void setField(Field field, const QString& text);
     void showMessage(const QString& text);
+    std::int64_t rollbackUntilUnixMs(const core::MigrationRecord& record) const;
+    void showPhase();
 
     FleetConnection* m_connection;
     QString m_migrationId;
@@ -109,6 +112,8 @@ private:
     bool m_reading = false;
     bool m_readAgain = false;
     QTimer m_refreshTimer;
+    // Fires when the phase's rollback countdown next reads differently.
+    QTimer m_countdown;
 
     QLabel* m_title = nullptr;
     InlineMessage* m_message = nullptr;

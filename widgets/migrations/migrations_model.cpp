@@ -57,6 +57,10 @@ double progressOf(const core::MigrationRecord& record)
 MigrationsModel::MigrationsModel(QObject* parent)
     : QAbstractTableModel(parent)
 {
+    m_countdown.setSingleShot(true);
+    // A coarse timer may fire early, before the text changed.
+    m_countdown.setTimerType(Qt::PreciseTimer);
+    connect(&m_countdown, &QTimer::timeout, this, &MigrationsModel::countDown);
 }
 
 void MigrationsModel::setMap(const MapPtr& map)
@@ -67,6 +71,36 @@ void MigrationsModel::setMap(const MapPtr& map)
     removeMissing(map);
     updateExisting(map);
     insertNew(map);
+    scheduleCountdown();
+}
+
+void MigrationsModel::scheduleCountdown()
+{
+    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    std::int64_t next = -1;
+    for (const core::MigrationRecord& record : m_rows) {
+        const std::int64_t in = rollbackWindowTextChangesInMs(core::rollbackWindowEnd(record, m_settings), now);
+        if (in >= 0 && (next < 0 || in < next))
+            next = in;
+    }
+    if (next < 0)
+        m_countdown.stop();
+    else
+        m_countdown.start(static_cast<int>(std::min<std::int64_t>(next + 1, 3'600'000)));
+}
+
+void MigrationsModel::countDown()
+{
+    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    std::vector<int> rows;
+    for (std::size_t row = 0; row < m_rows.size(); ++row) {
+        // Open now, or closed since the last repaint (its phase says "cleanup" again).
+        if (core::rollbackWindowEnd(m_rows[row], m_settings) > m_countedDownMs)
+            rows.push_back(static_cast<int>(row));
+    }
+    m_countedDownMs = now;
+    emitChanged(rows, PhaseColumn, PhaseColumn, { Qt::DisplayRole });
+    scheduleCountdown();
 }
 
 void MigrationsModel::removeMissing(const MapPtr& map)
@@ -104,7 +138,9 @@ void MigrationsModel::updateExisting(const MapPtr& map)
             emit migrationFinished(qs(fresh.id), categoryOf(fresh), reason);
         }
     }
-    emitChanged(changed);
+    static const QList<int> roles { Qt::DisplayRole, Qt::ToolTipRole, SortRole, PhaseRole, StateRole, ProgressRole,
+        StatusRole, SourceRole, TargetRole };
+    emitChanged(changed, 0, ColumnCount - 1, roles);
 }
 
 void MigrationsModel::insertNew(const MapPtr& map)
@@ -124,16 +160,15 @@ void MigrationsModel::insertNew(const MapPtr& map)
     endInsertRows();
 }
 
-void MigrationsModel::emitChanged(const std::vector<int>& rows)
+void MigrationsModel::emitChanged(
+    const std::vector<int>& rows, int firstColumn, int lastColumn, const QList<int>& roles)
 {
-    static const QList<int> roles { Qt::DisplayRole, Qt::ToolTipRole, SortRole, PhaseRole, StateRole, ProgressRole,
-        StatusRole, SourceRole, TargetRole };
     std::size_t i = 0;
     while (i < rows.size()) {
         std::size_t last = i;
         while (last + 1 < rows.size() && rows[last + 1] == rows[last] + 1)
             ++last;
-        emit dataChanged(index(rows[i], 0), index(rows[last], ColumnCount - 1), roles);
+        emit dataChanged(index(rows[i], firstColumn), index(rows[last], lastColumn), roles);
         i = last + 1;
     }
 }
@@ -171,6 +206,11 @@ MigrationsModel::StateCategory MigrationsModel::categoryOf(const core::Migration
     case core::MigrationPhase::Cancelled: return StateCategory::Cancelled;
     default: return StateCategory::Running;
     }
+}
+
+bool MigrationsModel::showsEta(const core::MigrationRecord& record)
+{
+    return record.active() && !record.backfilled && record.phase < core::MigrationPhase::Verify;
 }
 
 QString MigrationsModel::phaseText(const core::MigrationRecord& record, std::int64_t rollbackUntilUnixMs)
@@ -247,7 +287,7 @@ QVariant MigrationsModel::displayValue(const core::MigrationRecord& record, int 
         return record.active() && record.progress.docsPerSecond > 0
             ? tr("%1 docs/s").arg(QLocale().toString(record.progress.docsPerSecond, 'f', 0))
             : QString();
-    case EtaColumn: return record.active() ? durationText(record.progress.etaSeconds) : QString();
+    case EtaColumn: return showsEta(record) ? durationText(record.progress.etaSeconds) : QString();
     case StartedColumn: return timeText(record.startedUnixMs);
     case FinishedColumn: return timeText(record.finishedUnixMs);
     case RequestedByColumn: return qs(record.requestedBy);

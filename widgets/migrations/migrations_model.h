@@ -5,6 +5,7 @@
 #include <QAbstractTableModel>
 #include <QHash>
 #include <QString>
+#include <QTimer>
 #include <vector>
 
 namespace shardmap::widgets {
@@ -12,7 +13,10 @@ namespace shardmap::widgets {
 // The migrations of the shard map (queued, running and finished) as a table, one row per
 // migration record. Fed by whole map snapshots: a new migration inserts a row, a vanished one
 // removes it, and a changed record emits dataChanged for its row with explicit roles, merged
-// over adjacent rows. The model never resets on a map change.
+// over adjacent rows. The model never resets on a map change. The countdown of a migration in its
+// rollback window ("done, rollback possible until 17:45 (9 min left)") follows the clock: one
+// timer, waiting for the next change of any row's text, repaints the phase of those rows only,
+// and is idle while no migration is in its window.
 class MigrationsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -71,6 +75,11 @@ public:
     const core::MigrationRecord* record(const QString& migrationId) const;
 
     static StateCategory categoryOf(const core::MigrationRecord& record);
+    // Whether a row shows an ETA: only while its copy runs. Past the backfill it would say "0 s"
+    // through the verify, the cutover and the rollback window.
+    static bool showsEta(const core::MigrationRecord& record);
+    // The rollback windows' countdown timer (for tests: idle without a window open).
+    const QTimer& countdownTimer() const { return m_countdown; }
     // In its rollback window (rollbackUntilUnixMs, core::rollbackWindowEnd()): formatRollbackWindow().
     static QString phaseText(const core::MigrationRecord& record, std::int64_t rollbackUntilUnixMs = 0);
     // "s0 → s1" as the migration was asked to move, also after a rollback ("s0 → s1, rolled back").
@@ -93,12 +102,17 @@ private:
     void removeMissing(const MapPtr& map);
     void updateExisting(const MapPtr& map);
     void insertNew(const MapPtr& map);
-    void emitChanged(const std::vector<int>& rows);
+    void emitChanged(const std::vector<int>& rows, int firstColumn, int lastColumn, const QList<int>& roles);
     void reindex();
+    void scheduleCountdown();
+    void countDown();
 
     std::vector<core::MigrationRecord> m_rows;
     core::MigrationSettings m_settings;
     QHash<QString, int> m_rowOf;
+    QTimer m_countdown;
+    // When the countdown last repainted: a row whose window closed since then is repainted once.
+    std::int64_t m_countedDownMs = 0;
 };
 
 } // namespace shardmap::widgets

@@ -4,6 +4,7 @@
 #include "widgets/alerts/alert_monitor.h"
 #include "widgets/alerts/alerts_model.h"
 #include "widgets/charts/time_series_chart.h"
+#include "widgets/overview/migrations_summary.h"
 #include "widgets/style/format.h"
 #include "widgets/style/theme.h"
 
@@ -471,33 +472,10 @@ void OverviewPage::refresh()
         tile(QStringLiteral("disk"))->setValue(QStringLiteral("–"), tr("no figures yet"));
     }
 
-    // Migrations: open ones, their combined progress and the longest time left.
-    int open = 0;
-    int queued = 0;
-    std::uint64_t done = 0;
-    std::uint64_t total = 0;
-    std::int64_t eta = -1;
-    for (const auto& [id, migration] : map->migrations) {
-        const auto& record = migration.value;
-        if (!record.active())
-            continue;
-        ++open;
-        queued += record.phase == core::MigrationPhase::Queued ? 1 : 0;
-        done += record.progress.docsDone;
-        total += std::max(record.progress.docsTotal, record.progress.docsDone);
-        eta = std::max(eta, record.progress.etaSeconds);
-    }
-    if (open == 0) {
-        tile(QStringLiteral("migrations"))->setValue(tr("none running"));
-    } else {
-        const QString progress = total
-            ? QStringLiteral("%1 %").arg(number(100.0 * static_cast<double>(done) / static_cast<double>(total), 0))
-            : tr("starting");
-        QString detail = tr("%n queued", nullptr, queued);
-        if (eta >= 0)
-            detail += QStringLiteral(", ") + tr("about %1 left").arg(formatDuration(eta));
-        tile(QStringLiteral("migrations"))->setValue(tr("%n open, ", nullptr, open) + progress, detail);
-    }
+    // Migrations: those copying apart from the moves done that can still be rolled back.
+    const MigrationsSummary migrations = summarizeMigrations(*map, now);
+    tile(QStringLiteral("migrations"))->setValue(migrations.value, migrations.detail);
+    const int open = migrations.open;
 
     // The executor: who holds the lease, which replicas are alive; none holding it is a warning.
     OverviewTile* executor = tile(QStringLiteral("executor"));

@@ -156,7 +156,7 @@ QString verifiedText(const ReportRow& row)
 
 QString operationKind(core::OperationKind kind)
 {
-    return qs(core::operationKindName(kind));
+    return operationKindText(kind);
 }
 
 // What the scope selected, as a sentence.
@@ -274,7 +274,7 @@ QString operationHtml(const core::ReportOperation& op, const QLocale& locale)
                            + QStringLiteral(" \u00b7 ") + esc(r.id));
     html += ReportDocument::tr("State: %1. Requested by %2 at %3; reason: %4. %n migration(s).", nullptr,
         static_cast<int>(r.migrations.size()))
-                .arg(esc(core::operationStateName(r.state)), r.requestedBy.empty() ? dash() : esc(r.requestedBy),
+                .arg(operationStateText(r.state).toHtmlEscaped(), r.requestedBy.empty() ? dash() : esc(r.requestedBy),
                     timeText(r.createdUnixMs), r.reason.empty() ? dash() : esc(r.reason));
     if (!r.into.empty())
         html += QStringLiteral(" ") + ReportDocument::tr("Into %1.").arg(esc(r.into));

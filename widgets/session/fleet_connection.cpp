@@ -5,6 +5,7 @@
 #include "core/map/map_commits.h"
 #include "core/store/read_only_store.h"
 #include "core/util/login_name.h"
+#include "widgets/style/plan_note_text.h"
 
 #include <QDateTime>
 #include <QSet>
@@ -871,7 +872,9 @@ QString FleetConnection::refusalText(const core::Error& error)
     // shardmapd's refusal is a sentence for people ("bob is an operator; ..."): shown as it is.
     if (error.code == core::ErrorCode::PermissionDenied || error.code == core::ErrorCode::Unauthenticated)
         return QString::fromStdString(error.message);
-    return fromCore(error);
+    // A refusal of the planner or the preflight made of notes says when it can run, in the
+    // console's language and local time.
+    return translatedError(error);
 }
 
 QString FleetConnection::localActorName()

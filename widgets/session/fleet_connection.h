@@ -82,8 +82,8 @@ public:
     ChangeMaker changeMaker();
     // "Awaiting approval as ap-…: drain shard s0 … It needs a second person because …".
     static QString awaitingApprovalText(const v1::ApprovalInfo& approval);
-    // What a refused change says: shardmapd's own sentence for a permission refusal, the error's
-    // description otherwise.
+    // What a refused change says: shardmapd's own sentence for a permission refusal, a refusal
+    // made of notes in the console's language (translatedError()), the error's description otherwise.
     static QString refusalText(const core::Error& error);
     // The audit actor of changes made on a store connection ("$USER@console").
     static QString localActorName();

@@ -27,14 +27,39 @@ QString formatDuration(std::int64_t seconds)
         .arg(s % 86400 / 3600);
 }
 
+QString formatDateTime(std::int64_t unixMs, const QLocale& locale)
+{
+    QString format = locale.dateTimeFormat(QLocale::ShortFormat);
+    // Short formats stop at the minutes; a migration's events are seconds apart.
+    if (const qsizetype minutes = format.lastIndexOf(QLatin1String("mm"));
+        minutes >= 0 && !format.contains(QLatin1String("ss")))
+        format.insert(minutes + 2, QLatin1String(":ss"));
+    return locale.toString(QDateTime::fromMSecsSinceEpoch(unixMs), format);
+}
+
+QString formatClock(std::int64_t unixMs)
+{
+    return QLocale().toString(QDateTime::fromMSecsSinceEpoch(unixMs).time(), QStringLiteral("HH:mm"));
+}
+
 QString formatRollbackWindow(std::int64_t untilUnixMs, std::int64_t nowUnixMs)
 {
     if (untilUnixMs <= 0 || nowUnixMs >= untilUnixMs)
         return {};
-    const QString clock
-        = QLocale().toString(QDateTime::fromMSecsSinceEpoch(untilUnixMs).time(), QStringLiteral("HH:mm"));
     return QCoreApplication::translate("shardmap::widgets::Format", "done, rollback possible until %1 (%2 left)")
-        .arg(clock, formatDuration((untilUnixMs - nowUnixMs + 999) / 1000));
+        .arg(formatClock(untilUnixMs), formatDuration((untilUnixMs - nowUnixMs + 999) / 1000));
+}
+
+std::int64_t rollbackWindowTextChangesInMs(std::int64_t untilUnixMs, std::int64_t nowUnixMs)
+{
+    if (untilUnixMs <= 0 || nowUnixMs >= untilUnixMs)
+        return -1;
+    // The text shows the seconds left rounded up: under two minutes it changes when they drop by
+    // one, above when they drop below the whole minute shown (formatDuration()).
+    const std::int64_t left = untilUnixMs - nowUnixMs;
+    const std::int64_t seconds = (left + 999) / 1000;
+    const std::int64_t nextSeconds = seconds < 120 ? seconds - 1 : seconds / 60 * 60 - 1;
+    return left - nextSeconds * 1000;
 }
 
 QString formatCount(std::uint64_t count, const QLocale& locale)
@@ -67,6 +92,31 @@ QString migrationPhaseText(core::MigrationPhase phase)
     case core::MigrationPhase::Cancelled: return QCoreApplication::translate("shardmap::widgets::Format", "cancelled");
     }
     return QString::fromLatin1(core::migrationPhaseName(phase));
+}
+
+QString operationStateText(core::OperationState state)
+{
+    switch (state) {
+    case core::OperationState::Queuing: return QCoreApplication::translate("shardmap::widgets::Format", "queuing");
+    case core::OperationState::Running: return QCoreApplication::translate("shardmap::widgets::Format", "running");
+    case core::OperationState::Done: return QCoreApplication::translate("shardmap::widgets::Format", "done");
+    case core::OperationState::Failed: return QCoreApplication::translate("shardmap::widgets::Format", "failed");
+    }
+    return QString::fromLatin1(core::operationStateName(state));
+}
+
+QString operationKindText(core::OperationKind kind)
+{
+    switch (kind) {
+    case core::OperationKind::Drain: return QCoreApplication::translate("shardmap::widgets::Format", "drain");
+    case core::OperationKind::RetireNode:
+        return QCoreApplication::translate("shardmap::widgets::Format", "retire-node");
+    case core::OperationKind::Split: return QCoreApplication::translate("shardmap::widgets::Format", "split");
+    case core::OperationKind::Merge: return QCoreApplication::translate("shardmap::widgets::Format", "merge");
+    case core::OperationKind::Isolate: return QCoreApplication::translate("shardmap::widgets::Format", "isolate");
+    case core::OperationKind::Move: return QCoreApplication::translate("shardmap::widgets::Format", "move");
+    }
+    return QString::fromLatin1(core::operationKindName(kind));
 }
 
 } // namespace shardmap::widgets

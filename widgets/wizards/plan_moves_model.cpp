@@ -1,7 +1,7 @@
 #include "widgets/wizards/plan_moves_model.h"
 
 #include "widgets/style/format.h"
-#include "widgets/wizards/plan_note_text.h"
+#include "widgets/style/plan_note_text.h"
 
 #include <QLocale>
 

@@ -6,8 +6,8 @@
 #include "widgets/migrations/migrations_page.h"
 #include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
+#include "widgets/style/plan_note_text.h"
 #include "widgets/wizards/plan_moves_model.h"
-#include "widgets/wizards/plan_note_text.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -88,19 +88,6 @@ QString scenarioHelp(core::Scenario scenario)
     case core::Scenario::Isolate: return PlanWizard::tr("Moves one space to a new shard of its own and pins it there.");
     }
     return {};
-}
-
-QString rateBasisText(const core::PlanSummary& summary)
-{
-    if (summary.rateSource == "throttle")
-        return PlanWizard::tr("the executor's throttle");
-    if (summary.rateSource == "measured")
-        return PlanWizard::tr(
-            "measured: the median of %n migration(s)", nullptr, static_cast<int>(summary.measuredMigrations));
-    return PlanWizard::tr("assumed until %1 migrations that copied at least %2 docs are measured, %3 so far")
-        .arg(summary.migrationsNeeded)
-        .arg(QLocale().toString(qulonglong(core::kMinMeasuredMigrationDocs)))
-        .arg(summary.measuredMigrations);
 }
 
 // What the subject field names in each scenario that has one.
@@ -234,6 +221,19 @@ public:
 private:
     PlanWizard* m_wizard;
 };
+
+QString PlanWizard::rateBasisText(const core::PlanSummary& summary)
+{
+    if (summary.rateSource == "throttle")
+        return PlanWizard::tr("the executor's throttle");
+    if (summary.rateSource == "measured")
+        return PlanWizard::tr(
+            "measured: the median of %n migration(s)", nullptr, static_cast<int>(summary.measuredMigrations));
+    return PlanWizard::tr("assumed until %1 migrations that copied at least %2 docs are measured, %3 so far")
+        .arg(summary.migrationsNeeded)
+        .arg(QLocale().toString(qulonglong(core::kMinMeasuredMigrationDocs)))
+        .arg(summary.measuredMigrations);
+}
 
 QString PlanWizard::rateSourceText(const std::string& source)
 {
@@ -609,7 +609,8 @@ void PlanWizard::planArrived(std::uint64_t ticket, core::Result<core::PlanResult
         m_error.clear();
     } else {
         m_result.reset();
-        m_error = qs(result.error().describe());
+        // A refusal that says when the plan can run, in the console's language and local time.
+        m_error = translatedError(result.error());
     }
     showResult();
 }

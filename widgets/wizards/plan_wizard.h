@@ -41,6 +41,10 @@ public:
 
     // What a rate per migration is based on (PlanSummary::rateSource), in words.
     static QString rateSourceText(const std::string& source);
+    // The same for the summary's estimate, with how many migrations were measured: "measured: the
+    // median of 3 migrations", "assumed until 3 migrations that copied at least 10,000 docs are
+    // measured, 1 so far".
+    static QString rateBasisText(const core::PlanSummary& summary);
 
     // Every scenario with its menu text ("Rebalance…"), in menu order.
     static QList<QPair<core::Scenario, QString>> entries();

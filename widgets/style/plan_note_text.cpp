@@ -1,7 +1,10 @@
-#include "widgets/wizards/plan_note_text.h"
+#include "widgets/style/plan_note_text.h"
+
+#include "widgets/style/format.h"
 
 #include <QCoreApplication>
 #include <QLocale>
+#include <QStringList>
 
 namespace shardmap::widgets {
 
@@ -70,6 +73,52 @@ QString outsideBand(const core::PlanNote& note)
     return text;
 }
 
+QString untilClock(const QString& unixMs)
+{
+    return formatClock(unixMs.toLongLong());
+}
+
+QString inRollbackWindow(const core::PlanNote& note)
+{
+    if (arg(note, 3).toLongLong() <= 0)
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes",
+            "space %1 is in its rollback window after moving to %2 (%3); it can move once the window closes")
+            .arg(arg(note, 0), arg(note, 1), arg(note, 2));
+    return QCoreApplication::translate("shardmap::widgets::PlanNotes",
+        "space %1 is in its rollback window after moving to %2 (%3) until %4; it can move then")
+        .arg(arg(note, 0), arg(note, 1), arg(note, 2), untilClock(arg(note, 3)));
+}
+
+QString keepsRollbackCopy(const core::PlanNote& note)
+{
+    if (arg(note, 3).toLongLong() <= 0)
+        return QCoreApplication::translate(
+            "shardmap::widgets::PlanNotes", "shard %1 keeps the rollback copy of %2 (%3)")
+            .arg(arg(note, 0), arg(note, 1), arg(note, 2));
+    return QCoreApplication::translate(
+        "shardmap::widgets::PlanNotes", "shard %1 keeps the rollback copy of %2 (%3, until %4)")
+        .arg(arg(note, 0), arg(note, 1), arg(note, 2), untilClock(arg(note, 3)));
+}
+
+QString waitsForRollbackWindows(const core::PlanNote& note)
+{
+    const int copies = arg(note, 2).toInt();
+    const bool merge = arg(note, 0) == QLatin1String("merge");
+    if (arg(note, 3).toLongLong() <= 0)
+        return merge ? QCoreApplication::translate("shardmap::widgets::PlanNotes",
+                   "the merge of %1 can run once the rollback window(s) close", nullptr, copies)
+                           .arg(arg(note, 1))
+                     : QCoreApplication::translate("shardmap::widgets::PlanNotes",
+                         "retiring node %1 can run once the rollback window(s) close", nullptr, copies)
+                           .arg(arg(note, 1));
+    return merge ? QCoreApplication::translate("shardmap::widgets::PlanNotes",
+               "the merge of %1 can run once the rollback window(s) close (%2)", nullptr, copies)
+                       .arg(arg(note, 1), untilClock(arg(note, 3)))
+                 : QCoreApplication::translate("shardmap::widgets::PlanNotes",
+                     "retiring node %1 can run once the rollback window(s) close (%2)", nullptr, copies)
+                       .arg(arg(note, 1), untilClock(arg(note, 3)));
+}
+
 } // namespace
 
 QString planNoteText(const core::PlanNote& note)
@@ -131,8 +180,34 @@ QString planNoteText(const core::PlanNote& note)
         return QCoreApplication::translate("shardmap::widgets::PlanNotes",
             "%n more shard(s) hold less than the limit; plan again once this merge is done", nullptr,
             arg(note, 0).toInt());
+    case Kind::InRollbackWindow: return inRollbackWindow(note);
+    case Kind::JustMoved:
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes",
+            "space %1 has just moved to %2 (%3); it can move again once the old copy is removed")
+            .arg(arg(note, 0), arg(note, 1), arg(note, 2));
+    case Kind::AlreadyMigrating:
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes",
+            "space %1 is already migrating (%2); wait for it to finish or cancel it first")
+            .arg(arg(note, 0), arg(note, 1));
+    case Kind::KeepsRollbackCopy: return keepsRollbackCopy(note);
+    case Kind::WaitsForRollbackWindows: return waitsForRollbackWindows(note);
+    case Kind::AndMore:
+        return QCoreApplication::translate(
+            "shardmap::widgets::PlanNotes", "and %n more", nullptr, arg(note, 0).toInt());
     }
     return QString::fromStdString(core::describe(note));
+}
+
+QString translatedError(const core::Error& error)
+{
+    const std::vector<core::PlanNote> notes = core::refusalNotes(error);
+    if (notes.empty())
+        return QString::fromStdString(error.describe());
+    QStringList parts;
+    for (const core::PlanNote& note : notes)
+        parts << planNoteText(note);
+    const QString text = parts.join(QStringLiteral("; "));
+    return error.context.empty() ? text : QStringLiteral("%1: %2").arg(QString::fromStdString(error.context), text);
 }
 
 } // namespace shardmap::widgets
