@@ -12,7 +12,7 @@ namespace shardmap::core {
 namespace {
 
 // Names of the kinds in an error's details.
-constexpr std::array<std::pair<PlanNoteKind, const char*>, 22> kKindNames { {
+constexpr std::array<std::pair<PlanNoteKind, const char*>, 22> kNoteKindNames { {
     { PlanNoteKind::Text, "text" },
     { PlanNoteKind::Balance, "balance" },
     { PlanNoteKind::Drain, "drain" },
@@ -39,7 +39,7 @@ constexpr std::array<std::pair<PlanNoteKind, const char*>, 22> kKindNames { {
 
 const char* kindName(PlanNoteKind kind)
 {
-    for (const auto& [known, name] : kKindNames) {
+    for (const auto& [known, name] : kNoteKindNames) {
         if (known == kind)
             return name;
     }
@@ -48,7 +48,7 @@ const char* kindName(PlanNoteKind kind)
 
 std::optional<PlanNoteKind> kindNamed(const std::string& name)
 {
-    for (const auto& [kind, known] : kKindNames) {
+    for (const auto& [kind, known] : kNoteKindNames) {
         if (name == known)
             return kind;
     }

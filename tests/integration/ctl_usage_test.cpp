@@ -143,12 +143,12 @@ TEST(CtlUsage, EveryBadUsageExitsTwoWithASentenceAndJsonUnderJson)
         // First: after the words, an option short of its value would take it as that value.
         auto withJson = args;
         withJson.insert(withJson.begin(), "--json");
-        const auto json = runCtl(dir, store, withJson);
-        EXPECT_EQ(json.code, 2) << json.err;
-        const auto parsed = json.parsed();
-        ASSERT_TRUE(parsed.is_object()) << json.out;
+        const auto underJson = runCtl(dir, store, withJson);
+        EXPECT_EQ(underJson.code, 2) << underJson.err;
+        const auto parsed = underJson.parsed();
+        ASSERT_TRUE(parsed.is_object()) << underJson.out;
         EXPECT_EQ(parsed["error"]["code"], "invalid argument");
-        EXPECT_NE(parsed["error"]["message"].get<std::string>().find(says), std::string::npos) << json.out;
+        EXPECT_NE(parsed["error"]["message"].get<std::string>().find(says), std::string::npos) << underJson.out;
     }
     // Every subcommand the binary has is in the table, as the start of a case's words.
     std::set<std::string> subcommands;

@@ -16,7 +16,7 @@ using namespace shardmap::testing;
 
 namespace {
 
-bool makeCertificates(const TempDir& dir)
+bool makeAccessCertificates(const TempDir& dir)
 {
     return makeTestCertificates(dir.path()) && makeAccessTestCertificates(dir.path());
 }
@@ -125,7 +125,7 @@ void expectOnlyControllers(const grpc::Status& status, const std::string& method
 TEST(NodeAccessTest, ControllersChangeTheNodeAndOtherCertificatesOnlyRead)
 {
     TempDir dir;
-    ASSERT_TRUE(makeCertificates(dir)) << "openssl could not make test certificates";
+    ASSERT_TRUE(makeAccessCertificates(dir)) << "openssl could not make test certificates";
     auto node = startAccessNode(dir);
     ASSERT_TRUE(node);
     auto controller = nodeAs(dir, node->address(), "controller");
@@ -202,7 +202,7 @@ TEST(NodeAccessTest, ControllersChangeTheNodeAndOtherCertificatesOnlyRead)
 TEST(NodeAccessTest, TheControllerListHoldsWithoutARevocationList)
 {
     TempDir dir;
-    ASSERT_TRUE(makeCertificates(dir)) << "openssl could not make test certificates";
+    ASSERT_TRUE(makeAccessCertificates(dir)) << "openssl could not make test certificates";
     auto node = NodeProcess::start(dir.file("node"),
         { "--tls-cert", dir.file("server.pem"), "--tls-key", dir.file("server.key"), "--tls-ca", dir.file("ca.pem"),
             "--controller-identity", kControllerIdentity });
@@ -221,7 +221,7 @@ TEST(NodeAccessTest, TheControllerListHoldsWithoutARevocationList)
 TEST(NodeAccessTest, ExpiredRevokedAndForeignCertificatesAreRefusedInTheHandshake)
 {
     TempDir dir;
-    ASSERT_TRUE(makeCertificates(dir)) << "openssl could not make test certificates";
+    ASSERT_TRUE(makeAccessCertificates(dir)) << "openssl could not make test certificates";
     auto node = startAccessNode(dir);
     ASSERT_TRUE(node);
     ASSERT_EQ(runCtl(dir, "sqlite:" + dir.file("map.db"), { "init" }).code, 0);
@@ -287,7 +287,7 @@ TEST(NodeAccessTest, ExpiredRevokedAndForeignCertificatesAreRefusedInTheHandshak
 TEST(NodeAccessTest, ABadRevocationListOrIdentityListStopsTheServersAtStart)
 {
     TempDir dir;
-    ASSERT_TRUE(makeCertificates(dir)) << "openssl could not make test certificates";
+    ASSERT_TRUE(makeAccessCertificates(dir)) << "openssl could not make test certificates";
     std::ofstream(dir.file("garbage.crl")) << "not a list\n";
     const auto startNode = [&](const std::vector<std::string>& flags, const std::string& name) {
         std::vector<std::string> argv { nodeBinary(), "--listen", "127.0.0.1:0", "--data-dir", dir.file(name),
@@ -339,7 +339,7 @@ TEST(NodeAccessTest, ABadRevocationListOrIdentityListStopsTheServersAtStart)
 TEST(NodeAccessTest, ShardmapctlAndShardmapdWithAListedCertificateManageTheFleet)
 {
     TempDir dir;
-    ASSERT_TRUE(makeCertificates(dir)) << "openssl could not make test certificates";
+    ASSERT_TRUE(makeAccessCertificates(dir)) << "openssl could not make test certificates";
     auto node = startAccessNode(dir);
     ASSERT_TRUE(node);
     const std::string store = "sqlite:" + dir.file("map.db");
@@ -424,7 +424,7 @@ std::vector<std::string> certificateOf(const TempDir& dir, const std::string& na
 TEST(NodeAccessTest, CertificatesAndTokensShareOneReplicaAndTokensNeverTravelInPlaintext)
 {
     TempDir dir;
-    ASSERT_TRUE(makeCertificates(dir)) << "openssl could not make test certificates";
+    ASSERT_TRUE(makeAccessCertificates(dir)) << "openssl could not make test certificates";
     const std::string store = "sqlite:" + dir.file("map.db");
     ASSERT_EQ(runCtl(dir, store, { "init" }).code, 0);
     auto token = core::newToken("ci-bot");
@@ -499,7 +499,7 @@ TEST(NodeAccessTest, CertificatesAndTokensShareOneReplicaAndTokensNeverTravelInP
 TEST(NodeAccessTest, WithAnAccessPolicyTheRouterWantsAViewerToSearchAndAnOperatorToWrite)
 {
     TempDir dir;
-    ASSERT_TRUE(makeCertificates(dir)) << "openssl could not make test certificates";
+    ASSERT_TRUE(makeAccessCertificates(dir)) << "openssl could not make test certificates";
     auto node = startAccessNode(dir);
     ASSERT_TRUE(node);
     const std::string store = "sqlite:" + dir.file("map.db");
@@ -559,7 +559,7 @@ TEST(NodeAccessTest, WithAnAccessPolicyTheRouterWantsAViewerToSearchAndAnOperato
 TEST(NodeAccessTest, ANodeWithoutAControllerListWarnsThatAnyCertificateMayChangeIt)
 {
     TempDir dir;
-    ASSERT_TRUE(makeCertificates(dir)) << "openssl could not make test certificates";
+    ASSERT_TRUE(makeAccessCertificates(dir)) << "openssl could not make test certificates";
     const std::string warning = "no --controller-identity: every client certificate --tls-ca signed may change "
                                 "shards, ownership and documents";
     auto open = NodeProcess::start(dir.file("open"), serverTls(dir));

@@ -32,7 +32,7 @@ namespace {
 using testing::waitFor;
 
 // A map of shards (id -> node) and spaces (id -> shard).
-MapPtr makeMap(const std::vector<std::pair<std::string, std::string>>& shards,
+MapPtr detailMap(const std::vector<std::pair<std::string, std::string>>& shards,
     const std::vector<std::pair<std::string, std::string>>& spaces, std::uint64_t revision = 1)
 {
     auto map = std::make_shared<core::MapSnapshot>();
@@ -115,7 +115,7 @@ protected:
 TEST_F(SpacesModelTest, RowsFollowTheMapAndTicksNeverReset)
 {
     m_model.setShard(
-        makeMap({ { "s0", "n0" }, { "s1", "n0" } }, { { "a", "s0" }, { "b", "s0" }, { "x", "s1" } }), "s0");
+        detailMap({ { "s0", "n0" }, { "s1", "n0" } }, { { "a", "s0" }, { "b", "s0" }, { "x", "s1" } }), "s0");
     ASSERT_EQ(m_model.rowCount(), 2);
     EXPECT_EQ(m_model.rowOf("x"), -1);
 
@@ -140,7 +140,7 @@ TEST_F(SpacesModelTest, RowsFollowTheMapAndTicksNeverReset)
     EXPECT_EQ(changed.first().at(1).value<QModelIndex>().row(), m_model.rowOf("b"));
 
     // A space arrives, another leaves: rows are inserted and removed, the rest keep their figures.
-    m_model.setShard(makeMap({ { "s0", "n0" } }, { { "b", "s0" }, { "c", "s0" } }, 2), "s0");
+    m_model.setShard(detailMap({ { "s0", "n0" } }, { { "b", "s0" }, { "c", "s0" } }, 2), "s0");
     EXPECT_EQ(inserted.count(), 1);
     EXPECT_EQ(removed.count(), 1);
     EXPECT_EQ(m_model.rowCount(), 2);
@@ -152,7 +152,7 @@ TEST_F(SpacesModelTest, RowsFollowTheMapAndTicksNeverReset)
 
 TEST_F(SpacesModelTest, SampleWithoutSpaceFiguresKeepsTheLastOnes)
 {
-    m_model.setShard(makeMap({ { "s0", "n0" } }, { { "a", "s0" } }), "s0");
+    m_model.setShard(detailMap({ { "s0", "n0" } }, { { "a", "s0" } }), "s0");
     m_model.applySample(makeSample("n0", "s0", 1000, 5, { spaceFigures("a", 5, 50) }));
     auto bare = std::make_shared<core::NodeMetricsValue>(*makeSample("n0", "s0", 2000, 5));
     bare->shards.front().spaces = 1;
@@ -164,7 +164,7 @@ TEST_F(SpacesModelTest, SampleWithoutSpaceFiguresKeepsTheLastOnes)
 
 TEST_F(SpacesModelTest, DisplayIsReadableAndProxySortsByRawNumbers)
 {
-    m_model.setShard(makeMap({ { "s0", "n0" } }, { { "nine", "s0" }, { "hundred", "s0" }, { "ten", "s0" } }), "s0");
+    m_model.setShard(detailMap({ { "s0", "n0" } }, { { "nine", "s0" }, { "hundred", "s0" }, { "ten", "s0" } }), "s0");
     m_model.applySample(makeSample("n0", "s0", 1000, 119,
         { spaceFigures("nine", 9, 9), spaceFigures("hundred", 100, 3 * 1024 * 1024, 2.5),
             spaceFigures("ten", 10, 10) }));
@@ -284,7 +284,7 @@ protected:
             m_requests.push_back({ node, since, std::move(done) });
         });
         m_page.resize(900, 700);
-        emit m_connection.mapChanged(makeMap(
+        emit m_connection.mapChanged(detailMap(
             { { "s0", "n0" }, { "s1", "n1" }, { "s2", "n0" } }, { { "a", "s0" }, { "b", "s0" }, { "c", "s1" } }));
     }
 
@@ -363,7 +363,7 @@ TEST_F(DetailPageTest, TheCompareMenuListsTheOtherShardsWhenItOpens)
     auto* menu = m_page.findChild<QMenu*>();
     ASSERT_NE(menu, nullptr);
     emit m_connection.mapChanged(
-        makeMap({ { "s0", "n0" }, { "s1", "n1" }, { "s2", "n0" } }, { { "a", "s0" }, { "b", "s0" }, { "c", "s1" } }));
+        detailMap({ { "s0", "n0" }, { "s1", "n1" }, { "s2", "n0" } }, { { "a", "s0" }, { "b", "s0" }, { "c", "s1" } }));
     EXPECT_TRUE(menu->actions().isEmpty());
     emit menu->aboutToShow();
     QStringList shown;
@@ -387,7 +387,7 @@ TEST_F(DetailPageTest, ShowNodeDrawsAllItsShards)
 
 TEST_F(DetailPageTest, ANodesSpacesAreThoseOfAllItsShards)
 {
-    emit m_connection.mapChanged(makeMap({ { "s0", "n0" }, { "s1", "n1" }, { "s2", "n0" } },
+    emit m_connection.mapChanged(detailMap({ { "s0", "n0" }, { "s1", "n1" }, { "s2", "n0" } },
         { { "a", "s0" }, { "b", "s0" }, { "c", "s1" }, { "hot", "s2" } }, 2));
     m_page.showNode("n0");
     SpacesModel* spaces = m_page.spacesModel();

@@ -36,7 +36,7 @@ struct ShardSpec {
     core::ShardState state = core::ShardState::Active;
 };
 
-MapPtr makeMap(const std::vector<std::pair<std::string, std::string>>& nodes, const std::vector<ShardSpec>& shards,
+MapPtr fleetMap(const std::vector<std::pair<std::string, std::string>>& nodes, const std::vector<ShardSpec>& shards,
     const std::vector<std::pair<std::string, std::string>>& spaces = {})
 {
     auto map = std::make_shared<core::MapSnapshot>();
@@ -56,7 +56,7 @@ MapPtr makeMap(const std::vector<std::pair<std::string, std::string>>& nodes, co
 // The standard fleet of the tests: n1 (s1, s2), n2 (s3).
 MapPtr smallMap()
 {
-    return makeMap({ { "n1", "10.0.0.1:7000" }, { "n2", "10.0.0.2:7000" } },
+    return fleetMap({ { "n1", "10.0.0.1:7000" }, { "n2", "10.0.0.2:7000" } },
         { { "s1", "n1" }, { "s2", "n1" }, { "s3", "n2" } }, { { "sp1", "s1" }, { "sp2", "s1" }, { "sp3", "s3" } });
 }
 
@@ -191,7 +191,7 @@ TEST(FleetModel, MapChangeInsertsAndRemovesExactlyThoseRows)
     });
 
     // n2 (with s3) goes, n3 (with s5) comes; on n1 s2 goes and s4 comes.
-    t.model.setMap(makeMap(
+    t.model.setMap(fleetMap(
         { { "n1", "10.0.0.1:7000" }, { "n3", "10.0.0.3:7000" } }, { { "s1", "n1" }, { "s4", "n1" }, { "s5", "n3" } }));
 
     EXPECT_EQ(reset.count(), 0);
@@ -213,7 +213,7 @@ TEST(FleetModel, MapChangeInsertsAndRemovesExactlyThoseRows)
     inserted.clear();
     removed.clear();
     QSignalSpy changed(&t.model, &QAbstractItemModel::dataChanged);
-    t.model.setMap(makeMap(
+    t.model.setMap(fleetMap(
         { { "n1", "10.0.0.1:7000" }, { "n3", "10.0.0.3:7000" } }, { { "s1", "n1" }, { "s4", "n1" }, { "s5", "n3" } }));
     EXPECT_EQ(inserted.count() + removed.count() + changed.count(), 0);
 }
@@ -265,7 +265,7 @@ TEST(FleetModel, AMapChangeUpdatesOnlyTheShardsItsChangesName)
     // time at a million spaces: with the connection's changes only the shards named are counted.
     TestedModel t;
     auto map = std::const_pointer_cast<core::MapSnapshot>(
-        makeMap({ { "n1", "a" } }, { { "s1", "n1" }, { "s2", "n1" } }, { { "x", "s1" }, { "y", "s2" } }));
+        fleetMap({ { "n1", "a" } }, { { "s1", "n1" }, { "s2", "n1" } }, { { "x", "s1" }, { "y", "s2" } }));
     map->buildIndex();
     t.model.setMap(map);
     auto next = std::make_shared<core::MapSnapshot>(*map);
@@ -290,7 +290,7 @@ TEST(FleetModel, ShardMovingToAnotherNodeMovesItsRow)
 {
     TestedModel t;
     t.model.setMap(smallMap());
-    t.model.setMap(makeMap({ { "n1", "a" }, { "n2", "b" } }, { { "s1", "n1" }, { "s2", "n2" }, { "s3", "n2" } }));
+    t.model.setMap(fleetMap({ { "n1", "a" }, { "n2", "b" } }, { { "s1", "n1" }, { "s2", "n2" }, { "s3", "n2" } }));
     EXPECT_EQ(childIds(t.model, t.model.nodeIndex("n2")), QStringList({ "s2", "s3" }));
     EXPECT_EQ(t.model.shardIndex("s2").parent(), t.model.nodeIndex("n2"));
     EXPECT_EQ(cell(t.model.shardIndex("s2"), FleetModel::AddressRole), "b");
@@ -375,13 +375,13 @@ TEST(SampleRows, FindsOnlyWhenTheShardsOrTheRowsChange)
 TEST(FleetModel, ASampleLandsOnItsShardsRowsAfterTheRowsMoved)
 {
     TestedModel t;
-    t.model.setMap(makeMap({ { "n1", "a" }, { "n2", "b" } }, { { "s1", "n1" }, { "s2", "n1" }, { "s3", "n1" } }));
+    t.model.setMap(fleetMap({ { "n1", "a" }, { "n2", "b" } }, { { "s1", "n1" }, { "s2", "n1" }, { "s3", "n1" } }));
     t.model.applySample("n1", makeSample({ .node = "n1", .shards = { "s1", "s2", "s3" }, .docs = 1000 }));
     EXPECT_EQ(cell(t.model.shardIndex("s1", FleetModel::DocsColumn)), "1,000");
     EXPECT_EQ(cell(t.model.shardIndex("s3", FleetModel::DocsColumn)), "1,000");
 
     // s1 moves to n2: n1's rows shift up. n1 still lists s1 (its copy, until dropped).
-    t.model.setMap(makeMap({ { "n1", "a" }, { "n2", "b" } }, { { "s1", "n2" }, { "s2", "n1" }, { "s3", "n1" } }));
+    t.model.setMap(fleetMap({ { "n1", "a" }, { "n2", "b" } }, { { "s1", "n2" }, { "s2", "n1" }, { "s3", "n1" } }));
     t.model.applySample("n1", makeSample({ .node = "n1", .shards = { "s1", "s2", "s3" }, .docs = 2000 }));
     EXPECT_EQ(cell(t.model.shardIndex("s2", FleetModel::DocsColumn)), "2,000");
     EXPECT_EQ(cell(t.model.shardIndex("s3", FleetModel::DocsColumn)), "2,000");
@@ -411,7 +411,7 @@ TEST(FleetModel, FullFleetTickIsTwoRangesPerNode)
             shardsOf[node].push_back(shard);
         }
     }
-    t.model.setMap(makeMap(nodes, shards));
+    t.model.setMap(fleetMap(nodes, shards));
     ASSERT_EQ(t.model.rowCount(), 50);
     QSignalSpy changed(&t.model, &QAbstractItemModel::dataChanged);
     QSignalSpy reset(&t.model, &QAbstractItemModel::modelReset);
@@ -544,7 +544,7 @@ TEST(FleetModel, ThresholdChangeReevaluates)
 TEST(FleetModel, ShardHealthFromSampleAndState)
 {
     TestedModel t;
-    t.model.setMap(makeMap({ { "n1", "a" } },
+    t.model.setMap(fleetMap({ { "n1", "a" } },
         { { "s1", "n1" }, { "s2", "n1", core::ShardState::Draining }, { "s3", "n1", core::ShardState::Readonly },
             { "s4", "n1" } }));
     auto sample = std::const_pointer_cast<core::NodeMetricsValue>(
@@ -564,7 +564,7 @@ TEST(FleetModel, ShardHealthFromSampleAndState)
     EXPECT_TRUE(t.model.shardIndex("s2", FleetModel::StateColumn).data(Qt::BackgroundRole).isValid());
 
     // A state change in the map re-evaluates the shard.
-    t.model.setMap(makeMap({ { "n1", "a" } },
+    t.model.setMap(fleetMap({ { "n1", "a" } },
         { { "s1", "n1" }, { "s2", "n1" }, { "s3", "n1", core::ShardState::Readonly }, { "s4", "n1" } }));
     EXPECT_EQ(level(t.model.shardIndex("s2")), int(core::HealthLevel::Ok));
     EXPECT_EQ(cell(t.model.shardIndex("s2", FleetModel::StateColumn)), "active");
@@ -635,7 +635,7 @@ TEST(FleetFilterProxy, TextFilterIsRecursive)
 TEST(FleetFilterProxy, OnlyProblemsShowsAmberAndRedRows)
 {
     TestedProxy t;
-    t.model.setMap(makeMap({ { "n1", "a" }, { "n2", "b" }, { "n3", "c" } },
+    t.model.setMap(fleetMap({ { "n1", "a" }, { "n2", "b" }, { "n3", "c" } },
         { { "s1", "n1" }, { "s2", "n1", core::ShardState::Draining }, { "s3", "n2" }, { "s4", "n3" } }));
     t.proxy.sort(FleetModel::NameColumn);
     auto sample
@@ -664,7 +664,7 @@ TEST(FleetFilterProxy, OnlyProblemsShowsAmberAndRedRows)
 TEST(FleetFilterProxy, SortsByRawNumbersAndNaturalIds)
 {
     TestedProxy t;
-    t.model.setMap(makeMap({ { "node-10", "a" }, { "node-2", "b" }, { "node-9", "c" } }, {}));
+    t.model.setMap(fleetMap({ { "node-10", "a" }, { "node-2", "b" }, { "node-9", "c" } }, {}));
     t.model.applySample("node-10", makeSample({ .node = "node-10", .cpu = 9 }));
     t.model.applySample("node-2", makeSample({ .node = "node-2", .cpu = 100 }));
     t.model.applySample("node-9", makeSample({ .node = "node-9", .cpu = 10 }));

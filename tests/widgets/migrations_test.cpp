@@ -54,7 +54,7 @@ core::MigrationRecord makeMigration(const std::string& id, const std::string& sp
     return record;
 }
 
-MapPtr makeMap(const std::vector<core::MigrationRecord>& migrations, std::uint64_t revision)
+MapPtr migrationsMap(const std::vector<core::MigrationRecord>& migrations, std::uint64_t revision)
 {
     auto map = std::make_shared<core::MapSnapshot>();
     map->revision = revision;
@@ -70,7 +70,7 @@ TEST(MigrationsModel, TheRouteOfARolledBackMigrationIsTheAskedOne)
     // Asked s20 -> s11; the rollback swapped the record for the way back.
     auto rolled = makeMigration("m-1", "acme", "s11", "s20", core::MigrationPhase::Cancelled);
     rolled.rolledBack = true;
-    model.setMap(makeMap({ rolled }, 1));
+    model.setMap(migrationsMap({ rolled }, 1));
     const QModelIndex route = model.index(0, MigrationsModel::RouteColumn);
     EXPECT_EQ(route.data().toString(), QStringLiteral("s20 → s11, rolled back"));
     EXPECT_EQ(route.data(MigrationsModel::SortRole).toString(), QStringLiteral("s20\ns11"));
@@ -87,7 +87,7 @@ TEST(MigrationsModel, RowsFollowTheMapIncrementallyAndNeverReset)
     QSignalSpy finished(&model, &MigrationsModel::migrationFinished);
 
     auto a = makeMigration("m-1", "acme", "s0", "s1", core::MigrationPhase::Queued);
-    model.setMap(makeMap({ a }, 1));
+    model.setMap(migrationsMap({ a }, 1));
     ASSERT_EQ(model.rowCount(), 1);
     EXPECT_EQ(inserts.count(), 1);
     EXPECT_EQ(model.index(0, MigrationsModel::RouteColumn).data().toString(), QStringLiteral("s0 → s1"));
@@ -97,7 +97,7 @@ TEST(MigrationsModel, RowsFollowTheMapIncrementallyAndNeverReset)
     a.progress.docsDone = 50;
     a.progress.docsTotal = 200;
     auto b = makeMigration("m-2", "blue", "s1", "s0", core::MigrationPhase::Queued);
-    model.setMap(makeMap({ a, b }, 2));
+    model.setMap(migrationsMap({ a, b }, 2));
     ASSERT_EQ(model.rowCount(), 2);
     EXPECT_EQ(inserts.count(), 2);
     ASSERT_EQ(changes.count(), 1);
@@ -108,18 +108,18 @@ TEST(MigrationsModel, RowsFollowTheMapIncrementallyAndNeverReset)
     EXPECT_EQ(model.index(0, MigrationsModel::DocsColumn).data(MigrationsModel::SortRole).toULongLong(), 50u);
 
     // The same map again changes nothing.
-    model.setMap(makeMap({ a, b }, 3));
+    model.setMap(migrationsMap({ a, b }, 3));
     EXPECT_EQ(changes.count(), 1);
 
     a.phase = core::MigrationPhase::Failed;
     a.error = "target node unreachable";
-    model.setMap(makeMap({ a, b }, 4));
+    model.setMap(migrationsMap({ a, b }, 4));
     ASSERT_EQ(finished.count(), 1);
     EXPECT_EQ(finished.at(0).at(0).toString(), QStringLiteral("m-1"));
     EXPECT_EQ(finished.at(0).at(1).value<MigrationsModel::StateCategory>(), MigrationsModel::StateCategory::Failed);
     EXPECT_EQ(finished.at(0).at(2).toString(), QStringLiteral("target node unreachable"));
 
-    model.setMap(makeMap({ b }, 5));
+    model.setMap(migrationsMap({ b }, 5));
     EXPECT_EQ(model.rowCount(), 1);
     EXPECT_EQ(removes.count(), 1);
     EXPECT_EQ(model.rowOf(QStringLiteral("m-2")), 0);
@@ -133,9 +133,9 @@ TEST(MigrationsFilterProxy, FiltersByStateSpaceShardAndTime)
     QAbstractItemModelTester modelTester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     proxy.setSourceModel(&model);
     QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    model.setMap(makeMap({ makeMigration("m-1", "acme", "s0", "s1", core::MigrationPhase::Done, 1000),
-                             makeMigration("m-2", "blue", "s1", "s2", core::MigrationPhase::Backfill, 5000),
-                             makeMigration("m-3", "acme-eu", "s2", "s0", core::MigrationPhase::Queued, 9000) },
+    model.setMap(migrationsMap({ makeMigration("m-1", "acme", "s0", "s1", core::MigrationPhase::Done, 1000),
+                                   makeMigration("m-2", "blue", "s1", "s2", core::MigrationPhase::Backfill, 5000),
+                                   makeMigration("m-3", "acme-eu", "s2", "s0", core::MigrationPhase::Queued, 9000) },
         1));
     ASSERT_EQ(proxy.rowCount(), 3);
 
@@ -156,10 +156,10 @@ TEST(MigrationsFilterProxy, FiltersByStateSpaceShardAndTime)
     EXPECT_EQ(proxy.rowCount(), 2);
 
     // Rows that appear while filtered show up when they pass.
-    model.setMap(makeMap({ makeMigration("m-1", "acme", "s0", "s1", core::MigrationPhase::Done, 1000),
-                             makeMigration("m-2", "blue", "s1", "s2", core::MigrationPhase::Backfill, 5000),
-                             makeMigration("m-3", "acme-eu", "s2", "s0", core::MigrationPhase::Queued, 9000),
-                             makeMigration("m-4", "cyan", "s0", "s2", core::MigrationPhase::Queued, 9500) },
+    model.setMap(migrationsMap({ makeMigration("m-1", "acme", "s0", "s1", core::MigrationPhase::Done, 1000),
+                                   makeMigration("m-2", "blue", "s1", "s2", core::MigrationPhase::Backfill, 5000),
+                                   makeMigration("m-3", "acme-eu", "s2", "s0", core::MigrationPhase::Queued, 9000),
+                                   makeMigration("m-4", "cyan", "s0", "s2", core::MigrationPhase::Queued, 9500) },
         2));
     EXPECT_EQ(proxy.rowCount(), 3);
 }
@@ -204,8 +204,8 @@ TEST(MigrationsPage, MigrationIdsAreShortenedInTheMiddleAndKeepWhatTellsThemApar
     MigrationsPage page(&connection);
     const QStringList ids { QStringLiteral("m-1796297601234-00aa"), QStringLiteral("m-1796297601234-00bb") };
     page.model()->setMap(
-        makeMap({ makeMigration(ids[0].toStdString(), "acme", "s0", "s1", core::MigrationPhase::Done),
-                    makeMigration(ids[1].toStdString(), "blue", "s0", "s1", core::MigrationPhase::Done) },
+        migrationsMap({ makeMigration(ids[0].toStdString(), "acme", "s0", "s1", core::MigrationPhase::Done),
+                          makeMigration(ids[1].toStdString(), "blue", "s0", "s1", core::MigrationPhase::Done) },
             1));
     page.resize(1280, 800);
     page.show();

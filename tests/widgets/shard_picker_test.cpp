@@ -27,7 +27,7 @@ using testing::waitFor;
 using Kind = ShardPickerModel::Kind;
 
 // A map of shards (id -> node), with its changes since `before` when one is given.
-MapPtr makeMap(const std::vector<std::pair<std::string, std::string>>& shards, std::uint64_t revision,
+MapPtr pickerMap(const std::vector<std::pair<std::string, std::string>>& shards, std::uint64_t revision,
     const MapPtr& before = nullptr)
 {
     auto map = std::make_shared<core::MapSnapshot>();
@@ -53,7 +53,7 @@ TEST(ShardPickerModel, ListsShardsThenNodesAndAppliesOnlyWhatChanged)
 {
     ShardPickerModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    const MapPtr first = makeMap({ { "s0", "n0" }, { "s1", "n1" }, { "s2", "n0" } }, 1);
+    const MapPtr first = pickerMap({ { "s0", "n0" }, { "s1", "n1" }, { "s2", "n0" } }, 1);
     model.setMap(first);
     EXPECT_EQ(texts(model),
         QStringList({ QStringLiteral("s0 — n0"), QStringLiteral("s1 — n1"), QStringLiteral("s2 — n0"),
@@ -67,7 +67,7 @@ TEST(ShardPickerModel, ListsShardsThenNodesAndAppliesOnlyWhatChanged)
     QSignalSpy removes(&model, &QAbstractItemModel::rowsRemoved);
     QSignalSpy changes(&model, &QAbstractItemModel::dataChanged);
     // s1 goes, s10 and node n2 come, s2 moves to n2.
-    const MapPtr second = makeMap({ { "s0", "n0" }, { "s10", "n1" }, { "s2", "n2" } }, 2, first);
+    const MapPtr second = pickerMap({ { "s0", "n0" }, { "s10", "n1" }, { "s2", "n2" } }, 2, first);
     model.setMap(second);
     EXPECT_EQ(texts(model),
         QStringList({ QStringLiteral("s0 — n0"), QStringLiteral("s10 — n1"), QStringLiteral("s2 — n2"),
@@ -82,7 +82,7 @@ TEST(ShardPickerModel, ListsShardsThenNodesAndAppliesOnlyWhatChanged)
     // The same revision again: nothing. Changes from a map the model never saw: built anew.
     model.setMap(second);
     EXPECT_EQ(resets.count(), 0);
-    const MapPtr unrelated = makeMap({ { "s5", "n5" } }, 9, makeMap({}, 7));
+    const MapPtr unrelated = pickerMap({ { "s5", "n5" } }, 9, pickerMap({}, 7));
     model.setMap(unrelated);
     EXPECT_EQ(resets.count(), 1);
     EXPECT_EQ(texts(model), QStringList({ QStringLiteral("s5 — n5"), QStringLiteral("node n5") }));

@@ -2,6 +2,7 @@
 
 #include "core/store/lease_names.h"
 #include "widgets/fleet/health_settings.h"
+#include "widgets/style/conversions.h"
 
 #include <QDateTime>
 #include <QSettings>
@@ -10,11 +11,6 @@
 namespace shardmap::widgets {
 
 namespace {
-
-qint64 nowMs()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
 
 struct Leases {
     std::optional<core::LeaseGrant> executor;

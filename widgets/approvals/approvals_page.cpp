@@ -2,6 +2,7 @@
 
 #include "core/admin/admin_changes.h"
 #include "widgets/session/fleet_connection.h"
+#include "widgets/style/conversions.h"
 #include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
 
@@ -19,13 +20,8 @@ namespace {
 
 constexpr int kRefreshMs = 3000;
 
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
-
 // In the locale's format, as the rest of the console (issue 26, point 12).
-QString timeText(std::int64_t unixMs)
+QString approvalTime(std::int64_t unixMs)
 {
     return unixMs > 0 ? formatDateTime(unixMs) : QString();
 }
@@ -117,8 +113,8 @@ void ApprovalsPage::showApprovals()
         pending += approval.state() == "pending" ? 1 : 0;
         auto* item = new QTreeWidgetItem(m_list,
             { qs(approval.id()), qs(approval.state()), qs(approval.summary()), qs(approval.requested_by()),
-                qs(approval.reason()), qs(approval.needs_approval_because()), timeText(approval.requested_unix_ms()),
-                qs(approval.decided_by()),
+                qs(approval.reason()), qs(approval.needs_approval_because()),
+                approvalTime(approval.requested_unix_ms()), qs(approval.decided_by()),
                 approval.decision_reason().empty() ? qs(approval.outcome())
                                                    : qs(approval.decision_reason() + " " + approval.outcome()) });
         item->setToolTip(2, qs(core::changeKind(approval.change())));

@@ -1,6 +1,7 @@
 #include "widgets/audit/audit_page.h"
 
 #include "widgets/audit/audit_model.h"
+#include "widgets/style/conversions.h"
 #include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
 #include "widgets/style/view_state.h"
@@ -20,11 +21,6 @@
 
 namespace shardmap::widgets {
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 // A page of history as rows, read and converted on the pool.
 core::Result<std::vector<AuditModel::Entry>> readEntries(

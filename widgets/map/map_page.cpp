@@ -6,6 +6,7 @@
 #include "widgets/map/map_legend.h"
 #include "widgets/map/shard_map_view.h"
 #include "widgets/style/change_action.h"
+#include "widgets/style/conversions.h"
 #include "widgets/style/file_dialogs.h"
 #include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
@@ -66,11 +67,6 @@ struct QueueOutcome {
     QStringList changes;
     QString awaiting;
 };
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 // The change the moves are: one space's migration, several spaces' moves as one operation (so a
 // threshold counts them together), or the plan applied whole, as what it is (a rebalance, a

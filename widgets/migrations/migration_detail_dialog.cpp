@@ -5,6 +5,7 @@
 #include "widgets/migrations/migrations_model.h"
 #include "widgets/migrations/phase_timeline.h"
 #include "widgets/report/report_events.h"
+#include "widgets/style/conversions.h"
 #include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
 
@@ -24,18 +25,13 @@
 namespace shardmap::widgets {
 namespace {
 
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
-
 QString dash()
 {
     return QStringLiteral("—");
 }
 
 // In the locale's own format (issue 26, point 12): "14.03.24 17:45:02" in German.
-QString timeText(std::int64_t unixMs)
+QString detailTime(std::int64_t unixMs)
 {
     if (unixMs <= 0)
         return dash();
@@ -63,7 +59,7 @@ QString eventText(const core::MigrationEvent& event)
     if (event.count <= 1)
         return qs(event.text);
     return MigrationDetailDialog::tr("%1 (%n time(s), the last at %2)", nullptr, static_cast<int>(event.count))
-        .arg(qs(event.text), timeText(event.lastUnixMs));
+        .arg(qs(event.text), detailTime(event.lastUnixMs));
 }
 
 QString sideText(const core::SideFigures& side)
@@ -81,7 +77,7 @@ QString verificationText(const core::ReportRow& row)
                                     : MigrationDetailDialog::tr("source and target apart");
     return MigrationDetailDialog::tr(
                "%1 at %2 after %n comparison(s), %3 documents repaired", nullptr, static_cast<int>(v.rounds))
-               .arg(verdict, timeText(v.unixMs), count(v.repairedDocs))
+               .arg(verdict, detailTime(v.unixMs), count(v.repairedDocs))
         + QLatin1Char('\n') + MigrationDetailDialog::tr("Source: %1").arg(sideText(v.source)) + QLatin1Char('\n')
         + MigrationDetailDialog::tr("Target: %1").arg(sideText(v.target));
 }
@@ -346,11 +342,11 @@ void MigrationDetailDialog::applyFields(const core::ReportRow& row)
     setField(Field::RequestedBy, orDash(r.requestedBy));
     setField(Field::Reason, orDash(r.reason));
     setField(Field::Operation, orDash(r.operation));
-    setField(Field::Created, timeText(r.createdUnixMs));
-    setField(Field::Started, timeText(row.startedUnixMs));
+    setField(Field::Created, detailTime(r.createdUnixMs));
+    setField(Field::Started, detailTime(row.startedUnixMs));
     setField(Field::Finished,
         row.endedUnixMs
-            ? tr("%1 (%2 after it started)").arg(timeText(row.endedUnixMs), formatDuration(row.durationMs / 1000))
+            ? tr("%1 (%2 after it started)").arg(detailTime(row.endedUnixMs), formatDuration(row.durationMs / 1000))
             : dash());
     setField(Field::Verification, verificationText(row));
     setField(Field::WriteHold,
@@ -428,7 +424,7 @@ void MigrationDetailDialog::applyEvents(const core::ReportRow& row)
     QList<QTreeWidgetItem*> items;
     for (const core::MigrationEvent& event : row.history->events)
         items.append(
-            new QTreeWidgetItem({ timeText(event.unixMs), MigrationEventText::kind(event.kind), eventText(event) }));
+            new QTreeWidgetItem({ detailTime(event.unixMs), MigrationEventText::kind(event.kind), eventText(event) }));
     m_events->addTopLevelItems(items);
     m_events->resizeColumnToContents(0);
     m_events->resizeColumnToContents(1);

@@ -2,6 +2,7 @@
 
 #include "core/map/space_placement.h"
 #include "core/migration/migration_history.h"
+#include "widgets/style/conversions.h"
 #include "widgets/style/format.h"
 
 #include <QDateTime>
@@ -11,12 +12,7 @@
 namespace shardmap::widgets {
 namespace {
 
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
-
-QString timeText(std::int64_t unixMs)
+QString shortTime(std::int64_t unixMs)
 {
     if (unixMs <= 0)
         return {};
@@ -288,8 +284,8 @@ QVariant MigrationsModel::displayValue(const core::MigrationRecord& record, int 
             ? tr("%1 docs/s").arg(QLocale().toString(record.progress.docsPerSecond, 'f', 0))
             : QString();
     case EtaColumn: return showsEta(record) ? durationText(record.progress.etaSeconds) : QString();
-    case StartedColumn: return timeText(record.startedUnixMs);
-    case FinishedColumn: return timeText(record.finishedUnixMs);
+    case StartedColumn: return shortTime(record.startedUnixMs);
+    case FinishedColumn: return shortTime(record.finishedUnixMs);
     case RequestedByColumn: return qs(record.requestedBy);
     default: return {};
     }

@@ -4,6 +4,7 @@
 #include "widgets/migrations/migrations_filter_proxy.h"
 #include "widgets/migrations/progress_delegate.h"
 #include "widgets/report/report_export_dialog.h"
+#include "widgets/style/conversions.h"
 #include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
 #include "widgets/style/view_state.h"
@@ -28,11 +29,6 @@
 
 namespace shardmap::widgets {
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 QString actionVerb(MigrationsPage::Action action)
 {

@@ -5,6 +5,7 @@
 #include "widgets/alerts/alerts_model.h"
 #include "widgets/charts/time_series_chart.h"
 #include "widgets/overview/migrations_summary.h"
+#include "widgets/style/conversions.h"
 #include "widgets/style/format.h"
 #include "widgets/style/theme.h"
 
@@ -31,11 +32,6 @@ constexpr qint64 kBaselineRenewMs = 60 * 1000;
 constexpr int kChartRebuildMs = 250;
 
 enum ItemRole { NodeRole = Qt::UserRole + 1, ShardRole, SpaceRole, KindRole, SubjectRole };
-
-qint64 nowMs()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
 
 QString number(double value, int decimals = 1)
 {

@@ -3,6 +3,7 @@
 #include "widgets/report/report_charts.h"
 #include "widgets/report/report_events.h"
 #include "widgets/report/report_pagination.h"
+#include "widgets/style/conversions.h"
 #include "widgets/style/format.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -52,11 +53,6 @@ namespace {
 
 using core::ReportRow;
 
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
-
 QString esc(const std::string& text)
 {
     return qs(text).toHtmlEscaped();
@@ -90,7 +86,7 @@ QString dash()
     return QStringLiteral("\u2014");
 }
 
-QString timeText(std::int64_t unixMs)
+QString reportTime(std::int64_t unixMs)
 {
     return unixMs ? QDateTime::fromMSecsSinceEpoch(unixMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : dash();
 }
@@ -173,9 +169,9 @@ QString scopeText(const core::MigrationReport& report, const ReportFormat& forma
         text = ReportDocument::tr("%n chosen migration(s)", nullptr, static_cast<int>(scope.migrations.size()));
     } else if (scope.sinceUnixMs && scope.untilUnixMs) {
         text = ReportDocument::tr("Migrations created from %1 to %2")
-                   .arg(timeText(scope.sinceUnixMs), timeText(scope.untilUnixMs));
+                   .arg(reportTime(scope.sinceUnixMs), reportTime(scope.untilUnixMs));
     } else if (scope.sinceUnixMs) {
-        text = ReportDocument::tr("Migrations created since %1").arg(timeText(scope.sinceUnixMs));
+        text = ReportDocument::tr("Migrations created since %1").arg(reportTime(scope.sinceUnixMs));
     } else {
         text = ReportDocument::tr("All migrations");
     }
@@ -262,7 +258,7 @@ QString summaryHtml(const core::MigrationReport& report, const QLocale& locale)
 QString approvalSentence(const core::ReportApproval& a)
 {
     return ReportDocument::tr("Approved by %1 (%2) at %3 — asked by %4: %5")
-        .arg(esc(a.decidedBy), esc(a.id), timeText(a.decidedUnixMs), esc(a.requestedBy),
+        .arg(esc(a.decidedBy), esc(a.id), reportTime(a.decidedUnixMs), esc(a.requestedBy),
             a.reason.empty() ? dash() : esc(a.reason));
 }
 
@@ -275,7 +271,7 @@ QString operationHtml(const core::ReportOperation& op, const QLocale& locale)
     html += ReportDocument::tr("State: %1. Requested by %2 at %3; reason: %4. %n migration(s).", nullptr,
         static_cast<int>(r.migrations.size()))
                 .arg(operationStateText(r.state).toHtmlEscaped(), r.requestedBy.empty() ? dash() : esc(r.requestedBy),
-                    timeText(r.createdUnixMs), r.reason.empty() ? dash() : esc(r.reason));
+                    reportTime(r.createdUnixMs), r.reason.empty() ? dash() : esc(r.reason));
     if (!r.into.empty())
         html += QStringLiteral(" ") + ReportDocument::tr("Into %1.").arg(esc(r.into));
     if (!r.error.empty())
@@ -427,7 +423,7 @@ QString refusedHtml(const core::MigrationReport& report)
         const bool refused = a.state == "refused";
         const QString why = refused ? (a.decisionReason.empty() ? dash() : esc(a.decisionReason))
                                     : ReportDocument::tr("not decided in time");
-        html += row({ timeText(a.requestedUnixMs), esc(a.requestedBy),
+        html += row({ reportTime(a.requestedUnixMs), esc(a.requestedBy),
             esc(a.summary) + nobreak(QStringLiteral("(%1)").arg(qs(a.id))),
             refused ? ReportDocument::tr("refused") : ReportDocument::tr("expired"),
             refused && !a.decidedBy.empty() ? esc(a.decidedBy) : dash(), why });
@@ -454,9 +450,9 @@ QString unmadeHtml(const core::MigrationReport& report)
             details = a.outcome.empty() ? dash() : esc(a.outcome);
         } else {
             state = ReportDocument::tr("approved, not made");
-            details = ReportDocument::tr("approved at %1; no outcome was recorded").arg(timeText(a.decidedUnixMs));
+            details = ReportDocument::tr("approved at %1; no outcome was recorded").arg(reportTime(a.decidedUnixMs));
         }
-        html += row({ timeText(a.requestedUnixMs), esc(a.requestedBy),
+        html += row({ reportTime(a.requestedUnixMs), esc(a.requestedBy),
             esc(a.summary) + nobreak(QStringLiteral("(%1)").arg(qs(a.id))), state,
             a.decidedBy.empty() ? dash() : esc(a.decidedBy), details });
     }
@@ -482,7 +478,7 @@ QString eventDetails(const EventLine& line)
     if (line.count <= 1)
         return esc(line.text);
     return ReportDocument::tr("%1 (%n time(s), the last at %2)", nullptr, static_cast<int>(line.count))
-        .arg(esc(line.text), timeText(line.lastAt));
+        .arg(esc(line.text), reportTime(line.lastAt));
 }
 
 QString eventsHtml(const core::MigrationReport& report)
@@ -515,7 +511,7 @@ QString eventsHtml(const core::MigrationReport& report)
                         ReportDocument::tr("Details") },
             { 16, 21, 19, 44 });
     for (std::size_t i = 0; i < lines.size() && i < kMostEvents; ++i)
-        html += row({ nobreak(timeText(lines[i].at)), nobreak(lines[i].migration),
+        html += row({ nobreak(reportTime(lines[i].at)), nobreak(lines[i].migration),
             nobreak(MigrationEventText::kind(lines[i].kind)), eventDetails(lines[i]) });
     html += QStringLiteral("</table>");
     if (lines.size() > kMostEvents)
@@ -595,7 +591,7 @@ void ReportDocument::build(const core::MigrationReport& report)
 
     const QString scope = scopeText(report, m_format);
     m_header = tr("Shardmap migration report") + QStringLiteral(" \u00b7 ") + scope;
-    m_footer = tr("Generated %1 from map revision %2").arg(timeText(report.generatedUnixMs)).arg(report.mapRevision);
+    m_footer = tr("Generated %1 from map revision %2").arg(reportTime(report.generatedUnixMs)).arg(report.mapRevision);
 
     QTextCursor cursor(&doc);
     // Each part in blocks of its own (inserted HTML would otherwise join the paragraph before).
@@ -627,7 +623,7 @@ void ReportDocument::build(const core::MigrationReport& report)
              .arg(tr("Migration report"), scope.toHtmlEscaped(),
                  report.rows.empty() ? tr("No migrations in this scope.")
                                      : tr("From %1 to %2 (times in %3).")
-                                           .arg(timeText(report.fromUnixMs), timeText(report.toUnixMs),
+                                           .arg(reportTime(report.fromUnixMs), reportTime(report.toUnixMs),
                                                QDateTime::currentDateTime().timeZoneAbbreviation())));
     part(summaryHtml(report, locale));
     if (!report.operations.empty()) {

@@ -5,6 +5,7 @@
 #include "core/map/map_commits.h"
 #include "core/store/read_only_store.h"
 #include "core/util/login_name.h"
+#include "widgets/style/conversions.h"
 #include "widgets/style/plan_note_text.h"
 
 #include <QDateTime>
@@ -30,11 +31,6 @@ constexpr int kWhoAmIMs = 5000;
 // A stream that sent nothing for this many intervals is treated as lost (a stopped process keeps
 // its connection open but sends nothing).
 constexpr int kStaleIntervals = 5;
-
-qint64 nowMs()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
 
 // The node records of a store snapshot, without decoding the rest of it.
 std::map<std::string, core::NodeRecord> nodeRecords(const core::StoreSnapshot& snapshot)

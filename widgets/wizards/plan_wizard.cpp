@@ -4,6 +4,7 @@
 #include "core/migration/migration_requests.h"
 #include "widgets/charts/load_bars_chart.h"
 #include "widgets/migrations/migrations_page.h"
+#include "widgets/style/conversions.h"
 #include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
 #include "widgets/style/plan_note_text.h"
@@ -30,11 +31,6 @@
 namespace shardmap::widgets {
 
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 QString bytesText(double bytes)
 {
