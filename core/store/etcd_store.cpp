@@ -34,12 +34,10 @@ using store_rules::joined;
 using store_rules::validateLease;
 
 constexpr std::string_view kScheme = "etcd://";
-constexpr std::string_view kMagic = "shardmap-store 1";
+constexpr std::string_view kEtcdMagic = "shardmap-store 1";
 constexpr std::string_view kDefaultPort = ":2379";
-// A conflict message names the keys changed since the expected revision, found in at most this
-// many recent audit records, and at most this many keys.
-constexpr std::uint64_t kConflictScanRecords = 100;
-constexpr std::size_t kConflictKeysNamed = 10;
+using store_rules::kConflictKeysNamed;
+using store_rules::kConflictScanRecords;
 
 std::vector<std::string> split(const std::string& text, char separator)
 {
@@ -286,7 +284,7 @@ Status EtcdStore::initialise(bool create)
         if (!marker)
             return marker.error();
         if (const auto kv = onlyValue(*marker)) {
-            if (kv->value() == kMagic)
+            if (kv->value() == kEtcdMagic)
                 return {};
             return makeError(ErrorCode::FailedPrecondition,
                 describe() + " is not a Shardmap store (its marker reads '" + kv->value() + "')");
@@ -295,7 +293,7 @@ Status EtcdStore::initialise(bool create)
             return makeError(ErrorCode::NotFound, "no Shardmap store at " + describe() + " (run `shardmapctl init`)");
         etcdserverpb::TxnRequest txn;
         *txn.add_compare() = modRevisionIs(magicKey(m_root), 0);
-        *txn.add_success() = putOp(magicKey(m_root), std::string(kMagic));
+        *txn.add_success() = putOp(magicKey(m_root), std::string(kEtcdMagic));
         auto written = m_client->writeTxn(txn);
         if (written && written->succeeded())
             return {};

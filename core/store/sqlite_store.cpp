@@ -34,14 +34,12 @@ using store_rules::inQuotes;
 using store_rules::joined;
 using store_rules::validateLease;
 
-constexpr std::string_view kMagic = "shardmap-store";
+constexpr std::string_view kSqliteMagic = "shardmap-store";
 // Audit records a watch reads per read transaction; it delivers them after the transaction
 // ends so that a slow callback does not pin a WAL snapshot.
 constexpr std::size_t kWatchBatch = 256;
-// A conflict message names the keys changed since the expected revision, found in at most this
-// many recent audit records, and at most this many keys.
-constexpr std::int64_t kConflictScanRecords = 100;
-constexpr std::size_t kConflictKeysNamed = 10;
+using store_rules::kConflictKeysNamed;
+using store_rules::kConflictScanRecords;
 
 constexpr std::string_view kReadRevisionSql = "SELECT value FROM meta WHERE key = 'revision'";
 constexpr std::string_view kReadVersionSql = "SELECT value FROM meta WHERE key = 'schema_version'";
@@ -61,7 +59,7 @@ std::string schemaSql()
            "CREATE TABLE leases(name TEXT PRIMARY KEY, holder TEXT NOT NULL, token INTEGER NOT NULL,"
            " expires_unix_ms INTEGER NOT NULL) WITHOUT ROWID;"
            "INSERT INTO meta(key, value) VALUES ('magic', '"
-        + std::string(kMagic) + "'), ('schema_version', " + std::to_string(SqliteStore::kSchemaVersion)
+        + std::string(kSqliteMagic) + "'), ('schema_version', " + std::to_string(SqliteStore::kSchemaVersion)
         + "), ('revision', 0);";
 }
 
@@ -604,7 +602,7 @@ Status SqliteStore::checkSchema()
     auto magic = m_writer.queryText("SELECT value FROM meta WHERE key = 'magic'");
     if (!magic && magic.error().code == ErrorCode::Unavailable)
         return lockedError(magic.error());
-    if (!magic || *magic != kMagic)
+    if (!magic || *magic != kSqliteMagic)
         return notAStore(m_path, "it has no Shardmap marker");
     auto version = m_writer.queryInt(kReadVersionSql);
     if (!version)

@@ -14,6 +14,11 @@
 
 namespace shardmap::core::store_rules {
 
+// A conflict message names the keys changed since the expected revision, found in at most this
+// many recent audit records, and at most this many keys.
+inline constexpr std::uint64_t kConflictScanRecords = 100;
+inline constexpr std::size_t kConflictKeysNamed = 10;
+
 std::string inQuotes(const std::string& text);
 std::string joined(const std::vector<std::string>& parts, std::string_view separator);
 
