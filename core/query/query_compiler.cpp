@@ -260,14 +260,8 @@ Status Lexer::pushTerm(Token token, bool isPhrase)
 // ---------------------------------------------------------------------------------------------
 // Syntax tree
 
-enum class NodeKind { Term, And, Or, Not, Field };
-
-struct Node {
-    NodeKind kind = NodeKind::Term;
-    std::string text; // Term: the text to search for; Field: the FTS5 column
-    bool prefix = false; // Term: prefix search on the last word
-    std::vector<Node> children; // And/Or/Not: two or more operands; Field: exactly one
-};
+using NodeKind = QueryNodeKind;
+using Node = QueryNode;
 
 bool isOperator(const Node& node)
 {
@@ -442,7 +436,7 @@ Result<Node> Parser::parseField()
     m_inField = false;
     if (!inner)
         return inner;
-    return Node { NodeKind::Field, ftsColumnForField(field.text), false, { std::move(*inner) } };
+    return Node { NodeKind::Field, std::string(field.text), false, { std::move(*inner) } };
 }
 
 // The operand must touch the colon: `title: fox` more likely lost a word than meant `title:fox`.
@@ -589,7 +583,7 @@ std::string Emitter::emitOperand(const Node& node, bool scoped) const
 std::string Emitter::emitScoped(const Node& node) const
 {
     if (node.kind == NodeKind::Field)
-        return columnFilter(columnSpec(node.text), node.children.front());
+        return columnFilter(columnSpec(ftsColumnForField(node.text)), node.children.front());
     if (!containsField(node))
         return columnFilter(m_allColumns, node);
     return emitOperator(node, true);
@@ -650,7 +644,9 @@ Status checkQueryBytes(std::string_view query)
     return {};
 }
 
-Result<Node> parseQuery(std::string_view query, const QuerySchema& schema)
+} // namespace
+
+Result<QueryNode> parseQuery(std::string_view query, const QuerySchema& schema)
 {
     Status bytes = checkQueryBytes(query);
     if (!bytes)
@@ -660,8 +656,6 @@ Result<Node> parseQuery(std::string_view query, const QuerySchema& schema)
         return tokens.error();
     return Parser(std::move(*tokens), schema).parseQuery();
 }
-
-} // namespace
 
 std::string ftsColumnForField(std::string_view field)
 {

@@ -22,6 +22,23 @@ inline constexpr int kMaxQueryTerms = 256;
 std::string ftsColumnForField(std::string_view field);
 inline constexpr std::string_view kOtherColumn = "f__other";
 
+// A parsed query: what every index engine searches for. A Term is one string of the query (a bare
+// word or a quoted phrase), which the engine's tokenizer may split into several tokens, searched as
+// a phrase; `prefix` makes its last token a prefix. And/Or have two or more operands; Not too, and
+// matches its first operand without any of the others (`a NOT b NOT c`); Field has exactly one
+// (`text` names the field).
+enum class QueryNodeKind { Term, And, Or, Not, Field };
+
+struct QueryNode {
+    QueryNodeKind kind = QueryNodeKind::Term;
+    std::string text; // Term: the text to search for; Field: the field's name
+    bool prefix = false; // Term: prefix search on the last word
+    std::vector<QueryNode> children; // And/Or/Not: the operands; Field: exactly one
+};
+
+// Parses the user query language (below) within the limits above; the errors are compileQuery's.
+Result<QueryNode> parseQuery(std::string_view query, const QuerySchema& schema);
+
 // Compiles the user query language into an FTS5 MATCH expression over the text columns.
 //
 // Language: terms (`fox`), phrases (`"quick brown fox"`), prefixes (`qu*`, also on the last word

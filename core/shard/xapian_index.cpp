@@ -1,0 +1,372 @@
+#include "core/shard/xapian_index.h"
+
+#include "core/shard/fts5_tokens.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <mutex>
+#include <xapian.h>
+
+namespace shardmap::core {
+
+namespace {
+
+// Xapian refuses terms over 245 bytes; a token that long is not a word anyone searches for.
+// Documents' longer tokens are left out of the index; a query's are refused (NODE.md, "Search").
+constexpr std::size_t kMaxTokenBytes = 200;
+// A phrase whose last word is a prefix stands for at most this many phrases' worth of terms.
+constexpr std::uint32_t kMaxPhrasePrefixExpansion = 64;
+constexpr const char* kSeqKey = "shardmap.last_seq";
+// Bare positions between two fields of a row: longer than any phrase a query may hold.
+constexpr Xapian::termpos kFieldGap = 1000;
+
+std::string spaceTerm(const std::string& space)
+{
+    return "S:" + space;
+}
+
+Error indexError(const Xapian::Error& error, const std::string& path)
+{
+    return makeError(ErrorCode::Internal, "the Xapian index " + path + ": " + error.get_description());
+}
+
+Error queryError(std::string message)
+{
+    return makeError(ErrorCode::InvalidArgument, std::move(message));
+}
+
+} // namespace
+
+struct XapianIndex::Impl {
+    std::string path;
+    std::vector<std::string> fields;
+    XapianIndexOptions options;
+    // Column i's term prefix: the schema fields by name, then the other fields.
+    std::vector<std::string> prefixes;
+    mutable std::mutex mutex;
+    Xapian::WritableDatabase db;
+    std::unique_ptr<Fts5Tokens> tokens;
+    std::uint64_t pending = 0;
+    std::uint64_t committed = 0;
+
+    double weightOf(std::size_t column) const
+    {
+        return column < options.columnWeights.size() ? options.columnWeights[column] : 1.0;
+    }
+
+    // A field's weight as the occurrences one token there counts for in a bare term (at least 1).
+    Xapian::termcount occurrencesOf(std::size_t column) const
+    {
+        return static_cast<Xapian::termcount>(std::max(1.0, std::round(weightOf(column))));
+    }
+
+    // Changes go into an unflushed transaction, so that only a commit makes them durable and a
+    // close (or a crash) loses exactly what was not committed, which the shard then replays.
+    void begin()
+    {
+        if (!inTransaction) {
+            db.begin_transaction(false);
+            inTransaction = true;
+        }
+    }
+    bool inTransaction = false;
+
+    std::optional<std::size_t> columnOf(const std::string& field) const
+    {
+        const auto found = std::find(fields.begin(), fields.end(), field);
+        if (found == fields.end())
+            return std::nullopt;
+        return static_cast<std::size_t>(found - fields.begin());
+    }
+
+    Result<Xapian::Query> build(const QueryNode& node, std::optional<std::size_t> column);
+    Result<Xapian::Query> buildTerm(const QueryNode& node, std::optional<std::size_t> column);
+    Xapian::Query wordsQuery(const std::vector<std::string>& words, bool prefix, const std::string& fieldPrefix) const;
+    Xapian::Query expandedPrefix(const std::string& stem, std::uint32_t most) const;
+};
+
+XapianIndex::XapianIndex(std::unique_ptr<Impl> impl)
+    : m_impl(std::move(impl))
+{
+}
+
+XapianIndex::~XapianIndex()
+{
+    if (m_impl) {
+        std::lock_guard lock(m_impl->mutex);
+        try {
+            if (m_impl->inTransaction)
+                m_impl->db.cancel_transaction();
+            m_impl->db.close();
+        } catch (const Xapian::Error&) {
+            // Closing flushes nothing the shard needs: uncommitted changes are replayed at open.
+        }
+    }
+}
+
+Result<std::unique_ptr<XapianIndex>> XapianIndex::open(
+    const std::string& path, std::vector<std::string> fields, XapianIndexOptions options)
+{
+    auto impl = std::make_unique<Impl>();
+    impl->path = path;
+    impl->fields = std::move(fields);
+    impl->options = std::move(options);
+    for (const std::string& field : impl->fields)
+        impl->prefixes.push_back("X:" + field + ":");
+    impl->prefixes.push_back("O:");
+    auto tokens = Fts5Tokens::open();
+    if (!tokens)
+        return tokens.error();
+    impl->tokens = std::move(*tokens);
+    try {
+        impl->db = Xapian::WritableDatabase(path, Xapian::DB_CREATE_OR_OPEN | Xapian::DB_BACKEND_GLASS);
+        const std::string seq = impl->db.get_metadata(kSeqKey);
+        impl->committed = seq.empty() ? 0 : std::stoull(seq);
+    } catch (const Xapian::Error& error) {
+        return indexError(error, path);
+    } catch (const std::exception& error) {
+        return makeError(ErrorCode::Internal, "the Xapian index " + path + ": bad " + kSeqKey + ": " + error.what());
+    }
+    return std::unique_ptr<XapianIndex>(new XapianIndex(std::move(impl)));
+}
+
+Status XapianIndex::put(const IndexedRow& row)
+{
+    if (row.rowid <= 0 || row.rowid > std::numeric_limits<Xapian::docid>::max())
+        return makeError(ErrorCode::Internal,
+            "row " + std::to_string(row.rowid) + " is beyond what a Xapian index numbers (1 to 2^32-1)");
+    std::lock_guard lock(m_impl->mutex);
+    Xapian::Document doc;
+    doc.add_boolean_term(spaceTerm(row.space));
+    // Each token twice: under its field's prefix (for `field:term`) and bare, as FTS5 ranks an
+    // unqualified match: its occurrences in every field of the row counted together, a field's
+    // weight as that many occurrences. Bare positions leave a gap between fields, so that no
+    // phrase runs from one field into the next.
+    Xapian::termpos across = 0;
+    for (std::size_t column = 0; column < row.columns.size() && column < m_impl->prefixes.size(); ++column) {
+        if (!row.columns[column])
+            continue;
+        const std::string& prefix = m_impl->prefixes[column];
+        const Xapian::termcount occurrences = m_impl->occurrencesOf(column);
+        Xapian::termpos position = 0;
+        across += kFieldGap;
+        const auto add = [&](std::string_view token, std::size_t, std::size_t) {
+            ++position;
+            ++across;
+            if (token.size() > kMaxTokenBytes)
+                return;
+            const std::string word(token);
+            doc.add_posting(prefix + word, position);
+            doc.add_posting(word, across, occurrences);
+        };
+        if (auto status = m_impl->tokens->tokenize(*row.columns[column], add); !status)
+            return status;
+    }
+    try {
+        m_impl->begin();
+        m_impl->db.replace_document(static_cast<Xapian::docid>(row.rowid), doc);
+    } catch (const Xapian::Error& error) {
+        return indexError(error, m_impl->path);
+    }
+    ++m_impl->pending;
+    return {};
+}
+
+Status XapianIndex::remove(std::int64_t rowid)
+{
+    if (rowid <= 0 || rowid > std::numeric_limits<Xapian::docid>::max())
+        return {};
+    std::lock_guard lock(m_impl->mutex);
+    try {
+        m_impl->begin();
+        m_impl->db.delete_document(static_cast<Xapian::docid>(rowid));
+    } catch (const Xapian::DocNotFoundError&) {
+        // Already gone: a replayed change.
+    } catch (const Xapian::Error& error) {
+        return indexError(error, m_impl->path);
+    }
+    ++m_impl->pending;
+    return {};
+}
+
+Status XapianIndex::commit(std::uint64_t seq)
+{
+    std::lock_guard lock(m_impl->mutex);
+    try {
+        m_impl->begin();
+        m_impl->db.set_metadata(kSeqKey, std::to_string(seq));
+        m_impl->db.commit_transaction();
+        m_impl->inTransaction = false;
+        m_impl->db.commit();
+    } catch (const Xapian::Error& error) {
+        return indexError(error, m_impl->path);
+    }
+    m_impl->committed = seq;
+    m_impl->pending = 0;
+    return {};
+}
+
+std::uint64_t XapianIndex::committedSeq() const
+{
+    std::lock_guard lock(m_impl->mutex);
+    return m_impl->committed;
+}
+
+std::uint64_t XapianIndex::pendingChanges() const
+{
+    std::lock_guard lock(m_impl->mutex);
+    return m_impl->pending;
+}
+
+// The most frequent `most` terms that start with `stem`, as one OR: what a phrase's last word
+// stands for when it is a prefix (Xapian's phrases take OR subqueries, not wildcards).
+Xapian::Query XapianIndex::Impl::expandedPrefix(const std::string& stem, std::uint32_t most) const
+{
+    std::vector<std::pair<Xapian::doccount, std::string>> found;
+    for (auto term = db.allterms_begin(stem); term != db.allterms_end(stem); ++term)
+        found.emplace_back(term.get_termfreq(), *term);
+    if (found.size() > most) {
+        std::partial_sort(found.begin(), found.begin() + most, found.end(), [](const auto& a, const auto& b) {
+            return a.first > b.first || (a.first == b.first && a.second < b.second);
+        });
+        found.resize(most);
+    }
+    std::vector<Xapian::Query> terms;
+    for (const auto& [frequency, term] : found)
+        terms.emplace_back(term);
+    return Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
+}
+
+// The words of one query term under `fieldPrefix` (a field's, or none for every field): a term, a
+// wildcard, or a phrase (whose last word may be a prefix).
+Xapian::Query XapianIndex::Impl::wordsQuery(
+    const std::vector<std::string>& words, bool prefix, const std::string& fieldPrefix) const
+{
+    if (words.size() == 1 && prefix)
+        return Xapian::Query(Xapian::Query::OP_WILDCARD, fieldPrefix + words.front(), options.maxPrefixExpansion,
+            Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT);
+    if (words.size() == 1)
+        return Xapian::Query(fieldPrefix + words.front());
+    std::vector<Xapian::Query> parts;
+    const std::uint32_t most = std::min(options.maxPrefixExpansion, kMaxPhrasePrefixExpansion);
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const bool last = i + 1 == words.size();
+        parts.push_back(
+            last && prefix ? expandedPrefix(fieldPrefix + words[i], most) : Xapian::Query(fieldPrefix + words[i]));
+    }
+    return Xapian::Query(
+        Xapian::Query::OP_PHRASE, parts.begin(), parts.end(), static_cast<Xapian::termcount>(words.size()));
+}
+
+Result<Xapian::Query> XapianIndex::Impl::buildTerm(const QueryNode& node, std::optional<std::size_t> column)
+{
+    auto words = tokens->tokens(node.text);
+    if (!words)
+        return words.error();
+    if (words->empty())
+        return Xapian::Query::MatchNothing;
+    for (const std::string& word : *words) {
+        if (word.size() > kMaxTokenBytes)
+            return queryError("a word of the query is " + std::to_string(word.size()) + " bytes long; at most "
+                + std::to_string(kMaxTokenBytes) + " are searched for");
+    }
+    if (!column)
+        return wordsQuery(*words, node.prefix, {});
+    const Xapian::Query query = wordsQuery(*words, node.prefix, prefixes[*column]);
+    const double weight = weightOf(*column);
+    return weight == 1.0 ? query : Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, query, weight);
+}
+
+Result<Xapian::Query> XapianIndex::Impl::build(const QueryNode& node, std::optional<std::size_t> column)
+{
+    switch (node.kind) {
+    case QueryNodeKind::Term: return buildTerm(node, column);
+    case QueryNodeKind::Field: {
+        const auto found = columnOf(node.text);
+        if (!found)
+            return queryError("unknown field '" + node.text + "'");
+        return build(node.children.front(), found);
+    }
+    case QueryNodeKind::And:
+    case QueryNodeKind::Or:
+    case QueryNodeKind::Not: break;
+    }
+    std::vector<Xapian::Query> operands;
+    for (const QueryNode& child : node.children) {
+        auto query = build(child, column);
+        if (!query)
+            return query.error();
+        operands.push_back(std::move(*query));
+    }
+    if (node.kind == QueryNodeKind::And)
+        return Xapian::Query(Xapian::Query::OP_AND, operands.begin(), operands.end());
+    if (node.kind == QueryNodeKind::Or)
+        return Xapian::Query(Xapian::Query::OP_OR, operands.begin(), operands.end());
+    const Xapian::Query excluded(Xapian::Query::OP_OR, operands.begin() + 1, operands.end());
+    return Xapian::Query(Xapian::Query::OP_AND_NOT, operands.front(), excluded);
+}
+
+Result<std::vector<IndexedHit>> XapianIndex::search(
+    const std::vector<std::string>& spaces, const QueryNode& query, std::uint32_t offset, std::uint32_t limit)
+{
+    std::lock_guard lock(m_impl->mutex);
+    auto matching = m_impl->build(query, std::nullopt);
+    if (!matching)
+        return matching.error();
+    std::vector<Xapian::Query> spaceTerms;
+    for (const std::string& space : spaces)
+        spaceTerms.emplace_back(spaceTerm(space));
+    const Xapian::Query filter(Xapian::Query::OP_OR, spaceTerms.begin(), spaceTerms.end());
+    std::vector<IndexedHit> hits;
+    try {
+        Xapian::Enquire enquire(m_impl->db);
+        enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, *matching, filter));
+        // FTS5's bm25(): k1 = 1.2, b = 0.75.
+        enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.75, 0.5));
+        const Xapian::MSet found = enquire.get_mset(offset, limit);
+        for (auto hit = found.begin(); hit != found.end(); ++hit)
+            hits.push_back({ static_cast<std::int64_t>(*hit), hit.get_weight() });
+    } catch (const Xapian::Error& error) {
+        return indexError(error, m_impl->path);
+    }
+    return hits;
+}
+
+Result<std::vector<std::int64_t>> XapianIndex::rowids() const
+{
+    std::lock_guard lock(m_impl->mutex);
+    std::vector<std::int64_t> out;
+    try {
+        for (auto posting = m_impl->db.postlist_begin(""); posting != m_impl->db.postlist_end(""); ++posting)
+            out.push_back(static_cast<std::int64_t>(*posting));
+    } catch (const Xapian::Error& error) {
+        return indexError(error, m_impl->path);
+    }
+    return out;
+}
+
+std::uint64_t XapianIndex::documentCount() const
+{
+    std::lock_guard lock(m_impl->mutex);
+    return m_impl->db.get_doccount();
+}
+
+std::uint64_t XapianIndex::diskBytes() const
+{
+    std::error_code error;
+    std::uint64_t total = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(m_impl->path, error)) {
+        if (entry.is_regular_file(error))
+            total += entry.file_size(error);
+    }
+    return total;
+}
+
+const std::string& XapianIndex::path() const
+{
+    return m_impl->path;
+}
+
+} // namespace shardmap::core
