@@ -61,7 +61,7 @@ std::size_t ZipfSampler::sample(SplitMix64& rng) const
 Corpus::Corpus(CorpusOptions options)
     : m_options(std::move(options))
     , m_words(makeVocabulary())
-    , m_wordSampler(m_words.size(), 1.0)
+    , m_wordSampler(m_words.size(), m_options.wordExponent)
     // Spaces are as skewed as words: with 50 spaces the largest holds ~22 % of the documents.
     , m_spaceSampler(std::max<std::size_t>(m_options.spaces, 1), 1.0)
 {
@@ -121,6 +121,14 @@ BenchDoc Corpus::document(std::uint64_t index) const
     for (std::size_t i = 0; i < m_options.titleWords; ++i) {
         const auto& word = m_words[m_wordSampler.sample(rng)];
         doc.title += i == 0 ? capitalised(word) : " " + word;
+    }
+    if (m_options.bodyWords > 0) {
+        for (std::size_t i = 0; i < m_options.bodyWords; ++i) {
+            const auto& word = m_words[m_wordSampler.sample(rng)];
+            doc.body += i == 0 ? capitalised(word) : " " + word;
+        }
+        doc.body += ".";
+        return doc;
     }
     // Sentences of 6-15 words until title + body reach the target size.
     std::size_t sentenceLeft = 0;

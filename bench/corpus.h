@@ -49,6 +49,10 @@ struct CorpusOptions {
     std::string spacePrefix = "bench-";
     std::size_t targetBytes = 700;
     std::size_t titleWords = 8;
+    // When set, a body of exactly this many words (one sentence) instead of targetBytes.
+    std::size_t bodyWords = 0;
+    // The Zipf exponent of the words' frequencies.
+    double wordExponent = 1.0;
 };
 
 struct BenchDoc {

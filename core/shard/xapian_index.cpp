@@ -27,6 +27,42 @@ std::string spaceTerm(const std::string& space)
     return "S:" + space;
 }
 
+// As FTS5's prefix='2 3': a bare token's first two and three characters are terms of their own,
+// so that `ab*` and `abc*` over every field are one term each, exact and cheap; a longer prefix
+// expands to the terms it names.
+std::string prefixTerm(std::string_view stem)
+{
+    return "P:" + std::string(stem);
+}
+
+// The byte length of the first `count` UTF-8 characters of `word`, or npos when it has fewer.
+std::size_t charactersBytes(std::string_view word, std::size_t count)
+{
+    std::size_t characters = 0;
+    for (std::size_t at = 0; at < word.size(); ++at) {
+        if ((static_cast<unsigned char>(word[at]) & 0xC0) == 0x80)
+            continue;
+        if (characters == count)
+            return at;
+        ++characters;
+    }
+    return characters == count ? word.size() : std::string_view::npos;
+}
+
+void addPrefixTerms(Xapian::Document& doc, std::string_view word, Xapian::termcount occurrences)
+{
+    for (std::size_t count : { 2, 3 }) {
+        const std::size_t bytes = charactersBytes(word, count);
+        if (bytes != std::string_view::npos)
+            doc.add_term(prefixTerm(word.substr(0, bytes)), occurrences);
+    }
+}
+
+bool hasPrefixTerm(std::string_view stem)
+{
+    return charactersBytes(stem, 2) == stem.size() || charactersBytes(stem, 3) == stem.size();
+}
+
 Error indexError(const Xapian::Error& error, const std::string& path)
 {
     return makeError(ErrorCode::Internal, "the Xapian index " + path + ": " + error.get_description());
@@ -83,7 +119,11 @@ struct XapianIndex::Impl {
 
     Result<Xapian::Query> build(const QueryNode& node, std::optional<std::size_t> column);
     Result<Xapian::Query> buildTerm(const QueryNode& node, std::optional<std::size_t> column);
-    Xapian::Query wordsQuery(const std::vector<std::string>& words, bool prefix, const std::string& fieldPrefix) const;
+    Xapian::Query wordQuery(const std::string& word, std::optional<std::size_t> column, bool positional) const;
+    Xapian::Query prefixQuery(
+        const std::string& stem, std::optional<std::size_t> column, std::uint32_t most, bool positional) const;
+    Xapian::Query wordsQuery(
+        const std::vector<std::string>& words, bool prefix, std::optional<std::size_t> column) const;
     Xapian::Query expandedPrefix(const std::string& stem, std::uint32_t most) const;
 };
 
@@ -140,26 +180,25 @@ Status XapianIndex::put(const IndexedRow& row)
     std::lock_guard lock(m_impl->mutex);
     Xapian::Document doc;
     doc.add_boolean_term(spaceTerm(row.space));
-    // Each token twice: under its field's prefix (for `field:term`) and bare, as FTS5 ranks an
-    // unqualified match: its occurrences in every field of the row counted together, a field's
-    // weight as that many occurrences. Bare positions leave a gap between fields, so that no
-    // phrase runs from one field into the next.
-    Xapian::termpos across = 0;
+    // Each token under its field's prefix, at a position that counts across the row's fields with
+    // a gap between two, so that no phrase runs from one field into the next; an unqualified
+    // query takes a word's terms of every field as one (OP_SYNONYM), as FTS5 ranks a row by the
+    // occurrences in all its fields together. A field's weight counts each occurrence that often.
+    Xapian::termpos position = 0;
     for (std::size_t column = 0; column < row.columns.size() && column < m_impl->prefixes.size(); ++column) {
         if (!row.columns[column])
             continue;
         const std::string& prefix = m_impl->prefixes[column];
         const Xapian::termcount occurrences = m_impl->occurrencesOf(column);
-        Xapian::termpos position = 0;
-        across += kFieldGap;
+        position += kFieldGap;
         const auto add = [&](std::string_view token, std::size_t, std::size_t) {
             ++position;
-            ++across;
             if (token.size() > kMaxTokenBytes)
                 return;
-            const std::string word(token);
-            doc.add_posting(prefix + word, position);
-            doc.add_posting(word, across, occurrences);
+            std::string term = prefix;
+            term.append(token);
+            doc.add_posting(term, position, occurrences);
+            addPrefixTerms(doc, token, occurrences);
         };
         if (auto status = m_impl->tokens->tokenize(*row.columns[column], add); !status)
             return status;
@@ -239,22 +278,53 @@ Xapian::Query XapianIndex::Impl::expandedPrefix(const std::string& stem, std::ui
     return Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
 }
 
-// The words of one query term under `fieldPrefix` (a field's, or none for every field): a term, a
-// wildcard, or a phrase (whose last word may be a prefix).
-Xapian::Query XapianIndex::Impl::wordsQuery(
-    const std::vector<std::string>& words, bool prefix, const std::string& fieldPrefix) const
+// One word of a query in `column`, or in every field as one term when there is none (a plain OR
+// inside a phrase: Xapian's phrases take no synonyms).
+Xapian::Query XapianIndex::Impl::wordQuery(
+    const std::string& word, std::optional<std::size_t> column, bool positional) const
 {
-    if (words.size() == 1 && prefix)
-        return Xapian::Query(Xapian::Query::OP_WILDCARD, fieldPrefix + words.front(), options.maxPrefixExpansion,
-            Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT);
+    if (column)
+        return Xapian::Query(prefixes[*column] + word);
+    std::vector<Xapian::Query> perField;
+    for (const std::string& prefix : prefixes)
+        perField.emplace_back(prefix + word);
+    return Xapian::Query(
+        positional ? Xapian::Query::OP_OR : Xapian::Query::OP_SYNONYM, perField.begin(), perField.end());
+}
+
+// A word that is a prefix: one term for two or three characters over every field, else the
+// field's (or every field's) most frequent terms it names, at most `most` a field.
+Xapian::Query XapianIndex::Impl::prefixQuery(
+    const std::string& stem, std::optional<std::size_t> column, std::uint32_t most, bool positional) const
+{
+    if (!column && !positional && hasPrefixTerm(stem))
+        return Xapian::Query(prefixTerm(stem));
+    std::vector<Xapian::Query> perField;
+    for (std::size_t field = 0; field < prefixes.size(); ++field) {
+        if (column && field != *column)
+            continue;
+        if (positional)
+            perField.push_back(expandedPrefix(prefixes[field] + stem, most));
+        else
+            perField.emplace_back(
+                Xapian::Query::OP_WILDCARD, prefixes[field] + stem, most, Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT);
+    }
+    return Xapian::Query(
+        positional ? Xapian::Query::OP_OR : Xapian::Query::OP_SYNONYM, perField.begin(), perField.end());
+}
+
+// The words of one query term: a word, a prefix, or a phrase (whose last word may be a prefix).
+Xapian::Query XapianIndex::Impl::wordsQuery(
+    const std::vector<std::string>& words, bool prefix, std::optional<std::size_t> column) const
+{
     if (words.size() == 1)
-        return Xapian::Query(fieldPrefix + words.front());
+        return prefix ? prefixQuery(words.front(), column, options.maxPrefixExpansion, false)
+                      : wordQuery(words.front(), column, false);
     std::vector<Xapian::Query> parts;
     const std::uint32_t most = std::min(options.maxPrefixExpansion, kMaxPhrasePrefixExpansion);
     for (std::size_t i = 0; i < words.size(); ++i) {
         const bool last = i + 1 == words.size();
-        parts.push_back(
-            last && prefix ? expandedPrefix(fieldPrefix + words[i], most) : Xapian::Query(fieldPrefix + words[i]));
+        parts.push_back(last && prefix ? prefixQuery(words[i], column, most, true) : wordQuery(words[i], column, true));
     }
     return Xapian::Query(
         Xapian::Query::OP_PHRASE, parts.begin(), parts.end(), static_cast<Xapian::termcount>(words.size()));
@@ -272,11 +342,7 @@ Result<Xapian::Query> XapianIndex::Impl::buildTerm(const QueryNode& node, std::o
             return queryError("a word of the query is " + std::to_string(word.size()) + " bytes long; at most "
                 + std::to_string(kMaxTokenBytes) + " are searched for");
     }
-    if (!column)
-        return wordsQuery(*words, node.prefix, {});
-    const Xapian::Query query = wordsQuery(*words, node.prefix, prefixes[*column]);
-    const double weight = weightOf(*column);
-    return weight == 1.0 ? query : Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, query, weight);
+    return wordsQuery(*words, node.prefix, column);
 }
 
 Result<Xapian::Query> XapianIndex::Impl::build(const QueryNode& node, std::optional<std::size_t> column)
@@ -312,7 +378,12 @@ Result<std::vector<IndexedHit>> XapianIndex::search(
     const std::vector<std::string>& spaces, const QueryNode& query, std::uint32_t offset, std::uint32_t limit)
 {
     std::lock_guard lock(m_impl->mutex);
-    auto matching = m_impl->build(query, std::nullopt);
+    Result<Xapian::Query> matching = Xapian::Query();
+    try {
+        matching = m_impl->build(query, std::nullopt);
+    } catch (const Xapian::Error& error) {
+        return indexError(error, m_impl->path);
+    }
     if (!matching)
         return matching.error();
     std::vector<Xapian::Query> spaceTerms;
