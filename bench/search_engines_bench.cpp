@@ -24,6 +24,7 @@
 #include <string>
 #include <unistd.h>
 #include <vector>
+#include <xapian.h>
 
 namespace {
 
@@ -215,6 +216,52 @@ EngineRun runXapian(const bench::Corpus& corpus, const std::vector<Query>& queri
     return run;
 }
 
+// Xapian as an application would use it on its own, the yardstick of issue 29: one database, the
+// text indexed by its TermGenerator without field prefixes, the tenant a boolean term, queries
+// through its QueryParser (AND by default, wildcards expanded in full), BM25.
+EngineRun runPlainXapian(const bench::Corpus& corpus, const std::vector<Query>& queries, const Options& options)
+{
+    EngineRun run { "Xapian on its own (TermGenerator, QueryParser)", 0, 0, {}, {}, {} };
+    const std::string path = options.dir + "/plain-xapian";
+    Xapian::WritableDatabase db(path, Xapian::DB_CREATE_OR_OPEN);
+    Xapian::TermGenerator terms;
+    constexpr std::uint64_t kBatch = 1000;
+    double seconds = 0;
+    for (std::uint64_t first = 0; first < options.docs; first += kBatch) {
+        const auto docs = bench::generateDocs(corpus, first, std::min(kBatch, options.docs - first), 2);
+        const auto started = Clock::now();
+        for (std::size_t i = 0; i < docs.size(); ++i) {
+            Xapian::Document doc;
+            terms.set_document(doc);
+            terms.index_text(docs[i].title);
+            terms.increase_termpos();
+            terms.index_text(docs[i].body);
+            doc.add_boolean_term("S" + docs[i].space);
+            db.replace_document(static_cast<Xapian::docid>(first + i + 1), doc);
+        }
+        if ((first + kBatch) % 10000 == 0 || first + kBatch >= options.docs)
+            db.commit();
+        seconds += std::chrono::duration<double>(Clock::now() - started).count();
+    }
+    run.ingestDocsPerSecond = static_cast<double>(options.docs) / seconds;
+    run.indexBytes = directoryBytes(path);
+    Xapian::QueryParser parser;
+    parser.set_database(db);
+    parser.set_default_op(Xapian::Query::OP_AND);
+    Xapian::Enquire enquire(db);
+    timeQueries(run, queries, [&](const Query& query) {
+        const Xapian::Query parsed = parser.parse_query(query.text,
+            Xapian::QueryParser::FLAG_BOOLEAN | Xapian::QueryParser::FLAG_PHRASE | Xapian::QueryParser::FLAG_WILDCARD);
+        enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, parsed, Xapian::Query("S" + query.space)));
+        std::vector<std::string> ids;
+        const Xapian::MSet found = enquire.get_mset(0, options.limit);
+        for (auto hit = found.begin(); hit != found.end(); ++hit)
+            ids.push_back(corpus.docId(static_cast<std::uint64_t>(*hit - 1)));
+        return ids;
+    });
+    return run;
+}
+
 // How many queries found the same set of top hits as the reference engine, and the mean share
 // of the reference's hits found.
 std::pair<std::size_t, double> agreement(const EngineRun& reference, const EngineRun& run)
@@ -299,6 +346,7 @@ int main(int argc, char** argv)
         std::vector<EngineRun> runs;
         runs.push_back(runFts5(corpus, queries, options));
         runs.push_back(runXapian(corpus, queries, options));
+        runs.push_back(runPlainXapian(corpus, queries, options));
         print(runs, options);
     } catch (const std::exception& error) {
         std::cerr << "search_engines_bench: " << error.what() << "\n";
