@@ -6,7 +6,11 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <mutex>
+#include <unistd.h>
 #include <xapian.h>
 
 namespace shardmap::core {
@@ -73,6 +77,183 @@ Error queryError(std::string message)
     return makeError(ErrorCode::InvalidArgument, std::move(message));
 }
 
+// Builds the Xapian query of a parsed query against one database (the writer's or a reader's):
+// prefixes expand to the terms that database holds.
+struct QueryBuilder {
+    const Xapian::Database& db;
+    const std::vector<std::string>& fields;
+    const std::vector<std::string>& prefixes;
+    const XapianIndexOptions& options;
+    Fts5Tokens& tokens;
+
+    std::optional<std::size_t> columnOf(const std::string& field) const
+    {
+        const auto found = std::find(fields.begin(), fields.end(), field);
+        if (found == fields.end())
+            return std::nullopt;
+        return static_cast<std::size_t>(found - fields.begin());
+    }
+
+    Result<Xapian::Query> build(const QueryNode& node, std::optional<std::size_t> column);
+    Result<Xapian::Query> buildTerm(const QueryNode& node, std::optional<std::size_t> column);
+    Xapian::Query wordQuery(const std::string& word, std::optional<std::size_t> column, bool positional) const;
+    Xapian::Query prefixQuery(
+        const std::string& stem, std::optional<std::size_t> column, std::uint32_t most, bool positional) const;
+    Xapian::Query wordsQuery(
+        const std::vector<std::string>& words, bool prefix, std::optional<std::size_t> column) const;
+    Xapian::Query expandedPrefix(const std::string& stem, std::uint32_t most) const;
+};
+
+// The most frequent `most` terms that start with `stem`, as one OR: what a phrase's last word
+// stands for when it is a prefix (Xapian's phrases take OR subqueries, not wildcards).
+Xapian::Query QueryBuilder::expandedPrefix(const std::string& stem, std::uint32_t most) const
+{
+    std::vector<std::pair<Xapian::doccount, std::string>> found;
+    for (auto term = db.allterms_begin(stem); term != db.allterms_end(stem); ++term)
+        found.emplace_back(term.get_termfreq(), *term);
+    if (found.size() > most) {
+        std::partial_sort(found.begin(), found.begin() + most, found.end(), [](const auto& a, const auto& b) {
+            return a.first > b.first || (a.first == b.first && a.second < b.second);
+        });
+        found.resize(most);
+    }
+    std::vector<Xapian::Query> terms;
+    for (const auto& [frequency, term] : found)
+        terms.emplace_back(term);
+    return Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
+}
+
+// One word of a query in `column`, or in every field as one term when there is none (a plain OR
+// inside a phrase: Xapian's phrases take no synonyms).
+Xapian::Query QueryBuilder::wordQuery(
+    const std::string& word, std::optional<std::size_t> column, bool positional) const
+{
+    if (column)
+        return Xapian::Query(prefixes[*column] + word);
+    std::vector<Xapian::Query> perField;
+    for (const std::string& prefix : prefixes)
+        perField.emplace_back(prefix + word);
+    return Xapian::Query(
+        positional ? Xapian::Query::OP_OR : Xapian::Query::OP_SYNONYM, perField.begin(), perField.end());
+}
+
+// A word that is a prefix: one term for two or three characters over every field, else the
+// field's (or every field's) most frequent terms it names, at most `most` a field.
+Xapian::Query QueryBuilder::prefixQuery(
+    const std::string& stem, std::optional<std::size_t> column, std::uint32_t most, bool positional) const
+{
+    if (!column && !positional && hasPrefixTerm(stem))
+        return Xapian::Query(prefixTerm(stem));
+    std::vector<Xapian::Query> perField;
+    for (std::size_t field = 0; field < prefixes.size(); ++field) {
+        if (column && field != *column)
+            continue;
+        if (positional)
+            perField.push_back(expandedPrefix(prefixes[field] + stem, most));
+        else
+            perField.emplace_back(
+                Xapian::Query::OP_WILDCARD, prefixes[field] + stem, most, Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT);
+    }
+    return Xapian::Query(
+        positional ? Xapian::Query::OP_OR : Xapian::Query::OP_SYNONYM, perField.begin(), perField.end());
+}
+
+// The words of one query term: a word, a prefix, or a phrase (whose last word may be a prefix).
+Xapian::Query QueryBuilder::wordsQuery(
+    const std::vector<std::string>& words, bool prefix, std::optional<std::size_t> column) const
+{
+    if (words.size() == 1)
+        return prefix ? prefixQuery(words.front(), column, options.maxPrefixExpansion, false)
+                      : wordQuery(words.front(), column, false);
+    std::vector<Xapian::Query> parts;
+    const std::uint32_t most = std::min(options.maxPrefixExpansion, kMaxPhrasePrefixExpansion);
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const bool last = i + 1 == words.size();
+        parts.push_back(last && prefix ? prefixQuery(words[i], column, most, true) : wordQuery(words[i], column, true));
+    }
+    return Xapian::Query(
+        Xapian::Query::OP_PHRASE, parts.begin(), parts.end(), static_cast<Xapian::termcount>(words.size()));
+}
+
+Result<Xapian::Query> QueryBuilder::buildTerm(const QueryNode& node, std::optional<std::size_t> column)
+{
+    auto words = tokens.tokens(node.text);
+    if (!words)
+        return words.error();
+    if (words->empty())
+        return Xapian::Query::MatchNothing;
+    for (const std::string& word : *words) {
+        if (word.size() > kMaxTokenBytes)
+            return queryError("a word of the query is " + std::to_string(word.size()) + " bytes long; at most "
+                + std::to_string(kMaxTokenBytes) + " are searched for");
+    }
+    return wordsQuery(*words, node.prefix, column);
+}
+
+Result<Xapian::Query> QueryBuilder::build(const QueryNode& node, std::optional<std::size_t> column)
+{
+    switch (node.kind) {
+    case QueryNodeKind::Term: return buildTerm(node, column);
+    case QueryNodeKind::Field: {
+        const auto found = columnOf(node.text);
+        if (!found)
+            return queryError("unknown field '" + node.text + "'");
+        return build(node.children.front(), found);
+    }
+    case QueryNodeKind::And:
+    case QueryNodeKind::Or:
+    case QueryNodeKind::Not: break;
+    }
+    std::vector<Xapian::Query> operands;
+    for (const QueryNode& child : node.children) {
+        auto query = build(child, column);
+        if (!query)
+            return query.error();
+        operands.push_back(std::move(*query));
+    }
+    if (node.kind == QueryNodeKind::And)
+        return Xapian::Query(Xapian::Query::OP_AND, operands.begin(), operands.end());
+    if (node.kind == QueryNodeKind::Or)
+        return Xapian::Query(Xapian::Query::OP_OR, operands.begin(), operands.end());
+    const Xapian::Query excluded(Xapian::Query::OP_OR, operands.begin() + 1, operands.end());
+    return Xapian::Query(Xapian::Query::OP_AND_NOT, operands.front(), excluded);
+}
+
+// The rows of `spaces` that match `query` in `db`, best first.
+Result<std::vector<IndexedHit>> runSearch(QueryBuilder builder, const std::string& path,
+    const std::vector<std::string>& spaces, const QueryNode& query, std::uint32_t offset, std::uint32_t limit)
+{
+    Result<Xapian::Query> matching = Xapian::Query();
+    try {
+        matching = builder.build(query, std::nullopt);
+    } catch (const Xapian::DatabaseModifiedError&) {
+        throw;
+    } catch (const Xapian::Error& error) {
+        return indexError(error, path);
+    }
+    if (!matching)
+        return matching.error();
+    std::vector<Xapian::Query> spaceTerms;
+    for (const std::string& space : spaces)
+        spaceTerms.emplace_back(spaceTerm(space));
+    const Xapian::Query filter(Xapian::Query::OP_OR, spaceTerms.begin(), spaceTerms.end());
+    std::vector<IndexedHit> hits;
+    try {
+        Xapian::Enquire enquire(builder.db);
+        enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, *matching, filter));
+        // FTS5's bm25(): k1 = 1.2, b = 0.75.
+        enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.75, 0.5));
+        const Xapian::MSet found = enquire.get_mset(offset, limit);
+        for (auto hit = found.begin(); hit != found.end(); ++hit)
+            hits.push_back({ static_cast<std::int64_t>(*hit), hit.get_weight() });
+    } catch (const Xapian::DatabaseModifiedError&) {
+        throw;
+    } catch (const Xapian::Error& error) {
+        return indexError(error, path);
+    }
+    return hits;
+}
+
 } // namespace
 
 struct XapianIndex::Impl {
@@ -109,22 +290,6 @@ struct XapianIndex::Impl {
     }
     bool inTransaction = false;
 
-    std::optional<std::size_t> columnOf(const std::string& field) const
-    {
-        const auto found = std::find(fields.begin(), fields.end(), field);
-        if (found == fields.end())
-            return std::nullopt;
-        return static_cast<std::size_t>(found - fields.begin());
-    }
-
-    Result<Xapian::Query> build(const QueryNode& node, std::optional<std::size_t> column);
-    Result<Xapian::Query> buildTerm(const QueryNode& node, std::optional<std::size_t> column);
-    Xapian::Query wordQuery(const std::string& word, std::optional<std::size_t> column, bool positional) const;
-    Xapian::Query prefixQuery(
-        const std::string& stem, std::optional<std::size_t> column, std::uint32_t most, bool positional) const;
-    Xapian::Query wordsQuery(
-        const std::vector<std::string>& words, bool prefix, std::optional<std::size_t> column) const;
-    Xapian::Query expandedPrefix(const std::string& stem, std::uint32_t most) const;
 };
 
 XapianIndex::XapianIndex(std::unique_ptr<Impl> impl)
@@ -161,7 +326,8 @@ Result<std::unique_ptr<XapianIndex>> XapianIndex::open(
         return tokens.error();
     impl->tokens = std::move(*tokens);
     try {
-        impl->db = Xapian::WritableDatabase(path, Xapian::DB_CREATE_OR_OPEN | Xapian::DB_BACKEND_GLASS);
+        impl->db = Xapian::WritableDatabase(path,
+            Xapian::DB_CREATE_OR_OPEN | Xapian::DB_BACKEND_GLASS | (impl->options.syncOnCommit ? 0 : Xapian::DB_NO_SYNC));
         const std::string seq = impl->db.get_metadata(kSeqKey);
         impl->committed = seq.empty() ? 0 : std::stoull(seq);
     } catch (const Xapian::Error& error) {
@@ -240,10 +406,37 @@ Status XapianIndex::commit(std::uint64_t seq)
         m_impl->inTransaction = false;
         m_impl->db.commit();
     } catch (const Xapian::Error& error) {
+        // A failed commit_transaction cancels the transaction: the caller applies its changes again.
+        m_impl->inTransaction = false;
         return indexError(error, m_impl->path);
     }
     m_impl->committed = seq;
     m_impl->pending = 0;
+    return {};
+}
+
+Status XapianIndex::syncFiles()
+{
+    std::lock_guard lock(m_impl->mutex);
+    std::error_code error;
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(m_impl->path, error))
+        if (entry.is_regular_file(error))
+            files.push_back(entry.path().string());
+    if (error)
+        return makeError(ErrorCode::Internal, "the Xapian index " + m_impl->path + ": " + error.message());
+    files.push_back(m_impl->path);
+    for (const std::string& file : files) {
+        const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return makeError(ErrorCode::Internal, "the Xapian index: cannot open " + file + ": " + std::strerror(errno));
+        const int synced = ::fsync(fd);
+        const int saved = errno;
+        ::close(fd);
+        if (synced != 0)
+            return makeError(saved == ENOSPC ? ErrorCode::ResourceExhausted : ErrorCode::Internal,
+                "the Xapian index: cannot sync " + file + ": " + std::strerror(saved));
+    }
     return {};
 }
 
@@ -259,150 +452,12 @@ std::uint64_t XapianIndex::pendingChanges() const
     return m_impl->pending;
 }
 
-// The most frequent `most` terms that start with `stem`, as one OR: what a phrase's last word
-// stands for when it is a prefix (Xapian's phrases take OR subqueries, not wildcards).
-Xapian::Query XapianIndex::Impl::expandedPrefix(const std::string& stem, std::uint32_t most) const
-{
-    std::vector<std::pair<Xapian::doccount, std::string>> found;
-    for (auto term = db.allterms_begin(stem); term != db.allterms_end(stem); ++term)
-        found.emplace_back(term.get_termfreq(), *term);
-    if (found.size() > most) {
-        std::partial_sort(found.begin(), found.begin() + most, found.end(), [](const auto& a, const auto& b) {
-            return a.first > b.first || (a.first == b.first && a.second < b.second);
-        });
-        found.resize(most);
-    }
-    std::vector<Xapian::Query> terms;
-    for (const auto& [frequency, term] : found)
-        terms.emplace_back(term);
-    return Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
-}
-
-// One word of a query in `column`, or in every field as one term when there is none (a plain OR
-// inside a phrase: Xapian's phrases take no synonyms).
-Xapian::Query XapianIndex::Impl::wordQuery(
-    const std::string& word, std::optional<std::size_t> column, bool positional) const
-{
-    if (column)
-        return Xapian::Query(prefixes[*column] + word);
-    std::vector<Xapian::Query> perField;
-    for (const std::string& prefix : prefixes)
-        perField.emplace_back(prefix + word);
-    return Xapian::Query(
-        positional ? Xapian::Query::OP_OR : Xapian::Query::OP_SYNONYM, perField.begin(), perField.end());
-}
-
-// A word that is a prefix: one term for two or three characters over every field, else the
-// field's (or every field's) most frequent terms it names, at most `most` a field.
-Xapian::Query XapianIndex::Impl::prefixQuery(
-    const std::string& stem, std::optional<std::size_t> column, std::uint32_t most, bool positional) const
-{
-    if (!column && !positional && hasPrefixTerm(stem))
-        return Xapian::Query(prefixTerm(stem));
-    std::vector<Xapian::Query> perField;
-    for (std::size_t field = 0; field < prefixes.size(); ++field) {
-        if (column && field != *column)
-            continue;
-        if (positional)
-            perField.push_back(expandedPrefix(prefixes[field] + stem, most));
-        else
-            perField.emplace_back(
-                Xapian::Query::OP_WILDCARD, prefixes[field] + stem, most, Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT);
-    }
-    return Xapian::Query(
-        positional ? Xapian::Query::OP_OR : Xapian::Query::OP_SYNONYM, perField.begin(), perField.end());
-}
-
-// The words of one query term: a word, a prefix, or a phrase (whose last word may be a prefix).
-Xapian::Query XapianIndex::Impl::wordsQuery(
-    const std::vector<std::string>& words, bool prefix, std::optional<std::size_t> column) const
-{
-    if (words.size() == 1)
-        return prefix ? prefixQuery(words.front(), column, options.maxPrefixExpansion, false)
-                      : wordQuery(words.front(), column, false);
-    std::vector<Xapian::Query> parts;
-    const std::uint32_t most = std::min(options.maxPrefixExpansion, kMaxPhrasePrefixExpansion);
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        const bool last = i + 1 == words.size();
-        parts.push_back(last && prefix ? prefixQuery(words[i], column, most, true) : wordQuery(words[i], column, true));
-    }
-    return Xapian::Query(
-        Xapian::Query::OP_PHRASE, parts.begin(), parts.end(), static_cast<Xapian::termcount>(words.size()));
-}
-
-Result<Xapian::Query> XapianIndex::Impl::buildTerm(const QueryNode& node, std::optional<std::size_t> column)
-{
-    auto words = tokens->tokens(node.text);
-    if (!words)
-        return words.error();
-    if (words->empty())
-        return Xapian::Query::MatchNothing;
-    for (const std::string& word : *words) {
-        if (word.size() > kMaxTokenBytes)
-            return queryError("a word of the query is " + std::to_string(word.size()) + " bytes long; at most "
-                + std::to_string(kMaxTokenBytes) + " are searched for");
-    }
-    return wordsQuery(*words, node.prefix, column);
-}
-
-Result<Xapian::Query> XapianIndex::Impl::build(const QueryNode& node, std::optional<std::size_t> column)
-{
-    switch (node.kind) {
-    case QueryNodeKind::Term: return buildTerm(node, column);
-    case QueryNodeKind::Field: {
-        const auto found = columnOf(node.text);
-        if (!found)
-            return queryError("unknown field '" + node.text + "'");
-        return build(node.children.front(), found);
-    }
-    case QueryNodeKind::And:
-    case QueryNodeKind::Or:
-    case QueryNodeKind::Not: break;
-    }
-    std::vector<Xapian::Query> operands;
-    for (const QueryNode& child : node.children) {
-        auto query = build(child, column);
-        if (!query)
-            return query.error();
-        operands.push_back(std::move(*query));
-    }
-    if (node.kind == QueryNodeKind::And)
-        return Xapian::Query(Xapian::Query::OP_AND, operands.begin(), operands.end());
-    if (node.kind == QueryNodeKind::Or)
-        return Xapian::Query(Xapian::Query::OP_OR, operands.begin(), operands.end());
-    const Xapian::Query excluded(Xapian::Query::OP_OR, operands.begin() + 1, operands.end());
-    return Xapian::Query(Xapian::Query::OP_AND_NOT, operands.front(), excluded);
-}
-
 Result<std::vector<IndexedHit>> XapianIndex::search(
     const std::vector<std::string>& spaces, const QueryNode& query, std::uint32_t offset, std::uint32_t limit)
 {
     std::lock_guard lock(m_impl->mutex);
-    Result<Xapian::Query> matching = Xapian::Query();
-    try {
-        matching = m_impl->build(query, std::nullopt);
-    } catch (const Xapian::Error& error) {
-        return indexError(error, m_impl->path);
-    }
-    if (!matching)
-        return matching.error();
-    std::vector<Xapian::Query> spaceTerms;
-    for (const std::string& space : spaces)
-        spaceTerms.emplace_back(spaceTerm(space));
-    const Xapian::Query filter(Xapian::Query::OP_OR, spaceTerms.begin(), spaceTerms.end());
-    std::vector<IndexedHit> hits;
-    try {
-        Xapian::Enquire enquire(m_impl->db);
-        enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, *matching, filter));
-        // FTS5's bm25(): k1 = 1.2, b = 0.75.
-        enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.75, 0.5));
-        const Xapian::MSet found = enquire.get_mset(offset, limit);
-        for (auto hit = found.begin(); hit != found.end(); ++hit)
-            hits.push_back({ static_cast<std::int64_t>(*hit), hit.get_weight() });
-    } catch (const Xapian::Error& error) {
-        return indexError(error, m_impl->path);
-    }
-    return hits;
+    const QueryBuilder builder { m_impl->db, m_impl->fields, m_impl->prefixes, m_impl->options, *m_impl->tokens };
+    return runSearch(builder, m_impl->path, spaces, query, offset, limit);
 }
 
 Result<std::vector<std::int64_t>> XapianIndex::rowids() const
@@ -438,6 +493,63 @@ std::uint64_t XapianIndex::diskBytes() const
 const std::string& XapianIndex::path() const
 {
     return m_impl->path;
+}
+
+struct XapianSearcher::Impl {
+    std::string path;
+    std::vector<std::string> fields;
+    std::vector<std::string> prefixes;
+    XapianIndexOptions options;
+    Xapian::Database db;
+    std::unique_ptr<Fts5Tokens> tokens;
+};
+
+XapianSearcher::XapianSearcher(std::unique_ptr<Impl> impl)
+    : m_impl(std::move(impl))
+{
+}
+
+XapianSearcher::~XapianSearcher() = default;
+
+Result<std::unique_ptr<XapianSearcher>> XapianSearcher::open(
+    const std::string& path, std::vector<std::string> fields, XapianIndexOptions options)
+{
+    auto impl = std::make_unique<Impl>();
+    impl->path = path;
+    impl->fields = std::move(fields);
+    impl->options = std::move(options);
+    for (const std::string& field : impl->fields)
+        impl->prefixes.push_back("X:" + field + ":");
+    impl->prefixes.push_back("O:");
+    auto tokens = Fts5Tokens::open();
+    if (!tokens)
+        return tokens.error();
+    impl->tokens = std::move(*tokens);
+    try {
+        impl->db = Xapian::Database(path, Xapian::DB_BACKEND_GLASS);
+    } catch (const Xapian::Error& error) {
+        return indexError(error, path);
+    }
+    return std::unique_ptr<XapianSearcher>(new XapianSearcher(std::move(impl)));
+}
+
+Result<std::vector<IndexedHit>> XapianSearcher::search(
+    const std::vector<std::string>& spaces, const QueryNode& query, std::uint32_t offset, std::uint32_t limit)
+{
+    // A commit made while a search reads may free the blocks it reads (Xapian keeps one older
+    // revision): then it starts again on the newest.
+    for (int attempt = 0;; ++attempt) {
+        try {
+            m_impl->db.reopen();
+            const QueryBuilder builder { m_impl->db, m_impl->fields, m_impl->prefixes, m_impl->options, *m_impl->tokens };
+            return runSearch(builder, m_impl->path, spaces, query, offset, limit);
+        } catch (const Xapian::DatabaseModifiedError& error) {
+            if (attempt == 4)
+                return indexError(error, m_impl->path);
+        } catch (const Xapian::Error& error) {
+            return indexError(error, m_impl->path);
+        }
+    }
 }
 
 } // namespace shardmap::core

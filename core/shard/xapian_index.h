@@ -37,6 +37,9 @@ struct XapianIndexOptions {
     std::uint32_t maxPrefixExpansion = 256;
     // Per field (the schema's, then the other fields'), how much a match there counts; 1 by default.
     std::vector<double> columnWeights;
+    // false: a commit writes the changes for readers to see (XapianSearcher) but does not wait for
+    // the disk; syncFiles() does, when the caller is ready to rely on them (a shard's checkpoint).
+    bool syncOnCommit = true;
 };
 
 class XapianIndex final {
@@ -54,6 +57,8 @@ public:
     Status remove(std::int64_t rowid);
     // Makes every change so far durable and records `seq` as the last change the index holds.
     Status commit(std::uint64_t seq);
+    // Waits until every committed change is on disk (fsync of the index's files and directory).
+    Status syncFiles();
     // The last change a commit recorded (0 for a new index).
     std::uint64_t committedSeq() const;
     // Changes made since the last commit.
@@ -74,6 +79,26 @@ public:
 private:
     struct Impl;
     explicit XapianIndex(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m_impl;
+};
+
+// A reader of an index that another object writes (XapianIndex, in this process): it sees each
+// commit as it is made. Not safe for concurrent use: give each thread its own.
+class XapianSearcher final {
+public:
+    static Result<std::unique_ptr<XapianSearcher>> open(
+        const std::string& path, std::vector<std::string> fields, XapianIndexOptions options = {});
+    ~XapianSearcher();
+    XapianSearcher(const XapianSearcher&) = delete;
+    XapianSearcher& operator=(const XapianSearcher&) = delete;
+
+    // As XapianIndex::search, over the latest commit.
+    Result<std::vector<IndexedHit>> search(
+        const std::vector<std::string>& spaces, const QueryNode& query, std::uint32_t offset, std::uint32_t limit);
+
+private:
+    struct Impl;
+    explicit XapianSearcher(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> m_impl;
 };
 
