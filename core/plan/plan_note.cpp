@@ -1,3 +1,5 @@
+// The notes' English (describe()) and how they travel in an error's details, for the console to
+// read back as notes.
 #include "core/plan/plan_note.h"
 
 #include "core/map/space_placement.h"
