@@ -1,3 +1,5 @@
+// The allocator's implementation: eligibility and the refusal that names why, the load score with
+// its quantized rank, and the jump and rendezvous hashes a stateless router computes the same way.
 #include "core/placement/allocator.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// MoveRules' implementation: a target's state, pin, migration and capacity checks, on the shards'
+// loads projected through the map's queued migrations and the plan's earlier moves.
 #include "core/plan/move_rules.h"
 
 #include "core/map/space_placement.h"

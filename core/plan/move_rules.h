@@ -1,5 +1,8 @@
 #pragma once
 
+// The rules of a move chosen by hand (a drop on the shard map, a console plan's move): the checks
+// the migration preflight makes that need no node, on one snapshot of the map and its loads.
+
 #include "core/map/shard_map.h"
 
 #include <cstdint>

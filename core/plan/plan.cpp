@@ -1,3 +1,5 @@
+// Plan's implementation: one move per space, and the conflicts a later map has with the plan's
+// moves and the shards it creates.
 #include "core/plan/plan.h"
 
 #include "core/map/space_placement.h"

@@ -1,5 +1,8 @@
 #pragma once
 
+// A plan: the moves drafted against one revision of the map, what it does as a whole, and what in
+// the map changed since that its moves depend on.
+
 #include "core/map/shard_map.h"
 #include "core/plan/move_rules.h"
 #include "core/util/result.h"

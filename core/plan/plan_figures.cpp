@@ -1,3 +1,5 @@
+// The plan figures' implementation: max/mean and deviation by capacity share, and the copy rate
+// chosen from the throttle, the measured median and the assumed rate.
 #include "core/plan/plan_figures.h"
 
 #include <algorithm>

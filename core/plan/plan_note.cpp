@@ -1,3 +1,5 @@
+// The notes' English (describe()) and how they travel in an error's details, for the console to
+// read back as notes.
 #include "core/plan/plan_note.h"
 
 #include "core/map/space_placement.h"
@@ -92,12 +94,10 @@ std::string outsideBand(const PlanNote& note)
     return text;
 }
 
-} // namespace
-
-std::string describe(const PlanNote& note)
+// Why a space moves: the reason of a move.
+std::string moveReasonText(const PlanNote& note)
 {
     switch (note.kind) {
-    case PlanNoteKind::Text: return arg(note, 0);
     case PlanNoteKind::Balance:
         return arg(note, 0) + ": " + arg(note, 1) + " holds " + share(arg(note, 2)) + " of its share of bytes, "
             + arg(note, 3) + " " + share(arg(note, 4));
@@ -109,6 +109,15 @@ std::string describe(const PlanNote& note)
     case PlanNoteKind::DedicatedShardEmptied:
         return "shard " + arg(note, 0) + " is dedicated to space " + arg(note, 1)
             + (arg(note, 2) == "isolated" ? " (isolated)" : " (larger than half a shard)");
+    default: return arg(note, 0);
+    }
+}
+
+// What a plan warns about: shards left out or outside the band, a budget that ran out, a space
+// no shard takes.
+std::string warningText(const PlanNote& note)
+{
+    switch (note.kind) {
     case PlanNoteKind::NodeDidNotReport:
         return "node " + arg(note, 0) + " did not report its free disk; its shards are left out of the plan";
     case PlanNoteKind::DedicatedShardLeftOut:
@@ -127,6 +136,14 @@ std::string describe(const PlanNote& note)
             + (arg(note, 2).empty() ? ": no shard receives spaces" : ": " + arg(note, 2));
     case PlanNoteKind::MoreSmallShards:
         return arg(note, 0) + " more shard(s) hold less than the limit; plan again once this merge is done";
+    default: return arg(note, 0);
+    }
+}
+
+// Why a space cannot move now, and when it can.
+std::string refusalText(const PlanNote& note)
+{
+    switch (note.kind) {
     case PlanNoteKind::InRollbackWindow:
         return "space " + arg(note, 0) + " is in its rollback window after moving to " + arg(note, 1) + " ("
             + arg(note, 2) + ")" + untilText(arg(note, 3), " until ") + "; it can move then";
@@ -147,6 +164,38 @@ std::string describe(const PlanNote& note)
             + (until.empty() ? "" : " (" + until + ")");
     }
     case PlanNoteKind::AndMore: return "and " + arg(note, 0) + " more";
+    default: return arg(note, 0);
+    }
+}
+
+} // namespace
+
+// Every kind is named here, so that a new kind without its words does not compile (-Wswitch).
+std::string describe(const PlanNote& note)
+{
+    switch (note.kind) {
+    case PlanNoteKind::Text: return arg(note, 0);
+    case PlanNoteKind::Balance:
+    case PlanNoteKind::Drain:
+    case PlanNoteKind::RetireNode:
+    case PlanNoteKind::Split:
+    case PlanNoteKind::Merge:
+    case PlanNoteKind::Isolate:
+    case PlanNoteKind::DedicatedShardEmptied: return moveReasonText(note);
+    case PlanNoteKind::NodeDidNotReport:
+    case PlanNoteKind::DedicatedShardLeftOut:
+    case PlanNoteKind::SeveralLargeSpaces:
+    case PlanNoteKind::OutsideBand:
+    case PlanNoteKind::BudgetRanOut:
+    case PlanNoteKind::BudgetRanOutLeaving:
+    case PlanNoteKind::NoShardTakes:
+    case PlanNoteKind::MoreSmallShards: return warningText(note);
+    case PlanNoteKind::InRollbackWindow:
+    case PlanNoteKind::JustMoved:
+    case PlanNoteKind::AlreadyMigrating:
+    case PlanNoteKind::KeepsRollbackCopy:
+    case PlanNoteKind::WaitsForRollbackWindows:
+    case PlanNoteKind::AndMore: return refusalText(note);
     }
     return arg(note, 0);
 }

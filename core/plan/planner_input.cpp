@@ -1,3 +1,5 @@
+// The planner's copy of the fleet from a map snapshot (every space where placementOf() puts it),
+// and that copy as it will be once a plan is applied.
 #include "core/map/space_placement.h"
 #include "core/plan/planner.h"
 #include "core/plan/space_holds.h"

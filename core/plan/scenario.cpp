@@ -1,3 +1,5 @@
+// planScenario's implementation: the scenarios' names, what each needs named, add-shard's
+// ID and ID@NODE, and a new shard on its source's node unless the request names one.
 #include "core/plan/scenario.h"
 
 #include <algorithm>

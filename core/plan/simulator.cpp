@@ -1,3 +1,5 @@
+// The simulator's implementation: growing the fleet, laying it out with each strategy (the map,
+// the planner, the allocator, the hashes), and the evenness and data moved of each layout.
 #include "core/plan/simulator.h"
 
 #include "core/placement/allocator.h"

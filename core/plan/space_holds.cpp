@@ -1,3 +1,5 @@
+// The holds' implementation: a space's migration as a note, and refusals that name at most five
+// held spaces or rollback copies.
 #include "core/plan/space_holds.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// The query compiler's implementation: a lexer, a recursive-descent parser over the operators'
+// precedence levels, and an emitter that writes the tree as FTS5 with the fewest parentheses.
 #include "core/query/query_compiler.h"
 
 #include <algorithm>

@@ -1,5 +1,8 @@
 #pragma once
 
+// The search query language of a space: its parse into one syntax tree for every index engine, and
+// its compilation to an FTS5 MATCH expression over a shard's field columns.
+
 #include "core/util/result.h"
 
 #include <string>

@@ -1,3 +1,5 @@
+// isLoopbackAddress's implementation: the host taken from HOST:PORT or [v6]:PORT, then matched
+// against localhost, ::1 and 127.0.0.0/8.
 #include "core/util/address.h"
 
 #include <algorithm>

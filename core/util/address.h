@@ -1,5 +1,7 @@
 #pragma once
 
+// Which addresses keep traffic on this machine, for the rule that secrets go in plaintext only there.
+
 #include <string_view>
 
 namespace shardmap::core {

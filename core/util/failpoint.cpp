@@ -1,3 +1,5 @@
+// The failpoints' implementation: one registry behind a mutex, parsed from the spec once from the
+// environment, and a relaxed atomic that makes an unconfigured point free.
 #include "core/util/failpoint.h"
 
 #include <atomic>

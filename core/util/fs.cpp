@@ -1,3 +1,5 @@
+// DirectoryLock and ensureDirectory's implementation: flock on a lock file, and mkdir of each
+// missing part of a path with mode 0700.
 #include "core/util/fs.h"
 
 #include <cerrno>

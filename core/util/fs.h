@@ -1,5 +1,8 @@
 #pragma once
 
+// The file system as the servers use it: one process per data directory, and directories that are
+// their user's alone.
+
 #include "core/util/result.h"
 
 #include <string>

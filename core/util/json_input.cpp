@@ -1,3 +1,5 @@
+// readJsonInput's implementation: nlohmann's SAX parser with a depth check in front, building a
+// value (or nothing, for checkJsonInput), and its errors without the library's tag.
 #include "core/util/json_input.h"
 
 #include <nlohmann/json.hpp>

@@ -1,3 +1,4 @@
+// The log levels' names, both ways.
 #include "core/util/log.h"
 
 namespace shardmap::core {

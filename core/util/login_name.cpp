@@ -1,3 +1,4 @@
+// loginName's implementation: $USER, else the effective user's passwd entry (thread-safe lookup).
 #include "core/util/login_name.h"
 
 #include <cstdlib>

@@ -1,5 +1,7 @@
 #pragma once
 
+// Who runs this process, as the audit log names them.
+
 #include <string>
 
 namespace shardmap::core {

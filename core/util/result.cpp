@@ -1,3 +1,4 @@
+// The error codes' names, which of them refuse the caller, and an error's one-line description.
 #include "core/util/result.h"
 
 namespace shardmap::core {

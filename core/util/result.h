@@ -1,5 +1,8 @@
 #pragma once
 
+// Errors as values (code, message, context) and Result<T>/Status, the way every core call that can
+// fail answers.
+
 #include <cassert>
 #include <map>
 #include <optional>

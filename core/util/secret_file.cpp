@@ -1,3 +1,4 @@
+// checkSecretFile's implementation: stat the file and refuse group or other permission bits.
 #include "core/util/secret_file.h"
 
 #include <cerrno>

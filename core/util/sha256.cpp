@@ -1,3 +1,4 @@
+// sha256's implementation: OpenSSL's EVP digest, its method fetched once.
 #include "core/util/sha256.h"
 
 #include <openssl/evp.h>

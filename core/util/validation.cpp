@@ -1,3 +1,5 @@
+// The validators' implementation: identifier characters and lengths, and a UTF-8 check that
+// refuses overlong forms, surrogates and code points past U+10FFFF.
 #include "core/util/validation.h"
 
 #include <string>

@@ -1,5 +1,8 @@
 #pragma once
 
+// The limits and formats every request is checked against at the node: ids, documents, field
+// names, epochs and UTF-8.
+
 #include "core/util/result.h"
 
 #include <cstddef>
