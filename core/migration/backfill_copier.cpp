@@ -1,3 +1,5 @@
+// BackfillCopier's implementation: pages read ahead while the last is written, chunked writes,
+// pacing to the throttle and progress saved on its interval.
 #include "core/migration/backfill_copier.h"
 
 #include "core/migration/space_copy.h"
@@ -50,25 +52,120 @@ Result<std::uint64_t> BackfillCopier::writePage(const ScanPage& page, std::strin
     return bytes;
 }
 
-Result<BackfillCopier::Outcome> BackfillCopier::run(CopyProgress from)
+namespace {
+
+// Holds a copy to its throttle by pacing: the docs copied since the throttle was last set may not
+// run ahead of it, so an administrator who lowers it mid-copy gets the new rate from then on, not
+// a wait until the whole run's average falls to it.
+class BackfillPacer {
+public:
+    BackfillPacer(std::uint64_t throttle, std::chrono::steady_clock::time_point start)
+        : m_throttle(throttle)
+        , m_start(start)
+    {
+    }
+
+    void copied(std::uint64_t docs) { m_copied += docs; }
+
+    // After a page of pageDocs copied by now, under throttle (0: none): waits until the copy is
+    // back to the rate, or until checkLease fails.
+    void pace(std::uint64_t throttle, std::uint64_t pageDocs, std::chrono::steady_clock::time_point now,
+        const std::function<Status()>& checkLease)
+    {
+        if (throttle != m_throttle) {
+            m_throttle = throttle;
+            m_start = now;
+            m_copied = pageDocs;
+        }
+        if (m_throttle == 0)
+            return;
+        const auto due = m_start
+            + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                std::chrono::duration<double>(static_cast<double>(m_copied) / static_cast<double>(m_throttle)));
+        while (std::chrono::steady_clock::now() < due && (!checkLease || checkLease()))
+            std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+                due - std::chrono::steady_clock::now(), std::chrono::milliseconds(50)));
+    }
+
+private:
+    std::uint64_t m_throttle = 0;
+    std::chrono::steady_clock::time_point m_start;
+    std::uint64_t m_copied = 0;
+};
+
+// Reads the source page by page, the next page while the last is written.
+class BackfillPageReader {
+public:
+    BackfillPageReader(const BackfillCopier::Options& options, std::uint32_t batch)
+        : m_batch(batch)
+        , m_scan([client = options.source, shard = options.sourceShard, space = options.space](std::string after,
+                     std::uint32_t size) { return client->scanPage(shard, space, after, size, true); })
+    {
+    }
+
+    void request(std::string after) { m_next = std::async(std::launch::async, m_scan, std::move(after), m_batch); }
+    Result<ScanPage> take() { return m_next.get(); }
+    // Documents too large for one message: asks for the page after again at half the batch;
+    // false when the batch cannot shrink or the read failed otherwise.
+    bool shrink(const Result<ScanPage>& page, const std::string& after)
+    {
+        if (page || page.error().code != ErrorCode::ResourceExhausted || m_batch <= 1)
+            return false;
+        m_batch = std::max<std::uint32_t>(1, m_batch / 2);
+        request(after);
+        return true;
+    }
+
+private:
+    std::uint32_t m_batch;
+    std::function<Result<ScanPage>(std::string, std::uint32_t)> m_scan;
+    std::future<Result<ScanPage>> m_next;
+};
+
+// A copied page counted: progress, the pacer, and the copy's rate smoothed over its pages
+// (lastBatch: when the page before was copied).
+void countCopiedPage(CopyProgress& progress, const ScanPage& page, BackfillPacer& pacer,
+    std::chrono::steady_clock::time_point& lastBatch)
 {
-    std::uint32_t batch = std::clamp<std::uint32_t>(m_options.batch, 1, kMaxScanBatch);
+    progress.docsDone += page.docs.size();
+    pacer.copied(page.docs.size());
+    progress.cursor = page.cursor;
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - lastBatch).count();
+    if (seconds > 0 && !page.docs.empty()) {
+        const double instant = static_cast<double>(page.docs.size()) / seconds;
+        progress.docsPerSecond = progress.docsPerSecond <= 0 ? instant : 0.8 * progress.docsPerSecond + 0.2 * instant;
+    }
+    lastBatch = now;
+}
+
+BackfillCopier::Outcome endedAs(BackfillCopier::Outcome out, BackfillCopier::End end, std::string refusal = {})
+{
+    out.end = end;
+    out.refusal = std::move(refusal);
+    return out;
+}
+
+} // namespace
+
+std::uint32_t BackfillCopier::firstBatch() const
+{
+    const std::uint32_t batch = std::clamp<std::uint32_t>(m_options.batch, 1, kMaxScanBatch);
     // A throttled copy goes in about 20 small batches a second rather than a few large bursts
     // followed by sleeps: the source and target see an even load, their searches even latency.
     if (const auto throttle = throttleNow(); throttle > 0)
-        batch = static_cast<std::uint32_t>(std::min<std::uint64_t>(batch, std::max<std::uint64_t>(20, throttle / 20)));
-    auto scan = [client = m_options.source, shard = m_options.sourceShard, space = m_options.space](std::string after,
-                    std::uint32_t size) { return client->scanPage(shard, space, after, size, true); };
+        return static_cast<std::uint32_t>(std::min<std::uint64_t>(batch, std::max<std::uint64_t>(20, throttle / 20)));
+    return batch;
+}
 
+Result<BackfillCopier::Outcome> BackfillCopier::run(CopyProgress from)
+{
+    BackfillPageReader reader(m_options, firstBatch());
     Outcome out;
     CopyProgress& progress = out.progress;
     progress = std::move(from);
     const auto started = std::chrono::steady_clock::now();
-    // The throttle paces the docs copied since it was last set: an administrator who lowers it
-    // mid-copy gets the new rate from then on, not a wait until the whole run's average falls to it.
-    auto paceStart = started;
-    std::uint64_t copiedSincePace = 0;
-    std::uint64_t pacedThrottle = throttleNow();
+    BackfillPacer pacer(throttleNow(), started);
     auto lastSaved = started;
     auto lastBatch = started;
     // A failed read or write saves what was copied before it, so the retry resumes from there.
@@ -76,24 +173,18 @@ Result<BackfillCopier::Outcome> BackfillCopier::run(CopyProgress from)
         (void)m_options.saveProgress(progress, false);
         return error;
     };
-
-    auto next = std::async(std::launch::async, scan, progress.cursor, batch);
+    reader.request(progress.cursor);
     for (;;) {
-        if (m_options.checkLease) {
-            if (auto status = m_options.checkLease(); !status)
-                return status.error();
-        }
-        auto page = next.get();
-        if (!page && page.error().code == ErrorCode::ResourceExhausted && batch > 1) {
-            batch = std::max<std::uint32_t>(1, batch / 2); // documents too large for one message
-            next = std::async(std::launch::async, scan, progress.cursor, batch);
+        if (auto status = m_options.checkLease ? m_options.checkLease() : Status {}; !status)
+            return status.error();
+        auto page = reader.take();
+        if (reader.shrink(page, progress.cursor))
             continue;
-        }
         if (!page)
             return failWith(makeError(page.error().code,
                 "reading " + m_options.space + " from " + m_options.sourceShard + ": " + page.error().message));
         if (!page->done)
-            next = std::async(std::launch::async, scan, page->cursor, batch); // read ahead while writing
+            reader.request(page->cursor); // read ahead while writing
         if (auto status = failpoint("migration.backfill.batch"); !status)
             return failWith(status.error());
         std::string refusal;
@@ -101,55 +192,34 @@ Result<BackfillCopier::Outcome> BackfillCopier::run(CopyProgress from)
         if (!bytes)
             return failWith(bytes.error());
         progress.bytesDone += *bytes;
-        if (!refusal.empty()) {
-            out.end = End::Refused;
-            out.refusal = refusal;
-            return out;
-        }
-        progress.docsDone += page->docs.size();
-        copiedSincePace += page->docs.size();
-        progress.cursor = page->cursor;
-
-        const auto now = std::chrono::steady_clock::now();
-        const double seconds = std::chrono::duration<double>(now - lastBatch).count();
-        if (seconds > 0 && !page->docs.empty()) {
-            const double instant = static_cast<double>(page->docs.size()) / seconds;
-            progress.docsPerSecond
-                = progress.docsPerSecond <= 0 ? instant : 0.8 * progress.docsPerSecond + 0.2 * instant;
-        }
-        lastBatch = now;
+        if (!refusal.empty())
+            return endedAs(std::move(out), End::Refused, refusal);
+        countCopiedPage(progress, *page, pacer, lastBatch);
         if (page->done)
             break;
-
-        // Throttle: docs copied since it was set may not run ahead of the allowed rate.
-        if (const auto throttle = throttleNow(); throttle != pacedThrottle) {
-            pacedThrottle = throttle;
-            paceStart = lastBatch;
-            copiedSincePace = page->docs.size();
-        }
-        if (pacedThrottle > 0) {
-            const auto due = paceStart
-                + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(
-                    static_cast<double>(copiedSincePace) / static_cast<double>(pacedThrottle)));
-            while (std::chrono::steady_clock::now() < due && (!m_options.checkLease || m_options.checkLease()))
-                std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
-                    due - std::chrono::steady_clock::now(), std::chrono::milliseconds(50)));
-        }
-        if (std::chrono::steady_clock::now() - lastSaved >= m_options.progressInterval) {
-            auto stop = m_options.saveProgress(progress, false);
-            if (!stop)
-                return stop.error();
-            lastSaved = std::chrono::steady_clock::now();
-            if (*stop) {
-                out.end = End::Interrupted;
-                return out;
-            }
-        }
+        pacer.pace(throttleNow(), page->docs.size(), lastBatch, m_options.checkLease);
+        auto stop = saveIfDue(progress, lastSaved);
+        if (!stop)
+            return stop.error();
+        if (*stop)
+            return endedAs(std::move(out), End::Interrupted);
     }
     if (auto saved = m_options.saveProgress(progress, true); !saved)
         return saved.error();
-    out.end = End::Copied;
-    return out;
+    return endedAs(std::move(out), End::Copied);
+}
+
+// Saves progress once progressInterval has passed since lastSaved; true when saveProgress asks
+// the copy to stop.
+Result<bool> BackfillCopier::saveIfDue(const CopyProgress& progress, std::chrono::steady_clock::time_point& lastSaved)
+{
+    if (std::chrono::steady_clock::now() - lastSaved < m_options.progressInterval)
+        return false;
+    auto stop = m_options.saveProgress(progress, false);
+    if (!stop)
+        return stop.error();
+    lastSaved = std::chrono::steady_clock::now();
+    return *stop;
 }
 
 } // namespace shardmap::core

@@ -1,5 +1,8 @@
 #pragma once
 
+// A migration's backfill: the copy of a space from its source shard to its target, resumable
+// from its cursor.
+
 #include "core/client/node_client.h"
 #include "core/migration/space_copy.h"
 #include "core/util/result.h"
@@ -59,6 +62,9 @@ public:
 private:
     // Writes one page to the target in chunks; the bytes written, or the refusal of a document.
     Result<std::uint64_t> writePage(const ScanPage& page, std::string& refusal);
+    // The batch the copy starts with: the configured one, smaller when throttled.
+    std::uint32_t firstBatch() const;
+    Result<bool> saveIfDue(const CopyProgress& progress, std::chrono::steady_clock::time_point& lastSaved);
     std::uint64_t throttleNow() const { return m_options.throttle ? m_options.throttle() : 0; }
 
     Options m_options;

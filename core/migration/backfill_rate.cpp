@@ -1,3 +1,4 @@
+// measuredBackfillRate's implementation: the median rate of the latest unthrottled copies.
 #include "core/migration/backfill_rate.h"
 
 #include <algorithm>

@@ -1,5 +1,7 @@
 #pragma once
 
+// The backfill rate this fleet reaches without a throttle, measured by its own recent migrations.
+
 #include "core/map/shard_map.h"
 
 #include <cstddef>

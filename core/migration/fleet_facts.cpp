@@ -1,3 +1,5 @@
+// FleetFacts' implementation: each node's metrics read once and kept, and the space sizes,
+// preflight facts, shard loads and planner input made from them.
 #include "core/migration/fleet_facts.h"
 
 #include "core/util/clock.h"

@@ -1,11 +1,14 @@
 #pragma once
 
+// The migration executor: while this replica holds the executor lease, it schedules migrations
+// within the concurrency limits and runs each one's phase steps on a worker thread.
+
 #include "core/client/node_client.h"
 #include "core/map/shard_map.h"
 #include "core/metrics/prometheus.h"
-#include "core/migration/migration_history.h"
+#include "core/migration/migration_phases.h"
+#include "core/migration/migration_records.h"
 #include "core/migration/operation_finisher.h"
-#include "core/migration/space_copy.h"
 #include "core/store/metadata_store.h"
 #include "core/util/log.h"
 #include "core/util/result.h"
@@ -51,13 +54,6 @@ struct ExecutorOptions {
     MetricsRegistry* metrics = nullptr;
 };
 
-// One cutover as the executor measured it: how long the space's writes were held.
-struct CutoverTiming {
-    std::string migration;
-    std::chrono::microseconds held { 0 };
-    bool committed = false;
-};
-
 // Drives migrations through the phases of ARCHITECTURE §6. It acts only while lead() keeps it
 // supplied with a live lease grant (the ControllerServer election calls it on every renewal);
 // every commit is fenced with that grant and every node call is made only while the grant has
@@ -72,7 +68,8 @@ struct CutoverTiming {
 // One worker thread per migration in progress; a scheduler thread starts queued migrations as
 // the concurrency limits of settings/migrations allow, retries failed steps with backoff, wakes
 // migrations waiting for their rollback window, and finishes operations (drain, merge ...) once
-// their migrations are final.
+// their migrations are final. The steps themselves are MigrationPhases'; this class is the
+// scheduler (threads, lease, backoff, slots).
 class MigrationExecutor {
 public:
     MigrationExecutor(MetadataStore& store, NodeClientPool& nodes, ExecutorOptions options);
@@ -91,62 +88,34 @@ public:
     std::vector<CutoverTiming> cutoverTimings() const;
 
 private:
-    struct Context;
-    enum class Next { Continue, Wait, Finished };
-    struct StepResult {
-        Next next = Next::Continue;
-        std::chrono::milliseconds wait { 0 };
-    };
+    using Next = MigrationPhases::Next;
+    // The concurrency limits as one scheduling round fills them.
+    class Slots;
 
     void schedulerLoop();
     // Wakes the scheduler now (a map change, a worker that ended, a new grant).
     void poke();
     void scheduleOnce();
+    // The active migrations of the listing; the count of each phase kept for the metrics.
+    std::vector<MigrationRecord> readWorkingSet(const StoreSnapshot& listed);
+    // Starts a worker for each migration that is due and fits the limits; false when this
+    // replica no longer leads.
+    bool startDueMigrations(const std::vector<MigrationRecord>& active, Slots& slots);
+    // Not waiting for a backoff, its start time or the end of a pause (m_mutex held).
+    bool dueNow(const MigrationRecord& m, std::chrono::steady_clock::time_point now) const;
     void runWorker(const std::string& id);
-    Result<StepResult> step(const std::string& id);
-
-    Result<StepResult> startMigration(Context& ctx);
-    Result<StepResult> enterBackfill(Context& ctx);
-    Result<StepResult> backfill(Context& ctx);
-    Result<StepResult> verify(Context& ctx);
-    Result<StepResult> cutover(Context& ctx);
-    Result<StepResult> abortCutover(Context& ctx, std::uint64_t fenceEpoch, const std::string& why);
-    Result<StepResult> cleanup(Context& ctx);
-    Result<StepResult> rollback(Context& ctx);
-    Result<StepResult> abort(Context& ctx);
-    Result<StepResult> beginAbort(Context& ctx, MigrationPhase endPhase, const std::string& why);
-    Result<std::uint64_t> repairByRange(Context& ctx, bool& targetOnly);
-    Result<StepResult> waitToStart(Context& ctx, const Error& why);
-    // Fences the space on the shard at the current epoch and deletes its rows there.
-    Result<std::uint64_t> removeCopy(Context& ctx, const std::string& shard, const char* failpointName);
     // Moves migrations final for longer than archiveAfter out of the working set.
     Status archiveFinished(const StoreSnapshot& listed);
-    std::optional<MigrationHistory> historyChange(const Context& ctx) const;
 
-    Result<Context> load(const std::string& id);
-    Result<std::shared_ptr<NodeClient>> clientFor(const Context& ctx, const std::string& shard);
-    // The migration's source and target as the ends of a copy at the space's epoch.
-    Result<SpaceCopyEnds> copyEnds(const Context& ctx);
-    Status own(const Context& ctx, const std::string& shard, SpaceRole role, std::uint64_t epoch);
-    Result<SpaceStats> statsOf(const Context& ctx, const std::string& shard);
-    // Commits the space and/or migration records of ctx as changed, CAS on what was read.
-    Result<std::uint64_t> commit(Context& ctx, bool space, const std::string& action, const std::string& reason);
-    // The one way a step changes phase: the migration's phase and status (its end time when
-    // final) and, withSpace, the space's phase, committed together (CAS on what was read).
-    Result<std::uint64_t> transition(Context& ctx, MigrationPhase phase, std::string status, const std::string& action,
-        const std::string& reason = {}, bool withSpace = true);
-    // Updates only the migration record, re-reading and re-applying change on a conflict with
-    // an administrator's request (pause, throttle), so progress never overwrites them.
-    Status updateMigration(Context& ctx, const std::function<void(MigrationRecord&)>& change);
     Status checkLease() const;
+    // checkLease() and fence(), for the executor's parts.
+    LeaseGuard lease();
     // The grant to fence a commit with, checked and read under one lock: never a commit without
     // a fence because the grant was reset between a check and its use (issue 14).
     Result<LeaseGrant> fence() const;
     void log(LogLevel level, const std::string& message) const;
-    void recordCutover(CutoverTiming timing);
 
     MetadataStore& m_store;
-    NodeClientPool& m_nodes;
     ExecutorOptions m_options;
 
     mutable std::mutex m_mutex;
@@ -165,7 +134,8 @@ private:
     // When a migration that waits (backoff, rollback window) is due again.
     std::map<std::string, std::chrono::steady_clock::time_point> m_dueAt;
     std::map<std::string, int> m_failures;
-    std::vector<CutoverTiming> m_cutovers;
+    MigrationRecords m_records;
+    MigrationPhases m_phases;
     OperationFinisher m_operations;
 };
 

@@ -1,3 +1,5 @@
+// MigrationHistory's implementation: a record's change folded in as phase spans, events and
+// samples, its JSON form, and a migration's changes read from the audit history.
 #include "core/migration/migration_history.h"
 
 #include "core/util/json_input.h"
@@ -86,58 +88,104 @@ void MigrationHistory::addSample(const ProgressSample& sample)
     samples.push_back(sample);
 }
 
-bool MigrationHistory::observe(const MigrationRecord& before, const MigrationRecord& after, std::int64_t now)
+namespace {
+
+// The parts of MigrationHistory::observe, each true when it changed the history: the phase
+// spans, trouble (errors, aborted cutovers, repairs), the administrator's requests, the turn
+// back, the samples.
+bool observePhase(
+    MigrationHistory& history, const MigrationRecord& before, const MigrationRecord& after, std::int64_t now)
+{
+    if (after.phase == before.phase)
+        return false;
+    if (!history.phases.empty() && history.phases.back().endedUnixMs == 0)
+        history.phases.back().endedUnixMs = now;
+    history.phases.push_back({ after.phase, now, isFinal(after.phase) ? now : 0 });
+    if (isFinal(after.phase))
+        history.addEvent(now, migrationPhaseName(after.phase), finalText(after));
+    return true;
+}
+
+bool observeTrouble(
+    MigrationHistory& history, const MigrationRecord& before, const MigrationRecord& after, std::int64_t now)
 {
     bool changed = false;
-    const auto event = [&](const char* kind, std::string text) {
-        addEvent(now, kind, std::move(text));
+    if (!after.error.empty() && after.error != before.error && !isFinal(after.phase)) {
+        history.addEvent(now, "error", after.error + (after.status.empty() ? "" : " (" + after.status + ")"));
         changed = true;
-    };
-    if (after.phase != before.phase) {
-        if (!phases.empty() && phases.back().endedUnixMs == 0)
-            phases.back().endedUnixMs = now;
-        phases.push_back({ after.phase, now, isFinal(after.phase) ? now : 0 });
-        changed = true;
-        if (isFinal(after.phase))
-            event(migrationPhaseName(after.phase), finalText(after));
     }
-    if (!after.error.empty() && after.error != before.error && !isFinal(after.phase))
-        event("error", after.error + (after.status.empty() ? "" : " (" + after.status + ")"));
     if (after.cutoverAborts > before.cutoverAborts) {
-        cutoverAborts += after.cutoverAborts - before.cutoverAborts;
-        event("cutover-aborted", after.status.empty() ? after.error : after.status);
+        history.cutoverAborts += after.cutoverAborts - before.cutoverAborts;
+        history.addEvent(now, "cutover-aborted", after.status.empty() ? after.error : after.status);
+        changed = true;
     }
-    if (after.repairs > before.repairs)
-        event("repair", "repaired " + std::to_string(after.repairedDocs - before.repairedDocs) + " document(s)");
-    if (after.paused != seenPaused) {
-        seenPaused = after.paused;
-        event(after.paused ? "paused" : "resumed", {});
-    }
-    if (after.cancelRequested != seenCancelRequested) {
-        seenCancelRequested = after.cancelRequested;
-        if (after.cancelRequested)
-            event("cancel-requested", after.status);
-    }
-    if (after.rollbackRequested != seenRollbackRequested) {
-        seenRollbackRequested = after.rollbackRequested;
-        if (after.rollbackRequested)
-            event("rollback-requested", after.status);
-    }
-    if (after.rolledBack && !before.rolledBack) {
-        // The executor may take the request in the same step as it turns back.
-        if (!seenRollbackRequested)
-            event("rollback-requested", {});
-        seenRollbackRequested = after.rollbackRequested;
-        event("rolled-back", "the space goes back to " + after.target);
-    }
-    const bool moved = after.progress.docsDone != before.progress.docsDone;
-    const bool due
-        = samples.empty() || now - samples.back().unixMs >= kSampleEveryMs || after.backfilled != before.backfilled;
-    if (moved && due) {
-        addSample({ now, after.progress.docsDone, after.progress.bytesDone });
+    if (after.repairs > before.repairs) {
+        history.addEvent(
+            now, "repair", "repaired " + std::to_string(after.repairedDocs - before.repairedDocs) + " document(s)");
         changed = true;
     }
     return changed;
+}
+
+bool observeRequests(MigrationHistory& history, const MigrationRecord& after, std::int64_t now)
+{
+    bool changed = false;
+    if (after.paused != history.seenPaused) {
+        history.seenPaused = after.paused;
+        history.addEvent(now, after.paused ? "paused" : "resumed", {});
+        changed = true;
+    }
+    if (after.cancelRequested != history.seenCancelRequested) {
+        history.seenCancelRequested = after.cancelRequested;
+        if (after.cancelRequested) {
+            history.addEvent(now, "cancel-requested", after.status);
+            changed = true;
+        }
+    }
+    if (after.rollbackRequested != history.seenRollbackRequested) {
+        history.seenRollbackRequested = after.rollbackRequested;
+        if (after.rollbackRequested) {
+            history.addEvent(now, "rollback-requested", after.status);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+bool observeRollback(
+    MigrationHistory& history, const MigrationRecord& before, const MigrationRecord& after, std::int64_t now)
+{
+    if (!after.rolledBack || before.rolledBack)
+        return false;
+    // The executor may take the request in the same step as it turns back.
+    if (!history.seenRollbackRequested)
+        history.addEvent(now, "rollback-requested", {});
+    history.seenRollbackRequested = after.rollbackRequested;
+    history.addEvent(now, "rolled-back", "the space goes back to " + after.target);
+    return true;
+}
+
+bool observeProgress(
+    MigrationHistory& history, const MigrationRecord& before, const MigrationRecord& after, std::int64_t now)
+{
+    const bool moved = after.progress.docsDone != before.progress.docsDone;
+    const bool due = history.samples.empty() || now - history.samples.back().unixMs >= MigrationHistory::kSampleEveryMs
+        || after.backfilled != before.backfilled;
+    if (!moved || !due)
+        return false;
+    history.addSample({ now, after.progress.docsDone, after.progress.bytesDone });
+    return true;
+}
+
+} // namespace
+
+bool MigrationHistory::observe(const MigrationRecord& before, const MigrationRecord& after, std::int64_t now)
+{
+    bool changed = observePhase(*this, before, after, now);
+    changed = observeTrouble(*this, before, after, now) || changed;
+    changed = observeRequests(*this, after, now) || changed;
+    changed = observeRollback(*this, before, after, now) || changed;
+    return observeProgress(*this, before, after, now) || changed;
 }
 
 std::string encode(const MigrationHistory& history)

@@ -210,12 +210,8 @@ Error conflictWhilePlanning(const Error& error, const std::string& action)
     return error;
 }
 
-// Commits the operation record, its migrations and its shard and node changes: in one commit
-// when the store takes that many mutations, else in chunks under one operation record that
-// stays "queuing" until the last chunk (docs/MIGRATIONS.md says what a crash between chunks
-// leaves). The first chunk carries the shard and node changes, so that a drained shard stops
-// receiving new spaces before any of its moves is queued.
-Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft draft, const Actor& actor)
+// The operation record of a draft, before its first commit (its shards' loads taken from it).
+OperationRecord newOperationRecord(OperationDraft& draft, const Actor& actor)
 {
     OperationRecord operation;
     operation.id = newOperationId();
@@ -227,6 +223,71 @@ Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft dra
     operation.createdUnixMs = operation.updatedUnixMs = nowUnixMs();
     operation.plannedMoves = draft.moves.size();
     operation.shardsBefore = std::move(draft.shardsBefore);
+    return operation;
+}
+
+// The mutations of the next chunk after a slot for the operation record: the first chunk carries
+// the shard and node changes, then as many moves as fit under limit (next: the first move not
+// queued yet), each added to the operation's migrations.
+std::vector<Mutation> nextOperationChunk(OperationDraft& draft, OperationRecord& operation, const Actor& actor,
+    bool first, std::size_t limit, std::size_t& next)
+{
+    std::vector<Mutation> mutations(1);
+    if (first) {
+        for (auto& change : draft.changes)
+            mutations.push_back(std::move(change));
+    }
+    while (next < draft.moves.size() && mutations.size() + 2 <= limit) {
+        std::string migrationId;
+        auto [migration, space] = queueMove(draft.moves[next++], operation, draft, actor, migrationId);
+        mutations.push_back(std::move(migration));
+        mutations.push_back(std::move(space));
+        operation.migrations.push_back(migrationId);
+    }
+    return mutations;
+}
+
+// The operation as a chunk leaves it: queuing until the last chunk, then running (done at once
+// when it has no moves).
+void markOperationChunk(OperationRecord& operation, bool last, bool noMoves)
+{
+    operation.state = !last ? OperationState::Queuing : noMoves ? OperationState::Done : OperationState::Running;
+    if (noMoves)
+        operation.finishedUnixMs = operation.createdUnixMs;
+    operation.updatedUnixMs = nowUnixMs();
+}
+
+std::string operationChunkReason(const Actor& actor, bool chunked, std::size_t queued, std::size_t planned)
+{
+    if (!chunked)
+        return actor.reason;
+    return actor.reason + (actor.reason.empty() ? "" : " ") + "(part " + std::to_string(queued) + "/"
+        + std::to_string(planned) + " moves)";
+}
+
+// A chunk after the first failed: the chunks before stay queued and run; say so in the record
+// (queued: the moves they hold) and to the caller.
+Error partlyQueued(MetadataStore& store, OperationRecord& operation, std::uint64_t operationRevision,
+    std::size_t queued, const Actor& actor, const Error& error)
+{
+    operation.migrations.resize(queued);
+    operation.state = OperationState::Running;
+    operation.error = "only " + std::to_string(queued) + " of " + std::to_string(operation.plannedMoves)
+        + " moves were queued: " + error.message;
+    (void)store.commit({ { { keys::operation(operation.id), encode(operation), operationRevision } }, std::nullopt,
+        std::nullopt, actor.name, operationKindName(operation.kind), actor.reason });
+    return makeError(error.code,
+        "operation " + operation.id + ": " + operation.error + "; the queued ones run, plan again for the rest");
+}
+
+// Commits the operation record, its migrations and its shard and node changes: in one commit
+// when the store takes that many mutations, else in chunks under one operation record that
+// stays "queuing" until the last chunk (docs/MIGRATIONS.md says what a crash between chunks
+// leaves). The first chunk carries the shard and node changes, so that a drained shard stops
+// receiving new spaces before any of its moves is queued.
+Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft draft, const Actor& actor)
+{
+    OperationRecord operation = newOperationRecord(draft, actor);
     const std::string action = operationKindName(draft.kind);
     const std::size_t limit = store.maxMutationsPerCommit();
     const std::size_t total = 1 + 2 * draft.moves.size() + draft.changes.size();
@@ -237,44 +298,18 @@ Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft dra
     std::uint64_t operationRevision = 0;
     bool first = true;
     while (first || next < draft.moves.size()) {
-        std::vector<Mutation> mutations(1);
-        if (first) {
-            for (auto& change : draft.changes)
-                mutations.push_back(std::move(change));
-        }
-        while (next < draft.moves.size() && mutations.size() + 2 <= limit) {
-            std::string migrationId;
-            auto [migration, space] = queueMove(draft.moves[next++], operation, draft, actor, migrationId);
-            mutations.push_back(std::move(migration));
-            mutations.push_back(std::move(space));
-            operation.migrations.push_back(migrationId);
-        }
+        std::vector<Mutation> mutations = nextOperationChunk(draft, operation, actor, first, limit, next);
         const bool last = next == draft.moves.size();
-        operation.state = !last   ? OperationState::Queuing
-            : draft.moves.empty() ? OperationState::Done
-                                  : OperationState::Running;
-        if (draft.moves.empty())
-            operation.finishedUnixMs = operation.createdUnixMs;
-        operation.updatedUnixMs = nowUnixMs();
+        markOperationChunk(operation, last, draft.moves.empty());
         mutations.front() = { keys::operation(operation.id), encode(operation), operationRevision };
-        const std::string reason = chunked ? actor.reason + (actor.reason.empty() ? "" : " ") + "(part "
-                + std::to_string(operation.migrations.size()) + "/" + std::to_string(draft.moves.size()) + " moves)"
-                                           : actor.reason;
+        const std::string reason
+            = operationChunkReason(actor, chunked, operation.migrations.size(), draft.moves.size());
         auto committed = store.commit({ mutations, std::nullopt, std::nullopt, actor.name, action, reason });
         if (!committed && first)
             return conflictWhilePlanning(committed.error(), action);
         if (!committed) {
-            // The chunks before stay queued and run; say so in the record and to the caller.
             const std::size_t queued = operation.migrations.size() - (mutations.size() - 1) / 2;
-            operation.migrations.resize(queued);
-            operation.state = OperationState::Running;
-            operation.error = "only " + std::to_string(queued) + " of " + std::to_string(draft.moves.size())
-                + " moves were queued: " + committed.error().message;
-            (void)store.commit({ { { keys::operation(operation.id), encode(operation), operationRevision } },
-                std::nullopt, std::nullopt, actor.name, action, actor.reason });
-            return makeError(committed.error().code,
-                "operation " + operation.id + ": " + operation.error
-                    + "; the queued ones run, plan again for the rest");
+            return partlyQueued(store, operation, operationRevision, queued, actor, committed.error());
         }
         operationRevision = *committed;
         first = false;

@@ -1,12 +1,12 @@
-// The phase steps of the migration executor (ARCHITECTURE §6): each reads what it needs, does
-// one idempotent transition and commits it (MigrationExecutor::transition). The scheduler that
-// runs them is in migration_executor.cpp; the copy and the repair are BackfillCopier and
-// RangeRepair.
+// MigrationPhases' implementation: a step per phase, the backfill's progress and the verify's
+// rounds, the cutover's fence, comparison, commit and abort as steps of their own.
+#include "core/migration/migration_phases.h"
+
 #include "core/migration/backfill_copier.h"
-#include "core/migration/executor_internal.h"
-#include "core/migration/migration_executor.h"
+#include "core/migration/fleet_facts.h"
 #include "core/migration/migration_requests.h"
 #include "core/migration/range_repair.h"
+#include "core/util/clock.h"
 #include "core/util/failpoint.h"
 
 #include <algorithm>
@@ -14,15 +14,89 @@
 
 namespace shardmap::core {
 
-using namespace executor_detail;
+namespace {
 
-// ---- the phases ------------------------------------------------------------------------------
-
-Result<MigrationExecutor::StepResult> MigrationExecutor::step(const std::string& id)
+// The phases' Prometheus families, one definition each (made at construction, so that they
+// exist from the first scrape).
+MetricHistogram& cutoverHoldMetric(MetricsRegistry& metrics)
 {
-    if (auto status = checkLease(); !status)
+    return metrics.histogram("shardmapd_cutover_write_hold_seconds",
+        "How long a committed cutover held the space's writes (fence to new owner)");
+}
+MetricCounter& backfillDocsMetric(MetricsRegistry& metrics)
+{
+    return metrics.counter("shardmapd_backfill_docs_total", "Documents the executor's backfills copied to targets");
+}
+
+constexpr std::chrono::milliseconds kVerifyPause { 50 };
+constexpr int kVerifyRounds = 5;
+
+// The same rows: live documents, tombstones (a lost delete would let an older write back in), and
+// the checksum over every row's content (an equal version with another body differs).
+bool sameContent(const SpaceStats& a, const SpaceStats& b)
+{
+    return a.liveDocs == b.liveDocs && a.tombstones == b.tombstones && a.checksum == b.checksum;
+}
+
+std::string describeStats(const SpaceStats& stats)
+{
+    return std::to_string(stats.liveDocs) + " docs, " + std::to_string(stats.tombstones) + " tombstones, checksum "
+        + std::to_string(stats.checksum);
+}
+
+VerificationFigures comparison(const SpaceStats& source, const SpaceStats& target, std::uint32_t rounds)
+{
+    return { nowUnixMs(), { source.liveDocs, source.tombstones, source.checksum },
+        { target.liveDocs, target.tombstones, target.checksum }, rounds, 0, sameContent(source, target) };
+}
+
+} // namespace
+
+bool beforeCutover(MigrationPhase phase)
+{
+    return phase == MigrationPhase::Queued || phase == MigrationPhase::DualWrite || phase == MigrationPhase::Backfill
+        || phase == MigrationPhase::Verify;
+}
+
+MigrationPhases::MigrationPhases(
+    MetadataStore& store, NodeClientPool& nodes, MigrationRecords& records, LeaseGuard lease, Options options)
+    : m_store(store)
+    , m_lease(std::move(lease))
+    , m_nodes(nodes, m_lease)
+    , m_records(records)
+    , m_options(std::move(options))
+{
+    if (m_options.metrics) {
+        (void)cutoverHoldMetric(*m_options.metrics);
+        (void)backfillDocsMetric(*m_options.metrics);
+    }
+}
+
+std::vector<CutoverTiming> MigrationPhases::cutoverTimings() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_cutovers;
+}
+
+void MigrationPhases::recordCutover(CutoverTiming timing)
+{
+    if (m_options.metrics && timing.committed)
+        cutoverHoldMetric(*m_options.metrics).observe(std::chrono::duration<double>(timing.held).count());
+    std::lock_guard lock(m_mutex);
+    m_cutovers.push_back(std::move(timing));
+}
+
+void MigrationPhases::log(LogLevel level, const std::string& message) const
+{
+    if (m_options.log)
+        m_options.log(level, message);
+}
+
+Result<MigrationPhases::StepResult> MigrationPhases::step(const std::string& id)
+{
+    if (auto status = m_lease.check(); !status)
         return status.error();
-    auto loaded = load(id);
+    auto loaded = m_records.load(id);
     if (!loaded)
         return loaded.error();
     Context& ctx = *loaded;
@@ -35,7 +109,8 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::step(const std::string&
         // The space is gone or belongs to another migration: touching nodes could harm it.
         m.error
             = ctx.space ? "space " + m.space + " no longer names this migration" : "space " + m.space + " was removed";
-        if (auto committed = transition(ctx, MigrationPhase::Failed, "failed", "migration-failed", m.error, false);
+        if (auto committed
+            = m_records.transition(ctx, MigrationPhase::Failed, "failed", "migration-failed", m.error, false);
             !committed)
             return committed.error();
         return StepResult { Next::Finished };
@@ -44,7 +119,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::step(const std::string&
         return beginAbort(ctx, MigrationPhase::Cancelled, "cancelled by request");
     if (m.paused && beforeCutover(m.phase)) {
         if (m.status != "paused") {
-            if (auto status = updateMigration(ctx, [](MigrationRecord& r) { r.status = "paused"; }); !status)
+            if (auto status = m_records.updateMigration(ctx, [](MigrationRecord& r) { r.status = "paused"; }); !status)
                 return status.error();
         }
         return StepResult { Next::Wait, m_options.poll };
@@ -66,7 +141,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::step(const std::string&
 // The target's node cannot be reached to check its room: the migration waits (retried with
 // backoff, the reason in its record) for settings.startRetrySeconds from the first such attempt,
 // then fails saying so (issue 14: a node restarting must not fail the migrations queued to it).
-Result<MigrationExecutor::StepResult> MigrationExecutor::waitToStart(Context& ctx, const Error& why)
+Result<MigrationPhases::StepResult> MigrationPhases::waitToStart(Context& ctx, const Error& why)
 {
     MigrationRecord& m = ctx.m();
     const std::int64_t now = nowUnixMs();
@@ -77,7 +152,8 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::waitToStart(Context& ct
             "preflight at start: " + why.message + " (for " + std::to_string((now - since) / 1000)
                 + " s; start-retry-seconds is " + std::to_string(ctx.settings.startRetrySeconds) + ")");
     if (!m.startBlockedUnixMs) {
-        if (auto status = updateMigration(ctx, [&](MigrationRecord& r) { r.startBlockedUnixMs = since; }); !status)
+        if (auto status = m_records.updateMigration(ctx, [&](MigrationRecord& r) { r.startBlockedUnixMs = since; });
+            !status)
             return status.error();
     }
     return makeError(ErrorCode::Unavailable,
@@ -85,7 +161,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::waitToStart(Context& ct
             + std::to_string((limit - (now - since)) / 1000) + " s more");
 }
 
-Result<MigrationExecutor::StepResult> MigrationExecutor::startMigration(Context& ctx)
+Result<MigrationPhases::StepResult> MigrationPhases::startMigration(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
     SpaceRecord& sp = ctx.sp();
@@ -93,7 +169,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::startMigration(Context&
     auto map = readMapSnapshot(m_store);
     if (!map)
         return map.error();
-    const auto facts = gatherPreflightFacts(*map, m_nodes, m.space, m.target);
+    const auto facts = gatherPreflightFacts(*map, m_nodes.pool(), m.space, m.target);
     if (auto status = preflightMigration(*map, m.space, m.target, facts, m.id); !status) {
         if (status.error().code == ErrorCode::Unavailable)
             return waitToStart(ctx, status.error());
@@ -104,7 +180,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::startMigration(Context&
             "space " + m.space + " is on " + sp.shard + " now, not on the migration's source " + m.source);
     const std::uint64_t epoch = sp.epoch + 1;
     // The target accepts the new epoch before any router can know it.
-    if (auto status = own(ctx, m.target, SpaceRole::MigrationTarget, epoch); !status)
+    if (auto status = m_nodes.own(ctx, m.target, SpaceRole::MigrationTarget, epoch); !status)
         return status.error();
     if (auto status = failpoint("migration.start.target_owned"); !status)
         return status.error();
@@ -113,7 +189,8 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::startMigration(Context&
     m.startedUnixMs = nowUnixMs();
     m.startBlockedUnixMs = 0;
     m.error.clear();
-    if (auto committed = transition(ctx, MigrationPhase::DualWrite, "dual writing", "migration-dual-write"); !committed)
+    if (auto committed = m_records.transition(ctx, MigrationPhase::DualWrite, "dual writing", "migration-dual-write");
+        !committed)
         return committed.error();
     if (auto status = failpoint("migration.dual_write.committed"); !status)
         return status.error();
@@ -123,15 +200,15 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::startMigration(Context&
     return StepResult {};
 }
 
-Result<MigrationExecutor::StepResult> MigrationExecutor::enterBackfill(Context& ctx)
+Result<MigrationPhases::StepResult> MigrationPhases::enterBackfill(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
     SpaceRecord& sp = ctx.sp();
     // Once the source holds the new epoch, every write it accepts came from a router that knows
     // the target and writes it there too: from here on the backfill cannot miss a change.
-    if (auto status = own(ctx, m.source, SpaceRole::Owner, sp.epoch); !status)
+    if (auto status = m_nodes.own(ctx, m.source, SpaceRole::Owner, sp.epoch); !status)
         return status.error();
-    if (auto status = own(ctx, m.target, SpaceRole::MigrationTarget, sp.epoch); !status)
+    if (auto status = m_nodes.own(ctx, m.target, SpaceRole::MigrationTarget, sp.epoch); !status)
         return status.error();
     if (auto status = failpoint("migration.dual_write.owned"); !status)
         return status.error();
@@ -139,25 +216,27 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::enterBackfill(Context& 
         return beginAbort(ctx, MigrationPhase::Failed,
             "the cutover aborted " + std::to_string(m.cutoverAborts) + " times in a row; last: " + m.error);
     if (m.backfilled) {
-        if (auto committed = transition(ctx, MigrationPhase::Verify, "verifying", "migration-backfill"); !committed)
+        if (auto committed = m_records.transition(ctx, MigrationPhase::Verify, "verifying", "migration-backfill");
+            !committed)
             return committed.error();
         return StepResult {};
     }
-    auto stats = statsOf(ctx, m.source);
+    auto stats = m_nodes.statsOf(ctx, m.source);
     if (!stats)
         return stats.error();
     m.progress.docsTotal = stats->liveDocs + stats->tombstones;
     m.progress.bytesTotal = stats->bytesEstimate;
-    if (auto committed = transition(ctx, MigrationPhase::Backfill, "copying", "migration-backfill"); !committed)
+    if (auto committed = m_records.transition(ctx, MigrationPhase::Backfill, "copying", "migration-backfill");
+        !committed)
         return committed.error();
     return StepResult {};
 }
 
-Result<MigrationExecutor::StepResult> MigrationExecutor::backfill(Context& ctx)
+Result<MigrationPhases::StepResult> MigrationPhases::backfill(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
     const std::uint64_t epoch = ctx.sp().epoch;
-    auto ends = copyEnds(ctx);
+    auto ends = m_nodes.copyEnds(ctx);
     if (!ends)
         return ends.error();
     const std::string targetShard = m.target;
@@ -167,46 +246,11 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::backfill(Context& ctx)
     options.throttle = [&] {
         return m.throttleDocsPerSecond > 0 ? m.throttleDocsPerSecond : ctx.settings.defaultThrottleDocsPerSecond;
     };
-    options.checkLease = [this] { return checkLease(); };
-    options.reownTarget = [&] { return own(ctx, targetShard, SpaceRole::MigrationTarget, epoch); };
+    options.checkLease = [this] { return m_lease.check(); };
+    options.reownTarget = [&] { return m_nodes.own(ctx, targetShard, SpaceRole::MigrationTarget, epoch); };
     std::uint64_t counted = m.progress.docsDone;
-    options.saveProgress = [&](const CopyProgress& progress, bool final) -> Result<bool> {
-        if (m_options.metrics && progress.docsDone > counted) {
-            executor_detail::backfillDocsMetric(*m_options.metrics).add(progress.docsDone - counted);
-            counted = progress.docsDone;
-        }
-        auto saved = updateMigration(ctx, [&](MigrationRecord& r) {
-            r.progress.cursor = progress.cursor;
-            r.progress.docsDone = progress.docsDone;
-            r.progress.bytesDone = progress.bytesDone;
-            r.progress.docsTotal = std::max(r.progress.docsTotal, progress.docsDone);
-            r.progress.bytesTotal = std::max(r.progress.bytesTotal, progress.bytesDone);
-            r.progress.docsPerSecond = progress.docsPerSecond;
-            r.progress.etaSeconds = progress.docsPerSecond > 0
-                ? static_cast<std::int64_t>(
-                    static_cast<double>(r.progress.docsTotal - progress.docsDone) / progress.docsPerSecond)
-                : -1;
-            if (final) {
-                r.progress.etaSeconds = 0;
-                r.backfilled = true;
-            }
-            r.error.clear();
-            r.status = final ? "copied" : "copying";
-        });
-        if (!saved)
-            return saved.error();
-        if (final)
-            return false;
-        // A request that arrived meanwhile (pause, cancel) is handled by the next step; a new
-        // throttle applies from here.
-        if (m.paused || m.cancelRequested || m.aborting)
-            return true;
-        if (auto settings
-            = readOne<MigrationSettings>(m_store, std::string(keys::kMigrationSettings), &decodeMigrationSettings);
-            settings && *settings)
-            ctx.settings = (*settings)->value;
-        return false;
-    };
+    options.saveProgress
+        = [&](const CopyProgress& progress, bool final) { return saveBackfillProgress(ctx, progress, final, counted); };
     BackfillCopier copier(std::move(options));
     auto copied
         = copier.run({ m.progress.cursor, m.progress.docsDone, m.progress.bytesDone, m.progress.docsPerSecond });
@@ -219,36 +263,73 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::backfill(Context& ctx)
         return StepResult {};
     if (auto status = failpoint("migration.backfill.done"); !status)
         return status.error();
-    if (auto committed = transition(ctx, MigrationPhase::Verify, "verifying", "migration-verify"); !committed)
+    if (auto committed = m_records.transition(ctx, MigrationPhase::Verify, "verifying", "migration-verify"); !committed)
         return committed.error();
     log(LogLevel::Info,
         "migration " + m.id + ": copied " + std::to_string(copied->progress.docsDone) + " rows of " + m.space);
     return StepResult {};
 }
 
-Result<std::uint64_t> MigrationExecutor::repairByRange(Context& ctx, bool& targetOnly)
+namespace {
+
+// The copy's progress as the migration record shows it (the console's bar and ETA).
+void applyCopyProgress(MigrationRecord& r, const CopyProgress& progress, bool final)
 {
-    auto ends = copyEnds(ctx);
+    r.progress.cursor = progress.cursor;
+    r.progress.docsDone = progress.docsDone;
+    r.progress.bytesDone = progress.bytesDone;
+    r.progress.docsTotal = std::max(r.progress.docsTotal, progress.docsDone);
+    r.progress.bytesTotal = std::max(r.progress.bytesTotal, progress.bytesDone);
+    r.progress.docsPerSecond = progress.docsPerSecond;
+    r.progress.etaSeconds = progress.docsPerSecond > 0 ? static_cast<std::int64_t>(
+                                static_cast<double>(r.progress.docsTotal - progress.docsDone) / progress.docsPerSecond)
+                                                       : -1;
+    if (final) {
+        r.progress.etaSeconds = 0;
+        r.backfilled = true;
+    }
+    r.error.clear();
+    r.status = final ? "copied" : "copying";
+}
+
+} // namespace
+
+// Saves the copy's progress (counted: the documents already added to the metric); true when a
+// request that arrived meanwhile stops the copy.
+Result<bool> MigrationPhases::saveBackfillProgress(
+    Context& ctx, const CopyProgress& progress, bool final, std::uint64_t& counted)
+{
+    if (m_options.metrics && progress.docsDone > counted) {
+        backfillDocsMetric(*m_options.metrics).add(progress.docsDone - counted);
+        counted = progress.docsDone;
+    }
+    if (auto saved = m_records.updateMigration(ctx, [&](MigrationRecord& r) { applyCopyProgress(r, progress, final); });
+        !saved)
+        return saved.error();
+    if (final)
+        return false;
+    // A request that arrived meanwhile (pause, cancel) is handled by the next step; a new
+    // throttle applies from here.
+    const MigrationRecord& m = ctx.m();
+    if (m.paused || m.cancelRequested || m.aborting)
+        return true;
+    if (auto settings
+        = readVersioned<MigrationSettings>(m_store, std::string(keys::kMigrationSettings), &decodeMigrationSettings);
+        settings && *settings)
+        ctx.settings = (*settings)->value;
+    return false;
+}
+
+Result<std::uint64_t> MigrationPhases::repairByRange(Context& ctx, bool& targetOnly)
+{
+    auto ends = m_nodes.copyEnds(ctx);
     if (!ends)
         return ends.error();
-    const RangeRepair repair { std::move(*ends), [this] { return checkLease(); } };
+    const RangeRepair repair { std::move(*ends), [this] { return m_lease.check(); } };
     return repair.run(targetOnly);
 }
 
-Result<SpaceCopyEnds> MigrationExecutor::copyEnds(const Context& ctx)
-{
-    const MigrationRecord& m = ctx.migration.value;
-    auto source = clientFor(ctx, m.source);
-    if (!source)
-        return source.error();
-    auto target = clientFor(ctx, m.target);
-    if (!target)
-        return target.error();
-    return SpaceCopyEnds { *source, m.source, *target, m.target, m.space, ctx.space->value.epoch,
-        ctx.settings.backfillBatch };
-}
-
-Result<MigrationExecutor::StepResult> MigrationExecutor::verify(Context& ctx)
+Result<MigrationPhases::StepResult> MigrationPhases::verify(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
     if (m.rolledBack) {
@@ -256,62 +337,76 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::verify(Context& ctx)
         // (its cutover's fence, at the epoch the cutover committed) can have left it fenced, and
         // then its repairs and the dual writes would be refused on every retry. Idempotent, as
         // in the cleanup's window.
-        if (auto status = own(ctx, m.target, SpaceRole::MigrationTarget, ctx.sp().epoch); !status)
+        if (auto status = m_nodes.own(ctx, m.target, SpaceRole::MigrationTarget, ctx.sp().epoch); !status)
             return status.error();
     }
-    std::string difference;
-    for (int round = 0; round < kVerifyRounds; ++round) {
-        auto source = statsOf(ctx, m.source);
-        if (!source)
-            return source.error();
-        auto target = statsOf(ctx, m.target);
-        if (!target)
-            return target.error();
-        ctx.verification = comparison(*source, *target, round + 1);
-        if (sameContent(*source, *target)) {
-            difference.clear();
-            break;
-        }
-        difference = "source " + describeStats(*source) + ", target " + describeStats(*target);
-        std::this_thread::sleep_for(kVerifyPause);
-    }
-    if (!difference.empty()) {
+    auto difference = compareRounds(ctx);
+    if (!difference)
+        return difference.error();
+    if (!difference->empty()) {
         bool targetOnly = false;
         auto repaired = repairByRange(ctx, targetOnly);
         if (!repaired && targetOnly)
             return beginAbort(ctx, MigrationPhase::Failed, repaired.error().message);
         if (!repaired)
             return repaired.error();
-        if (*repaired > 0) {
-            // Documents the target lacked or had older: a dual write it missed, or one still on
-            // its way (the walk cannot tell them apart). Either way the target has them now; the
-            // cutover compares exactly once the source holds its writes.
-            const std::uint64_t docs = *repaired;
-            if (auto status = updateMigration(ctx,
-                    [&](MigrationRecord& r) {
-                        r.repairs += 1;
-                        r.repairedDocs += docs;
-                    });
-                !status)
-                return status.error();
-            log(LogLevel::Info,
-                "migration " + m.id + ": verify copied " + std::to_string(docs) + " documents again (" + difference
-                    + ")");
-        }
+        if (auto status = noteRepair(ctx, *repaired, *difference); !status)
+            return status.error();
     }
     if (auto status = failpoint("migration.verify.done"); !status)
         return status.error();
-    if (auto committed = transition(ctx, MigrationPhase::Cutover, "cutting over", "migration-cutover-start");
+    if (auto committed = m_records.transition(ctx, MigrationPhase::Cutover, "cutting over", "migration-cutover-start");
         !committed)
         return committed.error();
     return StepResult {};
 }
 
-Result<MigrationExecutor::StepResult> MigrationExecutor::cutover(Context& ctx)
+// Compares the source's and the target's aggregates up to kVerifyRounds times while dual writes
+// settle; the difference last seen, empty once they match.
+Result<std::string> MigrationPhases::compareRounds(Context& ctx)
+{
+    const MigrationRecord& m = ctx.m();
+    std::string difference;
+    for (int round = 0; round < kVerifyRounds; ++round) {
+        auto source = m_nodes.statsOf(ctx, m.source);
+        if (!source)
+            return source.error();
+        auto target = m_nodes.statsOf(ctx, m.target);
+        if (!target)
+            return target.error();
+        ctx.verification = comparison(*source, *target, round + 1);
+        if (sameContent(*source, *target))
+            return std::string();
+        difference = "source " + describeStats(*source) + ", target " + describeStats(*target);
+        std::this_thread::sleep_for(kVerifyPause);
+    }
+    return difference;
+}
+
+Status MigrationPhases::noteRepair(Context& ctx, std::uint64_t docs, const std::string& difference)
+{
+    if (docs == 0)
+        return {};
+    // Documents the target lacked or had older: a dual write it missed, or one still on its way
+    // (the walk cannot tell them apart). Either way the target has them now; the cutover compares
+    // exactly once the source holds its writes.
+    if (auto status = m_records.updateMigration(ctx,
+            [&](MigrationRecord& r) {
+                r.repairs += 1;
+                r.repairedDocs += docs;
+            });
+        !status)
+        return status;
+    log(LogLevel::Info,
+        "migration " + ctx.m().id + ": verify copied " + std::to_string(docs) + " documents again (" + difference
+            + ")");
+    return {};
+}
+
+Result<MigrationPhases::StepResult> MigrationPhases::cutover(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
-    SpaceRecord& sp = ctx.sp();
-    const std::uint64_t epoch = sp.epoch;
+    const std::uint64_t epoch = ctx.sp().epoch;
     const std::uint64_t next = epoch + 1;
     const auto started = std::chrono::steady_clock::now();
     const auto deadline = started + std::chrono::milliseconds(ctx.settings.cutoverTimeoutMs);
@@ -319,35 +414,19 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cutover(Context& ctx)
         return status.error();
     // Hold the source's writes: it refuses every epoch below next, and a router cannot push it
     // back (it only pushes epochs the map has, and the map still has epoch).
-    if (auto status = own(ctx, m.source, SpaceRole::Fenced, next); !status)
+    if (auto status = m_nodes.own(ctx, m.source, SpaceRole::Fenced, next); !status)
         return status.error();
     if (auto status = failpoint("migration.cutover.fenced"); !status)
         return status.error();
     // Writes the source took before the fence may still be on their way to the target.
     ctx.fencedAt = started;
-    std::string difference;
-    std::uint32_t rounds = 0;
-    for (;;) {
-        auto source = statsOf(ctx, m.source);
-        auto target = source ? statsOf(ctx, m.target) : Result<SpaceStats>(source.error());
-        if (source && target)
-            ctx.verification = comparison(*source, *target, ++rounds);
-        if (source && target && sameContent(*source, *target)) {
-            difference.clear();
-            break;
-        }
-        difference = !source ? source.error().message
-            : !target        ? target.error().message
-                             : "source " + describeStats(*source) + ", target " + describeStats(*target);
-        if (std::chrono::steady_clock::now() >= deadline)
-            return abortCutover(ctx, next, "source and target differ with writes held: " + difference);
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
+    if (const std::string difference = awaitSameContent(ctx, deadline); !difference.empty())
+        return abortCutover(ctx, next, "source and target differ with writes held: " + difference);
     const bool window = !m.rolledBack && ctx.settings.rollbackWindowSeconds > 0;
     if (window) {
         // The old source follows the new owner during the rollback window, so a rollback needs no
         // backfill; it still refuses the old epoch.
-        if (auto status = own(ctx, m.source, SpaceRole::MigrationTarget, next); !status)
+        if (auto status = m_nodes.own(ctx, m.source, SpaceRole::MigrationTarget, next); !status)
             return abortCutover(ctx, next, status.error().message);
     }
     if (std::chrono::steady_clock::now() >= deadline)
@@ -355,26 +434,71 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cutover(Context& ctx)
             ctx, next, "the cutover took longer than " + std::to_string(ctx.settings.cutoverTimeoutMs) + " ms");
     if (auto status = failpoint("migration.cutover.before_commit"); !status)
         return status.error();
+    return commitCutover(ctx, epoch, window, started, deadline);
+}
+
+// Compares source and target with the source's writes held until they hold the same rows or the
+// deadline passes; the difference last seen (a read error counts as one), empty once they match.
+std::string MigrationPhases::awaitSameContent(Context& ctx, std::chrono::steady_clock::time_point deadline)
+{
+    const MigrationRecord& m = ctx.m();
+    std::uint32_t rounds = 0;
+    for (;;) {
+        auto source = m_nodes.statsOf(ctx, m.source);
+        auto target = source ? m_nodes.statsOf(ctx, m.target) : Result<SpaceStats>(source.error());
+        if (source && target)
+            ctx.verification = comparison(*source, *target, ++rounds);
+        if (source && target && sameContent(*source, *target))
+            return {};
+        std::string difference = !source ? source.error().message
+            : !target                    ? target.error().message
+                                         : "source " + describeStats(*source) + ", target " + describeStats(*target);
+        if (std::chrono::steady_clock::now() >= deadline)
+            return difference;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+}
+
+namespace {
+
+// The records as the cutover leaves them: the space on the target at the next epoch, the old
+// source following it while the rollback window is open, the migration cleaning up.
+void applyCutover(MigrationContext& ctx, std::uint64_t next, bool window, const std::string& oldSource)
+{
+    SpaceRecord& sp = ctx.sp();
+    MigrationRecord& m = ctx.m();
+    sp.shard = m.target;
+    sp.epoch = next;
+    sp.target = window ? oldSource : std::string();
+    sp.phase = MigrationPhase::Cleanup;
+    m.phase = MigrationPhase::Cleanup;
+    m.cutoverUnixMs = nowUnixMs();
+    m.cutoverAborts = 0;
+    m.error.clear();
+    m.status = window ? "cut over; rollback possible for " + std::to_string(ctx.settings.rollbackWindowSeconds) + " s"
+                      : "cut over; removing the old copy";
+}
+
+} // namespace
+
+// Commits the cutover (the space's new owner and epoch), once more on top of a concurrent
+// change that left the space as the cutover found it; aborts it when the space changed.
+Result<MigrationPhases::StepResult> MigrationPhases::commitCutover(Context& ctx, std::uint64_t epoch, bool window,
+    std::chrono::steady_clock::time_point started, std::chrono::steady_clock::time_point deadline)
+{
+    MigrationRecord& m = ctx.m();
+    const std::uint64_t next = epoch + 1;
     const std::string oldSource = m.source;
     for (int attempt = 0;; ++attempt) {
-        sp.shard = m.target;
-        sp.epoch = next;
-        sp.target = window ? oldSource : std::string();
-        sp.phase = MigrationPhase::Cleanup;
-        m.phase = MigrationPhase::Cleanup;
-        m.cutoverUnixMs = nowUnixMs();
-        m.cutoverAborts = 0;
-        m.error.clear();
-        m.status = window
-            ? "cut over; rollback possible for " + std::to_string(ctx.settings.rollbackWindowSeconds) + " s"
-            : "cut over; removing the old copy";
-        auto committed = commit(ctx, true, m.rolledBack ? "migration-rollback-cutover" : "migration-cutover", "");
+        applyCutover(ctx, next, window, oldSource);
+        auto committed
+            = m_records.commit(ctx, true, m.rolledBack ? "migration-rollback-cutover" : "migration-cutover", "");
         if (committed)
-            break;
+            return finishCutover(ctx, next, started);
         if (committed.error().code != ErrorCode::Conflict || attempt > 0
             || std::chrono::steady_clock::now() >= deadline) {
             if (committed.error().code == ErrorCode::Conflict) {
-                auto fresh = load(m.id);
+                auto fresh = m_records.load(m.id);
                 if (!fresh)
                     return fresh.error();
                 return abortCutover(*fresh, next, "the space changed during the cutover");
@@ -385,7 +509,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cutover(Context& ctx)
         }
         // Someone changed the records meanwhile (a pause, a throttle): commit on top of theirs if
         // the space is still as the cutover left it.
-        auto fresh = load(m.id);
+        auto fresh = m_records.load(m.id);
         if (!fresh)
             return fresh.error();
         if (!fresh->ownsSpace() || fresh->sp().epoch != epoch || fresh->sp().shard != oldSource
@@ -393,12 +517,19 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cutover(Context& ctx)
             return abortCutover(*fresh, next, "the space changed during the cutover");
         ctx = std::move(*fresh);
     }
+}
+
+// After the cutover's commit: the new owner is told, the write hold recorded and logged.
+Result<MigrationPhases::StepResult> MigrationPhases::finishCutover(
+    Context& ctx, std::uint64_t next, std::chrono::steady_clock::time_point started)
+{
+    const MigrationRecord& m = ctx.m();
     const auto held = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
     if (auto status = failpoint("migration.cutover.committed"); !status)
         return status.error();
     // Routers that still write with the old epoch are refused, re-read the map and push this
     // ownership themselves if this call is late or lost.
-    if (auto status = own(ctx, m.target, SpaceRole::Owner, next); !status)
+    if (auto status = m_nodes.own(ctx, m.target, SpaceRole::Owner, next); !status)
         log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
     recordCutover({ m.id, held, true });
     // The phase line (cutover -> cleanup) of this commit, which is not a transition().
@@ -409,7 +540,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cutover(Context& ctx)
     return StepResult {};
 }
 
-Result<MigrationExecutor::StepResult> MigrationExecutor::abortCutover(
+Result<MigrationPhases::StepResult> MigrationPhases::abortCutover(
     Context& ctx, std::uint64_t fenceEpoch, const std::string& why)
 {
     MigrationRecord& m = ctx.m();
@@ -438,14 +569,14 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::abortCutover(
     m.notBeforeUnixMs = nowUnixMs() + 1000LL * (1 << attempts);
     m.cutoverAborts = aborts;
     m.error = "cutover aborted: " + why;
-    if (auto committed = transition(
+    if (auto committed = m_records.transition(
             ctx, MigrationPhase::DualWrite, "dual writing; cutover retried later", "migration-cutover-abort", why);
         !committed)
         return committed.error();
     // Dual writes the target misses until it is told are repaired by the verify that comes next.
-    if (auto status = own(ctx, m.target, SpaceRole::MigrationTarget, sp.epoch); !status)
+    if (auto status = m_nodes.own(ctx, m.target, SpaceRole::MigrationTarget, sp.epoch); !status)
         log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe());
-    if (auto status = own(ctx, m.source, SpaceRole::Owner, sp.epoch); !status)
+    if (auto status = m_nodes.own(ctx, m.source, SpaceRole::Owner, sp.epoch); !status)
         log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
     recordCutover({ m.id,
         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started), false });
@@ -453,7 +584,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::abortCutover(
     return StepResult { Next::Wait, std::chrono::milliseconds(1000LL * (1 << attempts)) };
 }
 
-Result<MigrationExecutor::StepResult> MigrationExecutor::rollback(Context& ctx)
+Result<MigrationPhases::StepResult> MigrationPhases::rollback(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
     // The old source has followed every write since the cutover: moving back is a cutover in the
@@ -462,7 +593,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::rollback(Context& ctx)
     m.rolledBack = true;
     m.rollbackRequested = false;
     m.backfilled = true;
-    if (auto committed = transition(ctx, MigrationPhase::Verify, "rolling back: verifying " + m.target,
+    if (auto committed = m_records.transition(ctx, MigrationPhase::Verify, "rolling back: verifying " + m.target,
             "migration-rollback", "rollback requested");
         !committed)
         return committed.error();
@@ -470,7 +601,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::rollback(Context& ctx)
     return StepResult {};
 }
 
-Result<MigrationExecutor::StepResult> MigrationExecutor::cleanup(Context& ctx)
+Result<MigrationPhases::StepResult> MigrationPhases::cleanup(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
     SpaceRecord& sp = ctx.sp();
@@ -479,9 +610,9 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cleanup(Context& ctx)
         const std::int64_t now = nowUnixMs();
         if (now < due) {
             // Idempotent: a restarted executor makes sure both nodes hold their roles.
-            if (auto status = own(ctx, m.target, SpaceRole::Owner, sp.epoch); !status)
+            if (auto status = m_nodes.own(ctx, m.target, SpaceRole::Owner, sp.epoch); !status)
                 return status.error();
-            if (auto status = own(ctx, m.source, SpaceRole::MigrationTarget, sp.epoch); !status)
+            if (auto status = m_nodes.own(ctx, m.source, SpaceRole::MigrationTarget, sp.epoch); !status)
                 log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe());
             return StepResult { Next::Wait, std::chrono::milliseconds(std::min<std::int64_t>(due - now, 60000)) };
         }
@@ -489,17 +620,17 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cleanup(Context& ctx)
         sp.epoch += 1;
         sp.target.clear();
         m.status = "removing the old copy from " + m.source;
-        if (auto committed = commit(ctx, true, "migration-close-rollback-window", ""); !committed)
+        if (auto committed = m_records.commit(ctx, true, "migration-close-rollback-window", ""); !committed)
             return committed.error();
     }
-    if (auto status = own(ctx, m.target, SpaceRole::Owner, sp.epoch); !status)
+    if (auto status = m_nodes.own(ctx, m.target, SpaceRole::Owner, sp.epoch); !status)
         log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
-    auto dropped = removeCopy(ctx, m.source, "migration.cleanup.before_drop");
+    auto dropped = m_nodes.removeCopy(ctx, m.source, "migration.cleanup.before_drop");
     if (!dropped)
         return dropped.error();
     sp.migrationId.clear();
     sp.target.clear();
-    if (auto committed = transition(ctx, m.rolledBack ? MigrationPhase::Cancelled : MigrationPhase::Done,
+    if (auto committed = m_records.transition(ctx, m.rolledBack ? MigrationPhase::Cancelled : MigrationPhase::Done,
             m.rolledBack ? "rolled back; " + m.space + " is on " + m.target + " again"
                          : "done; removed " + std::to_string(*dropped) + " rows from " + m.source,
             "migration-done");
@@ -509,40 +640,11 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::cleanup(Context& ctx)
     return StepResult { Next::Finished };
 }
 
-Result<std::uint64_t> MigrationExecutor::removeCopy(Context& ctx, const std::string& shard, const char* failpointName)
-{
-    const MigrationRecord& m = ctx.m();
-    // Fenced at the current epoch before deleting: a router that still writes there with an old
-    // epoch can no longer put documents back.
-    if (auto status = own(ctx, shard, SpaceRole::Fenced, ctx.sp().epoch); !status)
-        return status.error();
-    if (auto status = failpoint(failpointName); !status)
-        return status.error();
-    auto client = clientFor(ctx, shard);
-    if (!client)
-        return client.error();
-    // In bounded calls, each with a deadline, the lease checked before each: a replica that lost
-    // the lease stops deleting, and the node deletes only while the space is fenced at this epoch.
-    std::uint64_t total = 0;
-    for (;;) {
-        if (auto status = checkLease(); !status)
-            return status.error();
-        auto dropped
-            = (*client)->dropSpace(shard, m.space, ctx.sp().epoch, ctx.settings.cleanupRowsPerSecond, kDropRowsPerCall);
-        if (!dropped)
-            return makeError(dropped.error().code,
-                "removing the copy of " + m.space + " from " + shard + ": " + dropped.error().message);
-        total += dropped->deleted;
-        if (dropped->done)
-            return total;
-    }
-}
-
-Result<MigrationExecutor::StepResult> MigrationExecutor::beginAbort(
+Result<MigrationPhases::StepResult> MigrationPhases::beginAbort(
     Context& ctx, MigrationPhase endPhase, const std::string& why)
 {
     log(LogLevel::Info, "migration " + ctx.m().id + ": stopping (" + migrationPhaseName(endPhase) + "): " + why);
-    if (auto status = updateMigration(ctx,
+    if (auto status = m_records.updateMigration(ctx,
             [&](MigrationRecord& r) {
                 r.aborting = true;
                 r.abortPhase = endPhase;
@@ -554,7 +656,7 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::beginAbort(
     return StepResult {};
 }
 
-Result<MigrationExecutor::StepResult> MigrationExecutor::abort(Context& ctx)
+Result<MigrationPhases::StepResult> MigrationPhases::abort(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
     const bool owns = ctx.ownsSpace();
@@ -563,20 +665,20 @@ Result<MigrationExecutor::StepResult> MigrationExecutor::abort(Context& ctx)
         // Stop dual writes: a new epoch without a target; routers with the old one are refused.
         ctx.sp().epoch += 1;
         ctx.sp().target.clear();
-        if (auto committed = commit(ctx, true, "migration-abort", m.status); !committed)
+        if (auto committed = m_records.commit(ctx, true, "migration-abort", m.status); !committed)
             return committed.error();
     }
     if (owns && targetMayHaveDocs) {
-        if (auto status = own(ctx, m.source, SpaceRole::Owner, ctx.sp().epoch); !status)
+        if (auto status = m_nodes.own(ctx, m.source, SpaceRole::Owner, ctx.sp().epoch); !status)
             log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
         if (ctx.shards.contains(m.target)) {
-            if (auto dropped = removeCopy(ctx, m.target, "migration.abort.before_drop"); !dropped)
+            if (auto dropped = m_nodes.removeCopy(ctx, m.target, "migration.abort.before_drop"); !dropped)
                 return dropped.error();
         }
     }
     if (owns)
         ctx.sp().migrationId.clear();
-    if (auto committed = transition(ctx, m.abortPhase,
+    if (auto committed = m_records.transition(ctx, m.abortPhase,
             (m.abortPhase == MigrationPhase::Cancelled ? "cancelled; " : "failed; ") + m.space + " stays on "
                 + m.source,
             "migration-" + std::string(migrationPhaseName(m.abortPhase)), m.error, owns);

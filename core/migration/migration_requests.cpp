@@ -1,3 +1,5 @@
+// MigrationRequests' implementation: the preflight, queueing one migration, pause, resume,
+// throttle, cancel, abandon and rollback, and the migration settings with their ranges.
 #include "core/migration/migration_requests.h"
 
 #include "core/map/space_placement.h"

@@ -1,3 +1,5 @@
+// OperationFinisher's implementation: an operation's outcome from its migrations' phases, the
+// shards and node it retires, and the fenced commit that ends it.
 #include "core/migration/operation_finisher.h"
 
 #include "core/migration/fleet_facts.h"
@@ -25,8 +27,11 @@ bool OperationFinisher::needsFinishing(const OperationRecord& op, std::uint64_t 
     return now - seen->second.second > m_options.abandonedQueuing;
 }
 
-std::optional<OperationFinisher::Outcome> OperationFinisher::outcome(
-    const MapSnapshot& map, OperationRecord op, std::int64_t nowUnixMs)
+namespace {
+
+// The operation's migrations that ended without their move (missing, failed or cancelled);
+// nullopt while one still runs.
+std::optional<std::vector<std::string>> migrationsNotDone(const MapSnapshot& map, const OperationRecord& op)
 {
     std::vector<std::string> failed;
     for (const auto& migrationId : op.migrations) {
@@ -35,51 +40,83 @@ std::optional<OperationFinisher::Outcome> OperationFinisher::outcome(
             || found->second.value.phase == MigrationPhase::Cancelled)
             failed.push_back(migrationId);
         else if (found->second.value.phase != MigrationPhase::Done)
-            return std::nullopt; // still running
+            return std::nullopt;
     }
+    return failed;
+}
+
+// The error of an operation whose writer stopped queuing its moves: how many were queued and
+// ran, and the error it had.
+std::string interruptedQueuingError(const OperationRecord& op, std::size_t failed)
+{
+    const std::string& earlier = op.error;
+    return "interrupted while queuing: " + std::to_string(op.migrations.size()) + " of "
+        + std::to_string(op.plannedMoves) + " moves were queued"
+        + (failed == 0 ? " (and ran)" : " (" + std::to_string(failed) + " of them did not finish)")
+        + "; plan again for the rest" + (earlier.empty() ? "" : "; " + earlier);
+}
+
+// The shard retired, once the operation emptied it; one that still holds spaces stays, and the
+// operation says so.
+void retireEmptiedShard(
+    const MapSnapshot& map, const std::string& shardId, OperationRecord& op, std::vector<Mutation>& retirements)
+{
+    const auto shard = map.shards.find(shardId);
+    if (shard == map.shards.end() || shard->second.value.state == ShardState::Retired)
+        return;
+    if (!map.spacesOn(shardId).empty()) {
+        op.error = "shard " + shardId + " still has spaces; not retired";
+        return;
+    }
+    ShardRecord retired = shard->second.value;
+    retired.state = ShardState::Retired;
+    retirements.push_back({ keys::shard(shardId), encode(retired), shard->second.modRevision });
+}
+
+// What a done operation retires: a merge its emptied shard, a retire-node the node's shards and
+// then, when they all could be, the node.
+std::vector<Mutation> retirementsOf(const MapSnapshot& map, OperationRecord& op)
+{
+    std::vector<Mutation> retirements;
+    if (op.kind == OperationKind::Merge)
+        retireEmptiedShard(map, op.subject, op, retirements);
+    if (op.kind == OperationKind::RetireNode) {
+        for (const auto* shard : map.shardsOn(op.subject))
+            retireEmptiedShard(map, shard->id, op, retirements);
+        const auto node = map.nodes.find(op.subject);
+        if (node != map.nodes.end() && op.error.empty()) {
+            NodeRecord retired = node->second.value;
+            retired.retired = true;
+            retirements.push_back({ keys::node(op.subject), encode(retired), node->second.modRevision });
+        }
+    }
+    return retirements;
+}
+
+} // namespace
+
+std::optional<OperationFinisher::Outcome> OperationFinisher::outcome(
+    const MapSnapshot& map, OperationRecord op, std::int64_t nowUnixMs)
+{
+    const auto failed = migrationsNotDone(map, op);
+    if (!failed)
+        return std::nullopt; // still running
     Outcome out;
     op.finishedUnixMs = nowUnixMs;
     if (op.plannedMoves > op.migrations.size()) {
         // Its writer died between chunks: the moves never queued are not made, and a shard that
         // still holds spaces must not be retired.
         op.state = OperationState::Failed;
-        const std::string earlier = op.error;
-        op.error = "interrupted while queuing: " + std::to_string(op.migrations.size()) + " of "
-            + std::to_string(op.plannedMoves) + " moves were queued"
-            + (failed.empty() ? " (and ran)" : " (" + std::to_string(failed.size()) + " of them did not finish)")
-            + "; plan again for the rest" + (earlier.empty() ? "" : "; " + earlier);
-    } else if (!failed.empty()) {
+        op.error = interruptedQueuingError(op, failed->size());
+    } else if (!failed->empty()) {
         op.state = OperationState::Failed;
         std::string list;
-        for (const auto& f : failed)
+        for (const auto& f : *failed)
             list += (list.empty() ? "" : ", ") + f;
         op.error = "migrations not done: " + list;
     } else {
         op.state = OperationState::Done;
-        auto retire = [&](const std::string& shardId) {
-            const auto shard = map.shards.find(shardId);
-            if (shard == map.shards.end() || shard->second.value.state == ShardState::Retired)
-                return;
-            if (!map.spacesOn(shardId).empty()) {
-                op.error = "shard " + shardId + " still has spaces; not retired";
-                return;
-            }
-            ShardRecord retired = shard->second.value;
-            retired.state = ShardState::Retired;
-            out.retirements.push_back({ keys::shard(shardId), encode(retired), shard->second.modRevision });
-        };
-        if (op.kind == OperationKind::Merge)
-            retire(op.subject);
-        if (op.kind == OperationKind::RetireNode) {
-            for (const auto* shard : map.shardsOn(op.subject))
-                retire(shard->id);
-            const auto node = map.nodes.find(op.subject);
-            if (node != map.nodes.end() && op.error.empty()) {
-                NodeRecord retired = node->second.value;
-                retired.retired = true;
-                out.retirements.push_back({ keys::node(op.subject), encode(retired), node->second.modRevision });
-            }
-        }
+        out.retirements = retirementsOf(map, op);
     }
     out.operation = std::move(op);
     return out;

@@ -1,5 +1,7 @@
 #pragma once
 
+// Ending operations (drain, retire-node, split, merge ...) once the migrations they queued are final.
+
 #include "core/map/shard_map.h"
 #include "core/store/metadata_store.h"
 #include "core/util/log.h"

@@ -1,3 +1,5 @@
+// RangeRepair's implementation: both ends read range by range, the range both pages cover
+// compared row by row, the fixes written in chunks.
 #include "core/migration/range_repair.h"
 
 #include "core/migration/space_copy.h"
@@ -32,6 +34,51 @@ Result<WriteSummary> repairChunked(NodeClient& client, const std::string& shard,
     return total;
 }
 
+// The end of the id range both pages cover completely (nullopt: both reached the end).
+std::optional<std::string> repairRangeEnd(const ScanPage& sourcePage, const ScanPage& targetPage)
+{
+    std::optional<std::string> upper;
+    if (!sourcePage.done && !sourcePage.docs.empty())
+        upper = sourcePage.docs.back().id;
+    if (!targetPage.done && !targetPage.docs.empty() && (!upper || targetPage.docs.back().id < *upper))
+        upper = targetPage.docs.back().id;
+    return upper;
+}
+
+// How the target differs from the source in one range: the rows to write again, and a row only
+// the target has (null: none).
+struct RangeDifference {
+    std::vector<WriteItem> fixes;
+    const Document* targetOnly = nullptr;
+};
+
+RangeDifference compareRepairRange(const ScanPage& sourcePage, const ScanPage& targetPage,
+    const std::optional<std::string>& upper, std::uint64_t epoch)
+{
+    auto inRange = [&](const std::string& id) { return !upper || id <= *upper; };
+    std::unordered_map<std::string, const Document*> onTarget;
+    for (const auto& doc : targetPage.docs) {
+        if (inRange(doc.id))
+            onTarget.emplace(doc.id, &doc);
+    }
+    RangeDifference difference;
+    for (const auto& doc : sourcePage.docs) {
+        if (!inRange(doc.id))
+            break;
+        // The source is authoritative: a missing row, an older one, or the same version with
+        // other content (or a tombstone where the source has a body) is copied again.
+        const auto found = onTarget.find(doc.id);
+        if (found == onTarget.end() || found->second->version < doc.version
+            || (found->second->version == doc.version && contentHash(*found->second) != contentHash(doc)))
+            difference.fixes.push_back({ doc, epoch });
+        if (found != onTarget.end())
+            onTarget.erase(found);
+    }
+    if (!onTarget.empty())
+        difference.targetOnly = onTarget.begin()->second;
+    return difference;
+}
+
 } // namespace
 
 Result<std::uint64_t> RangeRepair::run(bool& targetOnly) const
@@ -55,42 +102,18 @@ Result<std::uint64_t> RangeRepair::run(bool& targetOnly) const
         auto sourcePage = scanSized(*source, sourceShard, space, after, size);
         if (!sourcePage)
             return sourcePage.error();
-        // Compare the id range both pages cover completely.
-        std::optional<std::string> upper;
-        if (!sourcePage->done && !sourcePage->docs.empty())
-            upper = sourcePage->docs.back().id;
-        if (!targetPage->done && !targetPage->docs.empty() && (!upper || targetPage->docs.back().id < *upper))
-            upper = targetPage->docs.back().id;
-        auto inRange = [&](const std::string& id) { return !upper || id <= *upper; };
-        std::unordered_map<std::string, const Document*> onTarget;
-        for (const auto& doc : targetPage->docs) {
-            if (inRange(doc.id))
-                onTarget.emplace(doc.id, &doc);
-        }
-        std::vector<WriteItem> fixes;
-        for (const auto& doc : sourcePage->docs) {
-            if (!inRange(doc.id))
-                break;
-            // The source is authoritative: a missing row, an older one, or the same version with
-            // other content (or a tombstone where the source has a body) is copied again.
-            const auto found = onTarget.find(doc.id);
-            if (found == onTarget.end() || found->second->version < doc.version
-                || (found->second->version == doc.version && contentHash(*found->second) != contentHash(doc)))
-                fixes.push_back({ doc, epoch });
-            if (found != onTarget.end())
-                onTarget.erase(found);
-        }
+        const std::optional<std::string> upper = repairRangeEnd(*sourcePage, *targetPage);
+        const RangeDifference difference = compareRepairRange(*sourcePage, *targetPage, upper, epoch);
         // A row the target has and the source does not (a document or a tombstone: both are
         // compared) cannot come from the source: the copy is not the source's.
-        if (!onTarget.empty()) {
-            const auto& [id, doc] = *onTarget.begin();
+        if (const Document* doc = difference.targetOnly) {
             targetOnly = true;
             return makeError(ErrorCode::FailedPrecondition,
-                std::string(doc->deleted ? "a tombstone of " : "document ") + id + " is on the target " + targetShard
-                    + " but not on the source " + sourceShard);
+                std::string(doc->deleted ? "a tombstone of " : "document ") + doc->id + " is on the target "
+                    + targetShard + " but not on the source " + sourceShard);
         }
-        if (!fixes.empty()) {
-            auto written = repairChunked(*target, targetShard, fixes);
+        if (!difference.fixes.empty()) {
+            auto written = repairChunked(*target, targetShard, difference.fixes);
             if (!written)
                 return written.error();
             repaired += written->applied;

@@ -1,5 +1,8 @@
 #pragma once
 
+// A migration's repair of its target from its source, range by range, when their aggregates
+// differ.
+
 #include "core/client/node_client.h"
 #include "core/migration/space_copy.h"
 #include "core/util/result.h"

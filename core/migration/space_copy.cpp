@@ -1,3 +1,4 @@
+// scanSized's implementation: a page asked for again at half the batch while it is too large.
 #include "core/migration/space_copy.h"
 
 #include <algorithm>

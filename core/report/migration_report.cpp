@@ -1,3 +1,5 @@
+// The migration report's implementation: rows from records and histories, the summary, the
+// approvals matched to what they made, and the CSV and JSON renderings.
 #include "core/report/migration_report.h"
 
 #include "core/admin/approvals.h"
@@ -361,16 +363,13 @@ std::vector<CopyInterval> copyIntervals(const std::vector<ProgressSample>& sampl
     return intervals;
 }
 
-Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::string, MigrationHistory>& histories,
-    const ReportScope& scope, std::int64_t now, const std::vector<ReportApproval>& approvals)
+namespace {
+
+// The migrations the scope names (the operation's too, which joins the report), or every one
+// when it names none; an operation that is not in the map is an error.
+Result<std::vector<std::string>> reportMigrationIds(
+    const MapSnapshot& map, const ReportScope& scope, MigrationReport& report)
 {
-    if (!scope.state.empty() && !kStates.contains(scope.state))
-        return makeError(ErrorCode::InvalidArgument,
-            "unknown state \"" + scope.state + "\" (queued, running, done, failed or cancelled)");
-    MigrationReport report;
-    report.generatedUnixMs = now;
-    report.mapRevision = map.revision;
-    report.scope = scope;
     std::vector<std::string> ids = scope.migrations;
     if (!scope.operation.empty()) {
         const auto op = map.operations.find(scope.operation);
@@ -383,6 +382,13 @@ Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::
         for (const auto& [id, migration] : map.migrations)
             ids.push_back(id);
     }
+    return ids;
+}
+
+// A row for each migration in scope, oldest first, and the time the rows span.
+Status addReportRows(const MapSnapshot& map, const std::map<std::string, MigrationHistory>& histories,
+    const std::vector<std::string>& ids, std::int64_t now, MigrationReport& report)
+{
     std::set<std::string> seen;
     for (const std::string& id : ids) {
         // A migration named twice (or also by the operation) is one row.
@@ -391,7 +397,7 @@ Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::
         const auto found = map.migrations.find(id);
         if (found == map.migrations.end())
             return makeError(ErrorCode::NotFound, "no migration " + id + " in the shard map");
-        if (inScope(found->second.value, scope))
+        if (inScope(found->second.value, report.scope))
             report.rows.push_back(rowOf(found->second.value, histories, now));
     }
     std::stable_sort(report.rows.begin(), report.rows.end(), [](const ReportRow& a, const ReportRow& b) {
@@ -403,7 +409,13 @@ Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::
             = report.fromUnixMs ? std::min(report.fromUnixMs, row.record.createdUnixMs) : row.record.createdUnixMs;
         report.toUnixMs = std::max(report.toUnixMs, row.endedUnixMs ? row.endedUnixMs : now);
     }
-    // The operations the rows belong to, whatever the scope: a time range over a drain shows it.
+    return {};
+}
+
+// The operations the rows belong to, whatever the scope (a time range over a drain shows it),
+// each with its shards' loads.
+void addRowOperations(const MapSnapshot& map, MigrationReport& report)
+{
     for (const ReportRow& row : report.rows) {
         const std::string& id = row.record.operation;
         const auto op = map.operations.find(id);
@@ -415,8 +427,11 @@ Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::
     }
     for (ReportOperation& op : report.operations)
         op.shards = shardLoads(op.record, report.rows);
-    summarize(report);
-    attachApprovals(report, approvals);
+}
+
+// The requests in scope that were refused or not made, oldest first.
+void addReportRequests(MigrationReport& report, const std::vector<ReportApproval>& approvals)
+{
     for (const ReportApproval& approval : approvals) {
         if ((isRefused(approval) || isUnmade(approval)) && requestInScope(approval, report))
             (isRefused(approval) ? report.refusedRequests : report.unmadeRequests).push_back(approval);
@@ -425,6 +440,29 @@ Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::
         = [](const ReportApproval& a, const ReportApproval& b) { return a.requestedUnixMs < b.requestedUnixMs; };
     std::stable_sort(report.refusedRequests.begin(), report.refusedRequests.end(), byTime);
     std::stable_sort(report.unmadeRequests.begin(), report.unmadeRequests.end(), byTime);
+}
+
+} // namespace
+
+Result<MigrationReport> buildReport(const MapSnapshot& map, const std::map<std::string, MigrationHistory>& histories,
+    const ReportScope& scope, std::int64_t now, const std::vector<ReportApproval>& approvals)
+{
+    if (!scope.state.empty() && !kStates.contains(scope.state))
+        return makeError(ErrorCode::InvalidArgument,
+            "unknown state \"" + scope.state + "\" (queued, running, done, failed or cancelled)");
+    MigrationReport report;
+    report.generatedUnixMs = now;
+    report.mapRevision = map.revision;
+    report.scope = scope;
+    auto ids = reportMigrationIds(map, scope, report);
+    if (!ids)
+        return ids.error();
+    if (auto status = addReportRows(map, histories, *ids, now, report); !status)
+        return status.error();
+    addRowOperations(map, report);
+    summarize(report);
+    attachApprovals(report, approvals);
+    addReportRequests(report, approvals);
     return report;
 }
 
@@ -495,37 +533,70 @@ std::string reportCsv(const MigrationReport& report)
     return out;
 }
 
+namespace {
+
+json reportRowJson(const ReportRow& row)
+{
+    const MigrationRecord& m = row.record;
+    return { { "migration", m.id }, { "space", m.space }, { "requested_source", row.requestedSource },
+        { "requested_target", row.requestedTarget }, { "outcome", row.outcome },
+        { "phase", migrationPhaseName(m.phase) }, { "operation", m.operation }, { "requested_by", m.requestedBy },
+        { "reason", m.reason }, { "created_unix_ms", m.createdUnixMs }, { "started_unix_ms", row.startedUnixMs },
+        { "ended_unix_ms", row.endedUnixMs }, { "duration_ms", row.durationMs }, { "copy_ms", row.copyMs },
+        { "window_ms", row.windowMs },
+        { "write_hold_ms", row.writeHoldMs >= 0 ? json(row.writeHoldMs) : json(nullptr) },
+        { "docs_done", m.progress.docsDone }, { "docs_total", m.progress.docsTotal },
+        { "bytes_done", m.progress.bytesDone }, { "bytes_total", m.progress.bytesTotal }, { "repairs", m.repairs },
+        { "repaired_docs", m.repairedDocs }, { "cutover_aborts", row.cutoverAborts }, { "error", m.error },
+        { "history", historyJson(row.history) }, { "approval", approvalJson(row.approval) } };
+}
+
+// The operation record as stored, with its shards' loads and its approval.
+json reportOperationJson(const ReportOperation& op)
+{
+    json record = json::parse(encode(op.record));
+    json shards = json::array();
+    for (const ReportShardLoad& load : op.shards)
+        shards.push_back({ { "shard", load.shard }, { "measured", load.measured }, { "docs_before", load.docsBefore },
+            { "bytes_before", load.bytesBefore }, { "spaces_before", load.spacesBefore },
+            { "docs_after", load.docsAfter }, { "bytes_after", load.bytesAfter },
+            { "spaces_after", load.spacesAfter } });
+    record["shards"] = shards;
+    record["approval"] = approvalJson(op.approval);
+    return record;
+}
+
+json reportScopeJson(const ReportScope& scope)
+{
+    return { { "migrations", scope.migrations }, { "operation", scope.operation },
+        { "since_unix_ms", scope.sinceUnixMs }, { "until_unix_ms", scope.untilUnixMs }, { "space", scope.space },
+        { "shard", scope.shard }, { "state", scope.state } };
+}
+
+json reportSummaryJson(const MigrationReport& report)
+{
+    const ReportSummary& s = report.summary;
+    return { { "migrations", report.rows.size() }, { "by_outcome", s.byOutcome }, { "docs_moved", s.docsMoved },
+        { "bytes_moved", s.bytesMoved }, { "total_duration_ms", s.totalDurationMs },
+        { "longest_duration_ms", s.longestDurationMs }, { "longest_migration", s.longestMigration },
+        { "total_copy_ms", s.totalCopyMs }, { "longest_copy_ms", s.longestCopyMs },
+        { "longest_copy_migration", s.longestCopyMigration }, { "longest_window_ms", s.longestWindowMs },
+        { "longest_write_hold_ms", s.longestWriteHoldMs >= 0 ? json(s.longestWriteHoldMs) : json(nullptr) },
+        { "longest_hold_migration", s.longestHoldMigration }, { "verified_equal", s.verifiedEqual },
+        { "verified_apart", s.verifiedApart }, { "repaired_docs", s.repairedDocs },
+        { "cutover_aborts", s.cutoverAborts } };
+}
+
+} // namespace
+
 std::string reportJson(const MigrationReport& report)
 {
     json rows = json::array();
-    for (const ReportRow& row : report.rows) {
-        const MigrationRecord& m = row.record;
-        rows.push_back({ { "migration", m.id }, { "space", m.space }, { "requested_source", row.requestedSource },
-            { "requested_target", row.requestedTarget }, { "outcome", row.outcome },
-            { "phase", migrationPhaseName(m.phase) }, { "operation", m.operation }, { "requested_by", m.requestedBy },
-            { "reason", m.reason }, { "created_unix_ms", m.createdUnixMs }, { "started_unix_ms", row.startedUnixMs },
-            { "ended_unix_ms", row.endedUnixMs }, { "duration_ms", row.durationMs }, { "copy_ms", row.copyMs },
-            { "window_ms", row.windowMs },
-            { "write_hold_ms", row.writeHoldMs >= 0 ? json(row.writeHoldMs) : json(nullptr) },
-            { "docs_done", m.progress.docsDone }, { "docs_total", m.progress.docsTotal },
-            { "bytes_done", m.progress.bytesDone }, { "bytes_total", m.progress.bytesTotal }, { "repairs", m.repairs },
-            { "repaired_docs", m.repairedDocs }, { "cutover_aborts", row.cutoverAborts }, { "error", m.error },
-            { "history", historyJson(row.history) }, { "approval", approvalJson(row.approval) } });
-    }
-    const ReportSummary& s = report.summary;
+    for (const ReportRow& row : report.rows)
+        rows.push_back(reportRowJson(row));
     json operations = json::array();
-    for (const ReportOperation& op : report.operations) {
-        json record = json::parse(encode(op.record));
-        json shards = json::array();
-        for (const ReportShardLoad& load : op.shards)
-            shards.push_back({ { "shard", load.shard }, { "measured", load.measured },
-                { "docs_before", load.docsBefore }, { "bytes_before", load.bytesBefore },
-                { "spaces_before", load.spacesBefore }, { "docs_after", load.docsAfter },
-                { "bytes_after", load.bytesAfter }, { "spaces_after", load.spacesAfter } });
-        record["shards"] = shards;
-        record["approval"] = approvalJson(op.approval);
-        operations.push_back(std::move(record));
-    }
+    for (const ReportOperation& op : report.operations)
+        operations.push_back(reportOperationJson(op));
     json refused = json::array();
     for (const ReportApproval& approval : report.refusedRequests)
         refused.push_back(approvalJson(approval));
@@ -534,23 +605,9 @@ std::string reportJson(const MigrationReport& report)
         unmade.push_back(approvalJson(approval));
     const json document = { { "schema", "shardmap.migration-report" }, { "version", MigrationReport::kVersion },
         { "generated_unix_ms", report.generatedUnixMs }, { "map_revision", report.mapRevision },
-        { "scope",
-            { { "migrations", report.scope.migrations }, { "operation", report.scope.operation },
-                { "since_unix_ms", report.scope.sinceUnixMs }, { "until_unix_ms", report.scope.untilUnixMs },
-                { "space", report.scope.space }, { "shard", report.scope.shard }, { "state", report.scope.state } } },
-        { "from_unix_ms", report.fromUnixMs }, { "to_unix_ms", report.toUnixMs },
-        { "summary",
-            { { "migrations", report.rows.size() }, { "by_outcome", s.byOutcome }, { "docs_moved", s.docsMoved },
-                { "bytes_moved", s.bytesMoved }, { "total_duration_ms", s.totalDurationMs },
-                { "longest_duration_ms", s.longestDurationMs }, { "longest_migration", s.longestMigration },
-                { "total_copy_ms", s.totalCopyMs }, { "longest_copy_ms", s.longestCopyMs },
-                { "longest_copy_migration", s.longestCopyMigration }, { "longest_window_ms", s.longestWindowMs },
-                { "longest_write_hold_ms", s.longestWriteHoldMs >= 0 ? json(s.longestWriteHoldMs) : json(nullptr) },
-                { "longest_hold_migration", s.longestHoldMigration }, { "verified_equal", s.verifiedEqual },
-                { "verified_apart", s.verifiedApart }, { "repaired_docs", s.repairedDocs },
-                { "cutover_aborts", s.cutoverAborts } } },
-        { "operations", operations }, { "migrations", rows }, { "refused_requests", refused },
-        { "requests_not_made", unmade } };
+        { "scope", reportScopeJson(report.scope) }, { "from_unix_ms", report.fromUnixMs },
+        { "to_unix_ms", report.toUnixMs }, { "summary", reportSummaryJson(report) }, { "operations", operations },
+        { "migrations", rows }, { "refused_requests", refused }, { "requests_not_made", unmade } };
     return document.dump(2);
 }
 
