@@ -24,7 +24,9 @@ namespace shardmap::widgets {
 //
 // Drag and drop: spaces are dragged as a list of ids (kMimeType); a lane (or a space in it)
 // takes them when core::MoveRules allows every one of them; dropRefusal() says why not.
-// dropMimeData never writes the store: it emits movesRequested and the page decides.
+// moveRefusal() is the one place the console asks the rules about a move. A drop is checked
+// once, as it is taken (takeDrop, dropMimeData), and never writes the store: it emits
+// movesRequested with the moves the rules allowed, and the page confirms and queues them.
 class ShardMapModel : public QAbstractItemModel {
     Q_OBJECT
 public:
@@ -108,6 +110,9 @@ public:
     QString moveRefusal(const QStringList& spaces, const QString& shard) const;
     // Why the mime data may not be dropped on target (a lane or a space in it); empty: it may.
     QString dropRefusal(const QMimeData* data, const QModelIndex& target) const;
+    // Takes a drop on target: when the rules allow it, emits movesRequested and returns empty;
+    // otherwise returns why not (dropRefusal) and requests nothing.
+    QString takeDrop(const QMimeData* data, const QModelIndex& target);
     static QStringList spacesOf(const QMimeData* data);
     QString refusalText(const core::MoveVerdict& verdict, const QString& space, const QString& shard) const;
     QString migratingText(const QString& space) const;
@@ -129,6 +134,7 @@ public:
     Qt::DropActions supportedDragActions() const override;
 
 signals:
+    // A drop the rules allowed (checked as it was taken): the page confirms and queues it.
     void movesRequested(const QStringList& spaces, const QString& targetShard);
 
 private:
