@@ -12,6 +12,7 @@ class QGroupBox;
 class QLineEdit;
 class QSpinBox;
 class QStackedWidget;
+class QVBoxLayout;
 
 namespace shardmap::widgets {
 
@@ -43,6 +44,11 @@ private:
     };
     enum StorePage { SqlitePage, EtcdPage, ControllerPage };
 
+    QFormLayout* createStoreChoice();
+    void addStorePages(QVBoxLayout* layout);
+    QFormLayout* createIntervalForm();
+    QGroupBox* createProfileBox();
+    void addErrorAndButtons(QVBoxLayout* layout);
     QWidget* createSqlitePage();
     QWidget* createEtcdPage();
     QWidget* createControllerPage();

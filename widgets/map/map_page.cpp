@@ -165,6 +165,19 @@ void MapPage::buildToolBar()
 {
     auto* bar = new QToolBar(this);
     layout()->addWidget(bar);
+    addViewControls(bar);
+    m_moveTo = bar->addAction(tr("Move to…"), this, &MapPage::moveSelectionTo);
+    m_moveTo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    bar->addSeparator();
+    addPlanActions(bar);
+    bar->addSeparator();
+    addWizardsMenu(bar);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MapPage::updateActions);
+}
+
+// What the tiles are sized by, and finding a space.
+void MapPage::addViewControls(QToolBar* bar)
+{
     m_sizeBy = new QComboBox(bar);
     m_sizeBy->addItem(tr("Size by docs"), QVariant::fromValue(ShardMapModel::SizeBy::Docs));
     m_sizeBy->addItem(tr("Size by bytes"), QVariant::fromValue(ShardMapModel::SizeBy::Bytes));
@@ -176,9 +189,11 @@ void MapPage::buildToolBar()
     m_find->setClearButtonEnabled(true);
     connect(m_find, &QLineEdit::returnPressed, this, [this] { findSpace(m_find->text().trimmed()); });
     bar->addWidget(m_find);
-    m_moveTo = bar->addAction(tr("Move to…"), this, &MapPage::moveSelectionTo);
-    m_moveTo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
-    bar->addSeparator();
+}
+
+// Plan mode and the draft's undo, redo, files, discarding and applying.
+void MapPage::addPlanActions(QToolBar* bar)
+{
     m_planToggle = bar->addAction(tr("Plan mode"));
     m_planToggle->setCheckable(true);
     connect(m_planToggle, &QAction::toggled, this, &MapPage::setPlanMode);
@@ -202,7 +217,10 @@ void MapPage::buildToolBar()
     });
     m_discard = bar->addAction(tr("Discard plan"), this, &MapPage::discardPlan);
     m_apply = bar->addAction(tr("Apply plan"), this, &MapPage::applyPlan);
-    bar->addSeparator();
+}
+
+void MapPage::addWizardsMenu(QToolBar* bar)
+{
     m_wizards = new QToolButton(bar);
     m_wizards->setText(tr("Wizards"));
     m_wizards->setPopupMode(QToolButton::InstantPopup);
@@ -212,7 +230,6 @@ void MapPage::buildToolBar()
             text, this, [this, scenario = scenario] { emit wizardRequested(static_cast<int>(scenario), {}); }));
     m_wizards->setMenu(menu);
     bar->addWidget(m_wizards);
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MapPage::updateActions);
 }
 
 void MapPage::updateActions()

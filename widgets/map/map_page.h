@@ -17,6 +17,7 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QTimer;
+class QToolBar;
 class QToolButton;
 class QUndoStack;
 
@@ -122,6 +123,9 @@ private:
     friend class PlanMoveCommand;
 
     void buildToolBar();
+    void addViewControls(QToolBar* bar);
+    void addPlanActions(QToolBar* bar);
+    void addWizardsMenu(QToolBar* bar);
     void showLaneMenu(const QPoint& viewportPoint);
     void mapChanged(const MapPtr& map);
     void syncSpaceDetail();

@@ -204,7 +204,10 @@ private:
     void reindexLanes();
     // The row of a space in its lane, -1 if it is not there.
     static int childRow(const Lane& lane, const std::string& spaceId);
+    void applyShardFigures(int row, const core::ShardMetricsValue& figures);
+    void applySpaceFigures(int row, Lane& lane, const std::vector<core::SpaceMetricsValue>& values);
     void invalidateRules();
+    void projectSoon();
     void updateProjections();
     QVariant laneData(const Lane& lane, int role) const;
     QVariant spaceData(const Lane& lane, const Space& space, int role) const;

@@ -11,6 +11,7 @@
 
 QT_BEGIN_NAMESPACE
 class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QTreeWidget;
 QT_END_NAMESPACE
@@ -92,6 +93,8 @@ private:
     static Loaded read(
         core::MetadataStore& store, const core::MapSnapshot& map, const std::string& id, std::int64_t nowUnixMs);
     void buildUi();
+    QGroupBox* buildThroughput();
+    QGroupBox* buildEvents();
     QWidget* buildFields();
     void addField(QFormLayout* form, Field field, const QString& label);
     void mapArrived(const MapPtr& map);

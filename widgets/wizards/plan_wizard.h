@@ -10,6 +10,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -98,6 +99,8 @@ private:
 
     QWidget* buildScenarioFields();
     QWidget* buildPreview();
+    QHBoxLayout* buildPlanKnobs(QWidget* box);
+    void replanWhenKnobsChange();
     void fillChoices();
     void scenarioChanged();
     void clearHiddenFields(core::Scenario scenario);
