@@ -1,3 +1,5 @@
+// ConnectDialog's implementation: one page per kind of store, the input checked field by field into
+// a ConnectionSpec, and the password saved to the keyring before the dialog closes.
 #include "widgets/connect/connect_dialog.h"
 
 #include "widgets/connect/recent_connections.h"

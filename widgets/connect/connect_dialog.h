@@ -1,5 +1,7 @@
 #pragma once
 
+// The connect dialog: where the shard map is, how to reach the nodes, and the connection's profile.
+
 #include "widgets/session/connection_spec.h"
 
 #include <QDialog>

@@ -1,3 +1,5 @@
+// MapPage's implementation: a move's estimate and confirmation, its change submitted through the
+// connection, and plan mode's undoable draft, files and applying.
 #include "widgets/map/map_page.h"
 
 #include "core/migration/backfill_rate.h"

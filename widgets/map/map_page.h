@@ -1,5 +1,8 @@
 #pragma once
 
+// The shard map page: moves of spaces by drag and drop or "Move to…", confirmed and queued, or drafted
+// as a plan.
+
 #include "core/map/map_editor.h"
 #include "core/plan/plan.h"
 #include "widgets/map/shard_map_model.h"
@@ -50,9 +53,10 @@ struct MoveEstimate {
 
 // The shard map page: shards as lanes grouped by node, spaces as tiles (ShardMapView), moves
 // by drag and drop or "Move to…", each confirmed with an estimate and queued as migrations
-// through the connection's one change seam (FleetConnection::submitChange). In plan mode moves are drafted instead (undoable, saved
-// as JSON) and "Apply" queues them all, unless the map changed under them in a way they depend
-// on; then it says what changed and queues nothing. Refusals and errors show inline.
+// through the connection's one change seam (FleetConnection::submitChange). In plan mode moves
+// are drafted instead (undoable, saved as JSON) and "Apply" queues them all, unless the map
+// changed under them in a way they depend on; then it says what changed and queues nothing.
+// Refusals and errors show inline.
 class MapPage : public QWidget {
     Q_OBJECT
 public:

@@ -1,3 +1,5 @@
+// ShardMapModel's implementation: lanes and tiles kept in step with each map without a reset, node
+// samples applied as merged changes, and the lanes' projected loads.
 #include "widgets/map/shard_map_model.h"
 
 #include "core/map/space_placement.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// The shard map's model: shards as lanes, their spaces as tiles, with live figures and the move rules.
+
 #include "core/plan/move_rules.h"
 #include "widgets/session/fleet_connection.h"
 #include "widgets/session/sample_rows.h"

@@ -1,3 +1,5 @@
+// ShardMapView's implementation: lanes laid out only when painted or asked about, tiles sized and
+// coloured, scrolling and zoom, and the drag's refusals drawn on the lanes.
 #include "widgets/map/shard_map_view.h"
 
 #include "widgets/map/shard_map_accessible.h"

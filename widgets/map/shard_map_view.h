@@ -1,5 +1,7 @@
 #pragma once
 
+// The shard map's view: lanes of tiles laid out, painted, zoomed, and dragged and dropped on.
+
 #include "widgets/map/shard_map_model.h"
 
 #include <QAbstractItemView>

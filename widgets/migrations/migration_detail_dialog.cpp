@@ -1,3 +1,5 @@
+// MigrationDetailDialog's implementation: the report read on the pool, shown field by field, and
+// read again as the migration changes in the map.
 #include "widgets/migrations/migration_detail_dialog.h"
 
 #include "core/map/space_placement.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// One migration in detail: its state, phases, throughput over time and events.
+
 #include "core/report/migration_report.h"
 #include "widgets/bridge/background.h"
 #include "widgets/session/fleet_connection.h"

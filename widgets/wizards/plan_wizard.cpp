@@ -1,3 +1,5 @@
+// PlanWizard's implementation: the scenario, preview and confirmation pages, plans computed on the
+// pool, and the confirmed plan submitted through the connection.
 #include "widgets/wizards/plan_wizard.h"
 
 #include "core/admin/fleet_admin.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// The planning wizard: one guided flow per planner scenario, from its parameters to a queued operation.
+
 #include "core/plan/scenario.h"
 #include "widgets/bridge/background.h"
 #include "widgets/session/fleet_connection.h"
