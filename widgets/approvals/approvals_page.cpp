@@ -1,3 +1,5 @@
+// ApprovalsPage's implementation: the list read from shardmapd every few seconds and on map changes,
+// and the decisions sent to it, the buttons' after asking for a reason.
 #include "widgets/approvals/approvals_page.h"
 
 #include "core/admin/admin_changes.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// The approvals page: changes awaiting a second person, approved or refused here with a reason.
+
 #include "core/util/result.h"
 #include "shardmap/v1/admin.pb.h"
 #include "widgets/bridge/background.h"

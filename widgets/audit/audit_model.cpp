@@ -1,3 +1,4 @@
+// AuditModel's implementation: newer pages inserted at the top, older ones appended, never a reset.
 #include "widgets/audit/audit_model.h"
 
 #include <QDateTime>

@@ -1,5 +1,7 @@
 #pragma once
 
+// The audit log as a table model: the shard map's revisions, newest first, loaded a page at a time.
+
 #include "core/store/metadata_store.h"
 
 #include <QAbstractTableModel>

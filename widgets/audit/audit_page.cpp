@@ -1,3 +1,5 @@
+// AuditPage's implementation: pages of history and revision diffs read on the connection's pool,
+// and the diffs told in words.
 #include "widgets/audit/audit_page.h"
 
 #include "widgets/audit/audit_model.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// The audit page: every revision of the shard map, and what changed between two of them.
+
 #include "core/map/shard_map.h"
 #include "widgets/audit/audit_model.h"
 #include "widgets/bridge/background.h"

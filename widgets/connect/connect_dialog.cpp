@@ -1,3 +1,5 @@
+// ConnectDialog's implementation: one page per kind of store, the input checked field by field into
+// a ConnectionSpec, and the password saved to the keyring before the dialog closes.
 #include "widgets/connect/connect_dialog.h"
 
 #include "widgets/connect/recent_connections.h"
@@ -72,7 +74,23 @@ ConnectDialog::ConnectDialog(RecentConnections* recent, QWidget* parent)
     // Wide enough for a certificate's path under /etc to show whole.
     setMinimumWidth(fontMetrics().averageCharWidth() * 100);
     auto* layout = new QVBoxLayout(this);
+    layout->addLayout(createStoreChoice());
+    addStorePages(layout);
+    layout->addWidget(createNodeTlsBox());
+    layout->addLayout(createIntervalForm());
+    layout->addWidget(createProfileBox());
+    addErrorAndButtons(layout);
 
+    fillRecentCombo();
+    if (m_recent) {
+        connect(m_recent, &RecentConnections::passwordSaved, this, &ConnectDialog::onPasswordSaved);
+        connect(m_recent, &RecentConnections::passwordNotSaved, this, &ConnectDialog::onPasswordNotSaved);
+    }
+}
+
+// A recent connection to start from, and the kind of store the shard map is in.
+QFormLayout* ConnectDialog::createStoreChoice()
+{
     auto* top = new QFormLayout;
     m_recentCombo = new QComboBox(this);
     m_recentCombo->setObjectName(QStringLiteral("recentCombo"));
@@ -84,8 +102,12 @@ ConnectDialog::ConnectDialog(RecentConnections* recent, QWidget* parent)
     m_storeKind->addItem(tr("etcd cluster"));
     m_storeKind->addItem(tr("shardmapd (Admin API)"));
     top->addRow(tr("&Shard map store:"), m_storeKind);
-    layout->addLayout(top);
+    return top;
+}
 
+// One page per kind of store, the chosen kind's shown.
+void ConnectDialog::addStorePages(QVBoxLayout* layout)
+{
     m_storePages = new QStackedWidget(this);
     m_storePages->addWidget(createSqlitePage());
     m_storePages->addWidget(createEtcdPage());
@@ -93,8 +115,10 @@ ConnectDialog::ConnectDialog(RecentConnections* recent, QWidget* parent)
     layout->addWidget(m_storePages);
     connect(m_storeKind, &QComboBox::currentIndexChanged, this, &ConnectDialog::showStorePage);
     showStorePage(SqlitePage);
+}
 
-    layout->addWidget(createNodeTlsBox());
+QFormLayout* ConnectDialog::createIntervalForm()
+{
     auto* intervalForm = new QFormLayout;
     m_metricsInterval = new QSpinBox(this);
     m_metricsInterval->setObjectName(QStringLiteral("metricsInterval"));
@@ -103,10 +127,13 @@ ConnectDialog::ConnectDialog(RecentConnections* recent, QWidget* parent)
     m_metricsInterval->setSuffix(tr(" ms"));
     m_metricsInterval->setValue(ConnectionSpec().metricsIntervalMs);
     intervalForm->addRow(tr("&Metrics interval:"), m_metricsInterval);
-    layout->addLayout(intervalForm);
+    return intervalForm;
+}
 
-    // The profile: a name, the environment (shown in the title and status bar, production in
-    // red) and read-only (the store is opened read-only, every action is disabled).
+// The profile: a name, the environment (shown in the title and status bar, production in red)
+// and read-only (the store is opened read-only, every action is disabled).
+QGroupBox* ConnectDialog::createProfileBox()
+{
     auto* profile = new QGroupBox(tr("Profile"), this);
     auto* profileForm = new QFormLayout(profile);
     m_profileName = new QLineEdit(profile);
@@ -125,8 +152,11 @@ ConnectDialog::ConnectDialog(RecentConnections* recent, QWidget* parent)
     m_readOnly->setObjectName(QStringLiteral("readOnly"));
     m_readOnly->setAccessibleName(tr("Read-only connection"));
     profileForm->addRow(QString(), m_readOnly);
-    layout->addWidget(profile);
+    return profile;
+}
 
+void ConnectDialog::addErrorAndButtons(QVBoxLayout* layout)
+{
     m_error = new InlineMessage(this);
     m_error->setObjectName(QStringLiteral("errorLabel"));
     layout->addWidget(m_error);
@@ -136,12 +166,6 @@ ConnectDialog::ConnectDialog(RecentConnections* recent, QWidget* parent)
     connect(m_buttons, &QDialogButtonBox::accepted, this, &ConnectDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &ConnectDialog::reject);
     layout->addWidget(m_buttons);
-
-    fillRecentCombo();
-    if (m_recent) {
-        connect(m_recent, &RecentConnections::passwordSaved, this, &ConnectDialog::onPasswordSaved);
-        connect(m_recent, &RecentConnections::passwordNotSaved, this, &ConnectDialog::onPasswordNotSaved);
-    }
 }
 
 QLineEdit* ConnectDialog::addFileRow(

@@ -1,5 +1,7 @@
 #pragma once
 
+// The connect dialog: where the shard map is, how to reach the nodes, and the connection's profile.
+
 #include "widgets/session/connection_spec.h"
 
 #include <QDialog>
@@ -12,6 +14,7 @@ class QGroupBox;
 class QLineEdit;
 class QSpinBox;
 class QStackedWidget;
+class QVBoxLayout;
 
 namespace shardmap::widgets {
 
@@ -43,6 +46,11 @@ private:
     };
     enum StorePage { SqlitePage, EtcdPage, ControllerPage };
 
+    QFormLayout* createStoreChoice();
+    void addStorePages(QVBoxLayout* layout);
+    QFormLayout* createIntervalForm();
+    QGroupBox* createProfileBox();
+    void addErrorAndButtons(QVBoxLayout* layout);
     QWidget* createSqlitePage();
     QWidget* createEtcdPage();
     QWidget* createControllerPage();

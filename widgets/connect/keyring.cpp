@@ -1,3 +1,5 @@
+// The keyring wrapper's implementation: QtKeychain jobs when built with it, and a look on D-Bus for a
+// secret service to say why there is no keyring.
 #include "widgets/connect/keyring.h"
 
 #include <QCoreApplication>

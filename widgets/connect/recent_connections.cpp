@@ -1,3 +1,5 @@
+// RecentConnections' implementation: a QSettings array of specs without passwords, the passwords
+// through the keyring wrapper, and the menus kept filled.
 #include "widgets/connect/recent_connections.h"
 
 #include "widgets/connect/keyring.h"

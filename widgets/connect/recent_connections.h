@@ -1,5 +1,7 @@
 #pragma once
 
+// The connections the console opened lately: kept in the settings, their passwords in the keyring.
+
 #include "widgets/session/connection_spec.h"
 
 #include <QList>

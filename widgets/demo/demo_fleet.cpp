@@ -1,3 +1,5 @@
+// DemoFleet's implementation: the children spawned and watched until they listen, the fleet registered
+// off the UI thread, and every child ended on stop.
 #include "widgets/demo/demo_fleet.h"
 
 #include "core/client/node_client.h"

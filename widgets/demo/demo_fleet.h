@@ -1,5 +1,7 @@
 #pragma once
 
+// `shardmap --demo`'s fleet: nodes, a shard map and shardmapd as real processes on loopback.
+
 #include "widgets/session/connection_spec.h"
 
 #include <QList>

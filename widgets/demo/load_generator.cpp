@@ -1,3 +1,5 @@
+// LoadGenerator's implementation: one thread writing batches and searching through the Router service,
+// with a deadline on every call.
 #include "widgets/demo/load_generator.h"
 
 #include "shardmap/v1/router.grpc.pb.h"

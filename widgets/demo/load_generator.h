@@ -1,5 +1,7 @@
 #pragma once
 
+// The demo's traffic: documents written and searches run through shardmapd's router, spread by Zipf's law.
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>

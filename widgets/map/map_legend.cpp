@@ -1,3 +1,4 @@
+// MapLegend's implementation: the load gradient and each mark painted with its words, in one line.
 #include "widgets/map/map_legend.h"
 
 #include "widgets/map/shard_map_view.h"

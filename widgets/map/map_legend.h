@@ -1,5 +1,7 @@
 #pragma once
 
+// The key to the shard map's colours, borders and fill bars.
+
 #include <QWidget>
 
 namespace shardmap::widgets {

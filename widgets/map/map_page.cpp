@@ -1,3 +1,5 @@
+// MapPage's implementation: a move's estimate and confirmation, its change submitted through the
+// connection, and plan mode's undoable draft, files and applying.
 #include "widgets/map/map_page.h"
 
 #include "core/migration/backfill_rate.h"
@@ -59,15 +61,6 @@ private:
 
 namespace {
 
-// What the pool hands back after queueing: migration ids, or what refused, or the approval the
-// change awaits.
-struct QueueOutcome {
-    QStringList ids;
-    QStringList errors;
-    QStringList changes;
-    QString awaiting;
-};
-
 // The change the moves are: one space's migration, several spaces' moves as one operation (so a
 // threshold counts them together), or the plan applied whole, as what it is (a rebalance, a
 // drain ...): one operation with every move, or nothing and the reason.
@@ -120,34 +113,6 @@ QStringList planConflicts(core::MetadataStore& store, const core::Plan& plan, QS
     return changes;
 }
 
-QueueOutcome queueOnPool(core::MetadataStore& store, const ChangeMaker& make,
-    const std::vector<core::PlannedMove>& moves, const std::string& reason, const core::Plan* plan)
-{
-    QueueOutcome outcome;
-    if (plan) {
-        outcome.changes = planConflicts(store, *plan, outcome.errors);
-        if (!outcome.changes.isEmpty() || !outcome.errors.isEmpty())
-            return outcome;
-    }
-    auto made = make(changeOf(moves, plan), reason);
-    if (!made) {
-        const QString why = FleetConnection::refusalText(made.error());
-        outcome.errors.push_back(
-            moves.size() == 1 && !plan ? qs(moves.front().space) + QStringLiteral(": ") + why : why);
-        return outcome;
-    }
-    if (made->has_awaiting_approval()) {
-        outcome.awaiting = FleetConnection::awaitingApprovalText(made->awaiting_approval());
-    } else if (made->record_kind() == "migration") {
-        if (auto migration = core::decodeMigration(made->record_json()))
-            outcome.ids.push_back(qs(migration->id));
-    } else if (auto operation = core::decodeOperation(made->record_json())) {
-        for (const std::string& id : operation->migrations)
-            outcome.ids.push_back(qs(id));
-    }
-    return outcome;
-}
-
 } // namespace
 
 MapPage::MapPage(FleetConnection* connection, QWidget* parent)
@@ -171,8 +136,10 @@ MapPage::MapPage(FleetConnection* connection, QWidget* parent)
     layout->addWidget(m_message);
     layout->addWidget(m_view, 1);
 
-    connect(m_model, &ShardMapModel::movesRequested, this,
-        [this](const QStringList& spaces, const QString& shard) { requestMoves(spaces, shard); });
+    // A drop's moves: the model checked them against the rules as it took the drop.
+    connect(m_model, &ShardMapModel::movesRequested, this, [this](const QStringList& spaces, const QString& shard) {
+        startMoves(spaces, shard, {}, true, RulesChecked::AtDrop);
+    });
     connect(m_view, &ShardMapView::dragEntered, this, &MapPage::clearOutcome);
     connect(m_view, &ShardMapView::dropRefused, this, [this](const QString& why) { showMessage(why, true); });
     connect(m_connection, &FleetConnection::mapChanged, this, &MapPage::mapChanged);
@@ -200,6 +167,19 @@ void MapPage::buildToolBar()
 {
     auto* bar = new QToolBar(this);
     layout()->addWidget(bar);
+    addViewControls(bar);
+    m_moveTo = bar->addAction(tr("Move to…"), this, &MapPage::moveSelectionTo);
+    m_moveTo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    bar->addSeparator();
+    addPlanActions(bar);
+    bar->addSeparator();
+    addWizardsMenu(bar);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MapPage::updateActions);
+}
+
+// What the tiles are sized by, and finding a space.
+void MapPage::addViewControls(QToolBar* bar)
+{
     m_sizeBy = new QComboBox(bar);
     m_sizeBy->addItem(tr("Size by docs"), QVariant::fromValue(ShardMapModel::SizeBy::Docs));
     m_sizeBy->addItem(tr("Size by bytes"), QVariant::fromValue(ShardMapModel::SizeBy::Bytes));
@@ -211,9 +191,11 @@ void MapPage::buildToolBar()
     m_find->setClearButtonEnabled(true);
     connect(m_find, &QLineEdit::returnPressed, this, [this] { findSpace(m_find->text().trimmed()); });
     bar->addWidget(m_find);
-    m_moveTo = bar->addAction(tr("Move to…"), this, &MapPage::moveSelectionTo);
-    m_moveTo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
-    bar->addSeparator();
+}
+
+// Plan mode and the draft's undo, redo, files, discarding and applying.
+void MapPage::addPlanActions(QToolBar* bar)
+{
     m_planToggle = bar->addAction(tr("Plan mode"));
     m_planToggle->setCheckable(true);
     connect(m_planToggle, &QAction::toggled, this, &MapPage::setPlanMode);
@@ -237,7 +219,10 @@ void MapPage::buildToolBar()
     });
     m_discard = bar->addAction(tr("Discard plan"), this, &MapPage::discardPlan);
     m_apply = bar->addAction(tr("Apply plan"), this, &MapPage::applyPlan);
-    bar->addSeparator();
+}
+
+void MapPage::addWizardsMenu(QToolBar* bar)
+{
     m_wizards = new QToolButton(bar);
     m_wizards->setText(tr("Wizards"));
     m_wizards->setPopupMode(QToolButton::InstantPopup);
@@ -247,7 +232,6 @@ void MapPage::buildToolBar()
             text, this, [this, scenario = scenario] { emit wizardRequested(static_cast<int>(scenario), {}); }));
     m_wizards->setMenu(menu);
     bar->addWidget(m_wizards);
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MapPage::updateActions);
 }
 
 void MapPage::updateActions()
@@ -414,31 +398,30 @@ MoveEstimate MapPage::estimate(const QStringList& spaces, const QString& shard) 
 
 bool MapPage::requestMoves(const QStringList& spaces, const QString& shard, const QString& reason, bool confirm)
 {
+    return startMoves(spaces, shard, reason, confirm, RulesChecked::No);
+}
+
+bool MapPage::startMoves(
+    const QStringList& spaces, const QString& shard, const QString& reason, bool confirm, RulesChecked checked)
+{
     clearOutcome();
     if (m_connection->readOnly()) {
         showMessage(m_connection->readOnlyReason(), true);
         return false;
     }
-    const QString refusal = m_model->moveRefusal(spaces, shard);
-    if (!refusal.isEmpty()) {
-        showMessage(refusal, true);
-        return false;
+    if (checked == RulesChecked::No) {
+        const QString refusal = m_model->moveRefusal(spaces, shard);
+        if (!refusal.isEmpty()) {
+            showMessage(refusal, true);
+            return false;
+        }
     }
     const core::MoveRules& rules = m_model->rules();
     std::vector<core::PlannedMove> moves;
     for (const QString& space : spaces)
         moves.push_back({ space.toStdString(), rules.projectedShard(space.toStdString()), shard.toStdString() });
     if (m_planMode) {
-        startPlanIfEmpty();
-        core::Plan after = m_plan;
-        for (const auto& move : moves) {
-            // A drafted move starts where the space is now, not where the draft had put it.
-            const core::SpaceRecord* record = m_model->map()->space(move.space);
-            after.addMove({ move.space, record ? record->shard : move.from, move.to });
-        }
-        m_undo->push(new PlanMoveCommand(this, m_plan.moves, after.moves,
-            tr("Move %n space(s) to %1", nullptr, static_cast<int>(spaces.size())).arg(shard)));
-        showMessage({}, false);
+        draftMoves(moves, shard);
         return true;
     }
     QString why = reason;
@@ -446,6 +429,20 @@ bool MapPage::requestMoves(const QStringList& spaces, const QString& shard, cons
         return false;
     queueMoves(moves, why, false);
     return true;
+}
+
+void MapPage::draftMoves(const std::vector<core::PlannedMove>& moves, const QString& shard)
+{
+    startPlanIfEmpty();
+    core::Plan after = m_plan;
+    for (const auto& move : moves) {
+        // A drafted move starts where the space is now, not where the draft had put it.
+        const core::SpaceRecord* record = m_model->map()->space(move.space);
+        after.addMove({ move.space, record ? record->shard : move.from, move.to });
+    }
+    m_undo->push(new PlanMoveCommand(this, m_plan.moves, after.moves,
+        tr("Move %n space(s) to %1", nullptr, static_cast<int>(moves.size())).arg(shard)));
+    showMessage({}, false);
 }
 
 QString MapPage::durationText(const MoveEstimate& estimate)
@@ -492,11 +489,19 @@ bool MapPage::confirmMoves(const MoveEstimate& estimate, QString& reason)
     return true;
 }
 
+// What queueing moves came to: migration ids, or what refused, or what changed under the plan,
+// or the approval the change awaits.
+struct MapPage::QueueOutcome {
+    QStringList ids;
+    QStringList errors;
+    QStringList changes;
+    QString awaiting;
+};
+
 void MapPage::queueMoves(const std::vector<core::PlannedMove>& moves, const QString& reason, bool fromPlan)
 {
     auto store = m_connection->store();
-    ChangeMaker make = m_connection->changeMaker();
-    if (!store || !make) {
+    if (!store) {
         showMessage(tr("Not connected to a shard map"), true);
         emit moveFailed(messageText());
         return;
@@ -504,44 +509,86 @@ void MapPage::queueMoves(const std::vector<core::PlannedMove>& moves, const QStr
     m_busy = true;
     updateActions();
     showMessage(tr("Queueing %n migration(s)…", nullptr, static_cast<int>(moves.size())), false);
-    std::optional<core::Plan> plan;
-    if (fromPlan)
-        plan = m_plan;
+    if (!fromPlan) {
+        submitMoves(moves, reason, std::nullopt);
+        return;
+    }
+    // A plan is checked against the map first, on the pool: what changed since it was drafted is
+    // said in full, with what else changed on the way.
     runInBackground(
         m_connection->pool(), this,
-        [store, make, moves, why = reason.toStdString(), plan] {
-            return queueOnPool(*store, make, moves, why, plan ? &*plan : nullptr);
+        [store, plan = m_plan] {
+            QueueOutcome checked;
+            checked.changes = planConflicts(*store, plan, checked.errors);
+            return checked;
         },
-        [this, fromPlan](QueueOutcome outcome) {
-            m_busy = false;
-            if (!outcome.awaiting.isEmpty()) {
-                // Recorded, not refused: made when a second person approves it.
-                showOutcome(outcome.awaiting);
-                emit approvalRequested(outcome.awaiting);
-            } else if (!outcome.changes.isEmpty()) {
-                const QString text = tr("The map changed since the plan was drafted; nothing was queued:\n%1")
-                                         .arg(outcome.changes.join(QLatin1Char('\n')));
-                showMessage(text, true);
-                emit planRefused(text);
-            } else if (!outcome.errors.isEmpty()) {
-                showMessage(tr("Queued %1; refused: %2")
-                                .arg(outcome.ids.isEmpty() ? tr("nothing") : outcome.ids.join(QStringLiteral(", ")),
-                                    outcome.errors.join(QStringLiteral("; "))),
-                    true);
-                emit moveFailed(messageText());
-            } else {
-                showOutcome(tr("Queued %1").arg(outcome.ids.join(QStringLiteral(", "))));
-                if (fromPlan) {
-                    m_undo->clear();
-                    setPlanMoves({});
-                    m_plan = {};
-                    emit planApplied(outcome.ids);
-                } else {
-                    emit movesQueued(outcome.ids);
-                }
-            }
-            updateActions();
+        [this, moves, reason, plan = m_plan](const QueueOutcome& checked) {
+            if (checked.changes.isEmpty() && checked.errors.isEmpty())
+                submitMoves(moves, reason, plan);
+            else
+                movesAnswered(checked, true);
         });
+}
+
+// Through the connection's one change seam, as every page changes the fleet.
+void MapPage::submitMoves(
+    const std::vector<core::PlannedMove>& moves, const QString& reason, const std::optional<core::Plan>& plan)
+{
+    // The refusal of a single space's move names the space.
+    const QString space = moves.size() == 1 && !plan ? qs(moves.front().space) : QString();
+    m_connection->submitChange(changeOf(moves, plan ? &*plan : nullptr), reason, this,
+        [this, space, fromPlan = plan.has_value()](
+            const ChangeResult& made) { movesAnswered(outcomeOf(made, space), fromPlan); });
+}
+
+MapPage::QueueOutcome MapPage::outcomeOf(const ChangeResult& made, const QString& space)
+{
+    QueueOutcome outcome;
+    if (!made) {
+        const QString why = FleetConnection::refusalText(made.error());
+        outcome.errors.push_back(space.isEmpty() ? why : space + QStringLiteral(": ") + why);
+    } else if (made->has_awaiting_approval()) {
+        outcome.awaiting = FleetConnection::awaitingApprovalText(made->awaiting_approval());
+    } else if (made->record_kind() == "migration") {
+        if (auto migration = core::decodeMigration(made->record_json()))
+            outcome.ids.push_back(qs(migration->id));
+    } else if (auto operation = core::decodeOperation(made->record_json())) {
+        for (const std::string& id : operation->migrations)
+            outcome.ids.push_back(qs(id));
+    }
+    return outcome;
+}
+
+void MapPage::movesAnswered(const QueueOutcome& outcome, bool fromPlan)
+{
+    m_busy = false;
+    if (!outcome.awaiting.isEmpty()) {
+        // Recorded, not refused: made when a second person approves it.
+        showOutcome(outcome.awaiting);
+        emit approvalRequested(outcome.awaiting);
+    } else if (!outcome.changes.isEmpty()) {
+        const QString text = tr("The map changed since the plan was drafted; nothing was queued:\n%1")
+                                 .arg(outcome.changes.join(QLatin1Char('\n')));
+        showMessage(text, true);
+        emit planRefused(text);
+    } else if (!outcome.errors.isEmpty()) {
+        showMessage(tr("Queued %1; refused: %2")
+                        .arg(outcome.ids.isEmpty() ? tr("nothing") : outcome.ids.join(QStringLiteral(", ")),
+                            outcome.errors.join(QStringLiteral("; "))),
+            true);
+        emit moveFailed(messageText());
+    } else {
+        showOutcome(tr("Queued %1").arg(outcome.ids.join(QStringLiteral(", "))));
+        if (fromPlan) {
+            m_undo->clear();
+            setPlanMoves({});
+            m_plan = {};
+            emit planApplied(outcome.ids);
+        } else {
+            emit movesQueued(outcome.ids);
+        }
+    }
+    updateActions();
 }
 
 QList<QPair<QString, QString>> MapPage::moveTargets(const QStringList& spaces) const

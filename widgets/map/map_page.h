@@ -1,5 +1,8 @@
 #pragma once
 
+// The shard map page: moves of spaces by drag and drop or "Move to…", confirmed and queued, or drafted
+// as a plan.
+
 #include "core/map/map_editor.h"
 #include "core/plan/plan.h"
 #include "widgets/map/shard_map_model.h"
@@ -9,6 +12,7 @@
 #include <QWidget>
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QAction;
 class QComboBox;
@@ -16,6 +20,7 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QTimer;
+class QToolBar;
 class QToolButton;
 class QUndoStack;
 
@@ -47,10 +52,11 @@ struct MoveEstimate {
 };
 
 // The shard map page: shards as lanes grouped by node, spaces as tiles (ShardMapView), moves
-// by drag and drop or "Move to…", each confirmed with an estimate and queued as migrations in
-// the store on the connection's pool. In plan mode moves are drafted instead (undoable, saved
-// as JSON) and "Apply" queues them all, unless the map changed under them in a way they depend
-// on; then it says what changed and queues nothing. Refusals and errors show inline.
+// by drag and drop or "Move to…", each confirmed with an estimate and queued as migrations
+// through the connection's one change seam (FleetConnection::submitChange). In plan mode moves
+// are drafted instead (undoable, saved as JSON) and "Apply" queues them all, unless the map
+// changed under them in a way they depend on; then it says what changed and queues nothing.
+// Refusals and errors show inline.
 class MapPage : public QWidget {
     Q_OBJECT
 public:
@@ -121,6 +127,9 @@ private:
     friend class PlanMoveCommand;
 
     void buildToolBar();
+    void addViewControls(QToolBar* bar);
+    void addPlanActions(QToolBar* bar);
+    void addWizardsMenu(QToolBar* bar);
     void showLaneMenu(const QPoint& viewportPoint);
     void mapChanged(const MapPtr& map);
     void syncSpaceDetail();
@@ -129,8 +138,19 @@ private:
     // A success that is news only for a while: hidden after kOutcomeShownMs.
     void showOutcome(const QString& text);
     void clearOutcome();
+    struct QueueOutcome;
+    // Whether the moves were checked against the rules already (by the model, taking a drop).
+    enum class RulesChecked { No, AtDrop };
+
+    bool startMoves(
+        const QStringList& spaces, const QString& shard, const QString& reason, bool confirm, RulesChecked checked);
+    void draftMoves(const std::vector<core::PlannedMove>& moves, const QString& shard);
     bool confirmMoves(const MoveEstimate& estimate, QString& reason);
     void queueMoves(const std::vector<core::PlannedMove>& moves, const QString& reason, bool fromPlan);
+    void submitMoves(
+        const std::vector<core::PlannedMove>& moves, const QString& reason, const std::optional<core::Plan>& plan);
+    static QueueOutcome outcomeOf(const ChangeResult& made, const QString& space);
+    void movesAnswered(const QueueOutcome& outcome, bool fromPlan);
     void setPlanMoves(const std::vector<core::PlannedMove>& moves);
     void startPlanIfEmpty();
     void updateActions();

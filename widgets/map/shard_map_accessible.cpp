@@ -1,3 +1,4 @@
+// The shard map's accessible interfaces: the view, and one item per lane or tile by its model index.
 #include "widgets/map/shard_map_accessible.h"
 
 #include "widgets/map/shard_map_model.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// The shard map view for screen readers: lanes and their tiles as an accessible tree.
+
 namespace shardmap::widgets {
 
 // Screen readers see the shard map view as a tree: one item per lane (a shard, named "Shard s1 on

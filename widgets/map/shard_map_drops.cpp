@@ -130,19 +130,23 @@ QModelIndex ShardMapModel::dropTarget(int row, const QModelIndex& parent) const
     return parent;
 }
 
+QString ShardMapModel::takeDrop(const QMimeData* data, const QModelIndex& target)
+{
+    QString refusal = dropRefusal(data, target);
+    if (refusal.isEmpty())
+        emit movesRequested(spacesOf(data), laneOf(target).data(IdRole).toString());
+    return refusal;
+}
+
 bool ShardMapModel::canDropMimeData(
     const QMimeData* data, Qt::DropAction action, int row, int, const QModelIndex& parent) const
 {
     return action == Qt::MoveAction && dropRefusal(data, dropTarget(row, parent)).isEmpty();
 }
 
-bool ShardMapModel::dropMimeData(
-    const QMimeData* data, Qt::DropAction action, int row, int column, const QModelIndex& parent)
+bool ShardMapModel::dropMimeData(const QMimeData* data, Qt::DropAction action, int row, int, const QModelIndex& parent)
 {
-    if (!canDropMimeData(data, action, row, column, parent))
-        return false;
-    emit movesRequested(spacesOf(data), laneOf(dropTarget(row, parent)).data(IdRole).toString());
-    return true;
+    return action == Qt::MoveAction && takeDrop(data, dropTarget(row, parent)).isEmpty();
 }
 
 Qt::DropActions ShardMapModel::supportedDropActions() const

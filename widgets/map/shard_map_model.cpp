@@ -1,3 +1,5 @@
+// ShardMapModel's implementation: lanes and tiles kept in step with each map without a reset, node
+// samples applied as merged changes, and the lanes' projected loads.
 #include "widgets/map/shard_map_model.h"
 
 #include "core/map/space_placement.h"
@@ -344,56 +346,71 @@ void ShardMapModel::applySample(const QString& nodeId, const SamplePtr& sample)
     const auto& rows = m_sampleRows[nodeId].of(
         *sample, m_lanesGeneration, [this](const std::string& shardId) { return laneRow(shardId); });
     for (std::size_t i = 0; i < sample->shards.size(); ++i) {
-        const core::ShardMetricsValue& figures = sample->shards[i];
         const int row = rows[i];
         if (row < 0 || m_lanes[static_cast<std::size_t>(row)]->node != nodeId)
             continue;
-        Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
-        const Figures sampled { figures.liveDocs, figures.bytesEstimate, figures.queriesPerSecond,
-            figures.writesPerSecond };
-        // Announced with the next projection, which names only the lanes that changed.
-        lane.figuresChanged = lane.figuresChanged || !lane.sampled || !(lane.figures == sampled);
-        lane.sampled = true;
-        lane.figures = sampled;
-        const QModelIndex parentIndex = index(row, 0);
-        int first = -1;
-        int last = -1;
-        for (const core::SpaceMetricsValue& value : figures.spaceMetrics) {
-            const int child = childRow(lane, value.space);
-            if (child < 0)
-                continue;
-            Space& space = lane.spaces[static_cast<std::size_t>(child)];
-            const Figures next { value.liveDocs, value.bytesEstimate, value.queriesPerSecond, value.writesPerSecond };
-            if (space.known && space.figures == next)
-                continue;
-            lane.known += space.known ? 0 : 1;
-            space.known = true;
-            space.figures = next;
-            first = first < 0 ? child : std::min(first, child);
-            last = std::max(last, child);
-        }
-        if (first >= 0) {
-            lane.maxLoadStale = true;
-            m_maxSpaceLoadStale = true;
-        }
-        if (first >= 0)
-            emit dataChanged(index(first, 0, parentIndex), index(last, 0, parentIndex),
-                { DocsRole, BytesRole, SizeRole, LoadRole, FiguresKnownRole, Qt::DisplayRole, Qt::ToolTipRole });
+        applyShardFigures(row, sample->shards[i]);
         changed = true;
     }
     if (changed) {
         // Cheap: the rules are rebuilt when next asked for (a drag, a refusal).
         invalidateRules();
-        // At once when the last projection is old enough, else once the delay has passed: at
-        // most one projection per delay however many nodes report.
-        if (!m_projectionTimer.isActive()) {
-            const qint64 since = m_lastProjection.isValid() ? m_lastProjection.elapsed() : kProjectionDelayMs;
-            if (since >= kProjectionDelayMs)
-                updateProjections();
-            else
-                m_projectionTimer.start(static_cast<int>(kProjectionDelayMs - since));
-        }
+        projectSoon();
     }
+}
+
+void ShardMapModel::applyShardFigures(int row, const core::ShardMetricsValue& figures)
+{
+    Lane& lane = *m_lanes[static_cast<std::size_t>(row)];
+    const Figures sampled { figures.liveDocs, figures.bytesEstimate, figures.queriesPerSecond,
+        figures.writesPerSecond };
+    // Announced with the next projection, which names only the lanes that changed.
+    lane.figuresChanged = lane.figuresChanged || !lane.sampled || !(lane.figures == sampled);
+    lane.sampled = true;
+    lane.figures = sampled;
+    applySpaceFigures(row, lane, figures.spaceMetrics);
+}
+
+// The figures of the lane's spaces that the sample carries: one merged dataChanged over the
+// tiles whose figures changed.
+void ShardMapModel::applySpaceFigures(int row, Lane& lane, const std::vector<core::SpaceMetricsValue>& values)
+{
+    int first = -1;
+    int last = -1;
+    for (const core::SpaceMetricsValue& value : values) {
+        const int child = childRow(lane, value.space);
+        if (child < 0)
+            continue;
+        Space& space = lane.spaces[static_cast<std::size_t>(child)];
+        const Figures next { value.liveDocs, value.bytesEstimate, value.queriesPerSecond, value.writesPerSecond };
+        if (space.known && space.figures == next)
+            continue;
+        lane.known += space.known ? 0 : 1;
+        space.known = true;
+        space.figures = next;
+        first = first < 0 ? child : std::min(first, child);
+        last = std::max(last, child);
+    }
+    if (first < 0)
+        return;
+    lane.maxLoadStale = true;
+    m_maxSpaceLoadStale = true;
+    const QModelIndex parentIndex = index(row, 0);
+    emit dataChanged(index(first, 0, parentIndex), index(last, 0, parentIndex),
+        { DocsRole, BytesRole, SizeRole, LoadRole, FiguresKnownRole, Qt::DisplayRole, Qt::ToolTipRole });
+}
+
+// At once when the last projection is old enough, else once the delay has passed: at most one
+// projection per delay however many nodes report.
+void ShardMapModel::projectSoon()
+{
+    if (m_projectionTimer.isActive())
+        return;
+    const qint64 since = m_lastProjection.isValid() ? m_lastProjection.elapsed() : kProjectionDelayMs;
+    if (since >= kProjectionDelayMs)
+        updateProjections();
+    else
+        m_projectionTimer.start(static_cast<int>(kProjectionDelayMs - since));
 }
 
 void ShardMapModel::setSizeBy(SizeBy sizeBy)

@@ -1,5 +1,7 @@
 #pragma once
 
+// The shard map's model: shards as lanes, their spaces as tiles, with live figures and the move rules.
+
 #include "core/plan/move_rules.h"
 #include "widgets/session/fleet_connection.h"
 #include "widgets/session/sample_rows.h"
@@ -24,7 +26,9 @@ namespace shardmap::widgets {
 //
 // Drag and drop: spaces are dragged as a list of ids (kMimeType); a lane (or a space in it)
 // takes them when core::MoveRules allows every one of them; dropRefusal() says why not.
-// dropMimeData never writes the store: it emits movesRequested and the page decides.
+// moveRefusal() is the one place the console asks the rules about a move. A drop is checked
+// once, as it is taken (takeDrop, dropMimeData), and never writes the store: it emits
+// movesRequested with the moves the rules allowed, and the page confirms and queues them.
 class ShardMapModel : public QAbstractItemModel {
     Q_OBJECT
 public:
@@ -108,6 +112,9 @@ public:
     QString moveRefusal(const QStringList& spaces, const QString& shard) const;
     // Why the mime data may not be dropped on target (a lane or a space in it); empty: it may.
     QString dropRefusal(const QMimeData* data, const QModelIndex& target) const;
+    // Takes a drop on target: when the rules allow it, emits movesRequested and returns empty;
+    // otherwise returns why not (dropRefusal) and requests nothing.
+    QString takeDrop(const QMimeData* data, const QModelIndex& target);
     static QStringList spacesOf(const QMimeData* data);
     QString refusalText(const core::MoveVerdict& verdict, const QString& space, const QString& shard) const;
     QString migratingText(const QString& space) const;
@@ -129,6 +136,7 @@ public:
     Qt::DropActions supportedDragActions() const override;
 
 signals:
+    // A drop the rules allowed (checked as it was taken): the page confirms and queues it.
     void movesRequested(const QStringList& spaces, const QString& targetShard);
 
 private:
@@ -198,7 +206,10 @@ private:
     void reindexLanes();
     // The row of a space in its lane, -1 if it is not there.
     static int childRow(const Lane& lane, const std::string& spaceId);
+    void applyShardFigures(int row, const core::ShardMetricsValue& figures);
+    void applySpaceFigures(int row, Lane& lane, const std::vector<core::SpaceMetricsValue>& values);
     void invalidateRules();
+    void projectSoon();
     void updateProjections();
     QVariant laneData(const Lane& lane, int role) const;
     QVariant spaceData(const Lane& lane, const Space& space, int role) const;

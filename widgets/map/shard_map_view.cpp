@@ -1,3 +1,5 @@
+// ShardMapView's implementation: lanes laid out only when painted or asked about, tiles sized and
+// coloured, scrolling and zoom, and the drag's refusals drawn on the lanes.
 #include "widgets/map/shard_map_view.h"
 
 #include "widgets/map/shard_map_accessible.h"
@@ -515,16 +517,21 @@ void ShardMapView::dropEvent(QDropEvent* event)
     const LaneGeometry* lane = laneAtPoint(event->position().toPoint());
     const QModelIndex target = lane ? m_model->index(lane->row, 0) : QModelIndex();
     endDrag();
-    // The model decides (the map may have changed since the drag entered).
-    if (!m_model || !m_model->canDropMimeData(event->mimeData(), Qt::MoveAction, -1, -1, target)) {
+    if (!m_model) {
         event->ignore();
-        if (m_model && !ShardMapModel::spacesOf(event->mimeData()).isEmpty())
-            emit dropRefused(m_model->dropRefusal(event->mimeData(), target));
+        return;
+    }
+    // The model decides, once, as it takes the drop (the map may have changed since the drag
+    // entered).
+    const QString refusal = m_model->takeDrop(event->mimeData(), target);
+    if (!refusal.isEmpty()) {
+        event->ignore();
+        if (!ShardMapModel::spacesOf(event->mimeData()).isEmpty())
+            emit dropRefused(refusal);
         return;
     }
     event->setDropAction(Qt::MoveAction);
     event->accept();
-    m_model->dropMimeData(event->mimeData(), Qt::MoveAction, -1, -1, target);
 }
 
 void ShardMapView::endDrag()

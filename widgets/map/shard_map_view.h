@@ -1,5 +1,7 @@
 #pragma once
 
+// The shard map's view: lanes of tiles laid out, painted, zoomed, and dragged and dropped on.
+
 #include "widgets/map/shard_map_model.h"
 
 #include <QAbstractItemView>
@@ -15,8 +17,8 @@ namespace shardmap::widgets {
 // width follows their docs or bytes and whose colour follows their load. Spaces too small to
 // read at the current zoom are aggregated into one "+N small spaces" tile; Ctrl+wheel zooms.
 // While spaces are dragged over it, every lane says whether it takes them: tinted green, or
-// red with the refusal drawn on the lane. Drops go through the model's contract
-// (canDropMimeData / dropMimeData), so the view never decides what may move.
+// red with the refusal drawn on the lane. A drop goes to the model (ShardMapModel::takeDrop),
+// which checks it once, so the view never decides what may move.
 class ShardMapView : public QAbstractItemView {
     Q_OBJECT
 public:

@@ -1,3 +1,5 @@
+// MigrationDetailDialog's implementation: the report read on the pool, shown field by field, and
+// read again as the migration changes in the map.
 #include "widgets/migrations/migration_detail_dialog.h"
 
 #include "core/map/space_placement.h"
@@ -137,26 +139,8 @@ void MigrationDetailDialog::buildUi()
     m_timeline = new PhaseTimeline(phases);
     (new QVBoxLayout(phases))->addWidget(m_timeline);
 
-    auto* throughput = new QGroupBox(tr("Throughput"), this);
-    m_chart = new TimeSeriesChart(throughput);
-    m_chart->setUnit(TimeSeriesChart::Unit::PerSecond);
-    m_chart->setValueTitle(tr("docs/s"));
-    m_chart->setMinimumHeight(200);
-    m_chart->setAccessibleName(tr("Documents copied per second over time"));
-    m_throughputNote = new QLabel(throughput);
-    m_throughputNote->setWordWrap(true);
-    auto* throughputLayout = new QVBoxLayout(throughput);
-    throughputLayout->addWidget(m_throughputNote);
-    throughputLayout->addWidget(m_chart, 1);
-
-    auto* events = new QGroupBox(tr("Events"), this);
-    m_events = new QTreeWidget(events);
-    m_events->setRootIsDecorated(false);
-    m_events->setHeaderLabels({ tr("Time"), tr("Event"), tr("Details") });
-    m_events->setAccessibleName(tr("Events of the migration"));
-    m_events->header()->setStretchLastSection(true);
-    (new QVBoxLayout(events))->addWidget(m_events);
-
+    QGroupBox* throughput = buildThroughput();
+    QGroupBox* events = buildEvents();
     auto* lower = new QSplitter(Qt::Horizontal, this);
     lower->addWidget(throughput);
     lower->addWidget(events);
@@ -175,6 +159,34 @@ void MigrationDetailDialog::buildUi()
     layout->addWidget(lower, 1);
     layout->addWidget(buttons);
     resize(1000, 780);
+}
+
+QGroupBox* MigrationDetailDialog::buildThroughput()
+{
+    auto* throughput = new QGroupBox(tr("Throughput"), this);
+    m_chart = new TimeSeriesChart(throughput);
+    m_chart->setUnit(TimeSeriesChart::Unit::PerSecond);
+    m_chart->setValueTitle(tr("docs/s"));
+    m_chart->setMinimumHeight(200);
+    m_chart->setAccessibleName(tr("Documents copied per second over time"));
+    m_throughputNote = new QLabel(throughput);
+    m_throughputNote->setWordWrap(true);
+    auto* throughputLayout = new QVBoxLayout(throughput);
+    throughputLayout->addWidget(m_throughputNote);
+    throughputLayout->addWidget(m_chart, 1);
+    return throughput;
+}
+
+QGroupBox* MigrationDetailDialog::buildEvents()
+{
+    auto* events = new QGroupBox(tr("Events"), this);
+    m_events = new QTreeWidget(events);
+    m_events->setRootIsDecorated(false);
+    m_events->setHeaderLabels({ tr("Time"), tr("Event"), tr("Details") });
+    m_events->setAccessibleName(tr("Events of the migration"));
+    m_events->header()->setStretchLastSection(true);
+    (new QVBoxLayout(events))->addWidget(m_events);
+    return events;
 }
 
 QWidget* MigrationDetailDialog::buildFields()

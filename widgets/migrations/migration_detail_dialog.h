@@ -1,5 +1,7 @@
 #pragma once
 
+// One migration in detail: its state, phases, throughput over time and events.
+
 #include "core/report/migration_report.h"
 #include "widgets/bridge/background.h"
 #include "widgets/session/fleet_connection.h"
@@ -11,6 +13,7 @@
 
 QT_BEGIN_NAMESPACE
 class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QTreeWidget;
 QT_END_NAMESPACE
@@ -92,6 +95,8 @@ private:
     static Loaded read(
         core::MetadataStore& store, const core::MapSnapshot& map, const std::string& id, std::int64_t nowUnixMs);
     void buildUi();
+    QGroupBox* buildThroughput();
+    QGroupBox* buildEvents();
     QWidget* buildFields();
     void addField(QFormLayout* form, Field field, const QString& label);
     void mapArrived(const MapPtr& map);

@@ -1,3 +1,4 @@
+// MigrationsFilterProxy's implementation: setters that invalidate only on a change, and one row check.
 #include "widgets/migrations/migrations_filter_proxy.h"
 
 namespace shardmap::widgets {

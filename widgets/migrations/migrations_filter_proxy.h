@@ -1,5 +1,7 @@
 #pragma once
 
+// The migrations history's filter and sort: by state, space, shard, operation and creation time.
+
 #include "widgets/migrations/migrations_model.h"
 
 #include <QSortFilterProxyModel>

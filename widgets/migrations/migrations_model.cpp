@@ -1,3 +1,5 @@
+// MigrationsModel's implementation: rows inserted, removed and updated per snapshot, merged change
+// ranges, and the one countdown timer.
 #include "widgets/migrations/migrations_model.h"
 
 #include "core/map/space_placement.h"

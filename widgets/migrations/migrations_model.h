@@ -1,5 +1,7 @@
 #pragma once
 
+// The shard map's migrations as a table model, fed by map snapshots, with their rollback countdowns.
+
 #include "widgets/session/fleet_connection.h"
 
 #include <QAbstractTableModel>

@@ -1,3 +1,5 @@
+// MigrationsPage's implementation: filters, actions confirmed with a reason and submitted through the
+// connection, reports exported, and notifications when migrations end.
 #include "widgets/migrations/migrations_page.h"
 
 #include "widgets/migrations/migration_detail_dialog.h"

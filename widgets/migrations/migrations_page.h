@@ -1,5 +1,7 @@
 #pragma once
 
+// The migrations page: the fleet's migrations, their history, and the actions taken on them.
+
 #include "core/map/map_editor.h"
 #include "core/report/migration_report.h"
 #include "widgets/bridge/background.h"

@@ -1,3 +1,4 @@
+// PhaseTimeline's implementation: the rows measured and painted on one time axis, with their times.
 #include "widgets/migrations/phase_timeline.h"
 
 #include "widgets/report/report_charts.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// A migration's phases drawn as a timeline, one bar per phase span.
+
 #include "core/migration/migration_history.h"
 
 #include <QString>

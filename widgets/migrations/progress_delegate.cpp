@@ -1,3 +1,4 @@
+// ProgressDelegate's implementation: a style's progress bar with the cell's text, or the text alone.
 #include "widgets/migrations/progress_delegate.h"
 
 #include "widgets/migrations/migrations_model.h"

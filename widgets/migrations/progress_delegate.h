@@ -1,5 +1,7 @@
 #pragma once
 
+// The migrations table's progress cells, drawn as bars.
+
 #include <QStyledItemDelegate>
 
 namespace shardmap::widgets {

@@ -1,3 +1,4 @@
+// SimulationModel's implementation: each strategy's figures as cells, their moved data in words.
 #include "widgets/whatif/simulation_model.h"
 
 #include "widgets/style/format.h"

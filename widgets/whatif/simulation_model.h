@@ -1,5 +1,7 @@
 #pragma once
 
+// The what-if simulation's results as a table: one row per placement strategy.
+
 #include "core/plan/simulator.h"
 
 #include <QAbstractTableModel>

@@ -1,3 +1,5 @@
+// WhatIfPage's implementation: the growth and shard changes asked for, the figures read and the
+// simulation run on the pool, and its answer shown.
 #include "widgets/whatif/whatif_page.h"
 
 #include "core/admin/fleet_admin.h"

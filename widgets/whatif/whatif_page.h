@@ -1,5 +1,7 @@
 #pragma once
 
+// The what-if page: the fleet's spaces laid out by every placement strategy, compared.
+
 #include "core/plan/simulator.h"
 #include "widgets/bridge/background.h"
 #include "widgets/session/fleet_connection.h"

@@ -1,3 +1,4 @@
+// PlanMovesModel's implementation: a plan's moves as cells, their reasons in words.
 #include "widgets/wizards/plan_moves_model.h"
 
 #include "widgets/style/format.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// A plan's moves as a table model, for the wizard's preview.
+
 #include "core/plan/move_rules.h"
 #include "core/plan/plan_note.h"
 

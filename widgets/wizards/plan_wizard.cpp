@@ -1,3 +1,5 @@
+// PlanWizard's implementation: the scenario, preview and confirmation pages, plans computed on the
+// pool, and the confirmed plan submitted through the connection.
 #include "widgets/wizards/plan_wizard.h"
 
 #include "core/admin/fleet_admin.h"
@@ -324,6 +326,29 @@ QWidget* PlanWizard::buildPreview()
 {
     auto* box = new QWidget(this);
     auto* layout = new QVBoxLayout(box);
+    layout->addLayout(buildPlanKnobs(box));
+    m_summary = new QLabel(box);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_warnings = new InlineMessage(box);
+    m_warnings->setObjectName(QStringLiteral("planWarnings"));
+    layout->addWidget(m_summary);
+    layout->addWidget(m_warnings);
+    auto* split = new QSplitter(Qt::Vertical, box);
+    m_chart = new LoadBarsChart(split);
+    m_movesView = new QTableView(split);
+    m_movesView->setModel(m_moves);
+    m_movesView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_movesView->horizontalHeader()->setStretchLastSection(true);
+    m_movesView->verticalHeader()->hide();
+    layout->addWidget(split, 1);
+    replanWhenKnobsChange();
+    return box;
+}
+
+// The planner's knobs (band, most moves) and the preview's buttons, in one row.
+QHBoxLayout* PlanWizard::buildPlanKnobs(QWidget* box)
+{
     auto* knobs = new QHBoxLayout;
     m_band = new QDoubleSpinBox(box);
     m_band->setRange(1, 50);
@@ -345,23 +370,15 @@ QWidget* PlanWizard::buildPreview()
     knobs->addStretch(1);
     knobs->addWidget(refresh);
     knobs->addWidget(m_editInPlanMode);
-    layout->addLayout(knobs);
-    m_summary = new QLabel(box);
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_warnings = new InlineMessage(box);
-    m_warnings->setObjectName(QStringLiteral("planWarnings"));
-    layout->addWidget(m_summary);
-    layout->addWidget(m_warnings);
-    auto* split = new QSplitter(Qt::Vertical, box);
-    m_chart = new LoadBarsChart(split);
-    m_movesView = new QTableView(split);
-    m_movesView->setModel(m_moves);
-    m_movesView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_movesView->horizontalHeader()->setStretchLastSection(true);
-    m_movesView->verticalHeader()->hide();
-    layout->addWidget(split, 1);
-    // Parameters changed on this page re-plan once the typing stops.
+    connect(refresh, &QPushButton::clicked, this, &PlanWizard::refreshFigures);
+    connect(m_editInPlanMode, &QPushButton::clicked, this, &PlanWizard::editInPlanModeRequested);
+    m_editInPlanMode->setEnabled(false);
+    return knobs;
+}
+
+// Parameters changed on the preview page re-plan once the typing stops.
+void PlanWizard::replanWhenKnobsChange()
+{
     auto* debounce = new QTimer(this);
     debounce->setSingleShot(true);
     debounce->setInterval(250);
@@ -376,10 +393,6 @@ QWidget* PlanWizard::buildPreview()
     };
     connect(m_band, &QDoubleSpinBox::valueChanged, this, pending);
     connect(m_maxMoves, &QSpinBox::valueChanged, this, pending);
-    connect(refresh, &QPushButton::clicked, this, &PlanWizard::refreshFigures);
-    connect(m_editInPlanMode, &QPushButton::clicked, this, &PlanWizard::editInPlanModeRequested);
-    m_editInPlanMode->setEnabled(false);
-    return box;
 }
 
 core::Scenario PlanWizard::scenario() const

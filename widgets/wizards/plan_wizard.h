@@ -1,5 +1,7 @@
 #pragma once
 
+// The planning wizard: one guided flow per planner scenario, from its parameters to a queued operation.
+
 #include "core/plan/scenario.h"
 #include "widgets/bridge/background.h"
 #include "widgets/session/fleet_connection.h"
@@ -10,6 +12,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -98,6 +101,8 @@ private:
 
     QWidget* buildScenarioFields();
     QWidget* buildPreview();
+    QHBoxLayout* buildPlanKnobs(QWidget* box);
+    void replanWhenKnobsChange();
     void fillChoices();
     void scenarioChanged();
     void clearHiddenFields(core::Scenario scenario);
