@@ -1,13 +1,17 @@
 #pragma once
 
-// What shardmap-node and shardmapd do around their server: --exit-with-parent and --log-level
-// applied, the stop signals blocked in every thread and waited for, then a clean shutdown that
-// the service manager is told about.
+// What shardmap-node and shardmapd do around their server: the command line (flags and --config
+// file) parsed, --exit-with-parent and --log-level applied, the stop signals blocked in every
+// thread and waited for, then a clean shutdown that the service manager is told about.
 
+#include "app/common/config_file.h"
 #include "app/common/logging.h"
 #include "app/common/service_notify.h"
 
+#include <CLI/CLI.hpp>
 #include <csignal>
+#include <iostream>
+#include <optional>
 #include <pthread.h>
 #include <spdlog/spdlog.h>
 #include <string>
@@ -15,12 +19,29 @@
 
 namespace shardmap::app {
 
-// The first steps after the command line: the parent's death signal and the log's level.
-inline void startServerProcess(const std::string& program, bool exitWithParent, const std::string& logLevel)
+// The server's configuration from parse(app, argc, argv, exitWithParent, logLevel) after the
+// --config flag, with the parent's death signal, the log's level and config.log set. nullopt when
+// the command line was refused or asked for --help or --version: exitCode says how to exit.
+template <typename Config, typename Parse>
+std::optional<Config> startServerProcess(
+    const std::string& program, CLI::App& app, int argc, char** argv, Parse parse, int& exitCode)
 {
+    bool exitWithParent = false;
+    std::string logLevel = "info";
+    ConfigFile configFile;
+    configFile.addTo(app);
+    Config config;
+    try {
+        config = parse(app, argc, argv, exitWithParent, logLevel);
+    } catch (const CLI::ParseError& error) {
+        exitCode = configFile.report(error, argc, argv, std::cerr);
+        return std::nullopt;
+    }
     if (exitWithParent)
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     setupLogging(program, logLevel);
+    config.log = logSink();
+    return config;
 }
 
 // SIGTERM and SIGINT, blocked from construction in this thread and every thread started after it

@@ -1,5 +1,4 @@
 // shardmapd: wires command-line flags to a ControllerServer and serves until a stop signal.
-#include "app/common/config_file.h"
 #include "app/common/logging.h"
 #include "app/common/node_tls_flags.h"
 #include "app/common/server_lifetime.h"
@@ -114,21 +113,14 @@ int main(int argc, char** argv)
 {
     CLI::App app { "shardmapd: the Shardmap controller; routes application writes and searches by the shard map "
                    "and elects the one replica that runs the migration executor" };
-    bool exitWithParent = false;
-    std::string logLevel = "info";
-    shardmap::core::ControllerServerConfig config;
-    shardmap::app::ConfigFile configFile;
-    configFile.addTo(app);
-    try {
-        config = parseConfig(app, argc, argv, exitWithParent, logLevel);
-    } catch (const CLI::ParseError& error) {
-        return configFile.report(error, argc, argv, std::cerr);
-    }
-    shardmap::app::startServerProcess("shardmapd", exitWithParent, logLevel);
-    config.log = shardmap::app::logSink();
+    int exitCode = 0;
+    auto config = shardmap::app::startServerProcess<shardmap::core::ControllerServerConfig>(
+        "shardmapd", app, argc, argv, parseConfig, exitCode);
+    if (!config)
+        return exitCode;
 
     shardmap::app::StopSignals stopSignals;
-    auto server = shardmap::core::ControllerServer::start(std::move(config));
+    auto server = shardmap::core::ControllerServer::start(std::move(*config));
     if (!server) {
         spdlog::error("{}", server.error().describe());
         return 1;

@@ -1,5 +1,4 @@
 // shardmap-node: wires command-line flags to a NodeServer and serves until a stop signal.
-#include "app/common/config_file.h"
 #include "app/common/logging.h"
 #include "app/common/server_lifetime.h"
 #include "core/node/node_server.h"
@@ -121,26 +120,19 @@ void logStarted(const shardmap::core::NodeServer& server, const shardmap::core::
 int main(int argc, char** argv)
 {
     CLI::App app { "shardmap-node: a gRPC server hosting SQLite FTS5 search shards" };
-    bool exitWithParent = false;
-    std::string logLevel = "info";
-    shardmap::core::NodeServerConfig config;
-    shardmap::app::ConfigFile configFile;
-    configFile.addTo(app);
-    try {
-        config = parseConfig(app, argc, argv, exitWithParent, logLevel);
-    } catch (const CLI::ParseError& error) {
-        return configFile.report(error, argc, argv, std::cerr);
-    }
-    shardmap::app::startServerProcess("shardmap-node", exitWithParent, logLevel);
-    config.log = shardmap::app::logSink();
+    int exitCode = 0;
+    auto config = shardmap::app::startServerProcess<shardmap::core::NodeServerConfig>(
+        "shardmap-node", app, argc, argv, parseConfig, exitCode);
+    if (!config)
+        return exitCode;
 
     shardmap::app::StopSignals stopSignals;
-    auto server = shardmap::core::NodeServer::start(config);
+    auto server = shardmap::core::NodeServer::start(*config);
     if (!server) {
         spdlog::error("{}", server.error().describe());
         return 1;
     }
-    logStarted(**server, config);
+    logStarted(**server, *config);
     shardmap::app::notifyReady("listening on " + (*server)->address());
     stopSignals.serveUntilStopped(**server);
     return 0;
