@@ -1,3 +1,4 @@
+// ServerProcess's implementation: start on ChildProcess, the address line, /proc figures, a graceful stop.
 #include "bench/bench_process.h"
 
 #include <cerrno>
@@ -103,12 +104,23 @@ double ServerProcess::cpuSeconds() const
         / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
+std::uint64_t ServerProcess::rssBytes() const
+{
+    if (m_exitCode)
+        return 0;
+    std::ifstream in("/proc/" + std::to_string(m_child.pid()) + "/statm");
+    std::uint64_t size = 0;
+    std::uint64_t resident = 0;
+    in >> size >> resident;
+    return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
 int ServerProcess::stop()
 {
     if (m_exitCode)
         return *m_exitCode;
     m_child.signal(SIGTERM);
-    auto code = m_child.wait(std::chrono::seconds(60));
+    auto code = m_child.wait(m_stopGrace);
     if (!code) {
         m_child.signal(SIGKILL);
         code = m_child.wait(std::chrono::seconds(30));

@@ -3,7 +3,8 @@
 // A server the end-to-end benches start: a real shardmap-node or shardmapd binary run with
 // "--listen 127.0.0.1:0", which prints "listening on HOST:PORT" on stdout once it serves.
 //
-// Why this exists: migration_bench and split_latency_bench each carried their own launcher
+// Why this exists: migration_bench, split_latency_bench, node_e2e_bench and router_benchmarks each
+// carried their own launcher
 // (posix_spawn, a stdout pipe, a stderr log, the address line, /proc CPU time, a graceful stop).
 // Tests and benches have one process launcher, tests/support/process.h's ChildProcess; this class
 // only adds on top of it what those benches need from a server: wait for its address, read its
@@ -14,6 +15,7 @@
 #include "tests/support/process.h"
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,8 +43,13 @@ public:
     const std::string& address() const { return m_address; }
     // User + system CPU the process has used so far (/proc/PID/stat); 0 once stopped.
     double cpuSeconds() const;
-    // SIGTERM, then waits; SIGKILL after 60 s. Returns the exit code (128 + signal if killed);
-    // again the same code when called a second time.
+    // Resident memory now (/proc/PID/statm); 0 once stopped.
+    std::uint64_t rssBytes() const;
+    // How long stop() waits after SIGTERM before SIGKILL (60 s unless set): a node checkpointing
+    // large shards may need longer.
+    void setStopGrace(std::chrono::seconds grace) { m_stopGrace = grace; }
+    // SIGTERM, then waits; SIGKILL after the grace. Returns the exit code (128 + signal if
+    // killed); again the same code when called a second time.
     int stop();
 
 private:
@@ -51,6 +58,7 @@ private:
     testing::ChildProcess m_child;
     std::string m_address;
     std::optional<int> m_exitCode;
+    std::chrono::seconds m_stopGrace { 60 };
 };
 
 } // namespace shardmap::bench

@@ -26,6 +26,7 @@
 // Nothing here asserts on timings. Results: docs/BENCHMARKS.md, "The shard map on etcd and
 // failover (issue 5)".
 
+#include "bench/bench_main.h"
 #include "bench/bench_report.h"
 #include "bench/corpus.h"
 #include "core/client/node_client.h"
@@ -110,7 +111,10 @@ std::int64_t nowUnixMs()
         .count();
 }
 
+using shardmap::bench::finishWorkDir;
+using shardmap::bench::joinCommand;
 using shardmap::bench::loadAverage;
+using shardmap::bench::measureInWorkDir;
 using shardmap::bench::percentile;
 using shardmap::bench::utcNow;
 
@@ -435,13 +439,32 @@ Summary summarize(const std::vector<Run>& runs, double Run::*field)
         *std::max_element(values.begin(), values.end()) };
 }
 
-std::filesystem::path makeWorkDir(const std::string& parent)
+// The fleet started in workDir, the space loaded, both replicas up, then o.runs leader kills.
+void measureFailovers(
+    const Options& o, const std::filesystem::path& workDir, std::vector<Run>& runs, std::string& storeDescription)
 {
-    const auto base = parent.empty() ? std::filesystem::temp_directory_path() : std::filesystem::path(parent);
-    std::string pattern = (base / "shardmap-fbench-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr)
-        throw std::runtime_error("cannot create a temp directory under " + base.string());
-    return pattern;
+    Fleet fleet;
+    fleet.dir = workDir;
+    fleet.random.seed(o.seed);
+    startFleet(fleet, o);
+    storeDescription = fleet.store->describe();
+    std::cerr << "store " << storeDescription << "; loading " << o.docs << " documents into big on s0...\n";
+    loadSpace(fleet, o);
+    startReplica(fleet, fleet.replicas[0], o);
+    const auto until = Clock::now() + std::chrono::seconds(10);
+    while (!fleet.replicas[0].leads() && Clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(o.pollMs));
+    startReplica(fleet, fleet.replicas[1], o);
+    std::string current;
+    std::size_t queued = 0;
+    for (std::size_t i = 0; i < o.runs; ++i) {
+        runs.push_back(failOver(fleet, o, current, queued));
+        const auto& r = runs.back();
+        std::cerr << "run " << i + 1 << ": killed " << r.killed << " at " << r.docsAtKill << "/" << r.docsTotal
+                  << " docs; " << r.survivor << " leads after " << r.leaseMs << " ms, first step (" << r.firstAction
+                  << ", " << r.docsAtFirstStep << " docs) seen " << r.stepSeenMs << " ms, committed " << r.stepCommitMs
+                  << " ms after the kill\n";
+    }
 }
 
 } // namespace
@@ -482,45 +505,16 @@ int main(int argc, char** argv)
     app.add_flag("--keep-data", o.keepData, "Keep the temp directory (node data, map, logs)");
     app.add_flag("--json", o.json, "Also print a JSON summary");
     CLI11_PARSE(app, argc, argv);
-    std::string command = "failover_bench";
-    for (int i = 1; i < argc; ++i)
-        command += std::string(" ") + argv[i];
+    const std::string command = joinCommand(argc, argv);
 
     const std::string date = utcNow();
     const std::string loadBefore = loadAverage();
     std::filesystem::path workDir;
     std::vector<Run> runs;
     std::string storeDescription;
-    try {
-        workDir = makeWorkDir(o.workDir);
-        Fleet fleet;
-        fleet.dir = workDir;
-        fleet.random.seed(o.seed);
-        startFleet(fleet, o);
-        storeDescription = fleet.store->describe();
-        std::cerr << "store " << storeDescription << "; loading " << o.docs << " documents into big on s0...\n";
-        loadSpace(fleet, o);
-        startReplica(fleet, fleet.replicas[0], o);
-        const auto until = Clock::now() + std::chrono::seconds(10);
-        while (!fleet.replicas[0].leads() && Clock::now() < until)
-            std::this_thread::sleep_for(std::chrono::milliseconds(o.pollMs));
-        startReplica(fleet, fleet.replicas[1], o);
-        std::string current;
-        std::size_t queued = 0;
-        for (std::size_t i = 0; i < o.runs; ++i) {
-            runs.push_back(failOver(fleet, o, current, queued));
-            const auto& r = runs.back();
-            std::cerr << "run " << i + 1 << ": killed " << r.killed << " at " << r.docsAtKill << "/" << r.docsTotal
-                      << " docs; " << r.survivor << " leads after " << r.leaseMs << " ms, first step (" << r.firstAction
-                      << ", " << r.docsAtFirstStep << " docs) seen " << r.stepSeenMs << " ms, committed "
-                      << r.stepCommitMs << " ms after the kill\n";
-        }
-    } catch (const std::exception& error) {
-        std::cerr << "failover_bench: " << error.what() << "\n";
-        if (!workDir.empty())
-            std::cerr << "(work directory kept: " << workDir.string() << ")\n";
+    if (!measureInWorkDir("failover_bench", o.workDir, "shardmap-fbench", workDir,
+            [&](const std::filesystem::path& dir) { measureFailovers(o, dir, runs, storeDescription); }))
         return 1;
-    }
     const std::string loadAfter = loadAverage();
 
     const double ttl = static_cast<double>(o.leaseTtlMs);
@@ -574,9 +568,6 @@ int main(int argc, char** argv)
             { "step_commit_ms", { committed.min, committed.p50, committed.max } } };
         std::cout << out.dump(2) << std::endl;
     }
-    if (!o.keepData)
-        std::filesystem::remove_all(workDir);
-    else
-        std::cerr << "data kept in " << workDir.string() << "\n";
+    finishWorkDir(workDir, o.keepData);
     return 0;
 }

@@ -9,6 +9,9 @@
 //
 // Nothing here asserts on timings; the program reports and exits 0 unless something failed.
 
+#include "bench/bench_main.h"
+#include "bench/bench_process.h"
+#include "bench/bench_report.h"
 #include "bench/corpus.h"
 #include "shardmap/v1/node.grpc.pb.h"
 
@@ -17,11 +20,9 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <grpcpp/grpcpp.h>
@@ -30,19 +31,14 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <poll.h>
-#include <spawn.h>
 #include <sqlite3.h>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
-
-extern char** environ;
 
 namespace {
 
@@ -50,7 +46,13 @@ namespace v1 = shardmap::v1;
 using shardmap::bench::BenchDoc;
 using shardmap::bench::Corpus;
 using shardmap::bench::CorpusOptions;
+using shardmap::bench::cpuModel;
+using shardmap::bench::finishWorkDir;
+using shardmap::bench::joinCommand;
+using shardmap::bench::measureInWorkDir;
+using shardmap::bench::ServerProcess;
 using shardmap::bench::SplitMix64;
+using shardmap::bench::utcNow;
 using Clock = std::chrono::steady_clock;
 using Stub = v1::Node::Stub;
 
@@ -106,28 +108,6 @@ double processCpuSeconds()
     return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-std::string cpuModel()
-{
-    std::ifstream in("/proc/cpuinfo");
-    for (std::string line; std::getline(in, line);) {
-        if (line.starts_with("model name")) {
-            const auto colon = line.find(':');
-            return colon == std::string::npos ? line : line.substr(colon + 2);
-        }
-    }
-    return "unknown";
-}
-
-std::string utcNow()
-{
-    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm {};
-    ::gmtime_r(&now, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &tm);
-    return text;
-}
-
 std::uint64_t fileSizeOr0(const std::filesystem::path& path)
 {
     std::error_code error;
@@ -135,134 +115,19 @@ std::uint64_t fileSizeOr0(const std::filesystem::path& path)
     return error ? 0 : size;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The node as a child process: started from the real binary, so the numbers include process and
-// network boundaries exactly as deployed.
+// The node as a child process (bench/bench_process.h): started from the real binary, so the numbers
+// include process and network boundaries exactly as deployed.
 
-class NodeProcess final {
-public:
-    static std::unique_ptr<NodeProcess> spawn(const std::vector<std::string>& extraArgs, const std::string& binary,
-        const std::string& dataDir, const std::string& logPath);
-    ~NodeProcess() { stop(); }
-    NodeProcess(const NodeProcess&) = delete;
-    NodeProcess& operator=(const NodeProcess&) = delete;
-
-    const std::string& address() const { return m_address; }
-    // User + system CPU the node has used so far (from /proc), to show where ingest time goes.
-    double cpuSeconds() const;
-    std::uint64_t rssBytes() const;
-    // SIGTERM, then waits (the node checkpoints its shards on the way out); SIGKILL after 120 s.
-    int stop();
-
-private:
-    NodeProcess() = default;
-    std::string readLine(std::chrono::milliseconds timeout);
-
-    pid_t m_pid = -1;
-    int m_stdout = -1;
-    std::string m_address;
-};
-
-std::unique_ptr<NodeProcess> NodeProcess::spawn(const std::vector<std::string>& extraArgs, const std::string& binary,
+std::unique_ptr<ServerProcess> startNode(const std::vector<std::string>& extraArgs, const std::string& binary,
     const std::string& dataDir, const std::string& logPath)
 {
-    int pipeFds[2];
-    if (::pipe(pipeFds) != 0)
-        throw std::runtime_error("pipe failed");
-    std::vector<std::string> args { binary, "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--node-id", "bench-node",
-        "--min-free-bytes", "0", "--exit-with-parent" };
-    args.insert(args.end(), extraArgs.begin(), extraArgs.end());
-    std::vector<char*> argv;
-    for (auto& arg : args)
-        argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, pipeFds[0]);
-    posix_spawn_file_actions_addclose(&actions, pipeFds[1]);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::unique_ptr<NodeProcess> node(new NodeProcess());
-    const int rc = posix_spawn(&node->m_pid, binary.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(pipeFds[1]);
-    node->m_stdout = pipeFds[0];
-    if (rc != 0) {
-        node->m_pid = -1;
-        throw std::runtime_error("cannot start " + binary + ": " + std::strerror(rc));
-    }
-    const std::string line = node->readLine(std::chrono::seconds(30));
-    const std::string prefix = "listening on ";
-    if (!line.starts_with(prefix))
-        throw std::runtime_error("node did not report its address (see " + logPath + "); got '" + line + "'");
-    node->m_address = line.substr(prefix.size());
+    std::vector<std::string> command { binary, "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--node-id",
+        "bench-node", "--min-free-bytes", "0", "--exit-with-parent" };
+    command.insert(command.end(), extraArgs.begin(), extraArgs.end());
+    auto node = ServerProcess::start(command, logPath);
+    // The node checkpoints its shards on the way out: a large one takes a while.
+    node->setStopGrace(std::chrono::seconds(120));
     return node;
-}
-
-std::string NodeProcess::readLine(std::chrono::milliseconds timeout)
-{
-    std::string line;
-    const auto until = Clock::now() + timeout;
-    while (Clock::now() < until) {
-        pollfd fd { m_stdout, POLLIN, 0 };
-        if (::poll(&fd, 1, 100) <= 0)
-            continue;
-        char c = 0;
-        if (::read(m_stdout, &c, 1) != 1)
-            break;
-        if (c == '\n')
-            return line;
-        line += c;
-    }
-    return line;
-}
-
-double NodeProcess::cpuSeconds() const
-{
-    std::ifstream in("/proc/" + std::to_string(m_pid) + "/stat");
-    std::string stat;
-    std::getline(in, stat); // one line
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos)
-        return 0;
-    std::istringstream fields(stat.substr(close + 2));
-    std::vector<std::string> values;
-    for (std::string value; fields >> value;)
-        values.push_back(value);
-    // Fields 14 and 15 of /proc/PID/stat (utime, stime); values[0] is field 3.
-    if (values.size() < 13)
-        return 0;
-    return static_cast<double>(std::stoull(values[11]) + std::stoull(values[12]))
-        / static_cast<double>(::sysconf(_SC_CLK_TCK));
-}
-
-std::uint64_t NodeProcess::rssBytes() const
-{
-    std::ifstream in("/proc/" + std::to_string(m_pid) + "/statm");
-    std::uint64_t size = 0;
-    std::uint64_t resident = 0;
-    in >> size >> resident;
-    return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-}
-
-int NodeProcess::stop()
-{
-    if (m_pid <= 0)
-        return 0;
-    ::kill(m_pid, SIGTERM);
-    int status = 0;
-    const auto until = Clock::now() + std::chrono::seconds(120);
-    while (::waitpid(m_pid, &status, WNOHANG) == 0) {
-        if (Clock::now() > until) {
-            ::kill(m_pid, SIGKILL);
-            ::waitpid(m_pid, &status, 0);
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    m_pid = -1;
-    ::close(m_stdout);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -431,7 +296,7 @@ struct GrpcIngestPlan {
 
 // Client threads take the next batch from a shared counter until all are sent, so a slow
 // response on one connection does not leave the node idle.
-IngestResult runGrpcIngest(const GrpcIngestPlan& plan, const std::vector<BenchDoc>& docs, const NodeProcess* node)
+IngestResult runGrpcIngest(const GrpcIngestPlan& plan, const std::vector<BenchDoc>& docs, const ServerProcess* node)
 {
     std::vector<std::unique_ptr<Stub>> stubs;
     for (unsigned i = 0; i < plan.clients; ++i)
@@ -829,14 +694,6 @@ nlohmann::json toJson(const Report& report)
 
 // ---------------------------------------------------------------------------------------------
 
-std::string joinCommand(int argc, char** argv)
-{
-    std::string out = std::filesystem::path(argv[0]).filename().string();
-    for (int i = 1; i < argc; ++i)
-        out += std::string(" ") + argv[i];
-    return out;
-}
-
 void addOptions(CLI::App& app, Options& o)
 {
     app.add_option("--docs", o.docs, "Documents to ingest")->capture_default_str()->check(CLI::Range(1, 100000000));
@@ -873,15 +730,6 @@ void addOptions(CLI::App& app, Options& o)
     app.add_flag("--json", o.json, "Also print a JSON summary");
 }
 
-std::filesystem::path makeWorkDir(const std::string& parent)
-{
-    const auto base = parent.empty() ? std::filesystem::temp_directory_path() : std::filesystem::path(parent);
-    std::string pattern = (base / "shardmap-bench-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr)
-        throw std::runtime_error("cannot create a temp directory under " + base.string());
-    return pattern;
-}
-
 std::uint64_t nowUnixMs()
 {
     return static_cast<std::uint64_t>(
@@ -907,11 +755,10 @@ void runBenchmark(Report& report, const std::filesystem::path& workDir)
     report.generateSeconds = secondsSince(start);
     report.avgDocBytes = static_cast<double>(totalBytes(docs)) / static_cast<double>(docs.size());
 
-    std::unique_ptr<NodeProcess> node;
+    std::unique_ptr<ServerProcess> node;
     std::string address = o.target;
     if (address.empty()) {
-        node = NodeProcess::spawn(
-            o.nodeArgs, o.nodeBinary, (workDir / "node").string(), (workDir / "node.log").string());
+        node = startNode(o.nodeArgs, o.nodeBinary, (workDir / "node").string(), (workDir / "node.log").string());
         address = node->address();
         report.node = "started " + o.nodeBinary + " on " + address + ", data in " + (workDir / "node").string();
     } else {
@@ -959,24 +806,15 @@ int main(int argc, char** argv)
     CLI11_PARSE(app, argc, argv);
     report.command = joinCommand(argc, argv);
     std::filesystem::path workDir;
-    try {
-        workDir = makeWorkDir(report.options.workDir);
-        runBenchmark(report, workDir);
-    } catch (const std::exception& error) {
-        std::cerr << "node_e2e_bench: " << error.what() << "\n";
-        if (!workDir.empty())
-            std::cerr << "(work directory kept: " << workDir.string() << ")\n";
+    if (!measureInWorkDir("node_e2e_bench", report.options.workDir, "shardmap-bench", workDir,
+            [&report](const std::filesystem::path& dir) { runBenchmark(report, dir); }))
         return 1;
-    }
     printHeader(report);
     printIngest(report);
     printSearch(report);
     printScan(report);
     if (report.options.json)
         std::cout << toJson(report).dump(2) << std::endl;
-    if (!report.options.keepData)
-        std::filesystem::remove_all(workDir);
-    else
-        std::cerr << "data kept in " << workDir.string() << "\n";
+    finishWorkDir(workDir, report.options.keepData);
     return 0;
 }

@@ -15,6 +15,7 @@
 //
 // Nothing asserts on timings. Results and commands: docs/BENCHMARKS.md.
 
+#include "bench/bench_process.h"
 #include "bench/corpus.h"
 #include "core/client/node_client.h"
 #include "core/map/map_editor.h"
@@ -27,30 +28,24 @@
 #include <atomic>
 #include <benchmark/benchmark.h>
 #include <chrono>
-#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <memory>
 #include <mutex>
 #include <numeric>
 #include <optional>
-#include <poll.h>
-#include <spawn.h>
 #include <stdexcept>
 #include <string>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
 
-extern char** environ;
-
 namespace {
 
 using namespace shardmap::core;
+using shardmap::bench::ServerProcess;
 using shardmap::bench::SplitMix64;
 using Clock = std::chrono::steady_clock;
 
@@ -419,94 +414,14 @@ BENCHMARK(mapChangeApplyBench)
 // ---------------------------------------------------------------------------------------------
 // 2. Router::write against a direct node write
 
-// The real shardmap-node binary as a child process, so the writes cross a process and a socket
-// exactly as deployed.
-class NodeProcess final {
-public:
-    NodeProcess(const std::string& dataDir, const std::string& logPath);
-    ~NodeProcess() { stop(); }
-    NodeProcess(const NodeProcess&) = delete;
-    NodeProcess& operator=(const NodeProcess&) = delete;
-
-    const std::string& address() const { return m_address; }
-
-private:
-    std::string readLine(std::chrono::milliseconds timeout);
-    void stop();
-
-    pid_t m_pid = -1;
-    int m_stdout = -1;
-    std::string m_address;
-};
-
-NodeProcess::NodeProcess(const std::string& dataDir, const std::string& logPath)
+// The real shardmap-node binary as a child process (bench/bench_process.h), so the writes cross a
+// process and a socket exactly as deployed; stopped with SIGTERM (it checkpoints) before the temp
+// dir goes.
+std::unique_ptr<ServerProcess> startNode(const std::string& dataDir, const std::string& logPath)
 {
-    int pipeFds[2];
-    if (::pipe(pipeFds) != 0)
-        throw std::runtime_error("pipe failed");
-    std::vector<std::string> args { SHARDMAP_NODE_BINARY, "--listen", "127.0.0.1:0", "--data-dir", dataDir,
-        "--min-free-bytes", "0", "--exit-with-parent" };
-    std::vector<char*> argv;
-    for (auto& arg : args)
-        argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, pipeFds[0]);
-    posix_spawn_file_actions_addclose(&actions, pipeFds[1]);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int rc = ::posix_spawn(&m_pid, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(pipeFds[1]);
-    m_stdout = pipeFds[0];
-    if (rc != 0) {
-        m_pid = -1;
-        throw std::runtime_error(std::string("cannot start " SHARDMAP_NODE_BINARY ": ") + std::strerror(rc));
-    }
-    const std::string line = readLine(std::chrono::seconds(30));
-    const std::string prefix = "listening on ";
-    if (!line.starts_with(prefix))
-        throw std::runtime_error("the node did not report its address (see " + logPath + "); got '" + line + "'");
-    m_address = line.substr(prefix.size());
-}
-
-std::string NodeProcess::readLine(std::chrono::milliseconds timeout)
-{
-    std::string line;
-    const auto until = Clock::now() + timeout;
-    while (Clock::now() < until) {
-        pollfd fd { m_stdout, POLLIN, 0 };
-        if (::poll(&fd, 1, 100) <= 0)
-            continue;
-        char c = 0;
-        if (::read(m_stdout, &c, 1) != 1)
-            break;
-        if (c == '\n')
-            return line;
-        line += c;
-    }
-    return line;
-}
-
-// SIGTERM and wait, so the node checkpoints and the temp dir can go; SIGKILL after 60 s.
-void NodeProcess::stop()
-{
-    if (m_pid <= 0)
-        return;
-    ::kill(m_pid, SIGTERM);
-    int status = 0;
-    const auto until = Clock::now() + std::chrono::seconds(60);
-    while (::waitpid(m_pid, &status, WNOHANG) == 0) {
-        if (Clock::now() > until) {
-            ::kill(m_pid, SIGKILL);
-            ::waitpid(m_pid, &status, 0);
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    m_pid = -1;
-    ::close(m_stdout);
+    return ServerProcess::start({ SHARDMAP_NODE_BINARY, "--listen", "127.0.0.1:0", "--data-dir", dataDir,
+                                    "--min-free-bytes", "0", "--exit-with-parent" },
+        logPath);
 }
 
 // Spaces are named bench-w0, bench-w1, ...; all live on shard s0.
@@ -541,7 +456,7 @@ std::vector<Document> benchDocuments(const benchmark::State& state)
 // measures updates in a steady state.
 struct WriteFixture {
     WorkDir dir;
-    std::unique_ptr<NodeProcess> node;
+    std::unique_ptr<ServerProcess> node;
     std::unique_ptr<MetadataStore> store;
     NodeClientPool pool;
     std::unique_ptr<Router> router;
@@ -551,7 +466,7 @@ struct WriteFixture {
 
     WriteFixture()
     {
-        node = std::make_unique<NodeProcess>(dir.file("node"), dir.file("node.log"));
+        node = startNode(dir.file("node"), dir.file("node.log"));
         store = orThrow(openStore("sqlite:" + dir.file("map.db"), true), "opening the store");
         // The pool's client is the router's too: both paths use the same gRPC channel.
         client = orThrow(pool.get(node->address()), "connecting to the node");

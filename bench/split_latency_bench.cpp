@@ -33,6 +33,7 @@
 //
 // Nothing here asserts on timings; the program reports and exits 0 unless something failed.
 
+#include "bench/bench_main.h"
 #include "bench/bench_process.h"
 #include "bench/bench_report.h"
 #include "bench/corpus.h"
@@ -68,7 +69,11 @@ namespace {
 namespace core = shardmap::core;
 using shardmap::bench::Corpus;
 using shardmap::bench::CorpusOptions;
+using shardmap::bench::cpuModel;
+using shardmap::bench::finishWorkDir;
+using shardmap::bench::joinCommand;
 using shardmap::bench::loadAverage;
+using shardmap::bench::measureInWorkDir;
 using shardmap::bench::percentile;
 using shardmap::bench::SplitMix64;
 using shardmap::bench::utcNow;
@@ -116,18 +121,6 @@ template <typename T> T orThrow(core::Result<T> result, const std::string& what)
     if (!result)
         throw std::runtime_error(what + ": " + result.error().describe());
     return std::move(result.value());
-}
-
-std::string cpuModel()
-{
-    std::ifstream in("/proc/cpuinfo");
-    for (std::string line; std::getline(in, line);) {
-        if (line.starts_with("model name")) {
-            const auto colon = line.find(':');
-            return colon == std::string::npos ? line : line.substr(colon + 2);
-        }
-    }
-    return "unknown";
 }
 
 double selfCpuSeconds()
@@ -1184,14 +1177,6 @@ void runBenchmark(Report& report, const std::filesystem::path& workDir)
         std::cerr << "warning: the node did not exit cleanly; see " << (workDir / "node.log").string() << "\n";
 }
 
-std::string joinCommand(int argc, char** argv)
-{
-    std::string out = std::filesystem::path(argv[0]).filename().string();
-    for (int i = 1; i < argc; ++i)
-        out += std::string(" ") + argv[i];
-    return out;
-}
-
 void addOptions(CLI::App& app, Options& o)
 {
     app.add_option("--tenants", o.tenants, "Tenants (spaces) in shard A")
@@ -1242,15 +1227,6 @@ void addOptions(CLI::App& app, Options& o)
     app.add_flag("--json", o.json, "Also print a JSON summary");
 }
 
-std::filesystem::path makeWorkDir(const std::string& parent)
-{
-    const auto base = parent.empty() ? std::filesystem::temp_directory_path() : std::filesystem::path(parent);
-    std::string pattern = (base / "shardmap-splitbench-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr)
-        throw std::runtime_error("cannot create a temp directory under " + base.string());
-    return pattern;
-}
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -1265,23 +1241,14 @@ int main(int argc, char** argv)
     report.loadBefore = loadAverage();
     std::filesystem::path workDir;
     const auto start = Clock::now();
-    try {
-        workDir = makeWorkDir(report.options.workDir);
-        runBenchmark(report, workDir);
-    } catch (const std::exception& error) {
-        std::cerr << "split_latency_bench: " << error.what() << "\n";
-        if (!workDir.empty())
-            std::cerr << "(work directory kept: " << workDir.string() << ")\n";
+    if (!measureInWorkDir("split_latency_bench", report.options.workDir, "shardmap-splitbench", workDir,
+            [&report](const std::filesystem::path& dir) { runBenchmark(report, dir); }))
         return 1;
-    }
     report.seconds = secondsSince(start);
     report.loadAfter = loadAverage();
     printReport(report);
     if (report.options.json)
         std::cout << toJson(report).dump(2) << std::endl;
-    if (!report.options.keepData)
-        std::filesystem::remove_all(workDir);
-    else
-        std::cerr << "data kept in " << workDir.string() << "\n";
+    finishWorkDir(workDir, report.options.keepData);
     return 0;
 }

@@ -168,6 +168,17 @@ public:
         spec.environment = parser.value(environment);
         return spec;
     }
+
+    // The connection to the store at uri (--store or $SHARDMAP_STORE), its password taken out.
+    shardmap::widgets::ConnectionSpec storeSpec(const QCommandLineParser& parser, const QString& uri) const
+    {
+        shardmap::widgets::ConnectionSpec spec;
+        spec.storeUri = shardmap::widgets::stripPassword(uri, &spec.password);
+        spec.metricsIntervalMs = std::max(200, parser.value(interval).toInt());
+        spec.readOnly = parser.isSet(readOnly);
+        spec.environment = parser.value(environment);
+        return spec;
+    }
 };
 
 void setApplicationNames()
@@ -211,6 +222,44 @@ void answerWithoutDisplay(int argc, char** argv)
     std::exit(2);
 }
 
+// What the command line asks the window to connect to: the demo, a saved profile, shardmapd, a
+// store, or nothing yet (the connect dialog then). False when the profile named is not saved.
+bool connectAsAsked(QApplication& app, const QCommandLineParser& parser, const ConsoleOptions& options,
+    shardmap::widgets::MainWindow& window, shardmap::widgets::DemoFleet& fleet,
+    std::unique_ptr<shardmap::widgets::LoadGenerator>& load)
+{
+    if (parser.isSet(options.demo)) {
+        startDemo(app, window, fleet, load, std::max(200, parser.value(options.interval).toInt()));
+    } else if (parser.isSet(options.profile)) {
+        const auto saved = window.recentConnections()->profile(parser.value(options.profile));
+        if (!saved) {
+            std::fprintf(stderr, "shardmap: no saved connection profile named '%s'\n",
+                qPrintable(parser.value(options.profile)));
+            return false;
+        }
+        shardmap::widgets::ConnectionSpec spec = *saved;
+        spec.readOnly = spec.readOnly || parser.isSet(options.readOnly);
+        window.openRecentConnection(spec);
+    } else if (parser.isSet(options.controller)) {
+        const shardmap::widgets::ConnectionSpec spec = options.controllerSpec(parser);
+        std::printf("shardmap: connecting through shardmapd at %s%s\n", qPrintable(spec.controllerAddress),
+            spec.readOnly ? ", read-only" : "");
+        std::fflush(stdout);
+        window.connectTo(spec);
+    } else if (const QString uri
+               = parser.isSet(options.store) ? parser.value(options.store) : qEnvironmentVariable("SHARDMAP_STORE");
+               !uri.isEmpty()) {
+        const shardmap::widgets::ConnectionSpec spec = options.storeSpec(parser, uri);
+        std::printf("shardmap: connecting to %s%s%s\n", qPrintable(spec.storeUri),
+            parser.isSet(options.store) ? "" : " (from $SHARDMAP_STORE)", spec.readOnly ? ", read-only" : "");
+        std::fflush(stdout);
+        window.connectTo(spec);
+    } else {
+        QTimer::singleShot(0, &window, &shardmap::widgets::MainWindow::openConnectDialog);
+    }
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -236,38 +285,7 @@ int main(int argc, char** argv)
     std::unique_ptr<shardmap::widgets::LoadGenerator> load;
     shardmap::widgets::MainWindow window;
     window.show();
-    if (parser.isSet(options.demo)) {
-        startDemo(app, window, fleet, load, std::max(200, parser.value(options.interval).toInt()));
-    } else if (parser.isSet(options.profile)) {
-        const auto saved = window.recentConnections()->profile(parser.value(options.profile));
-        if (!saved) {
-            std::fprintf(stderr, "shardmap: no saved connection profile named '%s'\n",
-                qPrintable(parser.value(options.profile)));
-            return 2;
-        }
-        shardmap::widgets::ConnectionSpec spec = *saved;
-        spec.readOnly = spec.readOnly || parser.isSet(options.readOnly);
-        window.openRecentConnection(spec);
-    } else if (parser.isSet(options.controller)) {
-        const shardmap::widgets::ConnectionSpec spec = options.controllerSpec(parser);
-        std::printf("shardmap: connecting through shardmapd at %s%s\n", qPrintable(spec.controllerAddress),
-            spec.readOnly ? ", read-only" : "");
-        std::fflush(stdout);
-        window.connectTo(spec);
-    } else if (const QString uri
-               = parser.isSet(options.store) ? parser.value(options.store) : qEnvironmentVariable("SHARDMAP_STORE");
-               !uri.isEmpty()) {
-        shardmap::widgets::ConnectionSpec spec;
-        spec.storeUri = shardmap::widgets::stripPassword(uri, &spec.password);
-        spec.metricsIntervalMs = std::max(200, parser.value(options.interval).toInt());
-        spec.readOnly = parser.isSet(options.readOnly);
-        spec.environment = parser.value(options.environment);
-        std::printf("shardmap: connecting to %s%s%s\n", qPrintable(spec.storeUri),
-            parser.isSet(options.store) ? "" : " (from $SHARDMAP_STORE)", spec.readOnly ? ", read-only" : "");
-        std::fflush(stdout);
-        window.connectTo(spec);
-    } else {
-        QTimer::singleShot(0, &window, &shardmap::widgets::MainWindow::openConnectDialog);
-    }
+    if (!connectAsAsked(app, parser, options, window, fleet, load))
+        return 2;
     return QApplication::exec();
 }

@@ -1,5 +1,8 @@
 #pragma once
 
+// What every shardmapctl command shares: its options, its result, the command functions and the
+// functions that add each command group to the command line.
+
 #include "core/client/admin_client.h"
 #include "core/client/node_client.h"
 #include "core/fleet/alerts.h"
@@ -166,6 +169,13 @@ class App;
 
 namespace shardmap::app {
 
+// Each command group adds its subcommands; their callbacks leave what the command returned in
+// result, which main reports.
+
+// Adds init, store, node, shard, space, map, write, search and stats (fleet_cli.cpp).
+void addFleetCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
+// Adds health (health_command.cpp).
+void addHealthCommand(CLI::App& app, const CtlOptions& options, CommandResult& result);
 // Adds migrate, migrations, drain, retire-node, split, merge, isolate, operations and watch.
 void addMigrationCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
 

@@ -1,3 +1,5 @@
+// __complete's implementation: a rule per option or argument saying what values it takes, answered
+// from the CLI11 command tree and, for shards, spaces, nodes and migrations, from the store's map.
 #include "app/ctl/completion.h"
 
 #include "app/ctl/commands.h"

@@ -1,3 +1,6 @@
+// shardmapctl through shardmapd's Admin API: the --controller flags, the Admin change each changing
+// command sends and what it made, and the whoami, approvals and access commands.
+#include "app/ctl/command_line.h"
 #include "app/ctl/controller.h"
 #include "app/ctl/output.h"
 #include "core/admin/approvals.h"
@@ -485,7 +488,7 @@ CommandResult showPolicyCommand(const CtlOptions& options)
 
 void addAccessCommands(CLI::App& app, const CtlOptions& options, CommandResult& result)
 {
-    auto run = [&result](auto command) { return [&result, command] { result = command(); }; };
+    auto run = runInto(result);
     app.add_subcommand("whoami", "Who shardmapd's Admin API takes you for, and your role")->callback(run([&options] {
         return whoAmI(options);
     }));

@@ -1,4 +1,5 @@
-// shardmapctl commands that also talk to the shard nodes.
+// shardmapctl commands that also talk to the shard nodes: shard create and list, space reassign,
+// write and search through the router, and the nodes' live stats.
 #include "app/ctl/admin.h"
 #include "app/ctl/commands.h"
 #include "app/ctl/output.h"
@@ -207,65 +208,83 @@ CommandResult cmdSearch(const CtlOptions& options, const SearchArgs& args)
                           } };
 }
 
+namespace {
+
+// What `stats` shows, filled a node at a time: the JSON and a table per level.
+struct StatsTables {
+    json nodes = json::array();
+    Table nodeTable { { "NODE", "ADDRESS", "RSS", "CPU %", "DISK FREE", "IO WAIT %", "QPS", "P99 MS", "INDEXED/S" } };
+    Table shardTable { { "SHARD", "NODE", "DOCS", "BYTES EST", "ON DISK", "QPS", "WRITES/S", "P99 MS" } };
+    Table spaceTable { { "SPACE", "SHARD", "DOCS", "BYTES EST", "QPS", "WRITES/S" } };
+};
+
+json shardStats(const std::string& nodeId, const core::ShardMetricsValue& shard, StatsTables& tables)
+{
+    json spaceJson = json::array();
+    for (const auto& space : shard.spaceMetrics) {
+        spaceJson.push_back(
+            { { "space", space.space }, { "docs", space.liveDocs }, { "bytes_estimate", space.bytesEstimate },
+                { "queries_per_second", space.queriesPerSecond }, { "writes_per_second", space.writesPerSecond } });
+        tables.spaceTable.addRow({ space.space, shard.shard, std::to_string(space.liveDocs),
+            humanBytes(space.bytesEstimate), fixed(space.queriesPerSecond), fixed(space.writesPerSecond) });
+    }
+    tables.shardTable.addRow({ shard.shard, nodeId, std::to_string(shard.liveDocs), humanBytes(shard.bytesEstimate),
+        humanBytes(shard.bytesOnDisk), fixed(shard.queriesPerSecond), fixed(shard.writesPerSecond),
+        fixed(shard.queryP99Ms, 2) });
+    return { { "shard", shard.shard }, { "healthy", shard.healthy }, { "docs", shard.liveDocs },
+        { "bytes_estimate", shard.bytesEstimate }, { "bytes_on_disk", shard.bytesOnDisk },
+        { "queries_per_second", shard.queriesPerSecond }, { "writes_per_second", shard.writesPerSecond },
+        { "query_p99_ms", shard.queryP99Ms }, { "spaces", spaceJson } };
+}
+
+void addNodeStats(
+    const std::string& id, const std::string& address, const core::NodeMetricsValue& m, StatsTables& tables)
+{
+    json shardsJson = json::array();
+    for (const auto& shard : m.shards)
+        shardsJson.push_back(shardStats(id, shard, tables));
+    const double freePercent
+        = m.diskTotalBytes ? 100.0 * static_cast<double>(m.diskFreeBytes) / static_cast<double>(m.diskTotalBytes) : 0;
+    tables.nodes.push_back({ { "node", id }, { "address", address }, { "rss_bytes", m.rssBytes },
+        { "cpu_percent", m.cpuPercent }, { "disk_free_bytes", m.diskFreeBytes },
+        { "disk_total_bytes", m.diskTotalBytes }, { "iowait_percent", m.iowaitPercent },
+        { "queries_per_second", m.queriesPerSecond }, { "query_p99_ms", m.queryP99Ms },
+        { "docs_indexed_per_second", m.docsIndexedPerSecond }, { "shards", shardsJson } });
+    tables.nodeTable.addRow({ id, address, humanBytes(m.rssBytes), fixed(m.cpuPercent), fixed(freePercent) + " %",
+        fixed(m.iowaitPercent), fixed(m.queriesPerSecond), fixed(m.queryP99Ms, 2), fixed(m.docsIndexedPerSecond) });
+}
+
+} // namespace
+
 CommandResult cmdStats(const CtlOptions& options, bool spaces)
 {
     auto map = readMap(options);
     if (!map)
         return map.error();
     auto pool = makePool(options);
-    json nodes = json::array();
-    Table nodeTable({ "NODE", "ADDRESS", "RSS", "CPU %", "DISK FREE", "IO WAIT %", "QPS", "P99 MS", "INDEXED/S" });
-    Table shardTable({ "SHARD", "NODE", "DOCS", "BYTES EST", "ON DISK", "QPS", "WRITES/S", "P99 MS" });
-    Table spaceTable({ "SPACE", "SHARD", "DOCS", "BYTES EST", "QPS", "WRITES/S" });
+    StatsTables tables;
     for (const auto& [id, node] : map->nodes) {
         auto client = pool.get(node.value.address);
         auto metrics = client ? (*client)->metrics(spaces) : core::Result<core::NodeMetricsValue>(client.error());
         if (!metrics) {
-            nodes.push_back(
+            tables.nodes.push_back(
                 { { "node", id }, { "address", node.value.address }, { "error", metrics.error().describe() } });
-            nodeTable.addRow({ id, node.value.address, "unreachable: " + metrics.error().message });
+            tables.nodeTable.addRow({ id, node.value.address, "unreachable: " + metrics.error().message });
             continue;
         }
-        const auto& m = *metrics;
-        json shardsJson = json::array();
-        for (const auto& shard : m.shards) {
-            json spaceJson = json::array();
-            for (const auto& space : shard.spaceMetrics) {
-                spaceJson.push_back({ { "space", space.space }, { "docs", space.liveDocs },
-                    { "bytes_estimate", space.bytesEstimate }, { "queries_per_second", space.queriesPerSecond },
-                    { "writes_per_second", space.writesPerSecond } });
-                spaceTable.addRow({ space.space, shard.shard, std::to_string(space.liveDocs),
-                    humanBytes(space.bytesEstimate), fixed(space.queriesPerSecond), fixed(space.writesPerSecond) });
-            }
-            shardsJson.push_back({ { "shard", shard.shard }, { "healthy", shard.healthy }, { "docs", shard.liveDocs },
-                { "bytes_estimate", shard.bytesEstimate }, { "bytes_on_disk", shard.bytesOnDisk },
-                { "queries_per_second", shard.queriesPerSecond }, { "writes_per_second", shard.writesPerSecond },
-                { "query_p99_ms", shard.queryP99Ms }, { "spaces", spaceJson } });
-            shardTable.addRow({ shard.shard, id, std::to_string(shard.liveDocs), humanBytes(shard.bytesEstimate),
-                humanBytes(shard.bytesOnDisk), fixed(shard.queriesPerSecond), fixed(shard.writesPerSecond),
-                fixed(shard.queryP99Ms, 2) });
-        }
-        const double freePercent = m.diskTotalBytes
-            ? 100.0 * static_cast<double>(m.diskFreeBytes) / static_cast<double>(m.diskTotalBytes)
-            : 0;
-        nodes.push_back({ { "node", id }, { "address", node.value.address }, { "rss_bytes", m.rssBytes },
-            { "cpu_percent", m.cpuPercent }, { "disk_free_bytes", m.diskFreeBytes },
-            { "disk_total_bytes", m.diskTotalBytes }, { "iowait_percent", m.iowaitPercent },
-            { "queries_per_second", m.queriesPerSecond }, { "query_p99_ms", m.queryP99Ms },
-            { "docs_indexed_per_second", m.docsIndexedPerSecond }, { "shards", shardsJson } });
-        nodeTable.addRow({ id, node.value.address, humanBytes(m.rssBytes), fixed(m.cpuPercent),
-            fixed(freePercent) + " %", fixed(m.iowaitPercent), fixed(m.queriesPerSecond), fixed(m.queryP99Ms, 2),
-            fixed(m.docsIndexedPerSecond) });
+        addNodeStats(id, node.value.address, *metrics, tables);
     }
-    return CommandOutput { json { { "revision", map->revision }, { "nodes", nodes } }, [=](std::ostream& out) {
-                              nodeTable.print(out);
-                              out << "\n";
-                              shardTable.print(out);
-                              if (spaces) {
-                                  out << "\n";
-                                  spaceTable.print(out);
-                              }
-                          } };
+    return CommandOutput { json { { "revision", map->revision }, { "nodes", tables.nodes } },
+        [nodeTable = tables.nodeTable, shardTable = tables.shardTable, spaceTable = tables.spaceTable, spaces](
+            std::ostream& out) {
+            nodeTable.print(out);
+            out << "\n";
+            shardTable.print(out);
+            if (spaces) {
+                out << "\n";
+                spaceTable.print(out);
+            }
+        } };
 }
 
 } // namespace shardmap::app

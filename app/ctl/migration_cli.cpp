@@ -1,7 +1,6 @@
 // The command line of the migration commands: CLI11 subcommands wired to migration_commands.cpp,
 // operation_commands.cpp and watch_command.cpp.
-#include "app/ctl/commands.h"
-#include "app/ctl/controller.h"
+#include "app/ctl/command_line.h"
 
 #include <CLI/CLI.hpp>
 
@@ -17,21 +16,10 @@ void addSetting(CLI::App* command, const std::string& flag, std::optional<T>& ta
         flag, [&target](const T& value) { target = value; }, help);
 }
 
-// A change made here, or sent to shardmapd's Admin API with --controller.
-auto changeWith(const CtlOptions& options, CommandResult& result)
+// migrations list and show.
+void addMigrationReads(CLI::App* group, const CtlOptions& options, CommandResult& result)
 {
-    return [&options, &result](auto local, auto remote) {
-        return [&options, &result, local, remote] {
-            result = viaController(options) ? changeViaController(options, remote()) : local();
-        };
-    };
-}
-
-void addMigrationsGroup(CLI::App& app, const CtlOptions& options, CommandResult& result)
-{
-    auto run = [&](auto command) { return [&result, command] { result = command(); }; };
-    auto viaApi = changeWith(options, result);
-    auto* group = app.add_subcommand("migrations", "List, inspect and steer live migrations")->require_subcommand(1);
+    auto run = runInto(result);
     static MigrationFilter filter;
     auto* list = group->add_subcommand("list", "Migrations: active ones and the last 20 finished");
     list->add_flag("--all", filter.all, "Every migration ever queued");
@@ -44,6 +32,13 @@ void addMigrationsGroup(CLI::App& app, const CtlOptions& options, CommandResult&
     auto* show = group->add_subcommand("show", "Every field of a migration, and its history");
     show->add_option("id", id, "Migration id")->required();
     show->callback(run([&] { return cmdMigrationShow(options, id); }));
+}
+
+// migrations pause, resume, cancel, rollback, abandon and throttle.
+void addMigrationSteering(CLI::App* group, const CtlOptions& options, CommandResult& result)
+{
+    auto viaApi = changeWith(options, result);
+    static std::string id;
     const std::tuple<const char*, MigrationAction, v1::SteerMigration::Action> actions[] = {
         { "pause", MigrationAction::Pause, v1::SteerMigration::PAUSE },
         { "resume", MigrationAction::Resume, v1::SteerMigration::RESUME },
@@ -66,7 +61,7 @@ void addMigrationsGroup(CLI::App& app, const CtlOptions& options, CommandResult&
         "costs; --yes to do it)");
     abandon->add_option("id", id, "Migration id")->required();
     abandon->add_flag("--yes", yes, "Abandon it, knowing the cost");
-    abandon->callback(run([&] {
+    abandon->callback(runInto(result)([&] {
         // Through the Admin API only the act itself: what it costs is read here first.
         if (viaController(options) && yes)
             return changeViaController(options, changes::steerMigration(id, v1::SteerMigration::ABANDON));
@@ -78,7 +73,11 @@ void addMigrationsGroup(CLI::App& app, const CtlOptions& options, CommandResult&
     throttle->add_option("docs_per_sec", docsPerSecond, "Documents per second")->required();
     throttle->callback(viaApi([&options] { return cmdMigrationThrottle(options, id, docsPerSecond); },
         [] { return changes::setThrottle(id, docsPerSecond); }));
+}
 
+// migrations settings, with a flag per setting.
+void addMigrationSettings(CLI::App* group, const CtlOptions& options, CommandResult& result)
+{
     static SettingsChange change;
     auto* settings = group->add_subcommand("settings", "Show the executor's settings, or change them with flags");
     addSetting(settings, "--max-concurrent", change.maxConcurrent, "Migrations running at once (0: no limit)");
@@ -93,12 +92,20 @@ void addMigrationsGroup(CLI::App& app, const CtlOptions& options, CommandResult&
     addSetting(settings, "--max-repairs", change.maxRepairs, "Aborted cutovers in a row before a migration fails");
     addSetting(settings, "--start-retry-seconds", change.startRetrySeconds,
         "How long a migration waits to start while its target's node is unreachable, then fails");
-    settings->callback(run([&] { return cmdMigrationSettings(options, change); }));
+    settings->callback(runInto(result)([&] { return cmdMigrationSettings(options, change); }));
+}
+
+void addMigrationsGroup(CLI::App& app, const CtlOptions& options, CommandResult& result)
+{
+    auto* group = app.add_subcommand("migrations", "List, inspect and steer live migrations")->require_subcommand(1);
+    addMigrationReads(group, options, result);
+    addMigrationSteering(group, options, result);
+    addMigrationSettings(group, options, result);
 }
 
 void addOperations(CLI::App& app, const CtlOptions& options, CommandResult& result)
 {
-    auto run = [&](auto command) { return [&result, command] { result = command(); }; };
+    auto run = runInto(result);
     static OperationArgs args;
     auto operation = [&](core::OperationKind kind) {
         return run([&, kind] {
@@ -141,7 +148,7 @@ void addOperations(CLI::App& app, const CtlOptions& options, CommandResult& resu
 
 void addMigrationCommands(CLI::App& app, const CtlOptions& options, CommandResult& result)
 {
-    auto run = [&](auto command) { return [&result, command] { result = command(); }; };
+    auto run = runInto(result);
     static std::string space, target;
     static std::uint64_t throttle = 0;
     auto* migrate = app.add_subcommand("migrate", "Queue a live migration of a space to another shard");

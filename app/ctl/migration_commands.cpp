@@ -217,6 +217,47 @@ std::vector<std::string> timelineLines(const core::MigrationHistory& history)
     return lines;
 }
 
+using LabelledFields = std::vector<std::pair<std::string, std::string>>;
+
+// Who approved it, when a second person had to (issue 17), as its report says: into the JSON, and
+// a line after migration, space, source and target.
+void addApproval(core::MetadataStore& store, const std::string& id, json& out, LabelledFields& fields)
+{
+    core::ReportScope scope;
+    scope.migrations = { id };
+    auto report = core::readReport(store, scope, core::nowUnixMs(), std::chrono::hours(24));
+    if (!report || report->rows.empty() || !report->rows.front().approval)
+        return;
+    const core::ReportApproval& approval = *report->rows.front().approval;
+    out["approval"]
+        = { { "id", approval.id }, { "requested_by", approval.requestedBy }, { "decided_by", approval.decidedBy },
+              { "decided_unix_ms", approval.decidedUnixMs }, { "needs_approval_because", approval.neededBecause } };
+    fields.insert(fields.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(4, fields.size())),
+        { "approved",
+            approval.decidedBy + " (" + approval.id + ") at " + formatTime(approval.decidedUnixMs) + "; asked by "
+                + approval.requestedBy });
+}
+
+std::function<void(std::ostream&)> migrationShowPrinter(
+    LabelledFields fields, std::vector<core::MigrationChange> history, std::vector<std::string> timeline)
+{
+    return [fields = std::move(fields), history = std::move(history), timeline = std::move(timeline)](
+               std::ostream& stream) {
+        std::size_t width = 0;
+        for (const auto& [label, value] : fields)
+            width = std::max(width, label.size());
+        for (const auto& [label, value] : fields)
+            stream << label << std::string(width - label.size() + 2, ' ') << value << "\n";
+        if (!timeline.empty()) {
+            stream << "\ntimeline:\n";
+            for (const auto& line : timeline)
+                stream << "  " << line << "\n";
+        }
+        stream << "\nhistory:\n";
+        printHistory(stream, history);
+    };
+}
+
 } // namespace
 
 CommandResult cmdMigrationShow(const CtlOptions& options, const std::string& id)
@@ -244,35 +285,8 @@ CommandResult cmdMigrationShow(const CtlOptions& options, const std::string& id)
         out["timeline"] = json::parse(core::encode(**recorded));
         timeline = timelineLines(**recorded);
     }
-    // Who approved it, when a second person had to (issue 17): as its report says.
-    core::ReportScope scope;
-    scope.migrations = { id };
-    auto report = core::readReport(**store, scope, core::nowUnixMs(), std::chrono::hours(24));
-    if (report && !report->rows.empty() && report->rows.front().approval) {
-        const core::ReportApproval& approval = *report->rows.front().approval;
-        out["approval"]
-            = { { "id", approval.id }, { "requested_by", approval.requestedBy }, { "decided_by", approval.decidedBy },
-                  { "decided_unix_ms", approval.decidedUnixMs }, { "needs_approval_because", approval.neededBecause } };
-        // After migration, space, source and target.
-        fields.insert(fields.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(4, fields.size())),
-            { "approved",
-                approval.decidedBy + " (" + approval.id + ") at " + formatTime(approval.decidedUnixMs) + "; asked by "
-                    + approval.requestedBy });
-    }
-    return CommandOutput { out, [fields, history = *changes, timeline](std::ostream& stream) {
-                              std::size_t width = 0;
-                              for (const auto& [label, value] : fields)
-                                  width = std::max(width, label.size());
-                              for (const auto& [label, value] : fields)
-                                  stream << label << std::string(width - label.size() + 2, ' ') << value << "\n";
-                              if (!timeline.empty()) {
-                                  stream << "\ntimeline:\n";
-                                  for (const auto& line : timeline)
-                                      stream << "  " << line << "\n";
-                              }
-                              stream << "\nhistory:\n";
-                              printHistory(stream, history);
-                          } };
+    addApproval(**store, id, out, fields);
+    return CommandOutput { out, migrationShowPrinter(std::move(fields), *changes, std::move(timeline)) };
 }
 
 CommandResult cmdMigrationAction(const CtlOptions& options, MigrationAction action, const std::string& id)

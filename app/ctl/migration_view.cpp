@@ -1,3 +1,5 @@
+// migration_view's implementation: the store's JSON plus the asked-for direction, and the short
+// progress, rate and ETA texts of the migration tables.
 #include "app/ctl/migration_view.h"
 
 #include "app/ctl/output.h"

@@ -1,3 +1,5 @@
+// output's implementation: aligned table columns, byte, time and number texts, and the exit code
+// of each error kind.
 #include "app/ctl/output.h"
 
 #include "core/plan/move_rules.h"

@@ -1,5 +1,8 @@
 #pragma once
 
+// How shardmapctl prints for people: aligned tables, bytes, times and numbers; and the exit code
+// of each error kind.
+
 #include "core/plan/planner.h"
 #include "core/util/result.h"
 

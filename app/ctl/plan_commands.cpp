@@ -3,8 +3,7 @@
 // nothing unless --apply is given; -o writes the plan file that `plan apply` queues later,
 // checked against the map as the console's plan mode checks its drafts.
 #include "app/ctl/admin.h"
-#include "app/ctl/commands.h"
-#include "app/ctl/controller.h"
+#include "app/ctl/command_line.h"
 #include "app/ctl/migration_view.h"
 #include "app/ctl/output.h"
 #include "core/plan/scenario.h"
@@ -225,26 +224,29 @@ CommandResult cmdPlanApply(const CtlOptions& options, const std::string& file)
         [&](core::FleetAdmin& admin) { return applyAndReport(admin.migrations(), *plan, actor, json::object(), {}); });
 }
 
-void addPlanCommands(CLI::App& app, const CtlOptions& options, CommandResult& result)
+namespace {
+
+// The output and the limits every scenario takes.
+void addPlanOptions(CLI::App* command, PlanArgs& args)
 {
-    auto run = [&](auto command) { return [&result, command] { result = command(); }; };
-    static PlanArgs args;
-    auto* group = app.add_subcommand("plan", "Plan moves with the rebalance planner; --apply queues them")
-                      ->require_subcommand(1);
-    const auto common = [&](CLI::App* command) {
-        command->add_option("-o,--output", args.output, "Write the plan to FILE (for `plan apply`)");
-        command->add_flag("--apply", args.apply, "Queue the plan now as one operation");
-        command->add_option("--max-moves", args.maxMoves, "At most this many moves (0: no limit)");
-        command->add_option("--max-bytes", args.maxBytes, "At most this many bytes moved (0: no limit)");
-        command->add_option("--max-hours", args.maxHours, "At most this many estimated hours (0: no limit)");
-        command->add_option("--exclude", args.exclude, "Shard that neither gives nor receives (repeatable)");
-        command->add_option("--band", args.band, "Balanced within this share of the mean")
-            ->capture_default_str()
-            ->check(CLI::Range(0.01, 1.0));
-    };
+    command->add_option("-o,--output", args.output, "Write the plan to FILE (for `plan apply`)");
+    command->add_flag("--apply", args.apply, "Queue the plan now as one operation");
+    command->add_option("--max-moves", args.maxMoves, "At most this many moves (0: no limit)");
+    command->add_option("--max-bytes", args.maxBytes, "At most this many bytes moved (0: no limit)");
+    command->add_option("--max-hours", args.maxHours, "At most this many estimated hours (0: no limit)");
+    command->add_option("--exclude", args.exclude, "Shard that neither gives nor receives (repeatable)");
+    command->add_option("--band", args.band, "Balanced within this share of the mean")
+        ->capture_default_str()
+        ->check(CLI::Range(0.01, 1.0));
+}
+
+// plan SCENARIO: a subcommand per scenario, each with its subjects.
+void addScenarioCommands(CLI::App* group, const CtlOptions& options, CommandResult& result, PlanArgs& args)
+{
+    auto run = runInto(result);
     const auto scenario = [&](const char* name, const char* help) {
         auto* command = group->add_subcommand(name, help);
-        common(command);
+        addPlanOptions(command, args);
         command->callback(run([&, name] {
             args.scenario = name;
             return cmdPlan(options, args);
@@ -279,11 +281,15 @@ void addPlanCommands(CLI::App& app, const CtlOptions& options, CommandResult& re
     isolate->add_option("space", args.subjects, "Space id")->required()->expected(1);
     isolate->add_option("--new-shard", args.newShard, "Id of the shard to create")->required();
     isolate->add_option("--node", args.node, "Node for the new shard (default: the space's node)");
+}
 
+// plan apply FILE: here, or the file's text sent to shardmapd with --controller.
+void addPlanApplyCommand(CLI::App* group, const CtlOptions& options, CommandResult& result)
+{
     static std::string file;
     auto* apply = group->add_subcommand("apply", "Queue a plan file; refused when the map moved on under its moves");
     apply->add_option("file", file, "Plan file (from -o or the console)")->required();
-    apply->callback(run([&] {
+    apply->callback(runInto(result)([&] {
         if (!viaController(options))
             return cmdPlanApply(options, file);
         std::ifstream in(file);
@@ -293,6 +299,17 @@ void addPlanCommands(CLI::App& app, const CtlOptions& options, CommandResult& re
             return CommandResult(core::makeError(ErrorCode::NotFound, "cannot read the plan file " + file));
         return changeViaController(options, changes::applyPlan(text.str()));
     }));
+}
+
+} // namespace
+
+void addPlanCommands(CLI::App& app, const CtlOptions& options, CommandResult& result)
+{
+    static PlanArgs args;
+    auto* group = app.add_subcommand("plan", "Plan moves with the rebalance planner; --apply queues them")
+                      ->require_subcommand(1);
+    addScenarioCommands(group, options, result, args);
+    addPlanApplyCommand(group, options, result);
 }
 
 } // namespace shardmap::app

@@ -1,7 +1,7 @@
 // shardmapctl report: what migrations did, as CSV, versioned JSON (docs/REPORTS.md) or PDF, for
 // one migration, a list, an operation, or a time range with filters; the console exports the same
 // report (core/report, widgets/report for the PDF).
-#include "app/ctl/commands.h"
+#include "app/ctl/command_line.h"
 #include "app/ctl/output.h"
 #include "core/report/migration_report.h"
 
@@ -51,7 +51,10 @@ core::Status writeReportPdf(const core::MigrationReport&, const std::string&, co
 }
 #endif
 
-CommandResult cmdReport(const CtlOptions& options, const ReportArgs& args)
+namespace {
+
+// The format, the paper and the one choice of migrations: what can be wrong before the store is read.
+core::Status checkReportArgs(const ReportArgs& args)
 {
     if (args.format != "csv" && args.format != "json" && args.format != "pdf")
         return core::makeError(ErrorCode::InvalidArgument, "unknown format \"" + args.format + "\" (pdf, csv or json)");
@@ -69,6 +72,11 @@ CommandResult cmdReport(const CtlOptions& options, const ReportArgs& args)
         return core::makeError(ErrorCode::InvalidArgument,
             "--migration, --operation and --since each choose the migrations; give one of them (filter with --space, "
             "--shard and --state)");
+    return {};
+}
+
+core::Result<core::ReportScope> reportScope(const ReportArgs& args)
+{
     core::ReportScope scope;
     // Each migration once, in the order given.
     for (const std::string& id : args.migrations)
@@ -86,29 +94,47 @@ CommandResult cmdReport(const CtlOptions& options, const ReportArgs& args)
         return until.error();
     scope.sinceUnixMs = *since;
     scope.untilUnixMs = *until;
-    auto store = openCtlStore(options);
-    if (!store)
-        return store.error();
-    auto report = core::readReport(**store, scope, nowMs());
-    if (!report)
-        return report.error();
-    const std::size_t rows = report->rows.size();
+    return scope;
+}
+
+// The report as a PDF, CSV or JSON file, or CSV or JSON on standard output.
+CommandResult writeReport(const core::MigrationReport& report, const ReportArgs& args)
+{
+    const std::size_t rows = report.rows.size();
     const auto written = [rows, path = args.output]() -> CommandResult {
         return CommandOutput { nlohmann::json { { "file", path }, { "migrations", rows } },
             [rows, path](std::ostream& out) { out << rows << " migration(s) reported in " << path << "\n"; } };
     };
     if (args.format == "pdf") {
-        if (auto status = writeReportPdf(*report, args.output, args.paper); !status)
+        if (auto status = writeReportPdf(report, args.output, args.paper); !status)
             return status.error();
         return written();
     }
     if (args.output.empty()) {
-        std::cout << (args.format == "csv" ? core::reportCsv(*report) : core::reportJson(*report) + "\n");
+        std::cout << (args.format == "csv" ? core::reportCsv(report) : core::reportJson(report) + "\n");
         return CommandOutput { {}, {}, true, 0 };
     }
-    if (auto status = core::writeReportFile(*report, args.format, args.output); !status)
+    if (auto status = core::writeReportFile(report, args.format, args.output); !status)
         return status.error();
     return written();
+}
+
+} // namespace
+
+CommandResult cmdReport(const CtlOptions& options, const ReportArgs& args)
+{
+    if (auto checked = checkReportArgs(args); !checked)
+        return checked.error();
+    auto scope = reportScope(args);
+    if (!scope)
+        return scope.error();
+    auto store = openCtlStore(options);
+    if (!store)
+        return store.error();
+    auto report = core::readReport(**store, *scope, nowMs());
+    if (!report)
+        return report.error();
+    return writeReport(*report, args);
 }
 
 void addReportCommand(CLI::App& app, const CtlOptions& options, CommandResult& result)
@@ -125,7 +151,7 @@ void addReportCommand(CLI::App& app, const CtlOptions& options, CommandResult& r
     report->add_option("--format", args.format, "pdf, csv or json")->capture_default_str();
     report->add_option("--paper", args.paper, "PDF paper: a4 or letter (default: by the locale)");
     report->add_option("-o,--output", args.output, "Write to FILE instead of standard output");
-    report->callback([&] { result = cmdReport(options, args); });
+    report->callback(runInto(result)([&] { return cmdReport(options, args); }));
 }
 
 } // namespace shardmap::app

@@ -4,7 +4,7 @@
 // or removed (seed 000's case for dynamic lookup, in numbers). It reads the map and the nodes'
 // metrics and writes nothing.
 #include "app/ctl/admin.h"
-#include "app/ctl/commands.h"
+#include "app/ctl/command_line.h"
 #include "app/ctl/output.h"
 #include "core/plan/simulator.h"
 
@@ -168,7 +168,7 @@ void addSimulateCommand(CLI::App& app, const CtlOptions& options, CommandResult&
     command->add_option("--bounded-by", args.boundedBy, "What bounded-load caps per shard")
         ->capture_default_str()
         ->check(CLI::IsMember({ "bytes", "spaces" }));
-    command->callback([&options, &result] { result = cmdSimulate(options, args); });
+    command->callback(runInto(result)([&options] { return cmdSimulate(options, args); }));
 }
 
 } // namespace shardmap::app

@@ -1,3 +1,5 @@
+// usage's implementation: a CLI11 parse error turned into one sentence naming the deepest
+// subcommand parsed, with exit code 2.
 #include "app/ctl/usage.h"
 
 #include "core/util/result.h"

@@ -1,27 +1,24 @@
-// shardmap-node: wires command-line flags to a NodeServer and waits for a signal.
-#include "app/common/config_file.h"
+// shardmap-node: wires command-line flags to a NodeServer and serves until a stop signal.
 #include "app/common/logging.h"
-#include "app/common/service_notify.h"
+#include "app/common/server_lifetime.h"
 #include "core/node/node_server.h"
 
 #include <CLI/CLI.hpp>
-#include <csignal>
 #include <iostream>
-#include <sys/prctl.h>
 
 namespace {
 
-shardmap::core::NodeServerConfig parseConfig(
-    CLI::App& app, int argc, char** argv, bool& exitWithParent, std::string& logLevel)
-{
-    shardmap::core::NodeServerConfig config;
+// The flags in other units than the configuration's own, applied after the parse.
+struct StorageAndClockFlags {
     std::uint64_t shardMaxBytes = 0;
     std::string sync = "normal";
     std::int64_t tickMs = 1000;
     std::int64_t historyMs = 10000;
-    // Later flags win, so wrappers can append overrides to a base command line.
-    app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-    app.set_version_flag("--version", std::string("shardmap-node ") + SHARDMAP_VERSION);
+};
+
+// Where the node serves, its name, its TLS and who may change it.
+void addServingFlags(CLI::App& app, shardmap::core::NodeServerConfig& config)
+{
     app.add_option("--listen", config.listen, "HOST:PORT to serve on; port 0 picks a free port")->capture_default_str();
     app.add_option("--data-dir", config.dataDir, "Directory holding the shard files")->capture_default_str();
     app.add_option("--node-id", config.nodeId, "Name this node reports (default: the host name)");
@@ -37,18 +34,28 @@ shardmap::core::NodeServerConfig parseConfig(
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     app.add_flag("--insecure", config.insecure,
         "Allow a non-loopback address without TLS, or with TLS but without client certificates (--tls-ca)");
-    app.add_option("--shard-max-bytes", shardMaxBytes, "Largest a shard file may grow (0: unlimited)");
+}
+
+// How large the shard files grow and how they sync.
+void addStorageFlags(CLI::App& app, shardmap::core::NodeServerConfig& config, StorageAndClockFlags& flags)
+{
+    app.add_option("--shard-max-bytes", flags.shardMaxBytes, "Largest a shard file may grow (0: unlimited)");
     app.add_option(
            "--min-free-bytes", config.minFreeBytes, "Free space the node keeps in reserve; writes are refused below it")
         ->capture_default_str();
     app.add_option(
-           "--sync", sync, "SQLite synchronous mode: normal (survives a process crash) or full (also power loss)")
+           "--sync", flags.sync, "SQLite synchronous mode: normal (survives a process crash) or full (also power loss)")
         ->check(CLI::IsMember({ "normal", "full" }))
         ->capture_default_str();
-    app.add_option("--metrics-tick-ms", tickMs, "How often current metrics are sampled")
+}
+
+// The metrics: sampling, history, streams and the Prometheus endpoint.
+void addMetricsFlags(CLI::App& app, shardmap::core::NodeServerConfig& config, StorageAndClockFlags& flags)
+{
+    app.add_option("--metrics-tick-ms", flags.tickMs, "How often current metrics are sampled")
         ->capture_default_str()
         ->check(CLI::Range(100, 600000));
-    app.add_option("--history-interval-ms", historyMs, "Interval of the metrics history samples")
+    app.add_option("--history-interval-ms", flags.historyMs, "Interval of the metrics history samples")
         ->capture_default_str()
         ->check(CLI::Range(100, 3600000));
     app.add_option("--history-samples", config.historyCapacity, "Samples the metrics history keeps")
@@ -60,53 +67,37 @@ shardmap::core::NodeServerConfig parseConfig(
         ->check(CLI::Range(1, 100000));
     app.add_option("--metrics-listen", config.metricsListen,
         "HOST:PORT for Prometheus to scrape GET /metrics (plain HTTP; default: no endpoint)");
+}
+
+shardmap::core::NodeServerConfig parseConfig(
+    CLI::App& app, int argc, char** argv, bool& exitWithParent, std::string& logLevel)
+{
+    shardmap::core::NodeServerConfig config;
+    StorageAndClockFlags flags;
+    // Later flags win, so wrappers can append overrides to a base command line.
+    app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    app.set_version_flag("--version", std::string("shardmap-node ") + SHARDMAP_VERSION);
+    addServingFlags(app, config);
+    addStorageFlags(app, config, flags);
+    addMetricsFlags(app, config, flags);
     shardmap::app::addLogLevelFlag(app, logLevel);
     app.add_flag(
         "--exit-with-parent", exitWithParent, "Exit when the parent process dies (for supervisors and the demo)");
     app.parse(argc, argv);
-    config.storeOptions.maxBytes = shardMaxBytes;
-    config.storeOptions.syncFull = sync == "full";
-    config.metricsTick = std::chrono::milliseconds(tickMs);
-    config.historyInterval = std::chrono::milliseconds(historyMs);
+    config.storeOptions.maxBytes = flags.shardMaxBytes;
+    config.storeOptions.syncFull = flags.sync == "full";
+    config.metricsTick = std::chrono::milliseconds(flags.tickMs);
+    config.historyInterval = std::chrono::milliseconds(flags.historyMs);
     return config;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+// The lines a started node logs: where it serves, failed shards, and who may change it.
+void logStarted(const shardmap::core::NodeServer& server, const shardmap::core::NodeServerConfig& config)
 {
-    CLI::App app { "shardmap-node: a gRPC server hosting SQLite FTS5 search shards" };
-    bool exitWithParent = false;
-    std::string logLevel = "info";
-    shardmap::core::NodeServerConfig config;
-    shardmap::app::ConfigFile configFile;
-    configFile.addTo(app);
-    try {
-        config = parseConfig(app, argc, argv, exitWithParent, logLevel);
-    } catch (const CLI::ParseError& error) {
-        return configFile.report(error, argc, argv, std::cerr);
-    }
-    if (exitWithParent)
-        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-    shardmap::app::setupLogging("shardmap-node", logLevel);
-    config.log = shardmap::app::logSink();
-
-    // Block the stop signals in every thread (gRPC's inherit the mask) and wait for them here.
-    sigset_t stopSignals;
-    sigemptyset(&stopSignals);
-    sigaddset(&stopSignals, SIGTERM);
-    sigaddset(&stopSignals, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
-
-    auto server = shardmap::core::NodeServer::start(config);
-    if (!server) {
-        spdlog::error("{}", server.error().describe());
-        return 1;
-    }
-    for (const auto& failed : (*server)->failedShards())
+    for (const auto& failed : server.failedShards())
         spdlog::error("shard {} failed to open and is marked failed", failed);
-    std::cout << "listening on " << (*server)->address() << std::endl;
-    spdlog::info("version {} serving on {} from {}", SHARDMAP_VERSION, (*server)->address(), config.dataDir);
+    std::cout << "listening on " << server.address() << std::endl;
+    spdlog::info("version {} serving on {} from {}", SHARDMAP_VERSION, server.address(), config.dataDir);
     if (const auto open = shardmap::core::openAccessWarning(config); !open.empty())
         spdlog::warn("{}", open);
     if (!config.controllerIdentities.empty()) {
@@ -120,15 +111,29 @@ int main(int argc, char** argv)
                      "ownership and documents, not only shardmapd's; list the controllers' identities with "
                      "--controller-identity so that routers, consoles and readers only read");
     }
-    if (!(*server)->metricsAddress().empty())
-        spdlog::info("metrics on http://{}/metrics", (*server)->metricsAddress());
-    shardmap::app::notifyReady("listening on " + (*server)->address());
+    if (!server.metricsAddress().empty())
+        spdlog::info("metrics on http://{}/metrics", server.metricsAddress());
+}
 
-    int received = 0;
-    sigwait(&stopSignals, &received);
-    spdlog::info("received {}, finishing calls in flight", received == SIGTERM ? "SIGTERM" : "SIGINT");
-    shardmap::app::notifyStopping("finishing calls in flight");
-    (*server)->shutdown();
-    spdlog::info("stopped cleanly");
+} // namespace
+
+int main(int argc, char** argv)
+{
+    CLI::App app { "shardmap-node: a gRPC server hosting SQLite FTS5 search shards" };
+    int exitCode = 0;
+    auto config = shardmap::app::startServerProcess<shardmap::core::NodeServerConfig>(
+        "shardmap-node", app, argc, argv, parseConfig, exitCode);
+    if (!config)
+        return exitCode;
+
+    shardmap::app::StopSignals stopSignals;
+    auto server = shardmap::core::NodeServer::start(*config);
+    if (!server) {
+        spdlog::error("{}", server.error().describe());
+        return 1;
+    }
+    logStarted(**server, *config);
+    shardmap::app::notifyReady("listening on " + (*server)->address());
+    stopSignals.serveUntilStopped(**server);
     return 0;
 }

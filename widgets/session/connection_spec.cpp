@@ -1,3 +1,5 @@
+// ConnectionSpec's implementation: the password added to an etcd URI percent-encoded, the
+// environments' colours, the title, and a pasted URI's password taken out.
 #include "widgets/session/connection_spec.h"
 
 #include <QCoreApplication>

@@ -1,5 +1,8 @@
 #pragma once
 
+// How the console reaches one fleet (store or shardmapd, node TLS, profile, read-only), and the
+// texts of what a read-only or viewer connection refuses.
+
 #include "core/client/node_client.h"
 
 #include <QColor>

@@ -1,5 +1,8 @@
 #pragma once
 
+// A node's shards in a sample matched to a model's rows once, reused while the shards and the
+// rows stay the same.
+
 #include "core/client/node_client.h"
 
 #include <cstdint>
