@@ -4,6 +4,7 @@
 #include "app/ctl/output.h"
 #include "core/client/node_client.h"
 #include "core/router/router.h"
+#include "core/util/units.h"
 
 #include <chrono>
 #include <fstream>
@@ -115,7 +116,7 @@ CommandResult cmdShardList(const CtlOptions& options)
                 { "capacity_docs", shard.value.capacityDocs }, { "capacity_bytes", shard.value.capacityBytes } });
         table.addRow({ id, shard.value.node, core::shardStateName(shard.value.state), std::to_string(spaces),
             reachable ? std::to_string(found->second.liveDocs) : "-",
-            reachable ? humanBytes(found->second.bytesOnDisk) : "-", health });
+            reachable ? core::formatBytes(found->second.bytesOnDisk) : "-", health });
     }
     return CommandOutput { json { { "revision", map->revision }, { "shards", out } },
         [table](std::ostream& stream) { table.print(stream); } };
@@ -234,15 +235,16 @@ CommandResult cmdStats(const CtlOptions& options, bool spaces)
                 spaceJson.push_back({ { "space", space.space }, { "docs", space.liveDocs },
                     { "bytes_estimate", space.bytesEstimate }, { "queries_per_second", space.queriesPerSecond },
                     { "writes_per_second", space.writesPerSecond } });
-                spaceTable.addRow({ space.space, shard.shard, std::to_string(space.liveDocs),
-                    humanBytes(space.bytesEstimate), fixed(space.queriesPerSecond), fixed(space.writesPerSecond) });
+                spaceTable.addRow(
+                    { space.space, shard.shard, std::to_string(space.liveDocs), core::formatBytes(space.bytesEstimate),
+                        fixed(space.queriesPerSecond), fixed(space.writesPerSecond) });
             }
             shardsJson.push_back({ { "shard", shard.shard }, { "healthy", shard.healthy }, { "docs", shard.liveDocs },
                 { "bytes_estimate", shard.bytesEstimate }, { "bytes_on_disk", shard.bytesOnDisk },
                 { "queries_per_second", shard.queriesPerSecond }, { "writes_per_second", shard.writesPerSecond },
                 { "query_p99_ms", shard.queryP99Ms }, { "spaces", spaceJson } });
-            shardTable.addRow({ shard.shard, id, std::to_string(shard.liveDocs), humanBytes(shard.bytesEstimate),
-                humanBytes(shard.bytesOnDisk), fixed(shard.queriesPerSecond), fixed(shard.writesPerSecond),
+            shardTable.addRow({ shard.shard, id, std::to_string(shard.liveDocs), core::formatBytes(shard.bytesEstimate),
+                core::formatBytes(shard.bytesOnDisk), fixed(shard.queriesPerSecond), fixed(shard.writesPerSecond),
                 fixed(shard.queryP99Ms, 2) });
         }
         const double freePercent = m.diskTotalBytes
@@ -253,7 +255,7 @@ CommandResult cmdStats(const CtlOptions& options, bool spaces)
             { "disk_total_bytes", m.diskTotalBytes }, { "iowait_percent", m.iowaitPercent },
             { "queries_per_second", m.queriesPerSecond }, { "query_p99_ms", m.queryP99Ms },
             { "docs_indexed_per_second", m.docsIndexedPerSecond }, { "shards", shardsJson } });
-        nodeTable.addRow({ id, node.value.address, humanBytes(m.rssBytes), fixed(m.cpuPercent),
+        nodeTable.addRow({ id, node.value.address, core::formatBytes(m.rssBytes), fixed(m.cpuPercent),
             fixed(freePercent) + " %", fixed(m.iowaitPercent), fixed(m.queriesPerSecond), fixed(m.queryP99Ms, 2),
             fixed(m.docsIndexedPerSecond) });
     }

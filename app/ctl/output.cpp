@@ -1,7 +1,5 @@
 #include "app/ctl/output.h"
 
-#include "core/plan/move_rules.h"
-
 #include <algorithm>
 #include <ctime>
 #include <iomanip>
@@ -41,11 +39,6 @@ void Table::print(std::ostream& out) const
     printRow(m_headers);
     for (const auto& row : m_rows)
         printRow(row);
-}
-
-std::string humanBytes(std::uint64_t bytes)
-{
-    return core::formatBytes(bytes);
 }
 
 std::string formatTime(std::int64_t unixMs)
