@@ -8,7 +8,7 @@
 #include "core/auth/bearer_tokens.h"
 #include "core/auth/stored_access_policy.h"
 #include "core/map/shard_map.h"
-#include "core/plan/move_rules.h"
+#include "core/util/units.h"
 
 #include <CLI/CLI.hpp>
 #include <fstream>

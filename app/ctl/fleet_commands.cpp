@@ -5,6 +5,7 @@
 #include "app/ctl/output.h"
 #include "core/client/node_client.h"
 #include "core/router/router.h"
+#include "core/util/units.h"
 
 #include <chrono>
 #include <fstream>
@@ -116,7 +117,7 @@ CommandResult cmdShardList(const CtlOptions& options)
                 { "capacity_docs", shard.value.capacityDocs }, { "capacity_bytes", shard.value.capacityBytes } });
         table.addRow({ id, shard.value.node, core::shardStateName(shard.value.state), std::to_string(spaces),
             reachable ? std::to_string(found->second.liveDocs) : "-",
-            reachable ? humanBytes(found->second.bytesOnDisk) : "-", health });
+            reachable ? core::formatBytes(found->second.bytesOnDisk) : "-", health });
     }
     return CommandOutput { json { { "revision", map->revision }, { "shards", out } },
         [table](std::ostream& stream) { table.print(stream); } };
@@ -226,11 +227,11 @@ json shardStats(const std::string& nodeId, const core::ShardMetricsValue& shard,
             { { "space", space.space }, { "docs", space.liveDocs }, { "bytes_estimate", space.bytesEstimate },
                 { "queries_per_second", space.queriesPerSecond }, { "writes_per_second", space.writesPerSecond } });
         tables.spaceTable.addRow({ space.space, shard.shard, std::to_string(space.liveDocs),
-            humanBytes(space.bytesEstimate), fixed(space.queriesPerSecond), fixed(space.writesPerSecond) });
+            core::formatBytes(space.bytesEstimate), fixed(space.queriesPerSecond), fixed(space.writesPerSecond) });
     }
-    tables.shardTable.addRow({ shard.shard, nodeId, std::to_string(shard.liveDocs), humanBytes(shard.bytesEstimate),
-        humanBytes(shard.bytesOnDisk), fixed(shard.queriesPerSecond), fixed(shard.writesPerSecond),
-        fixed(shard.queryP99Ms, 2) });
+    tables.shardTable.addRow({ shard.shard, nodeId, std::to_string(shard.liveDocs),
+        core::formatBytes(shard.bytesEstimate), core::formatBytes(shard.bytesOnDisk), fixed(shard.queriesPerSecond),
+        fixed(shard.writesPerSecond), fixed(shard.queryP99Ms, 2) });
     return { { "shard", shard.shard }, { "healthy", shard.healthy }, { "docs", shard.liveDocs },
         { "bytes_estimate", shard.bytesEstimate }, { "bytes_on_disk", shard.bytesOnDisk },
         { "queries_per_second", shard.queriesPerSecond }, { "writes_per_second", shard.writesPerSecond },
@@ -250,8 +251,9 @@ void addNodeStats(
         { "disk_total_bytes", m.diskTotalBytes }, { "iowait_percent", m.iowaitPercent },
         { "queries_per_second", m.queriesPerSecond }, { "query_p99_ms", m.queryP99Ms },
         { "docs_indexed_per_second", m.docsIndexedPerSecond }, { "shards", shardsJson } });
-    tables.nodeTable.addRow({ id, address, humanBytes(m.rssBytes), fixed(m.cpuPercent), fixed(freePercent) + " %",
-        fixed(m.iowaitPercent), fixed(m.queriesPerSecond), fixed(m.queryP99Ms, 2), fixed(m.docsIndexedPerSecond) });
+    tables.nodeTable.addRow(
+        { id, address, core::formatBytes(m.rssBytes), fixed(m.cpuPercent), fixed(freePercent) + " %",
+            fixed(m.iowaitPercent), fixed(m.queriesPerSecond), fixed(m.queryP99Ms, 2), fixed(m.docsIndexedPerSecond) });
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "core/migration/fleet_facts.h"
 #include "core/migration/migration_history.h"
 #include "core/report/migration_report.h"
+#include "core/util/units.h"
 
 #include <algorithm>
 #include <ostream>
@@ -99,7 +100,7 @@ std::vector<std::pair<std::string, std::string>> describe(
     return { { "migration", m.id }, { "space", m.space }, { "source", core::askedSource(m) },
         { "target", core::askedTarget(m) }, { "phase", phaseWithWindow(m, settings) },
         { "progress", progressBar(progressShare(m)) }, { "docs", docsText(p) },
-        { "bytes", humanBytes(p.bytesDone) + " / " + humanBytes(p.bytesTotal) },
+        { "bytes", core::formatBytes(p.bytesDone) + " / " + core::formatBytes(p.bytesTotal) },
         { "rate", fixed(p.docsPerSecond) + " docs/s" }, { "eta", copyEtaText(m) },
         { "cursor", p.cursor.empty() ? "-" : p.cursor }, { "throttle", throttle }, { "paused", yesNo(m.paused) },
         { "requested by", m.requestedBy }, { "reason", m.reason },

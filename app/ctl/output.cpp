@@ -2,8 +2,6 @@
 // of each error kind.
 #include "app/ctl/output.h"
 
-#include "core/plan/move_rules.h"
-
 #include <algorithm>
 #include <ctime>
 #include <iomanip>
@@ -43,11 +41,6 @@ void Table::print(std::ostream& out) const
     printRow(m_headers);
     for (const auto& row : m_rows)
         printRow(row);
-}
-
-std::string humanBytes(std::uint64_t bytes)
-{
-    return core::formatBytes(bytes);
 }
 
 std::string formatTime(std::int64_t unixMs)

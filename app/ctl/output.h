@@ -26,7 +26,6 @@ private:
     std::vector<std::vector<std::string>> m_rows;
 };
 
-std::string humanBytes(std::uint64_t bytes);
 std::string formatTime(std::int64_t unixMs);
 std::string fixed(double value, int decimals = 1);
 // A shard's docs, bytes and query and write rates as --json gives them (plans and simulations).

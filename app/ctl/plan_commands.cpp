@@ -7,6 +7,7 @@
 #include "app/ctl/migration_view.h"
 #include "app/ctl/output.h"
 #include "core/plan/scenario.h"
+#include "core/util/units.h"
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -78,8 +79,8 @@ void printResult(std::ostream& out, const core::PlanResult& result)
     } else {
         Table moves({ "SPACE", "FROM", "TO", "DOCS", "BYTES", "REASON" });
         for (const auto& move : result.plan.moves)
-            moves.addRow(
-                { move.space, move.from, move.to, std::to_string(move.docs), humanBytes(move.bytes), move.reason });
+            moves.addRow({ move.space, move.from, move.to, std::to_string(move.docs), core::formatBytes(move.bytes),
+                move.reason });
         moves.print(out);
         out << "\n";
     }
@@ -89,8 +90,8 @@ void printResult(std::ostream& out, const core::PlanResult& result)
             continue;
         shards.addRow({ shard.shard + (shard.isNew ? " (new)" : ""), shard.node, core::shardStateName(shard.state),
             std::to_string(shard.spacesBefore) + " -> " + std::to_string(shard.spacesAfter),
-            humanBytes(static_cast<std::uint64_t>(shard.before.bytes)),
-            humanBytes(static_cast<std::uint64_t>(shard.after.bytes)),
+            core::formatBytes(static_cast<std::uint64_t>(shard.before.bytes)),
+            core::formatBytes(static_cast<std::uint64_t>(shard.after.bytes)),
             std::to_string(static_cast<std::uint64_t>(shard.before.docs)),
             std::to_string(static_cast<std::uint64_t>(shard.after.docs)) });
     }
@@ -103,10 +104,10 @@ void printResult(std::ostream& out, const core::PlanResult& result)
             << fixed(spread.maxOverMeanAfter, 2) << ", stddev/mean " << fixed(spread.stddevBefore, 3) << " -> "
             << fixed(spread.stddevAfter, 3) << "\n";
     }
-    out << summary.moves << " move(s), " << humanBytes(summary.bytesMoved) << " and " << summary.docsMoved
+    out << summary.moves << " move(s), " << core::formatBytes(summary.bytesMoved) << " and " << summary.docsMoved
         << " docs to copy";
     if (summary.lowerBoundBytes > 0)
-        out << " (at least " << humanBytes(summary.lowerBoundBytes) << " must move)";
+        out << " (at least " << core::formatBytes(summary.lowerBoundBytes) << " must move)";
     out << "; about " << duration(summary.estimatedSeconds) << " at " << fixed(summary.docsPerSecondPerMigration, 0)
         << " docs/s per migration (" << summary.rateBasis << ")\n";
     for (const auto& warning : result.warnings)

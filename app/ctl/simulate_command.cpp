@@ -7,6 +7,7 @@
 #include "app/ctl/command_line.h"
 #include "app/ctl/output.h"
 #include "core/plan/simulator.h"
+#include "core/util/units.h"
 
 #include <CLI/CLI.hpp>
 #include <cmath>
@@ -73,7 +74,7 @@ json resultJson(const core::SimulationResult& result, const SimulateArgs& args)
 
 std::string bytesText(double bytes)
 {
-    return humanBytes(static_cast<std::uint64_t>(std::llround(std::max(0.0, bytes))));
+    return core::formatBytes(static_cast<std::uint64_t>(std::llround(std::max(0.0, bytes))));
 }
 
 std::string movedText(const core::DataMoved& moved, bool asked)

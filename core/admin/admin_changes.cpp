@@ -5,6 +5,7 @@
 #include "core/plan/move_rules.h"
 #include "core/plan/plan.h"
 #include "core/plan/scenario.h"
+#include "core/util/units.h"
 
 #include <algorithm>
 #include <map>

@@ -6,7 +6,7 @@
 #include "core/auth/stored_access_policy.h"
 #include "core/migration/fleet_facts.h"
 #include "core/node/status_mapping.h"
-#include "core/plan/move_rules.h"
+#include "core/util/units.h"
 
 #include <grpcpp/server_context.h>
 

@@ -1,6 +1,6 @@
 #include "core/fleet/alerts.h"
 
-#include "core/plan/move_rules.h"
+#include "core/util/units.h"
 
 #include <algorithm>
 #include <array>

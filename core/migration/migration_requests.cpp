@@ -7,6 +7,7 @@
 #include "core/migration/migration_history.h"
 #include "core/plan/space_holds.h"
 #include "core/util/json_input.h"
+#include "core/util/units.h"
 
 #include <atomic>
 #include <cstdio>
@@ -22,23 +23,6 @@ namespace {
 // compare-and-set on it can lose a race that says nothing about the request: re-read, re-check
 // and try again a few times before reporting the conflict.
 constexpr int kCommitAttempts = 5;
-
-std::string bytesText(std::uint64_t bytes)
-{
-    const char* units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024 && unit < 4) {
-        value /= 1024;
-        ++unit;
-    }
-    char text[32];
-    if (unit == 0)
-        std::snprintf(text, sizeof text, "%llu B", static_cast<unsigned long long>(bytes));
-    else
-        std::snprintf(text, sizeof text, "%.1f %s", value, units[unit]);
-    return text;
-}
 
 std::string percentText(double share)
 {
@@ -66,9 +50,9 @@ Status checkDisk(const SpaceRecord& space, const ShardRecord& target, const Pref
                 + "); room that cannot be checked is not room");
     const std::uint64_t needed = facts.spaceBytes > UINT64_MAX / 2 ? UINT64_MAX : facts.spaceBytes * 2;
     if (*facts.targetNodeDiskFree < needed)
-        return refusal("node " + target.node + " of shard " + target.id + " has " + bytesText(*facts.targetNodeDiskFree)
-            + " free; space " + space.id + " needs twice its " + bytesText(facts.spaceBytes) + ", "
-            + bytesText(needed));
+        return refusal("node " + target.node + " of shard " + target.id + " has "
+            + formatBytes(*facts.targetNodeDiskFree) + " free; space " + space.id + " needs twice its "
+            + formatBytes(facts.spaceBytes) + ", " + formatBytes(needed));
     return {};
 }
 

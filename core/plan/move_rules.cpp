@@ -4,10 +4,10 @@
 
 #include "core/map/space_placement.h"
 #include "core/plan/space_holds.h"
+#include "core/util/units.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace shardmap::core {
 
@@ -31,24 +31,6 @@ void shift(std::map<std::string, ShardFigures>& loads, const SpaceFigures& figur
 }
 
 } // namespace
-
-std::string formatBytes(std::uint64_t bytes)
-{
-    // Binary units, as everywhere in the console and shardmapctl.
-    static const char* const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-    double value = static_cast<double>(bytes);
-    std::size_t unit = 0;
-    while (value >= 1024 && unit + 1 < std::size(units)) {
-        value /= 1024;
-        ++unit;
-    }
-    char text[32];
-    if (unit == 0)
-        std::snprintf(text, sizeof text, "%llu B", static_cast<unsigned long long>(bytes));
-    else
-        std::snprintf(text, sizeof text, "%.1f %s", value, units[unit]);
-    return text;
-}
 
 MoveRules::MoveRules(
     const MapSnapshot& map, std::map<std::string, SpaceFigures> spaces, std::map<std::string, ShardFigures> shardLoads)

@@ -111,7 +111,4 @@ private:
     std::map<std::string, ShardFigures> m_loads;
 };
 
-// Human-readable amounts for refusals ("1.2 GiB", "12,500 docs"): binary units, as everywhere.
-std::string formatBytes(std::uint64_t bytes);
-
 } // namespace shardmap::core

@@ -105,11 +105,12 @@ std::string tenthsText(std::int64_t tenths)
     return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10);
 }
 
-// Sizes as the PDF prints them in English (QLocale's IEC data sizes, one decimal).
+// Sizes as the PDF prints them in English (core/util/units.h's binary units, whole bytes under
+// 1 KiB, else one decimal as QLocale writes it).
 std::string bytesText(std::uint64_t bytes)
 {
     if (bytes < 1024)
-        return std::to_string(bytes) + " bytes";
+        return std::to_string(bytes) + " B";
     const char* units[] = { "KiB", "MiB", "GiB", "TiB" };
     double value = static_cast<double>(bytes) / 1024;
     std::size_t unit = 0;

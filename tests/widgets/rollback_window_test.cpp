@@ -184,7 +184,7 @@ TEST(RollbackWindow, TheMigrationsPageSaysDoneAndUntilWhenARollbackIsPossible)
     EXPECT_EQ(MigrationsModel::phaseText(map->migrations.at("m-1").value), QStringLiteral("cleanup"));
 }
 
-// The countdown steps when its text would: by the second under two minutes, by the minute above.
+// The countdown steps when its text would: by the second under an hour, by the minute above.
 TEST(RollbackWindow, TheCountdownSaysWhenItsTextChangesNext)
 {
     const std::int64_t until = 1'700'000'600'000;
@@ -301,7 +301,7 @@ TEST(RollbackWindow, TheOverviewCountsAMoveInItsWindowAsDone)
     const QString clock = formatClock(now - 60'000 + kWindowMs);
     MigrationsSummary summary = summarizeMigrations(*map, now);
     EXPECT_EQ(summary.value, QStringLiteral("2 active, 1 done (rollback possible until %1)").arg(clock));
-    EXPECT_EQ(summary.detail, QStringLiteral("40 % copied, 1 queued, about 3 min left"));
+    EXPECT_EQ(summary.detail, QStringLiteral("40 % copied, 1 queued, about 3 min 0 s left"));
     EXPECT_EQ(summary.open, 3);
 
     // Only the window: done, no ETA at all.

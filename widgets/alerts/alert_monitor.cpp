@@ -1,3 +1,6 @@
+// AlertMonitor's implementation: thresholds read and written key by key, the leases read on the
+// pool every few seconds, and the rules evaluated on the UI thread over the connection's state.
+
 #include "widgets/alerts/alert_monitor.h"
 
 #include "core/store/lease_names.h"

@@ -1,5 +1,8 @@
 #pragma once
 
+// The console's alerts: the alert thresholds in its settings, and the monitor that evaluates core's
+// alert rules over what the connection sees and keeps the alert log.
+
 #include "core/fleet/alerts.h"
 #include "widgets/session/fleet_connection.h"
 

@@ -1,3 +1,6 @@
+// AlertsModel's implementation: the log reloaded on every alertsChanged, and each kind of alert
+// worded in the console's language.
+
 #include "widgets/alerts/alerts_model.h"
 
 #include "widgets/alerts/alert_monitor.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// The alert log as a table model, one row per alert, newest first.
+
 #include "core/fleet/alerts.h"
 
 #include <QAbstractTableModel>

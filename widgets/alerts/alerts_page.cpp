@@ -1,3 +1,6 @@
+// The alerts page's implementation: the thresholds dialog's form, the page's table behind a filter
+// of the active rows, and acknowledging the selected alerts.
+
 #include "widgets/alerts/alerts_page.h"
 
 #include "widgets/alerts/alert_monitor.h"
@@ -135,6 +138,28 @@ AlertsPage::AlertsPage(AlertMonitor* monitor, QWidget* parent)
 {
     setObjectName(QStringLiteral("alertsPage"));
     m_proxy->setSourceModel(m_model);
+    setUpTable();
+    m_summary->setObjectName(QStringLiteral("alertsSummary"));
+    m_summary->setAccessibleName(tr("Alerts summary"));
+    m_showCleared->setAccessibleName(tr("Show cleared alerts"));
+    m_acknowledge->setAccessibleName(tr("Acknowledge the selected alerts"));
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_summary, 1);
+    bar->addWidget(m_showCleared);
+    bar->addWidget(m_acknowledge);
+    bar->addWidget(thresholdsButton());
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_table, 1);
+
+    connectActions();
+    updateSummary();
+    updateActions();
+}
+
+void AlertsPage::setUpTable()
+{
     m_table->setObjectName(QStringLiteral("alertsTable"));
     m_table->setAccessibleName(tr("Alerts"));
     m_table->setModel(m_proxy);
@@ -145,12 +170,12 @@ AlertsPage::AlertsPage(AlertMonitor* monitor, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(AlertsModel::What, QHeaderView::Stretch);
     m_table->setWordWrap(false);
     rememberState(m_table->horizontalHeader(), QStringLiteral("alerts/columns"));
-    m_summary->setObjectName(QStringLiteral("alertsSummary"));
-    m_summary->setAccessibleName(tr("Alerts summary"));
-    m_showCleared->setAccessibleName(tr("Show cleared alerts"));
-    m_acknowledge->setAccessibleName(tr("Acknowledge the selected alerts"));
-    // One button for both kinds of threshold: the migration and shard alerts' own, and the node
-    // health thresholds the node alerts follow.
+}
+
+// One button for both kinds of threshold: the migration and shard alerts' own, and the node
+// health thresholds the node alerts follow.
+QPushButton* AlertsPage::thresholdsButton()
+{
     auto* thresholds = new QPushButton(tr("&Thresholds"), this);
     thresholds->setObjectName(QStringLiteral("thresholds"));
     thresholds->setAccessibleName(tr("Alert thresholds"));
@@ -158,16 +183,11 @@ AlertsPage::AlertsPage(AlertMonitor* monitor, QWidget* parent)
     thresholdsMenu->addAction(tr("&Migration and shard alerts…"), this, &AlertsPage::editThresholds);
     thresholdsMenu->addAction(tr("Node &health…"), this, &AlertsPage::healthThresholdsRequested);
     thresholds->setMenu(thresholdsMenu);
+    return thresholds;
+}
 
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(m_summary, 1);
-    bar->addWidget(m_showCleared);
-    bar->addWidget(m_acknowledge);
-    bar->addWidget(thresholds);
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(bar);
-    layout->addWidget(m_table, 1);
-
+void AlertsPage::connectActions()
+{
     connect(m_showCleared, &QCheckBox::toggled, this, &AlertsPage::setShowCleared);
     connect(m_acknowledge, &QPushButton::clicked, this, &AlertsPage::acknowledgeSelected);
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) {
@@ -179,8 +199,6 @@ AlertsPage::AlertsPage(AlertMonitor* monitor, QWidget* parent)
         updateSummary();
         updateActions();
     });
-    updateSummary();
-    updateActions();
 }
 
 void AlertsPage::setShowCleared(bool show)

@@ -1,5 +1,8 @@
 #pragma once
 
+// The alerts page: the alert log with acknowledge and "Show cleared", and the dialog for the
+// migration and shard alerts' thresholds.
+
 #include "core/fleet/alerts.h"
 
 #include <QDialog>
@@ -61,6 +64,9 @@ signals:
     void healthThresholdsRequested();
 
 private:
+    void setUpTable();
+    QPushButton* thresholdsButton();
+    void connectActions();
     void updateSummary();
     void updateActions();
 

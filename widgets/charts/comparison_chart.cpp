@@ -1,3 +1,6 @@
+// ComparisonChart's implementation: one QBarSet per series over the categories, rebuilt on every
+// setBars().
+
 #include "widgets/charts/comparison_chart.h"
 
 #include "widgets/charts/nice_ticks.h"

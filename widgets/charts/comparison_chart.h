@@ -1,5 +1,7 @@
 #pragma once
 
+// Grouped bars for comparisons that are not over time (strategies side by side), on Qt Charts.
+
 #include <QChartView>
 #include <QList>
 #include <QPair>

@@ -1,5 +1,9 @@
+// LoadBarsChart's implementation: the shards the plan changes most, scaled to one byte unit
+// (core/util/units.h) on a nice value axis.
+
 #include "widgets/charts/load_bars_chart.h"
 
+#include "core/util/units.h"
 #include "widgets/charts/nice_ticks.h"
 
 #include <QBarCategoryAxis>
@@ -24,15 +28,8 @@ std::pair<double, QString> scaleFor(double largest, LoadBarsChart::Measure measu
 {
     if (measure == LoadBarsChart::Measure::Docs)
         return { 1.0, LoadBarsChart::tr("docs") };
-    const QStringList units { QStringLiteral("B"), QStringLiteral("KiB"), QStringLiteral("MiB"), QStringLiteral("GiB"),
-        QStringLiteral("TiB") };
-    double scale = 1;
-    int unit = 0;
-    while (largest / scale >= 1024 && unit + 1 < units.size()) {
-        scale *= 1024;
-        ++unit;
-    }
-    return { scale, units[unit] };
+    const core::ByteUnit unit = core::byteUnitFor(largest);
+    return { unit.bytes, QString::fromLatin1(unit.name) };
 }
 
 } // namespace
@@ -46,24 +43,35 @@ LoadBarsChart::LoadBarsChart(QWidget* parent)
     setMinimumHeight(220);
 }
 
-void LoadBarsChart::setOutcomes(const std::vector<core::ShardOutcome>& shards, Measure measure)
+namespace {
+
+// At most kMostBars shards, those the plan changes most (ties by id), in id order.
+std::vector<const core::ShardOutcome*> barShards(
+    const std::vector<core::ShardOutcome>& shards, LoadBarsChart::Measure measure)
 {
     std::vector<const core::ShardOutcome*> chosen;
     for (const auto& shard : shards)
         chosen.push_back(&shard);
-    const std::size_t total = chosen.size();
-    if (chosen.size() > static_cast<std::size_t>(kMostBars)) {
-        std::partial_sort(chosen.begin(), chosen.begin() + kMostBars, chosen.end(), [&](const auto* a, const auto* b) {
+    constexpr int kMost = LoadBarsChart::kMostBars;
+    if (chosen.size() > static_cast<std::size_t>(kMost)) {
+        std::partial_sort(chosen.begin(), chosen.begin() + kMost, chosen.end(), [&](const auto* a, const auto* b) {
             const double da = std::abs(measured(a->after, measure) - measured(a->before, measure));
             const double db = std::abs(measured(b->after, measure) - measured(b->before, measure));
             return da != db ? da > db : a->shard < b->shard;
         });
-        chosen.resize(static_cast<std::size_t>(kMostBars));
+        chosen.resize(static_cast<std::size_t>(kMost));
     }
     std::sort(chosen.begin(), chosen.end(), [](const auto* a, const auto* b) { return a->shard < b->shard; });
+    return chosen;
+}
+
+} // namespace
+
+void LoadBarsChart::setOutcomes(const std::vector<core::ShardOutcome>& shards, Measure measure)
+{
     clear();
     double largest = 0;
-    for (const auto* shard : chosen) {
+    for (const auto* shard : barShards(shards, measure)) {
         m_shown.push_back(QString::fromStdString(shard->shard));
         m_before.push_back(measured(shard->before, measure));
         m_after.push_back(measured(shard->after, measure));
@@ -79,27 +87,34 @@ void LoadBarsChart::setOutcomes(const std::vector<core::ShardOutcome>& shards, M
     auto* series = new QBarSeries;
     series->append(before);
     series->append(after);
+    chart()->addSeries(series);
+    addAxes(series, largest / scale, unit);
+    const QString what = measure == Measure::Bytes ? tr("Bytes") : tr("Docs");
+    chart()->setTitle(shards.size() > static_cast<std::size_t>(kMostBars)
+            ? tr("%1 per shard, before and after: the %2 of %3 shards the plan changes most")
+                  .arg(what)
+                  .arg(m_shown.size())
+                  .arg(shards.size())
+            : tr("%1 per shard, before and after").arg(what));
+}
+
+// The shards along the bottom, the values on a nice scale up to `top` (in `unit`) on the left.
+void LoadBarsChart::addAxes(QBarSeries* series, double top, const QString& unit)
+{
     QChart* view = chart();
-    view->addSeries(series);
     auto* categories = new QBarCategoryAxis;
     categories->append(m_shown);
     categories->setLabelsAngle(m_shown.size() > 12 ? -60 : 0);
     view->addAxis(categories, Qt::AlignBottom);
     series->attachAxis(categories);
     auto* values = new QValueAxis;
-    const NiceScale scaled = niceValueScale(0, largest / scale);
+    const NiceScale scaled = niceValueScale(0, top);
     values->setRange(scaled.min, scaled.max);
     values->setTickCount(scaled.tickCount);
     values->setLabelFormat(QStringLiteral("%.%1f").arg(decimalsFor(scaled.step)));
     values->setTitleText(unit);
     view->addAxis(values, Qt::AlignLeft);
     series->attachAxis(values);
-    view->setTitle(total > static_cast<std::size_t>(kMostBars)
-            ? tr("%1 per shard, before and after: the %2 of %3 shards the plan changes most")
-                  .arg(measure == Measure::Bytes ? tr("Bytes") : tr("Docs"))
-                  .arg(m_shown.size())
-                  .arg(total)
-            : tr("%1 per shard, before and after").arg(measure == Measure::Bytes ? tr("Bytes") : tr("Docs")));
 }
 
 void LoadBarsChart::clear()

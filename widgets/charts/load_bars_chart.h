@@ -1,9 +1,15 @@
 #pragma once
 
+// A plan's shard loads before and after as bars, on Qt Charts.
+
 #include "core/plan/planner.h"
 
 #include <QChartView>
 #include <vector>
+
+QT_BEGIN_NAMESPACE
+class QBarSeries;
+QT_END_NAMESPACE
 
 namespace shardmap::widgets {
 
@@ -27,6 +33,8 @@ public:
     static constexpr int kMostBars = 30;
 
 private:
+    void addAxes(QBarSeries* series, double top, const QString& unit);
+
     QStringList m_shown;
     QList<double> m_before;
     QList<double> m_after;

@@ -1,3 +1,5 @@
+// The nice ticks' implementation: the step from the raw span, time steps on the local clock.
+
 #include "widgets/charts/nice_ticks.h"
 
 #include <QDateTime>

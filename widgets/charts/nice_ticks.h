@@ -1,5 +1,8 @@
 #pragma once
 
+// Round axis ticks for the console's charts: values on 1, 2, 2.5 and 5 steps, times on whole
+// minutes, hours and days.
+
 #include <QtGlobal>
 
 namespace shardmap::widgets {

@@ -1,5 +1,9 @@
+// TimeSeriesChart's implementation: series kept here, decimated per pixel column and pushed to
+// Qt Charts on a coalescing timer; axes on nice ticks and a byte unit from core/util/units.h.
+
 #include "widgets/charts/time_series_chart.h"
 
+#include "core/util/units.h"
 #include "widgets/charts/nice_ticks.h"
 
 #include <QChart>
@@ -349,14 +353,8 @@ std::pair<double, QString> TimeSeriesChart::scaleFor(double maxValue) const
 {
     switch (m_unit) {
     case Unit::Bytes: {
-        const QStringList names { tr("B"), tr("KiB"), tr("MiB"), tr("GiB"), tr("TiB") };
-        double divisor = 1;
-        qsizetype index = 0;
-        while (index + 1 < names.size() && maxValue >= divisor * 1024) {
-            divisor *= 1024;
-            ++index;
-        }
-        return { divisor, names[index] };
+        const core::ByteUnit unit = core::byteUnitFor(maxValue);
+        return { unit.bytes, QString::fromLatin1(unit.name) };
     }
     case Unit::Count:
         if (maxValue >= 1e9)

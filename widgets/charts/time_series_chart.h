@@ -1,5 +1,7 @@
 #pragma once
 
+// The console's line chart of time series (the only direct user of Qt Charts' line series).
+
 #include "core/metrics/decimate.h"
 
 #include <QHash>

@@ -1,3 +1,6 @@
+// MainWindow's implementation: the pages and their wiring, the menus and toolbar, the status bar,
+// connecting and disconnecting, alerts in the tray, and the window's remembered state.
+
 #include "widgets/console/main_window.h"
 
 #include "widgets/alerts/alert_monitor.h"
@@ -61,13 +64,25 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_banner = new InlineMessage(this);
     m_banner->setObjectName(QStringLiteral("connectionBanner"));
-
     m_navigation = new QListWidget(this);
     m_navigation->setObjectName(QStringLiteral("navigation"));
     m_navigation->setIconSize(QSize(20, 20));
     m_pages = new QStackedWidget(this);
     connect(m_navigation, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
 
+    createPages();
+    connectOverview();
+    connectPages();
+    fitNavigation();
+    layOutCentralWidget();
+    buildMenus();
+    buildStatusBar();
+    followConnection();
+    restoreWindowGeometry();
+}
+
+void MainWindow::createPages()
+{
     m_alertMonitor = new AlertMonitor(m_connection, this);
     m_overviewPage = new OverviewPage(m_connection, m_alertMonitor, this);
     addPage(m_overviewPage, tr("Overview"), icon(IconId::Overview));
@@ -87,7 +102,11 @@ MainWindow::MainWindow(QWidget* parent)
     m_alertsPageIndex = addPage(m_alertsPage, tr("Alerts"), icon(IconId::Alerts));
     m_approvalsPage = new ApprovalsPage(m_connection, this);
     m_approvalsPageIndex = addPage(m_approvalsPage, tr("Approvals"), icon(IconId::Approvals));
-    connect(m_approvalsPage, &ApprovalsPage::pendingCountChanged, this, &MainWindow::updateApprovalsBadge);
+}
+
+// Every figure of the overview is a click away from its page.
+void MainWindow::connectOverview()
+{
     connect(m_overviewPage, &OverviewPage::pageRequested, this, [this](OverviewPage::Target target) {
         switch (target) {
         case OverviewPage::Target::Fleet: showPage(m_fleetPage); break;
@@ -100,6 +119,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_overviewPage, &OverviewPage::detailRequested, this, &MainWindow::showDetail);
     connect(m_overviewPage, &OverviewPage::spaceRequested, this, &MainWindow::findSpace);
     connect(m_overviewPage, &OverviewPage::alertRequested, this, &MainWindow::showAlertSubject);
+}
+
+void MainWindow::connectPages()
+{
+    connect(m_approvalsPage, &ApprovalsPage::pendingCountChanged, this, &MainWindow::updateApprovalsBadge);
     connect(m_alertsPage, &AlertsPage::subjectRequested, this, &MainWindow::showAlertSubject);
     connect(m_alertsPage, &AlertsPage::healthThresholdsRequested, this, &MainWindow::editHealthThresholds);
     connect(m_fleetPage, &FleetPage::thresholdsChanged, this, [this] {
@@ -111,8 +135,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_fleetPage, &FleetPage::detailRequested, this, &MainWindow::showDetail);
     connect(m_fleetPage, &FleetPage::wizardRequested, this, &MainWindow::openWizard);
     connect(m_mapPage, &MapPage::wizardRequested, this, &MainWindow::openWizard);
+}
 
-    fitNavigation();
+void MainWindow::layOutCentralWidget()
+{
     auto* splitter = new QSplitter(this);
     splitter->addWidget(m_navigation);
     splitter->addWidget(m_pages);
@@ -125,17 +151,20 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_banner);
     layout->addWidget(splitter, 1);
     setCentralWidget(central);
+}
 
-    buildMenus();
-    buildStatusBar();
-
+void MainWindow::followConnection()
+{
     connect(m_connection, &FleetConnection::stateChanged, this, &MainWindow::connectionStateChanged);
     connect(m_connection, &FleetConnection::mapChanged, this, &MainWindow::updateRevision);
     connect(m_connection, &FleetConnection::nodeSample, this, &MainWindow::updateMetricsAge);
     connect(&m_ageTimer, &QTimer::timeout, this, &MainWindow::updateMetricsAge);
     m_ageTimer.start(1000);
     connectionStateChanged(m_connection->state(), QString());
+}
 
+void MainWindow::restoreWindowGeometry()
+{
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     if (!settings.contains(QStringLiteral("window/geometry"))) {
@@ -192,6 +221,17 @@ QWidget* MainWindow::currentPage() const
 
 void MainWindow::buildMenus()
 {
+    const FileActions file = buildFileMenu();
+    buildViewMenu();
+    buildPlanMenu();
+    buildSettingsMenu();
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Shardmap"), this, &MainWindow::about);
+    buildToolbar(file);
+}
+
+MainWindow::FileActions MainWindow::buildFileMenu()
+{
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* connectAction
         = file->addAction(resourceIcon("connect"), tr("&Connect…"), this, &MainWindow::openConnectDialog);
@@ -213,7 +253,11 @@ void MainWindow::buildMenus()
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+    return { connectAction, exportAction };
+}
 
+void MainWindow::buildViewMenu()
+{
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* find = view->addAction(resourceIcon("find"), tr("&Find space…"), this, &MainWindow::focusFindSpace);
     find->setShortcut(QKeySequence::Find);
@@ -222,7 +266,10 @@ void MainWindow::buildMenus()
     view->addAction(tr("Shard &map"), this, [this] { showPage(m_mapPage); });
     view->addAction(tr("&Migrations"), this, [this] { showPage(m_migrationsPage); });
     view->addAction(tr("&Audit"), this, [this] { showPage(m_auditPage); });
+}
 
+void MainWindow::buildPlanMenu()
+{
     QMenu* plan = menuBar()->addMenu(tr("&Plan"));
     plan->setToolTipsVisible(true);
     for (const auto& [scenario, text] : PlanWizard::entries())
@@ -230,21 +277,24 @@ void MainWindow::buildMenus()
             plan->addAction(text, this, [this, scenario = scenario] { openWizard(static_cast<int>(scenario)); }));
     plan->addSeparator();
     plan->addAction(tr("&What-if simulator"), this, [this] { showPage(m_whatIfPage); });
+}
 
+void MainWindow::buildSettingsMenu()
+{
     QMenu* settingsMenu = menuBar()->addMenu(tr("&Settings"));
     settingsMenu->addAction(tr("&Health thresholds…"), this, &MainWindow::editHealthThresholds);
     QAction* preferences
         = settingsMenu->addAction(resourceIcon("settings"), tr("&Preferences…"), this, &MainWindow::openPreferences);
     preferences->setShortcut(QKeySequence::Preferences);
+}
 
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Shardmap"), this, &MainWindow::about);
-
+void MainWindow::buildToolbar(const FileActions& file)
+{
     QToolBar* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolbar"));
     toolbar->setMovable(false);
-    toolbar->addAction(connectAction);
-    toolbar->addAction(exportAction);
+    toolbar->addAction(file.connect);
+    toolbar->addAction(file.exportChart);
     toolbar->addSeparator();
     m_findSpace = new QLineEdit(toolbar);
     m_findSpace->setObjectName(QStringLiteral("findSpace"));

@@ -1,5 +1,7 @@
 #pragma once
 
+// The console's main window: the shell that stacks the pages and wires them to the connection.
+
 #include "core/fleet/alerts.h"
 #include "widgets/session/fleet_connection.h"
 
@@ -109,7 +111,25 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    // The File menu's actions the toolbar shows too.
+    struct FileActions {
+        QAction* connect = nullptr;
+        QAction* exportChart = nullptr;
+    };
+
+    // The constructor's steps.
+    void createPages();
+    void connectOverview();
+    void connectPages();
+    void layOutCentralWidget();
+    void followConnection();
+    void restoreWindowGeometry();
     void buildMenus();
+    FileActions buildFileMenu();
+    void buildViewMenu();
+    void buildPlanMenu();
+    void buildSettingsMenu();
+    void buildToolbar(const FileActions& file);
     void fitNavigation();
     void buildStatusBar();
     void openRecent(const ConnectionSpec& spec);

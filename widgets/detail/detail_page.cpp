@@ -1,3 +1,6 @@
+// DetailPage's implementation: what to chart from the map and the choice, the history fetched per
+// node on the pool (stale answers dropped), live samples appended, and the spaces table fed.
+
 #include "widgets/detail/detail_page.h"
 
 #include "widgets/charts/time_series_chart.h"
@@ -150,7 +153,26 @@ void DetailPage::buildUi()
     headerFont.setPointSizeF(headerFont.pointSizeF() * 1.2);
     m_header->setFont(headerFont);
     m_warning = new InlineMessage(this);
+    m_content = buildContent();
+    m_emptyHint = new QLabel(tr("Choose a shard or a node in the box above: type part of its id and pick it from "
+                                "the list. A double-click on the Fleet page opens one too, and Ctrl+F opens the "
+                                "shard of a space."),
+        this);
+    m_emptyHint->setWordWrap(true);
+    m_emptyHint->setAlignment(Qt::AlignCenter);
+    m_emptyHint->setContentsMargins(24, 24, 24, 24);
 
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_header);
+    layout->addWidget(buildToolbar());
+    layout->addWidget(m_warning);
+    layout->addWidget(m_emptyHint, 1);
+    layout->addWidget(m_content, 1);
+}
+
+// The chart above the spaces table, in a splitter.
+QWidget* DetailPage::buildContent()
+{
     m_chart = new TimeSeriesChart(this);
     m_chart->setSlidingWindow(rangeMs());
     m_chart->setMinimumHeight(220);
@@ -179,22 +201,7 @@ void DetailPage::buildUi()
     splitter->addWidget(lower);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
-    m_content = splitter;
-
-    m_emptyHint = new QLabel(tr("Choose a shard or a node in the box above: type part of its id and pick it from "
-                                "the list. A double-click on the Fleet page opens one too, and Ctrl+F opens the "
-                                "shard of a space."),
-        this);
-    m_emptyHint->setWordWrap(true);
-    m_emptyHint->setAlignment(Qt::AlignCenter);
-    m_emptyHint->setContentsMargins(24, 24, 24, 24);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_header);
-    layout->addWidget(buildToolbar());
-    layout->addWidget(m_warning);
-    layout->addWidget(m_emptyHint, 1);
-    layout->addWidget(splitter, 1);
+    return splitter;
 }
 
 QWidget* DetailPage::buildToolbar()
@@ -435,11 +442,35 @@ void DetailPage::mapArrived(const MapPtr& map)
 
 void DetailPage::reload(bool refetch)
 {
+    const QStringList shards = shardsToChart();
+    const QStringList nodes = nodesToChart(shards);
+    const bool changed = shards != m_shards || nodes != m_nodes;
+    m_shards = shards;
+    m_nodes = nodes;
+    showSpaces();
+    updateCompareMenu();
+    updateTitle();
+    if (!refetch && !changed)
+        return;
+    refetchHistories();
+}
+
+QStringList DetailPage::sortedShardsOfNodeView() const
+{
+    QStringList shards;
+    for (const core::ShardRecord* shard : m_map->shardsOn(m_nodeView.toStdString()))
+        shards.append(QString::fromStdString(shard->id));
+    std::sort(shards.begin(), shards.end());
+    return shards;
+}
+
+// A node's view charts all its shards (the first is the primary one), a shard's view that shard;
+// the shards compared come after.
+QStringList DetailPage::shardsToChart()
+{
     QStringList shards;
     if (m_map && !m_nodeView.isEmpty()) {
-        for (const core::ShardRecord* shard : m_map->shardsOn(m_nodeView.toStdString()))
-            shards.append(QString::fromStdString(shard->id));
-        std::sort(shards.begin(), shards.end());
+        shards = sortedShardsOfNodeView();
         m_primaryShard = shards.value(0);
     } else if (!m_primaryShard.isEmpty()) {
         shards.append(m_primaryShard);
@@ -448,40 +479,42 @@ void DetailPage::reload(bool refetch)
         if (!shards.contains(compared))
             shards.append(compared);
     }
+    return shards;
+}
+
+QStringList DetailPage::nodesToChart(const QStringList& shards) const
+{
     QStringList nodes;
     if (!m_nodeView.isEmpty())
         nodes.append(m_nodeView);
-    for (const QString& shard : std::as_const(shards)) {
+    for (const QString& shard : shards) {
         const core::ShardRecord* record = m_map ? m_map->shard(shard.toStdString()) : nullptr;
         if (record && !nodes.contains(QString::fromStdString(record->node)))
             nodes.append(QString::fromStdString(record->node));
     }
-    const bool changed = shards != m_shards || nodes != m_nodes;
-    m_shards = shards;
-    m_nodes = nodes;
+    return nodes;
+}
 
+void DetailPage::showSpaces()
+{
     const core::ShardRecord* primary = m_map ? m_map->shard(m_primaryShard.toStdString()) : nullptr;
     const QString primaryNode = primary ? QString::fromStdString(primary->node) : QString();
     // A node's view lists the spaces of all its shards (its busiest space may be on any of them).
     QStringList listed;
-    if (!m_nodeView.isEmpty() && m_map) {
-        for (const core::ShardRecord* shard : m_map->shardsOn(m_nodeView.toStdString()))
-            listed.append(QString::fromStdString(shard->id));
-        std::sort(listed.begin(), listed.end());
-    } else if (!m_primaryShard.isEmpty()) {
+    if (!m_nodeView.isEmpty() && m_map)
+        listed = sortedShardsOfNodeView();
+    else if (!m_primaryShard.isEmpty())
         listed.append(m_primaryShard);
-    }
     const bool shardChanged = m_spacesModel->shardIds() != listed;
     m_spacesModel->setShards(m_map, listed);
     setSpaceDetailNode(primaryNode);
     if (shardChanged && !primaryNode.isEmpty())
         m_spacesModel->applySample(m_connection->latestSample(primaryNode));
-    updateCompareMenu();
-    updateTitle();
-    if (!refetch && !changed)
-        return;
+}
 
-    // A new question: answers still on their way for the old one are dropped when they arrive.
+// A new question: answers still on their way for the old one are dropped when they arrive.
+void DetailPage::refetchHistories()
+{
     m_ticket = m_generation.next();
     for (auto it = m_data.begin(); it != m_data.end();)
         it = m_nodes.contains(it.key()) ? std::next(it) : m_data.erase(it);

@@ -1,5 +1,7 @@
 #pragma once
 
+// The shard detail page: one shard's (or node's) metric over time, compared shards, its spaces.
+
 #include "widgets/bridge/background.h"
 #include "widgets/session/fleet_connection.h"
 
@@ -118,6 +120,7 @@ private:
     };
 
     void buildUi();
+    QWidget* buildContent();
     QWidget* buildToolbar();
     QWidget* buildPicker(QWidget* parent);
     void pickRow(int row);
@@ -128,6 +131,12 @@ private:
     void linkChanged(const QString& nodeId, bool reachable, const QString& error);
     // Recomputes shown shards and nodes from the map; refetches history if asked or if they changed.
     void reload(bool refetch);
+    // reload()'s steps.
+    QStringList sortedShardsOfNodeView() const;
+    QStringList shardsToChart();
+    QStringList nodesToChart(const QStringList& shards) const;
+    void showSpaces();
+    void refetchHistories();
     void fetchHistory(const QString& nodeId);
     void historyArrived(
         std::uint64_t ticket, const QString& nodeId, const core::Result<core::MetricsHistoryValue>& history);

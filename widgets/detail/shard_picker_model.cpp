@@ -1,3 +1,6 @@
+// ShardPickerModel's implementation: a full rebuild for an unknown map, else row inserts, removals
+// and updates from the snapshot's changes.
+
 #include "widgets/detail/shard_picker_model.h"
 
 #include "core/map/map_index.h"

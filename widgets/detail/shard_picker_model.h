@@ -1,5 +1,7 @@
 #pragma once
 
+// The detail page picker's list of shards and nodes, kept in step with the map incrementally.
+
 #include "widgets/session/fleet_connection.h"
 
 #include <QAbstractListModel>

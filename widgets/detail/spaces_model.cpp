@@ -1,3 +1,6 @@
+// SpacesModel's implementation: rows from the map, inserted and removed in place, figures from the
+// node's samples emitted as dataChanged only where they changed.
+
 #include "widgets/detail/spaces_model.h"
 
 #include "widgets/style/format.h"

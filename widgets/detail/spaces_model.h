@@ -1,5 +1,7 @@
 #pragma once
 
+// The spaces of a shard (or of a node's shards) as a table with their live figures.
+
 #include "widgets/session/fleet_connection.h"
 
 #include <QAbstractTableModel>

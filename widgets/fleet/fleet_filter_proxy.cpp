@@ -1,3 +1,6 @@
+// FleetFilterProxy's implementation: setters that return early when nothing changed, and ids
+// compared by a numeric collator (node-2 before node-10).
+
 #include "widgets/fleet/fleet_filter_proxy.h"
 
 #include "core/fleet/health.h"

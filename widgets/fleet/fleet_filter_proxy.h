@@ -1,5 +1,7 @@
 #pragma once
 
+// The fleet page's filter and sort over FleetModel (text, "only problems", natural id order).
+
 #include <QCollator>
 #include <QSortFilterProxyModel>
 

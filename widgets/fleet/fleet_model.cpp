@@ -1,11 +1,13 @@
+// The fleet model's rows: membership from the map, live figures and health from the samples,
+// and merged change signals; what the cells and headers say is in fleet_model_text.cpp.
+
 #include "widgets/fleet/fleet_model.h"
 
+#include "widgets/fleet/sparkline_history.h"
 #include "widgets/session/sample_rows.h"
-#include "widgets/style/format.h"
 
 #include <QBrush>
 #include <QColor>
-#include <QLocale>
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -36,37 +38,6 @@ bool sameValue(double a, double b)
     return a == b || (std::isnan(a) && std::isnan(b));
 }
 
-enum class Unit { Text, Count, Bytes, Percent, Rate, Millis };
-
-Unit unitOf(int column)
-{
-    switch (column) {
-    case FleetModel::SpacesColumn:
-    case FleetModel::DocsColumn: return Unit::Count;
-    case FleetModel::DiskSizeColumn:
-    case FleetModel::RssColumn: return Unit::Bytes;
-    case FleetModel::DiskFreeColumn:
-    case FleetModel::CpuColumn:
-    case FleetModel::IoWaitColumn: return Unit::Percent;
-    case FleetModel::QueriesColumn:
-    case FleetModel::IndexingColumn: return Unit::Rate;
-    case FleetModel::P99Column: return Unit::Millis;
-    default: return Unit::Text;
-    }
-}
-
-// Whole numbers without decimals, others with one: "80", "82.5".
-QString formatNumber(double value)
-{
-    return QLocale().toString(value, 'f', value == std::floor(value) ? 0 : 1);
-}
-
-// A measured percentage, rounded down so that it never reads as a threshold it has not reached.
-QString formatMeasuredPercent(double value)
-{
-    return QLocale().toString(std::floor(value), 'f', 0);
-}
-
 QBrush healthBrush(core::HealthLevel level)
 {
     switch (level) {
@@ -77,45 +48,6 @@ QBrush healthBrush(core::HealthLevel level)
     }
     return {};
 }
-
-// The last kHistoryLength points of every sparkline metric of a row, oldest first. A point is
-// NaN where the row has no such figure.
-class HistoryRing {
-public:
-    using Point = std::array<float, FleetModel::kMetricCount>;
-
-    // Returns the point that fell out (all NaN while the ring is not full).
-    Point push(const Point& point)
-    {
-        Point dropped;
-        dropped.fill(std::numeric_limits<float>::quiet_NaN());
-        if (m_points.size() < FleetModel::kHistoryLength) {
-            m_points.push_back(point);
-            return dropped;
-        }
-        dropped = m_points[m_head];
-        m_points[m_head] = point;
-        m_head = (m_head + 1) % m_points.size();
-        return dropped;
-    }
-
-    QList<qreal> series(int metric) const
-    {
-        QList<qreal> out;
-        out.reserve(static_cast<qsizetype>(m_points.size()));
-        for (std::size_t i = 0; i < m_points.size(); ++i) {
-            const float value = m_points[(m_head + i) % m_points.size()][static_cast<std::size_t>(metric)];
-            if (!std::isnan(value)) {
-                out.push_back(value);
-            }
-        }
-        return out;
-    }
-
-private:
-    std::vector<Point> m_points;
-    std::size_t m_head = 0;
-};
 
 } // namespace
 
@@ -131,7 +63,7 @@ struct FleetModel::Row {
     QString displayId;
     Values values;
     core::HealthAssessment health;
-    HistoryRing history;
+    SparklineHistory history;
 };
 
 struct FleetModel::NodeRow : Row {
@@ -504,7 +436,7 @@ FleetModel::ChangeMask FleetModel::applyShardMetrics(
 
 FleetModel::ChangeMask FleetModel::pushHistory(Row& row)
 {
-    HistoryRing::Point point;
+    SparklineHistory::Point point;
     for (std::size_t m = 0; m < point.size(); ++m) {
         point[m] = static_cast<float>(row.values[kFirstMetricColumn + m]);
     }
@@ -737,8 +669,7 @@ QVariant FleetModel::data(const QModelIndex& index, int role) const
             return {};
         }
         return row.health.level == core::HealthLevel::Ok ? QVariant() : QVariant(healthBrush(row.health.level));
-    case Qt::TextAlignmentRole:
-        return unitOf(column) == Unit::Text ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+    case Qt::TextAlignmentRole: return columnAlignment(column);
     case NodeIdRole: return node.displayId;
     case ShardIdRole: return shard ? shard->displayId : QString();
     case AddressRole: return node.displayAddress;
@@ -773,16 +704,7 @@ QVariant FleetModel::displayValue(const NodeRow& node, const ShardRow* shard, in
     if (std::isnan(value)) {
         return {};
     }
-    const QLocale locale;
-    switch (unitOf(column)) {
-    case Unit::Count: return locale.toString(static_cast<qulonglong>(value));
-    case Unit::Bytes: return formatBytes(value);
-    case Unit::Percent: return tr("%1 %").arg(locale.toString(value, 'f', 1));
-    case Unit::Rate: return tr("%1/s").arg(locale.toString(value, 'f', value < 10 ? 1 : 0));
-    case Unit::Millis: return tr("%1 ms").arg(locale.toString(value, 'f', value < 10 ? 1 : 0));
-    case Unit::Text: break;
-    }
-    return {};
+    return figureText(column, value);
 }
 
 QVariant FleetModel::sortValue(const NodeRow& node, const ShardRow* shard, int column) const
@@ -826,89 +748,6 @@ QString FleetModel::healthText(const Row& row) const
         lines << describeReason(reason, m_thresholds);
     }
     return lines.join(QLatin1Char('\n'));
-}
-
-QVariant FleetModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) {
-        return {};
-    }
-    if (role == Qt::TextAlignmentRole) {
-        return unitOf(section) == Unit::Text ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
-    }
-    if (role == Qt::ToolTipRole && section == P99Column) {
-        return tr("Search latency, 99th percentile");
-    }
-    if (role != Qt::DisplayRole) {
-        return {};
-    }
-    // Short headings: at 1280 px the fourteen columns and the sparkline share about 1,140 px.
-    switch (section) {
-    case NameColumn: return tr("Name");
-    case StateColumn: return tr("State");
-    case AddressColumn: return tr("Address");
-    case SpacesColumn: return tr("Spaces");
-    case DocsColumn: return tr("Documents");
-    case DiskSizeColumn: return tr("Size on disk");
-    case RssColumn: return tr("RSS");
-    case DiskFreeColumn: return tr("Disk free");
-    case CpuColumn: return tr("CPU");
-    case IoWaitColumn: return tr("IO wait");
-    case QueriesColumn: return tr("Queries/s");
-    case P99Column: return tr("p99");
-    case IndexingColumn: return tr("Indexed/s");
-    case HistoryColumn: return tr("%1 history").arg(metricName(m_metric));
-    default: return {};
-    }
-}
-
-QString FleetModel::metricName(Metric metric)
-{
-    switch (metric) {
-    case Metric::Rss: return tr("RSS");
-    case Metric::DiskFree: return tr("Disk free");
-    case Metric::Cpu: return tr("CPU");
-    case Metric::IoWait: return tr("IO wait");
-    case Metric::QueriesPerSecond: return tr("Queries/s");
-    case Metric::P99: return tr("p99 latency");
-    case Metric::DocsIndexedPerSecond: return tr("Indexed/s");
-    }
-    return {};
-}
-
-QString FleetModel::describeReason(const core::HealthReason& reason, const core::HealthThresholds& thresholds)
-{
-    const bool red = reason.level == core::HealthLevel::Critical;
-    const QString value = formatMeasuredPercent(reason.value);
-    const QString threshold = formatNumber(reason.threshold);
-    switch (reason.metric) {
-    case core::HealthMetric::Unreachable:
-        return reason.detail.empty() ? tr("node unreachable")
-                                     : tr("node unreachable: %1").arg(QString::fromStdString(reason.detail));
-    case core::HealthMetric::NodeRetired: return tr("node retired");
-    case core::HealthMetric::DiskUsed:
-        return red ? tr("disk %1 % used (red at %2 %)").arg(value, threshold)
-                   : tr("disk %1 % used (amber at %2 %)").arg(value, threshold);
-    case core::HealthMetric::CpuAverage:
-        return tr("CPU %1 % averaged over %2 min (amber at %3 %)")
-            .arg(value, formatNumber(static_cast<double>(thresholds.cpuWindowMs) / 60000.0), threshold);
-    case core::HealthMetric::Memory: {
-        const QString limit = formatBytes(thresholds.memoryLimitBytes);
-        return red ? tr("RSS at %1 % of the %2 memory limit (red at %3 %)").arg(value, limit, threshold)
-                   : tr("RSS at %1 % of the %2 memory limit (amber at %3 %)").arg(value, limit, threshold);
-    }
-    case core::HealthMetric::ShardUnhealthy: return tr("the node reports the shard unhealthy");
-    case core::HealthMetric::ShardMissing: return tr("the node does not report this shard");
-    case core::HealthMetric::ShardState:
-        switch (reason.state.value_or(core::ShardState::Active)) {
-        case core::ShardState::Draining: return tr("shard is draining");
-        case core::ShardState::Readonly: return tr("shard is read-only");
-        case core::ShardState::Retired: return tr("shard is retired");
-        case core::ShardState::Active: return tr("shard is active");
-        }
-        break;
-    }
-    return {};
 }
 
 } // namespace shardmap::widgets

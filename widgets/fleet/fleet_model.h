@@ -1,5 +1,7 @@
 #pragma once
 
+// The fleet page's tree model: nodes and their shards with live figures, health and sparklines.
+
 #include "core/fleet/health.h"
 #include "widgets/session/fleet_connection.h"
 
@@ -111,6 +113,10 @@ private:
     using ChangeMask = std::uint32_t;
 
     QVariant displayValue(const NodeRow& node, const ShardRow* shard, int column) const;
+    // A figure of the column in its unit ("1.5 GiB", "82.5 %", "12/s"); fleet_model_text.cpp.
+    static QVariant figureText(int column, double value);
+    // Figures right-aligned, text as the style has it.
+    static QVariant columnAlignment(int column);
     QVariant sortValue(const NodeRow& node, const ShardRow* shard, int column) const;
     QString stateText(const NodeRow& node, const ShardRow* shard) const;
     QString healthText(const Row& row) const;

@@ -1,3 +1,6 @@
+// FleetPage's implementation: the model fed from the connection's map, samples and links, the
+// rows re-sorted on a timer, and the row actions that open the planner's wizards.
+
 #include "widgets/fleet/fleet_page.h"
 
 #include "core/plan/scenario.h"
@@ -36,6 +39,18 @@ FleetPage::FleetPage(FleetConnection* connection, QWidget* parent)
     , m_onlyProblems(new QCheckBox(tr("Only problems"), this))
     , m_view(new QTreeView(this))
 {
+    setUpModel();
+    QPushButton* thresholds = setUpControls();
+    setUpView();
+    layOut(thresholds);
+    if (connection) {
+        connectTo(connection);
+        showCurrent(connection);
+    }
+}
+
+void FleetPage::setUpModel()
+{
     QSettings settings;
     m_model->setThresholds(loadHealthThresholds(settings));
     m_proxy->setSourceModel(m_model);
@@ -46,7 +61,11 @@ FleetPage::FleetPage(FleetConnection* connection, QWidget* parent)
     m_reorder.setInterval(kReorderMs);
     connect(&m_reorder, &QTimer::timeout, this, &FleetPage::reorder);
     m_reorder.start();
+}
 
+// The filter, the sparkline's metric, "only problems" and the thresholds button (returned).
+QPushButton* FleetPage::setUpControls()
+{
     m_filter->setPlaceholderText(tr("Filter nodes and shards"));
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &FleetFilterProxy::setFilterText);
@@ -62,7 +81,11 @@ FleetPage::FleetPage(FleetConnection* connection, QWidget* parent)
     });
     auto* thresholds = new QPushButton(tr("Thresholds…"), this);
     connect(thresholds, &QPushButton::clicked, this, &FleetPage::editThresholds);
+    return thresholds;
+}
 
+void FleetPage::setUpView()
+{
     m_view->setModel(m_proxy);
     m_view->setUniformRowHeights(true);
     m_view->setSortingEnabled(true);
@@ -81,7 +104,10 @@ FleetPage::FleetPage(FleetConnection* connection, QWidget* parent)
     connect(m_view, &QTreeView::activated, this, &FleetPage::activate);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view, &QWidget::customContextMenuRequested, this, &FleetPage::showRowMenu);
+}
 
+void FleetPage::layOut(QPushButton* thresholds)
+{
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_filter, 1);
     auto* metricLabel = new QLabel(tr("Sparkline:"), this);
@@ -94,11 +120,6 @@ FleetPage::FleetPage(FleetConnection* connection, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
-
-    if (connection) {
-        connectTo(connection);
-        showCurrent(connection);
-    }
 }
 
 FleetPage::~FleetPage() = default;

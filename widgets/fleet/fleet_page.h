@@ -1,5 +1,7 @@
 #pragma once
 
+// The fleet page: the fleet tree with its filter, sparkline metric and health thresholds.
+
 #include <QTimer>
 #include <QWidget>
 
@@ -8,6 +10,7 @@ class QComboBox;
 class QLineEdit;
 class QMenu;
 class QModelIndex;
+class QPushButton;
 class QTreeView;
 
 namespace shardmap::widgets {
@@ -53,6 +56,11 @@ signals:
     void wizardRequested(int scenario, const QString& subject);
 
 private:
+    // The constructor's steps.
+    void setUpModel();
+    QPushButton* setUpControls();
+    void setUpView();
+    void layOut(QPushButton* thresholds);
     void connectTo(FleetConnection* connection);
     void showCurrent(FleetConnection* connection);
     // A node's link and latest sample, from the connection.

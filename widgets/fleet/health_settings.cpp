@@ -1,3 +1,6 @@
+// The health settings' implementation: percentages read with their defaults, and a dialog that
+// keeps every red threshold at or above its amber one.
+
 #include "widgets/fleet/health_settings.h"
 
 #include <QDialogButtonBox>

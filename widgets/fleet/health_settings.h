@@ -1,5 +1,7 @@
 #pragma once
 
+// The node health thresholds: kept in the console's settings and edited in a dialog.
+
 #include "core/fleet/health.h"
 
 #include <QDialog>

@@ -1,3 +1,5 @@
+// SparklineDelegate's implementation: the values scaled into the cell as one polyline.
+
 #include "widgets/fleet/sparkline_delegate.h"
 
 #include "widgets/fleet/fleet_model.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// The fleet tree's sparkline cells: a row's recent values as a small line.
+
 #include <QStyledItemDelegate>
 
 namespace shardmap::widgets {

@@ -31,13 +31,7 @@ QString doneOfTotal(std::uint64_t done, std::uint64_t total, bool bytes)
 
 QString durationText(std::int64_t seconds)
 {
-    if (seconds < 0)
-        return {};
-    if (seconds < 60)
-        return MigrationsModel::tr("%1 s").arg(seconds);
-    if (seconds < 3600)
-        return MigrationsModel::tr("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
-    return MigrationsModel::tr("%1 h %2 min").arg(seconds / 3600).arg((seconds % 3600) / 60);
+    return seconds < 0 ? QString() : formatDuration(seconds);
 }
 
 double progressOf(const core::MigrationRecord& record)

@@ -1,3 +1,6 @@
+// The migrations tile's figures: records counted as copying, queued or in their rollback window,
+// and their progress and time left in words.
+
 #include "widgets/overview/migrations_summary.h"
 
 #include "core/map/space_placement.h"

@@ -1,6 +1,8 @@
+// OverviewPage's implementation: core's fleet totals shown as tiles every kRefreshMs, the hottest
+// shards and spaces as tables, and the fleet's 24 hours charted from the nodes' histories.
+
 #include "widgets/overview/overview_page.h"
 
-#include "core/map/space_placement.h"
 #include "widgets/alerts/alert_monitor.h"
 #include "widgets/alerts/alerts_model.h"
 #include "widgets/charts/time_series_chart.h"
@@ -26,9 +28,8 @@ namespace shardmap::widgets {
 
 namespace {
 
-constexpr qint64 kDayMs = 24LL * 3600 * 1000;
+constexpr qint64 kDayMs = core::ShardGrowth::kWindowMs;
 constexpr qint64 kBucketMs = 60 * 1000;
-constexpr qint64 kBaselineRenewMs = 60 * 1000;
 constexpr int kChartRebuildMs = 250;
 
 enum ItemRole { NodeRole = Qt::UserRole + 1, ShardRole, SpaceRole, KindRole, SubjectRole };
@@ -167,6 +168,20 @@ OverviewPage::OverviewPage(FleetConnection* connection, AlertMonitor* monitor, Q
     , m_disk(new TimeSeriesChart(this))
 {
     setObjectName(QStringLiteral("overviewPage"));
+    QGridLayout* tiles = buildTiles();
+    setUpAttention();
+    setUpHottestTables();
+    setUpCharts();
+    layOut(tiles);
+    declareSeries();
+    followFleet();
+    startTimers();
+    refresh();
+    updateAttention();
+}
+
+QGridLayout* OverviewPage::buildTiles()
+{
     auto* tiles = new QGridLayout;
     tiles->setSpacing(8);
     const std::pair<const char*, Target> targets[] = { { "nodes", Target::Fleet }, { "shards", Target::Fleet },
@@ -174,17 +189,16 @@ OverviewPage::OverviewPage(FleetConnection* connection, AlertMonitor* monitor, Q
         { "migrations", Target::Migrations }, { "executor", Target::Alerts }, { "store", Target::Audit } };
     const QString titles[] = { tr("Nodes up"), tr("Shards"), tr("Spaces"), tr("Documents"), tr("Size"),
         tr("Fullest disk"), tr("Migrations"), tr("Executor"), tr("Store") };
-    int column = 0;
-    int row = 0;
+    constexpr int kColumns = 5;
     for (std::size_t i = 0; i < std::size(targets); ++i) {
         OverviewTile* tile = addTile(QLatin1String(targets[i].first), titles[i], targets[i].second);
-        tiles->addWidget(tile, row, column);
-        if (++column == 5) {
-            column = 0;
-            ++row;
-        }
+        tiles->addWidget(tile, static_cast<int>(i) / kColumns, static_cast<int>(i) % kColumns);
     }
+    return tiles;
+}
 
+void OverviewPage::setUpAttention()
+{
     m_attention->setObjectName(QStringLiteral("attention"));
     m_attention->setAccessibleName(tr("Needs attention"));
     m_attention->setWordWrap(false);
@@ -193,7 +207,10 @@ OverviewPage::OverviewPage(FleetConnection* connection, AlertMonitor* monitor, Q
         if (entry->data(KindRole).isValid())
             emit alertRequested(entry->data(KindRole).toInt(), entry->data(SubjectRole).toString());
     });
+}
 
+void OverviewPage::setUpHottestTables()
+{
     m_shards->setHorizontalHeaderLabels(
         { tr("Shard"), tr("Node"), tr("Queries/s"), tr("Writes/s"), tr("Growth 24 h") });
     m_shardsView->setAccessibleName(tr("Hottest shards"));
@@ -205,7 +222,10 @@ OverviewPage::OverviewPage(FleetConnection* connection, AlertMonitor* monitor, Q
     m_spacesView->setAccessibleName(tr("Hottest spaces"));
     connect(m_spacesView, &QTableView::activated, this,
         [this](const QModelIndex& index) { emit spaceRequested(index.siblingAtColumn(0).data(SpaceRole).toString()); });
+}
 
+void OverviewPage::setUpCharts()
+{
     m_rates->setObjectName(QStringLiteral("fleetRates"));
     m_rates->setUnit(TimeSeriesChart::Unit::PerSecond);
     m_rates->setValueTitle(tr("Fleet writes and searches"));
@@ -218,7 +238,10 @@ OverviewPage::OverviewPage(FleetConnection* connection, AlertMonitor* monitor, Q
     m_disk->setSlidingWindow(kDayMs);
     m_disk->setMinimumHeight(160);
     m_disk->setAccessibleName(tr("Fleet disk use over 24 hours"));
+}
 
+void OverviewPage::layOut(QGridLayout* tiles)
+{
     auto box = [this](const QString& title, QWidget* content) {
         auto* group = new QGroupBox(title, this);
         auto* layout = new QVBoxLayout(group);
@@ -237,33 +260,26 @@ OverviewPage::OverviewPage(FleetConnection* connection, AlertMonitor* monitor, Q
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(tiles);
     layout->addLayout(middle, 1);
+}
 
-    declareSeries();
-    connect(connection, &FleetConnection::mapChanged, this, &OverviewPage::mapChanged);
-    connect(connection, &FleetConnection::nodeLinkChanged, this, [this](const QString& nodeId, bool reachable) {
+void OverviewPage::followFleet()
+{
+    connect(m_connection, &FleetConnection::mapChanged, this, &OverviewPage::mapChanged);
+    connect(m_connection, &FleetConnection::nodeLinkChanged, this, [this](const QString& nodeId, bool reachable) {
         if (reachable && m_seeded)
             seedNodeHistory(nodeId);
     });
-    connect(connection, &FleetConnection::stateChanged, this, [this](FleetConnection::State state) {
-        if (state == FleetConnection::State::Disconnected) {
-            m_generation.invalidate();
-            m_seeded = false;
-            m_spacesRunning = false;
-            m_shardBytesSince.clear();
-            m_baselinesRenewedMs = 0;
-            m_historyBuckets.clear();
-            m_chartRebuild.stop();
-            m_rates->clear();
-            m_disk->clear();
-            declareSeries();
-            m_historySeeded.clear();
-            m_historyAsked.clear();
-            m_spaces->removeRows(0, m_spaces->rowCount());
-        }
+    connect(m_connection, &FleetConnection::stateChanged, this, [this](FleetConnection::State state) {
+        if (state == FleetConnection::State::Disconnected)
+            forgetConnection();
         refresh();
     });
-    connect(monitor, &AlertMonitor::alertsChanged, this, &OverviewPage::updateAttention);
-    connect(monitor, &AlertMonitor::leasesChanged, this, &OverviewPage::refresh);
+    connect(m_monitor, &AlertMonitor::alertsChanged, this, &OverviewPage::updateAttention);
+    connect(m_monitor, &AlertMonitor::leasesChanged, this, &OverviewPage::refresh);
+}
+
+void OverviewPage::startTimers()
+{
     m_chartRebuild.setSingleShot(true);
     m_chartRebuild.setInterval(kChartRebuildMs);
     connect(&m_chartRebuild, &QTimer::timeout, this, &OverviewPage::rebuildHistoryCharts);
@@ -273,8 +289,23 @@ OverviewPage::OverviewPage(FleetConnection* connection, AlertMonitor* monitor, Q
     m_spacesTimer.setInterval(kSpacesMs);
     connect(&m_spacesTimer, &QTimer::timeout, this, &OverviewPage::refreshSpaces);
     m_spacesTimer.start();
-    refresh();
-    updateAttention();
+}
+
+// A closed connection's figures and the answers still on their way are the old fleet's.
+void OverviewPage::forgetConnection()
+{
+    m_generation.invalidate();
+    m_seeded = false;
+    m_spacesRunning = false;
+    m_growth.clear();
+    m_historyBuckets.clear();
+    m_chartRebuild.stop();
+    m_rates->clear();
+    m_disk->clear();
+    declareSeries();
+    m_historySeeded.clear();
+    m_historyAsked.clear();
+    m_spaces->removeRows(0, m_spaces->rowCount());
 }
 
 OverviewTile* OverviewPage::addTile(const QString& name, const QString& title, Target target)
@@ -348,11 +379,8 @@ void OverviewPage::addHistory(const QString& nodeId, const core::HistoryDigest& 
     for (const auto& bucket : history.buckets)
         m_historyBuckets[bucket.startMs][nodeId]
             = { bucket.writesPerSecond, bucket.searchesPerSecond, bucket.diskUsedBytes };
-    for (const auto& shard : history.oldestBytes) {
-        auto& oldest = m_shardBytesSince[shard.shard];
-        if (oldest.first == 0 || shard.unixMs < oldest.first)
-            oldest = { shard.unixMs, shard.bytes };
-    }
+    for (const auto& shard : history.oldestBytes)
+        m_growth.addOldest(shard.shard, shard.unixMs, shard.bytes);
     if (!m_chartRebuild.isActive())
         m_chartRebuild.start();
 }
@@ -363,7 +391,7 @@ void OverviewPage::rebuildHistoryCharts()
     TimeSeriesChart::Points searches;
     TimeSeriesChart::Points disk;
     for (const auto& [bucket, nodes] : m_historyBuckets) {
-        Point sum;
+        core::FleetLoadPoint sum;
         for (const auto& [node, point] : nodes) {
             sum.writes += point.writes;
             sum.searches += point.searches;
@@ -378,181 +406,128 @@ void OverviewPage::rebuildHistoryCharts()
     m_disk->setSeries(QStringLiteral("disk"), tr("Disk used"), disk);
 }
 
-void OverviewPage::appendChartPoint(qint64 now)
+void OverviewPage::appendChartPoint(qint64 now, const core::FleetLoadPoint& load)
 {
-    const MapPtr map = m_connection->map();
-    if (!map)
-        return;
-    Point sum;
-    bool any = false;
-    for (const auto& [id, node] : map->nodes) {
-        const SamplePtr sample = m_connection->latestSample(QString::fromStdString(id));
-        if (!sample || node.value.retired)
-            continue;
-        any = true;
-        sum.writes += core::writesPerSecond(*sample);
-        sum.searches += sample->queriesPerSecond;
-        sum.diskUsed
-            += static_cast<double>(sample->diskTotalBytes - std::min(sample->diskFreeBytes, sample->diskTotalBytes));
-    }
-    if (!any)
-        return;
-    m_rates->appendPoints(QStringLiteral("writes"), { { now, sum.writes } });
-    m_rates->appendPoints(QStringLiteral("searches"), { { now, sum.searches } });
-    m_disk->appendPoints(QStringLiteral("disk"), { { now, sum.diskUsed } });
+    m_rates->appendPoints(QStringLiteral("writes"), { { now, load.writes } });
+    m_rates->appendPoints(QStringLiteral("searches"), { { now, load.searches } });
+    m_disk->appendPoints(QStringLiteral("disk"), { { now, load.diskUsed } });
+}
+
+core::NodeReader OverviewPage::nodeReader() const
+{
+    return [this](const std::string& id) {
+        const QString nodeId = QString::fromStdString(id);
+        return core::NodeReading { m_connection->nodeLink(nodeId).reachable, m_connection->latestSample(nodeId) };
+    };
 }
 
 void OverviewPage::refresh()
 {
     const MapPtr map = m_connection->map();
-    const qint64 now = nowMs();
     if (!map) {
-        for (OverviewTile* each : std::as_const(m_tiles)) {
-            each->setValue(QStringLiteral("–"),
-                m_connection->state() == FleetConnection::State::Disconnected ? tr("Not connected")
-                                                                              : tr("Connecting…"));
-            each->setWarning(false);
-        }
+        showNoFleet();
         return;
     }
-    // Nodes, disks and figures from the latest samples.
-    int nodesActive = 0;
-    int nodesUp = 0;
-    std::uint64_t docs = 0;
-    std::uint64_t bytes = 0;
-    double fullest = -1;
-    QString fullestNode;
-    std::uint64_t fullestFree = 0;
-    for (const auto& [id, node] : map->nodes) {
-        if (node.value.retired)
-            continue;
-        ++nodesActive;
-        const QString nodeId = QString::fromStdString(id);
-        if (!m_connection->nodeLink(nodeId).reachable)
-            continue;
-        ++nodesUp;
-        const SamplePtr sample = m_connection->latestSample(nodeId);
-        if (!sample)
-            continue;
-        for (const auto& shard : sample->shards) {
-            docs += shard.liveDocs;
-            bytes += shard.bytesEstimate;
-        }
-        if (const auto used = core::diskUsedPercent(core::NodeVitals::of(*sample)); used && *used > fullest) {
-            fullest = *used;
-            fullestNode = nodeId;
-            fullestFree = sample->diskFreeBytes;
-        }
-    }
-    tile(QStringLiteral("nodes"))
-        ->setValue(tr("%1 of %2").arg(nodesUp).arg(nodesActive),
-            nodesUp == nodesActive ? tr("all reachable") : tr("%n unreachable", nullptr, nodesActive - nodesUp));
-    tile(QStringLiteral("nodes"))->setWarning(nodesUp < nodesActive);
-
-    std::map<core::ShardState, int> byState;
-    for (const auto& [id, shard] : map->shards)
-        ++byState[shard.value.state];
-    QStringList states;
-    for (const auto& [state, n] : byState)
-        states << tr("%1 %2", "count, shard state").arg(QLocale().toString(n), shardStateText(state));
-    tile(QStringLiteral("shards"))->setValue(count(map->shards.size()), states.join(QStringLiteral(", ")));
-    tile(QStringLiteral("spaces"))->setValue(count(map->spaces.size()), tr("tenants in the map"));
-    tile(QStringLiteral("documents"))->setValue(count(docs), tr("live, on reachable nodes"));
-    tile(QStringLiteral("size"))->setValue(formatBytes(bytes), tr("estimated, on reachable nodes"));
-    if (fullest >= 0) {
-        tile(QStringLiteral("disk"))
-            ->setValue(QStringLiteral("%1 %").arg(number(fullest)),
-                tr("%1, %2 free").arg(fullestNode, formatBytes(fullestFree)));
-        tile(QStringLiteral("disk"))->setWarning(fullest >= m_monitor->thresholds().health.diskUsedWarningPercent);
-    } else {
-        tile(QStringLiteral("disk"))->setValue(QStringLiteral("–"), tr("no figures yet"));
-    }
-
+    const qint64 now = nowMs();
+    const core::NodeReader read = nodeReader();
+    const core::FleetTotals totals = core::fleetTotals(*map, read);
+    showNodesAndShards(*map, totals);
+    showDisk(totals);
     // Migrations: those copying apart from the moves done that can still be rolled back.
     const MigrationsSummary migrations = summarizeMigrations(*map, now);
     tile(QStringLiteral("migrations"))->setValue(migrations.value, migrations.detail);
-    const int open = migrations.open;
+    showExecutor(migrations.open);
+    tile(QStringLiteral("store"))->setValue(tr("revision %1").arg(count(map->revision)), m_connection->spec().storeUri);
+    tile(QStringLiteral("store"))->setWarning(m_connection->state() != FleetConnection::State::Connected);
 
-    // The executor: who holds the lease, which replicas are alive; none holding it is a warning.
+    m_growth.renew(*map, read, now);
+    showHottestShards(core::hottestShards(*map, read, kHottest), now);
+    if (totals.load)
+        appendChartPoint(now, *totals.load);
+}
+
+void OverviewPage::showNoFleet()
+{
+    for (OverviewTile* each : std::as_const(m_tiles)) {
+        each->setValue(QStringLiteral("–"),
+            m_connection->state() == FleetConnection::State::Disconnected ? tr("Not connected") : tr("Connecting…"));
+        each->setWarning(false);
+    }
+}
+
+void OverviewPage::showNodesAndShards(const core::MapSnapshot& map, const core::FleetTotals& totals)
+{
+    const int up = totals.nodesUp;
+    const int active = totals.nodesActive;
+    tile(QStringLiteral("nodes"))
+        ->setValue(tr("%1 of %2").arg(up).arg(active),
+            up == active ? tr("all reachable") : tr("%n unreachable", nullptr, active - up));
+    tile(QStringLiteral("nodes"))->setWarning(up < active);
+
+    QStringList states;
+    for (const auto& [state, n] : totals.shardsByState)
+        states << tr("%1 %2", "count, shard state").arg(QLocale().toString(n), shardStateText(state));
+    tile(QStringLiteral("shards"))->setValue(count(map.shards.size()), states.join(QStringLiteral(", ")));
+    tile(QStringLiteral("spaces"))->setValue(count(map.spaces.size()), tr("tenants in the map"));
+    tile(QStringLiteral("documents"))->setValue(count(totals.docs), tr("live, on reachable nodes"));
+    tile(QStringLiteral("size"))->setValue(formatBytes(totals.bytes), tr("estimated, on reachable nodes"));
+}
+
+void OverviewPage::showDisk(const core::FleetTotals& totals)
+{
+    OverviewTile* disk = tile(QStringLiteral("disk"));
+    if (!totals.fullestDisk) {
+        disk->setValue(QStringLiteral("–"), tr("no figures yet"));
+        return;
+    }
+    const core::FullestDisk& fullest = *totals.fullestDisk;
+    disk->setValue(QStringLiteral("%1 %").arg(number(fullest.usedPercent)),
+        tr("%1, %2 free").arg(QString::fromStdString(fullest.node), formatBytes(fullest.freeBytes)));
+    disk->setWarning(fullest.usedPercent >= m_monitor->thresholds().health.diskUsedWarningPercent);
+}
+
+// The executor: who holds the lease, which replicas are alive; none holding it is a warning.
+void OverviewPage::showExecutor(int openMigrations)
+{
     OverviewTile* executor = tile(QStringLiteral("executor"));
     if (!m_monitor->leasesKnown()) {
         executor->setValue(QStringLiteral("–"), tr("reading the leases…"));
         executor->setWarning(false);
-    } else {
-        const auto& replicas = m_monitor->replicas();
-        QStringList alive;
-        for (const auto& replica : replicas)
-            alive << QString::fromStdString(replica.holder);
-        const QString replicaText = alive.isEmpty()
-            ? tr("no replica alive")
-            : tr("%n replica(s) alive: ", nullptr, static_cast<int>(alive.size())) + alive.join(QStringLiteral(", "));
-        if (const auto& lease = m_monitor->executor()) {
-            executor->setValue(QString::fromStdString(lease->holder).section(QLatin1Char('#'), 0, 0), replicaText);
-            executor->setWarning(false);
-        } else {
-            executor->setValue(tr("none"),
-                open > 0 ? tr("%n migration(s) wait for an executor", nullptr, open)
-                         : tr("queued migrations would wait"));
-            executor->setWarning(true);
-        }
+        return;
     }
-    tile(QStringLiteral("store"))->setValue(tr("revision %1").arg(count(map->revision)), m_connection->spec().storeUri);
-    tile(QStringLiteral("store"))->setWarning(m_connection->state() != FleetConnection::State::Connected);
-
-    updateHottestShards(map);
-    appendChartPoint(now);
+    QStringList alive;
+    for (const auto& replica : m_monitor->replicas())
+        alive << QString::fromStdString(replica.holder);
+    const QString replicaText = alive.isEmpty()
+        ? tr("no replica alive")
+        : tr("%n replica(s) alive: ", nullptr, static_cast<int>(alive.size())) + alive.join(QStringLiteral(", "));
+    if (const auto& lease = m_monitor->executor()) {
+        executor->setValue(QString::fromStdString(lease->holder).section(QLatin1Char('#'), 0, 0), replicaText);
+        executor->setWarning(false);
+    } else {
+        executor->setValue(tr("none"),
+            openMigrations > 0 ? tr("%n migration(s) wait for an executor", nullptr, openMigrations)
+                               : tr("queued migrations would wait"));
+        executor->setWarning(true);
+    }
 }
 
-void OverviewPage::updateHottestShards(const MapPtr& map)
+void OverviewPage::showHottestShards(const std::vector<core::HotShard>& hot, qint64 now)
 {
-    struct Hot {
-        const core::ShardMetricsValue* shard;
-        QString node;
-        double load;
-    };
-    std::vector<Hot> hot;
-    std::vector<SamplePtr> keep; // the samples the pointers point into
-    const qint64 now = nowMs();
-    const bool renewBaselines = now - m_baselinesRenewedMs >= kBaselineRenewMs;
-    if (renewBaselines)
-        m_baselinesRenewedMs = now;
-    for (const auto& [id, node] : map->nodes) {
-        const QString nodeId = QString::fromStdString(id);
-        const SamplePtr sample = m_connection->latestSample(nodeId);
-        if (!sample)
-            continue;
-        keep.push_back(sample);
-        for (const auto& shard : sample->shards) {
-            hot.push_back({ &shard, nodeId, shard.queriesPerSecond + shard.writesPerSecond });
-            if (!renewBaselines)
-                continue;
-            auto& oldest = m_shardBytesSince[shard.shard];
-            if (oldest.first == 0 || oldest.first < now - kDayMs)
-                oldest = { sample->unixMs, shard.bytesEstimate };
-        }
-    }
-    const std::size_t n = std::min<std::size_t>(kHottest, hot.size());
-    std::partial_sort(
-        hot.begin(), hot.begin() + static_cast<std::ptrdiff_t>(n), hot.end(), [](const Hot& a, const Hot& b) {
-            return a.load != b.load ? a.load > b.load : a.shard->shard < b.shard->shard;
-        });
-    m_shards->setRowCount(static_cast<int>(n));
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto& entry = hot[i];
-        auto& since = m_shardBytesSince[entry.shard->shard];
-        if (since.first == 0)
-            since = { now, entry.shard->bytesEstimate };
-        const double growth = static_cast<double>(entry.shard->bytesEstimate) - static_cast<double>(since.second);
+    m_shards->setRowCount(static_cast<int>(hot.size()));
+    for (std::size_t i = 0; i < hot.size(); ++i) {
+        const core::HotShard& entry = hot[i];
+        const double growth = m_growth.growth(entry.shard, entry.bytesEstimate, now);
         const QString growthText = growth >= 0 ? QStringLiteral("+") + formatBytes(static_cast<std::uint64_t>(growth))
                                                : QStringLiteral("−") + formatBytes(static_cast<std::uint64_t>(-growth));
-        const int row = static_cast<int>(i);
-        const QList<QStandardItem*> cells { item(QString::fromStdString(entry.shard->shard)), item(entry.node),
-            item(number(entry.shard->queriesPerSecond), true), item(number(entry.shard->writesPerSecond), true),
-            item(growthText, true) };
-        cells[0]->setData(entry.node, NodeRole);
-        cells[0]->setData(QString::fromStdString(entry.shard->shard), ShardRole);
+        const QString shard = QString::fromStdString(entry.shard);
+        const QString node = QString::fromStdString(entry.node);
+        const QList<QStandardItem*> cells { item(shard), item(node), item(number(entry.queriesPerSecond), true),
+            item(number(entry.writesPerSecond), true), item(growthText, true) };
+        cells[0]->setData(node, NodeRole);
+        cells[0]->setData(shard, ShardRole);
         for (int column = 0; column < cells.size(); ++column)
-            m_shards->setItem(row, column, cells[column]);
+            m_shards->setItem(static_cast<int>(i), column, cells[column]);
     }
 }
 
@@ -567,47 +542,19 @@ void OverviewPage::refreshSpaces()
         if (!node.value.retired)
             addresses.push_back(node.value.address);
     }
-    auto nodes = m_connection->requestNodes();
-    const auto generation = m_generation.current();
-    struct HotSpace {
-        core::SpaceMetricsValue space;
-        std::string shard;
-    };
     runInBackground(
         m_connection->pool(), this,
-        [nodes, addresses, map]() {
-            std::vector<HotSpace> hot;
+        [nodes = m_connection->requestNodes(), addresses, map]() {
+            core::HottestSpaces hot(kHottest);
             for (const std::string& address : addresses) {
                 auto client = nodes->get(address);
                 auto sample = client ? (*client)->metrics(true) : core::Result<core::NodeMetricsValue>(client.error());
-                if (!sample)
-                    continue;
-                for (auto& shard : sample->shards) {
-                    for (auto& space : shard.spaceMetrics) {
-                        // The old shard of a move in its rollback window reports the copy it keeps.
-                        const core::SpaceRecord* record = map->space(space.space);
-                        if (!record || core::placementOf(*map, *record).shard == shard.shard)
-                            hot.push_back({ std::move(space), shard.shard });
-                    }
-                }
-                // Keep the list short as it grows: the top kHottest of what was read so far.
-                const auto load = [](const HotSpace& a) { return a.space.queriesPerSecond + a.space.writesPerSecond; };
-                if (hot.size() > 4 * kHottest) {
-                    std::partial_sort(hot.begin(), hot.begin() + kHottest, hot.end(),
-                        [&](const HotSpace& a, const HotSpace& b) { return load(a) > load(b); });
-                    hot.resize(kHottest);
-                }
+                if (sample)
+                    hot.add(*map, std::move(*sample));
             }
-            std::sort(hot.begin(), hot.end(), [](const HotSpace& a, const HotSpace& b) {
-                const double la = a.space.queriesPerSecond + a.space.writesPerSecond;
-                const double lb = b.space.queriesPerSecond + b.space.writesPerSecond;
-                return la != lb ? la > lb : a.space.bytesEstimate > b.space.bytesEstimate;
-            });
-            if (hot.size() > static_cast<std::size_t>(kHottest))
-                hot.resize(kHottest);
-            return hot;
+            return hot.take();
         },
-        [this, generation, spaces = map->spaces.size()](std::vector<HotSpace> hot) {
+        [this, generation = m_generation.current(), spaces = map->spaces.size()](std::vector<core::HotSpace> hot) {
             if (!m_generation.isCurrent(generation))
                 return;
             m_spacesRunning = false;
@@ -615,19 +562,24 @@ void OverviewPage::refreshSpaces()
             // before the console started has none yet. Read again soon rather than in kSpacesMs.
             if (hot.empty() && spaces > 0)
                 QTimer::singleShot(kRefreshMs, this, &OverviewPage::refreshSpaces);
-            m_spaces->setRowCount(static_cast<int>(hot.size()));
-            for (std::size_t i = 0; i < hot.size(); ++i) {
-                const auto& entry = hot[i];
-                const int row = static_cast<int>(i);
-                QStandardItem* id = item(QString::fromStdString(entry.space.space));
-                id->setData(QString::fromStdString(entry.space.space), SpaceRole);
-                m_spaces->setItem(row, 0, id);
-                m_spaces->setItem(row, 1, item(QString::fromStdString(entry.shard)));
-                m_spaces->setItem(row, 2, item(number(entry.space.queriesPerSecond), true));
-                m_spaces->setItem(row, 3, item(number(entry.space.writesPerSecond), true));
-                m_spaces->setItem(row, 4, item(formatBytes(entry.space.bytesEstimate), true));
-            }
+            showHottestSpaces(hot);
         });
+}
+
+void OverviewPage::showHottestSpaces(const std::vector<core::HotSpace>& hot)
+{
+    m_spaces->setRowCount(static_cast<int>(hot.size()));
+    for (std::size_t i = 0; i < hot.size(); ++i) {
+        const auto& entry = hot[i];
+        const int row = static_cast<int>(i);
+        QStandardItem* id = item(QString::fromStdString(entry.space.space));
+        id->setData(QString::fromStdString(entry.space.space), SpaceRole);
+        m_spaces->setItem(row, 0, id);
+        m_spaces->setItem(row, 1, item(QString::fromStdString(entry.shard)));
+        m_spaces->setItem(row, 2, item(number(entry.space.queriesPerSecond), true));
+        m_spaces->setItem(row, 3, item(number(entry.space.writesPerSecond), true));
+        m_spaces->setItem(row, 4, item(formatBytes(entry.space.bytesEstimate), true));
+    }
 }
 
 void OverviewPage::updateAttention()

@@ -1,5 +1,8 @@
 #pragma once
 
+// The overview page: the landing page's tiles, tables and charts, and the tile they are made of.
+
+#include "core/fleet/fleet_totals.h"
 #include "widgets/session/fleet_connection.h"
 
 #include <QFrame>
@@ -9,9 +12,9 @@
 #include <QTimer>
 #include <QWidget>
 #include <map>
-#include <unordered_map>
 #include <vector>
 
+class QGridLayout;
 class QLabel;
 class QListWidget;
 class QStandardItemModel;
@@ -60,8 +63,9 @@ private:
 // replicas alive, the store and its revision), what needs attention (the alerts firing), the ten
 // hottest shards (queries and writes per second, growth over 24 h) and spaces, and charts of the
 // fleet's write and search rates and disk use over 24 h. Everything is a click away from its
-// page. Figures refresh every kRefreshMs from what the connection already holds (proportional to
-// nodes and shards); the hottest spaces are read from the nodes on the pool every kSpacesMs.
+// page. The figures are core's (core/fleet/fleet_totals.h), computed every kRefreshMs from what
+// the connection already holds (proportional to nodes and shards); the hottest spaces are read
+// from the nodes on the pool every kSpacesMs.
 class OverviewPage : public QWidget {
     Q_OBJECT
 public:
@@ -94,13 +98,17 @@ signals:
     void alertRequested(int kind, const QString& subject);
 
 private:
-    struct Point {
-        double writes = 0;
-        double searches = 0;
-        double diskUsed = 0;
-    };
-
     OverviewTile* addTile(const QString& name, const QString& title, Target target);
+    // The constructor's steps.
+    QGridLayout* buildTiles();
+    void setUpAttention();
+    void setUpHottestTables();
+    void setUpCharts();
+    void layOut(QGridLayout* tiles);
+    void followFleet();
+    void startTimers();
+    void forgetConnection();
+
     void mapChanged(const MapPtr& map);
     void seedHistory(const MapPtr& map);
     void seedNodeHistory(const QString& nodeId);
@@ -108,8 +116,16 @@ private:
     void addHistory(const QString& nodeId, const core::HistoryDigest& history);
     void rebuildHistoryCharts();
     void updateAttention();
-    void updateHottestShards(const MapPtr& map);
-    void appendChartPoint(qint64 nowMs);
+    // What the fleet totals read of a node: the connection's link and latest sample.
+    core::NodeReader nodeReader() const;
+    // refresh()'s steps: the tiles from the totals, then the tables and charts.
+    void showNoFleet();
+    void showNodesAndShards(const core::MapSnapshot& map, const core::FleetTotals& totals);
+    void showDisk(const core::FleetTotals& totals);
+    void showExecutor(int openMigrations);
+    void showHottestShards(const std::vector<core::HotShard>& hot, qint64 now);
+    void showHottestSpaces(const std::vector<core::HotSpace>& hot);
+    void appendChartPoint(qint64 now, const core::FleetLoadPoint& load);
 
     FleetConnection* m_connection;
     AlertMonitor* m_monitor;
@@ -130,15 +146,12 @@ private:
     QSet<QString> m_historyAsked;
     bool m_spacesRunning = false;
     Generation m_generation;
-    // The oldest bytes seen of each shard in the last 24 h (history or live), for its growth.
-    std::unordered_map<std::string, std::pair<qint64, std::uint64_t>> m_shardBytesSince;
-    // When the baselines above were last renewed from the live samples (once a minute is enough
-    // for a 24 h growth, and every shard of the fleet is a lot to walk every refresh).
-    qint64 m_baselinesRenewedMs = 0;
+    // Each shard's oldest bytes in the last 24 h (history or live), for the hottest shards' growth.
+    core::ShardGrowth m_growth;
     // The charts are rebuilt once after a burst of node histories, not once per node.
     QTimer m_chartRebuild;
     // Fleet totals per minute from the nodes' histories, summed as they arrive.
-    std::map<qint64, std::map<QString, Point>> m_historyBuckets;
+    std::map<qint64, std::map<QString, core::FleetLoadPoint>> m_historyBuckets;
 };
 
 } // namespace shardmap::widgets

@@ -1,3 +1,6 @@
+// The report charts' implementation: time axes, legends, the phases timeline, the backfill rates
+// and the shards' bars, painted in points of the report's resolution.
+
 #include "widgets/report/report_charts.h"
 
 #include "widgets/report/report_document.h"
@@ -164,19 +167,21 @@ qreal rateHeight(qreal width, const Metrics& m)
     return std::min(width * 0.38, m.pt(190));
 }
 
-void drawRates(QPainter& painter, const QRectF& rect, const RateChart& chart, const Metrics& m)
+// The rate axis' top and its step: a nice step, the top a whole number of them above the fastest.
+std::pair<double, double> rateScale(const RateChart& chart)
 {
-    const QLocale locale;
     double top = 0;
     for (const RateSeries& series : chart.series) {
         for (const auto& point : series.points)
             top = std::max(top, point.second);
     }
     const double step = niceStep(top, 4);
-    top = std::max(step, std::ceil(top / step) * step);
-    const QRectF plot(rect.left() + m.pt(40), rect.top() + m.pt(16), rect.width() - m.pt(46), rect.height() - m.pt(30));
-    const std::int64_t span = std::max<std::int64_t>(chart.toUnixMs - chart.fromUnixMs, 1);
-    drawTimeAxis(painter, plot, chart.fromUnixMs, chart.toUnixMs, plot.bottom() + m.pt(9), m);
+    return { std::max(step, std::ceil(top / step) * step), step };
+}
+
+void drawRateGrid(QPainter& painter, const QRectF& plot, double top, double step, const Metrics& m)
+{
+    const QLocale locale;
     painter.setFont(chartFont(m, 6));
     const QFontMetricsF fm(painter.font(), painter.device());
     for (double y = 0; y <= top + step / 2; y += step) {
@@ -189,10 +194,15 @@ void drawRates(QPainter& painter, const QRectF& rect, const RateChart& chart, co
     }
     painter.setPen(QPen(QColor(150, 150, 150), m.pt(0.5)));
     painter.drawRect(plot);
-    painter.setPen(QColor(60, 60, 60));
-    painter.drawText(QPointF(plot.left(), rect.top() + m.pt(8)), ReportDocument::tr("documents/s"));
+}
+
+// One line per series, clipped to the plot; returns the legend's entries.
+std::vector<std::pair<QString, QColor>> drawRateLines(
+    QPainter& painter, const QRectF& plot, const RateChart& chart, double top, const Metrics& m)
+{
     static const std::array<QColor, 7> colours { QColor(31, 78, 140), QColor(214, 120, 30), QColor(60, 150, 80),
         QColor(170, 60, 60), QColor(120, 80, 160), QColor(40, 150, 160), QColor(150, 120, 60) };
+    const std::int64_t span = std::max<std::int64_t>(chart.toUnixMs - chart.fromUnixMs, 1);
     std::vector<std::pair<QString, QColor>> legend;
     painter.save();
     painter.setClipRect(plot);
@@ -213,6 +223,18 @@ void drawRates(QPainter& painter, const QRectF& rect, const RateChart& chart, co
         legend.emplace_back(series.label, colour);
     }
     painter.restore();
+    return legend;
+}
+
+void drawRates(QPainter& painter, const QRectF& rect, const RateChart& chart, const Metrics& m)
+{
+    const auto [top, step] = rateScale(chart);
+    const QRectF plot(rect.left() + m.pt(40), rect.top() + m.pt(16), rect.width() - m.pt(46), rect.height() - m.pt(30));
+    drawTimeAxis(painter, plot, chart.fromUnixMs, chart.toUnixMs, plot.bottom() + m.pt(9), m);
+    drawRateGrid(painter, plot, top, step, m);
+    painter.setPen(QColor(60, 60, 60));
+    painter.drawText(QPointF(plot.left(), rect.top() + m.pt(8)), ReportDocument::tr("documents/s"));
+    const auto legend = drawRateLines(painter, plot, chart, top, m);
     drawLegend(painter, QPointF(plot.left() + m.pt(60), rect.top() + m.pt(8)), legend, m);
 }
 

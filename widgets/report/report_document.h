@@ -78,6 +78,7 @@ public:
 
 private:
     void build(const core::MigrationReport& report);
+    void setUpDocument();
 
     ReportFormat m_format;
     QPageLayout m_layout;

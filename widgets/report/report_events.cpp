@@ -1,3 +1,5 @@
+// Migration event kinds in the report's words, translated.
+
 #include "widgets/report/report_events.h"
 
 #include <utility>

@@ -1,3 +1,6 @@
+// ReportExportDialog's implementation: the report read on the pool once, the file written in the
+// chosen format (PDF on the report thread), errors shown inline.
+
 #include "widgets/report/report_export_dialog.h"
 
 #include "widgets/report/report_preview_dialog.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// The "Export report" dialog: a scope's migration report as PDF, CSV or JSON, with a preview.
+
 #include "core/report/migration_report.h"
 #include "widgets/bridge/background.h"
 #include "widgets/report/report_document.h"

@@ -1,3 +1,5 @@
+// Keeps a report's headings on the page of what they introduce (a page break before the heading).
+
 #include "widgets/report/report_pagination.h"
 
 #include <QAbstractTextDocumentLayout>

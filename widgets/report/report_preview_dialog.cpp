@@ -1,3 +1,6 @@
+// ReportPreviewDialog's implementation: pages painted as images on the report thread at the
+// width shown, printing and saving there too, the dialog showing what arrives.
+
 #include "widgets/report/report_preview_dialog.h"
 
 #include "widgets/report/report_thread.h"
@@ -63,6 +66,32 @@ ReportPreviewDialog::~ReportPreviewDialog()
 
 void ReportPreviewDialog::buildUi()
 {
+    QHBoxLayout* bar = buildPageBar();
+    m_image = new QLabel(this);
+    m_image->setAlignment(Qt::AlignCenter);
+    m_image->setAccessibleName(tr("Report page"));
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidget(m_image);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setBackgroundRole(QPalette::Dark);
+    m_status = new InlineMessage(this);
+    m_status->setObjectName(QStringLiteral("reportStatus"));
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_scroll, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+    resize(860, 900);
+    connectPageBar();
+    followResizes();
+}
+
+// Previous and next, the page number, the zoom, print and save.
+QHBoxLayout* ReportPreviewDialog::buildPageBar()
+{
     auto* bar = new QHBoxLayout;
     m_previous = new QPushButton(tr("Previous"), this);
     m_next = new QPushButton(tr("Next"), this);
@@ -88,33 +117,22 @@ void ReportPreviewDialog::buildUi()
     bar->addStretch(1);
     bar->addWidget(m_print);
     bar->addWidget(m_save);
+    return bar;
+}
 
-    m_image = new QLabel(this);
-    m_image->setAlignment(Qt::AlignCenter);
-    m_image->setAccessibleName(tr("Report page"));
-    m_scroll = new QScrollArea(this);
-    m_scroll->setWidget(m_image);
-    m_scroll->setWidgetResizable(true);
-    m_scroll->setBackgroundRole(QPalette::Dark);
-    m_status = new InlineMessage(this);
-    m_status->setObjectName(QStringLiteral("reportStatus"));
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(bar);
-    layout->addWidget(m_scroll, 1);
-    layout->addWidget(m_status);
-    layout->addWidget(buttons);
-    resize(860, 900);
-
+void ReportPreviewDialog::connectPageBar()
+{
     connect(m_previous, &QPushButton::clicked, this, [this] { showPage(m_page - 1); });
     connect(m_next, &QPushButton::clicked, this, [this] { showPage(m_page + 1); });
     connect(m_pageBox, &QSpinBox::valueChanged, this, [this](int value) { showPage(value - 1); });
     connect(m_zoom, &QComboBox::currentIndexChanged, this, [this] { requestPage(); });
     connect(m_print, &QPushButton::clicked, this, &ReportPreviewDialog::choosePrinter);
     connect(m_save, &QPushButton::clicked, this, &ReportPreviewDialog::chooseFile);
-    // A resized window shows the page again at its new width, once the resizing settles.
+}
+
+// A resized window shows the page again at its new width, once the resizing settles.
+void ReportPreviewDialog::followResizes()
+{
     auto* resized = new QTimer(this);
     resized->setSingleShot(true);
     resized->setInterval(150);

@@ -1,5 +1,7 @@
 #pragma once
 
+// The report's print preview dialog, its pages painted on the report thread.
+
 #include "core/report/migration_report.h"
 #include "widgets/bridge/background.h"
 #include "widgets/report/report_document.h"
@@ -9,6 +11,7 @@
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPrinter;
 class QPushButton;
@@ -58,6 +61,9 @@ private:
     struct Shared;
 
     void buildUi();
+    QHBoxLayout* buildPageBar();
+    void connectPageBar();
+    void followResizes();
     void requestPage();
     void choosePrinter();
     void chooseFile();

@@ -1,5 +1,7 @@
 #pragma once
 
+// Enabling the console's fleet-changing actions only on a writable connection, saying why not.
+
 #include "widgets/session/fleet_connection.h"
 
 #include <QAbstractButton>

@@ -1,3 +1,5 @@
+// The file dialogs' start folder: a given folder, else the documents folder, else home.
+
 #include "widgets/style/file_dialogs.h"
 
 #include <QDir>

@@ -1,5 +1,7 @@
 #pragma once
 
+// Where the console's file dialogs open.
+
 #include <QString>
 
 namespace shardmap::widgets {

@@ -1,30 +1,46 @@
+// The console's formats' implementation: core's units printed in the user's locale, dates and
+// clock times in the locale's short format, and the map's states and kinds translated.
+
 #include "widgets/style/format.h"
+
+#include "core/util/units.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QLocale>
-#include <algorithm>
-#include <limits>
 
 namespace shardmap::widgets {
 
+namespace {
+
+QString unitAmountText(const core::UnitAmount& amount, const QLocale& locale)
+{
+    return locale.toString(amount.value, 'f', amount.decimals) + QLatin1Char(' ') + QLatin1String(amount.unit);
+}
+
+QString durationPartsText(const core::DurationParts& parts, const QLocale& locale)
+{
+    QString text = unitAmountText(parts.major, locale);
+    if (parts.minor)
+        text += QLatin1Char(' ') + unitAmountText(*parts.minor, locale);
+    return text;
+}
+
+} // namespace
+
 QString formatBytes(std::uint64_t bytes, const QLocale& locale)
 {
-    return locale.formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
+    return unitAmountText(core::byteAmount(bytes), locale);
 }
 
 QString formatDuration(std::int64_t seconds)
 {
-    const int s = static_cast<int>(std::clamp<std::int64_t>(seconds, 0, std::numeric_limits<int>::max()));
-    if (s < 120)
-        return QCoreApplication::translate("shardmap::widgets::Format", "%n s", nullptr, s);
-    if (s < 2 * 3600)
-        return QCoreApplication::translate("shardmap::widgets::Format", "%n min", nullptr, s / 60);
-    if (s < 2 * 86400)
-        return QCoreApplication::translate("shardmap::widgets::Format", "%n h %1 min", nullptr, s / 3600)
-            .arg(s % 3600 / 60);
-    return QCoreApplication::translate("shardmap::widgets::Format", "%n d %1 h", nullptr, s / 86400)
-        .arg(s % 86400 / 3600);
+    return durationPartsText(core::durationParts(seconds), QLocale());
+}
+
+QString formatDurationMs(std::int64_t ms, const QLocale& locale)
+{
+    return durationPartsText(core::durationPartsMs(ms), locale);
 }
 
 QString formatDateTime(std::int64_t unixMs, const QLocale& locale)
@@ -54,11 +70,12 @@ std::int64_t rollbackWindowTextChangesInMs(std::int64_t untilUnixMs, std::int64_
 {
     if (untilUnixMs <= 0 || nowUnixMs >= untilUnixMs)
         return -1;
-    // The text shows the seconds left rounded up: under two minutes it changes when they drop by
-    // one, above when they drop below the whole minute shown (formatDuration()).
+    // The text shows the seconds left rounded up, truncated to the smallest unit formatDuration()
+    // shows for them: it changes when they drop below that.
     const std::int64_t left = untilUnixMs - nowUnixMs;
     const std::int64_t seconds = (left + 999) / 1000;
-    const std::int64_t nextSeconds = seconds < 120 ? seconds - 1 : seconds / 60 * 60 - 1;
+    const std::int64_t step = core::durationStepSeconds(seconds);
+    const std::int64_t nextSeconds = seconds / step * step - 1;
     return left - nextSeconds * 1000;
 }
 

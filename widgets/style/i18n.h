@@ -1,5 +1,7 @@
 #pragma once
 
+// The console's resources and translations, installed at start.
+
 #include <QString>
 #include <QStringList>
 

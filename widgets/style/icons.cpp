@@ -1,3 +1,5 @@
+// The icons' implementation: an icon engine that renders the SVG in the theme's stroke colour.
+
 #include "widgets/style/icons.h"
 
 #include "widgets/style/i18n.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// The console's icons by name: line icons drawn in the current theme's colour.
+
 #include <QIcon>
 #include <QList>
 #include <QString>

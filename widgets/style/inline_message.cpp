@@ -1,3 +1,5 @@
+// InlineMessage's implementation: one style sheet per kind, hidden while empty.
+
 #include "widgets/style/inline_message.h"
 
 #include <QAccessible>

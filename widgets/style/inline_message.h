@@ -1,5 +1,7 @@
 #pragma once
 
+// The console's inline message line (info, success, warning, error).
+
 #include <QLabel>
 
 namespace shardmap::widgets {

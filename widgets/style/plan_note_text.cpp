@@ -1,3 +1,6 @@
+// The planner's notes in the console's language: one translated sentence per kind of note, in
+// three groups (the scenario's own, what the fleet allowed, what must wait).
+
 #include "widgets/style/plan_note_text.h"
 
 #include "widgets/style/format.h"
@@ -119,13 +122,11 @@ QString waitsForRollbackWindows(const core::PlanNote& note)
                        .arg(arg(note, 1), untilClock(arg(note, 3)));
 }
 
-} // namespace
-
-QString planNoteText(const core::PlanNote& note)
+// A scenario's own notes: the balance it reached and what it does.
+QString planScenarioNoteText(const core::PlanNote& note)
 {
     using Kind = core::PlanNoteKind;
     switch (note.kind) {
-    case Kind::Text: return arg(note, 0);
     case Kind::Balance:
         return QCoreApplication::translate(
             "shardmap::widgets::PlanNotes", "%1: %2 holds %3 of its share of bytes, %4 %5")
@@ -142,6 +143,17 @@ QString planNoteText(const core::PlanNote& note)
     case Kind::Isolate:
         return QCoreApplication::translate("shardmap::widgets::PlanNotes", "isolate space %1 on shard %2")
             .arg(arg(note, 0), arg(note, 1));
+    default: break;
+    }
+    return {};
+}
+
+// What the fleet's shards and nodes allowed: dedicated shards, nodes without figures, shards
+// left outside the band, spaces no shard takes.
+QString planShardNoteText(const core::PlanNote& note)
+{
+    using Kind = core::PlanNoteKind;
+    switch (note.kind) {
     case Kind::DedicatedShardEmptied:
         return arg(note, 2) == QLatin1String("isolated")
             ? QCoreApplication::translate(
@@ -163,12 +175,6 @@ QString planNoteText(const core::PlanNote& note)
             "shard %1 holds %2 spaces larger than half a shard; isolate all but one of them")
             .arg(arg(note, 0), count(arg(note, 1)));
     case Kind::OutsideBand: return outsideBand(note);
-    case Kind::BudgetRanOut:
-        return QCoreApplication::translate("shardmap::widgets::PlanNotes",
-            "the move budget (moves, bytes or hours) ran out before the fleet was balanced");
-    case Kind::BudgetRanOutLeaving:
-        return QCoreApplication::translate("shardmap::widgets::PlanNotes",
-            "the move budget ran out before every space left; plan again when these moves are done");
     case Kind::NoShardTakes: {
         const QString why = arg(note, 2).isEmpty()
             ? QCoreApplication::translate("shardmap::widgets::PlanNotes", "no shard receives spaces")
@@ -180,6 +186,23 @@ QString planNoteText(const core::PlanNote& note)
         return QCoreApplication::translate("shardmap::widgets::PlanNotes",
             "%n more shard(s) hold less than the limit; plan again once this merge is done", nullptr,
             arg(note, 0).toInt());
+    default: break;
+    }
+    return {};
+}
+
+// What stopped a plan or must wait: the move budget, moves in their rollback window, migrations
+// already open.
+QString planWaitNoteText(const core::PlanNote& note)
+{
+    using Kind = core::PlanNoteKind;
+    switch (note.kind) {
+    case Kind::BudgetRanOut:
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes",
+            "the move budget (moves, bytes or hours) ran out before the fleet was balanced");
+    case Kind::BudgetRanOutLeaving:
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes",
+            "the move budget ran out before every space left; plan again when these moves are done");
     case Kind::InRollbackWindow: return inRollbackWindow(note);
     case Kind::JustMoved:
         return QCoreApplication::translate("shardmap::widgets::PlanNotes",
@@ -194,6 +217,39 @@ QString planNoteText(const core::PlanNote& note)
     case Kind::AndMore:
         return QCoreApplication::translate(
             "shardmap::widgets::PlanNotes", "and %n more", nullptr, arg(note, 0).toInt());
+    default: break;
+    }
+    return {};
+}
+
+} // namespace
+
+QString planNoteText(const core::PlanNote& note)
+{
+    using Kind = core::PlanNoteKind;
+    switch (note.kind) {
+    case Kind::Text: return arg(note, 0);
+    case Kind::Balance:
+    case Kind::Drain:
+    case Kind::RetireNode:
+    case Kind::Split:
+    case Kind::Merge:
+    case Kind::Isolate: return planScenarioNoteText(note);
+    case Kind::DedicatedShardEmptied:
+    case Kind::NodeDidNotReport:
+    case Kind::DedicatedShardLeftOut:
+    case Kind::SeveralLargeSpaces:
+    case Kind::OutsideBand:
+    case Kind::NoShardTakes:
+    case Kind::MoreSmallShards: return planShardNoteText(note);
+    case Kind::BudgetRanOut:
+    case Kind::BudgetRanOutLeaving:
+    case Kind::InRollbackWindow:
+    case Kind::JustMoved:
+    case Kind::AlreadyMigrating:
+    case Kind::KeepsRollbackCopy:
+    case Kind::WaitsForRollbackWindows:
+    case Kind::AndMore: return planWaitNoteText(note);
     }
     return QString::fromStdString(core::describe(note));
 }

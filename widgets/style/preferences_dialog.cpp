@@ -1,3 +1,6 @@
+// PreferencesDialog's implementation: the choices read from and stored in QSettings, the theme
+// applied at once.
+
 #include "widgets/style/preferences_dialog.h"
 
 #include "widgets/style/i18n.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// The preferences dialog: the console's language and theme.
+
 #include <QDialog>
 
 class QComboBox;

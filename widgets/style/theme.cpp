@@ -1,3 +1,6 @@
+// The theme's implementation: Fusion with a light or dark palette, the system's choice followed
+// as it changes, health and series colours per palette.
+
 #include "widgets/style/theme.h"
 
 #include <QApplication>

@@ -1,5 +1,7 @@
 #pragma once
 
+// The console's themes (system, light, dark) and the colours that carry a meaning in each.
+
 #include <QColor>
 #include <QObject>
 #include <QPalette>

@@ -1,3 +1,6 @@
+// The view state's implementation: restored from QSettings at once, saved half a second after a
+// change by a timer the widget owns.
+
 #include "widgets/style/view_state.h"
 
 #include <QHeaderView>

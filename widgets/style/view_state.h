@@ -1,5 +1,7 @@
 #pragma once
 
+// Header and splitter layouts remembered across runs.
+
 #include <QString>
 
 class QHeaderView;

@@ -41,12 +41,7 @@ QString bytesText(double bytes)
 
 QString durationText(double seconds)
 {
-    const auto total = static_cast<qint64>(seconds + 0.5);
-    if (total >= 3600)
-        return PlanWizard::tr("%1 h %2 min").arg(total / 3600).arg((total % 3600) / 60);
-    if (total >= 60)
-        return PlanWizard::tr("%1 min %2 s").arg(total / 60).arg(total % 60);
-    return PlanWizard::tr("%1 s").arg(total);
+    return formatDuration(static_cast<qint64>(seconds + 0.5));
 }
 
 QString scenarioTitle(core::Scenario scenario)
