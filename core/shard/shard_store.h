@@ -1,5 +1,8 @@
 #pragma once
 
+// A shard's store: its documents, their full-text index, the spaces' aggregates and the ownerships
+// that fence writers, and the values its writes, searches and scans take and give.
+
 #include "core/metrics/latency_histogram.h"
 #include "core/shard/document.h"
 #include "core/shard/sqlite_db.h"

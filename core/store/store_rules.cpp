@@ -1,5 +1,8 @@
 #include "core/store/store_rules.h"
 
+// The shared store rules' implementation: what a commit and a lease request may hold, the conflict
+// a failed expectation gives, and how a lease is described in a refusal.
+
 #include "core/store/lease_names.h"
 #include "core/util/validation.h"
 
