@@ -34,8 +34,10 @@ using store_rules::joined;
 using store_rules::validateLease;
 
 constexpr std::string_view kEtcdMagic = "shardmap-store 1";
+using store_rules::changedKeysNewestFirst;
+using store_rules::changedSinceMessage;
+using store_rules::conflictScanFrom;
 using store_rules::kConflictKeysNamed;
-using store_rules::kConflictScanRecords;
 
 std::string describeLease(const LeaseRow& lease, std::int64_t now)
 {
@@ -393,18 +395,11 @@ Result<std::string> EtcdStore::describeChangesSince(std::uint64_t revision, std:
 {
     if (revision > current)
         return "expected revision " + std::to_string(revision) + " does not exist yet";
-    const std::uint64_t scanFrom
-        = std::max<std::uint64_t>(revision, current - std::min<std::uint64_t>(current, kConflictScanRecords));
+    const std::uint64_t scanFrom = conflictScanFrom(revision, current);
     auto recent = history(scanFrom, current, 0);
     if (!recent)
         return recent.error();
-    std::vector<std::string> keys;
-    for (auto record = recent->rbegin(); record != recent->rend(); ++record) {
-        for (const auto& change : record->changes) {
-            if (std::find(keys.begin(), keys.end(), change.key) == keys.end())
-                keys.push_back(change.key);
-        }
-    }
+    auto keys = changedKeysNewestFirst(*recent);
     keys.resize(std::min(keys.size(), kConflictKeysNamed + 1));
     etcdserverpb::TxnRequest txn;
     for (std::size_t i = 0; i < keys.size() && i < kConflictKeysNamed; ++i)
@@ -422,9 +417,7 @@ Result<std::string> EtcdStore::describeChangesSince(std::uint64_t revision, std:
         named.push_back(
             inQuotes(key) + (kv ? " (mod revision " + std::to_string(record->modRevision) + ")" : " (deleted)"));
     }
-    if (keys.size() > kConflictKeysNamed || scanFrom > revision)
-        named.push_back("and more");
-    return "expected revision " + std::to_string(revision) + "; changed since: " + joined(named, ", ");
+    return changedSinceMessage(revision, std::move(named), keys.size() > kConflictKeysNamed || scanFrom > revision);
 }
 
 // Sends the commit's Txn: true when it was applied, false when something it read changed first.

@@ -15,13 +15,15 @@ using sqlite_store_internal::leaseError;
 using sqlite_store_internal::readHistory;
 using sqlite_store_internal::readRevisionFrom;
 using sqlite_store_internal::toSqliteInteger;
+using store_rules::changedKeysNewestFirst;
+using store_rules::changedSinceMessage;
 using store_rules::conflictError;
+using store_rules::conflictScanFrom;
 using store_rules::describeLease;
 using store_rules::expectationProblem;
 using store_rules::inQuotes;
 using store_rules::joined;
 using store_rules::kConflictKeysNamed;
-using store_rules::kConflictScanRecords;
 
 Result<std::uint64_t> SqliteStore::commit(const CommitRequest& request)
 {
@@ -126,18 +128,11 @@ Result<std::string> SqliteStore::describeChangesSince(std::uint64_t revision, st
 {
     if (revision > current)
         return "expected revision " + std::to_string(revision) + " does not exist yet";
-    const std::uint64_t scanFrom
-        = std::max<std::uint64_t>(revision, current - std::min<std::uint64_t>(current, kConflictScanRecords));
+    const std::uint64_t scanFrom = conflictScanFrom(revision, current);
     auto recent = readHistory(m_writer, scanFrom, 0, 0);
     if (!recent)
         return recent.error();
-    std::vector<std::string> keys;
-    for (auto record = recent->rbegin(); record != recent->rend(); ++record) {
-        for (const auto& change : record->changes) {
-            if (std::find(keys.begin(), keys.end(), change.key) == keys.end())
-                keys.push_back(change.key);
-        }
-    }
+    auto keys = changedKeysNewestFirst(*recent);
     std::vector<std::string> named;
     for (std::size_t i = 0; i < keys.size() && i < kConflictKeysNamed; ++i) {
         auto record = readRecord(keys[i]);
@@ -146,9 +141,7 @@ Result<std::string> SqliteStore::describeChangesSince(std::uint64_t revision, st
         named.push_back(inQuotes(keys[i])
             + (*record ? " (mod revision " + std::to_string((*record)->modRevision) + ")" : " (deleted)"));
     }
-    if (keys.size() > kConflictKeysNamed || scanFrom > revision)
-        named.push_back("and more");
-    return "expected revision " + std::to_string(revision) + "; changed since: " + joined(named, ", ");
+    return changedSinceMessage(revision, std::move(named), keys.size() > kConflictKeysNamed || scanFrom > revision);
 }
 
 Result<std::vector<RecordChange>> SqliteStore::applyMutations(
