@@ -1,5 +1,8 @@
 #include "core/client/admin_client.h"
 
+// AdminClient's implementation: the connection's TLS and bearer-token checks, each Admin API call
+// with its deadline, and the read-only store over the API (its watch polls the audit history).
+
 #include "core/admin/admin_limits.h"
 #include "core/client/tls_probe.h"
 #include "core/node/status_mapping.h"

@@ -1,5 +1,8 @@
 #include "core/client/node_client.h"
 
+// GrpcNodeClient's implementation: the channel's credentials, each Node call with its deadline and
+// its status as a domain error, the metrics stream's reactor, and the pool of clients by address.
+
 #include "core/client/tls_probe.h"
 #include "core/node/proto_convert.h"
 #include "core/node/status_mapping.h"

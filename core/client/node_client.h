@@ -1,5 +1,8 @@
 #pragma once
 
+// How the control plane talks to a shard node: the NodeClient interface with the values it returns,
+// its gRPC implementation, and a pool that shares one client per node address.
+
 #include "core/shard/shard_store.h"
 #include "core/util/result.h"
 

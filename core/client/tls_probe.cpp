@@ -1,5 +1,8 @@
 #include "core/client/tls_probe.h"
 
+// probeTlsRefusal's implementation: a TCP connection and a TLS 1.2 handshake of its own with our
+// certificate, then what our side can see of that certificate (its dates, the CA that signed it).
+
 #include <cstdlib>
 #include <cstring>
 #include <memory>

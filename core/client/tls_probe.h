@@ -1,5 +1,7 @@
 #pragma once
 
+// Why a server refused our client certificate, asked after gRPC could only say "Socket closed".
+
 #include "core/client/node_client.h"
 
 #include <chrono>

@@ -1,5 +1,8 @@
 #include "core/controller/admin_service.h"
 
+// AdminService's implementation: who calls (token or certificate) and with what role, the change
+// limits and approvals a change may wait for, and the read calls over the store.
+
 #include "core/admin/admin_limits.h"
 #include "core/admin/admin_pages.h"
 #include "core/auth/peer_identity.h"

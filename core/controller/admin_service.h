@@ -1,5 +1,8 @@
 #pragma once
 
+// shardmapd's Admin API: the role and token files it reads, the callers it authenticates, and the
+// shardmap.v1.Admin service that makes, or holds for approval, the changes they ask for.
+
 #include "core/admin/approvals.h"
 #include "core/admin/change_window.h"
 #include "core/admin/fleet_admin.h"

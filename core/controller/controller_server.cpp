@@ -1,5 +1,8 @@
 #include "core/controller/controller_server.h"
 
+// ControllerServer's implementation: the configuration's checks, the store, router and gRPC server
+// it starts, the executor lease's election and watchdog, presence, the audit's checks and metrics.
+
 #include "core/auth/stored_access_policy.h"
 #include "core/metrics/process_metrics.h"
 #include "core/node/unparsed_request_interceptor.h"
@@ -58,6 +61,16 @@ Status checkConfig(const ControllerServerConfig& config, const std::string& host
     return checkNodeClientTls(config.nodeClient);
 }
 
+void configureControllerBuilder(grpc::ServerBuilder& builder)
+{
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+    interceptors.push_back(unparsedRequestInterceptorFactory());
+    builder.experimental().SetInterceptorCreators(std::move(interceptors));
+    // Write requests carry up to kMaxBatchItems documents, as the node's do.
+    builder.SetMaxReceiveMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
+    builder.SetMaxSendMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
+}
+
 } // namespace
 
 ControllerServer::ControllerServer(ControllerServerConfig config)
@@ -101,6 +114,27 @@ Result<std::unique_ptr<ControllerServer>> ControllerServer::start(ControllerServ
 
 Status ControllerServer::openStoreAndRouter()
 {
+    if (auto status = openMapStore(); !status)
+        return status;
+    m_nodes = std::make_unique<NodeClientPool>(m_config.nodeClient);
+    auto router = Router::start(*m_store, *m_nodes, routerOptions());
+    if (!router)
+        return router.error();
+    m_router = std::move(*router);
+    m_service = std::make_unique<RouterService>(*m_router, m_metrics.get());
+    if (m_config.runExecutor) {
+        ExecutorOptions executor = m_config.executor;
+        executor.actor = "shardmapd/" + m_config.id;
+        executor.log = m_config.log;
+        executor.metrics = m_metrics.get();
+        m_executor = std::make_unique<MigrationExecutor>(*m_store, *m_nodes, std::move(executor));
+    }
+    return {};
+}
+
+// Opens the store (creating an SQLite one only with --create-store) and checks its audit.
+Status ControllerServer::openMapStore()
+{
     // Only with --create-store: a typo in --store must not start an empty map beside the real
     // one. A missing file says to run `shardmapctl init`.
     const auto path = sqliteStorePath(m_config.storeUri);
@@ -122,7 +156,13 @@ Status ControllerServer::openStoreAndRouter()
         [this](LogLevel level, const std::string& message) { log(level, "audit: " + message); });
     if (auto status = m_audit->check(); !status)
         log(LogLevel::Warn, "cannot check the audit's hash chain: " + status.error().describe());
-    m_nodes = std::make_unique<NodeClientPool>(m_config.nodeClient);
+    return {};
+}
+
+// The router follows the map's changes; its health follows its watch, and a failed dual write
+// is logged.
+RouterOptions ControllerServer::routerOptions()
+{
     RouterOptions options;
     options.actor = "shardmapd/" + m_config.id;
     options.followChanges = true;
@@ -142,19 +182,7 @@ Status ControllerServer::openStoreAndRouter()
             "dual write to migration target " + failure.targetShard + " of " + failure.space
                 + " failed: " + failure.error.describe());
     };
-    auto router = Router::start(*m_store, *m_nodes, std::move(options));
-    if (!router)
-        return router.error();
-    m_router = std::move(*router);
-    m_service = std::make_unique<RouterService>(*m_router, m_metrics.get());
-    if (m_config.runExecutor) {
-        ExecutorOptions executor = m_config.executor;
-        executor.actor = "shardmapd/" + m_config.id;
-        executor.log = m_config.log;
-        executor.metrics = m_metrics.get();
-        m_executor = std::make_unique<MigrationExecutor>(*m_store, *m_nodes, std::move(executor));
-    }
-    return {};
+    return options;
 }
 
 Status ControllerServer::startServer(const std::string& host)
@@ -173,27 +201,9 @@ Status ControllerServer::startServer(const std::string& host)
     int boundPort = 0;
     builder.AddListeningPort(m_config.listen, *credentials, &boundPort);
     builder.RegisterService(m_service.get());
-    if (!m_config.accessPolicyFile.empty()) {
-        auto access = AdminAccess::load(m_config.accessPolicyFile, m_config.tokensFile, *m_store, *m_audit,
-            [this](LogLevel level, const std::string& message) { log(level, "admin: " + message); });
-        if (!access)
-            return access.error();
-        m_adminAccess = std::move(*access);
-        m_adminService = std::make_unique<AdminService>(*m_store, *m_nodes, m_adminAccess,
-            [this](LogLevel level, const std::string& message) { log(level, "admin: " + message); });
-        builder.RegisterService(m_adminService.get());
-        // Applications write and search by role too (docs/ACCESS.md, "Applications").
-        m_service->requireRoles(&m_adminAccess);
-    } else if (!m_config.tokensFile.empty()) {
-        return makeError(
-            ErrorCode::InvalidArgument, "--tokens needs --access-policy (the roles the tokens' identities have)");
-    }
-    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
-    interceptors.push_back(unparsedRequestInterceptorFactory());
-    builder.experimental().SetInterceptorCreators(std::move(interceptors));
-    // Write requests carry up to kMaxBatchItems documents, as the node's do.
-    builder.SetMaxReceiveMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
-    builder.SetMaxSendMessageSize(static_cast<int>(kMaxRequestBytes + 1024 * 1024));
+    if (auto status = registerAdminService(builder); !status)
+        return status;
+    configureControllerBuilder(builder);
     {
         std::lock_guard lock(m_healthMutex);
         m_server = builder.BuildAndStart();
@@ -203,7 +213,34 @@ Status ControllerServer::startServer(const std::string& host)
             ErrorCode::Unavailable, "cannot listen on " + m_config.listen + " (address in use or invalid?)");
     const bool v6 = host.find(':') != std::string::npos;
     m_address = (v6 ? "[" + host + "]" : host) + ":" + std::to_string(boundPort);
+    setInitialHealth();
+    return {};
+}
 
+// With --access-policy: the Admin API, and roles for the Router's callers too.
+Status ControllerServer::registerAdminService(grpc::ServerBuilder& builder)
+{
+    if (m_config.accessPolicyFile.empty()) {
+        if (!m_config.tokensFile.empty())
+            return makeError(
+                ErrorCode::InvalidArgument, "--tokens needs --access-policy (the roles the tokens' identities have)");
+        return {};
+    }
+    auto access = AdminAccess::load(m_config.accessPolicyFile, m_config.tokensFile, *m_store, *m_audit,
+        [this](LogLevel level, const std::string& message) { log(level, "admin: " + message); });
+    if (!access)
+        return access.error();
+    m_adminAccess = std::move(*access);
+    m_adminService = std::make_unique<AdminService>(*m_store, *m_nodes, m_adminAccess,
+        [this](LogLevel level, const std::string& message) { log(level, "admin: " + message); });
+    builder.RegisterService(m_adminService.get());
+    // Applications write and search by role too (docs/ACCESS.md, "Applications").
+    m_service->requireRoles(&m_adminAccess);
+    return {};
+}
+
+void ControllerServer::setInitialHealth()
+{
     auto* health = m_server->GetHealthCheckService();
     health->SetServingStatus("", true);
     {
@@ -212,7 +249,6 @@ Status ControllerServer::startServer(const std::string& host)
     }
     // Registered from the start so that a standby answers NOT_SERVING rather than NOT_FOUND.
     health->SetServingStatus(std::string(kExecutorHealthService), false);
-    return {};
 }
 
 ControllerServer::~ControllerServer()

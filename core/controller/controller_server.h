@@ -1,5 +1,8 @@
 #pragma once
 
+// shardmapd's server and its configuration: the store, the router, the gRPC services and the
+// election of the replica that runs the migration executor.
+
 #include "core/client/node_client.h"
 #include "core/controller/admin_service.h"
 #include "core/controller/router_service.h"
@@ -25,6 +28,10 @@
 #include <string>
 #include <string_view>
 #include <thread>
+
+namespace grpc {
+class ServerBuilder;
+}
 
 namespace shardmap::core {
 
@@ -101,7 +108,11 @@ private:
     const std::string& holder();
     explicit ControllerServer(ControllerServerConfig config);
     Status openStoreAndRouter();
+    Status openMapStore();
+    RouterOptions routerOptions();
     Status startServer(const std::string& host);
+    Status registerAdminService(grpc::ServerBuilder& builder);
+    void setInitialHealth();
     void electionLoop();
     void electionTick();
     void watchdogLoop();

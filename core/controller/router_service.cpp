@@ -1,5 +1,8 @@
 #include "core/controller/router_service.h"
 
+// RouterService's implementation: request limits, the caller's role when a policy is set, each call
+// measured, and the messages to and from the Router's values.
+
 #include "core/node/proto_convert.h"
 #include "core/node/status_mapping.h"
 #include "core/query/query_compiler.h"

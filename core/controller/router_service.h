@@ -1,5 +1,7 @@
 #pragma once
 
+// The shardmap.v1.Router gRPC service: how applications reach their spaces through shardmapd.
+
 #include "core/controller/admin_service.h"
 #include "core/metrics/prometheus.h"
 #include "core/router/router.h"

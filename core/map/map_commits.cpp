@@ -1,5 +1,8 @@
 #include "core/map/map_commits.h"
 
+// applyCommits' implementation: each commit's changes, deletes then puts, decoded into the map's
+// records by key prefix, and the touched ids the change set is computed from.
+
 #include "core/map/map_index.h"
 
 #include <string_view>
@@ -30,6 +33,49 @@ void erase(std::map<std::string, Versioned<T>>& records, std::set<std::string>& 
     touched.insert(std::move(id));
 }
 
+void applyRecordDelete(MapSnapshot& map, TouchedIds& touched, std::string_view key)
+{
+    if (key.starts_with(keys::kNodes))
+        erase(map.nodes, touched.nodes, key, keys::kNodes);
+    else if (key.starts_with(keys::kShards))
+        erase(map.shards, touched.shards, key, keys::kShards);
+    else if (key.starts_with(keys::kSpaces))
+        erase(map.spaces, touched.spaces, key, keys::kSpaces);
+    else if (key.starts_with(keys::kMigrations))
+        erase(map.migrations, touched.migrations, key, keys::kMigrations);
+    else if (key.starts_with(keys::kArchivedMigrations))
+        erase(map.migrations, touched.migrations, key, keys::kArchivedMigrations);
+    else if (key.starts_with(keys::kOperations))
+        erase(map.operations, touched.operations, key, keys::kOperations);
+    else if (key == keys::kMigrationSettings) {
+        map.settings = {};
+        touched.settings = true;
+    }
+}
+
+Status applyRecordPut(MapSnapshot& map, TouchedIds& touched, const RecordChange& change, std::uint64_t revision)
+{
+    const std::string_view key = change.key;
+    if (key.starts_with(keys::kNodes))
+        return put(map.nodes, touched.nodes, change, revision, decodeNode);
+    if (key.starts_with(keys::kShards))
+        return put(map.shards, touched.shards, change, revision, decodeShard);
+    if (key.starts_with(keys::kSpaces))
+        return put(map.spaces, touched.spaces, change, revision, decodeSpace);
+    if (key.starts_with(keys::kMigrations) || key.starts_with(keys::kArchivedMigrations))
+        return put(map.migrations, touched.migrations, change, revision, decodeMigration);
+    if (key.starts_with(keys::kOperations))
+        return put(map.operations, touched.operations, change, revision, decodeOperation);
+    if (key == keys::kMigrationSettings) {
+        auto settings = decodeMigrationSettings(*change.after);
+        if (!settings)
+            return makeError(settings.error().code, settings.error().message, change.key);
+        map.settings = { std::move(*settings), revision };
+        touched.settings = true;
+    }
+    return {};
+}
+
 // A commit's deletes first, then its puts: archiving a migration deletes migrations/<id> and
 // puts archive/migrations/<id> in one commit, and both are the one record `migrations[id]`.
 Status applyCommit(MapSnapshot& map, TouchedIds& touched, const AuditRecord& commit)
@@ -37,49 +83,13 @@ Status applyCommit(MapSnapshot& map, TouchedIds& touched, const AuditRecord& com
     for (const RecordChange& change : commit.changes) {
         // A delete of a key that was not there changes nothing (the archived record of the same
         // migration may be).
-        if (change.after || !change.before)
-            continue;
-        const std::string_view key = change.key;
-        if (key.starts_with(keys::kNodes))
-            erase(map.nodes, touched.nodes, key, keys::kNodes);
-        else if (key.starts_with(keys::kShards))
-            erase(map.shards, touched.shards, key, keys::kShards);
-        else if (key.starts_with(keys::kSpaces))
-            erase(map.spaces, touched.spaces, key, keys::kSpaces);
-        else if (key.starts_with(keys::kMigrations))
-            erase(map.migrations, touched.migrations, key, keys::kMigrations);
-        else if (key.starts_with(keys::kArchivedMigrations))
-            erase(map.migrations, touched.migrations, key, keys::kArchivedMigrations);
-        else if (key.starts_with(keys::kOperations))
-            erase(map.operations, touched.operations, key, keys::kOperations);
-        else if (key == keys::kMigrationSettings) {
-            map.settings = {};
-            touched.settings = true;
-        }
+        if (!change.after && change.before)
+            applyRecordDelete(map, touched, change.key);
     }
     for (const RecordChange& change : commit.changes) {
         if (!change.after)
             continue;
-        const std::string_view key = change.key;
-        Status status;
-        if (key.starts_with(keys::kNodes))
-            status = put(map.nodes, touched.nodes, change, commit.revision, decodeNode);
-        else if (key.starts_with(keys::kShards))
-            status = put(map.shards, touched.shards, change, commit.revision, decodeShard);
-        else if (key.starts_with(keys::kSpaces))
-            status = put(map.spaces, touched.spaces, change, commit.revision, decodeSpace);
-        else if (key.starts_with(keys::kMigrations) || key.starts_with(keys::kArchivedMigrations))
-            status = put(map.migrations, touched.migrations, change, commit.revision, decodeMigration);
-        else if (key.starts_with(keys::kOperations))
-            status = put(map.operations, touched.operations, change, commit.revision, decodeOperation);
-        else if (key == keys::kMigrationSettings) {
-            auto settings = decodeMigrationSettings(*change.after);
-            if (!settings)
-                return makeError(settings.error().code, settings.error().message, change.key);
-            map.settings = { std::move(*settings), commit.revision };
-            touched.settings = true;
-        }
-        if (!status)
+        if (auto status = applyRecordPut(map, touched, change, commit.revision); !status)
             return status;
     }
     return {};

@@ -1,5 +1,7 @@
 #pragma once
 
+// A map carried forward by the commits that followed it, decoding only the records they name.
+
 #include "core/map/shard_map.h"
 #include "core/store/metadata_store.h"
 #include "core/util/result.h"

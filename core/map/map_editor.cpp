@@ -1,5 +1,8 @@
 #include "core/map/map_editor.h"
 
+// MapEditor's implementation: each administrative change checked against a fresh snapshot (ids,
+// addresses, state transitions, what still lives there) and committed on the records it read.
+
 #include "core/util/validation.h"
 
 namespace shardmap::core {

@@ -1,5 +1,8 @@
 #pragma once
 
+// The administrative edits of the shard map (nodes, shards, a space's pin and owner), each one
+// audited compare-and-set commit.
+
 #include "core/map/shard_map.h"
 #include "core/store/metadata_store.h"
 

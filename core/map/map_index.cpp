@@ -1,5 +1,8 @@
 #include "core/map/map_index.h"
 
+// MapIndex's implementation, and the diffs between two snapshots: over every record, or over only
+// the ids some commits touched.
+
 #include "core/map/shard_map.h"
 
 #include <algorithm>

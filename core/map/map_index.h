@@ -1,5 +1,8 @@
 #pragma once
 
+// What the views of the map ask of a snapshot fast: its spaces by shard and shards by node, and what
+// changed from the snapshot before.
+
 #include "core/map/map_types.h"
 
 #include <cstdint>

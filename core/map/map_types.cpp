@@ -1,5 +1,7 @@
 #include "core/map/map_types.h"
 
+// The names of the map's enums as the store and the CLI spell them, both ways.
+
 #include <array>
 #include <utility>
 

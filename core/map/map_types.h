@@ -1,5 +1,8 @@
 #pragma once
 
+// The records of the shard map (nodes, shards, spaces, migrations, operations, the executor's
+// settings), their states and phases, and the keys they are stored under.
+
 #include <cstdint>
 #include <map>
 #include <optional>

@@ -1,5 +1,8 @@
 #include "core/map/shard_map.h"
 
+// The map's records to and from their JSON, the whole map decoded from a store snapshot (its spaces
+// on several threads when there are many), its lookups, and the diff between two revisions.
+
 #include "core/util/json_input.h"
 #include "core/util/validation.h"
 

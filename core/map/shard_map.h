@@ -1,5 +1,8 @@
 #pragma once
 
+// The shard map as of one revision (MapSnapshot), the codec of its records and the diff between two
+// revisions.
+
 #include "core/map/map_index.h"
 #include "core/map/map_types.h"
 #include "core/store/metadata_store.h"

@@ -1,5 +1,8 @@
 #include "core/map/space_placement.h"
 
+// placementOf's implementation, with the end of a migration's rollback window and the UTC clock
+// time the daemon's messages give.
+
 #include <ctime>
 
 namespace shardmap::core {

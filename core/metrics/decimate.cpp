@@ -1,5 +1,8 @@
 #include "core/metrics/decimate.h"
 
+// The decimation's implementation: each point's bucket, the lowest and highest point each bucket
+// keeps, and the clip to a plot's x range.
+
 #include <algorithm>
 
 namespace shardmap::core {

@@ -1,5 +1,7 @@
 #pragma once
 
+// Time series cut down to what a plot can draw: min/max decimation and clipping to a range.
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>

@@ -1,5 +1,7 @@
 #pragma once
 
+// The bounded in-memory history the node's metrics sampler keeps its samples in.
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>

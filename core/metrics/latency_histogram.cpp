@@ -1,5 +1,8 @@
 #include "core/metrics/latency_histogram.h"
 
+// LatencyHistogram's implementation: the log-spaced bucket bounds, the atomic counts, and the
+// percentiles of a summary read from them.
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>

@@ -1,5 +1,7 @@
 #pragma once
 
+// Per-interval latency percentiles from a histogram cheap enough to record every query.
+
 #include <array>
 #include <atomic>
 #include <cstdint>

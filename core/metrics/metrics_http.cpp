@@ -1,5 +1,8 @@
 #include "core/metrics/metrics_http.h"
 
+// MetricsHttpServer's implementation: the listen address checked, the port bound without
+// SO_REUSEPORT (a second server must not share it), and GET /metrics served on a thread of its own.
+
 #include <httplib.h>
 #include <sys/socket.h>
 

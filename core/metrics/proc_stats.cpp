@@ -1,5 +1,8 @@
 #include "core/metrics/proc_stats.h"
 
+// The /proc readers and their parsers: this process's stat, statm and io, the system's CPU times,
+// and a file system's free space.
+
 #include <cerrno>
 #include <charconv>
 #include <cstddef>

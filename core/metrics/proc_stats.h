@@ -1,5 +1,7 @@
 #pragma once
 
+// What the kernel says about this process and the machine, as raw counters (/proc, statvfs).
+
 #include "core/util/result.h"
 
 #include <cstdint>

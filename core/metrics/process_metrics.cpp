@@ -1,5 +1,7 @@
 #include "core/metrics/process_metrics.h"
 
+// addProcessCollector's implementation: the build info, CPU and IO counters read at each scrape.
+
 #include "core/metrics/proc_stats.h"
 
 namespace shardmap::core {

@@ -1,5 +1,8 @@
 #include "core/metrics/process_monitor.h"
 
+// ProcessMonitor's implementation: the growth of each /proc counter since the previous sample as a
+// rate, iowait as a share of the CPU time that passed.
+
 #include <cmath>
 #include <limits>
 

@@ -1,5 +1,7 @@
 #pragma once
 
+// This process's CPU, memory and IO as rates between two samples, for the node's metrics tick.
+
 #include "core/metrics/proc_stats.h"
 
 #include <chrono>

@@ -1,5 +1,8 @@
 #include "core/metrics/prometheus.h"
 
+// The Prometheus registry's implementation: label keys and escaping, counters and histograms by
+// name and labels, and the text rendering of every family and collector.
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -1,5 +1,8 @@
 #include "core/node/crl_directory.h"
 
+// CrlDirectory's implementation: the CRLs parsed and checked against the CAs (issuer, signature,
+// next update), then written under their issuers' hashes in a private directory.
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>

@@ -1,5 +1,7 @@
 #pragma once
 
+// Certificate revocation for the servers' TLS, in the form gRPC reads it.
+
 #include "core/util/result.h"
 
 #include <memory>

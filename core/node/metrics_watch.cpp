@@ -1,5 +1,8 @@
 #include "core/node/metrics_watch.h"
 
+// MetricsWatchers' implementation: each stream's reactor and alarm, the per-peer count of streams,
+// and stopping them all at shutdown.
+
 #include <algorithm>
 #include <grpcpp/alarm.h>
 #include <memory>

@@ -1,5 +1,7 @@
 #pragma once
 
+// The node's WatchMetrics streams on gRPC's callback API, bounded per peer.
+
 #include "core/node/node_metrics.h"
 #include "core/util/result.h"
 #include "shardmap/v1/node.grpc.pb.h"

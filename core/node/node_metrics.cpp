@@ -1,5 +1,8 @@
 #include "core/node/node_metrics.h"
 
+// NodeMetricsSampler's implementation: the sampling thread, each sample's process, shard and space
+// figures with rates since the window's start, and the history ring.
+
 #include "core/util/clock.h"
 
 #include <algorithm>

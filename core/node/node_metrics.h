@@ -1,5 +1,7 @@
 #pragma once
 
+// The node's own metrics: current figures for GetMetrics and WatchMetrics, and a day of history.
+
 #include "core/metrics/history_ring.h"
 #include "core/metrics/latency_histogram.h"
 #include "core/metrics/process_monitor.h"

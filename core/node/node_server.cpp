@@ -1,5 +1,8 @@
 #include "core/node/node_server.h"
 
+// NodeServer's implementation: the server's credentials (CRLs through gRPC's TLS options), the
+// listen address's rules, the node's Prometheus collector, and start and shutdown.
+
 #include "core/metrics/process_metrics.h"
 #include "core/node/crl_directory.h"
 #include "core/node/unparsed_request_interceptor.h"
@@ -157,64 +160,90 @@ Result<std::pair<std::string, int>> splitHostPort(std::string_view address)
 
 namespace {
 
+using ShardValues = std::vector<std::pair<std::string, double>>;
+
+void writeNodeGauge(MetricsWriter& out, const std::string& name, const std::string& help, double value)
+{
+    out.family(name, "gauge", help);
+    out.sample(name, {}, value);
+}
+
+void writePerShard(
+    MetricsWriter& out, const std::string& name, const char* type, const std::string& help, const ShardValues& values)
+{
+    out.family(name, type, help);
+    for (const auto& [shard, value] : values)
+        out.sample(name, { { "shard", shard } }, value);
+}
+
+// The process's and the data directory's gauges from the sampler's last tick.
+void writeNodeGauges(MetricsWriter& out, const v1::NodeMetrics& now)
+{
+    writeNodeGauge(
+        out, "shardmap_node_rss_bytes", "Resident memory of the node process", static_cast<double>(now.rss_bytes()));
+    writeNodeGauge(out, "shardmap_node_sqlite_memory_bytes", "Memory SQLite holds",
+        static_cast<double>(now.sqlite_memory_bytes()));
+    writeNodeGauge(out, "shardmap_node_disk_free_bytes", "Free space on the data directory's file system",
+        static_cast<double>(now.disk_free_bytes()));
+    writeNodeGauge(out, "shardmap_node_disk_total_bytes", "Size of the data directory's file system",
+        static_cast<double>(now.disk_total_bytes()));
+    writeNodeGauge(
+        out, "shardmap_node_cpu_percent", "CPU the node used over the last tick (100 = one core)", now.cpu_percent());
+    writeNodeGauge(out, "shardmap_node_io_read_bytes_per_second",
+        "Bytes read from storage per second over the last tick", now.io_read_bytes_per_second());
+    writeNodeGauge(out, "shardmap_node_io_write_bytes_per_second",
+        "Bytes written to storage per second over the last tick", now.io_write_bytes_per_second());
+    writeNodeGauge(out, "shardmap_node_iowait_percent", "System iowait over the last tick", now.iowait_percent());
+}
+
+// Per shard, what the sampler's last tick counted.
+void writeShardGauges(MetricsWriter& out, const v1::NodeMetrics& now)
+{
+    ShardValues docs;
+    ShardValues bytes;
+    ShardValues spaces;
+    for (const auto& shard : now.shards()) {
+        docs.emplace_back(shard.shard_id(), static_cast<double>(shard.live_docs()));
+        bytes.emplace_back(shard.shard_id(), static_cast<double>(shard.bytes_on_disk()));
+        spaces.emplace_back(shard.shard_id(), static_cast<double>(shard.spaces()));
+    }
+    writePerShard(out, "shardmap_node_shard_docs", "gauge", "Live documents per shard", docs);
+    writePerShard(out, "shardmap_node_shard_bytes", "gauge", "Bytes on disk per shard", bytes);
+    writePerShard(out, "shardmap_node_shard_spaces", "gauge", "Spaces per shard", spaces);
+}
+
+// Per shard, whether it is open, and its store's cumulative counters, read now.
+void writeShardActivity(MetricsWriter& out, const ShardRegistry& shards)
+{
+    ShardValues healthy;
+    ShardValues searches;
+    ShardValues writes;
+    ShardValues indexed;
+    for (const auto& entry : shards.list()) {
+        healthy.emplace_back(entry.id, entry.store ? 1 : 0);
+        if (!entry.store)
+            continue;
+        const auto counts = entry.store->activity();
+        searches.emplace_back(entry.id, static_cast<double>(counts.queries));
+        writes.emplace_back(entry.id, static_cast<double>(counts.writesApplied));
+        indexed.emplace_back(entry.id, static_cast<double>(counts.docsIndexed));
+    }
+    writePerShard(
+        out, "shardmap_node_shard_healthy", "gauge", "1 when the shard is open and healthy, 0 when it failed", healthy);
+    writePerShard(out, "shardmap_node_searches_total", "counter", "Searches answered per shard", searches);
+    writePerShard(out, "shardmap_node_writes_applied_total", "counter", "Document writes applied per shard", writes);
+    writePerShard(out, "shardmap_node_docs_indexed_total", "counter", "Documents indexed per shard", indexed);
+}
+
 // What the node's sampler and shard stores know, read at each scrape: the process and disk
 // gauges, per shard its documents, bytes and health, and the cumulative counters of its stores.
 void addNodeCollector(MetricsRegistry& registry, const NodeMetricsSampler& sampler, const ShardRegistry& shards)
 {
     registry.addCollector([&sampler, &shards](MetricsWriter& out) {
         const auto now = sampler.current(false);
-        const auto gauge = [&](const std::string& name, const std::string& help, double value) {
-            out.family(name, "gauge", help);
-            out.sample(name, {}, value);
-        };
-        gauge("shardmap_node_rss_bytes", "Resident memory of the node process", static_cast<double>(now.rss_bytes()));
-        gauge(
-            "shardmap_node_sqlite_memory_bytes", "Memory SQLite holds", static_cast<double>(now.sqlite_memory_bytes()));
-        gauge("shardmap_node_disk_free_bytes", "Free space on the data directory's file system",
-            static_cast<double>(now.disk_free_bytes()));
-        gauge("shardmap_node_disk_total_bytes", "Size of the data directory's file system",
-            static_cast<double>(now.disk_total_bytes()));
-        gauge("shardmap_node_cpu_percent", "CPU the node used over the last tick (100 = one core)", now.cpu_percent());
-        gauge("shardmap_node_io_read_bytes_per_second", "Bytes read from storage per second over the last tick",
-            now.io_read_bytes_per_second());
-        gauge("shardmap_node_io_write_bytes_per_second", "Bytes written to storage per second over the last tick",
-            now.io_write_bytes_per_second());
-        gauge("shardmap_node_iowait_percent", "System iowait over the last tick", now.iowait_percent());
-        const auto perShard = [&](const std::string& name, const char* type, const std::string& help,
-                                  const std::vector<std::pair<std::string, double>>& values) {
-            out.family(name, type, help);
-            for (const auto& [shard, value] : values)
-                out.sample(name, { { "shard", shard } }, value);
-        };
-        std::vector<std::pair<std::string, double>> docs;
-        std::vector<std::pair<std::string, double>> bytes;
-        std::vector<std::pair<std::string, double>> spaces;
-        for (const auto& shard : now.shards()) {
-            docs.emplace_back(shard.shard_id(), static_cast<double>(shard.live_docs()));
-            bytes.emplace_back(shard.shard_id(), static_cast<double>(shard.bytes_on_disk()));
-            spaces.emplace_back(shard.shard_id(), static_cast<double>(shard.spaces()));
-        }
-        perShard("shardmap_node_shard_docs", "gauge", "Live documents per shard", docs);
-        perShard("shardmap_node_shard_bytes", "gauge", "Bytes on disk per shard", bytes);
-        perShard("shardmap_node_shard_spaces", "gauge", "Spaces per shard", spaces);
-        std::vector<std::pair<std::string, double>> healthy;
-        std::vector<std::pair<std::string, double>> searches;
-        std::vector<std::pair<std::string, double>> writes;
-        std::vector<std::pair<std::string, double>> indexed;
-        for (const auto& entry : shards.list()) {
-            healthy.emplace_back(entry.id, entry.store ? 1 : 0);
-            if (!entry.store)
-                continue;
-            const auto counts = entry.store->activity();
-            searches.emplace_back(entry.id, static_cast<double>(counts.queries));
-            writes.emplace_back(entry.id, static_cast<double>(counts.writesApplied));
-            indexed.emplace_back(entry.id, static_cast<double>(counts.docsIndexed));
-        }
-        perShard(
-            "shardmap_node_shard_healthy", "gauge", "1 when the shard is open and healthy, 0 when it failed", healthy);
-        perShard("shardmap_node_searches_total", "counter", "Searches answered per shard", searches);
-        perShard("shardmap_node_writes_applied_total", "counter", "Document writes applied per shard", writes);
-        perShard("shardmap_node_docs_indexed_total", "counter", "Documents indexed per shard", indexed);
+        writeNodeGauges(out, now);
+        writeShardGauges(out, now);
+        writeShardActivity(out, shards);
     });
 }
 
@@ -223,27 +252,8 @@ void addNodeCollector(MetricsRegistry& registry, const NodeMetricsSampler& sampl
 namespace {
 
 // --controller-identity values, typed (core/auth/peer_identity.h): a CN never passes for a URI SAN.
-Result<std::vector<IdentityPattern>> controllerPatterns(const std::vector<std::string>& identities)
+Result<std::vector<IdentityPattern>> controllerPatterns(const NodeServerConfig& config)
 {
-    std::vector<IdentityPattern> patterns;
-    for (const std::string& identity : identities) {
-        auto pattern = IdentityPattern::parse(identity);
-        if (!pattern)
-            return makeError(ErrorCode::InvalidArgument, "--controller-identity: " + pattern.error().message);
-        patterns.push_back(std::move(*pattern));
-    }
-    return patterns;
-}
-
-} // namespace
-
-Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& config)
-{
-    auto hostPort = splitHostPort(config.listen);
-    if (!hostPort)
-        return hostPort.error();
-    if (auto status = checkListenAccess(config, hostPort->first); !status)
-        return status.error();
     if (!config.controllerIdentities.empty() && config.tls.caFile.empty())
         return makeError(ErrorCode::InvalidArgument,
             "--controller-identity needs --tls-ca: the identities are read from client certificates that CA "
@@ -252,47 +262,20 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
     if (std::find(config.controllerIdentities.begin(), config.controllerIdentities.end(), std::string())
         != config.controllerIdentities.end())
         return makeError(ErrorCode::InvalidArgument, "--controller-identity must not be empty");
-    auto controllers = controllerPatterns(config.controllerIdentities);
-    if (!controllers)
-        return controllers.error();
-    auto credentials = makeServerCredentials(config.tls);
-    if (!credentials)
-        return credentials.error();
-    if (auto status = ensureDirectory(config.dataDir); !status)
-        return status.error();
-
-    std::unique_ptr<NodeServer> server(new NodeServer());
-    auto lock = DirectoryLock::acquire(config.dataDir);
-    if (!lock)
-        return lock.error();
-    server->m_lock.emplace(std::move(*lock));
-    const std::string nodeId = config.nodeId.empty() ? defaultNodeId() : config.nodeId;
-    server->m_registry = std::make_unique<ShardRegistry>(
-        ShardRegistry::Options { config.dataDir, config.storeOptions, config.minFreeBytes });
-    server->m_failedShards = server->m_registry->openAll();
-    server->m_metrics = std::make_unique<NodeMetricsSampler>(
-        NodeMetricsSampler::Options { nodeId, config.metricsTick, config.historyInterval, config.historyCapacity },
-        *server->m_registry);
-    server->m_metricsRegistry = std::make_unique<MetricsRegistry>();
-    server->m_service = std::make_unique<NodeService>(
-        NodeService::Info { nodeId, SHARDMAP_VERSION, config.listen, nowUnixMs() }, *server->m_registry,
-        *server->m_metrics, config.log, server->m_metricsRegistry.get(), config.maxWatchStreamsPerPeer);
-    server->m_service->restrictChangesTo(std::move(*controllers));
-    addNodeCollector(*server->m_metricsRegistry, *server->m_metrics, *server->m_registry);
-    addProcessCollector(*server->m_metricsRegistry, "shardmap_node");
-    if (!config.metricsListen.empty()) {
-        auto http = MetricsHttpServer::start(config.metricsListen, *server->m_metricsRegistry);
-        if (!http)
-            return http.error();
-        server->m_metricsHttp = std::move(*http);
+    std::vector<IdentityPattern> patterns;
+    for (const std::string& identity : config.controllerIdentities) {
+        auto pattern = IdentityPattern::parse(identity);
+        if (!pattern)
+            return makeError(ErrorCode::InvalidArgument, "--controller-identity: " + pattern.error().message);
+        patterns.push_back(std::move(*pattern));
     }
+    return patterns;
+}
 
-    grpc::EnableDefaultHealthCheckService(true);
-    grpc::reflection::InitProtoReflectionServerBuilderPlugin();
-    grpc::ServerBuilder builder;
-    int boundPort = 0;
-    builder.AddListeningPort(config.listen, *credentials, &boundPort);
-    builder.RegisterService(server->m_service.get());
+// The builder's limits: requests up to kMaxRequestBytes, unparsable requests as INVALID_ARGUMENT,
+// and the clients' keepalive pings.
+void configureNodeBuilder(grpc::ServerBuilder& builder)
+{
     // A request gRPC cannot parse is the caller's fault: INVALID_ARGUMENT, as shardmapd says.
     std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
     interceptors.push_back(unparsedRequestInterceptorFactory());
@@ -304,20 +287,96 @@ Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& co
     builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 500);
     builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
     builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
-    server->m_server = builder.BuildAndStart();
-    if (!server->m_server || boundPort == 0)
-        return makeError(ErrorCode::Unavailable, "cannot listen on " + config.listen + " (address in use or invalid?)");
-    const bool v6 = hostPort->first.find(':') != std::string::npos;
-    server->m_address = (v6 ? "[" + hostPort->first + "]" : hostPort->first) + ":" + std::to_string(boundPort);
-    server->m_service->setListenAddress(server->m_address);
+}
 
-    auto* health = server->m_server->GetHealthCheckService();
+} // namespace
+
+Result<std::unique_ptr<NodeServer>> NodeServer::start(const NodeServerConfig& config)
+{
+    auto hostPort = splitHostPort(config.listen);
+    if (!hostPort)
+        return hostPort.error();
+    if (auto status = checkListenAccess(config, hostPort->first); !status)
+        return status.error();
+    auto controllers = controllerPatterns(config);
+    if (!controllers)
+        return controllers.error();
+    auto credentials = makeServerCredentials(config.tls);
+    if (!credentials)
+        return credentials.error();
+    if (auto status = ensureDirectory(config.dataDir); !status)
+        return status.error();
+
+    std::unique_ptr<NodeServer> server(new NodeServer());
+    if (auto status = server->openDataDir(config, std::move(*controllers)); !status)
+        return status.error();
+    if (auto status = server->listen(config, *credentials, hostPort->first); !status)
+        return status.error();
+    server->startServing();
+    return server;
+}
+
+// Locks the data directory, opens its shards, and sets up the sampler, the service and the
+// metrics (with their HTTP endpoint when asked for).
+Status NodeServer::openDataDir(const NodeServerConfig& config, std::vector<IdentityPattern> controllers)
+{
+    auto lock = DirectoryLock::acquire(config.dataDir);
+    if (!lock)
+        return lock.error();
+    m_lock.emplace(std::move(*lock));
+    const std::string nodeId = config.nodeId.empty() ? defaultNodeId() : config.nodeId;
+    m_registry = std::make_unique<ShardRegistry>(
+        ShardRegistry::Options { config.dataDir, config.storeOptions, config.minFreeBytes });
+    m_failedShards = m_registry->openAll();
+    m_metrics = std::make_unique<NodeMetricsSampler>(
+        NodeMetricsSampler::Options { nodeId, config.metricsTick, config.historyInterval, config.historyCapacity },
+        *m_registry);
+    m_metricsRegistry = std::make_unique<MetricsRegistry>();
+    m_service
+        = std::make_unique<NodeService>(NodeService::Info { nodeId, SHARDMAP_VERSION, config.listen, nowUnixMs() },
+            *m_registry, *m_metrics, config.log, m_metricsRegistry.get(), config.maxWatchStreamsPerPeer);
+    m_service->restrictChangesTo(std::move(controllers));
+    addNodeCollector(*m_metricsRegistry, *m_metrics, *m_registry);
+    addProcessCollector(*m_metricsRegistry, "shardmap_node");
+    if (!config.metricsListen.empty()) {
+        auto http = MetricsHttpServer::start(config.metricsListen, *m_metricsRegistry);
+        if (!http)
+            return http.error();
+        m_metricsHttp = std::move(*http);
+    }
+    return {};
+}
+
+// Builds and starts the gRPC server with the Node, health and reflection services; the address
+// it bound becomes the node's address.
+Status NodeServer::listen(const NodeServerConfig& config, const std::shared_ptr<grpc::ServerCredentials>& credentials,
+    const std::string& host)
+{
+    grpc::EnableDefaultHealthCheckService(true);
+    grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+    grpc::ServerBuilder builder;
+    int boundPort = 0;
+    builder.AddListeningPort(config.listen, credentials, &boundPort);
+    builder.RegisterService(m_service.get());
+    configureNodeBuilder(builder);
+    m_server = builder.BuildAndStart();
+    if (!m_server || boundPort == 0)
+        return makeError(ErrorCode::Unavailable, "cannot listen on " + config.listen + " (address in use or invalid?)");
+    const bool v6 = host.find(':') != std::string::npos;
+    m_address = (v6 ? "[" + host + "]" : host) + ":" + std::to_string(boundPort);
+    m_service->setListenAddress(m_address);
+    return {};
+}
+
+// Health says serving (per shard: whether it opened), and the sampler starts ticking.
+void NodeServer::startServing()
+{
+    auto* health = m_server->GetHealthCheckService();
     health->SetServingStatus("", true);
     health->SetServingStatus("shardmap.v1.Node", true);
-    for (const auto& entry : server->m_registry->list())
+    for (const auto& entry : m_registry->list())
         health->SetServingStatus("shardmap.v1.Node/shard/" + entry.id, entry.store != nullptr);
-    server->m_metrics->start();
-    return server;
+    m_metrics->start();
 }
 
 NodeServer::~NodeServer()

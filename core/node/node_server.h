@@ -1,5 +1,8 @@
 #pragma once
 
+// The shard node's server: its configuration, the TLS and listen-address rules shardmapd shares,
+// and the running server (shards, sampler, gRPC).
+
 #include "core/metrics/metrics_http.h"
 #include "core/metrics/prometheus.h"
 #include "core/node/node_metrics.h"
@@ -95,6 +98,10 @@ public:
 
 private:
     NodeServer() = default;
+    Status openDataDir(const NodeServerConfig& config, std::vector<IdentityPattern> controllers);
+    Status listen(const NodeServerConfig& config, const std::shared_ptr<grpc::ServerCredentials>& credentials,
+        const std::string& host);
+    void startServing();
 
     std::optional<DirectoryLock> m_lock;
     std::unique_ptr<ShardRegistry> m_registry;

@@ -1,5 +1,8 @@
 #include "core/node/node_service.h"
 
+// NodeService's implementation: each Node call's checks (who may change, limits, the disk's
+// reserve), its work on the shard's store, its refusals logged and counted.
+
 #include "core/auth/peer_identity.h"
 #include "core/node/proto_convert.h"
 #include "core/node/status_mapping.h"
@@ -30,6 +33,22 @@ void toProto(const SpaceStats& in, v1::SpaceStats& out)
     out.set_checksum(in.checksum);
     out.set_tombstones(in.tombstones);
     out.set_checksum_kind(in.checksumKind);
+}
+
+std::vector<WriteItem> writeItemsOf(const v1::BulkWriteRequest& request)
+{
+    std::vector<WriteItem> items;
+    items.reserve(static_cast<std::size_t>(request.items_size()));
+    for (const auto& item : request.items())
+        items.push_back(WriteItem { fromProto(item.doc()), item.epoch() });
+    return items;
+}
+
+WriteMode writeModeOf(const v1::BulkWriteRequest& request)
+{
+    if (request.repair())
+        return WriteMode::Repair;
+    return request.backfill() ? WriteMode::Backfill : WriteMode::Normal;
 }
 
 } // namespace
@@ -217,43 +236,14 @@ grpc::Status NodeService::BulkWrite(
     auto store = m_registry.get(request->shard_id());
     if (!store)
         return refused(context, "BulkWrite", store.error());
-    if (static_cast<std::size_t>(request->items_size()) > kMaxBatchItems)
-        return refused(context, "BulkWrite",
-            makeError(ErrorCode::InvalidArgument,
-                "batch has " + std::to_string(request->items_size()) + " items; the limit is "
-                    + std::to_string(kMaxBatchItems)));
-    if (auto status = m_registry.checkDiskReserve(); !status)
+    if (auto status = checkBulkWrite(*request); !status)
         return refused(context, "BulkWrite", status.error());
-    // Epoch 0 and epochs no shard holds are the store's stale or unknown epochs; above the largest
-    // one is a malformed request.
-    const auto tooLarge = std::find_if(request->items().begin(), request->items().end(),
-        [](const v1::WriteItem& item) { return item.epoch() > kMaxEpoch; });
-    if (tooLarge != request->items().end())
-        return refused(context, "BulkWrite", validateEpoch(tooLarge->epoch()).error());
-    std::vector<WriteItem> items;
-    items.reserve(static_cast<std::size_t>(request->items_size()));
-    for (const auto& item : request->items())
-        items.push_back(WriteItem { fromProto(item.doc()), item.epoch() });
-    auto summary = (*store)->write(std::move(items),
-        request->repair()         ? WriteMode::Repair
-            : request->backfill() ? WriteMode::Backfill
-                                  : WriteMode::Normal);
+    auto summary = (*store)->write(writeItemsOf(*request), writeModeOf(*request));
     if (!summary)
         return refused(context, "BulkWrite", summary.error());
     for (const auto& result : summary->results)
         toProto(result, *response->add_results());
-    // Items refused one by one (a stale epoch, a document too large): the first reason says why.
-    if (m_log && summary->rejected > 0) {
-        const auto first = std::find_if(summary->results.begin(), summary->results.end(),
-            [](const ItemResult& result) { return result.outcome == WriteOutcome::Rejected; });
-        const auto index = static_cast<int>(first - summary->results.begin());
-        m_log(LogLevel::Debug,
-            "BulkWrite from " + context->peer() + " to " + request->shard_id() + ": refused "
-                + std::to_string(summary->rejected) + " of " + std::to_string(request->items_size()) + " items"
-                + (index < request->items_size()
-                        ? ", the first (" + request->items(index).doc().id() + "): " + first->reason
-                        : ""));
-    }
+    logRejectedItems(context, *request, *summary);
     response->set_applied(summary->applied);
     response->set_stale(summary->stale);
     response->set_rejected(summary->rejected);
@@ -263,6 +253,40 @@ grpc::Status NodeService::BulkWrite(
                 { { "shard", request->shard_id() } })
             .observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     return grpc::Status::OK;
+}
+
+// Before any item is written: the batch's size, the disk's reserve, and epochs no shard could hold.
+Status NodeService::checkBulkWrite(const v1::BulkWriteRequest& request) const
+{
+    if (static_cast<std::size_t>(request.items_size()) > kMaxBatchItems)
+        return makeError(ErrorCode::InvalidArgument,
+            "batch has " + std::to_string(request.items_size()) + " items; the limit is "
+                + std::to_string(kMaxBatchItems));
+    if (auto status = m_registry.checkDiskReserve(); !status)
+        return status;
+    // Epoch 0 and epochs no shard holds are the store's stale or unknown epochs; above the largest
+    // one is a malformed request.
+    const auto tooLarge = std::find_if(request.items().begin(), request.items().end(),
+        [](const v1::WriteItem& item) { return item.epoch() > kMaxEpoch; });
+    if (tooLarge != request.items().end())
+        return validateEpoch(tooLarge->epoch());
+    return {};
+}
+
+// Items refused one by one (a stale epoch, a document too large): the first reason says why.
+void NodeService::logRejectedItems(
+    grpc::ServerContext* context, const v1::BulkWriteRequest& request, const WriteSummary& summary) const
+{
+    if (!m_log || summary.rejected == 0)
+        return;
+    const auto first = std::find_if(summary.results.begin(), summary.results.end(),
+        [](const ItemResult& result) { return result.outcome == WriteOutcome::Rejected; });
+    const auto index = static_cast<int>(first - summary.results.begin());
+    m_log(LogLevel::Debug,
+        "BulkWrite from " + context->peer() + " to " + request.shard_id() + ": refused "
+            + std::to_string(summary.rejected) + " of " + std::to_string(request.items_size()) + " items"
+            + (index < request.items_size() ? ", the first (" + request.items(index).doc().id() + "): " + first->reason
+                                            : ""));
 }
 
 grpc::Status NodeService::Search(

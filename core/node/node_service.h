@@ -1,5 +1,7 @@
 #pragma once
 
+// The shardmap.v1.Node gRPC service, the node's API.
+
 #include "core/auth/peer_identity.h"
 #include "core/metrics/prometheus.h"
 #include "core/node/metrics_watch.h"
@@ -70,6 +72,9 @@ private:
     grpc::Status refused(grpc::ServerContextBase* context, const char* method, const Error& error) const;
     grpc::Status onlyControllers(grpc::ServerContext* context, const char* method) const;
     void fillShardInfo(v1::ShardInfo& out, const ShardEntry& entry) const;
+    Status checkBulkWrite(const v1::BulkWriteRequest& request) const;
+    void logRejectedItems(
+        grpc::ServerContext* context, const v1::BulkWriteRequest& request, const WriteSummary& summary) const;
     void logFenceLifted(
         grpc::ServerContext* context, const std::string& shard, const Ownership& before, const Ownership& after) const;
     bool stopping(grpc::ServerContext* context) const { return m_stopping || context->IsCancelled(); }

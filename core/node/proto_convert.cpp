@@ -1,5 +1,7 @@
 #include "core/node/proto_convert.h"
 
+// The field-by-field mapping of documents, write results and search hits to and from protobuf.
+
 namespace shardmap::core {
 
 Document fromProto(const v1::Document& in)

@@ -1,5 +1,7 @@
 #pragma once
 
+// Protobuf messages to and from core values, one mapping per message.
+
 #include "core/shard/shard_store.h"
 #include "shardmap/v1/node.pb.h"
 

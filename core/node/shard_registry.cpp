@@ -1,5 +1,8 @@
 #include "core/node/shard_registry.h"
 
+// ShardRegistry's implementation: shard files by id under the data directory, opened at start,
+// created and dropped on request, and the disk reserve writes need.
+
 #include "core/metrics/proc_stats.h"
 #include "core/util/fs.h"
 #include "core/util/validation.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+// The shards a node holds: one data directory's shard files, open or failed.
+
 #include "core/shard/shard_store.h"
 #include "core/util/result.h"
 

@@ -1,5 +1,8 @@
 #include "core/node/status_mapping.h"
 
+// Error codes to gRPC codes and back, EpochMismatch details in and out of a status, and the sentence
+// a refused TLS handshake gets.
+
 #include "shardmap/v1/common.pb.h"
 
 #include <string>

@@ -1,5 +1,7 @@
 #pragma once
 
+// Where domain errors and gRPC statuses meet, both ways.
+
 #include "core/util/result.h"
 
 #include <grpcpp/support/status.h>

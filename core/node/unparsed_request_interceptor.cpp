@@ -1,5 +1,8 @@
 #include "core/node/unparsed_request_interceptor.h"
 
+// The interceptor's implementation: it rewrites only the INTERNAL gRPC gives a request it could not
+// parse, before any service ran.
+
 #include <string>
 
 namespace shardmap::core {

@@ -1,5 +1,8 @@
 #include "core/router/router.h"
 
+// Router's implementation: the route table loaded and kept by the store's watch, new spaces
+// allocated, writes grouped by shard with dual writes and epoch retries, and searches fanned out.
+
 #include "core/util/failpoint.h"
 #include "core/util/validation.h"
 

@@ -1,5 +1,7 @@
 #pragma once
 
+// How application traffic finds its shard: routes by space, the write and search paths over them.
+
 #include "core/client/node_client.h"
 #include "core/map/shard_map.h"
 #include "core/placement/allocator.h"

@@ -1,5 +1,8 @@
 #include "core/shard/document.h"
 
+// The document rules every shard shares: role names, a document's size estimate, its content hash
+// and checksum term, and the token that scopes a space in the index.
+
 #include <array>
 #include <cstdio>
 #include <xxhash.h>

@@ -1,5 +1,7 @@
 #pragma once
 
+// A shard's documents, the roles a shard holds for a space, and the hashes its checksums sum.
+
 #include <cstdint>
 #include <map>
 #include <string>

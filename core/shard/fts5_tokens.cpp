@@ -1,5 +1,8 @@
 #include "core/shard/fts5_tokens.h"
 
+// Fts5Tokens' implementation: FTS5's API reached through an in-memory database, its unicode61
+// tokenizer asked for each text's tokens.
+
 #include <iterator>
 #include <sqlite3.h>
 

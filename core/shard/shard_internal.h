@@ -1,6 +1,7 @@
 #pragma once
 
-// Helpers shared by the write and read halves of ShardStore; not part of the public API.
+// What the files of ShardStore share and nobody else needs: the row conversions, the FTS5 column
+// layout, the writer's statements and the refusal an ownership check gives.
 
 #include "core/query/query_compiler.h"
 #include "core/shard/shard_store.h"
@@ -41,6 +42,25 @@ inline std::vector<std::string> textColumns(const std::vector<std::string>& fiel
     return columns;
 }
 
+// A row entering (sign +1) or leaving (-1) a space's aggregates. Unsigned arithmetic wraps
+// modulo 2^64, which is what the sums need.
+inline void addRow(SpaceStats& delta, bool deleted, std::uint64_t bytes, std::uint64_t term, int sign)
+{
+    const auto factor = static_cast<std::uint64_t>(static_cast<std::int64_t>(sign));
+    delta.checksum += factor * term;
+    if (deleted) {
+        delta.tombstones += factor;
+        return;
+    }
+    delta.liveDocs += factor;
+    delta.bytesEstimate += factor * bytes;
+}
+
+// The FailedPrecondition of a write, an ownership change or a drop that the space's ownership on
+// this shard refuses, with the details the executor and the router read (shard, space, held_epoch,
+// held_role, sent_epoch).
+Error ownershipRefusal(const std::string& shard, const Ownership& held, std::uint64_t sentEpoch, std::string why);
+
 // The document of a row selected as "d.id, d.version, d.deleted, f.<text columns>..., d.extra"
 // starting at column `first` (the scan and the schema upgrade read rows this way).
 Document documentFromRow(const Statement& stmt, const std::vector<std::string>& fields, std::string space, int first);
@@ -48,6 +68,17 @@ Document documentFromRow(const Statement& stmt, const std::vector<std::string>& 
 } // namespace shardmap::core::shard_internal
 
 namespace shardmap::core {
+
+// The writer's prepared statements (ShardStore::prepareWriteStatements).
+struct ShardStore::WriteStatements {
+    Statement lookup;
+    Statement insertDoc;
+    Statement updateDoc;
+    Statement ftsInsert;
+    Statement ftsDelete;
+    Statement readSpace;
+    Statement upsertSpace;
+};
 
 // A reader connection borrowed from the store's pool and returned at destruction.
 class ShardStore::ReaderLease {

@@ -1,5 +1,8 @@
 #pragma once
 
+// A shard's store: its documents, their full-text index, the spaces' aggregates and the ownerships
+// that fence writers, and the values its writes, searches and scans take and give.
+
 #include "core/metrics/latency_histogram.h"
 #include "core/shard/document.h"
 #include "core/shard/sqlite_db.h"
@@ -192,6 +195,7 @@ public:
 
 private:
     struct PendingBatch;
+    struct StoredRow;
     class ReaderLease;
 
     ShardStore() = default;
@@ -201,9 +205,16 @@ private:
     Status loadOwnerships();
     Status prepareWriteStatements();
     Result<ReaderLease> acquireReader();
+    void releaseReader(SqliteDb db);
+
+    // The full-text index (shard_store_fts.cpp): a row's text in and out, and the searches.
+    Status indexText(std::int64_t rowid, const std::string& space, const std::vector<std::optional<std::string>>& text);
+    Status unindexText(std::int64_t rowid);
+    Result<SearchResult> rankedHits(
+        SqliteDb& db, const ShardSearchRequest& request, const std::string& match, std::vector<std::int64_t>& rowids);
     Status addSnippets(
         SqliteDb& db, const std::string& match, const std::vector<std::int64_t>& rowids, std::vector<SearchHit>& hits);
-    void releaseReader(SqliteDb db);
+    void recordSearch(const ShardSearchRequest& request, double elapsedMs);
 
     Result<WriteSummary> writeSliced(std::vector<WriteItem> items);
     Result<WriteSummary> enqueueAndWait(std::shared_ptr<PendingBatch> batch);
@@ -213,14 +224,29 @@ private:
     // Commits the group in one transaction; returns the backfill slices it left for later (a
     // client's batch arrived meanwhile), which are not done.
     std::vector<std::shared_ptr<PendingBatch>> commitGroup(std::vector<std::shared_ptr<PendingBatch>>& group);
+    // Inside the group's transaction: each batch in turn until one fails the transaction
+    // (storageFailure) or a client's batch cuts a backfill short (the slices left are returned).
+    std::vector<std::shared_ptr<PendingBatch>> applyGroup(
+        std::vector<std::shared_ptr<PendingBatch>>& group, bool& storageFailure);
+    // false: the transaction cannot go on.
+    bool applyInSavepoint(PendingBatch& batch, bool& storageFailure);
+    // After a group's commit failed: rolls back, and commits each batch of a larger group alone.
+    void recoverFailedGroup(
+        std::vector<std::shared_ptr<PendingBatch>>& group, const Status& committed, bool storageFailure);
     Status applyBatch(PendingBatch& batch);
     Status checkEpochs(const PendingBatch& batch) const;
     Result<ItemResult> applyItem(const Document& doc, bool repair, std::unordered_map<std::string, SpaceStats>& deltas);
+    Result<StoredRow> lookupRow(const Document& doc);
+    Result<std::int64_t> writeRow(const Document& doc, const StoredRow& stored, std::uint64_t bytes,
+        const std::string& extra, std::uint64_t hash);
     Status upgradeSchema(int from);
     void splitFields(const Document& doc, std::vector<std::optional<std::string>>& text, std::string& extra) const;
-    Status indexText(std::int64_t rowid, const std::string& space, const std::vector<std::optional<std::string>>& text);
     Status applyDeltas(const std::unordered_map<std::string, SpaceStats>& deltas);
     void recordActivity(const PendingBatch& batch);
+
+    // The space drop (shard_store_drop.cpp).
+    Status checkFencedForDrop(const std::string& space, std::uint64_t fencedEpoch) const;
+    Result<std::uint64_t> deleteSpaceRows(const std::string& space, std::uint32_t batchSize);
 
     std::string m_path;
     std::string m_id;

@@ -2,10 +2,10 @@
 #include "core/util/validation.h"
 
 #include <algorithm>
-#include <chrono>
 #include <nlohmann/json.hpp>
 
-// The read half of ShardStore: search, scan and aggregates, each on a pooled reader connection.
+// The read half of ShardStore: rows as documents, scans and the spaces' aggregates, each on a
+// pooled reader connection (searches are the index's: shard_store_fts.cpp).
 namespace shardmap::core::shard_internal {
 
 Document documentFromRow(const Statement& stmt, const std::vector<std::string>& fields, std::string space, int first)
@@ -32,122 +32,6 @@ Document documentFromRow(const Statement& stmt, const std::vector<std::string>& 
 namespace shardmap::core {
 
 using namespace shard_internal;
-
-namespace {
-
-int countMarks(const std::string& snippet)
-{
-    int marks = 0;
-    for (std::size_t at = snippet.find("[["); at != std::string::npos; at = snippet.find("[[", at + 2))
-        ++marks;
-    return marks;
-}
-
-} // namespace
-
-Result<SearchResult> ShardStore::search(const ShardSearchRequest& request)
-{
-    const auto started = std::chrono::steady_clock::now();
-    if (request.spaces.empty())
-        return makeError(ErrorCode::InvalidArgument, "a search names at least one space");
-    if (request.spaces.size() > kMaxSearchSpaces)
-        return makeError(
-            ErrorCode::InvalidArgument, "a search names at most " + std::to_string(kMaxSearchSpaces) + " spaces");
-    for (const auto& space : request.spaces) {
-        if (auto status = validateSpaceId(space); !status)
-            return status.error();
-    }
-    if (request.limit > kMaxSearchLimit)
-        return makeError(ErrorCode::InvalidArgument, "limit is at most " + std::to_string(kMaxSearchLimit));
-    auto compiled = compileQuery(request.query, QuerySchema { m_fields });
-    if (!compiled)
-        return compiled.error();
-
-    std::string spaceFilter;
-    for (const auto& space : request.spaces) {
-        // Appended piece by piece: GCC 12 reports a bogus -Wrestrict for "\"" + std::string&&.
-        spaceFilter.append(spaceFilter.empty() ? "\"" : " OR \"").append(spaceToken(space)).append("\"");
-    }
-    const std::string match = "sp : (" + spaceFilter + ") AND " + *compiled;
-    const auto columns = textColumns(m_fields);
-    std::string weights = "0";
-    for (std::size_t i = 0; i < columns.size(); ++i)
-        weights += ", 1";
-    std::string placeholders;
-    for (std::size_t i = 0; i < request.spaces.size(); ++i)
-        placeholders += (i ? ", ?" : "?") + std::to_string(i + 5);
-    // Rank inside FTS5 first and join only the winners to docs: joining every match before
-    // ranking costs one random docs lookup per match (3x slower on large spaces, BENCHMARKS.md).
-    // The space token already scopes the match; the IN check guards against token collisions.
-    const std::string sql = "SELECT d.space, d.id, d.version, m.score, m.rowid FROM (SELECT rowid, bm25(fts, " + weights
-        + ") AS score FROM fts WHERE fts MATCH ?1 ORDER BY score LIMIT ?2) AS m JOIN docs d ON d.rowid = m.rowid"
-          " WHERE d.space IN ("
-        + placeholders + ") ORDER BY m.score LIMIT ?3 OFFSET ?4";
-
-    auto lease = acquireReader();
-    if (!lease)
-        return lease.error();
-    auto stmt = lease->db().prepare(sql);
-    if (!stmt)
-        return stmt.error();
-    const std::int64_t limit = request.limit == 0 ? 20 : request.limit;
-    stmt->bind(1, match).bind(2, limit + std::int64_t { request.offset }).bind(3, limit);
-    stmt->bind(4, std::int64_t { request.offset });
-    for (std::size_t i = 0; i < request.spaces.size(); ++i)
-        stmt->bind(static_cast<int>(i) + 5, request.spaces[i]);
-    SearchResult result;
-    result.compiledQuery = match;
-    std::vector<std::int64_t> rowids;
-    while (true) {
-        auto row = stmt->step();
-        if (!row)
-            return makeError(row.error().code, "search failed: " + row.error().message, m_id);
-        if (!*row)
-            break;
-        result.hits.push_back(
-            { stmt->columnText(0), stmt->columnText(1), fromStored(stmt->columnInt(2)), stmt->columnDouble(3), {} });
-        rowids.push_back(stmt->columnInt(4));
-    }
-    if (request.snippets) {
-        if (auto status = addSnippets(lease->db(), match, rowids, result.hits); !status)
-            return status.error();
-    }
-    const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - started;
-    m_tickLatency.record(elapsed.count());
-    m_historyLatency.record(elapsed.count());
-    std::lock_guard lock(m_activityMutex);
-    m_activity.queries += 1;
-    for (const auto& space : request.spaces)
-        m_activity.spaces[space].queries += 1;
-    return result;
-}
-
-Status ShardStore::addSnippets(
-    SqliteDb& db, const std::string& match, const std::vector<std::int64_t>& rowids, std::vector<SearchHit>& hits)
-{
-    // snippet() needs the MATCH cursor, so each hit is looked up again by rowid; only the page's
-    // hits pay for it. The snippet of the column with the most marked matches wins.
-    const auto columns = textColumns(m_fields);
-    std::string snippets;
-    for (std::size_t i = 0; i < columns.size(); ++i)
-        snippets += (i ? ", " : "") + ("snippet(fts, " + std::to_string(i + 1) + ", '[[', ']]', '…', 12)");
-    auto stmt = db.prepare("SELECT " + snippets + " FROM fts WHERE fts MATCH ?1 AND rowid = ?2");
-    if (!stmt)
-        return stmt.error();
-    for (std::size_t h = 0; h < hits.size(); ++h) {
-        stmt->bind(1, match).bind(2, rowids[h]);
-        auto row = stmt->step();
-        if (!row)
-            return row.error();
-        for (std::size_t i = 0; *row && i < columns.size(); ++i) {
-            std::string candidate = stmt->columnText(static_cast<int>(i));
-            if (countMarks(candidate) > countMarks(hits[h].snippet))
-                hits[h].snippet = std::move(candidate);
-        }
-        stmt->reset();
-    }
-    return {};
-}
 
 Result<ScanPage> ShardStore::scan(
     const std::string& space, const std::string& afterId, std::uint32_t batchSize, bool includeTombstones)

@@ -1,5 +1,8 @@
 #include "core/shard/sqlite_db.h"
 
+// The SQLite wrapper's implementation: result codes as domain errors, statements that bind, step
+// and reset, and connections that open with a busy timeout.
+
 #include <sqlite3.h>
 #include <utility>
 

@@ -1,5 +1,7 @@
 #pragma once
 
+// A thin C++ layer over SQLite's C API, shared by the shard stores and the metadata store.
+
 #include "core/util/result.h"
 
 #include <cstdint>

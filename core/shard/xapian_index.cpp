@@ -1,5 +1,8 @@
 #include "core/shard/xapian_index.h"
 
+// XapianIndex's implementation: a row's tokens as terms (with prefix terms as FTS5's prefix='2 3'
+// makes them), uncommitted changes in one transaction, and the query tree turned into a Xapian query.
+
 #include "core/shard/fts5_tokens.h"
 
 #include <algorithm>

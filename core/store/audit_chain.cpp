@@ -1,5 +1,8 @@
 #include "core/store/audit_chain.h"
 
+// The hash chain's implementation: a record's canonical encoding and hash, the verifier that walks
+// a history and the live records, and the check of a whole store.
+
 #include "core/util/sha256.h"
 
 #include <algorithm>

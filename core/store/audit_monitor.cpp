@@ -1,5 +1,8 @@
 #include "core/store/audit_monitor.h"
 
+// AuditChainMonitor's implementation: checks that resume after the last verified record, the
+// recheck of its hash, and the breaks and unaudited keys it remembers and logs once.
+
 namespace shardmap::core {
 
 namespace {

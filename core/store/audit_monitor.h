@@ -1,5 +1,7 @@
 #pragma once
 
+// shardmapd's running watch over the audit's hash chain and the records only the audit may write.
+
 #include "core/store/audit_chain.h"
 #include "core/store/metadata_store.h"
 #include "core/util/log.h"

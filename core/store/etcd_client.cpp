@@ -1,5 +1,8 @@
 #include "core/store/etcd_client.h"
 
+// EtcdClient's implementation: TLS credentials and channels, each call with its deadline and token,
+// failover to the next endpoint for calls that may repeat, and etcd's statuses as error codes.
+
 #include <fstream>
 #include <sstream>
 #include <thread>

@@ -1,5 +1,7 @@
 #pragma once
 
+// The gRPC client of an etcd cluster, as EtcdStore and its watches use it.
+
 #include "core/store/etcd_store.h"
 #include "core/util/result.h"
 

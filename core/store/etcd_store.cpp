@@ -1,5 +1,8 @@
 #include "core/store/etcd_store.h"
 
+// EtcdStore's implementation: opening (the magic and revision keys), reads at one etcd revision,
+// commits as one compare-and-set transaction on the revision counter, and leases.
+
 #include "core/store/audit_chain.h"
 #include "core/store/etcd_client.h"
 #include "core/store/etcd_store_codec.h"
@@ -8,14 +11,11 @@
 #include "core/store/store_rules.h"
 #include "core/util/clock.h"
 #include "core/util/failpoint.h"
-#include "core/util/secret_file.h"
 #include "core/util/validation.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <random>
 #include <set>
@@ -33,68 +33,11 @@ using store_rules::inQuotes;
 using store_rules::joined;
 using store_rules::validateLease;
 
-constexpr std::string_view kScheme = "etcd://";
 constexpr std::string_view kEtcdMagic = "shardmap-store 1";
-constexpr std::string_view kDefaultPort = ":2379";
+using store_rules::changedKeysNewestFirst;
+using store_rules::changedSinceMessage;
+using store_rules::conflictScanFrom;
 using store_rules::kConflictKeysNamed;
-using store_rules::kConflictScanRecords;
-
-std::vector<std::string> split(const std::string& text, char separator)
-{
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (true) {
-        const auto end = text.find(separator, start);
-        parts.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
-        if (end == std::string::npos)
-            return parts;
-        start = end + 1;
-    }
-}
-
-Result<std::string> percentDecoded(const std::string& text)
-{
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] != '%') {
-            out += text[i];
-            continue;
-        }
-        if (i + 2 >= text.size() || !std::isxdigit(static_cast<unsigned char>(text[i + 1]))
-            || !std::isxdigit(static_cast<unsigned char>(text[i + 2])))
-            return makeError(ErrorCode::InvalidArgument, "bad %-escape in '" + text + "'");
-        out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
-        i += 2;
-    }
-    return out;
-}
-
-Status applyOption(EtcdStoreConfig& config, const std::string& name, const std::string& value)
-{
-    const std::pair<const char*, std::string*> texts[] = {
-        { "user", &config.user },
-        { "password", &config.password },
-        { "password_file", &config.passwordFile },
-        { "ca", &config.caFile },
-        { "cert", &config.certFile },
-        { "key", &config.keyFile },
-    };
-    for (const auto& [option, field] : texts) {
-        if (name == option) {
-            *field = value;
-            return {};
-        }
-    }
-    if (name == "timeout_ms") {
-        const auto ms = std::strtoll(value.c_str(), nullptr, 10);
-        if (ms <= 0)
-            return makeError(ErrorCode::InvalidArgument, "timeout_ms must be a positive number of milliseconds");
-        config.callTimeout = std::chrono::milliseconds(ms);
-        return {};
-    }
-    return makeError(ErrorCode::InvalidArgument,
-        "unknown etcd store option '" + name + "'; known: user, password, password_file, ca, cert, key, timeout_ms");
-}
 
 std::string describeLease(const LeaseRow& lease, std::int64_t now)
 {
@@ -155,74 +98,6 @@ Result<Counter> counterValue(const etcdserverpb::RangeResponse& range)
 }
 
 } // namespace
-
-// ---- configuration ----------------------------------------------------------------------------
-
-Result<EtcdStoreConfig> EtcdStoreConfig::parse(const std::string& uri)
-{
-    const auto usage = " (expected etcd://HOST:PORT[,HOST:PORT...]/PREFIX[?user=U&password_file=F&ca=F&cert=F&key=F])";
-    if (!uri.starts_with(kScheme))
-        return makeError(ErrorCode::InvalidArgument, "'" + uri + "' is not an etcd store URI" + usage);
-    const std::string rest = uri.substr(kScheme.size());
-    const auto slash = rest.find('/');
-    if (slash == std::string::npos)
-        return makeError(ErrorCode::InvalidArgument, "etcd store URI '" + uri + "' has no prefix" + usage);
-    EtcdStoreConfig config;
-    for (auto& endpoint : split(rest.substr(0, slash), ',')) {
-        if (endpoint.empty())
-            return makeError(ErrorCode::InvalidArgument, "etcd store URI '" + uri + "' has an empty endpoint" + usage);
-        if (endpoint.find(':') == std::string::npos)
-            endpoint += kDefaultPort;
-        config.endpoints.push_back(endpoint);
-    }
-    const auto question = rest.find('?', slash);
-    std::string prefix
-        = rest.substr(slash + 1, question == std::string::npos ? std::string::npos : question - slash - 1);
-    while (!prefix.empty() && prefix.back() == '/')
-        prefix.pop_back();
-    if (prefix.empty())
-        return makeError(ErrorCode::InvalidArgument, "etcd store URI '" + uri + "' has no prefix" + usage);
-    config.prefix = prefix;
-    if (question == std::string::npos)
-        return config;
-    for (const auto& pair : split(rest.substr(question + 1), '&')) {
-        const auto equals = pair.find('=');
-        auto value = percentDecoded(equals == std::string::npos ? std::string() : pair.substr(equals + 1));
-        if (!value)
-            return value.error();
-        if (auto status = applyOption(config, pair.substr(0, equals), *value); !status)
-            return status.error();
-    }
-    if (!config.password.empty() && !config.passwordFile.empty())
-        return makeError(ErrorCode::InvalidArgument,
-            "etcd store URI '" + config.describe() + "' has both password and password_file; give one");
-    if (!config.passwordFile.empty()) {
-        // A password kept out of the URI, which process listings and shell histories show.
-        if (auto secret = checkSecretFile(config.passwordFile, "the etcd password file"); !secret)
-            return makeError(ErrorCode::InvalidArgument, secret.error().message);
-        std::ifstream file(config.passwordFile, std::ios::binary);
-        if (!file)
-            return makeError(ErrorCode::InvalidArgument,
-                "cannot read the etcd password file " + config.passwordFile + ": " + std::strerror(errno));
-        std::getline(file, config.password, '\n');
-        if (!config.password.empty() && config.password.back() == '\r')
-            config.password.pop_back();
-        if (config.password.empty())
-            return makeError(ErrorCode::InvalidArgument, "the etcd password file " + config.passwordFile + " is empty");
-    } else if (config.password.empty() && !config.user.empty()) {
-        if (const char* password = std::getenv(kEtcdPasswordVariable); password && *password)
-            config.password = password;
-    }
-    if (config.password.size() && config.user.empty())
-        return makeError(
-            ErrorCode::InvalidArgument, "etcd store URI '" + config.describe() + "' has a password but no user");
-    return config;
-}
-
-std::string EtcdStoreConfig::describe() const
-{
-    return std::string(kScheme) + joined(endpoints, ",") + "/" + prefix;
-}
 
 // ---- opening -----------------------------------------------------------------------------------
 
@@ -520,18 +395,11 @@ Result<std::string> EtcdStore::describeChangesSince(std::uint64_t revision, std:
 {
     if (revision > current)
         return "expected revision " + std::to_string(revision) + " does not exist yet";
-    const std::uint64_t scanFrom
-        = std::max<std::uint64_t>(revision, current - std::min<std::uint64_t>(current, kConflictScanRecords));
+    const std::uint64_t scanFrom = conflictScanFrom(revision, current);
     auto recent = history(scanFrom, current, 0);
     if (!recent)
         return recent.error();
-    std::vector<std::string> keys;
-    for (auto record = recent->rbegin(); record != recent->rend(); ++record) {
-        for (const auto& change : record->changes) {
-            if (std::find(keys.begin(), keys.end(), change.key) == keys.end())
-                keys.push_back(change.key);
-        }
-    }
+    auto keys = changedKeysNewestFirst(*recent);
     keys.resize(std::min(keys.size(), kConflictKeysNamed + 1));
     etcdserverpb::TxnRequest txn;
     for (std::size_t i = 0; i < keys.size() && i < kConflictKeysNamed; ++i)
@@ -549,9 +417,7 @@ Result<std::string> EtcdStore::describeChangesSince(std::uint64_t revision, std:
         named.push_back(
             inQuotes(key) + (kv ? " (mod revision " + std::to_string(record->modRevision) + ")" : " (deleted)"));
     }
-    if (keys.size() > kConflictKeysNamed || scanFrom > revision)
-        named.push_back("and more");
-    return "expected revision " + std::to_string(revision) + "; changed since: " + joined(named, ", ");
+    return changedSinceMessage(revision, std::move(named), keys.size() > kConflictKeysNamed || scanFrom > revision);
 }
 
 // Sends the commit's Txn: true when it was applied, false when something it read changed first.

@@ -1,5 +1,7 @@
 #pragma once
 
+// The metadata store on etcd v3 and the configuration its URI gives.
+
 #include "core/store/metadata_store.h"
 
 #include <chrono>

@@ -1,5 +1,8 @@
 #include "core/store/etcd_store_codec.h"
 
+// The etcd store's layout: its keys under the prefix, its records, audit records, leases and
+// revision counter as JSON, and the transaction operations over them.
+
 #include <cstdio>
 #include <nlohmann/json.hpp>
 

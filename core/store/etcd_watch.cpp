@@ -1,5 +1,8 @@
 #include "core/store/etcd_watch.h"
 
+// EtcdWatch's implementation: the read that catches up, the etcd watch stream that follows, and
+// the start-over after a gap, a compaction or a lost stream.
+
 #include "core/store/etcd_client.h"
 #include "core/store/etcd_store_codec.h"
 

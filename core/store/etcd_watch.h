@@ -1,5 +1,7 @@
 #pragma once
 
+// Watches on an etcd store's audit, and the registry that ends them with the store.
+
 #include "core/store/metadata_store.h"
 
 #include <chrono>

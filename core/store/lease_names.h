@@ -1,5 +1,7 @@
 #pragma once
 
+// The names of the store leases shardmapd's replicas hold.
+
 #include <string_view>
 
 namespace shardmap::core {

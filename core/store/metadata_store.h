@@ -1,5 +1,8 @@
 #pragma once
 
+// The metadata store's interface and values: records, commits with their audit, watches and leases,
+// with the error semantics every backend keeps.
+
 #include "core/util/result.h"
 
 #include <chrono>

@@ -1,3 +1,6 @@
+// openStore's implementation: a store URI to its backend (an SQLite file or an etcd cluster), with
+// the rule that an etcd password never crosses the network in plaintext.
+
 #include "core/store/etcd_store.h"
 #include "core/store/metadata_store.h"
 #include "core/store/sqlite_store.h"

@@ -1,5 +1,8 @@
 #include "core/store/read_only_store.h"
 
+// makeReadOnly's implementation: a store that passes reads and watches through and refuses every
+// write before it reaches the store.
+
 namespace shardmap::core {
 
 namespace {

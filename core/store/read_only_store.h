@@ -1,5 +1,7 @@
 #pragma once
 
+// A store that cannot change the map, for the console's read-only connections.
+
 #include "core/store/metadata_store.h"
 
 #include <memory>

@@ -1,5 +1,7 @@
 #pragma once
 
+// The embedded metadata store: one SQLite file with the map's records, audit and leases.
+
 #include "core/shard/sqlite_db.h"
 #include "core/store/metadata_store.h"
 

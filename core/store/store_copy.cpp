@@ -1,5 +1,8 @@
 #include "core/store/store_copy.h"
 
+// copyStore's implementation: the checks that make a store copyable, the replay of its history
+// page by page, and the comparison of the copy with the source at the end.
+
 #include "core/store/audit_chain.h"
 
 #include <ctime>
@@ -20,10 +23,7 @@ std::string isoTime(std::int64_t unixMs)
     return text;
 }
 
-} // namespace
-
-Result<CopyResult> copyStore(
-    MetadataStore& from, MetadataStore& to, const std::function<void(const CopyProgress&)>& progress)
+Status checkCopyable(MetadataStore& from, MetadataStore& to)
 {
     auto destination = to.currentRevision();
     if (!destination)
@@ -41,63 +41,94 @@ Result<CopyResult> copyStore(
         return makeError(ErrorCode::FailedPrecondition,
             "the source's audit chain is broken: " + chain->broken->message
                 + "; a copy would hide it (see `shardmapctl map verify-audit`)");
+    return {};
+}
+
+// The commit that replays one of the source's audit records.
+CommitRequest replayOf(MetadataStore& from, const AuditRecord& record)
+{
+    CommitRequest request;
+    for (const auto& change : record.changes)
+        request.mutations.push_back({ change.key, change.after, std::nullopt });
+    request.actor = record.actor;
+    request.action = record.action;
+    request.reason = "[copied from " + from.describe() + " revision " + std::to_string(record.revision) + " of "
+        + isoTime(record.unixMs) + "] " + record.reason;
+    return request;
+}
+
+// Commits the source's history up to `until` to the destination, oldest first, counting the
+// commits in result.
+Status replayHistory(MetadataStore& from, MetadataStore& to, std::uint64_t until,
+    const std::function<void(const CopyProgress&)>& progress, CopyResult& result)
+{
+    std::uint64_t after = 0;
+    while (after < until) {
+        auto page = from.history(after, until, kCopyPage);
+        if (!page)
+            return page.error();
+        if (page->empty())
+            return makeError(ErrorCode::Internal,
+                "the source's history ends at revision " + std::to_string(after) + " but its map is at "
+                    + std::to_string(until));
+        for (const auto& record : *page) {
+            if (record.revision != after + 1)
+                return makeError(ErrorCode::FailedPrecondition,
+                    "the source's history starts at revision " + std::to_string(record.revision) + ", not "
+                        + std::to_string(after + 1) + " (pruned); it cannot be copied with its history");
+            auto committed = to.commit(replayOf(from, record));
+            if (!committed)
+                return makeError(committed.error().code,
+                    "copying revision " + std::to_string(record.revision) + ": " + committed.error().message);
+            after = record.revision;
+            ++result.commits;
+            if (progress && (result.commits % 100 == 0 || after == until))
+                progress({ after, until });
+        }
+    }
+    return {};
+}
+
+// The keys whose records differ between the two, comma-separated (the first 400 characters' worth).
+std::string differingKeys(
+    const std::map<std::string, StoredRecord>& source, const std::map<std::string, StoredRecord>& copied)
+{
+    std::string differences;
+    auto note = [&](const std::string& key) {
+        if (differences.size() < 400)
+            differences += (differences.empty() ? "" : ", ") + key;
+    };
+    for (const auto& [key, record] : source) {
+        const auto found = copied.find(key);
+        if (found == copied.end() || found->second.value != record.value)
+            note(key);
+    }
+    for (const auto& [key, record] : copied) {
+        if (!source.contains(key))
+            note(key);
+    }
+    return differences;
+}
+
+} // namespace
+
+Result<CopyResult> copyStore(
+    MetadataStore& from, MetadataStore& to, const std::function<void(const CopyProgress&)>& progress)
+{
+    if (auto status = checkCopyable(from, to); !status)
+        return status.error();
     // The state to arrive at, read first: history up to its revision is replayed.
     auto source = from.snapshot();
     if (!source)
         return source.error();
     CopyResult result;
     result.sourceRevision = source->revision;
-
-    std::uint64_t after = 0;
-    while (after < source->revision) {
-        auto page = from.history(after, source->revision, kCopyPage);
-        if (!page)
-            return page.error();
-        if (page->empty())
-            return makeError(ErrorCode::Internal,
-                "the source's history ends at revision " + std::to_string(after) + " but its map is at "
-                    + std::to_string(source->revision));
-        for (const auto& record : *page) {
-            if (record.revision != after + 1)
-                return makeError(ErrorCode::FailedPrecondition,
-                    "the source's history starts at revision " + std::to_string(record.revision) + ", not "
-                        + std::to_string(after + 1) + " (pruned); it cannot be copied with its history");
-            CommitRequest request;
-            for (const auto& change : record.changes)
-                request.mutations.push_back({ change.key, change.after, std::nullopt });
-            request.actor = record.actor;
-            request.action = record.action;
-            request.reason = "[copied from " + from.describe() + " revision " + std::to_string(record.revision) + " of "
-                + isoTime(record.unixMs) + "] " + record.reason;
-            auto committed = to.commit(request);
-            if (!committed)
-                return makeError(committed.error().code,
-                    "copying revision " + std::to_string(record.revision) + ": " + committed.error().message);
-            after = record.revision;
-            ++result.commits;
-            if (progress && (result.commits % 100 == 0 || after == source->revision))
-                progress({ after, source->revision });
-        }
-    }
-
+    if (auto status = replayHistory(from, to, source->revision, progress, result); !status)
+        return status.error();
     auto copied = to.snapshot();
     if (!copied)
         return copied.error();
-    std::string differences;
-    auto note = [&](const std::string& key) {
-        if (differences.size() < 400)
-            differences += (differences.empty() ? "" : ", ") + key;
-    };
-    for (const auto& [key, record] : source->records) {
-        const auto found = copied->records.find(key);
-        if (found == copied->records.end() || found->second.value != record.value)
-            note(key);
-    }
-    for (const auto& [key, record] : copied->records) {
-        if (!source->records.contains(key))
-            note(key);
-    }
-    if (!differences.empty())
+    if (const auto differences = differingKeys(source->records, copied->records); !differences.empty())
         return makeError(ErrorCode::Internal,
             "the copy differs from the source at revision " + std::to_string(source->revision) + " in: " + differences);
     result.records = copied->records.size();

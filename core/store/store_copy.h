@@ -1,5 +1,7 @@
 #pragma once
 
+// Copying a shard map with its history from one store to another.
+
 #include "core/store/metadata_store.h"
 #include "core/util/result.h"
 

@@ -1,8 +1,12 @@
 #include "core/store/store_rules.h"
 
+// The shared store rules' implementation: what a commit and a lease request may hold, the conflict
+// a failed expectation gives, and how a lease is described in a refusal.
+
 #include "core/store/lease_names.h"
 #include "core/util/validation.h"
 
+#include <algorithm>
 #include <set>
 
 namespace shardmap::core::store_rules {
@@ -95,6 +99,30 @@ Error conflictError(const std::vector<std::string>& problems, std::uint64_t curr
         "the map changed (it is at revision " + std::to_string(current) + "): " + joined(problems, "; "));
     error.details["current_revision"] = std::to_string(current);
     return error;
+}
+
+std::uint64_t conflictScanFrom(std::uint64_t expected, std::uint64_t current)
+{
+    return std::max<std::uint64_t>(expected, current - std::min<std::uint64_t>(current, kConflictScanRecords));
+}
+
+std::vector<std::string> changedKeysNewestFirst(const std::vector<AuditRecord>& records)
+{
+    std::vector<std::string> keys;
+    for (auto record = records.rbegin(); record != records.rend(); ++record) {
+        for (const auto& change : record->changes) {
+            if (std::find(keys.begin(), keys.end(), change.key) == keys.end())
+                keys.push_back(change.key);
+        }
+    }
+    return keys;
+}
+
+std::string changedSinceMessage(std::uint64_t expected, std::vector<std::string> named, bool more)
+{
+    if (more)
+        named.push_back("and more");
+    return "expected revision " + std::to_string(expected) + "; changed since: " + joined(named, ", ");
 }
 
 std::string describeLease(const std::string& holder, std::uint64_t token, std::int64_t expiresUnixMs, std::int64_t now)

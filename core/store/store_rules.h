@@ -32,6 +32,15 @@ std::optional<std::string> expectationProblem(const Mutation& mutation, const st
 // ErrorCode::Conflict listing the problems, with details "current_revision".
 Error conflictError(const std::vector<std::string>& problems, std::uint64_t current);
 
+// A conflict on the expected revision names the keys changed since, read from the audit records
+// after conflictScanFrom(): at most kConflictScanRecords of them, none before the expected one.
+std::uint64_t conflictScanFrom(std::uint64_t expected, std::uint64_t current);
+// The keys the records changed, newest change first, each once.
+std::vector<std::string> changedKeysNewestFirst(const std::vector<AuditRecord>& records);
+// "expected revision 7; changed since: 'a' (mod revision 9), ..., and more" (more: keys or records
+// the message leaves out).
+std::string changedSinceMessage(std::uint64_t expected, std::vector<std::string> named, bool more);
+
 // Whether an expired or released lease of this name is removed when another presence lease is
 // granted (names under kReplicaLeasePrefix; see MetadataStore::acquireLease).
 bool isPresenceLease(std::string_view name);
