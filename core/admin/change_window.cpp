@@ -1,3 +1,5 @@
+// ChangeWindow's implementation: a requester's entries in requesters/<key>, pruned at each write,
+// and CountedCommits, which adds the count to the commit of the change it counts.
 #include "core/admin/change_window.h"
 
 #include "core/migration/fleet_facts.h"
