@@ -12,6 +12,9 @@
 #include "shardmap/v1/admin.pb.h"
 
 #include <cstddef>
+#include <initializer_list>
+#include <string>
+#include <string_view>
 
 namespace shardmap::core {
 
@@ -31,6 +34,18 @@ inline constexpr std::size_t kMaxLabelValueBytes = 256;
 inline constexpr std::size_t kMaxMovesPerRequest = 10000;
 // The whole ChangeRequest: the largest plan and then some.
 inline constexpr std::size_t kMaxChangeRequestBytes = kMaxPlanJsonBytes + 1024 * 1024;
+
+// One text of a request and the most bytes it may have.
+struct BoundedText {
+    std::string_view field;
+    const std::string& value;
+    std::size_t most;
+};
+// InvalidArgument naming the first text over its bound ("change.pin_space.space is 300 bytes;
+// the Admin API takes at most 255"), each text's field after prefix.
+Status checkTextBounds(std::string_view prefix, std::initializer_list<BoundedText> texts);
+// InvalidArgument "<field> is <size> <unit>; the Admin API takes at most <most>".
+Status overTextBound(const std::string& field, std::size_t size, std::size_t most, std::string_view unit = "bytes");
 
 // InvalidArgument naming the first field over its limit ("reason is 31457280 bytes; at most
 // 4096") or not UTF-8 ("change.queue_migration.space is not valid UTF-8; ..."), for a change

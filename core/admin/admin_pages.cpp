@@ -1,3 +1,5 @@
+// The Admin API's pages' implementation: page tokens (a revision, an offset into a sliced value, a
+// position that stands for a long key by its prefix and SHA-256) and the budget each page fills.
 #include "core/admin/admin_pages.h"
 
 #include "core/util/sha256.h"
@@ -154,6 +156,96 @@ Result<RecordIt> pageStart(const StoreSnapshot& snapshot, const MapToken* token)
     return found;
 }
 
+// The token a ReadMap request carries; none on the first page.
+Result<std::optional<MapToken>> requestedMapToken(const v1::ReadMapRequest& request)
+{
+    if (request.page_token().empty())
+        return std::optional<MapToken>();
+    auto parsed = parseMapToken(request.page_token());
+    if (!parsed)
+        return parsed.error();
+    return std::optional<MapToken>(std::move(*parsed));
+}
+
+// The records under prefix (all of them when it is empty), and for a later page the check that
+// those still to come are as of the first page.
+Result<StoreSnapshot> readMapAsOf(MetadataStore& store, const std::string& prefix, const MapToken* token)
+{
+    auto snapshot = prefix.empty() ? store.snapshot() : store.list(prefix);
+    if (!snapshot)
+        return snapshot.error();
+    if (token) {
+        if (auto status = restIsAsOf(store, prefix, *token, snapshot->revision); !status)
+            return status.error();
+    }
+    return snapshot;
+}
+
+// A record whose key is too long to list: the cut key and the value's size, without the value (no
+// use to a reader without its key, and a key this long could fill the response).
+void addCutRecord(v1::ReadMapResponse& response, const std::string& key, const StoredRecord& record)
+{
+    v1::StoreRecord* out = response.add_records();
+    out->set_create_revision(record.createRevision);
+    out->set_mod_revision(record.modRevision);
+    out->set_key(cutText(key, kMaxListedNameBytes));
+    out->set_value_size(record.value.size());
+    out->set_cut(true);
+}
+
+// A record's value from offset: whole when it fits in what the page has left, else its next slice
+// (the page's first record takes at least 64 KiB). Returns how many bytes of the value it took.
+std::size_t addRecordSlice(v1::ReadMapResponse& response, const std::string& key, const StoredRecord& record,
+    std::size_t offset, std::size_t left)
+{
+    const std::string& value = record.value;
+    const std::size_t rest = value.size() - offset;
+    const std::size_t room = std::max<std::size_t>(left, 64 * 1024);
+    const std::size_t take = rest <= room ? rest : utf8Prefix(std::string_view(value).substr(offset), room);
+    v1::StoreRecord* out = response.add_records();
+    out->set_create_revision(record.createRevision);
+    out->set_mod_revision(record.modRevision);
+    out->set_key(key);
+    out->set_value(value.substr(offset, take));
+    if (take < value.size()) {
+        out->set_value_offset(offset);
+        out->set_value_size(value.size());
+    }
+    return take;
+}
+
+// Fills a page from `first` (from `offset` in its value) up to `most` records and the page's
+// budget, and names where the next one starts when records are left.
+void fillMapPage(const StoreSnapshot& snapshot, RecordIt first, std::uint64_t offset, std::uint64_t revision,
+    std::size_t most, v1::ReadMapResponse& response)
+{
+    std::size_t used = 0;
+    const std::string* last = nullptr;
+    for (auto record = first; record != snapshot.records.end(); ++record, offset = 0) {
+        const std::string& value = record->second.value;
+        const bool cut = isCutName(record->first);
+        const std::size_t fixed = kRecordOverhead + (cut ? kMaxListedNameBytes + 32 : record->first.size());
+        const std::size_t left = used + fixed < kPageBudgetBytes ? kPageBudgetBytes - used - fixed : 0;
+        const std::size_t rest = cut ? 0 : value.size() - offset;
+        if (last && (rest > left || static_cast<std::size_t>(response.records_size()) >= most)) {
+            response.set_next_page_token(encodeToken({ revision, 0, positionOf(*last) }));
+            return;
+        }
+        last = &record->first;
+        if (cut) {
+            addCutRecord(response, record->first, record->second);
+            used += fixed;
+            continue;
+        }
+        const std::size_t take = addRecordSlice(response, record->first, record->second, offset, left);
+        used += fixed + take;
+        if (offset + take < value.size()) {
+            response.set_next_page_token(encodeToken({ revision, offset + take, record->first }));
+            return;
+        }
+    }
+}
+
 v1::AuditEntry toEntry(const AuditRecord& record)
 {
     v1::AuditEntry entry;
@@ -239,66 +331,20 @@ void cutToItemLimit(v1::ApprovalInfo& approval)
 
 Status readMapPage(MetadataStore& store, const v1::ReadMapRequest& request, v1::ReadMapResponse& response)
 {
-    std::optional<MapToken> token;
-    if (!request.page_token().empty()) {
-        auto parsed = parseMapToken(request.page_token());
-        if (!parsed)
-            return parsed.error();
-        token = std::move(*parsed);
-    }
-    auto snapshot = request.prefix().empty() ? store.snapshot() : store.list(request.prefix());
+    auto token = requestedMapToken(request);
+    if (!token)
+        return token.error();
+    const MapToken* from = *token ? &**token : nullptr;
+    auto snapshot = readMapAsOf(store, request.prefix(), from);
     if (!snapshot)
         return snapshot.error();
-    if (token) {
-        if (auto status = restIsAsOf(store, request.prefix(), *token, snapshot->revision); !status)
-            return status;
-    }
-    const std::uint64_t revision = token ? token->revision : snapshot->revision;
+    const std::uint64_t revision = from ? from->revision : snapshot->revision;
     response.set_revision(revision);
-    auto it = pageStart(*snapshot, token ? &*token : nullptr);
+    auto it = pageStart(*snapshot, from);
     if (!it)
         return it.error();
-    std::uint64_t offset = token ? token->offset : 0;
-    const std::size_t most = pageSize(request.page_size(), 1000, 10000);
-    std::size_t used = 0;
-    const std::string* last = nullptr;
-    for (auto record = *it; record != snapshot->records.end(); ++record, offset = 0) {
-        const std::string& value = record->second.value;
-        const bool cut = isCutName(record->first);
-        const std::size_t fixed = kRecordOverhead + (cut ? kMaxListedNameBytes + 32 : record->first.size());
-        const std::size_t left = used + fixed < kPageBudgetBytes ? kPageBudgetBytes - used - fixed : 0;
-        const std::size_t rest = cut ? 0 : value.size() - offset;
-        if (last && (rest > left || static_cast<std::size_t>(response.records_size()) >= most)) {
-            response.set_next_page_token(encodeToken({ revision, 0, positionOf(*last) }));
-            return {};
-        }
-        last = &record->first;
-        v1::StoreRecord* out = response.add_records();
-        out->set_create_revision(record->second.createRevision);
-        out->set_mod_revision(record->second.modRevision);
-        if (cut) {
-            // No use to a reader without its key, and a key this long could fill the response.
-            out->set_key(cutText(record->first, kMaxListedNameBytes));
-            out->set_value_size(value.size());
-            out->set_cut(true);
-            used += fixed;
-            continue;
-        }
-        // The page's first record: whole when it fits, else its value's next slice.
-        const std::size_t room = std::max<std::size_t>(left, 64 * 1024);
-        const std::size_t take = rest <= room ? rest : utf8Prefix(std::string_view(value).substr(offset), room);
-        out->set_key(record->first);
-        out->set_value(value.substr(offset, take));
-        if (take < value.size()) {
-            out->set_value_offset(offset);
-            out->set_value_size(value.size());
-        }
-        used += fixed + take;
-        if (offset + take < value.size()) {
-            response.set_next_page_token(encodeToken({ revision, offset + take, record->first }));
-            return {};
-        }
-    }
+    fillMapPage(
+        *snapshot, *it, from ? from->offset : 0, revision, pageSize(request.page_size(), 1000, 10000), response);
     return {};
 }
 

@@ -1,3 +1,5 @@
+// Approvals' implementation: each step a compare-and-set of approvals/<id> with its audit record,
+// and the claim suffix that makes exactly one of two racing approvers the one who makes the change.
 #include "core/admin/approvals.h"
 
 #include "core/admin/admin_pages.h"

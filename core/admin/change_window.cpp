@@ -1,3 +1,5 @@
+// ChangeWindow's implementation: a requester's entries in requesters/<key>, pruned at each write,
+// and CountedCommits, which adds the count to the commit of the change it counts.
 #include "core/admin/change_window.h"
 
 #include "core/migration/fleet_facts.h"
@@ -8,8 +10,6 @@
 #include <nlohmann/json.hpp>
 
 namespace shardmap::core {
-
-using nlohmann::json;
 
 namespace {
 
@@ -30,23 +30,23 @@ bool made(const std::string& state)
 
 std::string encodeEntries(const std::string& requester, const std::vector<WindowEntry>& entries)
 {
-    json list = json::array();
+    nlohmann::json list = nlohmann::json::array();
     for (const WindowEntry& entry : entries)
         list.push_back({ { "unix_ms", entry.unixMs }, { "spaces", entry.spaces }, { "bytes", entry.bytes },
             { "approval", entry.approval }, { "id", entry.id } });
-    return json { { "requester", requester }, { "changes", list } }.dump();
+    return nlohmann::json { { "requester", requester }, { "changes", list } }.dump();
 }
 
 Result<std::vector<WindowEntry>> decodeEntries(const std::string& text)
 {
     try {
-        const json doc = json::parse(text);
+        const nlohmann::json doc = nlohmann::json::parse(text);
         std::vector<WindowEntry> entries;
-        for (const json& item : doc.at("changes"))
+        for (const nlohmann::json& item : doc.at("changes"))
             entries.push_back({ item.at("unix_ms").get<std::int64_t>(), item.at("spaces").get<std::uint64_t>(),
                 item.at("bytes").get<std::uint64_t>(), item.value("approval", ""), item.value("id", "") });
         return entries;
-    } catch (const json::exception& error) {
+    } catch (const nlohmann::json::exception& error) {
         return makeError(ErrorCode::Internal, std::string("a requesters/ record does not parse: ") + error.what());
     }
 }

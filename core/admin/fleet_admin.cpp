@@ -1,21 +1,8 @@
+// FleetAdmin's implementation: shards are made through ShardCreation; a reassigned space's nodes are
+// told its new epoch, the new owner first.
 #include "core/admin/fleet_admin.h"
 
-#include "core/util/failpoint.h"
-
 namespace shardmap::core {
-
-namespace {
-
-Error leftOnNode(Error refused, const FleetAdmin::ShardSpec& shard, const std::string& why)
-{
-    refused.message += "; shard " + shard.id + " remains on node " + shard.node + " (" + why + "): create it on "
-        + shard.node + " again once the store accepts the change (the node's shard is taken as created), or stop "
-        + "the node and delete shards/" + shard.id + ".db from its data directory";
-    refused.details["shard_left_on_node"] = shard.node;
-    return refused;
-}
-
-} // namespace
 
 FleetAdmin::FleetAdmin(MetadataStore& store, NodeClientPool& nodes)
     : m_store(store)
@@ -30,43 +17,10 @@ Result<std::uint64_t> FleetAdmin::createShard(const ShardSpec& shard, const Acto
     auto map = m_editor.snapshot();
     if (!map)
         return map.error();
-    const NodeRecord* node = map->node(shard.node);
-    if (!node)
-        return makeError(ErrorCode::NotFound, "no node " + shard.node + " in the shard map");
-    if (map->shard(shard.id))
-        return makeError(ErrorCode::AlreadyExists, "shard " + shard.id + " already exists");
-    // The node first: a map entry for a shard that does not exist would be allocated to.
-    auto client = m_nodes.get(node->address);
-    if (!client)
-        return client.error();
-    auto created = (*client)->createShard(shard.id, shard.fields);
-    if (!created && created.error().code != ErrorCode::AlreadyExists)
-        return makeError(created.error().code, created.error().message, "node " + shard.node);
-    auto revision = m_editor.addShard(
-        { shard.id, shard.node, ShardState::Active, shard.capacityDocs, shard.capacityBytes }, actor);
-    // A shard the node had before this call is not this call's to take back.
-    if (!revision && created)
-        return undoNodeShard(revision.error(), **client, shard);
-    return revision;
-}
-
-// Nothing routes to a shard the map does not list, so it is still empty and goes without force.
-// It stays when the map lists it on that node after all: a commit whose answer was lost, or
-// another administrator's create of the same shard on the same node.
-Error FleetAdmin::undoNodeShard(Error refused, NodeClient& node, const ShardSpec& shard)
-{
-    auto map = m_editor.snapshot();
-    if (!map)
-        return leftOnNode(std::move(refused), shard, "the map could not be read: " + map.error().describe());
-    if (const ShardRecord* listed = map->shard(shard.id); listed && listed->node == shard.node)
-        return refused;
-    // The failpoint stands in for a node that stopped answering meanwhile.
-    Status dropped = failpoint("admin.create_shard.drop");
-    if (dropped)
-        dropped = node.dropShard(shard.id);
-    if (!dropped)
-        return leftOnNode(std::move(refused), shard, "dropping it failed: " + dropped.error().describe());
-    return refused;
+    ShardCreation creation(m_nodes);
+    if (auto status = creation.onNode(*map, shard); !status)
+        return status.error();
+    return creation.inMap(m_store, [&] { return m_editor.addShard(newShardRecord(shard), actor); });
 }
 
 Result<FleetAdmin::Reassigned> FleetAdmin::reassignSpace(

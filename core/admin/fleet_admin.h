@@ -12,6 +12,7 @@
 // console's connection owns one pool for all its pages).
 
 #include "core/client/node_client.h"
+#include "core/fleet/shard_creation.h"
 #include "core/map/map_editor.h"
 #include "core/migration/migration_requests.h"
 #include "core/store/metadata_store.h"
@@ -26,19 +27,11 @@ class FleetAdmin {
 public:
     FleetAdmin(MetadataStore& store, NodeClientPool& nodes);
 
-    struct ShardSpec {
-        std::string id;
-        std::string node;
-        // Searchable fields; empty: the node's default (title, body, tags).
-        std::vector<std::string> fields;
-        std::uint64_t capacityDocs = 0;
-        std::uint64_t capacityBytes = 0;
-    };
-    // Creates the shard on its node, then adds it to the map (a map entry for a shard that does
-    // not exist would be allocated to); a shard the node already has is taken as created.
-    // Returns the map's revision. When the store refuses the map entry, the shard this call
-    // created on the node is dropped again; if it cannot be, the store's error says that it
-    // remains there and how to remove it.
+    using ShardSpec = NewShard;
+    // Creates the shard the one way (core/fleet/shard_creation.h): on its node, then in the map;
+    // a shard the node already has is taken as created. Returns the map's revision. When the
+    // store refuses the map entry, the shard this call created on the node is dropped again; if it
+    // cannot be, the store's error says that it remains there and how to remove it.
     Result<std::uint64_t> createShard(const ShardSpec& shard, const Actor& actor);
 
     struct Reassigned {
@@ -57,8 +50,6 @@ public:
     NodeClientPool& nodes() { return m_nodes; }
 
 private:
-    Error undoNodeShard(Error refused, NodeClient& node, const ShardSpec& shard);
-
     MetadataStore& m_store;
     NodeClientPool& m_nodes;
     MapEditor m_editor;

@@ -1,3 +1,5 @@
+// AccessPolicy's implementation: the policy file read section by section, every key known and every
+// number bounded, and the comparisons that say what a new policy loosens.
 #include "core/auth/access_policy.h"
 
 #include "core/util/json_input.h"
@@ -190,6 +192,101 @@ Status readPeople(const json& people, const std::string& source, std::map<std::s
     return {};
 }
 
+// "roles": { "alice": "admin", "uri:spiffe://ci": "operator" }: each identity named once.
+Status readRoles(const json& roles, const std::string& source, std::map<std::string, Role>& roleOf)
+{
+    if (!roles.is_object())
+        return policyError(source, "roles must map identities to role names");
+    for (const auto& [identity, value] : roles.items()) {
+        auto key = identityKey(identity, source, "roles");
+        if (!key)
+            return key.error();
+        auto role = readRole(value, source, "roles." + identity);
+        if (!role)
+            return role.error();
+        if (!roleOf.emplace(*key, *role).second)
+            return policyError(source, "roles: '" + identity + "' names " + *key + " a second time");
+    }
+    return {};
+}
+
+// "operator_limits": what an operator may move at once, and the window its changes are counted over.
+Status readOperatorLimits(const json& limits, const std::string& source, OperatorLimits& into)
+{
+    if (auto status = onlyKeys(limits, { "max_spaces", "max_bytes", "window_minutes" }, source, "operator_limits");
+        !status)
+        return status;
+    auto spaces = readCount(limits, "max_spaces", into.maxSpaces, source, "operator_limits", kMaxPolicySpaces);
+    auto bytes = readCount(limits, "max_bytes", into.maxBytes, source, "operator_limits", kMaxPolicyBytes);
+    auto window = readMinutes(limits, into.window, source, "operator_limits");
+    if (!spaces)
+        return spaces.error();
+    if (!bytes)
+        return bytes.error();
+    if (!window)
+        return window.error();
+    into = { *spaces, *bytes, *window };
+    return {};
+}
+
+// approval's thresholds: how much a change may move, and for how long a request waits.
+Status readApprovalSizes(const json& approval, const std::string& source, ApprovalThresholds& into)
+{
+    auto spaces = readCount(approval, "max_spaces", into.maxSpaces, source, "approval", kMaxPolicySpaces);
+    auto bytes = readCount(approval, "max_bytes", into.maxBytes, source, "approval", kMaxPolicyBytes);
+    auto hours = readCount(approval, "expire_hours", static_cast<std::uint64_t>(into.expireAfter.count()), source,
+        "approval", kMaxExpireHours, 1);
+    if (!spaces)
+        return spaces.error();
+    if (!bytes)
+        return bytes.error();
+    if (!hours)
+        return hours.error();
+    into.maxSpaces = *spaces;
+    into.maxBytes = *bytes;
+    into.expireAfter = std::chrono::hours(*hours);
+    return {};
+}
+
+// approval's window over which one identity's pending requests are counted, and how many it may have.
+Status readApprovalPending(const json& approval, const std::string& source, ApprovalThresholds& into)
+{
+    auto window = readMinutes(approval, into.window, source, "approval");
+    auto pending = readCount(
+        approval, "max_pending_per_identity", into.maxPendingPerIdentity, source, "approval", kMaxPolicySpaces);
+    if (!window)
+        return window.error();
+    if (!pending)
+        return pending.error();
+    into.window = *window;
+    into.maxPendingPerIdentity = *pending;
+    return {};
+}
+
+// "approval": what needs a second person's approval.
+Status readApproval(const json& approval, const std::string& source, ApprovalThresholds& into)
+{
+    if (auto status = onlyKeys(approval,
+            { "max_spaces", "max_bytes", "retire_node", "raise_limits", "expire_hours", "window_minutes",
+                "max_pending_per_identity" },
+            source, "approval");
+        !status)
+        return status;
+    if (auto status = readApprovalSizes(approval, source, into); !status)
+        return status;
+    if (auto status = readApprovalPending(approval, source, into); !status)
+        return status;
+    for (const auto& [key, target] :
+        { std::pair { "retire_node", &into.retireNode }, { "raise_limits", &into.raiseLimits } }) {
+        if (const auto flag = approval.find(key); flag != approval.end()) {
+            if (!flag->is_boolean())
+                return policyError(source, std::string("approval.") + key + " must be true or false");
+            *target = flag->get<bool>();
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::string& source)
@@ -207,18 +304,8 @@ Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::str
         return policyError(source, "\"version\": 1 is the only version this shardmapd reads");
     AccessPolicy policy;
     if (const auto roles = doc.find("roles"); roles != doc.end()) {
-        if (!roles->is_object())
-            return policyError(source, "roles must map identities to role names");
-        for (const auto& [identity, value] : roles->items()) {
-            auto key = identityKey(identity, source, "roles");
-            if (!key)
-                return key.error();
-            auto role = readRole(value, source, "roles." + identity);
-            if (!role)
-                return role.error();
-            if (!policy.roles.emplace(*key, *role).second)
-                return policyError(source, "roles: '" + identity + "' names " + *key + " a second time");
-        }
+        if (auto status = readRoles(*roles, source, policy.roles); !status)
+            return status.error();
     }
     if (const auto people = doc.find("people"); people != doc.end()) {
         if (auto status = readPeople(*people, source, policy.people); !status)
@@ -231,60 +318,12 @@ Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::str
         policy.defaultRole = *role;
     }
     if (const auto limits = doc.find("operator_limits"); limits != doc.end()) {
-        if (auto status = onlyKeys(*limits, { "max_spaces", "max_bytes", "window_minutes" }, source, "operator_limits");
-            !status)
+        if (auto status = readOperatorLimits(*limits, source, policy.operatorLimits); !status)
             return status.error();
-        auto spaces = readCount(
-            *limits, "max_spaces", policy.operatorLimits.maxSpaces, source, "operator_limits", kMaxPolicySpaces);
-        auto bytes = readCount(
-            *limits, "max_bytes", policy.operatorLimits.maxBytes, source, "operator_limits", kMaxPolicyBytes);
-        auto window = readMinutes(*limits, policy.operatorLimits.window, source, "operator_limits");
-        if (!spaces)
-            return spaces.error();
-        if (!bytes)
-            return bytes.error();
-        if (!window)
-            return window.error();
-        policy.operatorLimits = { *spaces, *bytes, *window };
     }
     if (const auto approval = doc.find("approval"); approval != doc.end()) {
-        if (auto status = onlyKeys(*approval,
-                { "max_spaces", "max_bytes", "retire_node", "raise_limits", "expire_hours", "window_minutes",
-                    "max_pending_per_identity" },
-                source, "approval");
-            !status)
+        if (auto status = readApproval(*approval, source, policy.approval); !status)
             return status.error();
-        auto spaces
-            = readCount(*approval, "max_spaces", policy.approval.maxSpaces, source, "approval", kMaxPolicySpaces);
-        auto bytes = readCount(*approval, "max_bytes", policy.approval.maxBytes, source, "approval", kMaxPolicyBytes);
-        auto hours = readCount(*approval, "expire_hours",
-            static_cast<std::uint64_t>(policy.approval.expireAfter.count()), source, "approval", kMaxExpireHours, 1);
-        if (!spaces)
-            return spaces.error();
-        if (!bytes)
-            return bytes.error();
-        if (!hours)
-            return hours.error();
-        policy.approval.maxSpaces = *spaces;
-        policy.approval.maxBytes = *bytes;
-        policy.approval.expireAfter = std::chrono::hours(*hours);
-        auto window = readMinutes(*approval, policy.approval.window, source, "approval");
-        auto pending = readCount(*approval, "max_pending_per_identity", policy.approval.maxPendingPerIdentity, source,
-            "approval", kMaxPolicySpaces);
-        if (!window)
-            return window.error();
-        if (!pending)
-            return pending.error();
-        policy.approval.window = *window;
-        policy.approval.maxPendingPerIdentity = *pending;
-        for (const auto& [key, target] : { std::pair { "retire_node", &policy.approval.retireNode },
-                 { "raise_limits", &policy.approval.raiseLimits } }) {
-            if (const auto flag = approval->find(key); flag != approval->end()) {
-                if (!flag->is_boolean())
-                    return policyError(source, std::string("approval.") + key + " must be true or false");
-                *target = flag->get<bool>();
-            }
-        }
     }
     return policy;
 }

@@ -1,3 +1,5 @@
+// Bearer tokens' implementation: the token file's lines parsed, a presented token's hash compared with
+// every line in constant time, and new tokens of 32 random bytes (OpenSSL's RAND_bytes).
 #include "core/auth/bearer_tokens.h"
 
 #include <cctype>

@@ -1,3 +1,5 @@
+// Peer identities' implementation: the written forms parsed and printed, and a certificate's identity
+// read from gRPC's auth context (URI SAN, then DNS SAN, then CN).
 #include "core/auth/peer_identity.h"
 
 #include <cctype>

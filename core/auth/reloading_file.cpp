@@ -1,3 +1,5 @@
+// ReloadingFile's implementation, instantiated for the two files shardmapd re-reads: the access
+// policy and the bearer tokens.
 #include "core/auth/reloading_file.h"
 
 #include "core/auth/access_policy.h"

@@ -1,5 +1,8 @@
 #pragma once
 
+// A file read again when it changes: the access policy and the bearer tokens, which shardmapd takes
+// up without a restart.
+
 #include "core/util/log.h"
 #include "core/util/result.h"
 

@@ -1,3 +1,5 @@
+// The stored policy's implementation: access/policy read, checked against the audit's newest record
+// of it, and written conditionally on the revision it was read at.
 #include "core/auth/stored_access_policy.h"
 
 #include <mutex>

@@ -1,3 +1,5 @@
+// The alert rules' implementation: store, executor, node, shard and migration rules, each migration
+// followed across evaluations so that a stall or a growing ETA is seen.
 #include "core/fleet/alerts.h"
 
 #include "core/util/units.h"
@@ -305,6 +307,99 @@ std::vector<Alert> AlertEvaluator::evaluate(const FleetObservation& observation)
     return out;
 }
 
+namespace {
+
+// A migration that failed within the lookback: a warning that says why.
+std::optional<Alert> recentFailureAlert(const std::string& id, const MigrationRecord& migration,
+    const MigrationHistory* history, std::int64_t now, const AlertThresholds& thresholds)
+{
+    const std::int64_t ended = migration.finishedUnixMs ? migration.finishedUnixMs : migration.updatedUnixMs;
+    if (thresholds.failedLookbackSeconds <= 0 || now - ended > thresholds.failedLookbackSeconds * 1000)
+        return std::nullopt;
+    return alert(AlertKind::MigrationFailed, AlertSeverity::Warning, id,
+        describeMove(migration, history) + " failed"
+            + (migration.error.empty() ? std::string() : ": " + migration.error),
+        static_cast<double>(now - ended) / 1000, static_cast<double>(thresholds.failedLookbackSeconds),
+        migration.error);
+}
+
+// A migration that should progress and has not for the stall threshold (a cleanup only once its
+// rollback window is over).
+std::optional<Alert> stalledAlert(const std::string& id, const MigrationRecord& migration,
+    const MigrationHistory* history, std::int64_t seenChangedUnixMs, const MapSnapshot& map, std::int64_t now,
+    const AlertThresholds& thresholds)
+{
+    std::int64_t last = lastProgressUnixMs(migration, history, seenChangedUnixMs);
+    if (migration.phase == MigrationPhase::Cleanup) {
+        // Cleanup waits out the rollback window first: no progress is expected until then.
+        const std::int64_t windowEnds
+            = migration.cutoverUnixMs + static_cast<std::int64_t>(map.settings.value.rollbackWindowSeconds) * 1000;
+        last = std::max(last, windowEnds);
+    }
+    const double idleSeconds = static_cast<double>(now - last) / 1000;
+    if (thresholds.migrationStallSeconds <= 0 || idleSeconds < static_cast<double>(thresholds.migrationStallSeconds))
+        return std::nullopt;
+    return alert(AlertKind::MigrationStalled, AlertSeverity::Warning, id,
+        describeMove(migration, history) + " made no progress in " + migrationPhaseName(migration.phase) + " for "
+            + span(idleSeconds) + " (stalled after " + span(static_cast<double>(thresholds.migrationStallSeconds)) + ")"
+            + (migration.error.empty() ? std::string() : "; last error: " + migration.error),
+        idleSeconds, static_cast<double>(thresholds.migrationStallSeconds), migration.error);
+}
+
+// A backfill whose expected time left grew over the last window by more than the thresholds allow.
+std::optional<Alert> etaGrowthAlert(const std::string& id, const MigrationRecord& migration,
+    const MigrationHistory* history, const std::vector<ProgressSample>& seenSamples, std::int64_t now,
+    const AlertThresholds& thresholds)
+{
+    if (migration.phase != MigrationPhase::Backfill || migration.progress.docsTotal == 0)
+        return std::nullopt;
+    // The history's samples where the caller read it, else what this evaluator saw.
+    const std::vector<ProgressSample>& samples = history && !history->samples.empty() ? history->samples : seenSamples;
+    const std::int64_t window = thresholds.etaWindowSeconds * 1000;
+    const std::int64_t newest = samples.empty() ? now : std::min(now, samples.back().unixMs);
+    const auto etaNow = etaSecondsAt(samples, migration.progress.docsTotal, newest, window);
+    const auto etaThen = etaSecondsAt(samples, migration.progress.docsTotal, newest - window, window);
+    if (!etaNow || !etaThen)
+        return std::nullopt;
+    const double growth = *etaNow - *etaThen;
+    if (growth < static_cast<double>(thresholds.etaGrowthMinSeconds)
+        || *etaNow <= *etaThen * (1 + thresholds.etaGrowthPercent / 100))
+        return std::nullopt;
+    return alert(AlertKind::EtaGrowing, AlertSeverity::Warning, id,
+        describeMove(migration, history) + ": expected time left grew from " + span(*etaThen) + " to " + span(*etaNow)
+            + " in " + span(static_cast<double>(thresholds.etaWindowSeconds)),
+        *etaNow, *etaThen);
+}
+
+} // namespace
+
+// What this evaluator saw of an open migration: a change of phase, copied documents or repairs is
+// progress; a backfill's copied documents are sampled for its ETA.
+const AlertEvaluator::Track& AlertEvaluator::follow(
+    const std::string& id, const MigrationRecord& migration, std::int64_t now)
+{
+    auto [track, inserted] = m_tracks.try_emplace(id);
+    Track& seen = track->second;
+    if (inserted || seen.phase != migration.phase || seen.docsDone != migration.progress.docsDone
+        || seen.repairs != migration.repairs) {
+        seen.changedUnixMs = inserted ? std::max(migration.updatedUnixMs, migration.startedUnixMs) : now;
+        seen.phase = migration.phase;
+        seen.docsDone = migration.progress.docsDone;
+        seen.repairs = migration.repairs;
+    }
+    if (migration.phase == MigrationPhase::Backfill
+        && (seen.samples.empty() || seen.samples.back().docsDone != migration.progress.docsDone)) {
+        seen.samples.push_back({ now, migration.progress.docsDone, migration.progress.bytesDone });
+    }
+    if (migration.phase != MigrationPhase::Backfill)
+        seen.samples.clear();
+    // Keep two windows of samples (and one before them).
+    const std::int64_t keepFrom = now - 2 * m_thresholds.etaWindowSeconds * 1000;
+    while (seen.samples.size() > 2 && seen.samples[1].unixMs <= keepFrom)
+        seen.samples.erase(seen.samples.begin());
+    return seen;
+}
+
 void AlertEvaluator::evaluateMigrations(const FleetObservation& observation, std::vector<Alert>& out)
 {
     if (!observation.map)
@@ -316,79 +411,23 @@ void AlertEvaluator::evaluateMigrations(const FleetObservation& observation, std
         const auto found = observation.histories.find(id);
         const MigrationHistory* history = found == observation.histories.end() ? nullptr : found->second;
         if (migration.phase == MigrationPhase::Failed) {
-            const std::int64_t ended = migration.finishedUnixMs ? migration.finishedUnixMs : migration.updatedUnixMs;
-            if (m_thresholds.failedLookbackSeconds > 0 && now - ended <= m_thresholds.failedLookbackSeconds * 1000) {
-                out.push_back(alert(AlertKind::MigrationFailed, AlertSeverity::Warning, id,
-                    describeMove(migration, history) + " failed"
-                        + (migration.error.empty() ? std::string() : ": " + migration.error),
-                    static_cast<double>(now - ended) / 1000, static_cast<double>(m_thresholds.failedLookbackSeconds),
-                    migration.error));
-            }
+            if (auto failed = recentFailureAlert(id, migration, history, now, m_thresholds))
+                out.push_back(std::move(*failed));
             continue;
         }
         if (!migration.active())
             continue;
         open.insert(id);
-        // What this evaluator saw of it: a change of phase, copied documents or repairs is progress.
-        auto [track, inserted] = m_tracks.try_emplace(id);
-        Track& seen = track->second;
-        if (inserted || seen.phase != migration.phase || seen.docsDone != migration.progress.docsDone
-            || seen.repairs != migration.repairs) {
-            seen.changedUnixMs = inserted ? std::max(migration.updatedUnixMs, migration.startedUnixMs) : now;
-            seen.phase = migration.phase;
-            seen.docsDone = migration.progress.docsDone;
-            seen.repairs = migration.repairs;
-        }
-        if (migration.phase == MigrationPhase::Backfill
-            && (seen.samples.empty() || seen.samples.back().docsDone != migration.progress.docsDone)) {
-            seen.samples.push_back({ now, migration.progress.docsDone, migration.progress.bytesDone });
-        }
-        if (migration.phase != MigrationPhase::Backfill)
-            seen.samples.clear();
-        // Keep two windows of samples (and one before them).
-        const std::int64_t keepFrom = now - 2 * m_thresholds.etaWindowSeconds * 1000;
-        while (seen.samples.size() > 2 && seen.samples[1].unixMs <= keepFrom)
-            seen.samples.erase(seen.samples.begin());
-
+        const Track& seen = follow(id, migration, now);
         if (migration.paused || !progressing(migration.phase))
             continue;
-        std::int64_t last = lastProgressUnixMs(migration, history, seen.changedUnixMs);
-        if (migration.phase == MigrationPhase::Cleanup) {
-            // Cleanup waits out the rollback window first: no progress is expected until then.
-            const std::int64_t windowEnds = migration.cutoverUnixMs
-                + static_cast<std::int64_t>(observation.map->settings.value.rollbackWindowSeconds) * 1000;
-            last = std::max(last, windowEnds);
-        }
-        const double idleSeconds = static_cast<double>(now - last) / 1000;
-        if (m_thresholds.migrationStallSeconds > 0
-            && idleSeconds >= static_cast<double>(m_thresholds.migrationStallSeconds)) {
-            out.push_back(alert(AlertKind::MigrationStalled, AlertSeverity::Warning, id,
-                describeMove(migration, history) + " made no progress in " + migrationPhaseName(migration.phase)
-                    + " for " + span(idleSeconds) + " (stalled after "
-                    + span(static_cast<double>(m_thresholds.migrationStallSeconds)) + ")"
-                    + (migration.error.empty() ? std::string() : "; last error: " + migration.error),
-                idleSeconds, static_cast<double>(m_thresholds.migrationStallSeconds), migration.error));
+        if (auto stalled
+            = stalledAlert(id, migration, history, seen.changedUnixMs, *observation.map, now, m_thresholds)) {
+            out.push_back(std::move(*stalled));
             continue;
         }
-        if (migration.phase != MigrationPhase::Backfill || migration.progress.docsTotal == 0)
-            continue;
-        // The history's samples where the caller read it, else what this evaluator saw.
-        const std::vector<ProgressSample>& samples
-            = history && !history->samples.empty() ? history->samples : seen.samples;
-        const std::int64_t window = m_thresholds.etaWindowSeconds * 1000;
-        const std::int64_t newest = samples.empty() ? now : std::min(now, samples.back().unixMs);
-        const auto etaNow = etaSecondsAt(samples, migration.progress.docsTotal, newest, window);
-        const auto etaThen = etaSecondsAt(samples, migration.progress.docsTotal, newest - window, window);
-        if (!etaNow || !etaThen)
-            continue;
-        const double growth = *etaNow - *etaThen;
-        if (growth >= static_cast<double>(m_thresholds.etaGrowthMinSeconds)
-            && *etaNow > *etaThen * (1 + m_thresholds.etaGrowthPercent / 100)) {
-            out.push_back(alert(AlertKind::EtaGrowing, AlertSeverity::Warning, id,
-                describeMove(migration, history) + ": expected time left grew from " + span(*etaThen) + " to "
-                    + span(*etaNow) + " in " + span(static_cast<double>(m_thresholds.etaWindowSeconds)),
-                *etaNow, *etaThen));
-        }
+        if (auto growing = etaGrowthAlert(id, migration, history, seen.samples, now, m_thresholds))
+            out.push_back(std::move(*growing));
     }
     for (auto track = m_tracks.begin(); track != m_tracks.end();) {
         track = open.contains(track->first) ? std::next(track) : m_tracks.erase(track);

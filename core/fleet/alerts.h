@@ -141,6 +141,7 @@ private:
     };
 
     void evaluateMigrations(const FleetObservation& observation, std::vector<Alert>& out);
+    const Track& follow(const std::string& id, const MigrationRecord& migration, std::int64_t now);
 
     AlertThresholds m_thresholds;
     std::map<std::string, Track> m_tracks;

@@ -1,3 +1,5 @@
+// The fleet probe's implementation: the store read once, then every node that is not retired asked
+// in parallel for its metrics and history.
 #include "core/fleet/fleet_probe.h"
 
 #include "core/store/lease_names.h"

@@ -1,3 +1,5 @@
+// Fleet health's implementation: a node's vitals against the thresholds (CPU and memory averaged over
+// the window), and a shard's state and whether its node reports it healthy.
 #include "core/fleet/health.h"
 
 #include <algorithm>

@@ -1,5 +1,8 @@
 #pragma once
 
+// The health of nodes and shards: thresholds, the levels they reach and why; the console colours its
+// rows by it and the alerts build on it.
+
 #include "core/client/node_client.h"
 #include "core/map/map_types.h"
 

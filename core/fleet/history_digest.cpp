@@ -1,3 +1,5 @@
+// The history digest's implementation: one pass over the samples, keeping each bucket's last sample
+// and each shard's oldest bytes.
 #include "core/fleet/history_digest.h"
 
 #include <algorithm>

@@ -1,5 +1,8 @@
 #pragma once
 
+// A node's metrics history reduced to what the fleet overview draws: writes, searches and disk per
+// bucket, and each shard's growth over the window.
+
 #include "core/client/node_client.h"
 
 #include <cstdint>

@@ -2,6 +2,7 @@
 // the rebalance planner (core/plan/planner) on one snapshot and queued like any plan: checked
 // against the map, preflighted move by move, committed with all its migrations (in chunks when
 // the store takes fewer mutations per commit than the plan needs).
+#include "core/fleet/shard_creation.h"
 #include "core/map/space_placement.h"
 #include "core/migration/fleet_facts.h"
 #include "core/migration/migration_requests.h"
@@ -155,29 +156,21 @@ MapSnapshot withNewShard(const MapSnapshot& map, const ShardRecord& shard)
     return copy;
 }
 
-// The node first, as `shard create` does: a map entry for a shard that does not exist would be
-// written to. Its fields are those of the shard the spaces come from.
-Status createShardOnNode(
-    const MapSnapshot& map, NodeClientPool& nodes, const std::string& fromShard, const ShardRecord& shard)
+// The fields of the shard the spaces come from, as its node reports them; empty (the node's
+// default) when it cannot say.
+std::vector<std::string> sourceFields(const MapSnapshot& map, NodeClientPool& nodes, const std::string& fromShard)
 {
-    std::vector<std::string> fields { "title", "body", "tags" };
     const ShardRecord* source = map.shard(fromShard);
     const NodeRecord* sourceNode = source ? map.node(source->node) : nullptr;
     auto sourceClient = sourceNode ? nodes.get(sourceNode->address) : Result<std::shared_ptr<NodeClient>>(nullptr);
     auto shards = sourceClient && *sourceClient ? (*sourceClient)->listShards()
                                                 : Result<std::vector<ShardSummary>>(std::vector<ShardSummary> {});
+    std::vector<std::string> fields;
     for (const auto& summary : shards ? *shards : std::vector<ShardSummary> {}) {
         if (summary.id == fromShard && !summary.fields.empty())
             fields = summary.fields;
     }
-    auto client = nodes.get(map.node(shard.node)->address);
-    if (!client)
-        return client.error();
-    auto created = (*client)->createShard(shard.id, fields);
-    if (!created && created.error().code != ErrorCode::AlreadyExists)
-        return makeError(created.error().code,
-            "cannot create shard " + shard.id + " on node " + shard.node + ": " + created.error().message);
-    return {};
+    return fields;
 }
 
 // The migration record and the marked space of one move of the operation.
@@ -321,7 +314,9 @@ Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft dra
     return operation;
 }
 
-Status createPlannedShards(const MapSnapshot& map, NodeClientPool& nodes, const Plan& plan)
+// The plan's new shards on their nodes (core/fleet/shard_creation.h: the map lists them with the
+// operation's commit), each with the fields of the shard its spaces come from.
+Status createPlannedShards(const MapSnapshot& map, NodeClientPool& nodes, ShardCreation& creation, const Plan& plan)
 {
     for (const ShardRecord& shard : plan.newShards) {
         if (auto status = checkNewShard(map, shard.id, shard.node); !status)
@@ -333,7 +328,8 @@ Status createPlannedShards(const MapSnapshot& map, NodeClientPool& nodes, const 
             if (from.empty() && move.to == shard.id)
                 from = move.from;
         }
-        if (auto status = createShardOnNode(map, nodes, from, shard); !status)
+        const NewShard made { shard.id, shard.node, sourceFields(map, nodes, from) };
+        if (auto status = creation.onNode(map, made); !status)
             return status;
     }
     return {};
@@ -470,12 +466,13 @@ Result<OperationRecord> MigrationRequests::applyPlan(const Plan& plan, const Act
     }
     if (auto status = preflightMoves(target, facts, moves, created); !status)
         return status.error();
-    if (auto status = createPlannedShards(*map, m_nodes, plan); !status)
-        return status.error();
+    ShardCreation creation(m_nodes);
+    if (auto status = createPlannedShards(*map, m_nodes, creation, plan); !status)
+        return creation.takeBack(status.error(), m_store);
     auto measured = measureShards(*map, facts, moves, created);
     OperationDraft draft { *kind, plan.subject, plan.into, std::move(moves), std::move(*changes),
         *kind == OperationKind::Isolate ? plan.into : std::string(), std::move(measured) };
-    return commitOperation(m_store, std::move(draft), actor);
+    return creation.inMap(m_store, [&] { return commitOperation(m_store, std::move(draft), actor); });
 }
 
 namespace {

@@ -2,8 +2,7 @@
 // off the UI thread, and every child ended on stop.
 #include "widgets/demo/demo_fleet.h"
 
-#include "core/client/node_client.h"
-#include "core/map/map_editor.h"
+#include "core/admin/fleet_admin.h"
 #include "core/store/metadata_store.h"
 #include "widgets/bridge/background.h"
 
@@ -33,27 +32,22 @@ struct NodePlan {
     std::vector<std::string> shards;
 };
 
-// Registers the nodes and creates their shards (on the node first, then in the map, as
-// shardmapctl does). Runs on a pool thread; returns an error text, empty on success.
+// Registers the nodes and creates their shards the one way (FleetAdmin::createShard: on the node
+// first, then in the map). Runs on a pool thread; returns an error text, empty on success.
 std::string registerInStore(const std::string& storeUri, const std::vector<NodePlan>& plans)
 {
     auto store = core::openStore(storeUri, true);
     if (!store)
         return store.error().describe();
-    core::MapEditor editor(**store);
+    core::NodeClientPool nodes;
+    core::FleetAdmin admin(**store, nodes);
     const core::Actor actor { "demo", "shardmap --demo" };
-    const std::vector<std::string> fields { "title", "body", "tags" };
     for (const auto& plan : plans) {
-        if (auto added = editor.addNode({ plan.id, plan.address, { { "zone", plan.zone } } }, actor); !added)
+        if (auto added = admin.map().addNode({ plan.id, plan.address, { { "zone", plan.zone } } }, actor); !added)
             return "node " + plan.id + ": " + added.error().describe();
-        auto client = core::GrpcNodeClient::connect(plan.address, {});
-        if (!client)
-            return "node " + plan.id + ": " + client.error().describe();
         for (const auto& shard : plan.shards) {
-            if (auto created = (*client)->createShard(shard, fields); !created)
+            if (auto created = admin.createShard({ shard, plan.id }, actor); !created)
                 return "shard " + shard + " on " + plan.id + ": " + created.error().describe();
-            if (auto added = editor.addShard({ shard, plan.id, core::ShardState::Active, 0, 0 }, actor); !added)
-                return "shard " + shard + ": " + added.error().describe();
         }
     }
     return {};

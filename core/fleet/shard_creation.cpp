@@ -1,0 +1,77 @@
+// ShardCreation's implementation: the node's AlreadyExists is a shard made before (kept), the
+// admin.create_shard.drop failpoint stands in for a node that stops answering before the take-back.
+#include "core/fleet/shard_creation.h"
+
+#include "core/util/failpoint.h"
+
+namespace shardmap::core {
+
+namespace {
+
+Error leftOnNode(Error refused, const NewShard& shard, const std::string& why)
+{
+    refused.message += "; shard " + shard.id + " remains on node " + shard.node + " (" + why + "): create it on "
+        + shard.node + " again once the store accepts the change (the node's shard is taken as created), or stop "
+        + "the node and delete shards/" + shard.id + ".db from its data directory";
+    refused.details["shard_left_on_node"] = shard.node;
+    return refused;
+}
+
+} // namespace
+
+ShardRecord newShardRecord(const NewShard& shard)
+{
+    return { shard.id, shard.node, ShardState::Active, shard.capacityDocs, shard.capacityBytes };
+}
+
+ShardCreation::ShardCreation(NodeClientPool& nodes)
+    : m_nodes(nodes)
+{
+}
+
+Status ShardCreation::onNode(const MapSnapshot& map, const NewShard& shard)
+{
+    const NodeRecord* node = map.node(shard.node);
+    if (!node)
+        return makeError(ErrorCode::NotFound, "no node " + shard.node + " in the shard map");
+    if (map.shard(shard.id))
+        return makeError(ErrorCode::AlreadyExists, "shard " + shard.id + " already exists");
+    auto client = m_nodes.get(node->address);
+    if (!client)
+        return client.error();
+    auto created = (*client)->createShard(shard.id, shard.fields);
+    if (created) {
+        m_made.push_back({ shard, *client });
+        return {};
+    }
+    if (created.error().code == ErrorCode::AlreadyExists)
+        return {};
+    return makeError(created.error().code,
+        "cannot create shard " + shard.id + " on node " + shard.node + ": " + created.error().message);
+}
+
+Error ShardCreation::takeBack(Error refused, MetadataStore& store)
+{
+    if (m_made.empty())
+        return refused;
+    auto raw = store.snapshot();
+    auto map = raw ? MapSnapshot::decode(*raw) : Result<MapSnapshot>(raw.error());
+    for (const Made& made : m_made) {
+        if (!map) {
+            refused
+                = leftOnNode(std::move(refused), made.shard, "the map could not be read: " + map.error().describe());
+            continue;
+        }
+        if (const ShardRecord* listed = map->shard(made.shard.id); listed && listed->node == made.shard.node)
+            continue;
+        Status dropped = failpoint("admin.create_shard.drop");
+        if (dropped)
+            dropped = made.node->dropShard(made.shard.id);
+        if (!dropped)
+            refused = leftOnNode(std::move(refused), made.shard, "dropping it failed: " + dropped.error().describe());
+    }
+    m_made.clear();
+    return refused;
+}
+
+} // namespace shardmap::core
