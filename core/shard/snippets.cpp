@@ -11,8 +11,8 @@ namespace shardmap::core {
 
 namespace {
 
-Status collectPhrases(const QueryNode& node, const std::string& field, Fts5Tokens& tokenizer,
-    std::vector<SnippetPhrase>& phrases)
+Status collectPhrases(
+    const QueryNode& node, const std::string& field, Fts5Tokens& tokenizer, std::vector<SnippetPhrase>& phrases)
 {
     switch (node.kind) {
     case QueryNodeKind::Term: {
@@ -65,8 +65,8 @@ bool standsAt(const std::vector<TokenSpan>& spans, std::size_t at, const Snippet
     return true;
 }
 
-std::vector<PhraseHit> findHits(const std::vector<TokenSpan>& spans, std::string_view field,
-    const std::vector<SnippetPhrase>& phrases)
+std::vector<PhraseHit> findHits(
+    const std::vector<TokenSpan>& spans, std::string_view field, const std::vector<SnippetPhrase>& phrases)
 {
     std::vector<PhraseHit> hits;
     for (std::size_t at = 0; at < spans.size(); ++at)
@@ -118,8 +118,8 @@ std::vector<std::size_t> sentenceStarts(std::string_view text, const std::vector
 // starting there scores its phrases and is then centred on its hits; the window starting at the
 // hit's sentence scores the same plus a bonus (120 at the text's start, 100 elsewhere), so a
 // snippet begins with its sentence when that costs no match. The first best score wins.
-std::size_t bestWindowStart(std::string_view text, const std::vector<TokenSpan>& spans,
-    const std::vector<PhraseHit>& hits, std::size_t width)
+std::size_t bestWindowStart(
+    std::string_view text, const std::vector<TokenSpan>& spans, const std::vector<PhraseHit>& hits, std::size_t width)
 {
     const std::size_t tokens = spans.size();
     const auto sentences = tokens > width ? sentenceStarts(text, spans) : std::vector<std::size_t> {};
@@ -155,8 +155,8 @@ Result<std::vector<SnippetPhrase>> snippetPhrases(const QueryNode& query, Fts5To
     return phrases;
 }
 
-Result<Snippet> makeSnippet(std::string_view text, std::string_view field,
-    const std::vector<SnippetPhrase>& phrases, Fts5Tokens& tokenizer, int maxTokens)
+Result<Snippet> makeSnippet(std::string_view text, std::string_view field, const std::vector<SnippetPhrase>& phrases,
+    Fts5Tokens& tokenizer, int maxTokens)
 {
     std::vector<TokenSpan> spans;
     auto tokenized = tokenizer.tokenize(text, [&](std::string_view token, std::size_t start, std::size_t end) {

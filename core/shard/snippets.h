@@ -39,7 +39,7 @@ struct Snippet {
 
 // The snippet of one field's text: at most `maxTokens` tokens around the matches, '…' where the
 // text was cut; the text's first tokens when nothing matches.
-Result<Snippet> makeSnippet(std::string_view text, std::string_view field,
-    const std::vector<SnippetPhrase>& phrases, Fts5Tokens& tokenizer, int maxTokens = kSnippetTokens);
+Result<Snippet> makeSnippet(std::string_view text, std::string_view field, const std::vector<SnippetPhrase>& phrases,
+    Fts5Tokens& tokenizer, int maxTokens = kSnippetTokens);
 
 } // namespace shardmap::core

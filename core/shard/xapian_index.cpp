@@ -6,12 +6,12 @@
 #include "core/shard/fts5_tokens.h"
 
 #include <algorithm>
-#include <cmath>
-#include <filesystem>
-#include <limits>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
+#include <limits>
 #include <mutex>
 #include <unistd.h>
 #include <xapian.h>
@@ -128,8 +128,7 @@ Xapian::Query QueryBuilder::expandedPrefix(const std::string& stem, std::uint32_
 
 // One word of a query in `column`, or in every field as one term when there is none (a plain OR
 // inside a phrase: Xapian's phrases take no synonyms).
-Xapian::Query QueryBuilder::wordQuery(
-    const std::string& word, std::optional<std::size_t> column, bool positional) const
+Xapian::Query QueryBuilder::wordQuery(const std::string& word, std::optional<std::size_t> column, bool positional) const
 {
     if (column)
         return Xapian::Query(prefixes[*column] + word);
@@ -259,15 +258,37 @@ Result<std::vector<IndexedHit>> runSearch(QueryBuilder builder, const std::strin
 
 } // namespace
 
-struct XapianIndex::Impl {
+// What the writer and a reader of one index both hold: where it is, the shard's fields and
+// their term prefixes, the options, and a tokenizer of their own.
+struct XapianIndexCommon {
     std::string path;
     std::vector<std::string> fields;
-    XapianIndexOptions options;
     // Column i's term prefix: the schema fields by name, then the other fields.
     std::vector<std::string> prefixes;
+    XapianIndexOptions options;
+    std::unique_ptr<Fts5Tokens> tokens;
+
+    Status setUp(const std::string& at, std::vector<std::string> schemaFields, XapianIndexOptions indexOptions)
+    {
+        path = at;
+        fields = std::move(schemaFields);
+        options = std::move(indexOptions);
+        for (const std::string& field : fields)
+            prefixes.push_back("X:" + field + ":");
+        prefixes.push_back("O:");
+        auto opened = Fts5Tokens::open();
+        if (!opened)
+            return opened.error();
+        tokens = std::move(*opened);
+        return {};
+    }
+
+    QueryBuilder builder(const Xapian::Database& db) const { return { db, fields, prefixes, options, *tokens }; }
+};
+
+struct XapianIndex::Impl : XapianIndexCommon {
     mutable std::mutex mutex;
     Xapian::WritableDatabase db;
-    std::unique_ptr<Fts5Tokens> tokens;
     std::uint64_t pending = 0;
     std::uint64_t committed = 0;
 
@@ -292,7 +313,6 @@ struct XapianIndex::Impl {
         }
     }
     bool inTransaction = false;
-
 };
 
 XapianIndex::XapianIndex(std::unique_ptr<Impl> impl)
@@ -318,19 +338,12 @@ Result<std::unique_ptr<XapianIndex>> XapianIndex::open(
     const std::string& path, std::vector<std::string> fields, XapianIndexOptions options)
 {
     auto impl = std::make_unique<Impl>();
-    impl->path = path;
-    impl->fields = std::move(fields);
-    impl->options = std::move(options);
-    for (const std::string& field : impl->fields)
-        impl->prefixes.push_back("X:" + field + ":");
-    impl->prefixes.push_back("O:");
-    auto tokens = Fts5Tokens::open();
-    if (!tokens)
-        return tokens.error();
-    impl->tokens = std::move(*tokens);
+    if (auto status = impl->setUp(path, std::move(fields), std::move(options)); !status)
+        return status.error();
     try {
         impl->db = Xapian::WritableDatabase(path,
-            Xapian::DB_CREATE_OR_OPEN | Xapian::DB_BACKEND_GLASS | (impl->options.syncOnCommit ? 0 : Xapian::DB_NO_SYNC));
+            Xapian::DB_CREATE_OR_OPEN | Xapian::DB_BACKEND_GLASS
+                | (impl->options.syncOnCommit ? 0 : Xapian::DB_NO_SYNC));
         const std::string seq = impl->db.get_metadata(kSeqKey);
         impl->committed = seq.empty() ? 0 : std::stoull(seq);
     } catch (const Xapian::Error& error) {
@@ -432,7 +445,8 @@ Status XapianIndex::syncFiles()
     for (const std::string& file : files) {
         const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0)
-            return makeError(ErrorCode::Internal, "the Xapian index: cannot open " + file + ": " + std::strerror(errno));
+            return makeError(
+                ErrorCode::Internal, "the Xapian index: cannot open " + file + ": " + std::strerror(errno));
         const int synced = ::fsync(fd);
         const int saved = errno;
         ::close(fd);
@@ -459,8 +473,7 @@ Result<std::vector<IndexedHit>> XapianIndex::search(
     const std::vector<std::string>& spaces, const QueryNode& query, std::uint32_t offset, std::uint32_t limit)
 {
     std::lock_guard lock(m_impl->mutex);
-    const QueryBuilder builder { m_impl->db, m_impl->fields, m_impl->prefixes, m_impl->options, *m_impl->tokens };
-    return runSearch(builder, m_impl->path, spaces, query, offset, limit);
+    return runSearch(m_impl->builder(m_impl->db), m_impl->path, spaces, query, offset, limit);
 }
 
 Result<std::vector<std::int64_t>> XapianIndex::rowids() const
@@ -498,13 +511,8 @@ const std::string& XapianIndex::path() const
     return m_impl->path;
 }
 
-struct XapianSearcher::Impl {
-    std::string path;
-    std::vector<std::string> fields;
-    std::vector<std::string> prefixes;
-    XapianIndexOptions options;
+struct XapianSearcher::Impl : XapianIndexCommon {
     Xapian::Database db;
-    std::unique_ptr<Fts5Tokens> tokens;
 };
 
 XapianSearcher::XapianSearcher(std::unique_ptr<Impl> impl)
@@ -518,16 +526,8 @@ Result<std::unique_ptr<XapianSearcher>> XapianSearcher::open(
     const std::string& path, std::vector<std::string> fields, XapianIndexOptions options)
 {
     auto impl = std::make_unique<Impl>();
-    impl->path = path;
-    impl->fields = std::move(fields);
-    impl->options = std::move(options);
-    for (const std::string& field : impl->fields)
-        impl->prefixes.push_back("X:" + field + ":");
-    impl->prefixes.push_back("O:");
-    auto tokens = Fts5Tokens::open();
-    if (!tokens)
-        return tokens.error();
-    impl->tokens = std::move(*tokens);
+    if (auto status = impl->setUp(path, std::move(fields), std::move(options)); !status)
+        return status.error();
     try {
         impl->db = Xapian::Database(path, Xapian::DB_BACKEND_GLASS);
     } catch (const Xapian::Error& error) {
@@ -544,8 +544,7 @@ Result<std::vector<IndexedHit>> XapianSearcher::search(
     for (int attempt = 0;; ++attempt) {
         try {
             m_impl->db.reopen();
-            const QueryBuilder builder { m_impl->db, m_impl->fields, m_impl->prefixes, m_impl->options, *m_impl->tokens };
-            return runSearch(builder, m_impl->path, spaces, query, offset, limit);
+            return runSearch(m_impl->builder(m_impl->db), m_impl->path, spaces, query, offset, limit);
         } catch (const Xapian::DatabaseModifiedError& error) {
             if (attempt == 4)
                 return indexError(error, m_impl->path);

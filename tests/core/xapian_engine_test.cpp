@@ -203,7 +203,7 @@ TEST_F(XapianEngineTest, SearchesRunAlongsideWritesAndSeeEachApplyAtOnce)
 // row the child committed to SQLite, as a fresh index of the same rows would.
 enum class KillAt { AfterSqliteCommit, AfterIndexCommit };
 
-class XapianEngineKillTest : public XapianEngineTest, public ::testing::WithParamInterface<KillAt> {};
+class XapianEngineKillTest : public XapianEngineTest, public ::testing::WithParamInterface<KillAt> { };
 
 TEST_P(XapianEngineKillTest, AKilledWriterLosesNothing)
 {
@@ -252,8 +252,10 @@ TEST_P(XapianEngineKillTest, AKilledWriterLosesNothing)
 }
 
 INSTANTIATE_TEST_SUITE_P(KillPoints, XapianEngineKillTest,
-    ::testing::Values(KillAt::AfterSqliteCommit, KillAt::AfterIndexCommit), [](const ::testing::TestParamInfo<KillAt>& point) {
-        return point.param == KillAt::AfterSqliteCommit ? std::string("AfterSqliteCommit") : std::string("AfterIndexCommit");
+    ::testing::Values(KillAt::AfterSqliteCommit, KillAt::AfterIndexCommit),
+    [](const ::testing::TestParamInfo<KillAt>& point) {
+        return point.param == KillAt::AfterSqliteCommit ? std::string("AfterSqliteCommit")
+                                                        : std::string("AfterIndexCommit");
     });
 
 } // namespace
