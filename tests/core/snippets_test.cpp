@@ -12,7 +12,7 @@ using namespace shardmap::core;
 
 namespace {
 
-const QuerySchema kSchema { { "body" } };
+const QuerySchema kSnippetSchema { { "body" } };
 
 class SnippetsTest : public ::testing::Test {
 protected:
@@ -32,7 +32,7 @@ protected:
 
     Snippet ours(const std::string& text, const std::string& query)
     {
-        auto parsed = parseQuery(query, kSchema);
+        auto parsed = parseQuery(query, kSnippetSchema);
         EXPECT_TRUE(parsed) << parsed.error().describe();
         auto phrases = snippetPhrases(*parsed, *m_tokens);
         EXPECT_TRUE(phrases) << phrases.error().describe();
@@ -50,7 +50,7 @@ protected:
         sqlite3_bind_text(insert, 1, text.c_str(), -1, SQLITE_TRANSIENT);
         EXPECT_EQ(sqlite3_step(insert), SQLITE_DONE);
         sqlite3_finalize(insert);
-        auto compiled = compileQuery(query, kSchema);
+        auto compiled = compileQuery(query, kSnippetSchema);
         EXPECT_TRUE(compiled) << compiled.error().describe();
         sqlite3_stmt* select = nullptr;
         EXPECT_EQ(sqlite3_prepare_v2(m_db, "SELECT snippet(fts, 0, '[[', ']]', '…', 12) FROM fts WHERE fts MATCH ?1",
@@ -123,7 +123,7 @@ TEST_F(SnippetsTest, TheWindowHoldsTheMostDifferentTerms)
 TEST_F(SnippetsTest, WhatANotExcludesAndOtherFieldsAreNotMarked)
 {
     const std::string text = "red apples and green pears";
-    auto parsed = parseQuery("apples NOT pears", kSchema);
+    auto parsed = parseQuery("apples NOT pears", kSnippetSchema);
     ASSERT_TRUE(parsed);
     auto phrases = snippetPhrases(*parsed, *m_tokens);
     ASSERT_TRUE(phrases);
@@ -143,7 +143,7 @@ TEST_F(SnippetsTest, WhatANotExcludesAndOtherFieldsAreNotMarked)
 
 TEST_F(SnippetsTest, NoTokensNoMarks)
 {
-    auto parsed = parseQuery("fox", kSchema);
+    auto parsed = parseQuery("fox", kSnippetSchema);
     ASSERT_TRUE(parsed);
     auto phrases = snippetPhrases(*parsed, *m_tokens);
     ASSERT_TRUE(phrases);

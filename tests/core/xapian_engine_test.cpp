@@ -23,9 +23,10 @@ using shardmap::testing::TempDir;
 
 namespace {
 
-const std::vector<std::string> kFields { "title", "body", "tags" };
+const std::vector<std::string> kEngineFields { "title", "body", "tags" };
 
-IndexedRow row(std::int64_t rowid, const std::string& space, const std::string& title, const std::string& body = {})
+IndexedRow engineRow(
+    std::int64_t rowid, const std::string& space, const std::string& title, const std::string& body = {})
 {
     return { rowid, space, { title, body.empty() ? std::nullopt : std::optional(body), std::nullopt, std::nullopt } };
 }
@@ -38,14 +39,14 @@ protected:
         ASSERT_TRUE(db) << db.error().describe();
         m_db = std::make_unique<SqliteDb>(std::move(*db));
         ASSERT_TRUE(m_db->exec("PRAGMA journal_mode=WAL"));
-        ASSERT_TRUE(XapianEngine::createTables(*m_db, kFields));
+        ASSERT_TRUE(XapianEngine::createTables(*m_db, kEngineFields));
         reopen();
     }
 
     void reopen()
     {
         m_engine.reset();
-        auto engine = XapianEngine::open(*m_db, m_dir.file("shard.xapian"), kFields, m_options);
+        auto engine = XapianEngine::open(*m_db, m_dir.file("shard.xapian"), kEngineFields, m_options);
         ASSERT_TRUE(engine) << engine.error().describe();
         m_engine = std::move(*engine);
     }
@@ -66,7 +67,7 @@ protected:
 
     std::vector<std::int64_t> find(const std::string& query, std::vector<std::string> spaces = { "acme" })
     {
-        auto parsed = parseQuery(query, QuerySchema { kFields });
+        auto parsed = parseQuery(query, QuerySchema { kEngineFields });
         EXPECT_TRUE(parsed) << parsed.error().describe();
         auto hits = m_engine->search(spaces, *parsed, 0, 100);
         EXPECT_TRUE(hits) << hits.error().describe();
@@ -87,13 +88,14 @@ protected:
 
 TEST_F(XapianEngineTest, AWriteIsSearchableOnceAppliedAndNotBefore)
 {
-    write({ row(1, "acme", "red fox"), row(2, "acme", "blue fox"), row(3, "other", "red fox") }, {}, false);
+    write({ engineRow(1, "acme", "red fox"), engineRow(2, "acme", "blue fox"), engineRow(3, "other", "red fox") }, {},
+        false);
     EXPECT_TRUE(find("fox").empty());
     ASSERT_TRUE(m_engine->applyCommitted());
     EXPECT_EQ(find("fox"), (std::vector<std::int64_t> { 1, 2 }));
     EXPECT_EQ(find("red", { "acme", "other" }), (std::vector<std::int64_t> { 1, 3 }));
 
-    write({ row(2, "acme", "blue whale") }, { 1 });
+    write({ engineRow(2, "acme", "blue whale") }, { 1 });
     EXPECT_TRUE(find("fox").empty());
     EXPECT_EQ(find("whale"), (std::vector<std::int64_t> { 2 }));
 }
@@ -102,10 +104,10 @@ TEST_F(XapianEngineTest, ARolledBackSavepointIsNeverApplied)
 {
     ASSERT_TRUE(m_db->exec("BEGIN IMMEDIATE"));
     ASSERT_TRUE(m_db->exec("SAVEPOINT refused"));
-    ASSERT_TRUE(m_engine->insert(row(1, "acme", "refused batch")));
+    ASSERT_TRUE(m_engine->insert(engineRow(1, "acme", "refused batch")));
     ASSERT_TRUE(m_db->exec("ROLLBACK TO refused"));
     ASSERT_TRUE(m_db->exec("RELEASE refused"));
-    ASSERT_TRUE(m_engine->insert(row(2, "acme", "accepted batch")));
+    ASSERT_TRUE(m_engine->insert(engineRow(2, "acme", "accepted batch")));
     ASSERT_TRUE(m_db->exec("COMMIT"));
     ASSERT_TRUE(m_engine->applyCommitted());
     EXPECT_EQ(find("batch"), (std::vector<std::int64_t> { 2 }));
@@ -116,9 +118,9 @@ TEST_F(XapianEngineTest, ACheckpointPrunesOnlyWhatTheIndexHolds)
     m_options.checkpointChanges = 1000000;
     m_options.checkpointInterval = std::chrono::hours(1);
     reopen();
-    write({ row(1, "acme", "one"), row(2, "acme", "two") });
+    write({ engineRow(1, "acme", "one"), engineRow(2, "acme", "two") });
     EXPECT_EQ(logRows(), 2);
-    write({ row(3, "acme", "three") }, {}, false);
+    write({ engineRow(3, "acme", "three") }, {}, false);
     ASSERT_TRUE(m_engine->checkpoint());
     EXPECT_EQ(logRows(), 1) << "the unapplied change stays logged";
     ASSERT_TRUE(m_engine->applyCommitted());
@@ -126,14 +128,14 @@ TEST_F(XapianEngineTest, ACheckpointPrunesOnlyWhatTheIndexHolds)
     EXPECT_EQ(logRows(), 0);
     EXPECT_EQ(m_engine->durableSeq(), 3u);
     // Sequence numbers go on past a pruned log.
-    write({ row(4, "acme", "four") });
+    write({ engineRow(4, "acme", "four") });
     EXPECT_EQ(m_engine->appliedSeq(), 4u);
 }
 
 TEST_F(XapianEngineTest, OpeningReplaysTheChangesTheIndexMissed)
 {
-    write({ row(1, "acme", "kept") });
-    write({ row(2, "acme", "missed"), row(3, "acme", "missed too") }, { 1 }, false);
+    write({ engineRow(1, "acme", "kept") });
+    write({ engineRow(2, "acme", "missed"), engineRow(3, "acme", "missed too") }, { 1 }, false);
     reopen();
     EXPECT_EQ(m_engine->opening().replayed, 3u) << "two rows written, one deleted";
     EXPECT_FALSE(m_engine->opening().rebuilt);
@@ -143,7 +145,7 @@ TEST_F(XapianEngineTest, OpeningReplaysTheChangesTheIndexMissed)
 
 TEST_F(XapianEngineTest, AMissingDamagedOrForeignIndexIsRebuiltFromTheContent)
 {
-    write({ row(1, "acme", "alpha"), row(2, "acme", "beta"), row(3, "acme", "alpha beta") });
+    write({ engineRow(1, "acme", "alpha"), engineRow(2, "acme", "beta"), engineRow(3, "acme", "alpha beta") });
     ASSERT_TRUE(m_engine->checkpoint());
     m_engine.reset();
 
@@ -162,7 +164,7 @@ TEST_F(XapianEngineTest, AMissingDamagedOrForeignIndexIsRebuiltFromTheContent)
     EXPECT_EQ(find("beta"), (std::vector<std::int64_t> { 2, 3 }));
 
     // An index that holds more changes than this file has made (another copy's).
-    write({ row(4, "acme", "gamma") });
+    write({ engineRow(4, "acme", "gamma") });
     m_engine.reset();
     ASSERT_TRUE(m_db->exec("UPDATE sqlite_sequence SET seq = 1 WHERE name = 'index_log'"));
     reopen();
@@ -179,7 +181,7 @@ TEST_F(XapianEngineTest, SearchesRunAlongsideWritesAndSeeEachApplyAtOnce)
     std::vector<std::thread> readers;
     for (int t = 0; t < 4; ++t)
         readers.emplace_back([&] {
-            auto parsed = parseQuery("word", QuerySchema { kFields });
+            auto parsed = parseQuery("word", QuerySchema { kEngineFields });
             while (!done) {
                 auto hits = m_engine->search({ "acme" }, *parsed, 0, 20);
                 if (!hits)
@@ -189,7 +191,7 @@ TEST_F(XapianEngineTest, SearchesRunAlongsideWritesAndSeeEachApplyAtOnce)
     for (int batch = 0; batch < 50; ++batch) {
         std::vector<IndexedRow> rows;
         for (int i = 0; i < 20; ++i)
-            rows.push_back(row(batch * 20 + i + 1, "acme", "word " + std::to_string(batch)));
+            rows.push_back(engineRow(batch * 20 + i + 1, "acme", "word " + std::to_string(batch)));
         write(rows);
         EXPECT_EQ(find(std::to_string(batch)).size(), 20u) << "batch " << batch << " is searchable after its apply";
     }
@@ -207,7 +209,7 @@ class XapianEngineKillTest : public XapianEngineTest, public ::testing::WithPara
 
 TEST_P(XapianEngineKillTest, AKilledWriterLosesNothing)
 {
-    write({ row(1, "acme", "before the child") });
+    write({ engineRow(1, "acme", "before the child") });
     m_engine.reset();
     const pid_t child = fork();
     ASSERT_GE(child, 0);
@@ -219,14 +221,14 @@ TEST_P(XapianEngineKillTest, AKilledWriterLosesNothing)
         auto db = SqliteDb::open(m_dir.file("shard.db"), {});
         if (!db)
             _exit(2);
-        auto engine = XapianEngine::open(*db, m_dir.file("shard.xapian"), kFields, options);
+        auto engine = XapianEngine::open(*db, m_dir.file("shard.xapian"), kEngineFields, options);
         if (!engine)
             _exit(3);
         for (int batch = 0; batch < 10; ++batch) {
             if (!db->exec("BEGIN IMMEDIATE"))
                 _exit(4);
             for (int i = 0; i < 10; ++i)
-                (void)(*engine)->insert(row(100 + batch * 10 + i, "acme", "child row " + std::to_string(batch)));
+                (void)(*engine)->insert(engineRow(100 + batch * 10 + i, "acme", "child row " + std::to_string(batch)));
             if (!db->exec("COMMIT"))
                 _exit(5);
             const bool last = batch == 9;

@@ -178,6 +178,12 @@ MainWindow::~MainWindow()
     disconnect(m_connection, nullptr, this, nullptr);
     delete m_pages;
     m_pages = nullptr;
+    // The connection says it disconnects as it closes, and the alert monitor answers by emitting
+    // to this window: both go while it is still whole (as children they would go after ~MainWindow).
+    delete m_alertMonitor;
+    m_alertMonitor = nullptr;
+    delete m_connection;
+    m_connection = nullptr;
 }
 
 int MainWindow::addPage(QWidget* page, const QString& title, const QIcon& icon)
