@@ -18,7 +18,7 @@
 namespace grpc {
 class Channel;
 class ChannelCredentials;
-}
+} // namespace grpc
 
 namespace shardmap::core {
 

@@ -8,8 +8,8 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>

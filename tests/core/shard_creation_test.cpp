@@ -2,7 +2,6 @@
 // (in-process) and an SQLite map: a refused map entry or a refusing node leaves no half-made shard,
 // and FleetAdmin::createShard and an operation's new shards come out alike.
 #include "core/admin/fleet_admin.h"
-
 #include "core/fleet/shard_creation.h"
 #include "core/node/node_server.h"
 #include "core/store/read_only_store.h"
