@@ -4,6 +4,7 @@
 #include "core/shard/xapian_engine.h"
 
 #include "core/query/query_compiler.h"
+#include "core/shard/shard_internal.h"
 
 #include <filesystem>
 #include <unordered_set>
@@ -12,31 +13,17 @@ namespace shardmap::core {
 
 namespace {
 
+using shard_internal::joinColumns;
+using shard_internal::textColumns;
+
 // Rows a rebuild puts into the index between two of its commits.
 constexpr std::uint64_t kRebuildBatch = 20000;
 
-std::vector<std::string> textColumnsOf(const std::vector<std::string>& fields)
-{
-    std::vector<std::string> columns;
-    for (const std::string& field : fields)
-        columns.push_back(ftsColumnForField(field));
-    columns.emplace_back(kOtherColumn);
-    return columns;
-}
-
-std::string joined(const std::vector<std::string>& columns, const std::string& prefix)
-{
-    std::string out;
-    for (const std::string& column : columns)
-        out += ", " + prefix + column;
-    return out;
-}
-
 // A row read as (..., sp, text columns...), sp at column `spColumn`.
-IndexedRow rowFrom(const Statement& stmt, std::int64_t rowid, int spColumn, std::size_t textColumns)
+IndexedRow rowFrom(const Statement& stmt, std::int64_t rowid, int spColumn, std::size_t columnCount)
 {
     IndexedRow row { rowid, stmt.columnText(spColumn), {} };
-    for (std::size_t c = 0; c < textColumns; ++c) {
+    for (std::size_t c = 0; c < columnCount; ++c) {
         const int column = spColumn + 1 + static_cast<int>(c);
         row.columns.push_back(stmt.columnIsNull(column) ? std::nullopt : std::optional(stmt.columnText(column)));
     }
@@ -48,7 +35,7 @@ IndexedRow rowFrom(const Statement& stmt, std::int64_t rowid, int spColumn, std:
 Status XapianEngine::createTables(SqliteDb& db, const std::vector<std::string>& fields)
 {
     std::string content = "CREATE TABLE content(rowid INTEGER PRIMARY KEY, sp TEXT NOT NULL";
-    for (const std::string& column : textColumnsOf(fields))
+    for (const std::string& column : textColumns(fields))
         content += ", " + column + " TEXT";
     content += ")";
     if (auto status = db.exec(content); !status)
@@ -88,15 +75,15 @@ Result<std::unique_ptr<XapianEngine>> XapianEngine::open(
 
 Status XapianEngine::prepare()
 {
-    const auto columns = textColumnsOf(m_fields);
+    const auto columns = textColumns(m_fields);
     std::string placeholders;
     for (std::size_t c = 0; c < columns.size(); ++c)
         placeholders += ", ?" + std::to_string(c + 3);
-    auto insert = m_writer.prepare(
-        "INSERT OR REPLACE INTO content(rowid, sp" + joined(columns, "") + ") VALUES (?1, ?2" + placeholders + ")");
+    auto insert = m_writer.prepare("INSERT OR REPLACE INTO content(rowid, sp" + joinColumns(columns, "")
+        + ") VALUES (?1, ?2" + placeholders + ")");
     auto erase = m_writer.prepare("DELETE FROM content WHERE rowid = ?1");
     auto log = m_writer.prepare("INSERT INTO index_log(row) VALUES (?1)");
-    auto read = m_writer.prepare("SELECT l.seq, l.row, c.sp" + joined(columns, "c.")
+    auto read = m_writer.prepare("SELECT l.seq, l.row, c.sp" + joinColumns(columns, "c.")
         + " FROM index_log l LEFT JOIN content c ON c.rowid = l.row WHERE l.seq > ?1 ORDER BY l.seq");
     auto prune = m_writer.prepare("DELETE FROM index_log WHERE seq <= ?1");
     for (auto* prepared : { &insert, &erase, &log, &read, &prune })
@@ -170,8 +157,8 @@ Status XapianEngine::rebuild(std::string reason)
     auto last = lastLoggedSeq();
     if (!last)
         return last.error();
-    const auto columns = textColumnsOf(m_fields);
-    auto rows = m_writer.prepare("SELECT rowid, sp" + joined(columns, "") + " FROM content ORDER BY rowid");
+    const auto columns = textColumns(m_fields);
+    auto rows = m_writer.prepare("SELECT rowid, sp" + joinColumns(columns, "") + " FROM content ORDER BY rowid");
     if (!rows)
         return rows.error();
     std::uint64_t put = 0;
