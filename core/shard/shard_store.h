@@ -6,6 +6,7 @@
 #include "core/metrics/latency_histogram.h"
 #include "core/shard/document.h"
 #include "core/shard/sqlite_db.h"
+#include "core/util/index_engine.h"
 #include "core/util/result.h"
 
 #include <atomic>
@@ -120,6 +121,9 @@ struct ShardActivity {
 struct ShardStoreOptions {
     // Searchable fields; used when the shard is created, read from the file afterwards.
     std::vector<std::string> fields = { "title", "body", "tags" };
+    // The full-text index engine; used when the shard is created, read from the file afterwards
+    // (a file without one is FTS5's: every shard made before engines were a choice).
+    IndexEngine engine = IndexEngine::Fts5;
     // Largest the database file may grow (0: no limit). Past it writes fail ResourceExhausted.
     std::uint64_t maxBytes = 0;
     // synchronous=FULL instead of NORMAL: the last commit also survives power loss.
@@ -164,6 +168,7 @@ public:
     const std::string& id() const { return m_id; }
     const std::string& path() const { return m_path; }
     const std::vector<std::string>& fields() const { return m_fields; }
+    IndexEngine engine() const { return m_engine; }
 
     // Applies items whose version is newer than the stored one. FailedPrecondition (with
     // details space / held_epoch / held_role / sent_epoch) when an item's epoch is not the one
@@ -251,6 +256,7 @@ private:
     std::string m_path;
     std::string m_id;
     std::vector<std::string> m_fields;
+    IndexEngine m_engine = IndexEngine::Fts5;
     ShardStoreOptions m_options;
 
     // Write side: one connection, guarded by m_writeMutex; the queue by m_queueMutex.
