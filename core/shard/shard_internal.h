@@ -74,8 +74,6 @@ struct ShardStore::WriteStatements {
     Statement lookup;
     Statement insertDoc;
     Statement updateDoc;
-    Statement ftsInsert;
-    Statement ftsDelete;
     Statement readSpace;
     Statement upsertSpace;
 };

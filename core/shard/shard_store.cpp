@@ -4,7 +4,9 @@
 // schema and its upgrade), the writer's statements, the reader pool, the ownerships that fence
 // writers, and checkpoints.
 
+#include "core/shard/shard_index.h"
 #include "core/shard/shard_internal.h"
+#include "core/util/log.h"
 #include "core/util/validation.h"
 
 #include <algorithm>
@@ -26,7 +28,15 @@ namespace {
 
 // 2 (issue 14): docs.chash, the content hash of each row, and spaces.checksum over every row's
 // content (core/shard/document.h). Files of version 1 are upgraded when opened.
+// 3 (issue 29): a shard whose index is Xapian (meta.engine); FTS5 shards stay version 2, so that
+// a node before issue 29 still opens them, and refuses a Xapian shard as too new.
 constexpr int kSchemaVersion = 2;
+constexpr int kXapianSchemaVersion = 3;
+
+int schemaVersionFor(IndexEngine engine)
+{
+    return engine == IndexEngine::Xapian ? kXapianSchemaVersion : kSchemaVersion;
+}
 
 constexpr std::array<const char*, 3> kShardFileSuffixes { "", "-wal", "-shm" };
 
@@ -76,9 +86,7 @@ Result<std::unique_ptr<ShardStore>> ShardStore::create(
     store->m_path = path;
     if (auto status = store->initialise(true, shardId, options); !status) {
         store.reset();
-        std::error_code ignored;
-        for (const char* suffix : kShardFileSuffixes)
-            std::filesystem::remove(path + suffix, ignored);
+        removeFiles(path);
         return status.error();
     }
     return store;
@@ -100,9 +108,19 @@ Result<std::unique_ptr<ShardStore>> ShardStore::open(const std::string& path, co
     return store;
 }
 
+void ShardStore::removeFiles(const std::string& path)
+{
+    std::error_code ignored;
+    for (const char* suffix : kShardFileSuffixes)
+        std::filesystem::remove(path + suffix, ignored);
+    ShardIndex::removeFiles(path);
+}
+
 ShardStore::~ShardStore()
 {
     std::lock_guard lock(m_writeMutex);
+    // The index first: it checkpoints through the writer's connection.
+    m_index.reset();
     m_stmts.reset();
     if (m_writer.handle())
         (void)m_writer.exec("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -140,7 +158,28 @@ Status ShardStore::initialise(bool create, const std::string& shardId, const Sha
         return status;
     if (auto status = loadOwnerships(); !status)
         return status;
-    return prepareWriteStatements();
+    if (auto status = prepareWriteStatements(); !status)
+        return status;
+    return openIndex();
+}
+
+Status ShardStore::openIndex()
+{
+    auto index = ShardIndex::open(m_engine, m_writer, m_path, m_fields);
+    if (!index)
+        return makeError(index.error().code,
+            "opening the shard's " + std::string(indexEngineName(m_engine)) + " index: " + index.error().message,
+            m_path);
+    m_index = std::move(*index);
+    return {};
+}
+
+void ShardStore::indexCommitted()
+{
+    // The transaction is in the file whatever the index says; an index that cannot take it now
+    // keeps it in its log and takes it at the next commit, checkpoint or open (xapian_engine.h).
+    if (auto status = m_index->committed(); !status && m_options.log)
+        m_options.log(LogLevel::Warn, "shard " + m_id + ": its index lags its file: " + status.error().describe());
 }
 
 Status ShardStore::createSchema(const std::string& shardId, const ShardStoreOptions& options)
@@ -157,36 +196,32 @@ Status ShardStore::createSchema(const std::string& shardId, const ShardStoreOpti
         if (!seen.insert(field).second)
             return makeError(ErrorCode::InvalidArgument, "field '" + field + "' is listed twice");
     }
-    const std::string names = joinColumns(textColumns(options.fields), "");
-    // The FTS5 table keeps the text itself (no external content): deleting a row then needs only
-    // its rowid, and rows are written explicitly rather than by triggers, because SQLite 3.40
-    // flushes FTS5's pending data at every statement savepoint a trigger opens (measured: half
-    // the ingest rate; docs/BENCHMARKS.md).
     const std::string sql = "PRAGMA page_size=4096; BEGIN IMMEDIATE;"
                             "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
                             "CREATE TABLE docs(rowid INTEGER PRIMARY KEY, space TEXT NOT NULL, id TEXT NOT NULL,"
                             " version INTEGER NOT NULL, deleted INTEGER NOT NULL, bytes INTEGER NOT NULL, extra TEXT,"
                             " chash INTEGER NOT NULL DEFAULT 0, UNIQUE(space, id));"
-                            "CREATE VIRTUAL TABLE fts USING fts5(sp"
-        + names
-        + ", prefix='2 3', tokenize='unicode61 remove_diacritics 2');"
-          "CREATE TABLE spaces(space TEXT PRIMARY KEY, live INTEGER NOT NULL, bytes INTEGER NOT NULL,"
-          " checksum INTEGER NOT NULL, tombstones INTEGER NOT NULL) WITHOUT ROWID;"
-          "CREATE TABLE ownership(space TEXT PRIMARY KEY, role INTEGER NOT NULL, epoch INTEGER NOT NULL) WITHOUT "
-          "ROWID;";
-    if (auto status = m_writer.exec(sql); !status) {
+                            "CREATE TABLE spaces(space TEXT PRIMARY KEY, live INTEGER NOT NULL, bytes INTEGER NOT NULL,"
+                            " checksum INTEGER NOT NULL, tombstones INTEGER NOT NULL) WITHOUT ROWID;"
+                            "CREATE TABLE ownership(space TEXT PRIMARY KEY, role INTEGER NOT NULL, epoch INTEGER NOT "
+                            "NULL) WITHOUT ROWID;";
+    auto rollback = [this](const Status& status) {
         (void)m_writer.exec("ROLLBACK");
         return status;
-    }
+    };
+    if (auto status = m_writer.exec(sql); !status)
+        return rollback(status);
+    if (auto status = ShardIndex::createTables(options.engine, m_writer, options.fields); !status)
+        return rollback(status);
     auto insertMeta = m_writer.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!insertMeta)
-        return insertMeta.error();
+        return rollback(insertMeta.error());
     const nlohmann::json fieldList = options.fields;
-    for (const auto& [key, value] :
-        std::vector<std::pair<std::string, std::string>> { { "schema_version", std::to_string(kSchemaVersion) },
-            { "shard_id", shardId }, { "fields", fieldList.dump() } }) {
+    for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>> {
+             { "schema_version", std::to_string(schemaVersionFor(options.engine)) }, { "shard_id", shardId },
+             { "fields", fieldList.dump() }, { "engine", indexEngineName(options.engine) } }) {
         if (auto status = insertMeta->bind(1, key).bind(2, value).run(); !status)
-            return status;
+            return rollback(status);
     }
     return m_writer.exec("COMMIT");
 }
@@ -196,7 +231,7 @@ Status ShardStore::loadSchema()
     auto version = m_writer.queryText("SELECT value FROM meta WHERE key = 'schema_version'");
     if (!version)
         return makeError(version.error().code, "not a shard file: " + version.error().message, m_path);
-    if (std::stoi(*version) > kSchemaVersion)
+    if (std::stoi(*version) > kXapianSchemaVersion)
         return makeError(ErrorCode::FailedPrecondition,
             "shard schema version " + *version + " is newer than this node understands", m_path);
     auto id = m_writer.queryText("SELECT value FROM meta WHERE key = 'shard_id'");
@@ -208,8 +243,26 @@ Status ShardStore::loadSchema()
     if (!parsed.is_array())
         return makeError(ErrorCode::Internal, "shard field list is not a JSON array", m_path);
     m_fields = parsed.get<std::vector<std::string>>();
+    if (auto status = loadEngine(std::stoi(*version)); !status)
+        return status;
     if (const int found = std::stoi(*version); found < kSchemaVersion)
         return upgradeSchema(found);
+    return {};
+}
+
+// A file without meta.engine is FTS5's (every shard made before issue 29).
+Status ShardStore::loadEngine(int version)
+{
+    auto name = m_writer.queryText("SELECT value FROM meta WHERE key = 'engine'");
+    if (!name && name.error().code != ErrorCode::NotFound)
+        return name.error();
+    auto engine = name ? parseIndexEngine(*name) : Result<IndexEngine>(IndexEngine::Fts5);
+    if (!engine)
+        return makeError(ErrorCode::FailedPrecondition, "the shard's " + engine.error().message, m_path);
+    if (version >= kSchemaVersion && schemaVersionFor(*engine) != version)
+        return makeError(ErrorCode::Internal,
+            "shard schema version " + std::to_string(version) + " does not go with its index engine " + *name, m_path);
+    m_engine = *engine;
     return {};
 }
 
@@ -280,32 +333,24 @@ Status ShardStore::loadOwnerships()
 
 Status ShardStore::prepareWriteStatements()
 {
-    const auto columns = textColumns(m_fields);
-    std::string placeholders;
-    for (std::size_t i = 0; i < columns.size(); ++i)
-        placeholders += ", ?" + std::to_string(i + 3);
     auto lookup
         = m_writer.prepare("SELECT rowid, version, deleted, bytes, chash FROM docs WHERE space = ?1 AND id = ?2");
     auto insertDoc = m_writer.prepare(
         "INSERT INTO docs(space, id, version, deleted, bytes, extra, chash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     auto updateDoc = m_writer.prepare(
         "UPDATE docs SET version = ?2, deleted = ?3, bytes = ?4, extra = ?5, chash = ?6 WHERE rowid = ?1");
-    auto ftsInsert = m_writer.prepare(
-        "INSERT INTO fts(rowid, sp" + joinColumns(columns, "") + ") VALUES (?1, ?2" + placeholders + ")");
-    auto ftsDelete = m_writer.prepare("DELETE FROM fts WHERE rowid = ?1");
     // Aggregates are read, added in C++ and written back: SQLite would turn an overflowing
     // integer sum into a REAL, and the checksum needs arithmetic modulo 2^64.
     auto readSpace = m_writer.prepare("SELECT live, bytes, checksum, tombstones FROM spaces WHERE space = ?1");
     auto upsert
         = m_writer.prepare("INSERT INTO spaces(space, live, bytes, checksum, tombstones) VALUES (?1, ?2, ?3, ?4, ?5)"
                            " ON CONFLICT(space) DO UPDATE SET live = ?2, bytes = ?3, checksum = ?4, tombstones = ?5");
-    for (auto* prepared : { &lookup, &insertDoc, &updateDoc, &ftsInsert, &ftsDelete, &readSpace, &upsert }) {
+    for (auto* prepared : { &lookup, &insertDoc, &updateDoc, &readSpace, &upsert }) {
         if (!*prepared)
             return prepared->error();
     }
-    m_stmts = std::make_unique<WriteStatements>(
-        WriteStatements { std::move(*lookup), std::move(*insertDoc), std::move(*updateDoc), std::move(*ftsInsert),
-            std::move(*ftsDelete), std::move(*readSpace), std::move(*upsert) });
+    m_stmts = std::make_unique<WriteStatements>(WriteStatements {
+        std::move(*lookup), std::move(*insertDoc), std::move(*updateDoc), std::move(*readSpace), std::move(*upsert) });
     return {};
 }
 
@@ -395,6 +440,8 @@ std::vector<Ownership> ShardStore::ownerships(std::string_view space) const
 Status ShardStore::checkpoint()
 {
     std::lock_guard lock(m_writeMutex);
+    if (auto status = m_index->checkpoint(); !status)
+        return status;
     return m_writer.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 }
 
@@ -407,7 +454,7 @@ std::uint64_t ShardStore::bytesOnDisk() const
         if (!error)
             total += size;
     }
-    return total;
+    return total + (m_index ? m_index->bytesBeside() : 0);
 }
 
 ShardActivity ShardStore::activity() const

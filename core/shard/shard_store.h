@@ -7,6 +7,7 @@
 #include "core/shard/document.h"
 #include "core/shard/sqlite_db.h"
 #include "core/util/index_engine.h"
+#include "core/util/log.h"
 #include "core/util/result.h"
 
 #include <atomic>
@@ -139,15 +140,18 @@ struct ShardStoreOptions {
     // Most backfill items one transaction takes while no client writes. FTS5 writes its pending
     // index at commit: a client arriving mid-transaction waits for that too, so it is bounded.
     std::size_t backfillGroupItems = 300;
+    // Where the store says what went wrong that it retries (an index that lags its file).
+    LogSink log;
 };
 
 inline constexpr std::uint32_t kMaxSearchLimit = 1000;
 inline constexpr std::uint32_t kMaxSearchSpaces = 256;
 inline constexpr std::uint32_t kMaxScanBatch = 5000;
 
-// One shard: an SQLite database (WAL) with the documents, their FTS5 index (with 2- and 3-letter
-// prefix indexes), tombstones, per-space aggregates (count, bytes, checksum; kept in the same
-// transaction as every write) and the ownership table that fences stale writers.
+// One shard: an SQLite database (WAL) with the documents, tombstones, per-space aggregates (count,
+// bytes, checksum; kept in the same transaction as every write) and the ownership table that
+// fences stale writers, and their full-text index: FTS5 in the same file (with 2- and 3-letter
+// prefix indexes), or Xapian beside it (core/shard/shard_index.h).
 //
 // Writes from concurrent callers are group-committed: whoever takes the write lock first commits
 // every batch queued so far in one transaction, each batch in its own savepoint so that one
@@ -155,11 +159,16 @@ inline constexpr std::uint32_t kMaxScanBatch = 5000;
 // client writes; a client's batch ends that transaction after the slice being applied, and goes
 // first.
 // Reads use a small pool of their own connections.
+class ShardIndex;
+
 class ShardStore final {
 public:
     static Result<std::unique_ptr<ShardStore>> create(
         const std::string& path, const std::string& shardId, const ShardStoreOptions& options);
     static Result<std::unique_ptr<ShardStore>> open(const std::string& path, const ShardStoreOptions& options);
+    // Removes the files of the shard at `path` (the database, its WAL and shared memory, and what
+    // its index keeps beside them); the shard must not be open.
+    static void removeFiles(const std::string& path);
     ~ShardStore();
 
     ShardStore(const ShardStore&) = delete;
@@ -207,18 +216,16 @@ private:
     Status initialise(bool create, const std::string& shardId, const ShardStoreOptions& options);
     Status createSchema(const std::string& shardId, const ShardStoreOptions& options);
     Status loadSchema();
+    Status loadEngine(int version);
     Status loadOwnerships();
     Status prepareWriteStatements();
+    Status openIndex();
+    // After the writer's transaction ended, under the write lock: the index takes what it changed.
+    void indexCommitted();
     Result<ReaderLease> acquireReader();
     void releaseReader(SqliteDb db);
 
-    // The full-text index (shard_store_fts.cpp): a row's text in and out, and the searches.
-    Status indexText(std::int64_t rowid, const std::string& space, const std::vector<std::optional<std::string>>& text);
-    Status unindexText(std::int64_t rowid);
-    Result<SearchResult> rankedHits(
-        SqliteDb& db, const ShardSearchRequest& request, const std::string& match, std::vector<std::int64_t>& rowids);
-    Status addSnippets(
-        SqliteDb& db, const std::string& match, const std::vector<std::int64_t>& rowids, std::vector<SearchHit>& hits);
+    // The search (shard_store_search.cpp): validated, timed and counted here, answered by the index.
     void recordSearch(const ShardSearchRequest& request, double elapsedMs);
 
     Result<WriteSummary> writeSliced(std::vector<WriteItem> items);
@@ -264,6 +271,8 @@ private:
     SqliteDb m_writer;
     struct WriteStatements;
     std::unique_ptr<WriteStatements> m_stmts;
+    // The full-text index (core/shard/shard_index.h), written on the writer's connection.
+    std::unique_ptr<ShardIndex> m_index;
     // The queue, each queued batch's `done` and whether a group commit is in progress.
     std::mutex m_queueMutex;
     std::deque<std::shared_ptr<PendingBatch>> m_queue;

@@ -1,6 +1,7 @@
 // ShardStore's space drop: a fenced space's rows deleted a batch at a time, each batch in one
 // transaction with the space's aggregates, fenced like a write so a late caller deletes nothing.
 
+#include "core/shard/shard_index.h"
 #include "core/shard/shard_internal.h"
 #include "core/util/validation.h"
 
@@ -47,10 +48,11 @@ Result<std::uint64_t> ShardStore::dropSpaceBatch(
         return status.error();
     auto dropped = deleteSpaceRows(space, batchSize);
     const Status committed = dropped ? m_writer.exec("COMMIT") : Status(dropped.error());
-    if (!committed) {
+    if (!committed)
         (void)m_writer.exec("ROLLBACK");
+    indexCommitted();
+    if (!committed)
         return committed.error();
-    }
     return dropped;
 }
 
@@ -84,7 +86,7 @@ Result<std::uint64_t> ShardStore::deleteSpaceRows(const std::string& space, std:
         return rows.error();
     for (const auto& [rowid, live] : *rows) {
         if (live) {
-            if (auto status = unindexText(rowid); !status)
+            if (auto status = m_index->remove(rowid); !status)
                 return status.error();
         }
         if (auto status = remove->bind(1, rowid).run(); !status)

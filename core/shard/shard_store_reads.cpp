@@ -1,3 +1,4 @@
+#include "core/shard/shard_index.h"
 #include "core/shard/shard_internal.h"
 #include "core/util/validation.h"
 
@@ -5,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 // The read half of ShardStore: rows as documents, scans and the spaces' aggregates, each on a
-// pooled reader connection (searches are the index's: shard_store_fts.cpp).
+// pooled reader connection (searches are the index's: shard_store_search.cpp).
 namespace shardmap::core::shard_internal {
 
 Document documentFromRow(const Statement& stmt, const std::vector<std::string>& fields, std::string space, int first)
@@ -42,7 +43,8 @@ Result<ScanPage> ShardStore::scan(
     const auto columns = textColumns(m_fields);
     const std::string sql = "SELECT d.id, d.version, d.deleted" + joinColumns(columns, "f.")
         + ", d.extra FROM docs d"
-          " LEFT JOIN fts f ON f.rowid = d.rowid WHERE d.space = ?1 AND d.id > ?2"
+          " LEFT JOIN "
+        + std::string(m_index->textTable()) + " f ON f.rowid = d.rowid WHERE d.space = ?1 AND d.id > ?2"
         + (includeTombstones ? "" : " AND d.deleted = 0") + " ORDER BY d.id LIMIT ?3";
     auto lease = acquireReader();
     if (!lease)

@@ -2,6 +2,7 @@
 // backfill's slices between them), each item checked, compared with the stored row and written
 // with its text indexed and its space's aggregates kept in the same transaction.
 
+#include "core/shard/shard_index.h"
 #include "core/shard/shard_internal.h"
 #include "core/util/validation.h"
 
@@ -137,6 +138,7 @@ void ShardStore::enqueueAllAndWait(const std::vector<std::shared_ptr<PendingBatc
         {
             std::lock_guard write(m_writeMutex);
             leftover = commitGroup(group);
+            indexCommitted();
         }
         queue.lock();
         for (auto& committed : group)
@@ -336,14 +338,14 @@ Result<ItemResult> ShardStore::applyItem(
     if (!doc.deleted)
         splitFields(doc, text, extra);
     if (stored->exists && !stored->deleted) {
-        if (auto status = unindexText(stored->rowid); !status)
+        if (auto status = m_index->remove(stored->rowid); !status)
             return status.error();
     }
     auto rowid = writeRow(doc, *stored, bytes, extra, hash);
     if (!rowid)
         return rowid.error();
     if (!doc.deleted) {
-        if (auto status = indexText(*rowid, doc.space, text); !status)
+        if (auto status = m_index->insert(*rowid, doc.space, text); !status)
             return status.error();
     }
     return ItemResult { WriteOutcome::Applied, {}, doc.version };

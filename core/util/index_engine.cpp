@@ -7,10 +7,8 @@ namespace shardmap::core {
 const char* indexEngineName(IndexEngine engine)
 {
     switch (engine) {
-    case IndexEngine::Fts5:
-        return "fts5";
-    case IndexEngine::Xapian:
-        return "xapian";
+    case IndexEngine::Fts5: return "fts5";
+    case IndexEngine::Xapian: return "xapian";
     }
     return "fts5";
 }

@@ -1,39 +1,25 @@
-// ShardStore's full-text index, FTS5 in the shard's own file: the text a write puts in it and
-// takes out of it, and the searches it answers (ranked in FTS5, joined to docs, with snippets).
+// The FTS5 index of a shard, in the shard's own file: the `fts` table (the text itself, with 2- and
+// 3-letter prefix indexes), ranked with bm25() inside FTS5 and joined to docs, with its snippets.
 
+#include "core/query/query_compiler.h"
+#include "core/shard/fts5_tokens.h"
+#include "core/shard/shard_index.h"
 #include "core/shard/shard_internal.h"
-#include "core/util/validation.h"
-
-#include <chrono>
 
 namespace shardmap::core {
 
-using namespace shard_internal;
-
 namespace {
 
-int countMarks(const std::string& snippet)
+using shard_internal::fromStored;
+using shard_internal::joinColumns;
+using shard_internal::textColumns;
+
+int countSnippetMarks(const std::string& snippet)
 {
     int marks = 0;
     for (std::size_t at = snippet.find("[["); at != std::string::npos; at = snippet.find("[[", at + 2))
         ++marks;
     return marks;
-}
-
-Status validateSearchRequest(const ShardSearchRequest& request)
-{
-    if (request.spaces.empty())
-        return makeError(ErrorCode::InvalidArgument, "a search names at least one space");
-    if (request.spaces.size() > kMaxSearchSpaces)
-        return makeError(
-            ErrorCode::InvalidArgument, "a search names at most " + std::to_string(kMaxSearchSpaces) + " spaces");
-    for (const auto& space : request.spaces) {
-        if (auto status = validateSpaceId(space); !status)
-            return status;
-    }
-    if (request.limit > kMaxSearchLimit)
-        return makeError(ErrorCode::InvalidArgument, "limit is at most " + std::to_string(kMaxSearchLimit));
-    return {};
 }
 
 // The FTS5 MATCH expression: the compiled query within the spaces' tokens.
@@ -65,54 +51,67 @@ std::string rankedSearchSql(std::size_t textColumnCount, std::size_t spaceCount)
         + placeholders + ") ORDER BY m.score LIMIT ?3 OFFSET ?4";
 }
 
-} // namespace
-
-Status ShardStore::indexText(
-    std::int64_t rowid, const std::string& space, const std::vector<std::optional<std::string>>& text)
-{
-    auto& insert = m_stmts->ftsInsert;
-    insert.bind(1, rowid).bind(2, spaceToken(space));
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i])
-            insert.bind(static_cast<int>(i) + 3, *text[i]);
-        else
-            insert.bindNull(static_cast<int>(i) + 3);
+class Fts5Index final : public ShardIndex {
+public:
+    Fts5Index(std::vector<std::string> fields, Statement insert, Statement erase)
+        : m_fields(std::move(fields))
+        , m_insert(std::move(insert))
+        , m_delete(std::move(erase))
+    {
     }
-    return insert.run();
-}
 
-Status ShardStore::unindexText(std::int64_t rowid)
-{
-    return m_stmts->ftsDelete.bind(1, rowid).run();
-}
+    IndexEngine engine() const override { return IndexEngine::Fts5; }
+    const char* textTable() const override { return "fts"; }
 
-Result<SearchResult> ShardStore::search(const ShardSearchRequest& request)
+    Status insert(std::int64_t rowid, const std::string& space, const RowText& text) override
+    {
+        m_insert.bind(1, rowid).bind(2, spaceToken(space));
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            if (text[i])
+                m_insert.bind(static_cast<int>(i) + 3, *text[i]);
+            else
+                m_insert.bindNull(static_cast<int>(i) + 3);
+        }
+        return m_insert.run();
+    }
+    Status remove(std::int64_t rowid) override { return m_delete.bind(1, rowid).run(); }
+    // FTS5's index is part of the transaction, durable with the file.
+    Status committed() override { return {}; }
+    Status checkpoint() override { return {}; }
+    std::uint64_t bytesBeside() const override { return 0; }
+
+    Result<SearchResult> search(SqliteDb& reader, const ShardSearchRequest& request) override;
+
+private:
+    Result<SearchResult> rankedHits(
+        SqliteDb& db, const ShardSearchRequest& request, const std::string& match, std::vector<std::int64_t>& rowids);
+    Status addSnippets(
+        SqliteDb& db, const std::string& match, const std::vector<std::int64_t>& rowids, std::vector<SearchHit>& hits);
+
+    std::vector<std::string> m_fields;
+    Statement m_insert;
+    Statement m_delete;
+};
+
+Result<SearchResult> Fts5Index::search(SqliteDb& reader, const ShardSearchRequest& request)
 {
-    const auto started = std::chrono::steady_clock::now();
-    if (auto status = validateSearchRequest(request); !status)
-        return status.error();
     auto compiled = compileQuery(request.query, QuerySchema { m_fields });
     if (!compiled)
         return compiled.error();
     const std::string match = spaceScopedMatch(request.spaces, *compiled);
-    auto lease = acquireReader();
-    if (!lease)
-        return lease.error();
     std::vector<std::int64_t> rowids;
-    auto result = rankedHits(lease->db(), request, match, rowids);
+    auto result = rankedHits(reader, request, match, rowids);
     if (!result)
         return result.error();
     if (request.snippets) {
-        if (auto status = addSnippets(lease->db(), match, rowids, result->hits); !status)
+        if (auto status = addSnippets(reader, match, rowids, result->hits); !status)
             return status.error();
     }
-    const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - started;
-    recordSearch(request, elapsed.count());
     return result;
 }
 
 // The page of hits the request asks for, best first, and each hit's FTS rowid (for its snippet).
-Result<SearchResult> ShardStore::rankedHits(
+Result<SearchResult> Fts5Index::rankedHits(
     SqliteDb& db, const ShardSearchRequest& request, const std::string& match, std::vector<std::int64_t>& rowids)
 {
     auto stmt = db.prepare(rankedSearchSql(textColumns(m_fields).size(), request.spaces.size()));
@@ -128,7 +127,7 @@ Result<SearchResult> ShardStore::rankedHits(
     while (true) {
         auto row = stmt->step();
         if (!row)
-            return makeError(row.error().code, "search failed: " + row.error().message, m_id);
+            return makeError(row.error().code, "search failed: " + row.error().message);
         if (!*row)
             return result;
         result.hits.push_back(
@@ -137,7 +136,7 @@ Result<SearchResult> ShardStore::rankedHits(
     }
 }
 
-Status ShardStore::addSnippets(
+Status Fts5Index::addSnippets(
     SqliteDb& db, const std::string& match, const std::vector<std::int64_t>& rowids, std::vector<SearchHit>& hits)
 {
     // snippet() needs the MATCH cursor, so each hit is looked up again by rowid; only the page's
@@ -156,7 +155,7 @@ Status ShardStore::addSnippets(
             return row.error();
         for (std::size_t i = 0; *row && i < columns.size(); ++i) {
             std::string candidate = stmt->columnText(static_cast<int>(i));
-            if (countMarks(candidate) > countMarks(hits[h].snippet))
+            if (countSnippetMarks(candidate) > countSnippetMarks(hits[h].snippet))
                 hits[h].snippet = std::move(candidate);
         }
         stmt->reset();
@@ -164,14 +163,35 @@ Status ShardStore::addSnippets(
     return {};
 }
 
-void ShardStore::recordSearch(const ShardSearchRequest& request, double elapsedMs)
+} // namespace
+
+Status createFts5Tables(SqliteDb& db, const std::vector<std::string>& fields)
 {
-    m_tickLatency.record(elapsedMs);
-    m_historyLatency.record(elapsedMs);
-    std::lock_guard lock(m_activityMutex);
-    m_activity.queries += 1;
-    for (const auto& space : request.spaces)
-        m_activity.spaces[space].queries += 1;
+    // The FTS5 table keeps the text itself (no external content): deleting a row then needs only
+    // its rowid, and rows are written explicitly rather than by triggers, because SQLite 3.40
+    // flushes FTS5's pending data at every statement savepoint a trigger opens (measured: half
+    // the ingest rate; docs/BENCHMARKS.md).
+    std::string tokenizer = kShardTokenizer;
+    for (const char* option : kShardTokenizerOptions)
+        tokenizer.append(" ").append(option);
+    return db.exec("CREATE VIRTUAL TABLE fts USING fts5(sp" + joinColumns(textColumns(fields), "")
+        + ", prefix='2 3', tokenize='" + tokenizer + "')");
+}
+
+Result<std::unique_ptr<ShardIndex>> openFts5Index(SqliteDb& writer, const std::vector<std::string>& fields)
+{
+    const auto columns = textColumns(fields);
+    std::string placeholders;
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        placeholders += ", ?" + std::to_string(i + 3);
+    auto insert = writer.prepare(
+        "INSERT INTO fts(rowid, sp" + joinColumns(columns, "") + ") VALUES (?1, ?2" + placeholders + ")");
+    if (!insert)
+        return insert.error();
+    auto erase = writer.prepare("DELETE FROM fts WHERE rowid = ?1");
+    if (!erase)
+        return erase.error();
+    return std::unique_ptr<ShardIndex>(std::make_unique<Fts5Index>(fields, std::move(*insert), std::move(*erase)));
 }
 
 } // namespace shardmap::core
