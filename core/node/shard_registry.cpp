@@ -97,9 +97,7 @@ Status ShardRegistry::drop(const std::string& id, bool force)
                     + std::to_string(totals->tombstones) + " tombstones; drop it with force to delete them");
     }
     m_shards.erase(found);
-    std::error_code error;
-    for (const char* suffix : { "", "-wal", "-shm" })
-        std::filesystem::remove(shardPath(id) + suffix, error);
+    ShardStore::removeFiles(shardPath(id));
     return {};
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/shard/shard_index.h"
 #include "core/shard/shard_internal.h"
+#include "core/util/failpoint.h"
 #include "core/util/log.h"
 #include "core/util/validation.h"
 
@@ -178,7 +179,10 @@ void ShardStore::indexCommitted()
 {
     // The transaction is in the file whatever the index says; an index that cannot take it now
     // keeps it in its log and takes it at the next commit, checkpoint or open (xapian_engine.h).
-    if (auto status = m_index->committed(); !status && m_options.log)
+    (void)failpoint("shard.index.before_apply");
+    auto status = m_index->committed();
+    (void)failpoint("shard.index.applied");
+    if (!status && m_options.log)
         m_options.log(LogLevel::Warn, "shard " + m_id + ": its index lags its file: " + status.error().describe());
 }
 

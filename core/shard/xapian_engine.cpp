@@ -5,6 +5,7 @@
 
 #include "core/query/query_compiler.h"
 #include "core/shard/shard_internal.h"
+#include "core/util/failpoint.h"
 
 #include <filesystem>
 #include <unordered_set>
@@ -254,6 +255,7 @@ Status XapianEngine::checkpoint()
 {
     if (auto status = m_index->syncFiles(); !status)
         return status;
+    (void)failpoint("shard.index.synced");
     if (auto status = m_pruneLog.bind(1, static_cast<std::int64_t>(m_applied)).run(); !status)
         return status;
     m_durable = m_applied;
