@@ -2,6 +2,7 @@
 #include "app/common/logging.h"
 #include "app/common/server_lifetime.h"
 #include "core/node/node_server.h"
+#include "core/util/index_engine.h"
 
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -12,6 +13,7 @@ namespace {
 struct StorageAndClockFlags {
     std::uint64_t shardMaxBytes = 0;
     std::string sync = "normal";
+    std::string defaultEngine = shardmap::core::indexEngineName(shardmap::core::IndexEngine::Fts5);
     std::int64_t tickMs = 1000;
     std::int64_t historyMs = 10000;
 };
@@ -46,6 +48,15 @@ void addStorageFlags(CLI::App& app, shardmap::core::NodeServerConfig& config, St
     app.add_option(
            "--sync", flags.sync, "SQLite synchronous mode: normal (survives a process crash) or full (also power loss)")
         ->check(CLI::IsMember({ "normal", "full" }))
+        ->capture_default_str();
+    app.add_option("--default-engine", flags.defaultEngine,
+           "Index engine of a shard a CreateShard names none for: fts5 or xapian (the fleet's setting names one for "
+           "every shard the control plane creates)")
+        ->envname("SHARDMAP_NODE_DEFAULT_ENGINE")
+        ->check([](const std::string& name) {
+            auto engine = shardmap::core::parseIndexEngine(name);
+            return engine ? std::string() : engine.error().message;
+        })
         ->capture_default_str();
 }
 
@@ -86,6 +97,7 @@ shardmap::core::NodeServerConfig parseConfig(
     app.parse(argc, argv);
     config.storeOptions.maxBytes = flags.shardMaxBytes;
     config.storeOptions.syncFull = flags.sync == "full";
+    config.storeOptions.engine = *shardmap::core::parseIndexEngine(flags.defaultEngine);
     config.metricsTick = std::chrono::milliseconds(flags.tickMs);
     config.historyInterval = std::chrono::milliseconds(flags.historyMs);
     return config;

@@ -325,8 +325,11 @@ Status NodeServer::openDataDir(const NodeServerConfig& config, std::vector<Ident
         return lock.error();
     m_lock.emplace(std::move(*lock));
     const std::string nodeId = config.nodeId.empty() ? defaultNodeId() : config.nodeId;
+    ShardStoreOptions storeOptions = config.storeOptions;
+    if (!storeOptions.log)
+        storeOptions.log = config.log;
     m_registry = std::make_unique<ShardRegistry>(
-        ShardRegistry::Options { config.dataDir, config.storeOptions, config.minFreeBytes });
+        ShardRegistry::Options { config.dataDir, std::move(storeOptions), config.minFreeBytes });
     m_failedShards = m_registry->openAll();
     m_metrics = std::make_unique<NodeMetricsSampler>(
         NodeMetricsSampler::Options { nodeId, config.metricsTick, config.historyInterval, config.historyCapacity },
