@@ -5,8 +5,11 @@
 // (overall and per kind), index size on disk, and how far its hits agree with the first engine's.
 //
 //   search_engines_bench [--docs 200000] [--spaces 100] [--queries 600] [--dir DIR] [--json]
+//                        [--runs shard-fts5,node-fts5,node-xapian,shard-xapian,index-xapian,plain-xapian]
 
+#include "bench/bench_process.h"
 #include "bench/corpus.h"
+#include "core/client/node_client.h"
 #include "core/query/query_compiler.h"
 #include "core/shard/shard_store.h"
 #include "core/shard/xapian_index.h"
@@ -39,6 +42,10 @@ struct Options {
     std::uint32_t limit = 20;
     std::string dir;
     bool json = false;
+    std::string nodeBinary = SHARDMAP_NODE_BINARY;
+    // Which engines run, in this order; the first is the one the others' hits are compared with.
+    std::vector<std::string> runs
+        = { "shard-fts5", "node-fts5", "node-xapian", "shard-xapian", "index-xapian", "plain-xapian" };
 };
 
 struct Query {
@@ -136,18 +143,10 @@ std::uint64_t directoryBytes(const std::string& path)
     return total;
 }
 
-EngineRun runFts5(const bench::Corpus& corpus, const std::vector<Query>& queries, const Options& options)
+// The documents in batches of 1000, each batch through `write`; returns the seconds writing took.
+double ingest(
+    const bench::Corpus& corpus, const Options& options, const std::function<void(std::vector<core::WriteItem>)>& write)
 {
-    EngineRun run { "SQLite FTS5 in process (the node's shard)", 0, 0, {}, {}, {} };
-    const std::string dir = options.dir + "/fts5";
-    std::filesystem::create_directories(dir);
-    core::ShardStoreOptions storeOptions;
-    storeOptions.fields = { "title", "body" };
-    auto store = core::ShardStore::create(dir + "/shard.db", "bench", storeOptions);
-    if (!store)
-        throw std::runtime_error(store.error().describe());
-    for (std::size_t i = 0; i < options.spaces; ++i)
-        (void)(*store)->setOwnership({ corpus.spaceName(i), core::SpaceRole::Owner, 1 });
     constexpr std::uint64_t kBatch = 1000;
     double seconds = 0;
     for (std::uint64_t first = 0; first < options.docs; first += kBatch) {
@@ -156,25 +155,92 @@ EngineRun runFts5(const bench::Corpus& corpus, const std::vector<Query>& queries
         for (const auto& doc : docs)
             items.push_back({ { doc.space, doc.id, 1, { { "title", doc.title }, { "body", doc.body } }, false }, 1 });
         const auto started = Clock::now();
-        auto written = (*store)->write(std::move(items));
+        write(std::move(items));
         seconds += std::chrono::duration<double>(Clock::now() - started).count();
+    }
+    return seconds;
+}
+
+std::vector<std::string> hitIds(const core::Result<core::SearchResult>& found)
+{
+    std::vector<std::string> ids;
+    for (const auto& hit : found ? found->hits : std::vector<core::SearchHit> {})
+        ids.push_back(hit.id);
+    return ids;
+}
+
+core::ShardSearchRequest searchRequest(const Query& query, const Options& options)
+{
+    core::ShardSearchRequest request;
+    request.spaces = { query.space };
+    request.query = query.text;
+    request.limit = options.limit;
+    return request;
+}
+
+// A shard's store in this process, on one engine: the node's own code without gRPC.
+EngineRun runShard(
+    core::IndexEngine engine, const bench::Corpus& corpus, const std::vector<Query>& queries, const Options& options)
+{
+    EngineRun run { std::string(engine == core::IndexEngine::Fts5 ? "SQLite FTS5" : "Xapian")
+            + " shard in process (ShardStore, engine " + core::indexEngineName(engine) + ")",
+        0, 0, {}, {}, {} };
+    const std::string dir = options.dir + "/shard-" + core::indexEngineName(engine);
+    std::filesystem::create_directories(dir);
+    core::ShardStoreOptions storeOptions;
+    storeOptions.fields = { "title", "body" };
+    storeOptions.engine = engine;
+    auto store = core::ShardStore::create(dir + "/shard.db", "bench", storeOptions);
+    if (!store)
+        throw std::runtime_error(store.error().describe());
+    for (std::size_t i = 0; i < options.spaces; ++i)
+        (void)(*store)->setOwnership({ corpus.spaceName(i), core::SpaceRole::Owner, 1 });
+    const double seconds = ingest(corpus, options, [&](std::vector<core::WriteItem> items) {
+        auto written = (*store)->write(std::move(items));
         if (!written)
             throw std::runtime_error(written.error().describe());
-    }
+    });
     run.ingestDocsPerSecond = static_cast<double>(options.docs) / seconds;
     (void)(*store)->checkpoint();
     run.indexBytes = directoryBytes(dir);
-    timeQueries(run, queries, [&](const Query& query) {
-        core::ShardSearchRequest request;
-        request.spaces = { query.space };
-        request.query = query.text;
-        request.limit = options.limit;
-        auto found = (*store)->search(request);
-        std::vector<std::string> ids;
-        for (const auto& hit : found ? found->hits : std::vector<core::SearchHit> {})
-            ids.push_back(hit.id);
-        return ids;
+    timeQueries(
+        run, queries, [&](const Query& query) { return hitIds((*store)->search(searchRequest(query, options))); });
+    return run;
+}
+
+// A real shardmap-node (its shards on `engine`, --default-engine) and one client over gRPC on
+// loopback: what a tenant's write and query cost as deployed.
+EngineRun runNode(
+    core::IndexEngine engine, const bench::Corpus& corpus, const std::vector<Query>& queries, const Options& options)
+{
+    EngineRun run { std::string("shardmap-node over gRPC, engine ") + core::indexEngineName(engine), 0, 0, {}, {}, {} };
+    const std::string dir = options.dir + "/node-" + core::indexEngineName(engine);
+    auto node = bench::ServerProcess::start(
+        { options.nodeBinary, "--listen", "127.0.0.1:0", "--data-dir", dir, "--node-id", "bench-node",
+            "--min-free-bytes", "0", "--exit-with-parent", "--default-engine", core::indexEngineName(engine) },
+        dir + ".log");
+    node->setStopGrace(std::chrono::seconds(300));
+    core::NodeClientOptions clientOptions;
+    clientOptions.callTimeout = std::chrono::seconds(120);
+    auto client = core::GrpcNodeClient::connect(node->address(), clientOptions);
+    if (!client)
+        throw std::runtime_error(client.error().describe());
+    auto& nodeClient = **client;
+    if (auto created = nodeClient.createShard("bench", { "title", "body" }); !created)
+        throw std::runtime_error(created.error().describe());
+    for (std::size_t i = 0; i < options.spaces; ++i)
+        (void)nodeClient.setOwnership("bench", { corpus.spaceName(i), core::SpaceRole::Owner, 1 });
+    const double seconds = ingest(corpus, options, [&](std::vector<core::WriteItem> items) {
+        auto written = nodeClient.bulkWrite("bench", items);
+        if (!written)
+            throw std::runtime_error(written.error().describe());
     });
+    run.ingestDocsPerSecond = static_cast<double>(options.docs) / seconds;
+    timeQueries(run, queries,
+        [&](const Query& query) { return hitIds(nodeClient.search("bench", searchRequest(query, options))); });
+    client->reset();
+    node->stop();
+    run.indexBytes = directoryBytes(dir);
     return run;
 }
 
@@ -332,6 +398,12 @@ int main(int argc, char** argv)
     app.add_option("--vocabulary", options.vocabulary, "distinct words, Zipf-frequent")->capture_default_str();
     app.add_option("--dir", options.dir, "where the indexes are built (default: a new temporary directory)");
     app.add_flag("--json", options.json, "print JSON");
+    app.add_option("--node-binary", options.nodeBinary, "shardmap-node to start")->capture_default_str();
+    app.add_option("--runs", options.runs, "engines to run, the first the reference")
+        ->delimiter(',')
+        ->check(
+            CLI::IsMember({ "shard-fts5", "node-fts5", "node-xapian", "shard-xapian", "index-xapian", "plain-xapian" }))
+        ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     bool made = false;
     if (options.dir.empty()) {
@@ -344,9 +416,17 @@ int main(int argc, char** argv)
         const bench::Corpus corpus(corpusOptions(options));
         const auto queries = makeQueries(corpus, options);
         std::vector<EngineRun> runs;
-        runs.push_back(runFts5(corpus, queries, options));
-        runs.push_back(runXapian(corpus, queries, options));
-        runs.push_back(runPlainXapian(corpus, queries, options));
+        for (const std::string& name : options.runs) {
+            std::cerr << "search_engines_bench: " << name << "\n";
+            if (name == "shard-fts5" || name == "shard-xapian")
+                runs.push_back(runShard(*core::parseIndexEngine(name.substr(6)), corpus, queries, options));
+            else if (name == "node-fts5" || name == "node-xapian")
+                runs.push_back(runNode(*core::parseIndexEngine(name.substr(5)), corpus, queries, options));
+            else if (name == "index-xapian")
+                runs.push_back(runXapian(corpus, queries, options));
+            else
+                runs.push_back(runPlainXapian(corpus, queries, options));
+        }
         print(runs, options);
     } catch (const std::exception& error) {
         std::cerr << "search_engines_bench: " << error.what() << "\n";
