@@ -16,18 +16,12 @@ Error noChangeNamed()
     return makeError(ErrorCode::InvalidArgument, "the request names no change");
 }
 
-bool movesSpaces(const v1::AdminChange& change)
-{
-    const ChangeKind* kind = findChangeKind(change);
-    return kind && kind->movesSpaces;
-}
-
-bool overLimit(std::uint64_t value, std::uint64_t limit)
-{
-    return limit != 0 && value > limit;
-}
-
 } // namespace
+
+bool movesSpaces(const PreparedChange& prepared)
+{
+    return prepared.size.spaces > 0 || prepared.size.bytes > 0;
+}
 
 std::string changeKind(const v1::AdminChange& change)
 {
@@ -94,7 +88,7 @@ std::string whyRole(const PreparedChange& prepared, const OperatorLimits& limits
             effects += (effects.empty() ? "" : "; ") + effect;
         return effects;
     }
-    if (movesSpaces(prepared.change)) {
+    if (movesSpaces(prepared)) {
         if (overLimit(prepared.size.spaces, limits.maxSpaces))
             return "it moves " + std::to_string(prepared.size.spaces) + " spaces; an operator may move "
                 + std::to_string(limits.maxSpaces) + " at once, more needs the admin role";

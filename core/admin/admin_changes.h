@@ -44,6 +44,11 @@ struct PreparedChange {
     std::string summary;
 };
 
+// Whether the change moves spaces, as measured (ChangeSize spaces or bytes): only such changes
+// are held to an operator's limits and the approval thresholds, counted with what their requester
+// moved before them, and explained by what they move.
+bool movesSpaces(const PreparedChange& prepared);
+
 // What a change of the executor's settings raises ("max_concurrent 4 -> 8"). 0 means "no limit"
 // for the concurrency limits, the default throttle and the cleanup rate, so going to 0 is the
 // largest raise.

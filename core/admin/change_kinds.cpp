@@ -32,18 +32,12 @@ Role operatorRole(const PreparedChange&, const OperatorLimits&)
     return Role::Operator;
 }
 
-bool overOperatorLimit(std::uint64_t value, std::uint64_t limit)
-{
-    return limit != 0 && value > limit;
-}
-
 // A change that moves spaces is an operator's within the operator's limits, unless it retires a
 // node or does what only an admin may (ChangeSize::adminEffects).
 Role operatorWithinLimits(const PreparedChange& prepared, const OperatorLimits& limits)
 {
     if (prepared.size.retiresNode || !prepared.size.adminEffects.empty()
-        || overOperatorLimit(prepared.size.spaces, limits.maxSpaces)
-        || overOperatorLimit(prepared.size.bytes, limits.maxBytes))
+        || overLimit(prepared.size.spaces, limits.maxSpaces) || overLimit(prepared.size.bytes, limits.maxBytes))
         return Role::Admin;
     return Role::Operator;
 }
@@ -570,7 +564,6 @@ const ChangeKind kChangeKinds[] = {
         .checkText = checkQueueText,
         .prepare = prepareQueue,
         .role = operatorWithinLimits,
-        .movesSpaces = true,
         .apply = applyQueue },
     { .oneof = ChangeOneof::kSteerMigration,
         .nameOf = steerName,
@@ -595,21 +588,18 @@ const ChangeKind kChangeKinds[] = {
         .checkText = checkPlanText,
         .prepare = preparePlanChange,
         .role = operatorWithinLimits,
-        .movesSpaces = true,
         .apply = applyPlanChange },
     { .oneof = ChangeOneof::kStartOperation,
         .nameOf = operationName,
         .checkText = checkOperationText,
         .prepare = prepareOperation,
         .role = operatorWithinLimits,
-        .movesSpaces = true,
         .apply = applyOperation },
     { .oneof = ChangeOneof::kMoveSpaces,
         .name = "move-spaces",
         .checkText = checkMovesText,
         .prepare = prepareMoves,
         .role = operatorWithinLimits,
-        .movesSpaces = true,
         .apply = applyMoves },
     { .oneof = ChangeOneof::kAddNode,
         .name = "add-node",

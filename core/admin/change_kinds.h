@@ -22,10 +22,9 @@ struct ChangeKind {
     // when set, is all a change of the kind needs (it reads nothing and moves nothing).
     Result<PreparedChange> (*prepare)(FleetAdmin& admin, PreparedChange prepared) = nullptr;
     std::string (*summary)(const v1::AdminChange& change) = nullptr;
-    // The least role that may make it (requiredRole), and whether it moves spaces (an
-    // operator's limits and the approval thresholds count them).
+    // The least role that may make it (requiredRole). Whether it moves spaces is not the kind's
+    // word but what prepare measured (movesSpaces in admin_changes.h).
     Role (*role)(const PreparedChange& prepared, const OperatorLimits& limits) = nullptr;
-    bool movesSpaces = false;
     // Makes it through the facade.
     Result<v1::ChangeResponse> (*apply)(FleetAdmin& admin, const v1::AdminChange& change, const Actor& actor) = nullptr;
 };

@@ -12,8 +12,6 @@
 
 namespace shardmap::core {
 
-using nlohmann::json;
-
 const char* roleName(Role role)
 {
     switch (role) {
@@ -23,6 +21,11 @@ const char* roleName(Role role)
     case Role::Admin: return "admin";
     }
     return "none";
+}
+
+bool overLimit(std::uint64_t value, std::uint64_t limit)
+{
+    return limit != 0 && value > limit;
 }
 
 std::optional<Role> parseRole(std::string_view name)
@@ -95,7 +98,7 @@ Error policyError(const std::string& source, const std::string& what)
 
 // Checks that an object has only the keys named, so that a misspelt key is an error rather than
 // a limit silently left at its default.
-Status onlyKeys(const json& object, std::initializer_list<std::string_view> known, const std::string& source,
+Status onlyKeys(const nlohmann::json& object, std::initializer_list<std::string_view> known, const std::string& source,
     const std::string& where)
 {
     if (!object.is_object())
@@ -117,8 +120,8 @@ constexpr std::uint64_t kMaxPolicyBytes = 1ull << 60;
 // A request waits at most a year: hours are turned into milliseconds, and 5e15 of them overflow.
 constexpr std::uint64_t kMaxExpireHours = 8'760;
 
-Result<std::uint64_t> readCount(const json& object, const char* key, std::uint64_t fallback, const std::string& source,
-    const std::string& where, std::uint64_t most, std::uint64_t least = 0)
+Result<std::uint64_t> readCount(const nlohmann::json& object, const char* key, std::uint64_t fallback,
+    const std::string& source, const std::string& where, std::uint64_t most, std::uint64_t least = 0)
 {
     const auto found = object.find(key);
     if (found == object.end())
@@ -132,7 +135,7 @@ Result<std::uint64_t> readCount(const json& object, const char* key, std::uint64
 
 // window_minutes: at most a week, so that the window's milliseconds never overflow.
 Result<std::chrono::minutes> readMinutes(
-    const json& object, std::chrono::minutes fallback, const std::string& source, const std::string& where)
+    const nlohmann::json& object, std::chrono::minutes fallback, const std::string& source, const std::string& where)
 {
     constexpr std::uint64_t kMostMinutes = 7 * 24 * 60;
     auto minutes = readCount(object, "window_minutes", static_cast<std::uint64_t>(fallback.count()), source, where,
@@ -145,7 +148,7 @@ Result<std::chrono::minutes> readMinutes(
     return std::chrono::minutes(static_cast<std::int64_t>(*minutes));
 }
 
-Result<Role> readRole(const json& value, const std::string& source, const std::string& where)
+Result<Role> readRole(const nlohmann::json& value, const std::string& source, const std::string& where)
 {
     if (!value.is_string())
         return policyError(source, where + " must be a role name (none, viewer, operator, admin)");
@@ -167,7 +170,7 @@ Result<std::string> identityKey(const std::string& text, const std::string& sour
 }
 
 // "people": { "bob": ["bob", "token:bob.ci"] }: each identity under at most one person.
-Status readPeople(const json& people, const std::string& source, std::map<std::string, std::string>& personOf)
+Status readPeople(const nlohmann::json& people, const std::string& source, std::map<std::string, std::string>& personOf)
 {
     if (!people.is_object())
         return policyError(source, "people must map each person's name to the identities that are theirs");
@@ -176,7 +179,7 @@ Status readPeople(const json& people, const std::string& source, std::map<std::s
             return policyError(source, "people: a person's name may not be empty");
         if (!identities.is_array())
             return policyError(source, "people." + person + " must be a list of identities");
-        for (const json& identity : identities) {
+        for (const nlohmann::json& identity : identities) {
             if (!identity.is_string())
                 return policyError(source, "people." + person + " must list identities as strings");
             auto key = identityKey(identity.get<std::string>(), source, "people." + person);
@@ -193,7 +196,7 @@ Status readPeople(const json& people, const std::string& source, std::map<std::s
 }
 
 // "roles": { "alice": "admin", "uri:spiffe://ci": "operator" }: each identity named once.
-Status readRoles(const json& roles, const std::string& source, std::map<std::string, Role>& roleOf)
+Status readRoles(const nlohmann::json& roles, const std::string& source, std::map<std::string, Role>& roleOf)
 {
     if (!roles.is_object())
         return policyError(source, "roles must map identities to role names");
@@ -211,7 +214,7 @@ Status readRoles(const json& roles, const std::string& source, std::map<std::str
 }
 
 // "operator_limits": what an operator may move at once, and the window its changes are counted over.
-Status readOperatorLimits(const json& limits, const std::string& source, OperatorLimits& into)
+Status readOperatorLimits(const nlohmann::json& limits, const std::string& source, OperatorLimits& into)
 {
     if (auto status = onlyKeys(limits, { "max_spaces", "max_bytes", "window_minutes" }, source, "operator_limits");
         !status)
@@ -230,7 +233,7 @@ Status readOperatorLimits(const json& limits, const std::string& source, Operato
 }
 
 // approval's thresholds: how much a change may move, and for how long a request waits.
-Status readApprovalSizes(const json& approval, const std::string& source, ApprovalThresholds& into)
+Status readApprovalSizes(const nlohmann::json& approval, const std::string& source, ApprovalThresholds& into)
 {
     auto spaces = readCount(approval, "max_spaces", into.maxSpaces, source, "approval", kMaxPolicySpaces);
     auto bytes = readCount(approval, "max_bytes", into.maxBytes, source, "approval", kMaxPolicyBytes);
@@ -249,7 +252,7 @@ Status readApprovalSizes(const json& approval, const std::string& source, Approv
 }
 
 // approval's window over which one identity's pending requests are counted, and how many it may have.
-Status readApprovalPending(const json& approval, const std::string& source, ApprovalThresholds& into)
+Status readApprovalPending(const nlohmann::json& approval, const std::string& source, ApprovalThresholds& into)
 {
     auto window = readMinutes(approval, into.window, source, "approval");
     auto pending = readCount(
@@ -264,7 +267,7 @@ Status readApprovalPending(const json& approval, const std::string& source, Appr
 }
 
 // "approval": what needs a second person's approval.
-Status readApproval(const json& approval, const std::string& source, ApprovalThresholds& into)
+Status readApproval(const nlohmann::json& approval, const std::string& source, ApprovalThresholds& into)
 {
     if (auto status = onlyKeys(approval,
             { "max_spaces", "max_bytes", "retire_node", "raise_limits", "expire_hours", "window_minutes",
@@ -294,13 +297,13 @@ Result<AccessPolicy> AccessPolicy::parse(const std::string& text, const std::str
     auto parsed = readJsonInput(text, source);
     if (!parsed)
         return parsed.error();
-    const json& doc = *parsed;
+    const nlohmann::json& doc = *parsed;
     if (auto status = onlyKeys(
             doc, { "version", "roles", "default_role", "people", "operator_limits", "approval" }, source, "the policy");
         !status)
         return status.error();
     // Compared as JSON: a version of another type (null, "1") is not 1 and never throws.
-    if (const auto version = doc.find("version"); version == doc.end() || *version != json(1))
+    if (const auto version = doc.find("version"); version == doc.end() || *version != nlohmann::json(1))
         return policyError(source, "\"version\": 1 is the only version this shardmapd reads");
     AccessPolicy policy;
     if (const auto roles = doc.find("roles"); roles != doc.end()) {

@@ -42,7 +42,8 @@ const char* roleName(Role role);
 std::optional<Role> parseRole(std::string_view name);
 
 // How much an operator may move: one request, together with what the same identity moved (and
-// asked for) within the window before it; more needs an admin. A window of 0: per request only.
+// asked for) within the window before it; more needs an admin. 0 in maxSpaces or maxBytes: no
+// limit on that measure. A window of 0: per request only.
 struct OperatorLimits {
     std::uint64_t maxSpaces = 100;
     std::uint64_t maxBytes = 100ull << 30;
@@ -70,6 +71,11 @@ struct ApprovalThresholds {
 
     bool operator==(const ApprovalThresholds&) const = default;
 };
+
+// Whether a change that measures value is over one of the limits above (an operator's maxSpaces,
+// an approval's maxBytes ...), where 0 is no limit. The least role, the reason given for it and
+// the need for approval all ask this, so that they cannot disagree.
+bool overLimit(std::uint64_t value, std::uint64_t limit);
 
 struct AccessPolicy {
     // Keyed by IdentityPattern::text(): "alice" (a CN or a token's name), "cn:alice",

@@ -158,12 +158,6 @@ Error countChanged(Error error)
     return error;
 }
 
-// Changes that move spaces are counted over the window; the rest are judged on their own.
-bool movesSpaces(const PreparedChange& prepared)
-{
-    return prepared.size.spaces > 0 || prepared.size.bytes > 0;
-}
-
 ChangeSize recentWithin(const RecentChanges& recent, std::chrono::minutes window)
 {
     if (window.count() == 0)

@@ -52,26 +52,7 @@ struct EtcdStoreConfig {
 //
 // Keys under PREFIX/: meta/magic (marks the store), meta/revision (the map revision as decimal
 // text, a space and the hash of its audit record: the head of the audit's hash chain), data/KEY
-// (a record, JSON {"v": value, "c": createRevision, "m": modRevision} with map revisions),
-// audit/REVISION (20 digits, JSON of the AuditRecord with its hash) and leases/NAME (JSON
-// {holder, token, expiresUnixMs}).
-//
-// A commit reads the counter, the touched records and the fence's lease in one read-only Txn,
-// checks expectations and the fence itself (so conflicts name keys and revisions as SQLite does),
-// then sends one Txn that compares the etcd mod_revision of every key it read and writes the
-// records, the audit record (linked to the hash the counter held) and counter + 1 with the new
-// record's hash. When that Txn fails, something it read changed: it
-// reads again, which either finds a real conflict or (another commit on other keys moved the
-// counter) retries, for up to retryFor. A Txn whose outcome is unknown (deadline, lost
-// connection) is decided by reading the audit record it would have written, which carries a
-// random commit id, before anything is retried or reported.
-//
-// Leases are records compared and swapped the same way; they never touch the counter. Their
-// expiry is wall-clock time checked by the clients, like SQLite's, and their key is never
-// deleted, so tokens only grow; no etcd lease is attached (it would delete the key and restart the
-// token). Watches read the audit keys after the last delivered revision, then stream an etcd
-// Watch on audit/ from the revision of that read; a cancelled or compacted watch or a lost server
-// starts over with a read, so nothing is skipped or delivered twice.
+// (a record), audit/REVISION and leases/NAME; the methods below are grouped by the keys they use.
 //
 // Endpoints are tried in order: a call that fails with UNAVAILABLE or DEADLINE_EXCEEDED moves to
 // the next. With user and password, the client authenticates per endpoint and sends the token as
@@ -96,20 +77,46 @@ public:
     EtcdStore(const EtcdStore&) = delete;
     EtcdStore& operator=(const EtcdStore&) = delete;
 
+    // meta/revision and data/KEY, a record as JSON {"v": value, "c": createRevision, "m":
+    // modRevision} with map revisions. snapshot and list read the counter and the data/ range in
+    // one read-only Txn, so both are as of one etcd revision; currentRevision reads the counter.
     Result<StoreSnapshot> snapshot() override;
     Result<StoreSnapshot> list(const std::string& prefix) override;
     Result<std::uint64_t> currentRevision() override;
+    // A commit reads the counter, the touched records and the fence's lease in one read-only Txn,
+    // checks expectations and the fence itself (so conflicts name keys and revisions as SQLite
+    // does), then sends one Txn that compares the etcd mod_revision of every key it read and
+    // writes the records, the audit record (linked to the hash the counter held) and counter + 1
+    // with the new record's hash. When that Txn fails, something it read changed: it reads again,
+    // which either finds a real conflict or (another commit on other keys moved the counter)
+    // retries, for up to retryFor. A Txn whose outcome is unknown (deadline, lost connection) is
+    // decided by reading the audit record it would have written, which carries a random commit
+    // id, before anything is retried or reported.
     Result<std::uint64_t> commit(const CommitRequest& request) override;
+
+    // audit/REVISION (20 digits): JSON of the AuditRecord with its hash and its commit's id,
+    // never overwritten. history is one Range over these keys.
     Result<std::vector<AuditRecord>> history(
         std::uint64_t fromRevision, std::uint64_t toRevision, std::size_t limit) override;
+    // A watch's thread reads the audit keys after the last delivered revision, then streams an etcd
+    // Watch on audit/ from the revision of that read; a cancelled or compacted watch or a lost
+    // server starts over with a read, so nothing is skipped or delivered twice (EtcdWatch).
     // Destroying the store ends its watches with an Unavailable error ("the store was closed").
     Result<std::unique_ptr<WatchHandle>> watch(
         std::uint64_t fromRevision, WatchCallback onRecord, WatchErrorCallback onError) override;
 
+    // leases/NAME: JSON {holder, token, expiresUnixMs}, compared and swapped on the key's
+    // mod_revision like the records; they never touch the counter. Their expiry is wall-clock
+    // time checked by the clients, like SQLite's, and no etcd lease is attached (it would delete
+    // the key and restart the token): the key stays when the lease is released or expires, so
+    // tokens only grow. Only expired or released presence leases' keys are deleted, by the next
+    // presence grant, each by a Txn that compares its mod_revision. A change whose outcome is
+    // unknown is decided by reading the key again for the row it wrote.
     Result<LeaseGrant> acquireLease(
         const std::string& name, const std::string& holder, std::chrono::milliseconds ttl) override;
     Result<LeaseGrant> renewLease(const LeaseGrant& grant, std::chrono::milliseconds ttl) override;
     Status releaseLease(const LeaseGrant& grant) override;
+    // One Range over leases/NAMEPREFIX; the expired are left out by this process's clock.
     Result<std::vector<LeaseGrant>> liveLeases(const std::string& namePrefix) override;
 
     std::string describe() const override;

@@ -36,14 +36,9 @@ struct SqliteStoreOptions {
 // and a commit that was acknowledged must survive power loss). Tables: meta (magic, schema
 // version, revision), records, audit (one row per revision, written in the commit's transaction,
 // with its hash-chain link) and leases; opening a store of schema version 1 upgrades it in
-// place. Any number of stores, in this process or others, may open the same file: commits
-// serialise on SQLite's write lock (BEGIN IMMEDIATE, waiting up to busyTimeoutMs); reads run on
-// pooled connections, each inside one read transaction, so they see exactly one revision.
-// Watches run a thread with their own connection each. All methods are thread-safe.
-//
-// Leases: the row of a lease is never deleted, so its token only grows. Acquiring a free,
-// expired or released lease starts a new grant with token + 1; acquiring one's own live lease
-// renews it with the same token. Lease changes are not map revisions and write no audit record.
+// place. Any number of stores, in this process or others, may open the same file. What a call
+// costs and waits for is the connection it runs on, so the methods below are grouped by that:
+// pooled readers, the one writer, a watch's own thread. All methods are thread-safe.
 class SqliteStore final : public MetadataStore {
 public:
     // 2: audit records carry their hash-chain link (core/store/audit_chain.h).
@@ -60,19 +55,32 @@ public:
     SqliteStore(const SqliteStore&) = delete;
     SqliteStore& operator=(const SqliteStore&) = delete;
 
+    // On a pooled reader connection (readerConnections kept, more opened while many threads read),
+    // inside one read transaction, so a call sees exactly one revision and, in WAL mode, does not
+    // wait for a writer. snapshot and list read meta's revision and the records table, currentRevision the
+    // revision alone, history the audit table's rows.
     Result<StoreSnapshot> snapshot() override;
     Result<StoreSnapshot> list(const std::string& prefix) override;
     Result<std::uint64_t> currentRevision() override;
+    Result<std::vector<AuditRecord>> history(
+        std::uint64_t fromRevision, std::uint64_t toRevision, std::size_t limit) override;
+    // The leases table's rows under namePrefix whose expiry is later than this process's clock.
+    Result<std::vector<LeaseGrant>> liveLeases(const std::string& namePrefix) override;
+
+    // On the one writer connection, in BEGIN IMMEDIATE: the call holds SQLite's write lock from its
+    // first read to COMMIT, waiting up to busyTimeoutMs for another connection's (then Unavailable
+    // "store is locked by another process"). commit reads meta's revision, the touched records and
+    // the fence's leases row, checks them, and writes the records, one audit row linked to the
+    // previous row's hash and meta's revision + 1 in that one transaction.
     // Refuses (InvalidArgument) an empty commit, an empty or non-UTF-8 key, a non-UTF-8 value or
     // text, and a key written twice in one commit. A delete of a missing key is a change from
     // absent to absent.
     Result<std::uint64_t> commit(const CommitRequest& request) override;
-    Result<std::vector<AuditRecord>> history(
-        std::uint64_t fromRevision, std::uint64_t toRevision, std::size_t limit) override;
-    // Destroying the store ends its watches with an Unavailable error ("the store was closed").
-    Result<std::unique_ptr<WatchHandle>> watch(
-        std::uint64_t fromRevision, WatchCallback onRecord, WatchErrorCallback onError) override;
-
+    // Leases are rows of the leases table, read and written in the same kind of transaction; they
+    // are not map revisions and write no audit row. A lease's row is kept when it is released or
+    // expires, so its token only grows: acquiring a free, expired or released lease starts a new
+    // grant with token + 1, acquiring one's own live lease renews it with the same token. Only
+    // expired or released presence leases' rows are deleted, by the next presence grant.
     Result<LeaseGrant> acquireLease(
         const std::string& name, const std::string& holder, std::chrono::milliseconds ttl) override;
     // Renews while holder and token still match, even after expiry if nobody took the lease in
@@ -80,7 +88,14 @@ public:
     Result<LeaseGrant> renewLease(const LeaseGrant& grant, std::chrono::milliseconds ttl) override;
     // Releasing a lease that was already lost or released succeeds and changes nothing.
     Status releaseLease(const LeaseGrant& grant) override;
-    Result<std::vector<LeaseGrant>> liveLeases(const std::string& namePrefix) override;
+
+    // On a thread and a connection of the watch's own: it reads the audit rows after the last
+    // revision it delivered, 256 per read transaction, and delivers them after the transaction
+    // ends. Commits through this store wake it at once; others' (PRAGMA data_version) are seen
+    // within watchPollInterval. Destroying the store ends its watches with an Unavailable error
+    // ("the store was closed").
+    Result<std::unique_ptr<WatchHandle>> watch(
+        std::uint64_t fromRevision, WatchCallback onRecord, WatchErrorCallback onError) override;
 
     std::string describe() const override;
     const std::string& path() const { return m_path; }

@@ -231,6 +231,22 @@ TEST(AdminChanges, OperatorsMoveWithinTheirLimitsAndAdminsDoTheRest)
     }
 }
 
+TEST(AdminChanges, AChangeMovesSpacesWhenItWasMeasuredToMoveSome)
+{
+    EXPECT_TRUE(movesSpaces(moves(3, 0)));
+    EXPECT_TRUE(movesSpaces(moves(0, 512)));
+    EXPECT_FALSE(movesSpaces(moves(0, 0))) << "a plan of no moves is not held to the limits on moves";
+    PreparedChange steer;
+    steer.change.mutable_steer_migration()->set_action(v1::SteerMigration::CANCEL);
+    EXPECT_FALSE(movesSpaces(steer));
+    // The reason given for the admin role names what the change moves only when it moves some.
+    const OperatorLimits limits { 10, 1000 };
+    EXPECT_NE(whyRole(moves(0, 1001), limits).find("an operator may move 1000 B"), std::string::npos);
+    PreparedChange settings;
+    settings.change.mutable_set_settings();
+    EXPECT_EQ(whyRole(settings, limits), "set-settings needs the admin role");
+}
+
 TEST(AdminChanges, APlanThatDoesWhatOnlyAnAdminMayNeedsAnAdminWhateverItMoves)
 {
     const OperatorLimits limits { 10, 1000 };

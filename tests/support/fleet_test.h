@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/admin/fleet_admin.h"
 #include "core/client/node_client.h"
 #include "core/map/map_editor.h"
 #include "core/map/shard_map.h"
@@ -31,17 +32,14 @@ protected:
         auto store = core::openStore(storeUri(), true);
         ASSERT_TRUE(store) << store.error().describe();
         m_store = std::move(*store);
-        core::MapEditor editor(*m_store);
+        // The shards are made the one way the product makes them (core/fleet/shard_creation.h).
+        core::FleetAdmin admin(*m_store, m_pool);
         for (std::size_t i = 0; i < count; ++i) {
             const std::string node = "n" + std::to_string(i);
-            const std::string shard = "s" + std::to_string(i);
-            ASSERT_TRUE(editor.addNode({ node, m_nodes[i]->address(), {}, false }, m_actor));
-            auto client = m_pool.get(m_nodes[i]->address());
-            ASSERT_TRUE(client);
-            auto created = (*client)->createShard(shard, {});
-            ASSERT_TRUE(created) << created.error().describe();
-            auto added = editor.addShard({ shard, node, core::ShardState::Active, 0, 0 }, m_actor);
+            auto added = admin.map().addNode({ node, m_nodes[i]->address(), {}, false }, m_actor);
             ASSERT_TRUE(added) << added.error().describe();
+            auto created = admin.createShard({ "s" + std::to_string(i), node }, m_actor);
+            ASSERT_TRUE(created) << created.error().describe();
         }
     }
 
