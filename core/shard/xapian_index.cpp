@@ -1,7 +1,7 @@
 #include "core/shard/xapian_index.h"
 
-// XapianIndex's implementation: a row's tokens as terms (with prefix terms as FTS5's prefix='2 3'
-// makes them), uncommitted changes in one transaction, and the query tree turned into a Xapian query.
+// XapianIndex's implementation: a row's tokens as terms (with two-character prefix terms, as FTS5's
+// prefix='2' makes them), uncommitted changes in one transaction, and the query tree turned into a Xapian query.
 
 #include "core/shard/fts5_tokens.h"
 
@@ -34,9 +34,13 @@ std::string spaceTerm(const std::string& space)
     return "S:" + space;
 }
 
-// As FTS5's prefix='2 3': a bare token's first two and three characters are terms of their own,
-// so that `ab*` and `abc*` over every field are one term each, exact and cheap; a longer prefix
-// expands to the terms it names.
+// A bare token's first two characters are a term of their own (as FTS5's prefix='2'), so that
+// `ab*` over every field is one term, exact and cheap: the widest prefix a query asks for often,
+// and the one whose expansion would cost most. Three characters and more expand to the terms they
+// name (a bounded set, maxPrefixExpansion): a three-character prefix term as well cost about a
+// quarter of the ingest time, for prefixes whose expansions are short (docs/BENCHMARKS.md).
+constexpr std::size_t kPrefixTermCharacters = 2;
+
 std::string prefixTerm(std::string_view stem)
 {
     return "P:" + std::string(stem);
@@ -56,18 +60,16 @@ std::size_t charactersBytes(std::string_view word, std::size_t count)
     return characters == count ? word.size() : std::string_view::npos;
 }
 
-void addPrefixTerms(Xapian::Document& doc, std::string_view word, Xapian::termcount occurrences)
+void addPrefixTerm(Xapian::Document& doc, std::string_view word, Xapian::termcount occurrences)
 {
-    for (std::size_t count : { 2, 3 }) {
-        const std::size_t bytes = charactersBytes(word, count);
-        if (bytes != std::string_view::npos)
-            doc.add_term(prefixTerm(word.substr(0, bytes)), occurrences);
-    }
+    const std::size_t bytes = charactersBytes(word, kPrefixTermCharacters);
+    if (bytes != std::string_view::npos)
+        doc.add_term(prefixTerm(word.substr(0, bytes)), occurrences);
 }
 
 bool hasPrefixTerm(std::string_view stem)
 {
-    return charactersBytes(stem, 2) == stem.size() || charactersBytes(stem, 3) == stem.size();
+    return charactersBytes(stem, kPrefixTermCharacters) == stem.size();
 }
 
 Error indexError(const Xapian::Error& error, const std::string& path)
@@ -139,7 +141,7 @@ Xapian::Query QueryBuilder::wordQuery(const std::string& word, std::optional<std
         positional ? Xapian::Query::OP_OR : Xapian::Query::OP_SYNONYM, perField.begin(), perField.end());
 }
 
-// A word that is a prefix: one term for two or three characters over every field, else the
+// A word that is a prefix: one term for two characters over every field, else the
 // field's (or every field's) most frequent terms it names, at most `most` a field.
 Xapian::Query QueryBuilder::prefixQuery(
     const std::string& stem, std::optional<std::size_t> column, std::uint32_t most, bool positional) const
@@ -380,7 +382,7 @@ Status XapianIndex::put(const IndexedRow& row)
             std::string term = prefix;
             term.append(token);
             doc.add_posting(term, position, occurrences);
-            addPrefixTerms(doc, token, occurrences);
+            addPrefixTerm(doc, token, occurrences);
         };
         if (auto status = m_impl->tokens->tokenize(*row.columns[column], add); !status)
             return status;

@@ -77,6 +77,9 @@ TEST_F(XapianIndexTest, TermsPhrasesPrefixesAndBooleansMatchWhatTheyName)
     EXPECT_EQ(find("\"quick brown fox\""), (std::vector<std::int64_t> { 1 }));
     EXPECT_EQ(find("\"brown fox\""), (std::vector<std::int64_t> { 1 }));
     EXPECT_EQ(sorted(find("brown*")), (std::vector<std::int64_t> { 1, 2, 3, 4 }));
+    EXPECT_EQ(sorted(find("bro*")), (std::vector<std::int64_t> { 1, 2, 3, 4 })) << "expanded to the terms it names";
+    EXPECT_EQ(sorted(find("br*")), (std::vector<std::int64_t> { 1, 2, 3, 4 })) << "a two-character prefix term";
+    EXPECT_EQ(sorted(find("title:br*")), (std::vector<std::int64_t> { 1, 2 })) << "a field's own terms, expanded";
     EXPECT_EQ(sorted(find("\"the fox is brow*\"")), (std::vector<std::int64_t> { 3 }));
     EXPECT_EQ(sorted(find("fox AND dog")), (std::vector<std::int64_t> { 1 }));
     EXPECT_EQ(sorted(find("fox dog")), (std::vector<std::int64_t> { 1 })) << "adjacent terms are AND";
