@@ -20,9 +20,12 @@ namespace shardmap::core {
 
 namespace {
 
-// Xapian refuses terms over 245 bytes; a token that long is not a word anyone searches for.
-// Documents' longer tokens are left out of the index; a query's are refused (NODE.md, "Search").
-constexpr std::size_t kMaxTokenBytes = 200;
+// Xapian refuses terms over 245 bytes (a field prefix takes up to 35). A query's longer words are
+// refused by the parser (kMaxQueryWordBytes); a document's longer tokens are indexed cut there and
+// marked with a byte no UTF-8 text holds, so that no word matches them and prefixes still do, as
+// in FTS5, which keeps them whole (NODE.md, "Search").
+constexpr std::size_t kMaxTokenBytes = kMaxQueryWordBytes;
+constexpr char kCutTokenMark = '\xff';
 // A phrase whose last word is a prefix stands for at most this many phrases' worth of terms.
 constexpr std::uint32_t kMaxPhrasePrefixExpansion = 64;
 constexpr const char* kSeqKey = "shardmap.last_seq";
@@ -40,6 +43,20 @@ std::string spaceTerm(const std::string& space)
 // name (a bounded set, maxPrefixExpansion): a three-character prefix term as well cost about a
 // quarter of the ingest time, for prefixes whose expansions are short (docs/BENCHMARKS.md).
 constexpr std::size_t kPrefixTermCharacters = 2;
+
+// Appends `token` to `term`, cut to kMaxTokenBytes on a character boundary and marked if longer.
+void appendToken(std::string& term, std::string_view token)
+{
+    if (token.size() <= kMaxTokenBytes) {
+        term.append(token);
+        return;
+    }
+    std::size_t cut = kMaxTokenBytes;
+    while (cut > 0 && (static_cast<unsigned char>(token[cut]) & 0xC0) == 0x80)
+        --cut;
+    term.append(token.substr(0, cut));
+    term.push_back(kCutTokenMark);
+}
 
 std::string prefixTerm(std::string_view stem)
 {
@@ -369,6 +386,7 @@ Status XapianIndex::put(const IndexedRow& row)
     // query takes a word's terms of every field as one (OP_SYNONYM), as FTS5 ranks a row by the
     // occurrences in all its fields together. A field's weight counts each occurrence that often.
     Xapian::termpos position = 0;
+    std::string term;
     for (std::size_t column = 0; column < row.columns.size() && column < m_impl->prefixes.size(); ++column) {
         if (!row.columns[column])
             continue;
@@ -377,10 +395,8 @@ Status XapianIndex::put(const IndexedRow& row)
         position += kFieldGap;
         const auto add = [&](std::string_view token, std::size_t, std::size_t) {
             ++position;
-            if (token.size() > kMaxTokenBytes)
-                return;
-            std::string term = prefix;
-            term.append(token);
+            term.assign(prefix);
+            appendToken(term, token);
             doc.add_posting(term, position, occurrences);
             addPrefixTerm(doc, token, occurrences);
         };
