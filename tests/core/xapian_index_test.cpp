@@ -201,6 +201,10 @@ TEST_F(XapianIndexTest, AOneLetterPrefixOverManyDistinctTermsStandsForTheCapOnly
     EXPECT_EQ(count("\"filler q*\""), 64u) << "a phrase's last word stands for at most 64 terms";
     EXPECT_EQ(count("q1*"), 112u) << "below the cap a prefix names every term: q1, q10-q19, q100-q199, q1000";
     EXPECT_EQ(count("filler"), static_cast<std::size_t>(kRows));
+    std::string widest = "q*";
+    for (int i = 1; i < kMaxQueryPrefixes; ++i)
+        widest += " OR q*";
+    EXPECT_EQ(count(widest), defaults.maxPrefixExpansion) << "the most prefixes a query may hold, each bounded";
 }
 
 } // namespace
