@@ -43,6 +43,21 @@ bool isTokenChar(char c)
     return byte >= 0x80 || (byte >= '0' && byte <= '9') || (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z');
 }
 
+// The longest run of token characters in `text` (empty when there is none).
+std::string_view longestWord(std::string_view text)
+{
+    std::string_view longest;
+    std::size_t start = 0;
+    for (std::size_t at = 0; at <= text.size(); ++at) {
+        if (at < text.size() && isTokenChar(text[at]))
+            continue;
+        if (at - start > longest.size())
+            longest = text.substr(start, at - start);
+        start = at + 1;
+    }
+    return longest;
+}
+
 bool hasTokenChar(std::string_view text)
 {
     for (char c : text) {
@@ -255,6 +270,10 @@ Status Lexer::pushTerm(Token token, bool isPhrase)
     if (!hasTokenChar(token.text))
         return queryError(
             what + " '" + std::string(original) + "'" + atOffset(token.offset) + " contains no letters or digits");
+    if (const std::string_view word = longestWord(token.text); word.size() > kMaxQueryWordBytes)
+        return queryError("the word" + atOffset(static_cast<std::size_t>(word.data() - m_query.data())) + " is "
+            + std::to_string(word.size()) + " bytes long; at most " + std::to_string(kMaxQueryWordBytes)
+            + " are searched for");
     m_tokens.push_back(token);
     return {};
 }
@@ -357,6 +376,7 @@ private:
     std::size_t m_pos = 0;
     int m_depth = 0;
     int m_terms = 0;
+    int m_prefixes = 0;
     bool m_inField = false;
 };
 
@@ -408,6 +428,9 @@ Result<Node> Parser::parseLeaf()
     if (++m_terms > kMaxQueryTerms)
         return queryError("query has more than " + std::to_string(kMaxQueryTerms) + " terms (the next one starts"
             + atOffset(token.offset) + ")");
+    if (token.prefix && ++m_prefixes > kMaxQueryPrefixes)
+        return queryError("query has more than " + std::to_string(kMaxQueryPrefixes)
+            + " prefix searches (the next one starts" + atOffset(token.offset) + ")");
     return Node { NodeKind::Term, std::string(token.text), token.prefix, {} };
 }
 

@@ -17,10 +17,17 @@ struct QuerySchema {
     std::vector<std::string> fields;
 };
 
-// Limits that keep one query from costing the node more than it should.
+// Limits that keep one query from costing the node more than it should, the same for every index
+// engine (docs/NODE.md, "Search"). A query beyond one is InvalidArgument, never truncated.
 inline constexpr std::size_t kMaxQueryBytes = 4096;
 inline constexpr int kMaxQueryDepth = 32;
 inline constexpr int kMaxQueryTerms = 256;
+// Each prefix stands for a bounded set of terms (XapianIndexOptions::maxPrefixExpansion); this
+// bounds how many sets one query unions.
+inline constexpr int kMaxQueryPrefixes = 16;
+// The longest word a query may search for, in bytes as typed: a run of letters, digits and
+// non-ASCII characters. No one searches for a longer one, and Xapian's terms end at 245 bytes.
+inline constexpr std::size_t kMaxQueryWordBytes = 200;
 
 std::string ftsColumnForField(std::string_view field);
 inline constexpr std::string_view kOtherColumn = "f__other";

@@ -1,7 +1,7 @@
 #include "core/shard/xapian_index.h"
 
-// XapianIndex's implementation: a row's tokens as terms (with prefix terms as FTS5's prefix='2 3'
-// makes them), uncommitted changes in one transaction, and the query tree turned into a Xapian query.
+// XapianIndex's implementation: a row's tokens as terms (with two-character prefix terms, as FTS5's
+// prefix='2' makes them), uncommitted changes in one transaction, and the query tree turned into a Xapian query.
 
 #include "core/shard/fts5_tokens.h"
 
@@ -20,9 +20,12 @@ namespace shardmap::core {
 
 namespace {
 
-// Xapian refuses terms over 245 bytes; a token that long is not a word anyone searches for.
-// Documents' longer tokens are left out of the index; a query's are refused (NODE.md, "Search").
-constexpr std::size_t kMaxTokenBytes = 200;
+// Xapian refuses terms over 245 bytes (a field prefix takes up to 35). A query's longer words are
+// refused by the parser (kMaxQueryWordBytes); a document's longer tokens are indexed cut there and
+// marked with a byte no UTF-8 text holds, so that no word matches them and prefixes still do, as
+// in FTS5, which keeps them whole (NODE.md, "Search").
+constexpr std::size_t kMaxTokenBytes = kMaxQueryWordBytes;
+constexpr char kCutTokenMark = '\xff';
 // A phrase whose last word is a prefix stands for at most this many phrases' worth of terms.
 constexpr std::uint32_t kMaxPhrasePrefixExpansion = 64;
 constexpr const char* kSeqKey = "shardmap.last_seq";
@@ -34,9 +37,27 @@ std::string spaceTerm(const std::string& space)
     return "S:" + space;
 }
 
-// As FTS5's prefix='2 3': a bare token's first two and three characters are terms of their own,
-// so that `ab*` and `abc*` over every field are one term each, exact and cheap; a longer prefix
-// expands to the terms it names.
+// A bare token's first two characters are a term of their own (as FTS5's prefix='2'), so that
+// `ab*` over every field is one term, exact and cheap: the widest prefix a query asks for often,
+// and the one whose expansion would cost most. Three characters and more expand to the terms they
+// name (a bounded set, maxPrefixExpansion): a three-character prefix term as well cost about a
+// quarter of the ingest time, for prefixes whose expansions are short (docs/BENCHMARKS.md).
+constexpr std::size_t kPrefixTermCharacters = 2;
+
+// Appends `token` to `term`, cut to kMaxTokenBytes on a character boundary and marked if longer.
+void appendToken(std::string& term, std::string_view token)
+{
+    if (token.size() <= kMaxTokenBytes) {
+        term.append(token);
+        return;
+    }
+    std::size_t cut = kMaxTokenBytes;
+    while (cut > 0 && (static_cast<unsigned char>(token[cut]) & 0xC0) == 0x80)
+        --cut;
+    term.append(token.substr(0, cut));
+    term.push_back(kCutTokenMark);
+}
+
 std::string prefixTerm(std::string_view stem)
 {
     return "P:" + std::string(stem);
@@ -56,18 +77,16 @@ std::size_t charactersBytes(std::string_view word, std::size_t count)
     return characters == count ? word.size() : std::string_view::npos;
 }
 
-void addPrefixTerms(Xapian::Document& doc, std::string_view word, Xapian::termcount occurrences)
+void addPrefixTerm(Xapian::Document& doc, std::string_view word, Xapian::termcount occurrences)
 {
-    for (std::size_t count : { 2, 3 }) {
-        const std::size_t bytes = charactersBytes(word, count);
-        if (bytes != std::string_view::npos)
-            doc.add_term(prefixTerm(word.substr(0, bytes)), occurrences);
-    }
+    const std::size_t bytes = charactersBytes(word, kPrefixTermCharacters);
+    if (bytes != std::string_view::npos)
+        doc.add_term(prefixTerm(word.substr(0, bytes)), occurrences);
 }
 
 bool hasPrefixTerm(std::string_view stem)
 {
-    return charactersBytes(stem, 2) == stem.size() || charactersBytes(stem, 3) == stem.size();
+    return charactersBytes(stem, kPrefixTermCharacters) == stem.size();
 }
 
 Error indexError(const Xapian::Error& error, const std::string& path)
@@ -139,7 +158,7 @@ Xapian::Query QueryBuilder::wordQuery(const std::string& word, std::optional<std
         positional ? Xapian::Query::OP_OR : Xapian::Query::OP_SYNONYM, perField.begin(), perField.end());
 }
 
-// A word that is a prefix: one term for two or three characters over every field, else the
+// A word that is a prefix: one term for two characters over every field, else the
 // field's (or every field's) most frequent terms it names, at most `most` a field.
 Xapian::Query QueryBuilder::prefixQuery(
     const std::string& stem, std::optional<std::size_t> column, std::uint32_t most, bool positional) const
@@ -367,6 +386,7 @@ Status XapianIndex::put(const IndexedRow& row)
     // query takes a word's terms of every field as one (OP_SYNONYM), as FTS5 ranks a row by the
     // occurrences in all its fields together. A field's weight counts each occurrence that often.
     Xapian::termpos position = 0;
+    std::string term;
     for (std::size_t column = 0; column < row.columns.size() && column < m_impl->prefixes.size(); ++column) {
         if (!row.columns[column])
             continue;
@@ -375,12 +395,10 @@ Status XapianIndex::put(const IndexedRow& row)
         position += kFieldGap;
         const auto add = [&](std::string_view token, std::size_t, std::size_t) {
             ++position;
-            if (token.size() > kMaxTokenBytes)
-                return;
-            std::string term = prefix;
-            term.append(token);
+            term.assign(prefix);
+            appendToken(term, token);
             doc.add_posting(term, position, occurrences);
-            addPrefixTerms(doc, token, occurrences);
+            addPrefixTerm(doc, token, occurrences);
         };
         if (auto status = m_impl->tokens->tokenize(*row.columns[column], add); !status)
             return status;

@@ -32,8 +32,9 @@ struct IndexedHit {
 };
 
 struct XapianIndexOptions {
-    // A prefix query (`ab*`) stands for at most this many terms: its most frequent ones (a
-    // documented cap, NODE.md "Search"), so that `a*` over a large shard stays a bounded query.
+    // A prefix query (`abc*`, `a*`) stands for at most this many terms of each field it searches:
+    // its most frequent ones (a documented cap, NODE.md "Search"), so that `a*` over a large shard
+    // stays a bounded query. A two-character prefix (`ab*`) over every field is one term, exact.
     std::uint32_t maxPrefixExpansion = 256;
     // Per field (the schema's, then the other fields'), how much a match there counts; 1 by default.
     std::vector<double> columnWeights;

@@ -198,7 +198,10 @@ TEST(QueryCompilerErrorTest, EmptyQuery)
 
 TEST(QueryCompilerErrorTest, QueryLength)
 {
-    const std::string longest = "\"" + std::string(kMaxQueryBytes - 2, 'a') + "\"";
+    std::string words;
+    while (words.size() < kMaxQueryBytes - 2)
+        words += "abcdefg ";
+    const std::string longest = "\"" + words.substr(0, kMaxQueryBytes - 2) + "\"";
     EXPECT_TRUE(compileQuery(longest, testSchema()).ok());
     expectError(longest + " ", "query is 4097 bytes; at most 4096 are allowed");
 }
@@ -219,6 +222,26 @@ TEST(QueryCompilerErrorTest, TermCount)
         query += "t ";
     EXPECT_TRUE(compileQuery(query, testSchema()).ok());
     expectError(query + "\"last one\"", "more than 256 terms (the next one starts at offset 512)");
+}
+
+TEST(QueryCompilerErrorTest, PrefixCount)
+{
+    std::string query;
+    for (int i = 0; i < kMaxQueryPrefixes; ++i)
+        query += "p* ";
+    EXPECT_TRUE(compileQuery(query + "plain words", testSchema()).ok()) << "words that are not prefixes do not count";
+    expectError(query + "\"last on*\"", "more than 16 prefix searches (the next one starts at offset 48)");
+}
+
+TEST(QueryCompilerErrorTest, WordLength)
+{
+    const std::string longest(kMaxQueryWordBytes, 'w');
+    EXPECT_TRUE(compileQuery(longest, testSchema()).ok());
+    EXPECT_TRUE(compileQuery("\"" + longest + " " + longest + "\"*", testSchema()).ok()) << "each word counts alone";
+    expectError("ok " + longest + "w", "the word at offset 3 is 201 bytes long; at most 200 are searched for");
+    expectError("title:\"a " + longest + "w*\"", "the word at offset 9 is 201 bytes long");
+    expectError("a-" + longest + "\xc3\xa9", "the word at offset 2 is 202 bytes long"); // non-ASCII bytes count
+    EXPECT_TRUE(compileQuery(longest + "-" + longest, testSchema()).ok()) << "punctuation ends a word";
 }
 
 TEST(QueryCompilerErrorTest, Phrases)

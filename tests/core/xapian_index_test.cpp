@@ -77,6 +77,9 @@ TEST_F(XapianIndexTest, TermsPhrasesPrefixesAndBooleansMatchWhatTheyName)
     EXPECT_EQ(find("\"quick brown fox\""), (std::vector<std::int64_t> { 1 }));
     EXPECT_EQ(find("\"brown fox\""), (std::vector<std::int64_t> { 1 }));
     EXPECT_EQ(sorted(find("brown*")), (std::vector<std::int64_t> { 1, 2, 3, 4 }));
+    EXPECT_EQ(sorted(find("bro*")), (std::vector<std::int64_t> { 1, 2, 3, 4 })) << "expanded to the terms it names";
+    EXPECT_EQ(sorted(find("br*")), (std::vector<std::int64_t> { 1, 2, 3, 4 })) << "a two-character prefix term";
+    EXPECT_EQ(sorted(find("title:br*")), (std::vector<std::int64_t> { 1, 2 })) << "a field's own terms, expanded";
     EXPECT_EQ(sorted(find("\"the fox is brow*\"")), (std::vector<std::int64_t> { 3 }));
     EXPECT_EQ(sorted(find("fox AND dog")), (std::vector<std::int64_t> { 1 }));
     EXPECT_EQ(sorted(find("fox dog")), (std::vector<std::int64_t> { 1 })) << "adjacent terms are AND";
@@ -166,13 +169,42 @@ TEST_F(XapianIndexTest, APrefixStandsForItsMostFrequentTermsOnlyAndLongWordsAreB
     EXPECT_EQ(hits->size(), 10u) << "w0, the most frequent, is in every row";
 
     ASSERT_TRUE(m_index->put(row(1, "acme", std::string(300, 'x') + " short")));
-    EXPECT_EQ(find("short"), (std::vector<std::int64_t> { 1 })) << "a 300-byte token is left out, the rest indexed";
-    auto tooLong = parseQuery(std::string(250, 'y'), QuerySchema { kFields });
-    ASSERT_TRUE(tooLong);
-    auto refused = m_index->search({ "acme" }, *tooLong, 0, 10);
+    EXPECT_EQ(find("short"), (std::vector<std::int64_t> { 1 })) << "a 300-byte token does not stop the rest";
+    EXPECT_EQ(find("xxx*"), (std::vector<std::int64_t> { 1 })) << "a prefix finds a long token, as in FTS5";
+    EXPECT_EQ(find("xx*"), (std::vector<std::int64_t> { 1 }));
+    EXPECT_EQ(find(std::string(200, 'x')), (std::vector<std::int64_t> {})) << "its first 200 bytes are not it";
+    // The parser refuses a longer word for every engine; a tree built otherwise is refused here.
+    QueryNode tooLong { QueryNodeKind::Term, std::string(250, 'y'), false, {} };
+    auto refused = m_index->search({ "acme" }, tooLong, 0, 10);
     ASSERT_FALSE(refused);
     EXPECT_EQ(refused.error().code, ErrorCode::InvalidArgument);
     EXPECT_NE(refused.error().message.find("at most 200"), std::string::npos) << refused.error().message;
+}
+
+TEST_F(XapianIndexTest, AOneLetterPrefixOverManyDistinctTermsStandsForTheCapOnly)
+{
+    // 1,000 distinct words that start with "q", each in one row: `q*` could name them all.
+    constexpr int kRows = 1000;
+    for (int rowid = 1; rowid <= kRows; ++rowid)
+        ASSERT_TRUE(m_index->put(row(rowid, "acme", "filler q" + std::to_string(rowid))));
+    ASSERT_TRUE(m_index->commit(1));
+    const XapianIndexOptions defaults;
+    const auto count = [&](const std::string& query) {
+        auto parsed = parseQuery(query, QuerySchema { kFields });
+        EXPECT_TRUE(parsed) << parsed.error().describe();
+        auto hits = m_index->search({ "acme" }, *parsed, 0, 2 * kRows);
+        EXPECT_TRUE(hits) << hits.error().describe();
+        return hits ? hits->size() : 0;
+    };
+    EXPECT_EQ(count("q*"), defaults.maxPrefixExpansion) << "each row holds one term: the rows are the terms";
+    EXPECT_EQ(count("title:q*"), defaults.maxPrefixExpansion);
+    EXPECT_EQ(count("\"filler q*\""), 64u) << "a phrase's last word stands for at most 64 terms";
+    EXPECT_EQ(count("q1*"), 112u) << "below the cap a prefix names every term: q1, q10-q19, q100-q199, q1000";
+    EXPECT_EQ(count("filler"), static_cast<std::size_t>(kRows));
+    std::string widest = "q*";
+    for (int i = 1; i < kMaxQueryPrefixes; ++i)
+        widest += " OR q*";
+    EXPECT_EQ(count(widest), defaults.maxPrefixExpansion) << "the most prefixes a query may hold, each bounded";
 }
 
 } // namespace
