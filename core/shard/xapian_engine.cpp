@@ -7,6 +7,7 @@
 #include "core/shard/shard_internal.h"
 #include "core/util/failpoint.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <unordered_set>
 
@@ -233,11 +234,17 @@ Status XapianEngine::applyCommitted()
     if (changes.empty())
         return {};
 
-    // A row changed twice reads its current text twice: apply it once.
-    std::unordered_set<std::int64_t> done;
-    for (auto change = changes.rbegin(); change != changes.rend(); ++change) {
-        if (!done.insert(change->rowid).second)
-            continue;
+    // A row changed twice reads its current text twice: apply it once. In rowid order: a new row
+    // past the index's last document is an append for Xapian, where one below it is looked up
+    // first as a replacement.
+    std::unordered_set<std::int64_t> seen;
+    std::vector<const Change*> toApply;
+    for (const Change& change : changes) {
+        if (seen.insert(change.rowid).second)
+            toApply.push_back(&change);
+    }
+    std::sort(toApply.begin(), toApply.end(), [](const Change* a, const Change* b) { return a->rowid < b->rowid; });
+    for (const Change* change : toApply) {
         auto status = change->row ? m_index->put(*change->row) : m_index->remove(change->rowid);
         if (!status)
             return status;
