@@ -622,9 +622,10 @@ BENCHMARK(pairedWriteBench)->Apply(docsAndSpaces)->MinTime(3)->UseRealTime();
 class AcceptingNodeClient final : public NodeClient {
 public:
     const std::string& address() const override { return m_address; }
-    Result<ShardSummary> createShard(const std::string& shard, const std::vector<std::string>&) override
+    Result<ShardSummary> createShard(
+        const std::string& shard, const std::vector<std::string>&, IndexEngine engine) override
     {
-        return ShardSummary { shard, true, {}, {}, 0, 0, 0, 0, 0 };
+        return ShardSummary { shard, true, {}, {}, 0, 0, 0, 0, 0, indexEngineName(engine) };
     }
     Status dropShard(const std::string&) override { return {}; }
     Result<std::vector<ShardSummary>> listShards() override { return std::vector<ShardSummary> {}; }

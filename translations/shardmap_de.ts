@@ -1014,8 +1014,8 @@
         <translation>Knoten %1</translation>
     </message>
     <message>
-        <source>Shard %1 on node %2</source>
-        <translation>Shard %1 auf Knoten %2</translation>
+        <source>Shard %1 on node %2, %3 index</source>
+        <translation>Shard %1 auf Knoten %2, Index %3</translation>
     </message>
     <message>
         <source>Shard %1 (not in the map)</source>

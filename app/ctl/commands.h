@@ -78,6 +78,8 @@ struct ShardCreateArgs {
     std::vector<std::string> fields;
     std::uint64_t capacityDocs = 0;
     std::uint64_t capacityBytes = 0;
+    // An index engine's name (core/util/index_engine.h); empty: the fleet's default_engine setting.
+    std::string engine;
 };
 CommandResult cmdShardCreate(const CtlOptions& options, const ShardCreateArgs& args);
 CommandResult cmdShardList(const CtlOptions& options);
@@ -142,6 +144,7 @@ struct SettingsChange {
     std::optional<double> maxTargetFill;
     std::optional<std::uint32_t> maxRepairs;
     std::optional<std::uint64_t> startRetrySeconds;
+    std::optional<std::string> defaultEngine;
 };
 CommandResult cmdMigrationSettings(const CtlOptions& options, const SettingsChange& change);
 

@@ -190,6 +190,7 @@ v1::AdminChange createShard(const ShardCreateArgs& args)
         shard->add_fields(field);
     shard->set_capacity_docs(args.capacityDocs);
     shard->set_capacity_bytes(args.capacityBytes);
+    shard->set_engine(args.engine);
     return change;
 }
 

@@ -68,6 +68,8 @@ void addShardGroup(CLI::App& app, const CtlOptions& options, CommandResult& resu
     shardCreate->add_option("--fields", create.fields, "Searchable fields (default: title body tags)")->delimiter(',');
     shardCreate->add_option("--capacity-docs", create.capacityDocs, "Most documents (0: no limit)");
     shardCreate->add_option("--capacity-bytes", create.capacityBytes, "Most bytes (0: no limit)");
+    shardCreate->add_option(
+        "--engine", create.engine, "Index engine: fts5 or xapian (default: the default-engine setting)");
     shardCreate->callback(
         change([&] { return cmdShardCreate(options, create); }, [&] { return changes::createShard(create); }));
     shardCmd->add_subcommand("list", "List shards with their state and size")->callback(run([&] {

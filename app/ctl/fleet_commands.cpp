@@ -78,13 +78,21 @@ const char* outcomeName(core::WriteOutcome outcome)
 
 CommandResult cmdShardCreate(const CtlOptions& options, const ShardCreateArgs& args)
 {
+    auto engine = core::parseNewShardEngine(args.engine);
+    if (!engine)
+        return engine.error();
     return withAdmin(options, [&](core::FleetAdmin& admin) -> CommandResult {
         auto revision = admin.createShard(
-            { args.id, args.node, args.fields, args.capacityDocs, args.capacityBytes }, options.actor);
+            { args.id, args.node, args.fields, args.capacityDocs, args.capacityBytes, *engine }, options.actor);
         if (!revision)
             return revision.error();
-        const std::string what = "shard " + args.id + " created on node " + args.node;
-        return CommandOutput { json { { "revision", *revision }, { "shard", args.id }, { "node", args.node } },
+        auto map = readMap(options);
+        const core::ShardRecord* made = map ? map->shard(args.id) : nullptr;
+        const std::string engineName = made ? core::indexEngineName(made->engine) : "";
+        const std::string what = "shard " + args.id + " created on node " + args.node
+            + (engineName.empty() ? std::string() : " with engine " + engineName);
+        return CommandOutput { json { { "revision", *revision }, { "shard", args.id }, { "node", args.node },
+                                   { "engine", engineName } },
             [what, rev = *revision](std::ostream& out) { out << what << " (map revision " << rev << ")\n"; } };
     });
 }
@@ -104,7 +112,7 @@ CommandResult cmdShardList(const CtlOptions& options)
             live[shard.id] = shard;
     }
     json out = json::array();
-    Table table({ "SHARD", "NODE", "STATE", "SPACES", "DOCS", "ON DISK", "HEALTH" });
+    Table table({ "SHARD", "NODE", "STATE", "ENGINE", "SPACES", "DOCS", "ON DISK", "HEALTH" });
     for (const auto& [id, shard] : map->shards) {
         const auto found = live.find(id);
         const bool reachable = found != live.end();
@@ -112,12 +120,14 @@ CommandResult cmdShardList(const CtlOptions& options)
         const auto spaces = map->spacesOn(id).size();
         out.push_back(
             { { "shard", id }, { "node", shard.value.node }, { "state", core::shardStateName(shard.value.state) },
-                { "spaces", spaces }, { "docs", reachable ? found->second.liveDocs : 0 },
+                { "engine", core::indexEngineName(shard.value.engine) }, { "spaces", spaces },
+                { "docs", reachable ? found->second.liveDocs : 0 },
                 { "bytes_on_disk", reachable ? found->second.bytesOnDisk : 0 }, { "health", health },
                 { "capacity_docs", shard.value.capacityDocs }, { "capacity_bytes", shard.value.capacityBytes } });
-        table.addRow({ id, shard.value.node, core::shardStateName(shard.value.state), std::to_string(spaces),
-            reachable ? std::to_string(found->second.liveDocs) : "-",
-            reachable ? core::formatBytes(found->second.bytesOnDisk) : "-", health });
+        table.addRow(
+            { id, shard.value.node, core::shardStateName(shard.value.state), core::indexEngineName(shard.value.engine),
+                std::to_string(spaces), reachable ? std::to_string(found->second.liveDocs) : "-",
+                reachable ? core::formatBytes(found->second.bytesOnDisk) : "-", health });
     }
     return CommandOutput { json { { "revision", map->revision }, { "shards", out } },
         [table](std::ostream& stream) { table.print(stream); } };

@@ -92,6 +92,8 @@ void addMigrationSettings(CLI::App* group, const CtlOptions& options, CommandRes
     addSetting(settings, "--max-repairs", change.maxRepairs, "Aborted cutovers in a row before a migration fails");
     addSetting(settings, "--start-retry-seconds", change.startRetrySeconds,
         "How long a migration waits to start while its target's node is unreachable, then fails");
+    addSetting(
+        settings, "--default-engine", change.defaultEngine, "Index engine of new shards that name none (fts5, xapian)");
     settings->callback(runInto(result)([&] { return cmdMigrationSettings(options, change); }));
 }
 

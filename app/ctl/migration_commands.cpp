@@ -360,11 +360,17 @@ bool changesNothing(const SettingsChange& c)
 {
     return !c.maxConcurrent && !c.maxPerNode && !c.maxPerShard && !c.defaultThrottle && !c.backfillBatch
         && !c.rollbackWindowSeconds && !c.cutoverTimeoutMs && !c.cleanupRowsPerSecond && !c.maxTargetFill
-        && !c.maxRepairs && !c.startRetrySeconds;
+        && !c.maxRepairs && !c.startRetrySeconds && !c.defaultEngine;
 }
 
-core::MigrationSettings applied(core::MigrationSettings s, const SettingsChange& c)
+core::Result<core::MigrationSettings> applied(core::MigrationSettings s, const SettingsChange& c)
 {
+    if (c.defaultEngine) {
+        auto engine = core::parseIndexEngine(*c.defaultEngine);
+        if (!engine)
+            return engine.error();
+        s.defaultEngine = *engine;
+    }
     s.maxConcurrent = c.maxConcurrent.value_or(s.maxConcurrent);
     s.maxPerNode = c.maxPerNode.value_or(s.maxPerNode);
     s.maxPerShard = c.maxPerShard.value_or(s.maxPerShard);
@@ -397,6 +403,7 @@ Table settingsTable(const core::MigrationSettings& s)
     table.addRow({ "max-target-fill", fixed(s.maxTargetFill, 2) });
     table.addRow({ "max-repairs", std::to_string(s.maxRepairs) });
     table.addRow({ "start-retry-seconds", std::to_string(s.startRetrySeconds) });
+    table.addRow({ "default-engine", core::indexEngineName(s.defaultEngine) });
     return table;
 }
 
@@ -415,13 +422,15 @@ CommandResult cmdMigrationSettings(const CtlOptions& options, const SettingsChan
                 [table](std::ostream& out) { table.print(out); } };
         }
         const auto wanted = applied(*current, change);
+        if (!wanted)
+            return wanted.error();
         if (viaController(options))
-            return changeViaController(options, changes::setSettings(wanted));
-        auto revision = requests.setSettings(wanted, options.actor);
+            return changeViaController(options, changes::setSettings(*wanted));
+        auto revision = requests.setSettings(*wanted, options.actor);
         if (!revision)
             return revision.error();
-        const Table table = settingsTable(wanted);
-        return CommandOutput { json { { "revision", *revision }, { "settings", settingsJson(wanted) } },
+        const Table table = settingsTable(*wanted);
+        return CommandOutput { json { { "revision", *revision }, { "settings", settingsJson(*wanted) } },
             [table, rev = *revision](std::ostream& out) {
                 table.print(out);
                 out << "migration settings saved (map revision " << rev << ")\n";

@@ -413,7 +413,8 @@ Status checkCreateShardText(const v1::AdminChange& change)
 {
     const auto& shard = change.create_shard();
     if (auto status = checkTextBounds("change.create_shard.",
-            { { "id", shard.id(), kMaxShardIdLength }, { "node", shard.node(), kMaxShardIdLength } });
+            { { "id", shard.id(), kMaxShardIdLength }, { "node", shard.node(), kMaxShardIdLength },
+                { "engine", shard.engine(), kMaxShardIdLength } });
         !status)
         return status;
     const std::string where = "change.create_shard.fields";
@@ -428,14 +429,19 @@ Status checkCreateShardText(const v1::AdminChange& change)
 
 std::string createShardSummary(const v1::AdminChange& change)
 {
-    return "create shard " + change.create_shard().id() + " on " + change.create_shard().node();
+    const auto& shard = change.create_shard();
+    return "create shard " + shard.id() + " on " + shard.node()
+        + (shard.engine().empty() ? std::string() : " with engine " + shard.engine());
 }
 
 Result<v1::ChangeResponse> applyCreateShard(FleetAdmin& admin, const v1::AdminChange& change, const Actor& actor)
 {
     const auto& shard = change.create_shard();
+    auto engine = parseNewShardEngine(shard.engine());
+    if (!engine)
+        return engine.error();
     FleetAdmin::ShardSpec spec { shard.id(), shard.node(), { shard.fields().begin(), shard.fields().end() },
-        shard.capacity_docs(), shard.capacity_bytes() };
+        shard.capacity_docs(), shard.capacity_bytes(), *engine };
     return revisionResponse(admin.createShard(spec, actor), "shard");
 }
 

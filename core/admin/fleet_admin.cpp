@@ -18,9 +18,10 @@ Result<std::uint64_t> FleetAdmin::createShard(const ShardSpec& shard, const Acto
     if (!map)
         return map.error();
     ShardCreation creation(m_nodes);
-    if (auto status = creation.onNode(*map, shard); !status)
-        return status.error();
-    return creation.inMap(m_store, [&] { return m_editor.addShard(newShardRecord(shard), actor); });
+    auto made = creation.onNode(*map, shard);
+    if (!made)
+        return made.error();
+    return creation.inMap(m_store, [&] { return m_editor.addShard(*made, actor); });
 }
 
 Result<FleetAdmin::Reassigned> FleetAdmin::reassignSpace(

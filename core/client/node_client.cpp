@@ -74,7 +74,7 @@ ShardSummary fromProto(const v1::ShardInfo& in)
 {
     return ShardSummary { in.shard_id(), in.health() != v1::SHARD_HEALTH_FAILED, in.error(),
         { in.fields().begin(), in.fields().end() }, in.live_docs(), in.tombstones(), in.spaces(), in.bytes_on_disk(),
-        in.bytes_estimate() };
+        in.bytes_estimate(), in.engine() };
 }
 
 Ownership fromProto(const v1::Ownership& in)
@@ -86,7 +86,7 @@ ShardMetricsValue fromProto(const v1::ShardMetrics& in)
 {
     ShardMetricsValue out { in.shard_id(), in.health() != v1::SHARD_HEALTH_FAILED, in.live_docs(), in.bytes_estimate(),
         in.bytes_on_disk(), in.spaces(), in.queries_per_second(), in.writes_per_second(), in.docs_indexed_per_second(),
-        in.query_p50_ms(), in.query_p99_ms(), {} };
+        in.query_p50_ms(), in.query_p99_ms(), {}, in.engine() };
     for (const auto& space : in.space_metrics())
         out.spaceMetrics.push_back({ space.space(), space.live_docs(), space.bytes_estimate(),
             space.queries_per_second(), space.writes_per_second() });
@@ -170,10 +170,12 @@ GrpcNodeClient::GrpcNodeClient(std::string address, std::unique_ptr<Impl> impl)
 
 GrpcNodeClient::~GrpcNodeClient() = default;
 
-Result<ShardSummary> GrpcNodeClient::createShard(const std::string& shard, const std::vector<std::string>& fields)
+Result<ShardSummary> GrpcNodeClient::createShard(
+    const std::string& shard, const std::vector<std::string>& fields, IndexEngine engine)
 {
     v1::CreateShardRequest request;
     request.set_shard_id(shard);
+    request.set_engine(indexEngineName(engine));
     for (const auto& field : fields)
         request.add_fields(field);
     v1::ShardInfo info;

@@ -32,6 +32,9 @@ struct ShardSummary {
     std::uint64_t spaces = 0;
     std::uint64_t bytesOnDisk = 0;
     std::uint64_t bytesEstimate = 0;
+    // The index engine as the node names it (indexEngineName); empty from a node older than
+    // engines, whose shards are all FTS5. (Braced: aggregate initialisers that predate it may stop short.)
+    std::string engine {};
 };
 
 struct SpaceMetricsValue {
@@ -55,6 +58,8 @@ struct ShardMetricsValue {
     double queryP50Ms = 0;
     double queryP99Ms = 0;
     std::vector<SpaceMetricsValue> spaceMetrics;
+    // As in ShardSummary.
+    std::string engine {};
 };
 
 // One metrics sample of a node, as a value that can cross threads (protobuf stays in the client).
@@ -106,7 +111,15 @@ public:
     virtual ~NodeClient() = default;
 
     virtual const std::string& address() const = 0;
-    virtual Result<ShardSummary> createShard(const std::string& shard, const std::vector<std::string>& fields) = 0;
+    // Fields empty: the node's default (title, body, tags).
+    virtual Result<ShardSummary> createShard(
+        const std::string& shard, const std::vector<std::string>& fields, IndexEngine engine)
+        = 0;
+    // An FTS5 shard, the engine every shard had before engines were a choice.
+    Result<ShardSummary> createShard(const std::string& shard, const std::vector<std::string>& fields)
+    {
+        return createShard(shard, fields, IndexEngine::Fts5);
+    }
     // Removes a shard that holds no documents or tombstones (FailedPrecondition otherwise).
     virtual Status dropShard(const std::string& shard) = 0;
     virtual Result<std::vector<ShardSummary>> listShards() = 0;
@@ -169,7 +182,9 @@ public:
     ~GrpcNodeClient() override;
 
     const std::string& address() const override { return m_address; }
-    Result<ShardSummary> createShard(const std::string& shard, const std::vector<std::string>& fields) override;
+    using NodeClient::createShard;
+    Result<ShardSummary> createShard(
+        const std::string& shard, const std::vector<std::string>& fields, IndexEngine engine) override;
     Status dropShard(const std::string& shard) override;
     Result<std::vector<ShardSummary>> listShards() override;
     Result<Ownership> setOwnership(const std::string& shard, const Ownership& ownership) override;

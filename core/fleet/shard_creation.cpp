@@ -17,11 +17,41 @@ Error leftOnNode(Error refused, const NewShard& shard, const std::string& why)
     return refused;
 }
 
+// The engine the node reports for a shard it had before this creation; asked when it cannot say.
+IndexEngine engineOnNode(NodeClient& node, const std::string& shard, IndexEngine asked)
+{
+    auto shards = node.listShards();
+    for (const ShardSummary& summary : shards ? *shards : std::vector<ShardSummary> {}) {
+        if (summary.id != shard)
+            continue;
+        if (summary.engine.empty())
+            return IndexEngine::Fts5; // a node older than engines
+        if (auto engine = parseIndexEngine(summary.engine))
+            return *engine;
+    }
+    return asked;
+}
+
 } // namespace
 
-ShardRecord newShardRecord(const NewShard& shard)
+IndexEngine engineOf(const NewShard& shard, const MapSnapshot& map)
 {
-    return { shard.id, shard.node, ShardState::Active, shard.capacityDocs, shard.capacityBytes };
+    return shard.engine.value_or(map.settings.value.defaultEngine);
+}
+
+Result<std::optional<IndexEngine>> parseNewShardEngine(std::string_view name)
+{
+    if (name.empty())
+        return std::optional<IndexEngine>();
+    auto engine = parseIndexEngine(name);
+    if (!engine)
+        return engine.error();
+    return std::optional<IndexEngine>(*engine);
+}
+
+ShardRecord newShardRecord(const NewShard& shard, IndexEngine engine)
+{
+    return { shard.id, shard.node, ShardState::Active, shard.capacityDocs, shard.capacityBytes, engine };
 }
 
 ShardCreation::ShardCreation(NodeClientPool& nodes)
@@ -29,7 +59,7 @@ ShardCreation::ShardCreation(NodeClientPool& nodes)
 {
 }
 
-Status ShardCreation::onNode(const MapSnapshot& map, const NewShard& shard)
+Result<ShardRecord> ShardCreation::onNode(const MapSnapshot& map, const NewShard& shard)
 {
     const NodeRecord* node = map.node(shard.node);
     if (!node)
@@ -39,13 +69,14 @@ Status ShardCreation::onNode(const MapSnapshot& map, const NewShard& shard)
     auto client = m_nodes.get(node->address);
     if (!client)
         return client.error();
-    auto created = (*client)->createShard(shard.id, shard.fields);
+    const IndexEngine engine = engineOf(shard, map);
+    auto created = (*client)->createShard(shard.id, shard.fields, engine);
     if (created) {
         m_made.push_back({ shard, *client });
-        return {};
+        return newShardRecord(shard, engine);
     }
     if (created.error().code == ErrorCode::AlreadyExists)
-        return {};
+        return newShardRecord(shard, engineOnNode(**client, shard.id, engine));
     return makeError(created.error().code,
         "cannot create shard " + shard.id + " on node " + shard.node + ": " + created.error().message);
 }

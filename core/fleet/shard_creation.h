@@ -9,9 +9,10 @@
 //
 //   const NewShard shard { "s7", "n2" };
 //   ShardCreation creation(nodes);
-//   if (auto status = creation.onNode(map, shard); !status)
-//       return creation.takeBack(status.error(), store);
-//   return creation.inMap(store, [&] { return editor.addShard(newShardRecord(shard), actor); });
+//   auto made = creation.onNode(map, shard);
+//   if (!made)
+//       return creation.takeBack(made.error(), store);
+//   return creation.inMap(store, [&] { return editor.addShard(*made, actor); });
 
 #include "core/client/node_client.h"
 #include "core/map/shard_map.h"
@@ -19,23 +20,27 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace shardmap::core {
 
 // A shard to make: its id, its node's id, the fields it is searchable by (empty: the node's
-// default, ShardStoreOptions::fields: title, body, tags) and its capacity (0: none).
+// default, ShardStoreOptions::fields: title, body, tags), its capacity (0: none) and its index
+// engine (none: the fleet's MigrationSettings::defaultEngine).
 struct NewShard {
     NewShard() = default;
     NewShard(std::string shardId, std::string nodeId, std::vector<std::string> searchable = {}, std::uint64_t docs = 0,
-        std::uint64_t bytes = 0)
+        std::uint64_t bytes = 0, std::optional<IndexEngine> indexEngine = std::nullopt)
         : id(std::move(shardId))
         , node(std::move(nodeId))
         , fields(std::move(searchable))
         , capacityDocs(docs)
         , capacityBytes(bytes)
+        , engine(indexEngine)
     {
     }
 
@@ -44,19 +49,27 @@ struct NewShard {
     std::vector<std::string> fields;
     std::uint64_t capacityDocs = 0;
     std::uint64_t capacityBytes = 0;
+    std::optional<IndexEngine> engine;
 };
 
-// The map's record of a new shard: active, on its node, with its capacity.
-ShardRecord newShardRecord(const NewShard& shard);
+// The engine a new shard is made with: its own, else the one the map's settings name.
+IndexEngine engineOf(const NewShard& shard, const MapSnapshot& map);
+// NewShard::engine from a creator's text (shardmapctl --engine, the Admin API's CreateShard.engine):
+// empty names none, any other name is parseIndexEngine's.
+Result<std::optional<IndexEngine>> parseNewShardEngine(std::string_view name);
+
+// The map's record of a new shard: active, on its node, with its capacity and engine.
+ShardRecord newShardRecord(const NewShard& shard, IndexEngine engine);
 
 class ShardCreation {
 public:
     explicit ShardCreation(NodeClientPool& nodes);
 
-    // The node step: creates the shard on the node the map names (NotFound when the map has no such
-    // node, AlreadyExists when it lists the shard already). A shard the node already has is taken as
-    // created, and is not this creation's to take back.
-    Status onNode(const MapSnapshot& map, const NewShard& shard);
+    // The node step: creates the shard on the node the map names, with engineOf(shard, map)
+    // (NotFound when the map has no such node, AlreadyExists when it lists the shard already), and
+    // returns the record the map is to list it with. A shard the node already has is taken as
+    // created, with the engine the node reports for it, and is not this creation's to take back.
+    Result<ShardRecord> onNode(const MapSnapshot& map, const NewShard& shard);
 
     // The map step: the caller's commit that lists the shards (a shard added alone, or an operation
     // with its new shards). When it fails, what onNode made is taken back (takeBack).

@@ -3,6 +3,8 @@
 // The records of the shard map (nodes, shards, spaces, migrations, operations, the executor's
 // settings), their states and phases, and the keys they are stored under.
 
+#include "core/util/index_engine.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -35,6 +37,8 @@ struct ShardRecord {
     ShardState state = ShardState::Active;
     std::uint64_t capacityDocs = 0;
     std::uint64_t capacityBytes = 0;
+    // What the shard's node made its index with (records from before engines: FTS5, as all were).
+    IndexEngine engine = IndexEngine::Fts5;
 
     bool operator==(const ShardRecord&) const = default;
 };
@@ -127,7 +131,12 @@ struct MigrationRecord {
     bool operator==(const MigrationRecord&) const = default;
 };
 
-// How the executor runs migrations; one record (settings/migrations), changeable while they run.
+// The engine new shards take while the fleet's settings name none (MigrationSettings::defaultEngine):
+// the one place the default is decided (issue 29's benchmark, docs/BENCHMARKS.md).
+inline constexpr IndexEngine kDefaultShardEngine = IndexEngine::Fts5;
+
+// How the executor runs migrations and the operations make shards; one record (settings/migrations),
+// the fleet's settings, changeable while migrations run.
 struct MigrationSettings {
     // Migrations past queued and before cleanup, across the fleet, per node and per shard (as
     // source or target). 0: no limit.
@@ -152,6 +161,9 @@ struct MigrationSettings {
     // How long a migration waits to start while its target's node cannot be reached to check its
     // disk (retrying with backoff) before it fails; 0: fail at once.
     std::uint64_t startRetrySeconds = 600;
+    // The index engine of a new shard whose creator names none: shard create without --engine, and
+    // the shards split, isolate and plans make.
+    IndexEngine defaultEngine = kDefaultShardEngine;
 
     bool operator==(const MigrationSettings&) const = default;
 };

@@ -42,6 +42,18 @@ template <typename T> T optionalField(const json& doc, const char* name, T fallb
     return found == doc.end() || found->is_null() ? fallback : found->get<T>();
 }
 
+// An engine named by indexEngineName; a record without one holds the fallback.
+IndexEngine engineField(const json& doc, const char* name, IndexEngine fallback)
+{
+    const auto found = doc.find(name);
+    if (found == doc.end() || found->is_null())
+        return fallback;
+    auto engine = parseIndexEngine(found->get<std::string>());
+    if (!engine)
+        throw json::other_error::create(501, engine.error().message, &doc);
+    return *engine;
+}
+
 std::string_view idOf(std::string_view key, std::string_view prefix)
 {
     return key.substr(prefix.size());
@@ -78,7 +90,8 @@ std::string encode(const ShardRecord& record)
 {
     return json {
         { "id", record.id }, { "node", record.node }, { "state", shardStateName(record.state) },
-        { "capacity_docs", record.capacityDocs }, { "capacity_bytes", record.capacityBytes }
+        { "capacity_docs", record.capacityDocs }, { "capacity_bytes", record.capacityBytes },
+        { "engine", indexEngineName(record.engine) }
     }.dump();
 }
 
@@ -124,7 +137,8 @@ std::string encode(const MigrationSettings& settings)
         { "backfill_batch", settings.backfillBatch }, { "rollback_window_seconds", settings.rollbackWindowSeconds },
         { "cutover_timeout_ms", settings.cutoverTimeoutMs },
         { "cleanup_rows_per_second", settings.cleanupRowsPerSecond }, { "max_target_fill", settings.maxTargetFill },
-        { "max_repairs", settings.maxRepairs }, { "start_retry_seconds", settings.startRetrySeconds }
+        { "max_repairs", settings.maxRepairs }, { "start_retry_seconds", settings.startRetrySeconds },
+        { "default_engine", indexEngineName(settings.defaultEngine) }
     }.dump();
 }
 
@@ -161,7 +175,7 @@ Result<ShardRecord> decodeShard(const std::string& text)
             throw json::other_error::create(501, "unknown shard state " + doc.at("state").dump(), &doc);
         return ShardRecord { doc.at("id").get<std::string>(), doc.at("node").get<std::string>(), *state,
             optionalField<std::uint64_t>(doc, "capacity_docs", 0),
-            optionalField<std::uint64_t>(doc, "capacity_bytes", 0) };
+            optionalField<std::uint64_t>(doc, "capacity_bytes", 0), engineField(doc, "engine", IndexEngine::Fts5) };
     });
 }
 
@@ -488,6 +502,7 @@ Result<MigrationSettings> decodeMigrationSettings(const std::string& text)
         settings.maxRepairs = optionalField<std::uint32_t>(doc, "max_repairs", defaults.maxRepairs);
         settings.startRetrySeconds
             = optionalField<std::uint64_t>(doc, "start_retry_seconds", defaults.startRetrySeconds);
+        settings.defaultEngine = engineField(doc, "default_engine", defaults.defaultEngine);
         return settings;
     });
 }

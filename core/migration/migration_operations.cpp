@@ -315,23 +315,30 @@ Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft dra
 }
 
 // The plan's new shards on their nodes (core/fleet/shard_creation.h: the map lists them with the
-// operation's commit), each with the fields of the shard its spaces come from.
-Status createPlannedShards(const MapSnapshot& map, NodeClientPool& nodes, ShardCreation& creation, const Plan& plan)
+// operation's commit), each with the fields of the shard its spaces come from and the engine the
+// fleet's settings name; the changes that list them go first in `changes`.
+Status createPlannedShards(const MapSnapshot& map, NodeClientPool& nodes, ShardCreation& creation, const Plan& plan,
+    std::vector<Mutation>& changes)
 {
     for (const ShardRecord& shard : plan.newShards) {
         if (auto status = checkNewShard(map, shard.id, shard.node); !status)
             return status;
     }
+    std::vector<Mutation> listed;
     for (const ShardRecord& shard : plan.newShards) {
         std::string from = plan.kind == "split" ? plan.subject : std::string();
         for (const PlannedMove& move : plan.moves) {
             if (from.empty() && move.to == shard.id)
                 from = move.from;
         }
-        const NewShard made { shard.id, shard.node, sourceFields(map, nodes, from) };
-        if (auto status = creation.onNode(map, made); !status)
-            return status;
+        auto made = creation.onNode(map, { shard.id, shard.node, sourceFields(map, nodes, from) });
+        if (!made)
+            return made.error();
+        ShardRecord record = shard; // the plan's state and capacity, the engine it was made with
+        record.engine = made->engine;
+        listed.push_back({ keys::shard(record.id), encode(record), 0 });
     }
+    changes.insert(changes.begin(), listed.begin(), listed.end());
     return {};
 }
 
@@ -368,12 +375,11 @@ Status checkEmptied(const MapSnapshot& map, const Plan& plan, OperationKind kind
             + plan.kind + " empties; plan again");
 }
 
-// The shard and node records an operation changes when it is queued.
+// The existing shard and node records an operation changes when it is queued (its new shards are
+// listed as createPlannedShards made them).
 Result<std::vector<Mutation>> operationChanges(const MapSnapshot& map, const Plan& plan, OperationKind kind)
 {
     std::vector<Mutation> changes;
-    for (const ShardRecord& shard : plan.newShards)
-        changes.push_back({ keys::shard(shard.id), encode(shard), 0 });
     const auto drained = [&](const std::string& id, ShardState state) {
         const auto shard = map.shards.find(id);
         if (shard != map.shards.end() && shard->second.value.state != state
@@ -467,7 +473,7 @@ Result<OperationRecord> MigrationRequests::applyPlan(const Plan& plan, const Act
     if (auto status = preflightMoves(target, facts, moves, created); !status)
         return status.error();
     ShardCreation creation(m_nodes);
-    if (auto status = createPlannedShards(*map, m_nodes, creation, plan); !status)
+    if (auto status = createPlannedShards(*map, m_nodes, creation, plan, *changes); !status)
         return creation.takeBack(status.error(), m_store);
     auto measured = measureShards(*map, facts, moves, created);
     OperationDraft draft { *kind, plan.subject, plan.into, std::move(moves), std::move(*changes),

@@ -471,6 +471,19 @@ Error badSetting(const std::string& key, const std::string& wanted, const nlohma
     return makeError(ErrorCode::InvalidArgument, "the settings' " + key + " must be " + wanted + ", not " + given);
 }
 
+// default_engine: a name parseIndexEngine knows (a long string is not echoed back).
+Status checkDefaultEngine(const nlohmann::json& settings)
+{
+    const auto engine = settings.find("default_engine");
+    if (engine == settings.end())
+        return {};
+    if (!engine->is_string() || engine->get_ref<const std::string&>().size() > 64)
+        return badSetting("default_engine", "the name of an index engine", *engine);
+    if (auto parsed = parseIndexEngine(engine->get<std::string>()); !parsed)
+        return makeError(ErrorCode::InvalidArgument, "the settings' default_engine: " + parsed.error().message);
+    return {};
+}
+
 Status checkSettingRanges(const nlohmann::json& settings)
 {
     if (!settings.is_object())
@@ -488,7 +501,7 @@ Status checkSettingRanges(const nlohmann::json& settings)
         if (!fill->is_number() || !(fill->get<double>() > 0 && fill->get<double>() <= 1))
             return badSetting("max_target_fill", "above 0 and at most 1", *fill);
     }
-    return {};
+    return checkDefaultEngine(settings);
 }
 
 Status validateSettings(const MigrationSettings& settings)

@@ -124,6 +124,7 @@ void NodeMetricsSampler::fillShard(
     }
     out.set_health(v1::SHARD_HEALTH_OK);
     ShardStore& store = *entry.store;
+    out.set_engine(indexEngineName(store.engine()));
     out.set_bytes_on_disk(store.bytesOnDisk());
     if (auto totals = store.totals()) {
         out.set_live_docs(totals->liveDocs);
@@ -187,6 +188,7 @@ void NodeMetricsSampler::addShardsSinceLastSample(v1::NodeMetrics& out) const
         shard.set_health(entry.store ? v1::SHARD_HEALTH_OK : v1::SHARD_HEALTH_FAILED);
         if (!entry.store)
             continue;
+        shard.set_engine(indexEngineName(entry.store->engine()));
         shard.set_bytes_on_disk(entry.store->bytesOnDisk());
         if (auto totals = entry.store->totals()) {
             shard.set_live_docs(totals->liveDocs);

@@ -235,6 +235,18 @@ void writeShardActivity(MetricsWriter& out, const ShardRegistry& shards)
     writePerShard(out, "shardmap_node_docs_indexed_total", "counter", "Documents indexed per shard", indexed);
 }
 
+// Per open shard, what it is made with as labels on a constant 1 (the info-metric idiom: join on
+// shard to break any per-shard figure down by engine).
+void writeShardInfo(MetricsWriter& out, const ShardRegistry& shards)
+{
+    out.family("shardmap_node_shard_info", "gauge", "1 per open shard, labelled with its index engine");
+    for (const auto& entry : shards.list()) {
+        if (entry.store)
+            out.sample("shardmap_node_shard_info",
+                { { "shard", entry.id }, { "engine", indexEngineName(entry.store->engine()) } }, 1);
+    }
+}
+
 // What the node's sampler and shard stores know, read at each scrape: the process and disk
 // gauges, per shard its documents, bytes and health, and the cumulative counters of its stores.
 void addNodeCollector(MetricsRegistry& registry, const NodeMetricsSampler& sampler, const ShardRegistry& shards)
@@ -244,6 +256,7 @@ void addNodeCollector(MetricsRegistry& registry, const NodeMetricsSampler& sampl
         writeNodeGauges(out, now);
         writeShardGauges(out, now);
         writeShardActivity(out, shards);
+        writeShardInfo(out, shards);
     });
 }
 

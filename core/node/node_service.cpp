@@ -134,6 +134,7 @@ void NodeService::fillShardInfo(v1::ShardInfo& out, const ShardEntry& entry) con
         return;
     }
     out.set_health(v1::SHARD_HEALTH_OK);
+    out.set_engine(indexEngineName(entry.store->engine()));
     for (const auto& field : entry.store->fields())
         out.add_fields(field);
     out.set_bytes_on_disk(entry.store->bytesOnDisk());
@@ -153,7 +154,12 @@ grpc::Status NodeService::CreateShard(
     if (auto allowed = onlyControllers(context, "CreateShard"); !allowed.ok())
         return allowed;
     const std::vector<std::string> fields(request->fields().begin(), request->fields().end());
-    auto store = m_registry.create(request->shard_id(), fields);
+    // No engine: a client from before engines were a choice, whose shards were all FTS5.
+    auto engine
+        = request->engine().empty() ? Result<IndexEngine>(IndexEngine::Fts5) : parseIndexEngine(request->engine());
+    if (!engine)
+        return refused(context, "CreateShard", engine.error());
+    auto store = m_registry.create(request->shard_id(), fields, *engine);
     if (!store)
         return refused(context, "CreateShard", store.error());
     fillShardInfo(*response, ShardEntry { request->shard_id(), *store, {} });

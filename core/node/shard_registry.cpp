@@ -61,7 +61,8 @@ std::vector<std::string> ShardRegistry::openAll()
     return failed;
 }
 
-Result<std::shared_ptr<ShardStore>> ShardRegistry::create(const std::string& id, const std::vector<std::string>& fields)
+Result<std::shared_ptr<ShardStore>> ShardRegistry::create(
+    const std::string& id, const std::vector<std::string>& fields, IndexEngine engine)
 {
     if (auto status = validateShardId(id); !status)
         return status.error();
@@ -73,6 +74,7 @@ Result<std::shared_ptr<ShardStore>> ShardRegistry::create(const std::string& id,
     ShardStoreOptions options = m_options.storeOptions;
     if (!fields.empty())
         options.fields = fields;
+    options.engine = engine;
     auto store = ShardStore::create(shardPath(id), id, options);
     if (!store)
         return store.error();

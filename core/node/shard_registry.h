@@ -37,7 +37,9 @@ public:
     // Opens all shard files; returns the ids that failed (already recorded as failed entries).
     std::vector<std::string> openAll();
 
-    Result<std::shared_ptr<ShardStore>> create(const std::string& id, const std::vector<std::string>& fields);
+    // A new shard with these fields (empty: the store options') and index engine.
+    Result<std::shared_ptr<ShardStore>> create(
+        const std::string& id, const std::vector<std::string>& fields, IndexEngine engine);
     Status drop(const std::string& id, bool force);
     // The shard or NotFound / FailedPrecondition (failed shard) naming it.
     Result<std::shared_ptr<ShardStore>> get(const std::string& id) const;

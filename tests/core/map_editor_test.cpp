@@ -175,6 +175,10 @@ TEST(MapCodecTest, RecordsRoundTripAndMalformedOnesAreErrors)
     settings.maxTargetFill = 0.5;
     EXPECT_EQ(*decodeMigrationSettings(encode(settings)), settings);
     EXPECT_EQ(*decodeMigrationSettings("{}"), MigrationSettings {});
+    EXPECT_EQ(decodeMigrationSettings("{}")->defaultEngine, kDefaultShardEngine);
+    settings.defaultEngine = IndexEngine::Xapian;
+    EXPECT_EQ(*decodeMigrationSettings(encode(settings)), settings);
+    EXPECT_FALSE(decodeMigrationSettings(R"({"default_engine":"lucene"})"));
     OperationRecord operation { "op-1", OperationKind::Split, "s1", "s9", { "m-1", "m-2" }, OperationState::Running,
         "bob", "full", 1, 0, "", 5, 2, { { "s1", 120, 4096, 3, true }, { "s9", 0, 0, 0, false } } };
     EXPECT_EQ(*decodeOperation(encode(operation)), operation);
@@ -184,6 +188,12 @@ TEST(MapCodecTest, RecordsRoundTripAndMalformedOnesAreErrors)
     SpaceRecord space { "acme", "s1", 4, "m-1", "s2", MigrationPhase::Verify, "s1", true };
     EXPECT_EQ(*decodeSpace(encode(space)), space);
     EXPECT_FALSE(decodeShard(R"({"id":"s1","node":"n1","state":"sleeping"})"));
+    const ShardRecord xapian { "s2", "n1", ShardState::Readonly, 10, 20, IndexEngine::Xapian };
+    EXPECT_EQ(*decodeShard(encode(xapian)), xapian);
+    EXPECT_EQ(decodeShard(R"({"id":"s1","node":"n1","state":"active"})")->engine, IndexEngine::Fts5);
+    const auto unknownEngine = decodeShard(R"({"id":"s1","node":"n1","state":"active","engine":"lucene"})");
+    ASSERT_FALSE(unknownEngine);
+    EXPECT_NE(unknownEngine.error().message.find("unknown index engine 'lucene'"), std::string::npos);
     EXPECT_FALSE(decodeNode("not json"));
     EXPECT_FALSE(decodeSpace(R"({"id":"x"})"));
 }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <gtest/gtest.h>
 #include <limits>
+#include <map>
 
 using namespace shardmap::core;
 using shardmap::testing::TempDir;
@@ -95,14 +96,32 @@ protected:
         return decoded ? *decoded : MapSnapshot {};
     }
 
-    // A plan that only creates shards: CreateShard by another name, made as an operation.
+    // A plan that only creates shards: CreateShard by another name, made as an operation. The
+    // records' engine is not the plan's to choose: its shards take the fleet's default_engine.
     Plan creating(const std::vector<NewShard>& shards)
     {
         Plan plan;
         plan.baseRevision = map().revision;
         for (const NewShard& shard : shards)
-            plan.newShards.push_back(newShardRecord(shard));
+            plan.newShards.push_back(newShardRecord(shard, IndexEngine::Fts5));
         return plan;
+    }
+
+    void setDefaultEngine(IndexEngine engine)
+    {
+        MigrationSettings settings;
+        settings.defaultEngine = engine;
+        auto saved = MigrationRequests(*m_store, m_pool).setSettings(settings, m_actor);
+        ASSERT_TRUE(saved) << saved.error().describe();
+    }
+
+    // What node i says each of its shards is made with.
+    std::map<std::string, std::string> enginesOn(std::size_t i)
+    {
+        std::map<std::string, std::string> engines;
+        for (const ShardSummary& shard : shardsOn(i))
+            engines[shard.id] = shard.engine;
+        return engines;
     }
 
     TempDir m_dir;
@@ -204,6 +223,63 @@ TEST_F(ShardCreationTest, EveryCallerMakesTheSameShard)
     operations.id = "s7";
     EXPECT_EQ(operations, *after.shard("s7"));
     EXPECT_EQ(after.shard("s7")->state, ShardState::Active);
+}
+
+TEST_F(ShardCreationTest, NewShardsTakeTheFleetsDefaultEngineUnlessTheyNameOne)
+{
+    FleetAdmin admin(*m_store, m_pool);
+    ASSERT_TRUE(admin.createShard({ "s5", "n0" }, m_actor));
+    EXPECT_EQ(map().shard("s5")->engine, kDefaultShardEngine) << "no settings stored: the built-in default";
+
+    setDefaultEngine(IndexEngine::Xapian);
+    ASSERT_TRUE(admin.createShard({ "s6", "n0", {}, 0, 0, IndexEngine::Fts5 }, m_actor));
+    ASSERT_TRUE(admin.createShard({ "s7", "n0" }, m_actor));
+    auto applied = admin.migrations().applyPlan(creating({ { "s8", "n0" } }), m_actor);
+    ASSERT_TRUE(applied) << applied.error().describe();
+
+    const MapSnapshot after = map();
+    EXPECT_EQ(after.shard("s6")->engine, IndexEngine::Fts5) << "named by its creator";
+    EXPECT_EQ(after.shard("s7")->engine, IndexEngine::Xapian) << "the setting's";
+    EXPECT_EQ(after.shard("s8")->engine, IndexEngine::Xapian) << "an operation's new shard: the setting's";
+    // The node made each one with the engine the map lists.
+    const auto engines = enginesOn(0);
+    EXPECT_EQ(engines.at("s6"), "fts5");
+    EXPECT_EQ(engines.at("s7"), "xapian");
+    EXPECT_EQ(engines.at("s8"), "xapian");
+}
+
+TEST_F(ShardCreationTest, AShardTheNodeHadBeforeIsListedWithTheEngineItHas)
+{
+    ASSERT_TRUE(node(0)->createShard("s9", {}, IndexEngine::Fts5));
+    setDefaultEngine(IndexEngine::Xapian);
+    auto created = FleetAdmin(*m_store, m_pool).createShard({ "s9", "n0" }, m_actor);
+    ASSERT_TRUE(created) << created.error().describe();
+    EXPECT_EQ(map().shard("s9")->engine, IndexEngine::Fts5) << "the map says what the shard is, not what was asked";
+}
+
+TEST(NewShardEngine, EmptyNamesNoneAndAnUnknownNameIsRefused)
+{
+    EXPECT_EQ(*parseNewShardEngine(""), std::nullopt);
+    EXPECT_EQ(*parseNewShardEngine("xapian"), IndexEngine::Xapian);
+    EXPECT_EQ(*parseNewShardEngine("fts5"), IndexEngine::Fts5);
+    const auto refused = parseNewShardEngine("Xapian");
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, ErrorCode::InvalidArgument);
+    EXPECT_EQ(refused.error().message, "unknown index engine 'Xapian' (the engines are fts5, xapian)");
+}
+
+TEST(DefaultEngineSetting, IsReadByNameAndAnUnknownOneIsRefused)
+{
+    auto read = readMigrationSettings(R"({"default_engine":"xapian"})");
+    ASSERT_TRUE(read) << read.error().describe();
+    EXPECT_EQ(read->defaultEngine, IndexEngine::Xapian);
+    EXPECT_EQ(readMigrationSettings("{}")->defaultEngine, kDefaultShardEngine);
+    for (const char* bad : { R"({"default_engine":"lucene"})", R"({"default_engine":5})" }) {
+        const auto refused = readMigrationSettings(bad);
+        ASSERT_FALSE(refused) << bad;
+        EXPECT_EQ(refused.error().code, ErrorCode::InvalidArgument) << bad;
+        EXPECT_NE(refused.error().message.find("default_engine"), std::string::npos) << refused.error().message;
+    }
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 //       a lease TTL the backend honours, short enough to wait out in a test.
 // Adding a backend is a traits struct and one more entry in Backends.
 
+#include "core/map/map_editor.h"
 #include "core/store/audit_chain.h"
 #include "core/store/metadata_store.h"
 #include "core/util/clock.h"
@@ -723,3 +724,37 @@ TYPED_TEST(StoreConformance, ExpiredPresenceLeasesAreRemovedWhenAnotherIsGranted
 }
 
 } // namespace
+
+// A shard's index engine (issue 29) is kept in its record, and a record written before engines
+// were a choice (no "engine") is an FTS5 shard, as every shard then was; written back, it says so.
+TYPED_TEST(StoreConformance, AShardsEngineIsKeptAndARecordFromBeforeEnginesIsFts5)
+{
+    MapEditor editor(*this->m_store);
+    const Actor actor { "tester", "engines" };
+    ASSERT_TRUE(editor.addNode({ "n1", "127.0.0.1:1", {}, false }, actor));
+    ASSERT_TRUE(editor.addShard({ "s-x", "n1", ShardState::Active, 0, 0, IndexEngine::Xapian }, actor));
+    this->commit({ put(keys::shard("s-old"),
+        R"({"id":"s-old","node":"n1","state":"active","capacity_docs":0,"capacity_bytes":0})", 0) });
+
+    auto other = this->openInstance();
+    ASSERT_TRUE(other);
+    const auto readMap = [&]() {
+        auto raw = other->snapshot();
+        EXPECT_TRUE(raw) << errorText(raw.error());
+        auto map = raw ? MapSnapshot::decode(*raw) : Result<MapSnapshot>(raw.error());
+        EXPECT_TRUE(map) << errorText(map.error());
+        return map ? *map : MapSnapshot {};
+    };
+    MapSnapshot map = readMap();
+    ASSERT_TRUE(map.shard("s-x") && map.shard("s-old"));
+    EXPECT_EQ(map.shard("s-x")->engine, IndexEngine::Xapian);
+    EXPECT_EQ(map.shard("s-old")->engine, IndexEngine::Fts5);
+
+    ASSERT_TRUE(editor.setShardState("s-old", ShardState::Draining, actor));
+    auto listed = other->list(keys::shard("s-old"));
+    ASSERT_TRUE(listed);
+    EXPECT_NE(listed->records.at(keys::shard("s-old")).value.find(R"("engine":"fts5")"), std::string::npos);
+    map = readMap();
+    EXPECT_EQ(map.shard("s-old")->engine, IndexEngine::Fts5);
+    EXPECT_EQ(map.shard("s-old")->state, ShardState::Draining);
+}

@@ -30,7 +30,7 @@ void fill(MetadataStore& store)
     ASSERT_TRUE(editor.addNode({ "n3", "127.0.0.1:7003", {}, false }, alice));
     ASSERT_TRUE(editor.removeNode("n3", { "bob", "never used" }));
     ASSERT_TRUE(editor.addShard({ "s1", "n1", ShardState::Active, 0, 0 }, alice));
-    ASSERT_TRUE(editor.addShard({ "s2", "n2", ShardState::Active, 0, 0 }, alice));
+    ASSERT_TRUE(editor.addShard({ "s2", "n2", ShardState::Active, 0, 0, IndexEngine::Xapian }, alice));
     SpaceRecord space { "acme", "s1", 1, "", "", MigrationPhase::Done, "", false };
     ASSERT_TRUE(store.commit({ { { keys::space("acme"), encode(space), 0 } }, std::nullopt, std::nullopt, "router",
         "create-space", "first write" }));
@@ -101,6 +101,10 @@ TEST(StoreCopyTest, CopiesEveryRecordAndTheHistoryWithItsActors)
         EXPECT_EQ(target->records.at(key).modRevision, record.modRevision) << key;
     }
     EXPECT_FALSE(target->records.contains(keys::node("n3")));
+    const auto copiedMap = MapSnapshot::decode(*target);
+    ASSERT_TRUE(copiedMap) << copiedMap.error().describe();
+    EXPECT_EQ(copiedMap->shard("s1")->engine, IndexEngine::Fts5);
+    EXPECT_EQ(copiedMap->shard("s2")->engine, IndexEngine::Xapian);
 
     const auto original = from->history(0, 0, 0);
     const auto replayed = to->history(0, 0, 0);

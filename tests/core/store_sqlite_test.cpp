@@ -1,6 +1,7 @@
 // SQLite-only cases of the metadata store: opening errors, persistence, locking, and two real
 // processes on one file (store_test_helper): a CAS race and SIGKILL in the middle of a commit.
 
+#include "core/map/shard_map.h"
 #include "core/store/audit_chain.h"
 #include "core/store/sqlite_store.h"
 #include "tests/core/test_helpers.h"
@@ -245,6 +246,28 @@ TEST_F(SqliteStoreTest, AVersionOneStoreIsUpgradedAndItsChainStartsAtTheNextComm
     EXPECT_EQ(sqlite3_column_int(stmt, 0), SqliteStore::kSchemaVersion);
     sqlite3_finalize(stmt);
     sqlite3_close(db);
+}
+
+// A store file written before engines (issue 29) needs no schema step: a shard record is JSON, and
+// one without an engine is an FTS5 shard, as every shard then was; through the oldest upgrade too.
+TEST_F(SqliteStoreTest, AStoreFromBeforeEnginesKeepsItsShardsFts5)
+{
+    {
+        auto store = open();
+        ASSERT_TRUE(store);
+        ASSERT_TRUE(store->commit(sqliteCommit({ { keys::shard("s1"),
+            R"({"id":"s1","node":"n1","state":"active","capacity_docs":0,"capacity_bytes":0})", 0 } })));
+    }
+    rawSql(path(), "ALTER TABLE audit DROP COLUMN hash; UPDATE meta SET value = 1 WHERE key = 'schema_version'");
+    auto store = open(false);
+    ASSERT_TRUE(store);
+    auto raw = store->snapshot();
+    ASSERT_TRUE(raw) << errorText(raw.error());
+    auto map = MapSnapshot::decode(*raw);
+    ASSERT_TRUE(map) << errorText(map.error());
+    ASSERT_TRUE(map->shard("s1"));
+    EXPECT_EQ(map->shard("s1")->engine, IndexEngine::Fts5);
+    EXPECT_EQ(map->shard("s1")->node, "n1");
 }
 
 TEST_F(SqliteStoreTest, EverythingPersistsAcrossReopen)

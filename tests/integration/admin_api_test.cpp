@@ -117,10 +117,15 @@ TEST_F(AdminApiTest, EachRoleMayDoWhatItAllowsAndTheAuditNamesTheCertificate)
     EXPECT_EQ(map().shards.count("s2"), 0u);
 
     // An admin creates the shard (on its node, then in the map).
-    auto created = as("alice", { "shard", "create", "s2", "--node", "n0" });
+    auto created = as("alice", { "shard", "create", "s2", "--node", "n0", "--engine", "xapian" });
     EXPECT_EQ(created.code, 0) << created.err;
     EXPECT_EQ(map().shards.count("s2"), 1u);
+    EXPECT_EQ(map().shards.at("s2").value.engine, core::IndexEngine::Xapian) << "the engine it was asked for";
     EXPECT_EQ(lastAudit().actor, "alice");
+    auto unknownEngine = as("alice", { "shard", "create", "s3", "--node", "n0", "--engine", "lucene" });
+    EXPECT_EQ(unknownEngine.code, 2) << unknownEngine.err;
+    EXPECT_NE(unknownEngine.err.find("unknown index engine 'lucene'"), std::string::npos) << unknownEngine.err;
+    EXPECT_EQ(map().shards.count("s3"), 0u);
     auto pinned = as("alice", { "space", "pin", "globex", map().spaces.at("globex").value.shard });
     EXPECT_EQ(pinned.code, 0) << pinned.err;
 

@@ -3,7 +3,9 @@
 #include "node_test_helpers.h"
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 using namespace shardmap;
 using namespace shardmap::testing;
@@ -60,6 +62,51 @@ TEST_F(CtlTest, BuildsAFleetAndListsItAsTablesAndJson)
     ASSERT_EQ(shards["shards"].size(), 2u);
     EXPECT_EQ(shards["shards"][0]["state"], "active");
     EXPECT_EQ(shards["shards"][0]["health"], "ok");
+}
+
+// A new shard's index engine: named with --engine, else the fleet's default-engine setting; in the
+// map, shard create's answer and shard list (issue 29).
+TEST_F(CtlTest, ShardsAreCreatedWithAnEngineAndListedWithIt)
+{
+    buildFleet();
+    const auto settings = ctl({ "--json", "migrations", "settings", "--default-engine", "xapian" });
+    ASSERT_EQ(settings.code, 0) << settings.err;
+    EXPECT_EQ(settings.parsed()["settings"]["default_engine"], "xapian");
+    const auto byDefault = ctl({ "--json", "shard", "create", "s2", "--node", "n0" });
+    ASSERT_EQ(byDefault.code, 0) << byDefault.err;
+    EXPECT_EQ(byDefault.parsed()["engine"], "xapian");
+    const auto named = ctl({ "shard", "create", "s3", "--node", "n1", "--engine", "fts5" });
+    ASSERT_EQ(named.code, 0) << named.err;
+    EXPECT_NE(named.out.find("shard s3 created on node n1 with engine fts5"), std::string::npos) << named.out;
+
+    const auto unknown = ctl({ "shard", "create", "s4", "--node", "n1", "--engine", "lucene" });
+    EXPECT_EQ(unknown.code, 2);
+    EXPECT_NE(unknown.err.find("unknown index engine 'lucene' (the engines are fts5, xapian)"), std::string::npos)
+        << unknown.err;
+    const auto badSetting = ctl({ "migrations", "settings", "--default-engine", "lucene" });
+    EXPECT_EQ(badSetting.code, 2);
+    EXPECT_NE(badSetting.err.find("unknown index engine 'lucene'"), std::string::npos) << badSetting.err;
+
+    auto listed = ctl({ "--json", "shard", "list" }).parsed();
+    std::map<std::string, std::string> engines;
+    for (const auto& shard : listed["shards"])
+        engines[shard["shard"]] = shard["engine"];
+    EXPECT_EQ(engines,
+        (std::map<std::string, std::string> {
+            { "s0", "fts5" }, { "s1", "fts5" }, { "s2", "xapian" }, { "s3", "fts5" } }))
+        << "s4 was refused before anything was made";
+    const auto table = ctl({ "shard", "list" });
+    ASSERT_EQ(table.code, 0) << table.err;
+    EXPECT_NE(table.out.find("ENGINE"), std::string::npos) << table.out;
+    std::istringstream lines(table.out);
+    bool sawS2 = false;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.starts_with("s2 ")) {
+            sawS2 = true;
+            EXPECT_NE(line.find(" xapian "), std::string::npos) << line;
+        }
+    }
+    EXPECT_TRUE(sawS2) << table.out;
 }
 
 TEST_F(CtlTest, WritesAndSearchesThroughTheRouter)

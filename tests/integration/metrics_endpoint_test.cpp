@@ -357,3 +357,23 @@ TEST_F(ProcessCountersTest, BothServersExportTheirIoAsCountersWhereTheKernelAcco
                         "export no IO counters";
     expectCounters({ "_io_read_bytes_total", "_io_write_bytes_total" });
 }
+
+// shardmap_node_shard_info says each open shard's engine, for breaking the per-shard figures down
+// by engine (issue 29).
+TEST_F(MetricsEndpointTest, EachShardIsLabelledWithItsEngine)
+{
+    m_dataDirs.push_back(m_dir.file("node0"));
+    m_nodes.push_back(NodeProcess::start(m_dataDirs.back(), { "--metrics-listen", "127.0.0.1:0" }));
+    ASSERT_TRUE(m_nodes.back());
+    auto client = m_pool.get(m_nodes.back()->address());
+    ASSERT_TRUE(client);
+    ASSERT_TRUE((*client)->createShard("s-fts5", {}, core::IndexEngine::Fts5));
+    ASSERT_TRUE((*client)->createShard("s-xapian", {}, core::IndexEngine::Xapian));
+
+    std::string body;
+    const auto node = scrape(metricsAddress([&] { return m_nodes.back()->stderrText(); }), body);
+    EXPECT_EQ(node.problems, std::vector<std::string> {}) << body;
+    EXPECT_EQ(node.types.at("shardmap_node_shard_info"), "gauge");
+    EXPECT_EQ(node.value("shardmap_node_shard_info{shard=\"s-fts5\",engine=\"fts5\"}"), 1) << body;
+    EXPECT_EQ(node.value("shardmap_node_shard_info{shard=\"s-xapian\",engine=\"xapian\"}"), 1) << body;
+}

@@ -64,6 +64,47 @@ TEST_F(NodeRpcTest, ShardsAreCreatedListedAndDropped)
     EXPECT_EQ(stub().DropShard(contextWithDeadline().get(), drop, &dropped).error_code(), grpc::StatusCode::NOT_FOUND);
 }
 
+TEST_F(NodeRpcTest, ShardsAreMadeWithTheEngineAskedAndSayWhichInListAndMetrics)
+{
+    for (const char* engine : { "fts5", "xapian" }) {
+        v1::CreateShardRequest create;
+        create.set_shard_id(std::string("e-") + engine);
+        create.set_engine(engine);
+        v1::ShardInfo info;
+        ASSERT_TRUE(stub().CreateShard(contextWithDeadline().get(), create, &info).ok()) << engine;
+        EXPECT_EQ(info.engine(), engine) << "the engine the node made the shard with";
+    }
+    // s1 was asked for without an engine, as clients older than engines do: FTS5.
+    v1::ListShardsResponse list;
+    ASSERT_TRUE(stub().ListShards(contextWithDeadline().get(), {}, &list).ok());
+    std::map<std::string, std::string> listed;
+    for (const auto& shard : list.shards())
+        listed[shard.shard_id()] = shard.engine();
+    EXPECT_EQ(listed,
+        (std::map<std::string, std::string> { { "e-fts5", "fts5" }, { "e-xapian", "xapian" }, { "s1", "fts5" } }));
+    v1::NodeMetrics metrics;
+    ASSERT_TRUE(stub().GetMetrics(contextWithDeadline().get(), {}, &metrics).ok());
+    std::map<std::string, std::string> measured;
+    for (const auto& shard : metrics.shards())
+        measured[shard.shard_id()] = shard.engine();
+    EXPECT_EQ(measured, listed);
+}
+
+TEST_F(NodeRpcTest, AnUnknownEngineIsRefusedAndMakesNoShard)
+{
+    v1::CreateShardRequest create;
+    create.set_shard_id("s2");
+    create.set_engine("lucene");
+    v1::ShardInfo info;
+    const auto refused = stub().CreateShard(contextWithDeadline().get(), create, &info);
+    EXPECT_EQ(refused.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(refused.error_message(), "unknown index engine 'lucene' (the engines are fts5, xapian)");
+    v1::ListShardsResponse list;
+    ASSERT_TRUE(stub().ListShards(contextWithDeadline().get(), {}, &list).ok());
+    EXPECT_EQ(list.shards_size(), 1);
+    EXPECT_FALSE(std::filesystem::exists(m_dir.file("data/shards/s2.db")));
+}
+
 TEST_F(NodeRpcTest, DropShardIsRefusedWhileItHoldsDataUnlessForced)
 {
     v1::BulkWriteResponse written;

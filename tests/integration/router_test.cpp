@@ -22,9 +22,10 @@ public:
     {
     }
     const std::string& address() const override { return m_real->address(); }
-    core::Result<core::ShardSummary> createShard(const std::string& s, const std::vector<std::string>& f) override
+    core::Result<core::ShardSummary> createShard(
+        const std::string& s, const std::vector<std::string>& f, core::IndexEngine e) override
     {
-        return m_real->createShard(s, f);
+        return m_real->createShard(s, f, e);
     }
     core::Status dropShard(const std::string& s) override { return m_real->dropShard(s); }
     core::Result<std::vector<core::ShardSummary>> listShards() override { return m_real->listShards(); }

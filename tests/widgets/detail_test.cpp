@@ -319,6 +319,19 @@ TEST_F(DetailPageTest, StaleHistoryAnswerIsDropped)
     EXPECT_EQ(m_page.chart()->storedPointCount(key), 4);
 }
 
+TEST_F(DetailPageTest, TheTitleSaysTheShardsIndexEngine)
+{
+    auto map = std::make_shared<core::MapSnapshot>(*detailMap({ { "s0", "n0" }, { "s1", "n1" } }, {}, 2));
+    map->shards["s1"].value.engine = core::IndexEngine::Xapian;
+    emit m_connection.mapChanged(map);
+    QSignalSpy titles(&m_page, &DetailPage::titleChanged);
+    m_page.showShard("s1");
+    ASSERT_GE(titles.count(), 1);
+    EXPECT_EQ(titles.last().at(0).toString(), QStringLiteral("Shard s1 on node n1, xapian index"));
+    m_page.showShard("s0");
+    EXPECT_EQ(titles.last().at(0).toString(), QStringLiteral("Shard s0 on node n0, fts5 index"));
+}
+
 TEST_F(DetailPageTest, LiveSamplesExtendTheHistory)
 {
     const QString key = DetailPage::shardSeriesKey("s0");

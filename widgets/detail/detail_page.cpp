@@ -662,7 +662,9 @@ void DetailPage::updateTitle()
         title = tr("Node %1").arg(m_nodeView);
     } else if (!m_primaryShard.isEmpty()) {
         const core::ShardRecord* record = m_map ? m_map->shard(m_primaryShard.toStdString()) : nullptr;
-        title = record ? tr("Shard %1 on node %2").arg(m_primaryShard, QString::fromStdString(record->node))
+        title = record ? tr("Shard %1 on node %2, %3 index")
+                             .arg(m_primaryShard, QString::fromStdString(record->node),
+                                 QString::fromLatin1(core::indexEngineName(record->engine)))
                        : tr("Shard %1 (not in the map)").arg(m_primaryShard);
     } else {
         title = tr("No shard selected");
