@@ -8,6 +8,7 @@
 #include "tests/support/node_process.h"
 #include "tests/support/test_dir.h"
 
+#include <cstdlib>
 #include <gtest/gtest.h>
 #include <memory>
 #include <string>
@@ -32,13 +33,17 @@ protected:
         auto store = core::openStore(storeUri(), true);
         ASSERT_TRUE(store) << store.error().describe();
         m_store = std::move(*store);
-        // The shards are made the one way the product makes them (core/fleet/shard_creation.h).
+        // The shards are made the one way the product makes them (core/fleet/shard_creation.h), on
+        // the engine the tests' nodes default to (the ctest entries of label xapian set it).
+        const char* engineName = std::getenv("SHARDMAP_NODE_DEFAULT_ENGINE");
+        auto engine = core::parseNewShardEngine(engineName ? engineName : "");
+        ASSERT_TRUE(engine) << engine.error().describe();
         core::FleetAdmin admin(*m_store, m_pool);
         for (std::size_t i = 0; i < count; ++i) {
             const std::string node = "n" + std::to_string(i);
             auto added = admin.map().addNode({ node, m_nodes[i]->address(), {}, false }, m_actor);
             ASSERT_TRUE(added) << added.error().describe();
-            auto created = admin.createShard({ "s" + std::to_string(i), node }, m_actor);
+            auto created = admin.createShard({ "s" + std::to_string(i), node, {}, 0, 0, *engine }, m_actor);
             ASSERT_TRUE(created) << created.error().describe();
         }
     }
