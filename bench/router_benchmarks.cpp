@@ -623,9 +623,9 @@ class AcceptingNodeClient final : public NodeClient {
 public:
     const std::string& address() const override { return m_address; }
     Result<ShardSummary> createShard(
-        const std::string& shard, const std::vector<std::string>&, IndexEngine engine) override
+        const std::string& shard, const std::vector<std::string>&, std::optional<IndexEngine> engine) override
     {
-        return ShardSummary { shard, true, {}, {}, 0, 0, 0, 0, 0, indexEngineName(engine) };
+        return ShardSummary { shard, true, {}, {}, 0, 0, 0, 0, 0, indexEngineName(engine.value_or(IndexEngine::Fts5)) };
     }
     Status dropShard(const std::string&) override { return {}; }
     Result<std::vector<ShardSummary>> listShards() override { return std::vector<ShardSummary> {}; }

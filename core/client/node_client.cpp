@@ -171,11 +171,12 @@ GrpcNodeClient::GrpcNodeClient(std::string address, std::unique_ptr<Impl> impl)
 GrpcNodeClient::~GrpcNodeClient() = default;
 
 Result<ShardSummary> GrpcNodeClient::createShard(
-    const std::string& shard, const std::vector<std::string>& fields, IndexEngine engine)
+    const std::string& shard, const std::vector<std::string>& fields, std::optional<IndexEngine> engine)
 {
     v1::CreateShardRequest request;
     request.set_shard_id(shard);
-    request.set_engine(indexEngineName(engine));
+    if (engine)
+        request.set_engine(indexEngineName(*engine));
     for (const auto& field : fields)
         request.add_fields(field);
     v1::ShardInfo info;

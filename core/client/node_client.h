@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -111,14 +112,13 @@ public:
     virtual ~NodeClient() = default;
 
     virtual const std::string& address() const = 0;
-    // Fields empty: the node's default (title, body, tags).
+    // Fields empty: the node's default (title, body, tags); no engine: the node's --default-engine.
     virtual Result<ShardSummary> createShard(
-        const std::string& shard, const std::vector<std::string>& fields, IndexEngine engine)
+        const std::string& shard, const std::vector<std::string>& fields, std::optional<IndexEngine> engine)
         = 0;
-    // An FTS5 shard, the engine every shard had before engines were a choice.
     Result<ShardSummary> createShard(const std::string& shard, const std::vector<std::string>& fields)
     {
-        return createShard(shard, fields, IndexEngine::Fts5);
+        return createShard(shard, fields, std::nullopt);
     }
     // Removes a shard that holds no documents or tombstones (FailedPrecondition otherwise).
     virtual Status dropShard(const std::string& shard) = 0;
@@ -184,7 +184,7 @@ public:
     const std::string& address() const override { return m_address; }
     using NodeClient::createShard;
     Result<ShardSummary> createShard(
-        const std::string& shard, const std::vector<std::string>& fields, IndexEngine engine) override;
+        const std::string& shard, const std::vector<std::string>& fields, std::optional<IndexEngine> engine) override;
     Status dropShard(const std::string& shard) override;
     Result<std::vector<ShardSummary>> listShards() override;
     Result<Ownership> setOwnership(const std::string& shard, const Ownership& ownership) override;

@@ -17,17 +17,23 @@ Error leftOnNode(Error refused, const NewShard& shard, const std::string& why)
     return refused;
 }
 
+// The engine a node says a shard has: empty from a node older than engines (all its shards are
+// FTS5); `asked` when the node names one this build does not know.
+IndexEngine engineAnswered(const ShardSummary& shard, IndexEngine asked)
+{
+    if (shard.engine.empty())
+        return IndexEngine::Fts5;
+    auto engine = parseIndexEngine(shard.engine);
+    return engine ? *engine : asked;
+}
+
 // The engine the node reports for a shard it had before this creation; asked when it cannot say.
 IndexEngine engineOnNode(NodeClient& node, const std::string& shard, IndexEngine asked)
 {
     auto shards = node.listShards();
     for (const ShardSummary& summary : shards ? *shards : std::vector<ShardSummary> {}) {
-        if (summary.id != shard)
-            continue;
-        if (summary.engine.empty())
-            return IndexEngine::Fts5; // a node older than engines
-        if (auto engine = parseIndexEngine(summary.engine))
-            return *engine;
+        if (summary.id == shard)
+            return engineAnswered(summary, asked);
     }
     return asked;
 }
@@ -73,7 +79,7 @@ Result<ShardRecord> ShardCreation::onNode(const MapSnapshot& map, const NewShard
     auto created = (*client)->createShard(shard.id, shard.fields, engine);
     if (created) {
         m_made.push_back({ shard, *client });
-        return newShardRecord(shard, engine);
+        return newShardRecord(shard, engineAnswered(*created, engine));
     }
     if (created.error().code == ErrorCode::AlreadyExists)
         return newShardRecord(shard, engineOnNode(**client, shard.id, engine));

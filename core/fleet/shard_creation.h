@@ -67,8 +67,9 @@ public:
 
     // The node step: creates the shard on the node the map names, with engineOf(shard, map)
     // (NotFound when the map has no such node, AlreadyExists when it lists the shard already), and
-    // returns the record the map is to list it with. A shard the node already has is taken as
-    // created, with the engine the node reports for it, and is not this creation's to take back.
+    // returns the record the map is to list it with, with the engine the node answers with. A
+    // shard the node already has is taken as created, with the engine the node reports for it,
+    // and is not this creation's to take back.
     Result<ShardRecord> onNode(const MapSnapshot& map, const NewShard& shard);
 
     // The map step: the caller's commit that lists the shards (a shard added alone, or an operation

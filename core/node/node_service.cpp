@@ -154,9 +154,9 @@ grpc::Status NodeService::CreateShard(
     if (auto allowed = onlyControllers(context, "CreateShard"); !allowed.ok())
         return allowed;
     const std::vector<std::string> fields(request->fields().begin(), request->fields().end());
-    // No engine: a client from before engines were a choice, whose shards were all FTS5.
-    auto engine
-        = request->engine().empty() ? Result<IndexEngine>(IndexEngine::Fts5) : parseIndexEngine(request->engine());
+    // No engine (a client from before engines were a choice): the node's --default-engine, fts5 unless set.
+    auto engine = request->engine().empty() ? Result<IndexEngine>(m_registry.options().storeOptions.engine)
+                                            : parseIndexEngine(request->engine());
     if (!engine)
         return refused(context, "CreateShard", engine.error());
     auto store = m_registry.create(request->shard_id(), fields, *engine);

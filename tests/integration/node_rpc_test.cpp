@@ -90,6 +90,23 @@ TEST_F(NodeRpcTest, ShardsAreMadeWithTheEngineAskedAndSayWhichInListAndMetrics)
     EXPECT_EQ(measured, listed);
 }
 
+// A CreateShard that names no engine (a client older than engines) gets the node's --default-engine.
+TEST(NodeDefaultEngine, ACreateShardNamingNoEngineGetsTheNodesDefault)
+{
+    TempDir dir;
+    auto node = NodeProcess::start(dir.file("data"), { "--default-engine", "xapian" });
+    ASSERT_TRUE(node);
+    v1::CreateShardRequest create;
+    create.set_shard_id("s1");
+    v1::ShardInfo info;
+    ASSERT_TRUE(node->stub().CreateShard(contextWithDeadline().get(), create, &info).ok());
+    EXPECT_EQ(info.engine(), "xapian");
+    create.set_shard_id("s2");
+    create.set_engine("fts5");
+    ASSERT_TRUE(node->stub().CreateShard(contextWithDeadline().get(), create, &info).ok());
+    EXPECT_EQ(info.engine(), "fts5") << "a named engine wins over the node's default";
+}
+
 TEST_F(NodeRpcTest, AnUnknownEngineIsRefusedAndMakesNoShard)
 {
     v1::CreateShardRequest create;

@@ -23,7 +23,7 @@ public:
     }
     const std::string& address() const override { return m_real->address(); }
     core::Result<core::ShardSummary> createShard(
-        const std::string& s, const std::vector<std::string>& f, core::IndexEngine e) override
+        const std::string& s, const std::vector<std::string>& f, std::optional<core::IndexEngine> e) override
     {
         return m_real->createShard(s, f, e);
     }
