@@ -26,7 +26,7 @@ ShardStoreOptions optionsFor(IndexEngine engine)
     return options;
 }
 
-std::unique_ptr<ShardStore> createShard(const std::string& path, IndexEngine engine)
+std::unique_ptr<ShardStore> createEngineShard(const std::string& path, IndexEngine engine)
 {
     auto store = ShardStore::create(path, "s1", optionsFor(engine));
     EXPECT_TRUE(store) << store.error().describe();
@@ -94,10 +94,10 @@ TEST(ShardIndexTest, TheEngineIsTheFilesAndAFileWithoutOneIsFts5)
 {
     TempDir dir;
     {
-        auto xapian = createShard(dir.file("x.db"), IndexEngine::Xapian);
+        auto xapian = createEngineShard(dir.file("x.db"), IndexEngine::Xapian);
         ASSERT_TRUE(xapian);
         writeAll(*xapian, { indexDoc("acme", "a", "hello", "kept across reopening") });
-        auto fts5 = createShard(dir.file("f.db"), IndexEngine::Fts5);
+        auto fts5 = createEngineShard(dir.file("f.db"), IndexEngine::Fts5);
         ASSERT_TRUE(fts5);
         EXPECT_GT(xapian->bytesOnDisk(), std::filesystem::file_size(dir.file("x.db")));
     }
@@ -129,7 +129,7 @@ void setMeta(const std::string& path, const std::string& sql)
 TEST(ShardIndexTest, AFileNamingAnUnknownEngineOrTheWrongVersionIsRefused)
 {
     TempDir dir;
-    createShard(dir.file("x.db"), IndexEngine::Xapian).reset();
+    createEngineShard(dir.file("x.db"), IndexEngine::Xapian).reset();
     setMeta(dir.file("x.db"), "UPDATE meta SET value = 'lucene' WHERE key = 'engine'");
     auto unknown = ShardStore::open(dir.file("x.db"), {});
     ASSERT_FALSE(unknown);
@@ -156,8 +156,8 @@ TEST(ShardIndexTest, AFileNamingAnUnknownEngineOrTheWrongVersionIsRefused)
 TEST(ShardIndexTest, BothEnginesFindTheSameDocumentsForEveryFormOfQuery)
 {
     TempDir dir;
-    auto fts5 = createShard(dir.file("f.db"), IndexEngine::Fts5);
-    auto xapian = createShard(dir.file("x.db"), IndexEngine::Xapian);
+    auto fts5 = createEngineShard(dir.file("f.db"), IndexEngine::Fts5);
+    auto xapian = createEngineShard(dir.file("x.db"), IndexEngine::Xapian);
     ASSERT_TRUE(fts5 && xapian);
     writeAll(*fts5, rankingCorpus());
     writeAll(*xapian, rankingCorpus());
@@ -175,7 +175,7 @@ class ShardIndexRankingTest : public ::testing::TestWithParam<IndexEngine> { };
 TEST_P(ShardIndexRankingTest, BM25OrdersTheHitsOnEveryEngine)
 {
     TempDir dir;
-    auto store = createShard(dir.file("s.db"), GetParam());
+    auto store = createEngineShard(dir.file("s.db"), GetParam());
     ASSERT_TRUE(store);
     std::vector<Document> docs = { indexDoc("acme", "thrice", "t", "kiwi kiwi kiwi plum plum plum"),
         indexDoc("acme", "once", "t", "kiwi plum plum plum plum plum"), indexDoc("acme", "short", "t", "fig plum"),
@@ -206,7 +206,7 @@ std::vector<std::pair<double, std::string>> scoredHits(ShardStore& store, const 
     return hits;
 }
 
-std::vector<Document> liveDocs(ShardStore& store)
+std::vector<Document> liveIndexDocs(ShardStore& store)
 {
     std::vector<Document> docs;
     for (const char* space : { "acme", "globex" }) {
@@ -260,7 +260,7 @@ TEST_P(ShardIndexKillTest, AWriterKilledBetweenTheCommitsLosesNothing)
     TempDir dir;
     const std::string path = dir.file("x.db");
     {
-        auto store = createShard(path, IndexEngine::Xapian);
+        auto store = createEngineShard(path, IndexEngine::Xapian);
         ASSERT_TRUE(store);
         const auto corpus = rankingCorpus();
         writeAll(*store, std::vector<Document>(corpus.begin(), corpus.begin() + 40));
@@ -283,11 +283,11 @@ TEST_P(ShardIndexKillTest, AWriterKilledBetweenTheCommitsLosesNothing)
 
     auto reopened = ShardStore::open(path, {});
     ASSERT_TRUE(reopened) << reopened.error().describe();
-    const auto docs = liveDocs(**reopened);
+    const auto docs = liveIndexDocs(**reopened);
     // 40 first, then each batch adds ten and deletes one.
     const std::size_t batches = GetParam().batches;
     EXPECT_EQ(docs.size(), 40u + batches * 9) << GetParam().failpoint;
-    auto fresh = createShard(dir.file("fresh.db"), IndexEngine::Xapian);
+    auto fresh = createEngineShard(dir.file("fresh.db"), IndexEngine::Xapian);
     ASSERT_TRUE(fresh);
     writeAll(*fresh, docs);
     for (const auto& query : kRankingQueries)
