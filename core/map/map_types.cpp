@@ -16,6 +16,17 @@ constexpr std::array<std::pair<ShardState, const char*>, 4> kShardStates { {
     { ShardState::Retired, "retired" },
 } };
 
+constexpr std::array<std::pair<CopyState, const char*>, 3> kCopyStates { {
+    { CopyState::InSync, "in_sync" },
+    { CopyState::CatchingUp, "catching_up" },
+    { CopyState::Lost, "lost" },
+} };
+
+constexpr std::array<std::pair<WriteQuorum, const char*>, 2> kWriteQuorums { {
+    { WriteQuorum::All, "all" },
+    { WriteQuorum::Majority, "majority" },
+} };
+
 constexpr std::array<std::pair<MigrationPhase, const char*>, 9> kPhases { {
     { MigrationPhase::Queued, "queued" },
     { MigrationPhase::DualWrite, "dual_write" },
@@ -99,6 +110,43 @@ const char* operationStateName(OperationState state)
 std::optional<OperationState> parseOperationState(std::string_view name)
 {
     return parseIn(kOperationStates, name);
+}
+
+const char* copyStateName(CopyState state)
+{
+    return nameIn(kCopyStates, state);
+}
+std::optional<CopyState> parseCopyState(std::string_view name)
+{
+    return parseIn(kCopyStates, name);
+}
+
+const char* writeQuorumName(WriteQuorum quorum)
+{
+    return nameIn(kWriteQuorums, quorum);
+}
+std::optional<WriteQuorum> parseWriteQuorum(std::string_view name)
+{
+    return parseIn(kWriteQuorums, name);
+}
+
+const ShardCopy* ShardRecord::replicaOn(std::string_view nodeId) const
+{
+    for (const ShardCopy& copy : replicas) {
+        if (copy.node == nodeId)
+            return &copy;
+    }
+    return nullptr;
+}
+
+std::vector<std::string> ShardRecord::inSyncNodes() const
+{
+    std::vector<std::string> nodes { node };
+    for (const ShardCopy& copy : replicas) {
+        if (copy.state == CopyState::InSync)
+            nodes.push_back(copy.node);
+    }
+    return nodes;
 }
 
 bool isFinal(MigrationPhase phase)

@@ -26,11 +26,47 @@ struct NodeRecord {
     std::map<std::string, std::string> labels;
     // Retired by a retire-node operation: its shards are retired, nothing is placed on it.
     bool retired = false;
+    // The failure domain (zone or rack, free text; empty: none set). Two copies of a shard are not
+    // placed in one zone unless the shard allows it (ShardRecord::allowSameZone).
+    std::string zone = {};
+    // Marked lost (by an administrator, or after NodeSettings' time unreachable): its copies are
+    // lost and restored elsewhere; nothing is placed on it.
+    bool lost = false;
 
     bool operator==(const NodeRecord&) const = default;
 };
 
-// One index on one node. Capacity 0 means "no limit".
+// The state of one replica of a shard (issue 30): in sync (written with every write, searched),
+// catching up (written, not searched; brought in sync like a migration target that never cuts
+// over) or lost (neither; to be restored elsewhere or removed).
+enum class CopyState { InSync, CatchingUp, Lost };
+
+const char* copyStateName(CopyState state);
+std::optional<CopyState> parseCopyState(std::string_view name);
+
+// A copy of a shard on another node than its primary's, with the same shard id there.
+struct ShardCopy {
+    std::string node;
+    CopyState state = CopyState::CatchingUp;
+    // Catch-up progress (documents copied of those the primary held when it started).
+    std::uint64_t docsDone = 0;
+    std::uint64_t docsTotal = 0;
+    // When it entered its state, and why (a write it refused, the node lost ...).
+    std::int64_t sinceUnixMs = 0;
+    std::string reason = {};
+
+    bool operator==(const ShardCopy&) const = default;
+};
+
+// How many copies must apply a write before the router acknowledges it: all in-sync copies, or a
+// majority of the replication factor (only for a factor of 3 or more).
+enum class WriteQuorum { All, Majority };
+
+const char* writeQuorumName(WriteQuorum quorum);
+std::optional<WriteQuorum> parseWriteQuorum(std::string_view name);
+
+// One index on one node (its primary), with its replicas on other nodes. Capacity 0 means "no
+// limit".
 struct ShardRecord {
     std::string id;
     std::string node;
@@ -39,7 +75,17 @@ struct ShardRecord {
     std::uint64_t capacityBytes = 0;
     // What the shard's node made its index with (records from before engines: FTS5, as all were).
     IndexEngine engine = IndexEngine::Fts5;
+    // Copies besides the primary (node), at most one per node and none on the primary's node.
+    std::vector<ShardCopy> replicas = {};
+    // Copies wanted, the primary included; 0: the fleet's (MigrationSettings::replicationFactor).
+    std::uint32_t replicationFactor = 0;
+    // Copies may share a zone (where zones are set, they do not by default).
+    bool allowSameZone = false;
 
+    // The replica on a node, or null.
+    const ShardCopy* replicaOn(std::string_view nodeId) const;
+    // The nodes of the primary and every in-sync replica: where writes must go and searches may.
+    std::vector<std::string> inSyncNodes() const;
     bool operator==(const ShardRecord&) const = default;
 };
 
@@ -164,7 +210,15 @@ struct MigrationSettings {
     // The index engine of a new shard whose creator names none: shard create without --engine, and
     // the shards split, isolate and plans make.
     IndexEngine defaultEngine = kDefaultShardEngine;
+    // Copies of a shard whose record names no factor, the primary included (1: no replicas).
+    std::uint32_t replicationFactor = 1;
+    WriteQuorum writeQuorum = WriteQuorum::All;
 
+    // The factor a shard wants: its own, or the fleet's.
+    std::uint32_t replicationFactorOf(const ShardRecord& shard) const
+    {
+        return shard.replicationFactor != 0 ? shard.replicationFactor : replicationFactor;
+    }
     bool operator==(const MigrationSettings&) const = default;
 };
 

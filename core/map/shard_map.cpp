@@ -82,16 +82,23 @@ template <typename T> const T* findIn(const std::map<std::string, Versioned<T>>&
 std::string encode(const NodeRecord& record)
 {
     return json {
-        { "id", record.id }, { "address", record.address }, { "labels", record.labels }, { "retired", record.retired }
+        { "id", record.id }, { "address", record.address }, { "labels", record.labels }, { "retired", record.retired },
+        { "zone", record.zone }, { "lost", record.lost }
     }.dump();
 }
 
 std::string encode(const ShardRecord& record)
 {
+    json replicas = json::array();
+    for (const ShardCopy& copy : record.replicas)
+        replicas.push_back(
+            { { "node", copy.node }, { "state", copyStateName(copy.state) }, { "docs_done", copy.docsDone },
+                { "docs_total", copy.docsTotal }, { "since_unix_ms", copy.sinceUnixMs }, { "reason", copy.reason } });
     return json {
         { "id", record.id }, { "node", record.node }, { "state", shardStateName(record.state) },
         { "capacity_docs", record.capacityDocs }, { "capacity_bytes", record.capacityBytes },
-        { "engine", indexEngineName(record.engine) }
+        { "engine", indexEngineName(record.engine) }, { "replicas", replicas },
+        { "replication_factor", record.replicationFactor }, { "allow_same_zone", record.allowSameZone }
     }.dump();
 }
 
@@ -138,7 +145,8 @@ std::string encode(const MigrationSettings& settings)
         { "cutover_timeout_ms", settings.cutoverTimeoutMs },
         { "cleanup_rows_per_second", settings.cleanupRowsPerSecond }, { "max_target_fill", settings.maxTargetFill },
         { "max_repairs", settings.maxRepairs }, { "start_retry_seconds", settings.startRetrySeconds },
-        { "default_engine", indexEngineName(settings.defaultEngine) }
+        { "default_engine", indexEngineName(settings.defaultEngine) },
+        { "replication_factor", settings.replicationFactor }, { "write_quorum", writeQuorumName(settings.writeQuorum) }
     }.dump();
 }
 
@@ -163,7 +171,8 @@ Result<NodeRecord> decodeNode(const std::string& text)
     return decodeWith<NodeRecord>(text, "node", [](const json& doc) {
         return NodeRecord { doc.at("id").get<std::string>(), doc.at("address").get<std::string>(),
             optionalField<std::map<std::string, std::string>>(doc, "labels", {}),
-            optionalField<bool>(doc, "retired", false) };
+            optionalField<bool>(doc, "retired", false), optionalField<std::string>(doc, "zone", ""),
+            optionalField<bool>(doc, "lost", false) };
     });
 }
 
@@ -173,9 +182,25 @@ Result<ShardRecord> decodeShard(const std::string& text)
         const auto state = parseShardState(doc.at("state").get<std::string>());
         if (!state)
             throw json::other_error::create(501, "unknown shard state " + doc.at("state").dump(), &doc);
-        return ShardRecord { doc.at("id").get<std::string>(), doc.at("node").get<std::string>(), *state,
+        ShardRecord record { doc.at("id").get<std::string>(), doc.at("node").get<std::string>(), *state,
             optionalField<std::uint64_t>(doc, "capacity_docs", 0),
             optionalField<std::uint64_t>(doc, "capacity_bytes", 0), engineField(doc, "engine", IndexEngine::Fts5) };
+        // Records from before replicas (issue 30) have none and take the fleet's factor.
+        if (const auto found = doc.find("replicas"); found != doc.end() && !found->is_null()) {
+            for (const json& entry : *found) {
+                const auto copyState = parseCopyState(entry.at("state").get<std::string>());
+                if (!copyState)
+                    throw json::other_error::create(501, "unknown copy state " + entry.at("state").dump(), &doc);
+                record.replicas.push_back({ entry.at("node").get<std::string>(), *copyState,
+                    optionalField<std::uint64_t>(entry, "docs_done", 0),
+                    optionalField<std::uint64_t>(entry, "docs_total", 0),
+                    optionalField<std::int64_t>(entry, "since_unix_ms", 0),
+                    optionalField<std::string>(entry, "reason", "") });
+            }
+        }
+        record.replicationFactor = optionalField<std::uint32_t>(doc, "replication_factor", 0);
+        record.allowSameZone = optionalField<bool>(doc, "allow_same_zone", false);
+        return record;
     });
 }
 
@@ -503,6 +528,13 @@ Result<MigrationSettings> decodeMigrationSettings(const std::string& text)
         settings.startRetrySeconds
             = optionalField<std::uint64_t>(doc, "start_retry_seconds", defaults.startRetrySeconds);
         settings.defaultEngine = engineField(doc, "default_engine", defaults.defaultEngine);
+        settings.replicationFactor
+            = optionalField<std::uint32_t>(doc, "replication_factor", defaults.replicationFactor);
+        const auto quorum
+            = parseWriteQuorum(optionalField<std::string>(doc, "write_quorum", writeQuorumName(defaults.writeQuorum)));
+        if (!quorum)
+            throw json::other_error::create(501, "unknown write quorum " + doc.at("write_quorum").dump(), &doc);
+        settings.writeQuorum = *quorum;
         return settings;
     });
 }

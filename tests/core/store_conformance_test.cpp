@@ -758,3 +758,58 @@ TYPED_TEST(StoreConformance, AShardsEngineIsKeptAndARecordFromBeforeEnginesIsFts
     EXPECT_EQ(map.shard("s-old")->engine, IndexEngine::Fts5);
     EXPECT_EQ(map.shard("s-old")->state, ShardState::Draining);
 }
+
+// A shard's copies, its replication factor and a node's zone (issue 30) survive both stores; records
+// from before replicas read as a shard without copies taking the fleet's factor (1 by default), and
+// a stored copy in a state nobody knows is refused with the record's key rather than guessed.
+TYPED_TEST(StoreConformance, ShardCopiesAndZonesAreKeptAndOldRecordsHaveNone)
+{
+    MapEditor editor(*this->m_store);
+    const Actor actor { "tester", "replicas" };
+    NodeRecord zoned { "n1", "127.0.0.1:1", {}, false };
+    zoned.zone = "eu-1a";
+    ASSERT_TRUE(editor.addNode(zoned, actor));
+    ShardRecord copied { "s-r", "n1", ShardState::Active, 0, 0, IndexEngine::Fts5 };
+    copied.replicas = { { "n2", CopyState::InSync, 0, 0, 1700000000000, "" },
+        { "n3", CopyState::CatchingUp, 40, 100, 1700000000500, "refused a write: disk full" } };
+    copied.replicationFactor = 3;
+    copied.allowSameZone = true;
+    ASSERT_TRUE(editor.addShard(copied, actor));
+    this->commit({ put(keys::shard("s-old"),
+        R"({"id":"s-old","node":"n1","state":"active","capacity_docs":0,"capacity_bytes":0})", 0) });
+
+    auto other = this->openInstance();
+    ASSERT_TRUE(other);
+    auto raw = other->snapshot();
+    ASSERT_TRUE(raw) << errorText(raw.error());
+    auto map = MapSnapshot::decode(*raw);
+    ASSERT_TRUE(map) << errorText(map.error());
+    ASSERT_TRUE(map->shard("s-r") && map->shard("s-old") && map->node("n1"));
+    EXPECT_EQ(*map->shard("s-r"), copied);
+    EXPECT_EQ(map->node("n1")->zone, "eu-1a");
+    EXPECT_FALSE(map->node("n1")->lost);
+    EXPECT_EQ(map->shard("s-r")->inSyncNodes(), (std::vector<std::string> { "n1", "n2" }));
+    ASSERT_NE(map->shard("s-r")->replicaOn("n3"), nullptr);
+    EXPECT_EQ(map->shard("s-r")->replicaOn("n3")->docsDone, 40u);
+    EXPECT_EQ(map->shard("s-r")->replicaOn("n1"), nullptr) << "the primary is not a replica";
+    EXPECT_TRUE(map->shard("s-old")->replicas.empty());
+    EXPECT_EQ(map->shard("s-old")->replicationFactor, 0u);
+    EXPECT_EQ(map->settings.value.replicationFactorOf(*map->shard("s-old")), 1u);
+    EXPECT_EQ(map->settings.value.replicationFactorOf(*map->shard("s-r")), 3u);
+    EXPECT_EQ(map->settings.value.writeQuorum, WriteQuorum::All);
+    MigrationSettings settings;
+    settings.replicationFactor = 2;
+    settings.writeQuorum = WriteQuorum::Majority;
+    auto decoded = decodeMigrationSettings(encode(settings));
+    ASSERT_TRUE(decoded) << errorText(decoded.error());
+    EXPECT_EQ(*decoded, settings);
+    EXPECT_FALSE(decodeMigrationSettings(R"({"write_quorum":"most"})"));
+
+    this->commit({ put(keys::shard("s-bad"),
+        R"({"id":"s-bad","node":"n1","state":"active","replicas":[{"node":"n2","state":"syncing"}]})", 0) });
+    raw = other->snapshot();
+    ASSERT_TRUE(raw);
+    auto bad = MapSnapshot::decode(*raw);
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("unknown copy state"), std::string::npos) << errorText(bad.error());
+}
