@@ -2,6 +2,8 @@
 
 #include "core/util/index_engine.h"
 
+#include <ostream>
+
 namespace shardmap::core {
 
 const char* indexEngineName(IndexEngine engine)
@@ -21,6 +23,11 @@ Result<IndexEngine> parseIndexEngine(std::string_view name)
     }
     return makeError(
         ErrorCode::InvalidArgument, "unknown index engine '" + std::string(name) + "' (the engines are fts5, xapian)");
+}
+
+std::ostream& operator<<(std::ostream& out, IndexEngine engine)
+{
+    return out << indexEngineName(engine);
 }
 
 } // namespace shardmap::core

@@ -5,6 +5,7 @@
 
 #include "core/util/result.h"
 
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -18,5 +19,7 @@ enum class IndexEngine { Fts5, Xapian };
 const char* indexEngineName(IndexEngine engine);
 // The engine a name stands for; InvalidArgument naming the engines there are otherwise.
 Result<IndexEngine> parseIndexEngine(std::string_view name);
+// Its name, so that logs and test names (GoogleTest prints parameters with it) say which.
+std::ostream& operator<<(std::ostream& out, IndexEngine engine);
 
 } // namespace shardmap::core
