@@ -210,6 +210,67 @@ TEST_F(MigrationTest, MovesASpaceWhileWritersInsertUpdateAndDelete)
     EXPECT_EQ(eventKinds(recorded).back(), "done");
 }
 
+// Issue 29: a shard changes engine by a live migration of its spaces into a shard of the other
+// engine. The space moves from its shard to one made with the other engine while writers write;
+// afterwards the new shard holds the acknowledged documents and its own index finds each live one
+// by the word only it has, and no deleted one.
+TEST_F(MigrationTest, ASpaceMovesToAShardOfTheOtherEngineAndItsIndexFindsWhatWasWritten)
+{
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    Workload workload(
+        { { "acme" }, 300, 2, 4, 0.2, std::chrono::milliseconds(2), 29 }, { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string source = space("acme").shard;
+    auto map = core::MapSnapshot::decode(*m_store->snapshot());
+    ASSERT_TRUE(map);
+    const core::IndexEngine from = map->shard(source)->engine;
+    const core::IndexEngine to = from == core::IndexEngine::Fts5 ? core::IndexEngine::Xapian : core::IndexEngine::Fts5;
+    const std::string targetNode = source == "s0" ? "n1" : "n0";
+    core::FleetAdmin admin(*m_store, m_pool);
+    auto created = admin.createShard({ "s-other", targetNode, {}, 0, 0, to }, m_actor);
+    ASSERT_TRUE(created) << created.error().describe();
+    auto target = *m_pool.get(m_nodes.at(targetNode == "n0" ? 0 : 1)->address());
+
+    workload.start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const auto queued = queue("acme", "s-other");
+    ASSERT_TRUE(waitFor(queued.id, [](const auto& m) { return !m.active(); })) << migration(queued.id).status << "\n"
+                                                                               << controller->stderrText();
+    workload.stop();
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(20))) << workload.lastError();
+    EXPECT_EQ(migration(queued.id).phase, core::MigrationPhase::Done) << migration(queued.id).error;
+    EXPECT_TRUE(workload.anomalies().empty()) << workload.anomalies().front();
+    EXPECT_EQ(space("acme").shard, "s-other");
+    const auto model = workload.model("acme");
+    EXPECT_EQ(compareWithModel(*target, "s-other", "acme", model), std::vector<std::string> {});
+
+    std::size_t live = 0;
+    std::size_t deleted = 0;
+    for (const auto& [id, entry] : model) {
+        if (entry.uncertain)
+            continue;
+        // Every body ends with the document's id (tests/support/workload.cpp), a word of its own.
+        core::ShardSearchRequest request;
+        request.spaces = { "acme" };
+        request.query = "\"" + id + "\"";
+        auto found = target->search("s-other", request);
+        ASSERT_TRUE(found) << found.error().describe();
+        if (entry.deleted) {
+            ++deleted;
+            EXPECT_TRUE(found->hits.empty())
+                << id << " was deleted but its " << core::indexEngineName(to) << " index finds it";
+        } else {
+            ++live;
+            ASSERT_EQ(found->hits.size(), 1u) << id << " on the " << core::indexEngineName(to) << " shard";
+            EXPECT_EQ(found->hits.front().id, id);
+            EXPECT_EQ(found->hits.front().version, entry.version);
+        }
+    }
+    EXPECT_GT(live, 100u);
+    EXPECT_GT(deleted, 0u) << "the workload deletes some documents";
+}
+
 // Issue 14, defects 1 and 2: the source is authoritative. Client A writes x at version 7 and
 // deletes an id never written; the copies of that batch to the target are lost (the router's
 // failpoint, as a target timing out would). Client B then writes x at version 7 with another
