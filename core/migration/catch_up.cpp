@@ -58,7 +58,7 @@ std::vector<MigrationRecord> catchUpsToQueue(const std::map<std::string, ShardRe
 {
     std::set<std::pair<std::string, std::string>> running;
     for (const auto& m : active) {
-        if (m.isCatchUp())
+        if (m.isCatchUp() && m.active())
             running.insert({ m.source, m.copyNode });
     }
     std::vector<MigrationRecord> queued;
