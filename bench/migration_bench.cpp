@@ -5,7 +5,9 @@
 // 1. Backfill rate against direct bulk ingest of the same documents: (a) N corpus documents written
 //    with NodeClient::bulkWrite, batches of --batch, into a fresh shard on node 1; (b) the same N
 //    documents in space "big" on s0, moved to s1 by a migration; its backfill time is taken from
-//    the store's audit records (the "migration-backfill" commit to the "migration-verify" commit).
+//    the store's audit records (the "migration-backfill" commit to the "migration-verify" commit);
+//    (c) then a new copy of s1 (now holding "big") on node 0, brought in sync by the executor's
+//    catch-up (issue 30), timed the same way ("catch-up-backfill" to "catch-up-verify").
 // 2. The write pause at cutover: a writer thread writes 1-4 documents per call, continuously,
 //    through shardmapd's Router service while space "hot" (--hot-docs documents) is moved back and
 //    forth --cutovers times. Every call's wall-clock interval is kept; a cutover's pause is the
@@ -27,6 +29,7 @@
 #include "core/map/shard_map.h"
 #include "core/migration/migration_requests.h"
 #include "core/store/metadata_store.h"
+#include "core/util/clock.h"
 #include "shardmap/v1/router.grpc.pb.h"
 
 #include <CLI/CLI.hpp>
@@ -498,6 +501,85 @@ BackfillResult runBackfill(Fleet& fleet, const std::string& space, std::size_t e
 }
 
 // ---------------------------------------------------------------------------------------------
+// 1b. A replica's catch-up (issue 30) against the same direct ingest
+
+struct CatchUpResult {
+    std::string id;
+    std::uint64_t docsDone = 0;
+    double backfillSeconds = 0; // "catch-up-backfill" -> "catch-up-verify" commits
+    double verifySeconds = 0; // "catch-up-verify" -> "catch-up-in-sync"
+    double totalSeconds = 0; // createdUnixMs -> finishedUnixMs
+    CpuUse cpu; // from the copy's commit to in sync
+    double rate() const { return backfillSeconds > 0 ? static_cast<double>(docsDone) / backfillSeconds : 0; }
+};
+
+// Commits shard's record with (or, catchingUp false, without) a catching-up copy on node.
+void setCopy(Fleet& fleet, const std::string& shard, const std::string& node, bool catchingUp)
+{
+    const auto listed = orThrow(fleet.store->list(core::keys::shard(shard)), "reading " + shard);
+    const auto& stored = listed.records.at(core::keys::shard(shard));
+    auto record = orThrow(core::decodeShard(stored.value), "decoding " + shard);
+    record.replicas.clear();
+    if (catchingUp)
+        record.replicas.push_back({ node, core::CopyState::CatchingUp, 0, 0, core::nowUnixMs(), "migration_bench" });
+    core::CommitRequest request;
+    request.mutations.push_back({ core::keys::shard(shard), core::encode(record), stored.modRevision });
+    request.actor = fleet.actor.name;
+    request.action = catchingUp ? "bench-add-copy" : "bench-remove-copy";
+    orThrow(fleet.store->commit(request), "committing the copy of " + shard);
+}
+
+// The copy of shard (on the other node) made from nothing by the executor's catch-up: its
+// backfill time from the audit records, as the migration's in part 1. The copy is taken out of
+// the map afterwards, so that the later parts see the fleet they always did.
+CatchUpResult runCatchUp(Fleet& fleet, const std::string& shard, std::size_t copyNode, std::size_t expectedDocs)
+{
+    const auto from = orThrow(fleet.store->currentRevision(), "reading the revision");
+    const std::string node = "n" + std::to_string(copyNode);
+    orThrow(fleet.clients[copyNode]->createShard(shard, {}), "CreateShard " + shard + " on " + node);
+    CatchUpResult result;
+    const auto cpuBefore = fleet.cpu();
+    setCopy(fleet, shard, node, true);
+    const auto deadline = Clock::now() + std::chrono::seconds(600);
+    core::MigrationRecord m;
+    for (;;) {
+        if (Clock::now() > deadline)
+            throw std::runtime_error("the catch-up of " + shard + " on " + node + " did not end in 600 s");
+        const auto map = orThrow(
+            core::MapSnapshot::decode(orThrow(fleet.store->snapshot(), "reading the map")), "decoding the map");
+        bool found = false;
+        for (const auto& [id, versioned] : map.migrations) {
+            if (versioned.value.isCatchUp() && versioned.value.source == shard && versioned.value.copyNode == node) {
+                m = versioned.value;
+                found = true;
+            }
+        }
+        if (found && core::isFinal(m.phase))
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    result.cpu = fleet.cpuSince(cpuBefore);
+    if (m.phase != core::MigrationPhase::Done)
+        throw std::runtime_error("catch-up " + m.id + " ended " + core::migrationPhaseName(m.phase) + ": " + m.status);
+    result.id = m.id;
+    result.docsDone = m.progress.docsDone;
+    if (result.docsDone != expectedDocs)
+        std::cerr << "warning: the catch-up copied " << result.docsDone << " rows, expected " << expectedDocs << "\n";
+    const auto times = auditTimes(*fleet.store, m.id, from);
+    auto at = [&](const std::string& action) {
+        const auto found = times.find(action);
+        if (found == times.end())
+            throw std::runtime_error("no '" + action + "' audit record for " + m.id);
+        return found->second;
+    };
+    result.backfillSeconds = static_cast<double>(at("catch-up-verify") - at("catch-up-backfill")) / 1000.0;
+    result.verifySeconds = static_cast<double>(at("catch-up-in-sync") - at("catch-up-verify")) / 1000.0;
+    result.totalSeconds = static_cast<double>(m.finishedUnixMs - m.createdUnixMs) / 1000.0;
+    setCopy(fleet, shard, node, false);
+    return result;
+}
+
+// ---------------------------------------------------------------------------------------------
 // 3. Search on the source, idle and during a backfill
 
 struct SearchRow {
@@ -954,6 +1036,7 @@ struct Report {
     std::optional<IngestResult> direct;
     std::optional<IngestResult> load; // "big" into s0, for reference
     std::optional<BackfillResult> backfill;
+    std::optional<CatchUpResult> catchUp;
     std::vector<SearchRow> search;
     std::vector<std::string> searchMigrations;
     std::optional<CutoverResult> cutover;
@@ -1006,6 +1089,21 @@ void printReport(const Report& r)
             b.cutoverToDoneSeconds, b.totalSeconds);
         printCpu("direct ingest:", d.cpu, d.seconds);
         printCpu("backfill (queue -> copied):", b.cpu, b.startedToBackfilledSeconds);
+        std::printf("\n");
+    }
+    if (r.direct && r.catchUp) {
+        const auto& d = *r.direct;
+        const auto& c = *r.catchUp;
+        std::printf("1b. A replica's catch-up against the same direct ingest\n");
+        std::printf("  %-52s %9s %10s\n", "", "seconds", "docs/s");
+        std::printf("  %-52s %9.2f %10.0f\n", d.name.c_str(), d.seconds, d.rate());
+        std::printf("  %-52s %9.2f %10.0f\n", "catch-up of s1's copy on node 0 (backfill -> verify)", c.backfillSeconds,
+            c.rate());
+        const double ratio = d.rate() > 0 ? c.rate() / d.rate() : 0;
+        std::printf("  ratio catch-up / direct: %.2f (target >= 0.70: %s)\n", ratio, verdict(ratio >= 0.7));
+        std::printf("  catch-up %s: %llu rows copied; verify %.2f s, queued -> in sync %.2f s\n", c.id.c_str(),
+            static_cast<unsigned long long>(c.docsDone), c.verifySeconds, c.totalSeconds);
+        printCpu("catch-up (copy added -> in sync):", c.cpu, c.totalSeconds);
         std::printf("\n");
     }
 
@@ -1092,6 +1190,12 @@ nlohmann::json toJson(const Report& r)
         if (r.load)
             out["backfill"]["load_source_docs_per_second"] = r.load->rate();
     }
+    if (r.direct && r.catchUp) {
+        const auto& c = *r.catchUp;
+        out["catch_up"] = { { "id", c.id }, { "docs", c.docsDone }, { "backfill_seconds", c.backfillSeconds },
+            { "docs_per_second", c.rate() }, { "ratio", r.direct->rate() > 0 ? c.rate() / r.direct->rate() : 0 },
+            { "verify_seconds", c.verifySeconds }, { "total_seconds", c.totalSeconds }, { "cpu", toJson(c.cpu) } };
+    }
     if (r.cutover) {
         const auto& c = *r.cutover;
         out["cutover"] = { { "cutovers", c.samples.size() }, { "pause", toJson(c.pause) },
@@ -1147,6 +1251,9 @@ void runBenchmark(Report& report, const std::filesystem::path& workDir)
     if (!o.skipBackfill) {
         std::cerr << "migrating 'big' s0 -> s1 (backfill measured)...\n";
         report.backfill = runBackfill(fleet, "big", o.docs);
+        // 'big' is on s1 now (node 1): its copy is made on node 0.
+        std::cerr << "catch-up of a new copy of s1 on node 0 (issue 30)...\n";
+        report.catchUp = runCatchUp(fleet, "s1", 0, o.docs);
     }
     if (!o.skipSearch) {
         std::string id;

@@ -96,6 +96,17 @@ std::vector<std::pair<std::string, std::string>> describe(
     const auto& p = m.progress;
     const std::string throttle
         = m.throttleDocsPerSecond ? std::to_string(m.throttleDocsPerSecond) + " docs/s" : "the settings' default";
+    if (m.isCatchUp()) {
+        // A catch-up moves no space: what it copies is the shard, from its primary to the copy.
+        core::MigrationRecord fieldsOnly = m;
+        fieldsOnly.copyNode.clear();
+        auto fields = describe(fieldsOnly, settings);
+        fields[1] = { "space", m.space.empty() ? "- (all of " + m.source + ")" : m.space + " (of " + m.source + ")" };
+        fields[2] = { "from", m.source + " on " + m.copyPrimary };
+        fields[3] = { "to", "its copy on " + m.copyNode };
+        fields.insert(fields.begin() + 1, { "kind", "catch-up" });
+        return fields;
+    }
     // Source and target as asked: a rollback swaps the record's, not what was asked.
     return { { "migration", m.id }, { "space", m.space }, { "source", core::askedSource(m) },
         { "target", core::askedTarget(m) }, { "phase", phaseWithWindow(m, settings) },
@@ -174,7 +185,7 @@ CommandResult cmdMigrationList(const CtlOptions& options, const MigrationFilter&
         "STATUS" });
     for (const auto& m : selected) {
         list.push_back(migrationJson(m));
-        table.addRow({ m.id, m.space, directionText(m), phaseText(m, map->settings.value, now),
+        table.addRow({ m.id, m.space.empty() ? "-" : m.space, directionText(m), phaseText(m, map->settings.value, now),
             percentText(progressShare(m)), docsText(m.progress), fixed(m.progress.docsPerSecond), copyEtaText(m),
             formatTime(m.createdUnixMs), m.requestedBy, migrationStatus(m) });
     }

@@ -16,6 +16,7 @@ nlohmann::json migrationJson(const core::MigrationRecord& migration)
     nlohmann::json out = nlohmann::json::parse(core::encode(migration));
     out["requested_source"] = core::askedSource(migration);
     out["requested_target"] = core::askedTarget(migration);
+    out["kind"] = core::migrationKindName(migration);
     return out;
 }
 
@@ -110,6 +111,8 @@ std::string migrationStatus(const core::MigrationRecord& migration)
 
 std::string directionText(const core::MigrationRecord& migration)
 {
+    if (migration.isCatchUp())
+        return "catch-up of " + core::catchUpRoute(migration);
     return core::askedSource(migration) + " -> " + core::askedTarget(migration);
 }
 

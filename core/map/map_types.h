@@ -127,10 +127,19 @@ struct MigrationProgress {
 
 struct MigrationRecord {
     std::string id;
+    // A catch-up: the space it copies now (it walks its shard's spaces in id order; empty before
+    // the first and once all are copied).
     std::string space;
-    // The direction the migration moves the space now. A rollback swaps them (rolledBack).
+    // The direction the migration moves the space now. A rollback swaps them (rolledBack). A
+    // catch-up: both are the shard whose copy it brings in sync.
     std::string source;
     std::string target;
+    // Set for a catch-up (issue 30, ARCHITECTURE §9): the copy of shard `source` on this node is
+    // the target (the same shard id on another node, not another shard), it never cuts over and
+    // ends with the copy marked in sync. Empty for a migration of a space between shards.
+    std::string copyNode = {};
+    // A catch-up: the node of the shard's primary it copies from (a promotion cancels it).
+    std::string copyPrimary = {};
     MigrationPhase phase = MigrationPhase::Queued;
     MigrationProgress progress;
     // 0: the default of MigrationSettings.
@@ -174,6 +183,7 @@ struct MigrationRecord {
     std::string error;
 
     bool active() const { return !isFinal(phase); }
+    bool isCatchUp() const { return !copyNode.empty(); }
     bool operator==(const MigrationRecord&) const = default;
 };
 

@@ -114,8 +114,7 @@ std::string encode(const SpaceRecord& record)
 std::string encode(const MigrationRecord& record)
 {
     const auto& p = record.progress;
-    return json {
-        { "id", record.id }, { "space", record.space }, { "source", record.source }, { "target", record.target },
+    json out { { "id", record.id }, { "space", record.space }, { "source", record.source }, { "target", record.target },
         { "phase", migrationPhaseName(record.phase) },
         { "progress",
             { { "docs_done", p.docsDone }, { "docs_total", p.docsTotal }, { "bytes_done", p.bytesDone },
@@ -131,8 +130,13 @@ std::string encode(const MigrationRecord& record)
         { "cutover_aborts", record.cutoverAborts }, { "cancel_requested", record.cancelRequested },
         { "rollback_requested", record.rollbackRequested }, { "rolled_back", record.rolledBack },
         { "aborting", record.aborting }, { "abort_phase", migrationPhaseName(record.abortPhase) },
-        { "status", record.status }, { "error", record.error }
-    }.dump();
+        { "status", record.status }, { "error", record.error } };
+    // Only a catch-up has them: a migration's record reads as it did before catch-ups.
+    if (record.isCatchUp()) {
+        out["copy_node"] = record.copyNode;
+        out["copy_primary"] = record.copyPrimary;
+    }
+    return out.dump();
 }
 
 std::string encode(const MigrationSettings& settings)
@@ -503,6 +507,8 @@ Result<MigrationRecord> decodeMigration(const std::string& text)
                                 .value_or(MigrationPhase::Cancelled);
         record.status = optionalField<std::string>(doc, "status", "");
         record.error = optionalField<std::string>(doc, "error", "");
+        record.copyNode = optionalField<std::string>(doc, "copy_node", "");
+        record.copyPrimary = optionalField<std::string>(doc, "copy_primary", "");
         return record;
     });
 }

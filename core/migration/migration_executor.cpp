@@ -201,10 +201,11 @@ public:
     {
         ++m_running;
         ++m_perShard[m.source];
-        ++m_perShard[m.target];
+        if (m.target != m.source)
+            ++m_perShard[m.target];
         ++m_perNode[m_nodeOfShard[m.source]];
-        if (m_nodeOfShard[m.target] != m_nodeOfShard[m.source])
-            ++m_perNode[m_nodeOfShard[m.target]];
+        if (targetNode(m) != m_nodeOfShard[m.source])
+            ++m_perNode[targetNode(m)];
     }
 
     bool fits(const MigrationRecord& m)
@@ -213,10 +214,17 @@ public:
         return under(m_running, m_settings.maxConcurrent) && under(m_perShard[m.source], m_settings.maxPerShard)
             && under(m_perShard[m.target], m_settings.maxPerShard)
             && under(m_perNode[m_nodeOfShard[m.source]], m_settings.maxPerNode)
-            && under(m_perNode[m_nodeOfShard[m.target]], m_settings.maxPerNode);
+            && under(m_perNode[targetNode(m)], m_settings.maxPerNode);
     }
 
 private:
+    // A catch-up writes the copy's node (its target is the same shard id there), so it counts on
+    // both nodes like a migration.
+    const std::string& targetNode(const MigrationRecord& m)
+    {
+        return m.isCatchUp() ? m.copyNode : m_nodeOfShard[m.target];
+    }
+
     MigrationSettings m_settings;
     std::map<std::string, std::string> m_nodeOfShard;
     std::uint32_t m_running = 0;
@@ -235,7 +243,8 @@ void MigrationExecutor::scheduleOnce()
     auto settingsRead
         = readVersioned<MigrationSettings>(m_store, std::string(keys::kMigrationSettings), &decodeMigrationSettings);
     const MigrationSettings settings = settingsRead && *settingsRead ? (*settingsRead)->value : MigrationSettings {};
-    const std::vector<MigrationRecord> active = readWorkingSet(*listed);
+    std::vector<MigrationRecord> active = readWorkingSet(*listed);
+    queueCatchUps(*shardList, active);
     Slots slots(settings, *shardList);
     if (!startDueMigrations(active, slots))
         return;
@@ -297,6 +306,35 @@ bool MigrationExecutor::dueNow(const MigrationRecord& m, std::chrono::steady_clo
     if (m.notBeforeUnixMs > nowUnixMs())
         return false;
     return !(m.paused && beforeCutover(m.phase));
+}
+
+// Every catching-up copy gets a catch-up record (issue 30), queued like a migration and started
+// within the same limits; a new one is added to active, so this round may start it.
+void MigrationExecutor::queueCatchUps(const StoreSnapshot& shardList, std::vector<MigrationRecord>& active)
+{
+    std::map<std::string, ShardRecord> shards;
+    for (const auto& [key, record] : shardList.records) {
+        if (auto shard = decodeShard(record.value))
+            shards[shard->id] = std::move(*shard);
+    }
+    for (MigrationRecord& m : catchUpsToQueue(shards, active, m_options.actor)) {
+        auto leased = fence();
+        if (!leased)
+            return;
+        CommitRequest request;
+        request.mutations.push_back({ keys::migration(m.id), encode(m), 0 });
+        request.fence = *leased;
+        request.actor = m_options.actor;
+        request.action = "catch-up-queue";
+        request.reason = m.reason;
+        if (auto committed = m_store.commit(request); !committed) {
+            log(LogLevel::Warn,
+                "cannot queue the catch-up of " + m.source + " on " + m.copyNode + ": " + committed.error().describe());
+            continue;
+        }
+        log(LogLevel::Info, "catch-up " + m.id + ": queued for the copy of " + m.source + " on " + m.copyNode);
+        active.push_back(std::move(m));
+    }
 }
 
 // The executor lists migrations/ every round: finished ones move to archive/migrations/, where

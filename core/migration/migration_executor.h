@@ -6,6 +6,7 @@
 #include "core/client/node_client.h"
 #include "core/map/shard_map.h"
 #include "core/metrics/prometheus.h"
+#include "core/migration/catch_up.h"
 #include "core/migration/migration_phases.h"
 #include "core/migration/migration_records.h"
 #include "core/migration/operation_finisher.h"
@@ -98,6 +99,8 @@ private:
     void scheduleOnce();
     // The active migrations of the listing; the count of each phase kept for the metrics.
     std::vector<MigrationRecord> readWorkingSet(const StoreSnapshot& listed);
+    // Queues a catch-up for every catching-up copy without an active one, adding it to active.
+    void queueCatchUps(const StoreSnapshot& shardList, std::vector<MigrationRecord>& active);
     // Starts a worker for each migration that is due and fits the limits; false when this
     // replica no longer leads.
     bool startDueMigrations(const std::vector<MigrationRecord>& active, Slots& slots);

@@ -134,6 +134,18 @@ inline const std::string& askedTarget(const MigrationRecord& migration)
     return migration.rolledBack ? migration.source : migration.target;
 }
 
+// What a record is, for people and scripts: a migration of a space between shards, or a
+// catch-up of a shard's copy on another node (issue 30), which moves no space.
+inline const char* migrationKindName(const MigrationRecord& migration)
+{
+    return migration.isCatchUp() ? "catch-up" : "migration";
+}
+// A catch-up's way: "s0: n0 -> n1" (the shard, its primary's node, the copy's node).
+inline std::string catchUpRoute(const MigrationRecord& migration)
+{
+    return migration.source + ": " + migration.copyPrimary + " -> " + migration.copyNode;
+}
+
 std::string encode(const MigrationHistory& history);
 Result<MigrationHistory> decodeMigrationHistory(const std::string& json);
 

@@ -35,27 +35,32 @@ Result<SpaceCopyEnds> MigrationNodes::copyEnds(const MigrationContext& ctx)
 Result<std::uint64_t> MigrationNodes::removeCopy(
     const MigrationContext& ctx, const std::string& shard, const char* failpointName)
 {
-    const MigrationRecord& m = ctx.migration.value;
-    // Fenced at the current epoch before deleting: a router that still writes there with an old
-    // epoch can no longer put documents back.
-    if (auto status = own(ctx, shard, SpaceRole::Fenced, ctx.space->value.epoch); !status)
-        return status.error();
-    if (auto status = failpoint(failpointName); !status)
-        return status.error();
     auto client = clientFor(ctx, shard);
     if (!client)
         return client.error();
+    return removeCopyOn(**client, shard, ctx.migration.value.space, ctx.space->value.epoch,
+        ctx.settings.cleanupRowsPerSecond, failpointName);
+}
+
+Result<std::uint64_t> MigrationNodes::removeCopyOn(NodeClient& client, const std::string& shard,
+    const std::string& space, std::uint64_t epoch, std::uint32_t rowsPerSecond, const char* failpointName)
+{
+    // Fenced at the current epoch before deleting: a router that still writes there with an old
+    // epoch can no longer put documents back.
+    if (auto status = ownOn(client, shard, space, SpaceRole::Fenced, epoch); !status)
+        return status.error();
+    if (auto status = failpoint(failpointName); !status)
+        return status.error();
     // In bounded calls, each with a deadline, the lease checked before each: a replica that lost
     // the lease stops deleting, and the node deletes only while the space is fenced at this epoch.
     std::uint64_t total = 0;
     for (;;) {
         if (auto status = m_lease.check(); !status)
             return status.error();
-        auto dropped = (*client)->dropSpace(
-            shard, m.space, ctx.space->value.epoch, ctx.settings.cleanupRowsPerSecond, kDropRowsPerCall);
+        auto dropped = client.dropSpace(shard, space, epoch, rowsPerSecond, kDropRowsPerCall);
         if (!dropped)
             return makeError(dropped.error().code,
-                "removing the copy of " + m.space + " from " + shard + ": " + dropped.error().message);
+                "removing the copy of " + space + " from " + shard + ": " + dropped.error().message);
         total += dropped->deleted;
         if (dropped->done)
             return total;
@@ -74,6 +79,16 @@ Result<std::shared_ptr<NodeClient>> MigrationNodes::clientFor(const MigrationCon
     return m_pool.get(node->second.address);
 }
 
+Result<std::shared_ptr<NodeClient>> MigrationNodes::copyClient(const MigrationContext& ctx)
+{
+    const std::string& nodeId = ctx.migration.value.copyNode;
+    const auto node = ctx.nodes.find(nodeId);
+    if (node == ctx.nodes.end())
+        return makeError(ErrorCode::NotFound,
+            "node " + nodeId + " of the copy of shard " + ctx.migration.value.source + " is not in the map");
+    return m_pool.get(node->second.address);
+}
+
 Status MigrationNodes::own(const MigrationContext& ctx, const std::string& shard, SpaceRole role, std::uint64_t epoch)
 {
     if (auto status = m_lease.check(); !status)
@@ -81,10 +96,18 @@ Status MigrationNodes::own(const MigrationContext& ctx, const std::string& shard
     auto client = clientFor(ctx, shard);
     if (!client)
         return client.error();
-    auto owned = (*client)->setOwnership(shard, { ctx.migration.value.space, role, epoch });
+    return ownOn(**client, shard, ctx.migration.value.space, role, epoch);
+}
+
+Status MigrationNodes::ownOn(
+    NodeClient& client, const std::string& shard, const std::string& space, SpaceRole role, std::uint64_t epoch)
+{
+    if (auto status = m_lease.check(); !status)
+        return status;
+    auto owned = client.setOwnership(shard, { space, role, epoch });
     if (!owned)
         return makeError(owned.error().code,
-            "cannot make shard " + shard + " " + spaceRoleName(role) + " of " + ctx.migration.value.space + " at epoch "
+            "cannot make shard " + shard + " " + spaceRoleName(role) + " of " + space + " at epoch "
                 + std::to_string(epoch) + ": " + owned.error().message);
     return {};
 }
@@ -94,12 +117,17 @@ Result<SpaceStats> MigrationNodes::statsOf(const MigrationContext& ctx, const st
     auto client = clientFor(ctx, shard);
     if (!client)
         return client.error();
-    auto stats = (*client)->spaceStats(shard, { ctx.migration.value.space });
+    return statsOn(**client, shard, ctx.migration.value.space);
+}
+
+Result<SpaceStats> MigrationNodes::statsOn(NodeClient& client, const std::string& shard, const std::string& space)
+{
+    auto stats = client.spaceStats(shard, { space });
     if (!stats)
         return makeError(
             stats.error().code, "cannot read the space's aggregates on " + shard + ": " + stats.error().message);
     for (const auto& entry : *stats) {
-        if (entry.space != ctx.migration.value.space)
+        if (entry.space != space)
             continue;
         // A node from before content checksums cannot be compared with a current one.
         if (entry.checksumKind != kChecksumKind)
@@ -108,7 +136,7 @@ Result<SpaceStats> MigrationNodes::statsOf(const MigrationContext& ctx, const st
                     + std::to_string(entry.checksumKind) + "); upgrade shardmap-node there to migrate the space");
         return entry;
     }
-    return SpaceStats { ctx.migration.value.space, 0, 0, 0, 0, kChecksumKind };
+    return SpaceStats { space, 0, 0, 0, 0, kChecksumKind };
 }
 
 } // namespace shardmap::core

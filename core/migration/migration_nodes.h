@@ -30,9 +30,19 @@ public:
     Result<SpaceStats> statsOf(const MigrationContext& ctx, const std::string& shard);
     // The migration's source and target as the ends of a copy at the space's epoch.
     Result<SpaceCopyEnds> copyEnds(const MigrationContext& ctx);
+    // A catch-up's copy: the client of its node (the record's copyNode), which holds the same
+    // shard id as the primary.
+    Result<std::shared_ptr<NodeClient>> copyClient(const MigrationContext& ctx);
+    // own() and statsOf() on a given node's copy of shard, for a space (a catch-up walks several).
+    Status ownOn(
+        NodeClient& client, const std::string& shard, const std::string& space, SpaceRole role, std::uint64_t epoch);
+    Result<SpaceStats> statsOn(NodeClient& client, const std::string& shard, const std::string& space);
     // Fences the space on the shard at the current epoch and deletes its rows there; the rows
     // deleted.
     Result<std::uint64_t> removeCopy(const MigrationContext& ctx, const std::string& shard, const char* failpointName);
+    // The same for a space on a given node's copy of shard (a catch-up's copy).
+    Result<std::uint64_t> removeCopyOn(NodeClient& client, const std::string& shard, const std::string& space,
+        std::uint64_t epoch, std::uint32_t rowsPerSecond, const char* failpointName);
 
 private:
     NodeClientPool& m_pool;

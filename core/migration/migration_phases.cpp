@@ -65,6 +65,8 @@ MigrationPhases::MigrationPhases(
     , m_nodes(nodes, m_lease)
     , m_records(records)
     , m_options(std::move(options))
+    , m_catchUps(store, m_nodes, records, m_lease, m_options.progressInterval,
+          { m_options.poll, std::chrono::milliseconds(1000), m_options.log, m_options.metrics })
 {
     if (m_options.metrics) {
         (void)cutoverHoldMetric(*m_options.metrics);
@@ -103,6 +105,9 @@ Result<MigrationPhases::StepResult> MigrationPhases::step(const std::string& id)
     MigrationRecord& m = ctx.m();
     if (isFinal(m.phase))
         return StepResult { Next::Finished };
+    // A copy's catch-up has no space of its own to own, cut over or abort (catch_up.h).
+    if (m.isCatchUp())
+        return m_catchUps.step(ctx);
     if (m.aborting)
         return abort(ctx);
     if (!ctx.ownsSpace()) {

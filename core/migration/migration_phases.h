@@ -6,8 +6,10 @@
 #include "core/client/node_client.h"
 #include "core/metrics/prometheus.h"
 #include "core/migration/backfill_copier.h"
+#include "core/migration/catch_up.h"
 #include "core/migration/migration_nodes.h"
 #include "core/migration/migration_records.h"
+#include "core/migration/phase_step.h"
 #include "core/migration/space_copy.h"
 #include "core/store/metadata_store.h"
 #include "core/util/log.h"
@@ -48,11 +50,8 @@ public:
         // Cutover write holds and documents backfilled (null: none).
         MetricsRegistry* metrics = nullptr;
     };
-    enum class Next { Continue, Wait, Finished };
-    struct StepResult {
-        Next next = Next::Continue;
-        std::chrono::milliseconds wait { 0 };
-    };
+    using Next = PhaseNext;
+    using StepResult = PhaseStep;
 
     MigrationPhases(
         MetadataStore& store, NodeClientPool& nodes, MigrationRecords& records, LeaseGuard lease, Options options);
@@ -93,6 +92,8 @@ private:
     MigrationNodes m_nodes;
     MigrationRecords& m_records;
     Options m_options;
+    // The steps of catch-ups (records with a copyNode), on the same nodes, records and lease.
+    CatchUpPhases m_catchUps;
 
     mutable std::mutex m_mutex;
     std::vector<CutoverTiming> m_cutovers;

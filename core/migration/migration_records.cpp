@@ -75,6 +75,8 @@ Result<MigrationContext> MigrationRecords::load(const std::string& id)
 Result<std::uint64_t> MigrationRecords::commit(
     MigrationContext& ctx, bool space, const std::string& action, const std::string& reason)
 {
+    std::vector<Mutation> also = std::move(ctx.alsoCommit);
+    ctx.alsoCommit.clear();
     if (auto status = m_lease.check(); !status)
         return status.error();
     // Tests lose the lease here: the fence below must check it again, not find the grant gone.
@@ -85,6 +87,8 @@ Result<std::uint64_t> MigrationRecords::commit(
     request.mutations.push_back({ keys::migration(ctx.m().id), encode(ctx.m()), ctx.migration.modRevision });
     if (space && ctx.space)
         request.mutations.push_back({ keys::space(ctx.sp().id), encode(ctx.sp()), ctx.space->modRevision });
+    for (auto& mutation : also)
+        request.mutations.push_back(std::move(mutation));
     std::optional<MigrationHistory> history = historyChange(ctx);
     if (history)
         request.mutations.push_back(

@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace shardmap::core {
 
@@ -41,6 +42,9 @@ struct MigrationContext {
     // The error of a failed step that is retried after a backoff, recorded as a retry event at
     // the next commit.
     std::optional<std::string> retry;
+    // More records the next commit writes with the migration's (a catch-up's shard record,
+    // compare-and-set on its revision); cleared by the commit, whether it succeeded or not.
+    std::vector<Mutation> alsoCommit;
     std::optional<Versioned<SpaceRecord>> space;
     std::map<std::string, ShardRecord> shards;
     std::map<std::string, NodeRecord> nodes;

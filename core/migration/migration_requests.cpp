@@ -319,6 +319,10 @@ Status refuseAbandon(const MigrationRecord& record)
 {
     if (auto status = refuseFinal(record, "there is nothing to abandon"); !status)
         return status;
+    // It moves no space and leaves nothing to abandon: its copy's node not answering only delays it.
+    if (record.isCatchUp())
+        return refusal(record.id + " is the catch-up of the copy of " + record.source + " on " + record.copyNode
+            + ", which moves no space; remove that copy from the shard instead");
     if (record.phase == MigrationPhase::Cutover)
         return refusal("migration " + record.id
             + " is cutting over; it commits or aborts within cutover_timeout_ms, abandon it after that");

@@ -465,3 +465,26 @@ TEST_F(MigrationRequestsTest, InItsRollbackWindowASpaceWaitsAndItsOldShardCanBeD
     EXPECT_EQ(map().shards.at("s1").value.state, ShardState::Draining);
     EXPECT_EQ(map().spaces.at("acme").value.migrationId, id) << "the window stays open";
 }
+
+TEST_F(MigrationRequestsTest, ACatchUpCannotBeAbandonedOrRolledBackAndIsCancelledOnRequest)
+{
+    MigrationRecord catchUp;
+    catchUp.id = newMigrationId();
+    catchUp.source = catchUp.target = "s1";
+    catchUp.copyNode = "n2";
+    catchUp.copyPrimary = "n1";
+    catchUp.phase = MigrationPhase::Backfill;
+    ASSERT_TRUE(m_store->commit({ { { keys::migration(catchUp.id), encode(catchUp), 0 } }, std::nullopt, std::nullopt,
+        "executor", "test-setup", "" }));
+    const auto before = map().revision;
+    auto abandoned = m_requests->abandon(catchUp.id, m_actor);
+    ASSERT_FALSE(abandoned);
+    EXPECT_EQ(abandoned.error().message,
+        catchUp.id
+            + " is the catch-up of the copy of s1 on n2, which moves no space; remove that copy from the shard "
+              "instead");
+    EXPECT_FALSE(m_requests->rollback(catchUp.id, m_actor));
+    EXPECT_EQ(map().revision, before) << "a refused request changes nothing";
+    ASSERT_TRUE(m_requests->cancel(catchUp.id, m_actor));
+    EXPECT_TRUE(migration(catchUp.id).cancelRequested);
+}

@@ -224,6 +224,8 @@ QString MigrationsModel::phaseText(const core::MigrationRecord& record, std::int
 
 QString MigrationsModel::routeText(const core::MigrationRecord& record)
 {
+    if (record.isCatchUp())
+        return tr("catch-up of %1: %2 → %3").arg(qs(record.source), qs(record.copyPrimary), qs(record.copyNode));
     // As asked: a rollback swaps the record's source and target for the way back.
     const QString route = tr("%1 → %2").arg(qs(core::askedSource(record)), qs(core::askedTarget(record)));
     return record.rolledBack ? tr("%1, rolled back").arg(route) : route;
