@@ -12,6 +12,8 @@
 //    real shardmap-node this program starts, in the same run, plus a paired variant that
 //    alternates the two in one loop (the fairest ratio on a shared machine) and an in-process
 //    variant against a node client that answers at once (the router's own CPU cost).
+// 3. Router::write to a shard with an in-sync replica on a second node against one without, in
+//    one loop (issue 30's write p99 with 2 copies against 1).
 //
 // Nothing asserts on timings. Results and commands: docs/BENCHMARKS.md.
 
@@ -613,6 +615,101 @@ void docsAndSpaces(benchmark::internal::Benchmark* benchmark)
 BENCHMARK(directWriteBench)->Apply(docsAndSpaces)->UseRealTime();
 BENCHMARK(routerWriteBench)->Apply(docsAndSpaces)->UseRealTime();
 BENCHMARK(pairedWriteBench)->Apply(docsAndSpaces)->MinTime(3)->UseRealTime();
+
+// ---------------------------------------------------------------------------------------------
+// 3. A write to a shard with one in-sync replica against a write to a shard without (issue 30),
+// in one loop. Both primaries are on node n0; shard "two" has its replica on node n1 (a second
+// shardmap-node), so the two-copy write costs the slower of two parallel BulkWrites plus the
+// router's fan-out, against one BulkWrite.
+
+struct CopiesFixture {
+    WorkDir dir;
+    std::unique_ptr<ServerProcess> primary;
+    std::unique_ptr<ServerProcess> replica;
+    std::unique_ptr<MetadataStore> store;
+    NodeClientPool pool;
+    std::unique_ptr<Router> router;
+    std::uint64_t version = 1;
+
+    CopiesFixture()
+    {
+        primary = startNode(dir.file("n0"), dir.file("n0.log"));
+        replica = startNode(dir.file("n1"), dir.file("n1.log"));
+        store = orThrow(openStore("sqlite:" + dir.file("map.db"), true), "opening the store");
+        auto first = orThrow(pool.get(primary->address()), "connecting to n0");
+        auto second = orThrow(pool.get(replica->address()), "connecting to n1");
+        orThrow(first->createShard("one", {}), "CreateShard one");
+        orThrow(first->createShard("two", {}), "CreateShard two on n0");
+        orThrow(second->createShard("two", {}), "CreateShard two on n1");
+        MapEditor editor(*store);
+        const Actor actor { "router_benchmarks", "setup" };
+        orThrow(editor.addNode({ "n0", primary->address(), {} }, actor), "adding n0");
+        orThrow(editor.addNode({ "n1", replica->address(), {} }, actor), "adding n1");
+        orThrow(editor.addShard({ "one", "n0", ShardState::Active, 0, 0 }, actor), "adding shard one");
+        ShardRecord two { "two", "n0", ShardState::Active, 0, 0 };
+        two.replicas.push_back({ "n1", CopyState::InSync });
+        orThrow(editor.addShard(two, actor), "adding shard two");
+        router = orThrow(Router::start(*store, pool, RouterOptions {}), "starting the router");
+        orThrow(router->createSpace("bench-c1", "one"), "creating bench-c1");
+        orThrow(router->createSpace("bench-c2", "two"), "creating bench-c2");
+        for (const char* space : { "bench-c1", "bench-c2" }) {
+            auto docs = documents(kMaxWriteBatch, space);
+            orThrow(router->write(docs), "the first write");
+        }
+    }
+
+    std::vector<Document> documents(std::size_t count, const std::string& space)
+    {
+        auto docs = benchDocuments(count, 1);
+        ++version;
+        for (auto& doc : docs) {
+            doc.space = space;
+            doc.version = version;
+        }
+        return docs;
+    }
+};
+
+CopiesFixture* copiesFixture(benchmark::State& state)
+{
+    static Lazy<CopiesFixture> fixture;
+    return fixture.get(state);
+}
+
+// Which shard goes first is a coin flip, as in pairedWriteBench (FTS5's automerge every 4th
+// transaction would otherwise always fall on the same one).
+void copiesWriteBench(benchmark::State& state)
+{
+    auto* built = copiesFixture(state);
+    if (!built)
+        return;
+    auto& fixture = *built;
+    const auto count = static_cast<std::size_t>(state.range(0));
+    std::vector<double> one;
+    std::vector<double> two;
+    SplitMix64 coin(11);
+    bool ok = true;
+    for (auto _ : state) {
+        const bool oneFirst = (coin.next() & 1) == 0;
+        for (int turn = 0; turn < 2 && ok; ++turn) {
+            const bool single = (turn == 0) == oneFirst;
+            auto docs = fixture.documents(count, single ? "bench-c1" : "bench-c2");
+            const auto start = Clock::now();
+            ok = routerWrite(*fixture.router, docs.front().version, docs, state);
+            (single ? one : two).push_back(nanosSince(start) / 1000);
+        }
+        if (!ok)
+            break;
+    }
+    state.counters["one_copy_p50_us"] = percentile(one, 0.5);
+    state.counters["one_copy_p99_us"] = percentile(one, 0.99);
+    state.counters["two_copies_p50_us"] = percentile(two, 0.5);
+    state.counters["two_copies_p99_us"] = percentile(two, 0.99);
+    state.counters["ratio_p50"] = percentile(two, 0.5) / std::max(percentile(one, 0.5), 1e-9);
+    state.counters["ratio_p99"] = percentile(two, 0.99) / std::max(percentile(one, 0.99), 1e-9);
+    state.SetItemsProcessed(state.iterations() * state.range(0) * 2);
+}
+BENCHMARK(copiesWriteBench)->ArgName("docs")->Arg(1)->Arg(10)->Arg(100)->MinTime(5)->UseRealTime();
 
 // ---------------------------------------------------------------------------------------------
 // The router's own cost per write, without a network: a node client that accepts everything at

@@ -182,6 +182,12 @@ RouterOptions ControllerServer::routerOptions()
             "dual write to migration target " + failure.targetShard + " of " + failure.space
                 + " failed: " + failure.error.describe());
     };
+    options.onCopyFailure = [this](const CopyWriteFailure& failure) {
+        log(LogLevel::Warn,
+            std::string(failure.inSync ? "in-sync" : "catching-up") + " copy of shard " + failure.shard + " on node "
+                + failure.node + " missed a write: " + failure.error.describe());
+    };
+    options.metrics = m_metrics.get();
     return options;
 }
 

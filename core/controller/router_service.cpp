@@ -162,7 +162,7 @@ grpc::Status RouterService::search(const v1::RouterSearchRequest* request, v1::R
         return status;
     ShardSearchRequest search { { request->spaces().begin(), request->spaces().end() }, request->query(),
         request->limit(), request->offset(), request->snippets() };
-    auto found = m_router.search(search);
+    auto found = m_router.search(search, request->primary_only());
     if (!found)
         return toGrpcStatus(found.error());
     for (const auto& hit : found->hits)

@@ -31,13 +31,79 @@ SpaceRole heldRole(const Error& error)
     return found == error.details.end() ? SpaceRole::None : static_cast<SpaceRole>(std::stoi(found->second));
 }
 
+// The map is the truth: a copy holding an older epoch for the shard than the map's missed a push
+// (restart, lost call, a replica added since) and is told the map's ownership. So is one holding
+// the map's own epoch in a role that refuses writes (issue 14): a cutover aborted by a shardmapd
+// from before issue 25 committed the fence's epoch with the source still owner, and the executor's
+// call re-owning the source was lost or it died there; without this the space stays unwritable
+// until the executor's next step, forever while it is paused. (An abort now commits an epoch above
+// the fence's, which this finds behind.) A copy holding a newer epoch than the map has is left
+// alone (a cutover in progress holds the space's writes): the map will catch up, or the write
+// fails after retries. Returns whether ownership was pushed.
+Result<bool> pushOwnershipIfBehind(
+    NodeClient& client, const std::string& shard, const std::string& space, std::uint64_t epoch, const Error& refusal)
+{
+    const std::uint64_t held = heldEpoch(refusal);
+    const bool behind = held < epoch;
+    const bool fencedAtMapEpoch = held == epoch && heldRole(refusal) != SpaceRole::Owner;
+    if ((!behind && !fencedAtMapEpoch) || refusal.details.at("shard") != shard)
+        return false;
+    auto owned = client.setOwnership(shard, { space, SpaceRole::Owner, epoch });
+    if (!owned && !isEpochRefusal(owned.error()))
+        return owned.error();
+    return true;
+}
+
+// A refusal from a copy holding a newer epoch than the write carried.
+bool copyAhead(const Error& error)
+{
+    if (!isEpochRefusal(error))
+        return false;
+    const auto sent = error.details.find("sent_epoch");
+    return sent != error.details.end() && heldEpoch(error) > std::stoull(sent->second);
+}
+
+// Search failures that another copy of the shard may not share: the node is down, partitioned or
+// too slow. Anything else (a bad query) would fail on every copy alike.
+bool retriableOnAnotherCopy(const Error& error)
+{
+    return error.code == ErrorCode::Unavailable || error.code == ErrorCode::DeadlineExceeded;
+}
+
+const char* failureKind(const Error& error)
+{
+    switch (error.code) {
+    case ErrorCode::DeadlineExceeded: return "timeout";
+    case ErrorCode::Unavailable: return "unavailable";
+    case ErrorCode::FailedPrecondition: return "refused";
+    default: return "failed";
+    }
+}
+
+// outcome: what followed (the map marked the in-sync copy catching up, the mark failed and the
+// write was not acknowledged under write quorum all, or a best-effort copy: catching up, a
+// target's); error: how the copy failed (unavailable, timeout, refused, failed).
+MetricCounter& copyFailures(MetricsRegistry& metrics, const char* outcome, const char* error)
+{
+    return metrics.counter("shardmapd_router_copy_write_failures_total",
+        "Writes a replica missed, by what followed and how the copy failed",
+        { { "outcome", outcome }, { "error", error } });
+}
+
 } // namespace
 
 Router::Router(MetadataStore& store, NodeClientPool& nodes, RouterOptions options)
     : m_store(store)
     , m_nodes(nodes)
     , m_options(std::move(options))
+    , m_copyWriters(std::make_unique<TaskPool>(std::max<std::size_t>(1, m_options.copyWriters)))
 {
+    if (m_options.metrics) {
+        m_searchRetries = &m_options.metrics->counter("shardmapd_router_search_copy_retries_total",
+            "Shard searches retried on another in-sync copy after one was unavailable or timed out");
+        for (const char* outcome : { "marked_catching_up", "mark_failed", "best_effort" })
+            (void)copyFailures(*m_options.metrics, outcome, "unavailable");
+    }
 }
 
 Router::~Router()
@@ -76,6 +142,7 @@ Status Router::load()
             m_shards.emplace(id, std::move(shard.value));
         for (auto& [id, node] : map->nodes)
             m_nodeRecords.emplace(id, std::move(node.value));
+        m_settings = map->settings.value;
         m_revision = map->revision;
         rebuildRoutes();
     }
@@ -171,6 +238,14 @@ void Router::apply(const AuditRecord& record)
                 auto decoded = change.after ? decodeNode(*change.after) : Result<NodeRecord>(Error {});
                 decoded ? void(m_nodeRecords[id] = std::move(*decoded)) : void(m_nodeRecords.erase(id));
                 topologyChanged = true;
+            } else if (key == keys::kMigrationSettings) {
+                // The fleet's replication factor and write quorum are in every route.
+                auto decoded = change.after ? decodeMigrationSettings(*change.after)
+                                            : Result<MigrationSettings>(MigrationSettings {});
+                if (decoded) {
+                    m_settings = std::move(*decoded);
+                    topologyChanged = true;
+                }
             }
         }
         if (topologyChanged)
@@ -192,19 +267,40 @@ void Router::rebuildRoutes()
 
 std::optional<Route> Router::routeFor(const SpaceRecord& space, std::uint64_t revision) const
 {
-    auto addressOf = [this](const std::string& shardId) -> std::string {
+    auto nodeAddress = [this](const std::string& nodeId) -> std::string {
+        const auto node = m_nodeRecords.find(nodeId);
+        return node == m_nodeRecords.end() ? std::string() : node->second.address;
+    };
+    auto addressOf = [&](const std::string& shardId) -> std::string {
+        const auto shard = m_shards.find(shardId);
+        return shard == m_shards.end() ? std::string() : nodeAddress(shard->second.node);
+    };
+    // Lost copies are neither written nor searched; a copy whose node has no address cannot be.
+    auto copiesOf = [&](const std::string& shardId) {
+        RouteCopies copies;
         const auto shard = m_shards.find(shardId);
         if (shard == m_shards.end())
-            return {};
-        const auto node = m_nodeRecords.find(shard->second.node);
-        return node == m_nodeRecords.end() ? std::string() : node->second.address;
+            return copies;
+        copies.replicationFactor = m_settings.replicationFactorOf(shard->second);
+        for (const auto& replica : shard->second.replicas) {
+            RouteCopy copy { replica.node, nodeAddress(replica.node) };
+            if (copy.address.empty() || replica.state == CopyState::Lost)
+                continue;
+            (replica.state == CopyState::InSync ? copies.inSync : copies.catchingUp).push_back(std::move(copy));
+        }
+        return copies;
     };
     Route route { space.id, space.shard, addressOf(space.shard), space.epoch, {}, {}, space.paused, revision };
     if (route.nodeAddress.empty())
         return std::nullopt;
+    const auto owner = m_shards.find(space.shard);
+    route.node = owner->second.node;
+    route.copies = copiesOf(space.shard);
+    route.quorum = m_settings.writeQuorum;
     if (space.migrating() && !space.target.empty()) {
         route.targetShard = space.target;
         route.targetAddress = addressOf(space.target);
+        route.targetCopies = copiesOf(space.target);
     }
     return route;
 }
@@ -337,42 +433,175 @@ Result<Route> Router::createSpace(const std::string& space, const std::string& p
     auto owned = (*client)->setOwnership(route->shard, { space, SpaceRole::Owner, route->epoch });
     if (!owned && !isEpochRefusal(owned.error()))
         return owned.error();
+    // Every copy owns the space at the map's epoch. One that misses this push is told on its first
+    // write (writeCopy), or misses that write and is marked catching up.
+    for (const auto* copies : { &route->copies.inSync, &route->copies.catchingUp }) {
+        for (const auto& copy : *copies) {
+            if (auto replica = m_nodes.get(copy.address))
+                (void)(*replica)->setOwnership(route->shard, { space, SpaceRole::Owner, route->epoch });
+        }
+    }
     return *route;
 }
 
 Status Router::reconcileEpoch(const Route& fresh, const Error& refusal)
 {
-    // The map is the truth: a node holding an older epoch for the owner shard missed a push
-    // (restart, lost call) and is told the map's ownership. So is one holding the map's own epoch
-    // in a role that refuses writes (issue 14): a cutover aborted by a shardmapd from before issue
-    // 25 committed the fence's epoch with the source still owner, and the executor's call
-    // re-owning the source was lost or it died there; without this the space stays unwritable
-    // until the executor's next step, forever while it is paused. (An abort now commits an epoch
-    // above the fence's, which this finds behind.) A node holding a newer epoch than the map has is left
-    // alone (a cutover in progress holds the space's writes): the map will catch up, or the write
-    // fails after retries.
-    const std::uint64_t held = heldEpoch(refusal);
-    const bool behind = held < fresh.epoch;
-    const bool fencedAtMapEpoch = held == fresh.epoch && heldRole(refusal) != SpaceRole::Owner;
-    if ((!behind && !fencedAtMapEpoch) || refusal.details.at("shard") != fresh.shard)
-        return {};
+    // The primary's node lagging the map (pushOwnershipIfBehind says when it does).
     auto client = m_nodes.get(fresh.nodeAddress);
     if (!client)
         return client.error();
-    auto owned = (*client)->setOwnership(fresh.shard, { fresh.space, SpaceRole::Owner, fresh.epoch });
-    if (!owned && !isEpochRefusal(owned.error()))
-        return owned.error();
+    auto pushed = pushOwnershipIfBehind(**client, fresh.shard, fresh.space, fresh.epoch, refusal);
+    if (!pushed)
+        return pushed.error();
     return {};
+}
+
+// One write over a shard's in-sync copies: the tally the quorum is decided on, and why copies failed.
+struct Router::CopyRound {
+    std::mutex mutex;
+    std::condition_variable changed;
+    CopyTally tally;
+    std::vector<std::string> failures;
+};
+
+Result<WriteSummary> Router::writeCopy(
+    const std::string& address, const std::string& shard, const std::vector<WriteItem>& items, bool primary)
+{
+    for (int attempt = 0;; ++attempt) {
+        auto client = m_nodes.get(address);
+        if (!client)
+            return client.error();
+        auto written = (*client)->bulkWrite(shard, items);
+        // The primary's refusals go through writeGroup's refresh-and-retry.
+        if (primary || written || !isEpochRefusal(written.error()) || attempt > 0)
+            return written;
+        // A replica that missed an ownership push (a replica added since the space was created,
+        // a restart) is told the map's, read from the store and not from this write's route: a
+        // route behind the map could otherwise lift a fence the map has since set.
+        const std::string& space = written.error().details.at("space");
+        const auto item = std::find_if(
+            items.begin(), items.end(), [&](const WriteItem& candidate) { return candidate.doc.space == space; });
+        auto fresh = refresh(space);
+        if (!fresh || item == items.end() || fresh->shard != shard || fresh->epoch != item->epoch)
+            return written;
+        auto pushed = pushOwnershipIfBehind(**client, shard, space, fresh->epoch, written.error());
+        if (!pushed)
+            return pushed.error();
+        if (!*pushed)
+            return written;
+    }
+}
+
+void Router::reportCopyFailure(const CopyWriteFailure& failure, const char* outcome)
+{
+    if (m_options.metrics)
+        copyFailures(*m_options.metrics, outcome, failureKind(failure.error)).add();
+    if (m_options.onCopyFailure)
+        m_options.onCopyFailure(failure);
+}
+
+// A copy that missed the write leaves the in-sync set before the write can be acknowledged
+// without it: searches stop reading it and catch-up brings it back. The mark is a compare-and-set
+// on the shard record, so a copy that another router marked (or that an administrator removed)
+// meanwhile is not written back in sync.
+void Router::replicate(
+    CopyRound& round, const RouteCopy& copy, const std::string& shard, const std::vector<WriteItem>& items)
+{
+    auto written = writeCopy(copy.address, shard, items, false);
+    bool marked = false;
+    std::string why;
+    if (!written && copyAhead(written.error())) {
+        // Ahead of the write: this write's route is behind the map, not the copy behind the
+        // primary. Nothing to mark; the write fails (under all) and is sent again.
+        why = "copy on node " + copy.node + " holds a newer epoch than the write: " + written.error().describe();
+    } else if (!written) {
+        const std::string missed = "missed a write: " + written.error().describe();
+        auto mark = markCopyCatchingUp(m_store, shard, copy.node, missed, { m_options.actor, "" });
+        marked = static_cast<bool>(mark);
+        why = "copy on node " + copy.node + " " + missed
+            + (marked ? "" : "; marking it catching up failed: " + mark.error().describe());
+        reportCopyFailure({ shard, copy.node, true, written.error() }, marked ? "marked_catching_up" : "mark_failed");
+    }
+    {
+        std::lock_guard lock(round.mutex);
+        if (written)
+            ++round.tally.applied;
+        else
+            ++(marked ? round.tally.marked : round.tally.unmarked);
+        if (!why.empty())
+            round.failures.push_back(std::move(why));
+    }
+    round.changed.notify_all();
+}
+
+Result<WriteSummary> Router::writeCopies(
+    const Route& lead, const std::string& address, const std::string& shard, std::vector<WriteItem> items)
+{
+    if (lead.copies.inSync.empty())
+        return writeCopy(address, shard, items, true);
+    // Shared with the copy writers: a write a majority did not wait for finishes on its own.
+    auto round = std::make_shared<CopyRound>();
+    auto shared = std::make_shared<const std::vector<WriteItem>>(std::move(items));
+    round->tally.inSync = 1 + lead.copies.inSync.size();
+    for (const auto& copy : lead.copies.inSync)
+        m_copyWriters->post([this, round, shared, copy, shard] { replicate(*round, copy, shard, *shared); });
+    auto written = writeCopy(address, shard, *shared, true);
+    if (!written)
+        return written; // the primary failing fails the write as before (an epoch refusal is retried)
+    std::unique_lock lock(round->mutex);
+    ++round->tally.applied;
+    round->tally.primaryApplied = true;
+    const std::uint32_t factor = lead.copies.replicationFactor;
+    round->changed.wait(lock, [&] { return quorumDecided(lead.quorum, factor, round->tally); });
+    if (auto status = quorumOutcome(lead.quorum, factor, round->tally, shard); !status) {
+        Error error = status.error();
+        for (const auto& failure : round->failures)
+            error.message += "; " + failure;
+        return error;
+    }
+    return written;
+}
+
+void Router::writeBestEffort(
+    const std::string& shard, const std::vector<RouteCopy>& copies, const std::vector<WriteItem>& items)
+{
+    if (copies.empty() || items.empty())
+        return;
+    struct Pending {
+        std::mutex mutex;
+        std::condition_variable done;
+        std::size_t left = 0;
+    };
+    auto pending = std::make_shared<Pending>();
+    pending->left = copies.size();
+    auto shared = std::make_shared<const std::vector<WriteItem>>(items);
+    for (const auto& copy : copies) {
+        m_copyWriters->post([this, pending, shared, copy, shard] {
+            auto written = writeCopy(copy.address, shard, *shared, false);
+            if (!written)
+                reportCopyFailure({ shard, copy.node, false, written.error() }, "best_effort");
+            std::lock_guard lock(pending->mutex);
+            if (--pending->left == 0)
+                pending->done.notify_all();
+        });
+    }
+    std::unique_lock lock(pending->mutex);
+    pending->done.wait(lock, [&] { return pending->left == 0; });
 }
 
 void Router::writeTarget(const Route& route, std::vector<WriteItem> items)
 {
     for (auto& item : items)
         item.epoch = route.epoch;
+    // The target's replicas are written like the target: best effort, the migration's verify
+    // repairs what they miss.
+    std::vector<RouteCopy> replicas = route.targetCopies.inSync;
+    replicas.insert(replicas.end(), route.targetCopies.catchingUp.begin(), route.targetCopies.catchingUp.end());
     auto client = m_nodes.get(route.targetAddress);
     auto written = client ? (*client)->bulkWrite(route.targetShard, items) : Result<WriteSummary>(client.error());
     if (!written && m_options.onTargetFailure)
         m_options.onTargetFailure({ route.space, route.targetShard, written.error() });
+    writeBestEffort(route.targetShard, replicas, items);
 }
 
 // Documents bound for one owner shard, written as one request whatever their spaces.
@@ -407,10 +636,9 @@ Status Router::writeGroup(WriteGroup group, const std::vector<Document>& docs, s
         std::vector<WriteItem> items;
         for (const auto index : group.indexes)
             items.push_back({ docs[index], routes.at(docs[index].space).epoch });
-        auto client = m_nodes.get(group.address);
-        if (!client)
-            return client.error();
-        auto written = (*client)->bulkWrite(group.shard, items);
+        // Every space of the group lives on the same shard, so any of their routes names its copies.
+        const Route& lead = routes.at(docs[group.indexes.front()].space);
+        auto written = writeCopies(lead, group.address, group.shard, std::move(items));
         if (written) {
             record(group, *written, docs, routes, result);
             return {};
@@ -448,10 +676,15 @@ void Router::record(const WriteGroup& group, const WriteSummary& summary, const 
     const std::map<std::string, Route>& routes, RouterWriteResult& result)
 {
     std::map<std::string, std::vector<WriteItem>> toTargets;
+    std::vector<WriteItem> toCatchingUp;
+    const Route& lead = routes.at(docs[group.indexes.front()].space);
     for (std::size_t k = 0; k < group.indexes.size() && k < summary.results.size(); ++k) {
         const std::size_t index = group.indexes[k];
         result.results[index] = summary.results[k];
         const Route& route = routes.at(docs[index].space);
+        // Catching-up copies, like a migration target, get only what the primary applied.
+        if (!lead.copies.catchingUp.empty() && summary.results[k].outcome == WriteOutcome::Applied)
+            toCatchingUp.push_back({ docs[index], route.epoch });
         // Only what the source applied: it is authoritative. A write it found stale (an equal
         // version with another body, a replay, a re-delete) must not reach the target, where it
         // could win a race the source decided the other way (issue 14).
@@ -461,6 +694,7 @@ void Router::record(const WriteGroup& group, const WriteSummary& summary, const 
     result.applied += summary.applied;
     result.stale += summary.stale;
     result.rejected += summary.rejected;
+    writeBestEffort(group.shard, lead.copies.catchingUp, toCatchingUp);
     // The source took the write: now the migration targets, whose failure is only reported.
     // (Fault tests stall here to hold a write in flight across a cutover.)
     if (!toTargets.empty()) {
@@ -507,27 +741,76 @@ Result<RouterWriteResult> Router::write(const std::vector<Document>& docs)
     return result;
 }
 
-Result<SearchResult> Router::search(const ShardSearchRequest& request)
+// Which copy answers: the one with the fewest searches this router has in flight on its node,
+// ties broken by a rotating start. The router's own in-flight count is its freshest measure of a
+// node's load: it moves with every call, where the nodes' sampled load (shardLoads, for
+// allocation) is seconds old and per shard id, which every copy of a shard shares. A slow or
+// overloaded node keeps its calls longer and so receives fewer; equal nodes alternate (Wrike's
+// "alternately to all nodes").
+std::vector<std::string> Router::searchOrder(const Route& route, bool primaryOnly)
+{
+    std::vector<std::string> addresses { route.nodeAddress };
+    if (!primaryOnly) {
+        for (const auto& copy : route.copies.inSync)
+            addresses.push_back(copy.address);
+    }
+    if (addresses.size() == 1)
+        return addresses;
+    const auto turn = static_cast<std::ptrdiff_t>(m_searchTurn.fetch_add(1) % addresses.size());
+    std::rotate(addresses.begin(), addresses.begin() + turn, addresses.end());
+    std::lock_guard lock(m_searchMutex);
+    std::stable_sort(addresses.begin(), addresses.end(),
+        [this](const std::string& a, const std::string& b) { return m_searchesInFlight[a] < m_searchesInFlight[b]; });
+    return addresses;
+}
+
+Result<SearchResult> Router::searchShard(
+    const std::string& shard, const std::vector<std::string>& addresses, const ShardSearchRequest& part)
+{
+    std::optional<Error> last;
+    for (const auto& address : addresses) {
+        if (last && m_searchRetries)
+            m_searchRetries->add();
+        {
+            std::lock_guard lock(m_searchMutex);
+            ++m_searchesInFlight[address];
+        }
+        auto client = m_nodes.get(address);
+        auto found = client ? (*client)->search(shard, part) : Result<SearchResult>(client.error());
+        {
+            std::lock_guard lock(m_searchMutex);
+            --m_searchesInFlight[address];
+        }
+        if (found || !retriableOnAnotherCopy(found.error()))
+            return found;
+        last = found.error();
+        last->message += " (copy at " + address + ")";
+    }
+    if (addresses.size() > 1)
+        last->message = "no in-sync copy of the shard answered; the last: " + last->message;
+    return *last;
+}
+
+Result<SearchResult> Router::search(const ShardSearchRequest& request, bool primaryOnly)
 {
     if (request.spaces.empty())
         return makeError(ErrorCode::InvalidArgument, "a search names at least one space");
-    std::map<std::pair<std::string, std::string>, std::vector<std::string>> byShard; // (address, shard) -> spaces
+    std::map<std::string, std::shared_ptr<const Route>> byShard; // shard -> a route to it
+    std::map<std::string, std::vector<std::string>> spacesOf;
     for (const auto& space : request.spaces) {
         auto route = resolve(space);
         if (!route)
             return makeError(ErrorCode::NotFound, "no space " + space + " in the shard map");
-        byShard[{ route->nodeAddress, route->shard }].push_back(space);
+        byShard.emplace(route->shard, route);
+        spacesOf[route->shard].push_back(space);
     }
     const std::uint32_t limit = request.limit == 0 ? 20 : request.limit;
     SearchResult merged;
-    for (const auto& [where, spaces] : byShard) {
-        auto client = m_nodes.get(where.first);
-        if (!client)
-            return client.error();
-        ShardSearchRequest part { spaces, request.query, limit + request.offset, 0, request.snippets };
-        auto found = (*client)->search(where.second, part);
+    for (const auto& [shard, route] : byShard) {
+        ShardSearchRequest part { spacesOf[shard], request.query, limit + request.offset, 0, request.snippets };
+        auto found = searchShard(shard, searchOrder(*route, primaryOnly), part);
         if (!found)
-            return makeError(found.error().code, found.error().message, "shard " + where.second);
+            return makeError(found.error().code, found.error().message, "shard " + shard);
         merged.compiledQuery = found->compiledQuery;
         merged.hits.insert(merged.hits.end(), found->hits.begin(), found->hits.end());
     }

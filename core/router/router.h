@@ -3,9 +3,12 @@
 // How application traffic finds its shard: routes by space, the write and search paths over them.
 
 #include "core/client/node_client.h"
+#include "core/map/copy_faults.h"
 #include "core/map/shard_map.h"
+#include "core/metrics/prometheus.h"
 #include "core/placement/allocator.h"
 #include "core/store/metadata_store.h"
+#include "core/util/task_pool.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -22,6 +25,23 @@
 
 namespace shardmap::core {
 
+// One copy of a shard as the router reaches it: its node and that node's address.
+struct RouteCopy {
+    std::string node;
+    std::string address;
+    bool operator==(const RouteCopy&) const = default;
+};
+
+// A shard's replicas as a route names them (the primary is the route's node): the in-sync ones,
+// written with every write and searched, and those catching up, written best effort only.
+struct RouteCopies {
+    std::vector<RouteCopy> inSync;
+    std::vector<RouteCopy> catchingUp;
+    // Copies wanted, the primary included (the shard's or the fleet's).
+    std::uint32_t replicationFactor = 1;
+    bool operator==(const RouteCopies&) const = default;
+};
+
 // Where a space's writes and reads go right now.
 struct Route {
     std::string space;
@@ -34,6 +54,12 @@ struct Route {
     bool paused = false;
     // The store revision this route was read at.
     std::uint64_t revision = 0;
+    // The owner shard's primary node and its replicas; the same for the target during a migration.
+    std::string node = {};
+    RouteCopies copies = {};
+    RouteCopies targetCopies = {};
+    // The fleet's write quorum (MigrationSettings::writeQuorum).
+    WriteQuorum quorum = WriteQuorum::All;
 
     bool migrating() const { return !targetShard.empty(); }
 };
@@ -58,6 +84,16 @@ struct TargetWriteFailure {
     Error error;
 };
 
+// A write a replica missed: an in-sync copy (then marked catching up, or the write refused when
+// the mark did not commit), a catching-up copy or a copy of a migration target (best effort: the
+// write stands, catch-up or verify repairs the copy).
+struct CopyWriteFailure {
+    std::string shard;
+    std::string node;
+    bool inSync = false;
+    Error error;
+};
+
 struct RouterOptions {
     AllocationStrategy strategy = AllocationStrategy::LoadAware;
     // Refresh-and-retry rounds after a node refuses an epoch, with a growing pause between them
@@ -70,6 +106,15 @@ struct RouterOptions {
     // How long shard loads read from the nodes are reused for allocation.
     std::chrono::milliseconds loadCacheTtl { 5000 };
     std::function<void(const TargetWriteFailure&)> onTargetFailure;
+    // Called on a copy-writer thread.
+    std::function<void(const CopyWriteFailure&)> onCopyFailure;
+    // Threads that write a shard's replicas while the caller writes its primary: writes to every
+    // copy go out at once, with no thread per write. More concurrent writes than this wait their turn
+    // for the replicas' part.
+    std::size_t copyWriters = 8;
+    // Counters of copy write failures and searches retried on another copy (shardmapd's
+    // /metrics); none when null. Must outlive the router.
+    MetricsRegistry* metrics = nullptr;
     // Follow the store's watch. Short-lived routers (one CLI command) skip it and rely on
     // refresh-on-refusal alone.
     bool followChanges = true;
@@ -106,8 +151,10 @@ public:
     bool waitForRevision(std::uint64_t revision, std::chrono::milliseconds timeout) const;
 
     Result<RouterWriteResult> write(const std::vector<Document>& docs);
-    // Searches the spaces on their owners (the source until cutover) and merges by score.
-    Result<SearchResult> search(const ShardSearchRequest& request);
+    // Searches the spaces on their owners (the source until cutover) and merges by score. Each
+    // owner shard is asked on one of its in-sync copies (the primary only with primaryOnly), and a
+    // copy that is unavailable or times out is replaced by the next within the same call.
+    Result<SearchResult> search(const ShardSearchRequest& request, bool primaryOnly = false);
 
     // Re-reads one space from the store and updates the table; NotFound if it does not exist.
     Result<Route> refresh(const std::string& space);
@@ -132,6 +179,24 @@ private:
         const std::map<std::string, Route>& routes, RouterWriteResult& result);
     void writeTarget(const Route& route, std::vector<WriteItem> items);
     Status reconcileEpoch(const Route& route, const Error& refusal);
+    struct CopyRound;
+    // Writes the primary on this thread and the in-sync replicas on the copy writers, and waits
+    // until the write quorum is decided: the primary's answer, or the quorum's refusal.
+    Result<WriteSummary> writeCopies(
+        const Route& lead, const std::string& address, const std::string& shard, std::vector<WriteItem> items);
+    void replicate(
+        CopyRound& round, const RouteCopy& copy, const std::string& shard, const std::vector<WriteItem>& items);
+    // A write to one copy; a copy that refuses an epoch it lags behind is told the map's and asked once more.
+    Result<WriteSummary> writeCopy(
+        const std::string& address, const std::string& shard, const std::vector<WriteItem>& items, bool primary);
+    // Writes copies that may miss a write (catching up, a target's) in parallel, reporting failures.
+    void writeBestEffort(
+        const std::string& shard, const std::vector<RouteCopy>& copies, const std::vector<WriteItem>& items);
+    void reportCopyFailure(const CopyWriteFailure& failure, const char* outcome);
+    // The in-sync copies to ask for one owner shard, the least busy first.
+    std::vector<std::string> searchOrder(const Route& route, bool primaryOnly);
+    Result<SearchResult> searchShard(
+        const std::string& shard, const std::vector<std::string>& addresses, const ShardSearchRequest& part);
     Result<std::vector<ShardLoad>> shardLoads();
 
     MetadataStore& m_store;
@@ -142,6 +207,7 @@ private:
     std::unordered_map<std::string, Versioned<SpaceRecord>> m_spaces;
     std::unordered_map<std::string, ShardRecord> m_shards;
     std::unordered_map<std::string, NodeRecord> m_nodeRecords;
+    MigrationSettings m_settings;
     // Transparent hashing lets resolve() look up a string_view without building a std::string.
     struct IdHash {
         using is_transparent = void;
@@ -166,6 +232,16 @@ private:
     bool m_stopping = false;
     std::string m_watchError;
     std::thread m_keeper;
+
+    // Searches in flight per node address (searchOrder); a rotating start breaks ties.
+    std::mutex m_searchMutex;
+    std::unordered_map<std::string, std::uint32_t> m_searchesInFlight;
+    std::atomic<std::uint32_t> m_searchTurn { 0 };
+    MetricCounter* m_searchRetries = nullptr;
+
+    // Last: destroyed first, so that a replica write still out (one a majority did not wait for)
+    // finishes while everything it uses is alive.
+    std::unique_ptr<TaskPool> m_copyWriters;
 };
 
 } // namespace shardmap::core

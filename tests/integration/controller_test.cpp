@@ -49,9 +49,10 @@ v1::RouterWriteResponse write(
 }
 
 grpc::Status search(ControllerProcess& controller, const std::vector<std::string>& spaces, const std::string& query,
-    v1::RouterSearchResponse* response, std::uint32_t limit = 20, std::uint32_t offset = 0)
+    v1::RouterSearchResponse* response, std::uint32_t limit = 20, std::uint32_t offset = 0, bool primaryOnly = false)
 {
     v1::RouterSearchRequest request;
+    request.set_primary_only(primaryOnly);
     for (const auto& space : spaces)
         request.add_spaces(space);
     request.set_query(query);
@@ -172,6 +173,42 @@ TEST_F(ControllerTest, BadRequestsAreRefusedWithTheRightCode)
     auto spaces = m_store->list("spaces/");
     ASSERT_TRUE(spaces);
     EXPECT_TRUE(spaces->records.empty());
+}
+
+// Issue 30: a search through shardmapd is answered by an in-sync replica when the primary's node
+// is gone, unless the request asks for the primary only.
+TEST_F(ControllerTest, ASearchReadsAReplicaUnlessItAsksForThePrimaryOnly)
+{
+    // s0 gets an in-sync replica on n1 (the same shard id there); s1 takes no new spaces.
+    ASSERT_TRUE(nodeOf("s1")->createShard("s0", {}));
+    auto map = core::MapEditor(*m_store).snapshot();
+    ASSERT_TRUE(map);
+    core::ShardRecord shard = *map->shard("s0");
+    shard.replicas.push_back({ "n1", core::CopyState::InSync });
+    core::CommitRequest request {
+        { { core::keys::shard("s0"), core::encode(shard), map->shards.at("s0").modRevision } }, std::nullopt,
+        std::nullopt, "test", "add-replica", "test"
+    };
+    ASSERT_TRUE(m_store->commit(request));
+    ASSERT_TRUE(core::MapEditor(*m_store).setShardState("s1", core::ShardState::Draining, m_actor));
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    grpc::Status status;
+    write(*controller, { makeDoc("acme", "d1", 1, "hello replica") }, &status);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+
+    m_nodes[0]->kill9();
+    v1::RouterSearchResponse found;
+    for (int i = 0; i < 2; ++i) {
+        found.Clear();
+        status = search(*controller, { "acme" }, "hello", &found);
+        ASSERT_TRUE(status.ok()) << status.error_message();
+        EXPECT_EQ(found.hits_size(), 1);
+    }
+    status = search(*controller, { "acme" }, "hello", &found, 20, 0, true);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE) << status.error_message();
+    status = search(*controller, { "nowhere" }, "hello", &found, 20, 0, true);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND) << status.error_message();
 }
 
 TEST_F(ControllerTest, AMissingStoreIsRefusedWithAHint)
