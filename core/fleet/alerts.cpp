@@ -140,7 +140,8 @@ void evaluateShardCopies(const FleetObservation& observation, std::vector<Alert>
 {
     std::set<std::string> unreachable;
     for (const NodeObservation& node : observation.nodes) {
-        if (node.reachable && !*node.reachable)
+        // A retired node is expected to have no link; its shards are judged by the map alone.
+        if (!node.retired && node.reachable && !*node.reachable)
             unreachable.insert(node.id);
     }
     for (const auto& [id, versioned] : observation.map->shards) {

@@ -41,7 +41,7 @@ std::size_t servingCopies(const MapSnapshot& map, const ShardRecord& shard)
 }
 
 // The replica on nodeId becomes the primary; the old primary stays as a replica in `demoted`.
-void promoteInPlace(ShardRecord& shard, const std::string& nodeId, CopyState demoted, const std::string& reason)
+void promoteInPlace(ShardRecord& shard, std::string nodeId, CopyState demoted, const std::string& reason)
 {
     std::erase_if(shard.replicas, [&](const ShardCopy& copy) { return copy.node == nodeId; });
     shard.replicas.push_back({ shard.node, demoted, 0, 0, nowUnixMs(), reason });
