@@ -258,9 +258,8 @@ void addShardCopyCommands(CLI::App& shardCmd, const CtlOptions& options, Command
     auto* replication
         = shardCmd.add_subcommand("set-replication-factor", "How many copies a shard wants, the primary included");
     replication->add_option("shard", shard, "Shard id")->required();
-    replication->add_option("factor", factor, "Copies (0: the fleet's replication-factor setting)")
-        ->required()
-        ->check(CLI::Range(0, 64));
+    // Bounded by the fleet: checkShardReplicationFactor refuses more copies than nodes or zones.
+    replication->add_option("factor", factor, "Copies (0: the fleet's replication-factor setting)")->required();
     auto* allow = replication->add_flag("--allow-same-zone", sameZone, "Its copies may share a zone");
     replication->add_flag("--separate-zones", separateZones, "Its copies go to different zones (the default)")
         ->excludes(allow);

@@ -24,8 +24,8 @@ protected:
         return shards && std::any_of(shards->begin(), shards->end(), [&](const auto& s) { return s.id == shard; });
     }
 
-    core::Result<core::WriteSummary> write(std::size_t node, const std::string& shard, std::uint64_t epoch,
-        const std::string& id, std::uint64_t version)
+    core::Result<core::WriteSummary> write(
+        std::size_t node, const std::string& shard, std::uint64_t epoch, const std::string& id, std::uint64_t version)
     {
         auto client = m_pool.get(m_nodes.at(node)->address());
         if (!client)
@@ -43,9 +43,9 @@ protected:
             if (copy.node == nodeId)
                 copy.state = core::CopyState::InSync;
         }
-        ASSERT_TRUE(m_store->commit({ { { core::keys::shard(shardId), core::encode(shard),
-                                          map->shards.at(shardId).modRevision } },
-            std::nullopt, std::nullopt, "executor", "catch-up", "" }));
+        ASSERT_TRUE(m_store->commit(
+            { { { core::keys::shard(shardId), core::encode(shard), map->shards.at(shardId).modRevision } },
+                std::nullopt, std::nullopt, "executor", "catch-up", "" }));
     }
 
     CtlRun ctl(std::vector<std::string> args) { return runCtl(m_dir, storeUri(), args); }
