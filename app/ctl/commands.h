@@ -69,7 +69,7 @@ CommandResult cmdHealth(const CtlOptions& options, const core::AlertThresholds& 
 // Copies the map and its history from one store into a new, empty one.
 CommandResult cmdStoreCopy(const CtlOptions& options, const std::string& fromUri, const std::string& toUri);
 CommandResult cmdNodeAdd(const CtlOptions& options, const std::string& id, const std::string& address,
-    const std::map<std::string, std::string>& labels);
+    const std::map<std::string, std::string>& labels, const std::string& zone = {});
 CommandResult cmdNodeRemove(const CtlOptions& options, const std::string& id);
 CommandResult cmdNodeList(const CtlOptions& options);
 struct ShardCreateArgs {
@@ -84,6 +84,16 @@ struct ShardCreateArgs {
 CommandResult cmdShardCreate(const CtlOptions& options, const ShardCreateArgs& args);
 CommandResult cmdShardList(const CtlOptions& options);
 CommandResult cmdShardSetState(const CtlOptions& options, const std::string& id, const std::string& state);
+// A shard's copies and a node's zone and loss (copy_commands.cpp, issue 30). Removing a copy and
+// losing a node are said and refused without yes (exit 2), as abandoning a migration is.
+CommandResult cmdReplicaAdd(const CtlOptions& options, const std::string& shard, const std::string& node);
+CommandResult cmdReplicaRemove(const CtlOptions& options, const std::string& shard, const std::string& node, bool yes);
+CommandResult cmdReplicaList(const CtlOptions& options, const std::string& shard);
+CommandResult cmdShardPromote(const CtlOptions& options, const std::string& shard, const std::string& node);
+CommandResult cmdShardSetReplication(
+    const CtlOptions& options, const std::string& shard, std::uint32_t factor, std::optional<bool> allowSameZone);
+CommandResult cmdNodeLose(const CtlOptions& options, const std::string& node, bool yes);
+CommandResult cmdNodeSetZone(const CtlOptions& options, const std::string& node, const std::string& zone);
 CommandResult cmdSpaceList(const CtlOptions& options, const std::string& shard);
 CommandResult cmdSpaceWhere(const CtlOptions& options, const std::string& space);
 CommandResult cmdSpacePin(const CtlOptions& options, const std::string& space, const std::string& shard);
@@ -145,6 +155,9 @@ struct SettingsChange {
     std::optional<std::uint32_t> maxRepairs;
     std::optional<std::uint64_t> startRetrySeconds;
     std::optional<std::string> defaultEngine;
+    // Copies of a shard that names no factor, and how many must apply a write (all, majority).
+    std::optional<std::uint32_t> replicationFactor;
+    std::optional<std::string> writeQuorum;
 };
 CommandResult cmdMigrationSettings(const CtlOptions& options, const SettingsChange& change);
 
@@ -177,6 +190,10 @@ namespace shardmap::app {
 
 // Adds init, store, node, shard, space, map, write, search and stats (fleet_cli.cpp).
 void addFleetCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
+// Adds shard replicas add|remove|list, shard promote, shard set-replication-factor (to the shard
+// group) and node lose, node set-zone (to the node group): copy_commands.cpp.
+void addShardCopyCommands(CLI::App& shard, const CtlOptions& options, CommandResult& result);
+void addNodeCopyCommands(CLI::App& node, const CtlOptions& options, CommandResult& result);
 // Adds health (health_command.cpp).
 void addHealthCommand(CLI::App& app, const CtlOptions& options, CommandResult& result);
 // Adds migrate, migrations, drain, retire-node, split, merge, isolate, operations and watch.

@@ -33,8 +33,12 @@ void addAccessCommands(CLI::App& app, const CtlOptions& options, CommandResult& 
 
 // The Admin change each changing command sends.
 namespace changes {
-v1::AdminChange addNode(
-    const std::string& id, const std::string& address, const std::map<std::string, std::string>& labels);
+v1::AdminChange addNode(const std::string& id, const std::string& address,
+    const std::map<std::string, std::string>& labels, const std::string& zone = {});
+v1::AdminChange changeReplica(const std::string& shard, const std::string& node, v1::ChangeReplica::Action action);
+v1::AdminChange loseNode(const std::string& node);
+v1::AdminChange setNodeZone(const std::string& node, const std::string& zone);
+v1::AdminChange setReplication(const std::string& shard, std::uint32_t factor, std::optional<bool> allowSameZone);
 v1::AdminChange removeNode(const std::string& id);
 v1::AdminChange createShard(const ShardCreateArgs& args);
 v1::AdminChange setShardState(const std::string& shard, const std::string& state);

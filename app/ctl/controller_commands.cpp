@@ -162,14 +162,49 @@ CommandResult changeViaController(const CtlOptions& options, const v1::AdminChan
 
 namespace changes {
 
-v1::AdminChange addNode(
-    const std::string& id, const std::string& address, const std::map<std::string, std::string>& labels)
+v1::AdminChange addNode(const std::string& id, const std::string& address,
+    const std::map<std::string, std::string>& labels, const std::string& zone)
 {
     v1::AdminChange change;
     auto* node = change.mutable_add_node();
     node->set_id(id);
     node->set_address(address);
     node->mutable_labels()->insert(labels.begin(), labels.end());
+    node->set_zone(zone);
+    return change;
+}
+
+v1::AdminChange changeReplica(const std::string& shard, const std::string& node, v1::ChangeReplica::Action action)
+{
+    v1::AdminChange change;
+    change.mutable_change_replica()->set_shard(shard);
+    change.mutable_change_replica()->set_node(node);
+    change.mutable_change_replica()->set_action(action);
+    return change;
+}
+
+v1::AdminChange loseNode(const std::string& node)
+{
+    v1::AdminChange change;
+    change.mutable_lose_node()->set_node(node);
+    return change;
+}
+
+v1::AdminChange setNodeZone(const std::string& node, const std::string& zone)
+{
+    v1::AdminChange change;
+    change.mutable_set_node_zone()->set_node(node);
+    change.mutable_set_node_zone()->set_zone(zone);
+    return change;
+}
+
+v1::AdminChange setReplication(const std::string& shard, std::uint32_t factor, std::optional<bool> allowSameZone)
+{
+    v1::AdminChange change;
+    change.mutable_set_replication()->set_shard(shard);
+    change.mutable_set_replication()->set_factor(factor);
+    if (allowSameZone)
+        change.mutable_set_replication()->set_allow_same_zone(*allowSameZone);
     return change;
 }
 

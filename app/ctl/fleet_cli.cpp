@@ -42,18 +42,21 @@ void addNodeGroup(CLI::App& app, const CtlOptions& options, CommandResult& resul
     auto run = runInto(result);
     auto change = changeWith(options, result);
     auto* node = app.add_subcommand("node", "Nodes of the fleet")->require_subcommand(1);
-    static std::string id, address;
+    static std::string id, address, zone;
     static std::vector<std::string> labels;
     auto* nodeAdd = node->add_subcommand("add", "Register a shard node");
     nodeAdd->add_option("id", id, "Node id")->required();
     nodeAdd->add_option("address", address, "HOST:PORT of the node")->required();
     nodeAdd->add_option("--label", labels, "KEY=VALUE label (repeatable)");
-    nodeAdd->callback(change([&] { return cmdNodeAdd(options, id, address, parsePairs(labels)); },
-        [&] { return changes::addNode(id, address, parsePairs(labels)); }));
+    nodeAdd->add_option(
+        "--zone", zone, "Failure domain (zone or rack, free text): copies of a shard avoid sharing one");
+    nodeAdd->callback(change([&] { return cmdNodeAdd(options, id, address, parsePairs(labels), zone); },
+        [&] { return changes::addNode(id, address, parsePairs(labels), zone); }));
     auto* nodeRemove = node->add_subcommand("remove", "Remove a node that has no shards");
     nodeRemove->add_option("id", id, "Node id")->required();
     nodeRemove->callback(change([&] { return cmdNodeRemove(options, id); }, [&] { return changes::removeNode(id); }));
     node->add_subcommand("list", "List nodes")->callback(run([&] { return cmdNodeList(options); }));
+    addNodeCopyCommands(*node, options, result);
 }
 
 void addShardGroup(CLI::App& app, const CtlOptions& options, CommandResult& result)
@@ -81,6 +84,7 @@ void addShardGroup(CLI::App& app, const CtlOptions& options, CommandResult& resu
     setState->add_option("state", state, "active, draining, readonly or retired")->required();
     setState->callback(change(
         [&] { return cmdShardSetState(options, shard, state); }, [&] { return changes::setShardState(shard, state); }));
+    addShardCopyCommands(*shardCmd, options, result);
 }
 
 void addSpaceGroup(CLI::App& app, const CtlOptions& options, CommandResult& result)

@@ -4,12 +4,14 @@
 #include "app/ctl/commands.h"
 #include "app/ctl/output.h"
 #include "core/client/node_client.h"
+#include "core/fleet/health.h"
 #include "core/router/router.h"
 #include "core/util/units.h"
 
 #include <chrono>
 #include <fstream>
 #include <ostream>
+#include <set>
 
 namespace shardmap::app {
 
@@ -105,29 +107,43 @@ CommandResult cmdShardList(const CtlOptions& options)
     map->buildIndex(); // spaces per shard in one pass, not a scan of every space per shard
     auto pool = makePool(options);
     std::map<std::string, core::ShardSummary> live;
+    // A node whose shards could not be listed serves no copy (the copies' colours).
+    std::set<std::string> unreachable;
     for (const auto& [id, node] : map->nodes) {
         auto client = pool.get(node.value.address);
         auto shards = client ? (*client)->listShards() : core::Result<std::vector<core::ShardSummary>>(client.error());
-        for (const auto& shard : shards ? *shards : std::vector<core::ShardSummary> {})
-            live[shard.id] = shard;
+        if (!shards && !node.value.lost && !node.value.retired)
+            unreachable.insert(id);
+        for (const auto& shard : shards ? *shards : std::vector<core::ShardSummary> {}) {
+            // A replica's node lists the same id: the figures are the primary's.
+            if (map->shard(shard.id) && map->shard(shard.id)->node == id)
+                live[shard.id] = shard;
+        }
     }
     json out = json::array();
-    Table table({ "SHARD", "NODE", "STATE", "ENGINE", "SPACES", "DOCS", "ON DISK", "HEALTH" });
+    Table table({ "SHARD", "NODE", "STATE", "ENGINE", "SPACES", "DOCS", "ON DISK", "HEALTH", "COPIES", "COPY HEALTH" });
     for (const auto& [id, shard] : map->shards) {
         const auto found = live.find(id);
         const bool reachable = found != live.end();
         const std::string health = !reachable ? "unreachable" : (found->second.healthy ? "ok" : "failed");
         const auto spaces = map->spacesOn(id).size();
+        const core::ShardCopiesHealth copies = core::evaluateCopies(*map, shard.value, unreachable);
+        json replicas = json::array();
+        for (const core::ShardCopy& copy : shard.value.replicas)
+            replicas.push_back({ { "node", copy.node }, { "state", core::copyStateName(copy.state) } });
         out.push_back(
             { { "shard", id }, { "node", shard.value.node }, { "state", core::shardStateName(shard.value.state) },
                 { "engine", core::indexEngineName(shard.value.engine) }, { "spaces", spaces },
                 { "docs", reachable ? found->second.liveDocs : 0 },
                 { "bytes_on_disk", reachable ? found->second.bytesOnDisk : 0 }, { "health", health },
-                { "capacity_docs", shard.value.capacityDocs }, { "capacity_bytes", shard.value.capacityBytes } });
-        table.addRow(
-            { id, shard.value.node, core::shardStateName(shard.value.state), core::indexEngineName(shard.value.engine),
-                std::to_string(spaces), reachable ? std::to_string(found->second.liveDocs) : "-",
-                reachable ? core::formatBytes(found->second.bytesOnDisk) : "-", health });
+                { "capacity_docs", shard.value.capacityDocs }, { "capacity_bytes", shard.value.capacityBytes },
+                { "replicas", replicas }, { "copies_in_sync", copies.inSync }, { "replication_factor", copies.wanted },
+                { "copy_health", core::copyHealthName(copies.health) } });
+        table.addRow({ id, shard.value.node, core::shardStateName(shard.value.state),
+            core::indexEngineName(shard.value.engine), std::to_string(spaces),
+            reachable ? std::to_string(found->second.liveDocs) : "-",
+            reachable ? core::formatBytes(found->second.bytesOnDisk) : "-", health,
+            std::to_string(copies.inSync) + "/" + std::to_string(copies.wanted), core::copyHealthName(copies.health) });
     }
     return CommandOutput { json { { "revision", map->revision }, { "shards", out } },
         [table](std::ostream& stream) { table.print(stream); } };

@@ -123,11 +123,13 @@ CommandResult cmdInit(const CtlOptions& options)
 }
 
 CommandResult cmdNodeAdd(const CtlOptions& options, const std::string& id, const std::string& address,
-    const std::map<std::string, std::string>& labels)
+    const std::map<std::string, std::string>& labels, const std::string& zone)
 {
+    core::NodeRecord node { id, address, labels };
+    node.zone = zone;
     return withAdmin(options, [&](core::FleetAdmin& admin) {
-        return fromRevision(
-            admin.map().addNode({ id, address, labels }, options.actor), "node " + id + " added at " + address);
+        return fromRevision(admin.map().addNode(node, options.actor),
+            "node " + id + " added at " + address + (zone.empty() ? "" : " in zone " + zone));
     });
 }
 
@@ -144,15 +146,23 @@ CommandResult cmdNodeList(const CtlOptions& options)
     if (!map)
         return map.error();
     json nodes = json::array();
-    Table table({ "NODE", "ADDRESS", "SHARDS", "LABELS" });
+    Table table({ "NODE", "ADDRESS", "ZONE", "SHARDS", "COPIES", "LABELS" });
+    map->buildIndex();
     for (const auto& [id, node] : map->nodes) {
         std::string labels;
         for (const auto& [key, value] : node.value.labels)
             labels += (labels.empty() ? "" : ",") + key + "=" + value;
         const auto shards = map->shardsOn(id).size();
+        // The replicas it holds, apart from the primaries counted in shards.
+        json copies = json::array();
+        for (const core::ShardRecord* shard : map->copiesOn(id))
+            copies.push_back({ { "shard", shard->id }, { "state", core::copyStateName(shard->replicaOn(id)->state) } });
         nodes.push_back({ { "node", id }, { "address", node.value.address }, { "shards", shards },
-            { "labels", node.value.labels } });
-        table.addRow({ id, node.value.address, std::to_string(shards), labels });
+            { "labels", node.value.labels }, { "zone", node.value.zone }, { "lost", node.value.lost },
+            { "retired", node.value.retired }, { "copies", copies } });
+        table.addRow({ id + (node.value.lost ? " (lost)" : ""), node.value.address,
+            node.value.zone.empty() ? "-" : node.value.zone, std::to_string(shards), std::to_string(copies.size()),
+            labels });
     }
     return CommandOutput { json { { "revision", map->revision }, { "nodes", nodes } },
         [table](std::ostream& out) { table.print(out); } };

@@ -94,6 +94,10 @@ void addMigrationSettings(CLI::App* group, const CtlOptions& options, CommandRes
         "How long a migration waits to start while its target's node is unreachable, then fails");
     addSetting(
         settings, "--default-engine", change.defaultEngine, "Index engine of new shards that name none (fts5, xapian)");
+    addSetting(settings, "--replication-factor", change.replicationFactor,
+        "Copies of a shard that names no factor, the primary included (1: no replicas)");
+    addSetting(settings, "--write-quorum", change.writeQuorum,
+        "Copies that must apply a write: all (in-sync copies) or majority (factors of 3 or more)");
     settings->callback(runInto(result)([&] { return cmdMigrationSettings(options, change); }));
 }
 

@@ -371,7 +371,7 @@ bool changesNothing(const SettingsChange& c)
 {
     return !c.maxConcurrent && !c.maxPerNode && !c.maxPerShard && !c.defaultThrottle && !c.backfillBatch
         && !c.rollbackWindowSeconds && !c.cutoverTimeoutMs && !c.cleanupRowsPerSecond && !c.maxTargetFill
-        && !c.maxRepairs && !c.startRetrySeconds && !c.defaultEngine;
+        && !c.maxRepairs && !c.startRetrySeconds && !c.defaultEngine && !c.replicationFactor && !c.writeQuorum;
 }
 
 core::Result<core::MigrationSettings> applied(core::MigrationSettings s, const SettingsChange& c)
@@ -382,6 +382,14 @@ core::Result<core::MigrationSettings> applied(core::MigrationSettings s, const S
             return engine.error();
         s.defaultEngine = *engine;
     }
+    if (c.writeQuorum) {
+        const auto quorum = core::parseWriteQuorum(*c.writeQuorum);
+        if (!quorum)
+            return core::makeError(
+                ErrorCode::InvalidArgument, "unknown write quorum '" + *c.writeQuorum + "' (all, majority)");
+        s.writeQuorum = *quorum;
+    }
+    s.replicationFactor = c.replicationFactor.value_or(s.replicationFactor);
     s.maxConcurrent = c.maxConcurrent.value_or(s.maxConcurrent);
     s.maxPerNode = c.maxPerNode.value_or(s.maxPerNode);
     s.maxPerShard = c.maxPerShard.value_or(s.maxPerShard);
@@ -415,6 +423,8 @@ Table settingsTable(const core::MigrationSettings& s)
     table.addRow({ "max-repairs", std::to_string(s.maxRepairs) });
     table.addRow({ "start-retry-seconds", std::to_string(s.startRetrySeconds) });
     table.addRow({ "default-engine", core::indexEngineName(s.defaultEngine) });
+    table.addRow({ "replication-factor", std::to_string(s.replicationFactor) });
+    table.addRow({ "write-quorum", core::writeQuorumName(s.writeQuorum) });
     return table;
 }
 
@@ -437,7 +447,8 @@ CommandResult cmdMigrationSettings(const CtlOptions& options, const SettingsChan
             return wanted.error();
         if (viaController(options))
             return changeViaController(options, changes::setSettings(*wanted));
-        auto revision = requests.setSettings(*wanted, options.actor);
+        // FleetAdmin's: the replication factor and write quorum are checked against the fleet.
+        auto revision = admin.setSettings(*wanted, options.actor);
         if (!revision)
             return revision.error();
         const Table table = settingsTable(*wanted);

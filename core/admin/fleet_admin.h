@@ -43,6 +43,34 @@ public:
     // then tells both nodes, newest epoch first: the new owner accepts, the old one is fenced.
     Result<Reassigned> reassignSpace(const std::string& space, const std::string& shard, const Actor& actor);
 
+    // A shard's copies (issue 30; fleet_admin_copies.cpp). Each checks the placement rule
+    // (core/map/copy_placement.h) and commits through MapEditor; the node steps around the commit
+    // are here. warnings: nodes that could not be told or cleaned up (the map changed anyway).
+    struct CopiesChanged {
+        MapEditor::CopyChange change;
+        std::vector<std::string> warnings;
+    };
+    // Creates the shard on the node with the same id, engine and fields (read from an in-sync copy)
+    // through ShardCreation, then lists the copy (MapEditor::addReplica). When the commit fails,
+    // the shard this call created on the node is dropped again, as createShard does.
+    Result<CopiesChanged> addReplica(const std::string& shard, const std::string& node, const Actor& actor);
+    // Takes the copy off the map (MapEditor::removeReplica), then drops it on its node with its
+    // documents (best effort: a node that cannot drop it is a warning).
+    Result<CopiesChanged> removeReplica(const std::string& shard, const std::string& node, const Actor& actor);
+    // Promotes an in-sync replica (MapEditor::promote), then tells each copy's node the spaces' new
+    // epochs, the new primary first: the old primary refuses writes at the old epoch from then on.
+    Result<CopiesChanged> promote(const std::string& shard, const std::string& node, const Actor& actor);
+    struct NodeLost {
+        MapEditor::NodeLoss loss;
+        std::vector<std::string> warnings;
+    };
+    // Marks a node lost (MapEditor::loseNode) and tells the promoted primaries' copies their new
+    // epochs (the lost node is not asked).
+    Result<NodeLost> loseNode(const std::string& node, const Actor& actor);
+    // The executor's settings (MigrationRequests::setSettings), with the fleet's replication factor
+    // and write quorum checked by checkFleetReplication when either changes.
+    Result<std::uint64_t> setSettings(const MigrationSettings& settings, const Actor& actor);
+
     // The map's own changes (nodes, shard states, pins) and every migration request.
     MapEditor& map() { return m_editor; }
     MigrationRequests& migrations() { return m_migrations; }
@@ -50,6 +78,9 @@ public:
     NodeClientPool& nodes() { return m_nodes; }
 
 private:
+    // Tells every copy of the shard on a node not lost the spaces' new epochs, its primary first.
+    void tellEpochs(const MapSnapshot& map, const MapEditor::CopyChange& change, std::vector<std::string>& warnings);
+
     MetadataStore& m_store;
     NodeClientPool& m_nodes;
     MapEditor m_editor;

@@ -188,8 +188,19 @@ Result<ShardSummary> GrpcNodeClient::createShard(
 
 Status GrpcNodeClient::dropShard(const std::string& shard)
 {
+    return drop(shard, false);
+}
+
+Status GrpcNodeClient::dropShardWithDocuments(const std::string& shard)
+{
+    return drop(shard, true);
+}
+
+Status GrpcNodeClient::drop(const std::string& shard, bool force)
+{
     v1::DropShardRequest request;
     request.set_shard_id(shard);
+    request.set_force(force);
     v1::DropShardResponse response;
     const auto status = m_impl->stub->DropShard(m_impl->context().get(), request, &response);
     if (!status.ok())

@@ -122,6 +122,9 @@ public:
     }
     // Removes a shard that holds no documents or tombstones (FailedPrecondition otherwise).
     virtual Status dropShard(const std::string& shard) = 0;
+    // Drops a shard with the documents it holds (DropShard's force): a replica taken off the map.
+    // A client that cannot force drops as dropShard does.
+    virtual Status dropShardWithDocuments(const std::string& shard) { return dropShard(shard); }
     virtual Result<std::vector<ShardSummary>> listShards() = 0;
     virtual Result<Ownership> setOwnership(const std::string& shard, const Ownership& ownership) = 0;
     virtual Result<std::vector<Ownership>> ownerships(const std::string& shard, const std::string& space) = 0;
@@ -186,6 +189,7 @@ public:
     Result<ShardSummary> createShard(
         const std::string& shard, const std::vector<std::string>& fields, std::optional<IndexEngine> engine) override;
     Status dropShard(const std::string& shard) override;
+    Status dropShardWithDocuments(const std::string& shard) override;
     Result<std::vector<ShardSummary>> listShards() override;
     Result<Ownership> setOwnership(const std::string& shard, const Ownership& ownership) override;
     Result<std::vector<Ownership>> ownerships(const std::string& shard, const std::string& space) override;
@@ -206,6 +210,7 @@ public:
 
 private:
     Result<WriteSummary> write(const std::string& shard, const std::vector<WriteItem>& items, WriteMode mode);
+    Status drop(const std::string& shard, bool force);
     struct Impl;
     GrpcNodeClient(std::string address, std::unique_ptr<Impl> impl);
 

@@ -20,7 +20,7 @@ struct KindName {
     const char* name;
 };
 
-constexpr std::array<KindName, 12> kKindNames { {
+constexpr std::array<KindName, 14> kKindNames { {
     { AlertKind::StoreUnreachable, "store-unreachable" },
     { AlertKind::StoreAccessDenied, "store-access-denied" },
     { AlertKind::NoExecutor, "no-executor" },
@@ -33,6 +33,8 @@ constexpr std::array<KindName, 12> kKindNames { {
     { AlertKind::MigrationStalled, "migration-stalled" },
     { AlertKind::EtaGrowing, "eta-growing" },
     { AlertKind::AuditChainBroken, "audit-chain-broken" },
+    { AlertKind::ShardUnderReplicated, "shard-under-replicated" },
+    { AlertKind::ShardWithoutCopy, "shard-without-copy" },
 } };
 
 std::string fixed(double value, int decimals)
@@ -133,10 +135,38 @@ void evaluateNodes(const FleetObservation& observation, const AlertThresholds& t
     }
 }
 
+// Green, yellow and red shards (evaluateCopies): a node that did not answer serves no copy.
+void evaluateShardCopies(const FleetObservation& observation, std::vector<Alert>& out)
+{
+    std::set<std::string> unreachable;
+    for (const NodeObservation& node : observation.nodes) {
+        // A retired node is expected to have no link; its shards are judged by the map alone.
+        if (!node.retired && node.reachable && !*node.reachable)
+            unreachable.insert(node.id);
+    }
+    for (const auto& [id, versioned] : observation.map->shards) {
+        const ShardRecord& shard = versioned.value;
+        if (shard.state == ShardState::Retired)
+            continue;
+        const ShardCopiesHealth copies = evaluateCopies(*observation.map, shard, unreachable);
+        const std::string counts = std::to_string(copies.inSync) + " of " + std::to_string(copies.wanted);
+        if (copies.health == CopyHealth::Red)
+            out.push_back(alert(AlertKind::ShardWithoutCopy, AlertSeverity::Critical, id,
+                "shard " + id + " has no in-sync copy serving (its primary's node " + shard.node
+                    + " is lost or unreachable and no replica is in sync): its spaces cannot be written or searched",
+                0, copies.wanted, shard.node));
+        else if (copies.health == CopyHealth::Yellow)
+            out.push_back(alert(AlertKind::ShardUnderReplicated, AlertSeverity::Warning, id,
+                "shard " + id + " is under-replicated: " + counts + " copies in sync",
+                static_cast<double>(copies.inSync), copies.wanted));
+    }
+}
+
 void evaluateShards(const FleetObservation& observation, const AlertThresholds& thresholds, std::vector<Alert>& out)
 {
     if (!observation.map)
         return;
+    evaluateShardCopies(observation, out);
     for (const NodeObservation& node : observation.nodes) {
         if (!node.latest || (node.reachable && !*node.reachable))
             continue;

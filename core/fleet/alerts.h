@@ -61,10 +61,14 @@ enum class AlertKind {
     // The audit's hash chain does not verify, or a live record is not what the audit wrote
     // (core/store/audit_chain.h).
     AuditChainBroken,
+    // A shard with fewer in-sync copies than its replication factor, at least one (yellow).
+    ShardUnderReplicated,
+    // A shard with no in-sync copy serving (red): its documents cannot be written or searched.
+    ShardWithoutCopy,
 };
 // "store-unreachable", "store-access-denied", "no-executor", "node-unreachable", "disk-full", "cpu-high",
 // "memory-high", "shard-over-capacity", "migration-failed", "migration-stalled", "eta-growing",
-// "audit-chain-broken".
+// "audit-chain-broken", "shard-under-replicated", "shard-without-copy".
 const char* alertKindName(AlertKind kind);
 std::optional<AlertKind> parseAlertKind(std::string_view name);
 

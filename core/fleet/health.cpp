@@ -183,4 +183,32 @@ HealthAssessment evaluateShard(const ShardHealthInput& shard)
     return out;
 }
 
+const char* copyHealthName(CopyHealth health)
+{
+    switch (health) {
+    case CopyHealth::Green: return "green";
+    case CopyHealth::Yellow: return "yellow";
+    case CopyHealth::Red: return "red";
+    }
+    return "unknown";
+}
+
+ShardCopiesHealth evaluateCopies(
+    const MapSnapshot& map, const ShardRecord& shard, const std::set<std::string>& unreachable)
+{
+    const auto serves = [&](const std::string& nodeId) {
+        const NodeRecord* node = map.node(nodeId);
+        return node && !node->lost && !unreachable.contains(nodeId);
+    };
+    ShardCopiesHealth out;
+    out.wanted = map.settings.value.replicationFactorOf(shard);
+    for (const std::string& nodeId : shard.inSyncNodes())
+        out.inSync += serves(nodeId) ? 1 : 0;
+    if (out.inSync == 0)
+        out.health = CopyHealth::Red;
+    else if (out.inSync < out.wanted)
+        out.health = CopyHealth::Yellow;
+    return out;
+}
+
 } // namespace shardmap::core

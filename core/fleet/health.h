@@ -4,12 +4,13 @@
 // rows by it and the alerts build on it.
 
 #include "core/client/node_client.h"
-#include "core/map/map_types.h"
+#include "core/map/shard_map.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -135,6 +136,28 @@ struct ShardHealthInput {
 
 HealthAssessment evaluateNode(const NodeHealthInput& node, const HealthThresholds& thresholds);
 HealthAssessment evaluateShard(const ShardHealthInput& shard);
+
+// A shard's health from its copies (issue 30), in the colours administrators of search fleets
+// read: green, every copy its replication factor wants is in sync; yellow, fewer, but at least one
+// serves; red, none serves (its primary's node is lost or unreachable and no replica is in sync).
+enum class CopyHealth { Green, Yellow, Red };
+
+// "green", "yellow", "red".
+const char* copyHealthName(CopyHealth health);
+
+struct ShardCopiesHealth {
+    CopyHealth health = CopyHealth::Green;
+    // Copies in sync on a node neither lost nor unreachable, the primary included.
+    std::size_t inSync = 0;
+    // The shard's replication factor (its own or the fleet's).
+    std::uint32_t wanted = 1;
+
+    bool operator==(const ShardCopiesHealth&) const = default;
+};
+
+// unreachable: the nodes known not to answer now (a copy there does not serve).
+ShardCopiesHealth evaluateCopies(
+    const MapSnapshot& map, const ShardRecord& shard, const std::set<std::string>& unreachable = {});
 
 // Percentage of the disk in use, nullopt when the total is unknown (0).
 std::optional<double> diskUsedPercent(const NodeVitals& vitals);

@@ -87,6 +87,26 @@ Result<ShardRecord> ShardCreation::onNode(const MapSnapshot& map, const NewShard
         "cannot create shard " + shard.id + " on node " + shard.node + ": " + created.error().message);
 }
 
+Status ShardCreation::copyOnNode(
+    const MapSnapshot& map, const ShardRecord& shard, const std::string& nodeId, const std::vector<std::string>& fields)
+{
+    const NodeRecord* node = map.node(nodeId);
+    if (!node)
+        return makeError(ErrorCode::NotFound, "no node " + nodeId + " in the shard map");
+    auto client = m_nodes.get(node->address);
+    if (!client)
+        return client.error();
+    auto created = (*client)->createShard(shard.id, fields, shard.engine);
+    if (created) {
+        m_made.push_back({ NewShard(shard.id, nodeId, fields, 0, 0, shard.engine), *client });
+        return {};
+    }
+    if (created.error().code == ErrorCode::AlreadyExists)
+        return {};
+    return makeError(created.error().code,
+        "cannot create a copy of shard " + shard.id + " on node " + nodeId + ": " + created.error().message);
+}
+
 Error ShardCreation::takeBack(Error refused, MetadataStore& store)
 {
     if (m_made.empty())
@@ -99,7 +119,8 @@ Error ShardCreation::takeBack(Error refused, MetadataStore& store)
                 = leftOnNode(std::move(refused), made.shard, "the map could not be read: " + map.error().describe());
             continue;
         }
-        if (const ShardRecord* listed = map->shard(made.shard.id); listed && listed->node == made.shard.node)
+        if (const ShardRecord* listed = map->shard(made.shard.id);
+            listed && (listed->node == made.shard.node || listed->replicaOn(made.shard.node)))
             continue;
         Status dropped = failpoint("admin.create_shard.drop");
         if (dropped)

@@ -72,6 +72,12 @@ public:
     // and is not this creation's to take back.
     Result<ShardRecord> onNode(const MapSnapshot& map, const NewShard& shard);
 
+    // The node step of a replica (FleetAdmin::addReplica): the shard the map lists, made on another
+    // node with the same id and engine and the given fields. A shard that node already has is taken
+    // as created and is not this creation's to take back.
+    Status copyOnNode(const MapSnapshot& map, const ShardRecord& shard, const std::string& nodeId,
+        const std::vector<std::string>& fields);
+
     // The map step: the caller's commit that lists the shards (a shard added alone, or an operation
     // with its new shards). When it fails, what onNode made is taken back (takeBack).
     template <typename Commit> auto inMap(MetadataStore& store, Commit commit) -> decltype(commit())
@@ -82,7 +88,8 @@ public:
         return committed;
     }
 
-    // Drops each shard onNode made from its node, unless the map lists it there after all (a commit
+    // Drops each shard onNode or copyOnNode made from its node, unless the map lists it there (as
+    // primary or replica) after all (a commit
     // whose answer was lost, or another administrator's create of the same shard on the same node).
     // Nothing routes to a shard the map does not list, so it is still empty and goes without force.
     // Returns refused; when a shard cannot be dropped, refused says that it remains and how to remove

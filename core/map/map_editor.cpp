@@ -3,6 +3,7 @@
 // MapEditor's implementation: each administrative change checked against a fresh snapshot (ids,
 // addresses, state transitions, what still lives there) and committed on the records it read.
 
+#include "core/map/copy_placement.h"
 #include "core/util/validation.h"
 
 namespace shardmap::core {
@@ -68,6 +69,8 @@ Result<std::uint64_t> MapEditor::addNode(const NodeRecord& node, const Actor& ac
         return makeError(ErrorCode::InvalidArgument, "node id: " + status.error().message);
     if (auto status = validateNodeAddress(node.address); !status)
         return status.error();
+    if (auto status = validateZone(node.zone); !status)
+        return status.error();
     auto map = snapshot();
     if (!map)
         return map.error();
@@ -96,6 +99,10 @@ Result<std::uint64_t> MapEditor::removeNode(const std::string& nodeId, const Act
         return makeError(ErrorCode::FailedPrecondition,
             "node " + nodeId + " still has " + std::to_string(shards.size()) + " shard(s), e.g. " + shards.front()->id
                 + "; drain and remove them first");
+    if (const auto copies = map->copiesOn(nodeId); !copies.empty())
+        return makeError(ErrorCode::FailedPrecondition,
+            "node " + nodeId + " still holds " + std::to_string(copies.size()) + " replica(s), e.g. of shard "
+                + copies.front()->id + "; remove them first");
     return commitOne({ keys::node(nodeId), std::nullopt, found->second.modRevision }, actor, "remove-node");
 }
 

@@ -8,7 +8,9 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace shardmap::core {
 
@@ -41,6 +43,47 @@ public:
     // write (routers push the map's ownership) or from the controller.
     Result<SpaceRecord> reassignSpace(const std::string& spaceId, const std::string& shardId, const Actor& actor);
 
+    // A node's failure domain (core/map/copy_placement.h validateZone; empty: none). Copies placed
+    // already stay where they are.
+    Result<std::uint64_t> setNodeZone(const std::string& nodeId, const std::string& zone, const Actor& actor);
+
+    // The copies of a shard (issue 30; map_editor_copies.cpp). The node steps (creating the copy
+    // on its node, dropping it, telling nodes a new epoch) are FleetAdmin's.
+    //
+    // What a change of copies committed: the shard as it is now, the spaces whose epoch it raised
+    // (as they are now) and the map's revision.
+    struct CopyChange {
+        ShardRecord shard;
+        std::vector<SpaceRecord> spaces;
+        std::uint64_t revision = 0;
+    };
+    // Lists a copy on the node if checkCopyPlacement allows it: in sync at once when the shard
+    // holds no space (there is nothing to copy), catching up otherwise (the executor's catch-up
+    // brings it in sync). The node record is part of the compare-and-set: a node lost or retired
+    // meanwhile refuses the change.
+    Result<CopyChange> addReplica(const std::string& shardId, const std::string& nodeId, const Actor& actor);
+    // Takes a replica off the map. Refused for the primary (promote another copy first) and for
+    // the last in-sync copy that serves (a primary on a lost node does not).
+    Result<CopyChange> removeReplica(const std::string& shardId, const std::string& nodeId, const Actor& actor);
+    // Makes an in-sync replica the primary; the old primary becomes a catching-up replica, and
+    // every space on the shard gets epoch + 1 in the same compare-and-set, so the old primary's
+    // writes at the old epoch are refused once its node learns the new one.
+    Result<CopyChange> promote(const std::string& shardId, const std::string& nodeId, const Actor& actor);
+    // What marking a node lost committed: every shard it changed (its copies there lost; where its
+    // primary was there and an in-sync replica existed, that replica promoted with the spaces'
+    // epochs + 1) and the shards left with no in-sync copy (red: the primary stays, on a lost node).
+    struct NodeLoss {
+        std::uint64_t revision = 0;
+        std::vector<CopyChange> promoted;
+        std::vector<std::string> withoutCopy;
+    };
+    // Marks a node lost, all in one compare-and-set. Idempotent: a node lost already changes nothing.
+    Result<NodeLoss> loseNode(const std::string& nodeId, const Actor& actor);
+    // A shard's replication factor (0: the fleet's) and, when given, whether its copies may share
+    // a zone; checked by checkShardReplicationFactor.
+    Result<std::uint64_t> setReplication(
+        const std::string& shardId, std::uint32_t factor, std::optional<bool> allowSameZone, const Actor& actor);
+
     Result<MapSnapshot> snapshot();
 
 private:
@@ -55,6 +98,9 @@ private:
     Result<SpaceEdit> editSpace(
         const std::string& spaceId, const Actor& actor, const std::string& action, const SpaceChange& change);
     Result<std::uint64_t> commitOne(Mutation mutation, const Actor& actor, const std::string& action);
+    // Commits a shard record changed in place with the spaces whose epoch rose.
+    Result<CopyChange> commitCopies(const MapSnapshot& map, const ShardRecord& shard, std::vector<SpaceRecord> spaces,
+        std::vector<Mutation> more, const Actor& actor, const std::string& action);
 
     MetadataStore& m_store;
 };

@@ -12,8 +12,11 @@ namespace shardmap::core {
 
 MapIndex::MapIndex(const MapSnapshot& map)
 {
-    for (const auto& [id, shard] : map.shards)
+    for (const auto& [id, shard] : map.shards) {
         m_nodes[shard.value.node].push_back(&shard.value);
+        for (const ShardCopy& copy : shard.value.replicas)
+            m_copies[copy.node].push_back(&shard.value);
+    }
     // std::map walks spaces in id order, so every list comes out sorted.
     for (const auto& [id, space] : map.spaces) {
         const SpaceRecord& record = space.value;
@@ -45,6 +48,13 @@ const std::vector<const ShardRecord*>& MapIndex::shardsOn(const std::string& nod
     static const std::vector<const ShardRecord*> none;
     const auto found = m_nodes.find(nodeId);
     return found == m_nodes.end() ? none : found->second;
+}
+
+const std::vector<const ShardRecord*>& MapIndex::copiesOn(const std::string& nodeId) const
+{
+    static const std::vector<const ShardRecord*> none;
+    const auto found = m_copies.find(nodeId);
+    return found == m_copies.end() ? none : found->second;
 }
 
 bool MapChanges::empty() const

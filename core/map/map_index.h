@@ -27,8 +27,10 @@ public:
     const std::vector<const SpaceRecord*>& spacesOn(const std::string& shardId) const;
     // How many spaces the shard owns (migration targets not counted).
     std::size_t ownedCount(const std::string& shardId) const;
-    // The node's shards in id order.
+    // The node's shards in id order (those whose primary it holds).
     const std::vector<const ShardRecord*>& shardsOn(const std::string& nodeId) const;
+    // The shards the node holds a replica of, in id order.
+    const std::vector<const ShardRecord*>& copiesOn(const std::string& nodeId) const;
     // Spaces with a migration open, in id order.
     const std::vector<const SpaceRecord*>& migrating() const { return m_migrating; }
 
@@ -40,6 +42,7 @@ private:
 
     std::unordered_map<std::string, Shard> m_shards;
     std::unordered_map<std::string, std::vector<const ShardRecord*>> m_nodes;
+    std::unordered_map<std::string, std::vector<const ShardRecord*>> m_copies;
     std::vector<const SpaceRecord*> m_migrating;
 };
 

@@ -744,6 +744,26 @@ std::vector<const ShardRecord*> MapSnapshot::shardsOn(const std::string& nodeId)
     return out;
 }
 
+std::string copiesText(const ShardRecord& shard)
+{
+    std::string out = shard.node + " primary";
+    for (const ShardCopy& copy : shard.replicas)
+        out += ", " + copy.node + " " + copyStateName(copy.state);
+    return out;
+}
+
+std::vector<const ShardRecord*> MapSnapshot::copiesOn(const std::string& nodeId) const
+{
+    if (const MapIndex* index = m_index.get())
+        return index->copiesOn(nodeId);
+    std::vector<const ShardRecord*> out;
+    for (const auto& [id, shard] : shards) {
+        if (shard.value.replicaOn(nodeId))
+            out.push_back(&shard.value);
+    }
+    return out;
+}
+
 namespace {
 
 struct KeyFold {
@@ -765,13 +785,34 @@ void addShard(MapDiff& diff, const std::string& key, const KeyFold& fold)
 {
     const auto before = fold.before ? decodeShard(*fold.before) : Result<ShardRecord>(Error {});
     const auto after = fold.after ? decodeShard(*fold.after) : Result<ShardRecord>(Error {});
-    ShardChange change { std::string(idOf(key, keys::kShards)), std::nullopt, std::nullopt };
-    if (before)
+    ShardChange change { std::string(idOf(key, keys::kShards)), std::nullopt, std::nullopt, {}, {} };
+    if (before) {
         change.before = before->state;
-    if (after)
+        change.fromCopies = copiesText(*before);
+    }
+    if (after) {
         change.after = after->state;
-    if (change.before != change.after)
+        change.toCopies = copiesText(*after);
+    }
+    if (change.before != change.after || change.fromCopies != change.toCopies)
         diff.shards.push_back(std::move(change));
+}
+
+void addNode(MapDiff& diff, const std::string& key, const KeyFold& fold)
+{
+    const auto before = fold.before ? decodeNode(*fold.before) : Result<NodeRecord>(Error {});
+    const auto after = fold.after ? decodeNode(*fold.after) : Result<NodeRecord>(Error {});
+    NodeChange change { std::string(idOf(key, keys::kNodes)), !fold.before, !fold.after };
+    if (before && after) {
+        change.lost = !before->lost && after->lost;
+        change.found = before->lost && !after->lost;
+        if (before->zone != after->zone) {
+            change.fromZone = before->zone;
+            change.toZone = after->zone;
+        }
+    }
+    if (change.added != change.removed || change.lost || change.found || change.fromZone != change.toZone)
+        diff.nodes.push_back(std::move(change));
 }
 
 } // namespace
@@ -803,8 +844,8 @@ Result<MapDiff> diffRevisions(MetadataStore& store, std::uint64_t a, std::uint64
             addSpace(diff, key, fold);
         else if (key.starts_with(keys::kShards))
             addShard(diff, key, fold);
-        else if (key.starts_with(keys::kNodes) && fold.before.has_value() != fold.after.has_value())
-            diff.nodes.push_back({ std::string(idOf(key, keys::kNodes)), !fold.before, !fold.after });
+        else if (key.starts_with(keys::kNodes))
+            addNode(diff, key, fold);
     }
     return diff;
 }

@@ -74,7 +74,10 @@ struct MapSnapshot {
     const SpaceRecord* space(const std::string& id) const;
     // Spaces whose owner or migration target is the shard.
     std::vector<const SpaceRecord*> spacesOn(const std::string& shardId) const;
+    // Shards whose primary is on the node.
     std::vector<const ShardRecord*> shardsOn(const std::string& nodeId) const;
+    // Shards the node holds a replica of (in any state).
+    std::vector<const ShardRecord*> copiesOn(const std::string& nodeId) const;
 
 private:
     MapIndexSlot m_index;
@@ -110,12 +113,26 @@ struct ShardChange {
     std::string shard;
     std::optional<ShardState> before; // nullopt: created
     std::optional<ShardState> after; // nullopt: removed
+    // Where its copies are before and after (copiesText; empty when the shard is absent), so that
+    // an added, promoted, lost or removed copy shows.
+    std::string fromCopies {};
+    std::string toCopies {};
 };
+
+// A shard's copies in one line: the primary's node, then each replica with its state
+// ("n1 primary, n2 in_sync, n3 catching_up").
+std::string copiesText(const ShardRecord& shard);
 
 struct NodeChange {
     std::string node;
     bool added = false;
     bool removed = false;
+    // Marked lost in these revisions, or a lost node's mark taken back.
+    bool lost {};
+    bool found {};
+    // Its zone before and after, when it changed.
+    std::string fromZone {};
+    std::string toZone {};
 };
 
 struct MapDiff {

@@ -97,7 +97,7 @@ std::vector<std::string> describeDiff(const MapDiff& diff, const Plan& plan)
             continue;
         if (!change.after)
             lines.push_back("shard " + change.shard + " was removed");
-        else if (change.before)
+        else if (change.before && *change.before != *change.after)
             lines.push_back("shard " + change.shard + " went from " + shardStateName(*change.before) + " to "
                 + shardStateName(*change.after));
     }

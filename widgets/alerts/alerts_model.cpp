@@ -68,6 +68,8 @@ QString AlertsModel::kindName(core::AlertKind kind)
     case core::AlertKind::MigrationStalled: return tr("Migration stalled");
     case core::AlertKind::EtaGrowing: return tr("Migration slowing down");
     case core::AlertKind::AuditChainBroken: return tr("Audit broken");
+    case core::AlertKind::ShardUnderReplicated: return tr("Shard under-replicated");
+    case core::AlertKind::ShardWithoutCopy: return tr("Shard without in-sync copy");
     }
     return {};
 }
@@ -107,6 +109,13 @@ QString AlertsModel::describe(const core::Alert& alert)
                 formatDuration(static_cast<std::int64_t>(alert.value)));
     case core::AlertKind::AuditChainBroken:
         return tr("The audit is broken at revision %1: %2").arg(static_cast<qulonglong>(alert.value)).arg(detail);
+    case core::AlertKind::ShardUnderReplicated:
+        return tr("Shard %1: %2 of %3 copies in sync")
+            .arg(subject)
+            .arg(static_cast<int>(alert.value))
+            .arg(static_cast<int>(alert.threshold));
+    case core::AlertKind::ShardWithoutCopy:
+        return tr("Shard %1 has no in-sync copy serving (primary's node %2 lost or unreachable)").arg(subject, detail);
     }
     return QString::fromStdString(alert.summary);
 }

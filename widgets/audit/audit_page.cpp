@@ -292,14 +292,18 @@ QString AuditPage::describeDiff(const core::MapDiff& diff)
             lines << tr("Shard %1 created (%2)").arg(qs(change.shard), stateName(change.after));
         else if (!change.after)
             lines << tr("Shard %1 removed").arg(qs(change.shard));
-        else
+        else if (change.before != change.after)
             lines << tr("Shard %1: %2 → %3").arg(qs(change.shard), stateName(change.before), stateName(change.after));
+        if (change.before && change.after && change.fromCopies != change.toCopies)
+            lines << tr("Shard %1 copies: %2 → %3").arg(qs(change.shard), qs(change.fromCopies), qs(change.toCopies));
     }
     for (const auto& node : diff.nodes) {
         if (node.added)
             lines << tr("Node %1 added").arg(qs(node.node));
         else if (node.removed)
             lines << tr("Node %1 removed").arg(qs(node.node));
+        else if (node.lost)
+            lines << tr("Node %1 marked lost").arg(qs(node.node));
         else
             lines << tr("Node %1 changed").arg(qs(node.node));
     }

@@ -466,7 +466,9 @@ void MainWindow::showAlertSubject(int kind, const QString& subject)
     case core::AlertKind::DiskFull:
     case core::AlertKind::CpuHigh:
     case core::AlertKind::MemoryHigh: showDetail(subject, {}); return;
-    case core::AlertKind::ShardOverCapacity: {
+    case core::AlertKind::ShardOverCapacity:
+    case core::AlertKind::ShardUnderReplicated:
+    case core::AlertKind::ShardWithoutCopy: {
         const core::ShardRecord* shard = map ? map->shard(subject.toStdString()) : nullptr;
         showDetail(shard ? QString::fromStdString(shard->node) : QString(), subject);
         return;
