@@ -9,7 +9,7 @@ namespace shardmap::core {
 
 namespace {
 
-Error refused(const std::string& message)
+Error placementRefused(const std::string& message)
 {
     return makeError(ErrorCode::FailedPrecondition, message);
 }
@@ -55,21 +55,21 @@ Status checkCopyPlacement(const MapSnapshot& map, const ShardRecord& shard, cons
     if (!node)
         return makeError(ErrorCode::NotFound, "no node " + nodeId + " in the shard map");
     if (shard.node == nodeId)
-        return refused("node " + nodeId + " is shard " + shard.id + "'s primary; a replica must be on another node");
+        return placementRefused("node " + nodeId + " is shard " + shard.id + "'s primary; a replica must be on another node");
     if (shard.replicaOn(nodeId))
-        return refused("node " + nodeId + " already holds a copy of shard " + shard.id);
+        return placementRefused("node " + nodeId + " already holds a copy of shard " + shard.id);
     if (node->retired)
-        return refused("node " + nodeId + " is retired; nothing is placed on it");
+        return placementRefused("node " + nodeId + " is retired; nothing is placed on it");
     if (node->lost)
-        return refused("node " + nodeId + " is lost; nothing is placed on it");
+        return placementRefused("node " + nodeId + " is lost; nothing is placed on it");
     if (shard.state == ShardState::Retired)
-        return refused("shard " + shard.id + " is retired; it gets no new copies");
+        return placementRefused("shard " + shard.id + " is retired; it gets no new copies");
     if (node->zone.empty() || shard.allowSameZone)
         return {};
     for (const std::string& other : liveCopyNodes(shard)) {
         const NodeRecord* holder = map.node(other);
         if (holder && holder->zone == node->zone)
-            return refused("node " + nodeId + " is in zone " + node->zone + ", as shard " + shard.id + "'s copy on "
+            return placementRefused("node " + nodeId + " is in zone " + node->zone + ", as shard " + shard.id + "'s copy on "
                 + other + " is; copies of a shard go to different zones unless the shard allows the same zone");
     }
     return {};
@@ -103,9 +103,9 @@ Status checkFactorRoom(const MapSnapshot& map, std::uint32_t factor, bool allowS
         return {};
     const std::size_t nodes = copyRoom(map, true);
     if (room == nodes)
-        return refused(whose + " of " + std::to_string(factor) + " needs " + copies(factor) + " on different nodes; "
+        return placementRefused(whose + " of " + std::to_string(factor) + " needs " + copies(factor) + " on different nodes; "
             + "the fleet has " + std::to_string(nodes) + " node(s) that can hold one (neither retired nor lost)");
-    return refused(whose + " of " + std::to_string(factor) + " needs " + copies(factor) + " in different zones; the "
+    return placementRefused(whose + " of " + std::to_string(factor) + " needs " + copies(factor) + " in different zones; the "
         + std::to_string(nodes) + " node(s) that can hold one are in " + std::to_string(room)
         + " zone(s) (a node without a zone counts as its own)");
 }
