@@ -39,7 +39,7 @@ CommitRequest etcdCommit(const std::string& key, const std::string& value)
 }
 
 // Records a watch delivers, for the test thread to wait on; block() holds the callback.
-class Collector {
+class EtcdWatchCollector {
 public:
     WatchCallback callback()
     {
@@ -88,7 +88,7 @@ private:
     std::vector<std::string> m_errors;
 };
 
-std::vector<std::uint64_t> oneTo(std::uint64_t last)
+std::vector<std::uint64_t> revisionsUpTo(std::uint64_t last)
 {
     std::vector<std::uint64_t> out;
     for (std::uint64_t revision = 1; revision <= last; ++revision)
@@ -180,12 +180,12 @@ TEST_F(EtcdStoreTest, FailsOverFromADeadEndpoint)
     auto store = open(uri("127.0.0.1:1," + m_shared->endpoint()));
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->commit(etcdCommit("k", "1")));
-    Collector collector;
+    EtcdWatchCollector collector;
     auto watch = store->watch(0, collector.callback(), collector.errorCallback());
     ASSERT_TRUE(watch);
     ASSERT_TRUE(store->commit(etcdCommit("k", "2")));
     ASSERT_TRUE(collector.waitForCount(2));
-    EXPECT_EQ(collector.revisions(), oneTo(2));
+    EXPECT_EQ(collector.revisions(), revisionsUpTo(2));
     auto snap = store->snapshot();
     ASSERT_TRUE(snap) << errorText(snap.error());
     EXPECT_EQ(snap->records.at("k").value, "2");
@@ -204,7 +204,7 @@ TEST_F(EtcdStoreTest, WatchContinuesAfterTheServerRestarts)
     ASSERT_TRUE(store);
     for (int i = 1; i <= 3; ++i)
         ASSERT_TRUE(store->commit(etcdCommit("k", std::to_string(i))));
-    Collector collector;
+    EtcdWatchCollector collector;
     auto watch = store->watch(0, collector.callback(), collector.errorCallback());
     ASSERT_TRUE(watch);
     ASSERT_TRUE(collector.waitForCount(3));
@@ -222,7 +222,7 @@ TEST_F(EtcdStoreTest, WatchContinuesAfterTheServerRestarts)
         EXPECT_EQ(*committed, static_cast<std::uint64_t>(i));
     }
     ASSERT_TRUE(collector.waitForCount(5)) << "got " << collector.revisions().size();
-    EXPECT_EQ(collector.revisions(), oneTo(5));
+    EXPECT_EQ(collector.revisions(), revisionsUpTo(5));
     EXPECT_TRUE(collector.errors().empty());
     watch->reset();
 }
@@ -232,7 +232,7 @@ TEST_F(EtcdStoreTest, WatchReListsAfterCompactionAndHistoryStaysWhole)
     auto store = open(uri());
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->commit(etcdCommit("k", "1")));
-    Collector collector;
+    EtcdWatchCollector collector;
     // The watch reads revision 1 and is held in its callback; meanwhile the commits it would
     // stream are compacted away, so its etcd watch starts at a compacted revision.
     collector.block(true);
@@ -246,24 +246,24 @@ TEST_F(EtcdStoreTest, WatchReListsAfterCompactionAndHistoryStaysWhole)
     ASSERT_TRUE(collector.waitForCount(10)) << "got " << collector.revisions().size();
     ASSERT_TRUE(store->commit(etcdCommit("k", "11")));
     ASSERT_TRUE(collector.waitForCount(11));
-    EXPECT_EQ(collector.revisions(), oneTo(11));
+    EXPECT_EQ(collector.revisions(), revisionsUpTo(11));
     EXPECT_TRUE(collector.errors().empty());
 
     auto history = store->history(0, 0, 0);
     ASSERT_TRUE(history) << errorText(history.error());
     EXPECT_EQ(history->size(), 11u);
-    Collector late;
+    EtcdWatchCollector late;
     auto replay = store->watch(0, late.callback(), late.errorCallback());
     ASSERT_TRUE(replay);
     ASSERT_TRUE(late.waitForCount(11));
-    EXPECT_EQ(late.revisions(), oneTo(11));
+    EXPECT_EQ(late.revisions(), revisionsUpTo(11));
 }
 
 TEST_F(EtcdStoreTest, DestroyingTheStoreEndsItsWatchesWithAnError)
 {
     auto store = open(uri());
     ASSERT_TRUE(store);
-    Collector collector;
+    EtcdWatchCollector collector;
     auto watch = store->watch(0, collector.callback(), collector.errorCallback());
     ASSERT_TRUE(watch);
     store.reset();
@@ -287,7 +287,7 @@ TEST_F(EtcdStoreTest, AuthenticatesWithUserAndPassword)
     auto store = open(base + "?user=root&password=rootpw");
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->commit(etcdCommit("k", "1")));
-    Collector collector;
+    EtcdWatchCollector collector;
     auto watch = store->watch(0, collector.callback(), collector.errorCallback());
     ASSERT_TRUE(watch);
     ASSERT_TRUE(store->commit(etcdCommit("k", "2")));
@@ -345,12 +345,12 @@ TEST_F(EtcdStoreTest, AViewersEtcdUserReadsAndWatchesButEveryChangeIsRefused)
     ASSERT_EQ(leases->size(), 1u);
     EXPECT_EQ(leases->front().holder, "ctl-a");
 
-    Collector collector;
+    EtcdWatchCollector collector;
     auto watch = viewer.watch(0, collector.callback(), collector.errorCallback());
     ASSERT_TRUE(watch) << errorText(watch.error());
     ASSERT_TRUE(writer->commit(etcdCommit("k", "2")));
     ASSERT_TRUE(collector.waitForCount(2)) << "the viewer's watch did not see the writer's change";
-    EXPECT_EQ(collector.revisions(), oneTo(2));
+    EXPECT_EQ(collector.revisions(), revisionsUpTo(2));
 
     const std::string refusal
         = "the store refused the change: etcd user 'viewer' may not write under 'shardmap/' (permission denied)";
@@ -455,7 +455,7 @@ TEST_F(EtcdStoreTest, TalksTlsWithAClientCertificateAndRefusesWithoutOne)
     auto store = open(base + "?ca=" + tls.ca + "&cert=" + tls.clientCert + "&key=" + tls.clientKey);
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->commit(etcdCommit("k", "1")));
-    Collector collector;
+    EtcdWatchCollector collector;
     auto watch = store->watch(0, collector.callback(), collector.errorCallback());
     ASSERT_TRUE(watch);
     ASSERT_TRUE(store->commit(etcdCommit("k", "2")));

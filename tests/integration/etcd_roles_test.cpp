@@ -116,9 +116,9 @@ TEST_F(EtcdRolesTest, AViewersEtcdUserShowsTheMapAndEveryChangeFailsClearly)
         EXPECT_EQ(run.code, 7) << args[0] << " " << args[1] << ": " << run.err;
         EXPECT_NE(run.err.find(refusal), std::string::npos) << run.err;
     }
-    auto json = runCtl(dir, viewer, { "--json", "space", "reassign", "acme", "s1" });
-    EXPECT_EQ(json.code, 7);
-    EXPECT_EQ(json.parsed()["error"]["code"], "permission denied") << json.out;
+    auto denied = runCtl(dir, viewer, { "--json", "space", "reassign", "acme", "s1" });
+    EXPECT_EQ(denied.code, 7);
+    EXPECT_EQ(denied.parsed()["error"]["code"], "permission denied") << denied.out;
 
     const auto after = mapOf(writerUri);
     EXPECT_EQ(after.revision, before.revision) << "a refused change moved the map";

@@ -19,7 +19,7 @@ using core::Document;
 
 namespace {
 
-Document doc(const std::string& space, const std::string& id, const std::string& body, std::uint64_t version = 1)
+Document copyDoc(const std::string& space, const std::string& id, const std::string& body, std::uint64_t version = 1)
 {
     return Document { space, id, version, { { "title", id }, { "body", body } }, false };
 }
@@ -143,7 +143,7 @@ TEST_F(RouterCopiesTest, TheRouteNamesThePrimaryAndEveryCopyByState)
     shard.replicas = { { "n1", core::CopyState::InSync }, { "n2", core::CopyState::CatchingUp } };
     ASSERT_TRUE(core::MapEditor(*m_store).addShard(shard, m_actor));
     auto router = startRouter();
-    ASSERT_TRUE(router->write({ doc("acme", "d1", "hello") }));
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d1", "hello") }));
     const auto route = router->resolve("acme");
     ASSERT_TRUE(route);
     EXPECT_EQ(route->node, "n0");
@@ -163,11 +163,11 @@ TEST_F(RouterCopiesTest, AWriteLandsOnThePrimaryAndEveryInSyncCopy)
     auto router = startRouter();
     std::vector<Document> docs;
     for (int i = 0; i < 50; ++i)
-        docs.push_back(doc("acme", "d" + std::to_string(i), "copied body " + std::to_string(i)));
+        docs.push_back(copyDoc("acme", "d" + std::to_string(i), "copied body " + std::to_string(i)));
     auto written = router->write(docs);
     ASSERT_TRUE(written) << written.error().describe();
     EXPECT_EQ(written->applied, 50u);
-    ASSERT_TRUE(router->write({ doc("acme", "d3", "updated", 2) }));
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d3", "updated", 2) }));
     auto primary = stats(0, "acme");
     auto replica = stats(1, "acme");
     ASSERT_TRUE(primary && replica);
@@ -185,7 +185,7 @@ TEST_F(RouterCopiesTest, ACopyThatMissedOwnershipIsToldOnItsFirstWrite)
 {
     addShard({});
     auto router = startRouter();
-    ASSERT_TRUE(router->write({ doc("acme", "d1", "before the replica") }));
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d1", "before the replica") }));
     // A replica added after the space was created never got the space's ownership.
     auto map = core::MapEditor(*m_store).snapshot();
     ASSERT_TRUE(map);
@@ -198,7 +198,7 @@ TEST_F(RouterCopiesTest, ACopyThatMissedOwnershipIsToldOnItsFirstWrite)
     auto committed = m_store->commit(request);
     ASSERT_TRUE(committed);
     ASSERT_TRUE(router->waitForRevision(*committed, std::chrono::seconds(10)));
-    auto written = router->write({ doc("acme", "d2", "after the replica") });
+    auto written = router->write({ copyDoc("acme", "d2", "after the replica") });
     ASSERT_TRUE(written) << written.error().describe();
     EXPECT_EQ(idsOn(1, "acme"), std::vector<std::string> { "d2" });
     EXPECT_EQ(copyOn("n1").state, core::CopyState::InSync) << "pushing the map's ownership is no fault of the copy";
@@ -208,9 +208,9 @@ TEST_F(RouterCopiesTest, AKilledReplicaIsMarkedCatchingUpBeforeTheWriteIsAcknowl
 {
     addShard({ "n1" });
     auto router = startRouter();
-    ASSERT_TRUE(router->write({ doc("acme", "d1", "both copies") }));
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d1", "both copies") }));
     m_nodes[1]->kill9();
-    auto written = router->write({ doc("acme", "d2", "primary only") });
+    auto written = router->write({ copyDoc("acme", "d2", "primary only") });
     ASSERT_TRUE(written) << written.error().describe();
     EXPECT_EQ(written->applied, 1u);
     // Acknowledged: the map already says so (read from the store, not the router's table).
@@ -228,7 +228,7 @@ TEST_F(RouterCopiesTest, AKilledReplicaIsMarkedCatchingUpBeforeTheWriteIsAcknowl
     EXPECT_EQ(counter("shardmapd_router_copy_write_failures_total{outcome=\"marked_catching_up\""), 1u);
     // The next writes go to the primary alone (and the catching-up copy, best effort): no new mark.
     ASSERT_TRUE(router->waitForRevision(mark->revision, std::chrono::seconds(10)));
-    ASSERT_TRUE(router->write({ doc("acme", "d3", "still primary only") }));
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d3", "still primary only") }));
     EXPECT_EQ(counter("shardmapd_router_copy_write_failures_total{outcome=\"marked_catching_up\""), 1u);
     EXPECT_EQ(counter("shardmapd_router_copy_write_failures_total{outcome=\"best_effort\""), 1u);
 }
@@ -238,7 +238,7 @@ TEST_F(RouterCopiesTest, AWriteWhoseMissedCopyCannotBeMarkedIsNotAcknowledged)
     addShard({ "n1" });
     {
         auto router = startRouter();
-        ASSERT_TRUE(router->write({ doc("acme", "d1", "both copies") }));
+        ASSERT_TRUE(router->write({ copyDoc("acme", "d1", "both copies") }));
     }
     // A router whose map changes are all refused: it can write, but not mark a copy.
     auto readOnly = core::openStore(storeUri(), false);
@@ -249,7 +249,7 @@ TEST_F(RouterCopiesTest, AWriteWhoseMissedCopyCannotBeMarkedIsNotAcknowledged)
     auto router = core::Router::start(*refusing, m_pool, options);
     ASSERT_TRUE(router);
     m_nodes[1]->kill9();
-    auto written = (*router)->write({ doc("acme", "d2", "primary only") });
+    auto written = (*router)->write({ copyDoc("acme", "d2", "primary only") });
     ASSERT_FALSE(written);
     EXPECT_EQ(written.error().code, core::ErrorCode::Unavailable);
     EXPECT_NE(written.error().message.find("could not be marked catching up"), std::string::npos)
@@ -263,7 +263,8 @@ TEST_F(RouterCopiesTest, ASearchIsAnsweredByTheReplicaWhenThePrimarysNodeIsKille
 {
     addShard({ "n1" });
     auto router = startRouter();
-    ASSERT_TRUE(router->write({ doc("acme", "d1", "findable words"), doc("acme", "d2", "more findable words") }));
+    ASSERT_TRUE(
+        router->write({ copyDoc("acme", "d1", "findable words"), copyDoc("acme", "d2", "more findable words") }));
     m_nodes[0]->kill9();
     // Every search is answered, whichever copy it asks first (the rotation asks the dead one
     // first at least once in two).
@@ -286,7 +287,7 @@ TEST_F(RouterCopiesTest, SearchesSpreadOverTheInSyncCopiesButNotACatchingUpOne)
     shard.replicas = { { "n1", core::CopyState::InSync }, { "n2", core::CopyState::CatchingUp } };
     ASSERT_TRUE(core::MapEditor(*m_store).addShard(shard, m_actor));
     auto router = startRouter();
-    ASSERT_TRUE(router->write({ doc("acme", "d1", "spread words") }));
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d1", "spread words") }));
     // A catching-up copy asked and dead would be retried on another copy, and counted.
     m_nodes[2]->kill9();
     for (int i = 0; i < 4; ++i)
@@ -304,9 +305,9 @@ TEST_F(RouterCopiesTest, MajorityQuorumAcknowledgesWithOneOfThreeCopiesDown)
     setQuorum(core::WriteQuorum::Majority);
     addShard({ "n1", "n2" }, 3);
     auto router = startRouter();
-    ASSERT_TRUE(router->write({ doc("acme", "d1", "three copies") }));
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d1", "three copies") }));
     m_nodes[2]->kill9();
-    auto written = router->write({ doc("acme", "d2", "two copies") });
+    auto written = router->write({ copyDoc("acme", "d2", "two copies") });
     ASSERT_TRUE(written) << written.error().describe();
     EXPECT_EQ(idsOn(0, "acme"), (std::vector<std::string> { "d1", "d2" }));
     EXPECT_EQ(idsOn(1, "acme"), (std::vector<std::string> { "d1", "d2" }));
@@ -316,7 +317,7 @@ TEST_F(RouterCopiesTest, MajorityQuorumAcknowledgesWithOneOfThreeCopiesDown)
     EXPECT_EQ(copyOn("n2").state, core::CopyState::CatchingUp);
     // With a second copy down the majority (2 of 3) is out of reach: not acknowledged.
     m_nodes[1]->kill9();
-    auto refused = router->write({ doc("acme", "d3", "one copy") });
+    auto refused = router->write({ copyDoc("acme", "d3", "one copy") });
     ASSERT_FALSE(refused);
     EXPECT_NE(refused.error().message.find("majority of its replication factor 3 is 2"), std::string::npos)
         << refused.error().describe();
@@ -326,9 +327,9 @@ TEST_F(RouterCopiesTest, AllQuorumMarksTheDownCopyOfThree)
 {
     addShard({ "n1", "n2" }, 3);
     auto router = startRouter();
-    ASSERT_TRUE(router->write({ doc("acme", "d1", "three copies") }));
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d1", "three copies") }));
     m_nodes[2]->kill9();
-    ASSERT_TRUE(router->write({ doc("acme", "d2", "two copies") }));
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d2", "two copies") }));
     EXPECT_EQ(copyOn("n2").state, core::CopyState::CatchingUp) << "marked before the write returned";
     EXPECT_EQ(copyOn("n1").state, core::CopyState::InSync);
 }
@@ -340,12 +341,13 @@ TEST_F(RouterCopiesTest, CopiesAreWrittenInParallel)
 {
     addShard({ "n1", "n2" });
     auto router = startRouter();
-    ASSERT_TRUE(router->write({ doc("acme", "d0", "three copies") }));
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d0", "three copies") }));
     for (std::size_t stopped : { 1u, 2u }) {
         const std::size_t other = stopped == 1 ? 2 : 1;
         const std::string id = "p" + std::to_string(stopped);
         m_nodes[stopped]->process().signal(SIGSTOP);
-        auto pending = std::async(std::launch::async, [&] { return router->write({ doc("acme", id, "parallel") }); });
+        auto pending
+            = std::async(std::launch::async, [&] { return router->write({ copyDoc("acme", id, "parallel") }); });
         bool landed = false;
         for (int i = 0; i < 400 && !landed; ++i) {
             auto ids = idsOn(other, "acme");
@@ -377,7 +379,7 @@ TEST_F(RouterCopiesTest, BadSearchesAreRefusedWithCopiesAsWithout)
     auto none = router->search({ {}, "x", 10, 0, false }, true);
     ASSERT_FALSE(none);
     EXPECT_EQ(none.error().code, core::ErrorCode::InvalidArgument);
-    ASSERT_TRUE(router->write({ doc("acme", "d1", "words") }));
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d1", "words") }));
     // A bad query fails on every copy alike: not retried on the replica.
     auto bad = router->search({ { "acme" }, "title:\"abc", 10, 0, false });
     ASSERT_FALSE(bad);
