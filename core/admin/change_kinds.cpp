@@ -3,6 +3,7 @@
 #include "core/admin/change_kinds.h"
 
 #include "core/admin/admin_limits.h"
+#include "core/admin/change_kind_steps.h"
 #include "core/admin/change_sizes.h"
 #include "core/auth/stored_access_policy.h"
 #include "core/map/copy_placement.h"
@@ -14,19 +15,47 @@
 
 namespace shardmap::core {
 
-namespace {
+namespace change_steps {
 
 Error malformedChange(const std::string& message)
 {
     return makeError(ErrorCode::InvalidArgument, message);
 }
 
-// Who may make a change.
-
 Role adminRole(const PreparedChange&, const OperatorLimits&)
 {
     return Role::Admin;
 }
+
+v1::ChangeResponse recordResponse(MetadataStore& store, const std::string& kind, const std::string& json)
+{
+    v1::ChangeResponse response;
+    response.set_record_kind(kind);
+    response.set_record_json(json);
+    if (auto revision = store.currentRevision())
+        response.set_revision(*revision);
+    return response;
+}
+
+Result<v1::ChangeResponse> revisionResponse(
+    const Result<std::uint64_t>& revision, const std::string& kind, const std::string& json)
+{
+    if (!revision)
+        return revision.error();
+    v1::ChangeResponse response;
+    response.set_revision(*revision);
+    response.set_record_kind(kind);
+    response.set_record_json(json);
+    return response;
+}
+
+} // namespace change_steps
+
+namespace {
+
+using namespace change_steps;
+
+// Who may make a change: adminRole (change_kind_steps.h), and these.
 
 Role operatorRole(const PreparedChange&, const OperatorLimits&)
 {
@@ -43,17 +72,7 @@ Role operatorWithinLimits(const PreparedChange& prepared, const OperatorLimits& 
     return Role::Operator;
 }
 
-// What a made change answers.
-
-v1::ChangeResponse recordResponse(MetadataStore& store, const std::string& kind, const std::string& json)
-{
-    v1::ChangeResponse response;
-    response.set_record_kind(kind);
-    response.set_record_json(json);
-    if (auto revision = store.currentRevision())
-        response.set_revision(*revision);
-    return response;
-}
+// What a made change answers: recordResponse, revisionResponse (change_kind_steps.h), and these.
 
 Result<v1::ChangeResponse> migrationResponse(MetadataStore& store, const Result<MigrationRecord>& made)
 {
@@ -67,19 +86,6 @@ Result<v1::ChangeResponse> operationResponse(MetadataStore& store, const Result<
     if (!made)
         return made.error();
     return recordResponse(store, "operation", encode(*made));
-}
-
-// The map's revision after the change, the kind of record it changed and, when given, the record.
-Result<v1::ChangeResponse> revisionResponse(
-    const Result<std::uint64_t>& revision, const std::string& kind, const std::string& json = {})
-{
-    if (!revision)
-        return revision.error();
-    v1::ChangeResponse response;
-    response.set_revision(*revision);
-    response.set_record_kind(kind);
-    response.set_record_json(json);
-    return response;
 }
 
 // queue-migration: one space to a shard, measured by the preflight's facts.
@@ -525,139 +531,6 @@ Result<v1::ChangeResponse> applyReassign(FleetAdmin& admin, const v1::AdminChang
     return response;
 }
 
-// change-replica, lose-node, set-node-zone, set-replication: a shard's copies (issue 30).
-
-const char* replicaActionName(v1::ChangeReplica::Action action)
-{
-    switch (action) {
-    case v1::ChangeReplica::ADD: return "add-replica";
-    case v1::ChangeReplica::REMOVE: return "remove-replica";
-    case v1::ChangeReplica::PROMOTE: return "promote";
-    default: return "change-replica";
-    }
-}
-
-std::string replicaName(const v1::AdminChange& change)
-{
-    return replicaActionName(change.change_replica().action());
-}
-
-Status checkReplicaText(const v1::AdminChange& change)
-{
-    const auto& replica = change.change_replica();
-    return checkTextBounds("change.change_replica.",
-        { { "shard", replica.shard(), kMaxShardIdLength }, { "node", replica.node(), kMaxShardIdLength } });
-}
-
-std::string replicaSummary(const v1::AdminChange& change)
-{
-    const auto& replica = change.change_replica();
-    switch (replica.action()) {
-    case v1::ChangeReplica::ADD: return "add a replica of shard " + replica.shard() + " on " + replica.node();
-    case v1::ChangeReplica::REMOVE: return "remove shard " + replica.shard() + "'s replica on " + replica.node();
-    case v1::ChangeReplica::PROMOTE: return "promote shard " + replica.shard() + "'s replica on " + replica.node();
-    default: return "change shard " + replica.shard() + "'s copy on " + replica.node();
-    }
-}
-
-Result<v1::ChangeResponse> copiesResponse(MetadataStore& store, const Result<FleetAdmin::CopiesChanged>& changed)
-{
-    if (!changed)
-        return changed.error();
-    v1::ChangeResponse response = recordResponse(store, "shard", encode(changed->change.shard));
-    for (const std::string& warning : changed->warnings)
-        response.add_warnings(warning);
-    return response;
-}
-
-Result<v1::ChangeResponse> applyReplica(FleetAdmin& admin, const v1::AdminChange& change, const Actor& actor)
-{
-    const auto& replica = change.change_replica();
-    switch (replica.action()) {
-    case v1::ChangeReplica::ADD:
-        return copiesResponse(admin.store(), admin.addReplica(replica.shard(), replica.node(), actor));
-    case v1::ChangeReplica::REMOVE:
-        return copiesResponse(admin.store(), admin.removeReplica(replica.shard(), replica.node(), actor));
-    case v1::ChangeReplica::PROMOTE:
-        return copiesResponse(admin.store(), admin.promote(replica.shard(), replica.node(), actor));
-    default: return malformedChange("change.change_replica.action must be add, remove or promote");
-    }
-}
-
-Status checkLoseNodeText(const v1::AdminChange& change)
-{
-    return checkTextBounds("change.lose_node.", { { "node", change.lose_node().node(), kMaxShardIdLength } });
-}
-
-std::string loseNodeSummary(const v1::AdminChange& change)
-{
-    return "mark node " + change.lose_node().node() + " lost (its copies lost, its primaries failed over)";
-}
-
-Result<v1::ChangeResponse> applyLoseNode(FleetAdmin& admin, const v1::AdminChange& change, const Actor& actor)
-{
-    auto lost = admin.loseNode(change.lose_node().node(), actor);
-    if (!lost)
-        return lost.error();
-    v1::ChangeResponse response;
-    response.set_revision(lost->loss.revision);
-    response.set_record_kind("node");
-    if (auto map = admin.map().snapshot(); map && map->node(change.lose_node().node()))
-        response.set_record_json(encode(*map->node(change.lose_node().node())));
-    for (const std::string& warning : lost->warnings)
-        response.add_warnings(warning);
-    for (const std::string& shard : lost->loss.withoutCopy)
-        response.add_warnings("shard " + shard + " has no in-sync copy left; it keeps its primary on the lost node");
-    return response;
-}
-
-Status checkNodeZoneText(const v1::AdminChange& change)
-{
-    const auto& zone = change.set_node_zone();
-    return checkTextBounds("change.set_node_zone.",
-        { { "node", zone.node(), kMaxShardIdLength }, { "zone", zone.zone(), kMaxZoneLength } });
-}
-
-std::string nodeZoneSummary(const v1::AdminChange& change)
-{
-    const auto& zone = change.set_node_zone();
-    return zone.zone().empty() ? "clear node " + zone.node() + "'s zone"
-                               : "put node " + zone.node() + " in zone " + zone.zone();
-}
-
-Result<v1::ChangeResponse> applyNodeZone(FleetAdmin& admin, const v1::AdminChange& change, const Actor& actor)
-{
-    const auto& zone = change.set_node_zone();
-    return revisionResponse(admin.map().setNodeZone(zone.node(), zone.zone(), actor), "node");
-}
-
-Status checkReplicationText(const v1::AdminChange& change)
-{
-    return checkTextBounds(
-        "change.set_replication.", { { "shard", change.set_replication().shard(), kMaxShardIdLength } });
-}
-
-std::string replicationSummary(const v1::AdminChange& change)
-{
-    const auto& replication = change.set_replication();
-    std::string out = "set shard " + replication.shard() + "'s replication factor to "
-        + (replication.factor() == 0 ? std::string("the fleet's") : std::to_string(replication.factor()));
-    if (replication.has_allow_same_zone())
-        out += replication.allow_same_zone() ? ", copies may share a zone" : ", copies in different zones";
-    return out;
-}
-
-Result<v1::ChangeResponse> applyReplication(FleetAdmin& admin, const v1::AdminChange& change, const Actor& actor)
-{
-    const auto& replication = change.set_replication();
-    return revisionResponse(
-        admin.map().setReplication(replication.shard(), replication.factor(),
-            replication.has_allow_same_zone() ? std::optional(replication.allow_same_zone()) : std::nullopt, actor),
-        "shard");
-}
-
-// set-access-policy: the Admin API's roles, limits and thresholds.
-
 Status checkPolicyText(const v1::AdminChange& change)
 {
     return checkTextBounds("change.set_access_policy.",
@@ -778,30 +651,6 @@ const ChangeKind kChangeKinds[] = {
         .summary = reassignSummary,
         .role = adminRole,
         .apply = applyReassign },
-    { .oneof = ChangeOneof::kChangeReplica,
-        .nameOf = replicaName,
-        .checkText = checkReplicaText,
-        .summary = replicaSummary,
-        .role = adminRole,
-        .apply = applyReplica },
-    { .oneof = ChangeOneof::kLoseNode,
-        .name = "lose-node",
-        .checkText = checkLoseNodeText,
-        .summary = loseNodeSummary,
-        .role = adminRole,
-        .apply = applyLoseNode },
-    { .oneof = ChangeOneof::kSetNodeZone,
-        .name = "set-node-zone",
-        .checkText = checkNodeZoneText,
-        .summary = nodeZoneSummary,
-        .role = adminRole,
-        .apply = applyNodeZone },
-    { .oneof = ChangeOneof::kSetReplication,
-        .name = "set-replication",
-        .checkText = checkReplicationText,
-        .summary = replicationSummary,
-        .role = adminRole,
-        .apply = applyReplication },
     { .oneof = ChangeOneof::kSetAccessPolicy,
         .name = "set-access-policy",
         .checkText = checkPolicyText,
@@ -816,7 +665,13 @@ const ChangeKind* findChangeKind(const v1::AdminChange& change)
 {
     const auto found = std::find_if(std::begin(kChangeKinds), std::end(kChangeKinds),
         [&](const ChangeKind& kind) { return kind.oneof == change.change_case(); });
-    return found == std::end(kChangeKinds) ? nullptr : &*found;
+    if (found != std::end(kChangeKinds))
+        return &*found;
+    for (const ChangeKind& kind : copyChangeKinds()) {
+        if (kind.oneof == change.change_case())
+            return &kind;
+    }
+    return nullptr;
 }
 
 } // namespace shardmap::core

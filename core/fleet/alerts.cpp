@@ -149,6 +149,14 @@ void evaluateShardCopies(const FleetObservation& observation, std::vector<Alert>
         if (shard.state == ShardState::Retired)
             continue;
         const ShardCopiesHealth copies = evaluateCopies(*observation.map, shard, unreachable);
+        // A shard kept as one copy whose node does not answer is that node's alert
+        // (node-unreachable), raised once for the node and not once more for each of its shards
+        // (hundreds on a node): it is red here when its only copy is lost, or when it was meant to
+        // have others.
+        const NodeRecord* primary = observation.map->node(shard.node);
+        if (copies.health == CopyHealth::Red && copies.wanted <= 1 && shard.replicas.empty() && primary
+            && !primary->lost)
+            continue;
         const std::string counts = std::to_string(copies.inSync) + " of " + std::to_string(copies.wanted);
         if (copies.health == CopyHealth::Red)
             out.push_back(alert(AlertKind::ShardWithoutCopy, AlertSeverity::Critical, id,

@@ -1,5 +1,8 @@
 #include "core/map/copy_faults.h"
 
+// Marking a copy that missed a write as catching up (a compare-and-set on its shard record with
+// its audit record), and the write quorum rule the router acknowledges by.
+
 #include "core/map/shard_map.h"
 #include "core/util/clock.h"
 

@@ -206,6 +206,34 @@ Result<MapEditor::CopyChange> MapEditor::promote(
         *map, shard, spacesOf(raised, shardId), { unchanged(map->nodes.at(nodeId)) }, actor, "promote " + nodeId);
 }
 
+namespace {
+
+// One shard's part of losing a node: its copy there is lost, and a primary there hands over to
+// an in-sync replica on a node not lost (epochs raised into raised); false when nothing changed.
+Result<bool> loseCopiesOn(const MapSnapshot& map, const MapSnapshot& after, const std::string& nodeId,
+    ShardRecord& shard, RaisedSpaces& raised)
+{
+    bool changed = false;
+    for (ShardCopy& copy : shard.replicas) {
+        if (copy.node == nodeId && copy.state != CopyState::Lost) {
+            copy = { copy.node, CopyState::Lost, copy.docsDone, copy.docsTotal, nowUnixMs(), "node lost" };
+            changed = true;
+        }
+    }
+    if (shard.node != nodeId)
+        return changed;
+    const auto next = std::find_if(shard.replicas.begin(), shard.replicas.end(),
+        [&](const ShardCopy& c) { return c.state == CopyState::InSync && !nodeLost(after, c.node); });
+    if (next == shard.replicas.end())
+        return changed;
+    if (auto status = raiseEpochs(map, shard.id, raised); !status)
+        return status.error();
+    promoteInPlace(shard, next->node, CopyState::Lost, "node lost");
+    return true;
+}
+
+} // namespace
+
 Result<MapEditor::NodeLoss> MapEditor::loseNode(const std::string& nodeId, const Actor& actor)
 {
     auto map = snapshot();
@@ -227,27 +255,14 @@ Result<MapEditor::NodeLoss> MapEditor::loseNode(const std::string& nodeId, const
     std::vector<ShardRecord> promoted;
     for (const auto& [id, versioned] : map->shards) {
         ShardRecord shard = versioned.value;
-        bool changed = false;
-        for (ShardCopy& copy : shard.replicas) {
-            if (copy.node == nodeId && copy.state != CopyState::Lost) {
-                copy = { copy.node, CopyState::Lost, copy.docsDone, copy.docsTotal, nowUnixMs(), "node lost" };
-                changed = true;
-            }
-        }
-        if (shard.node == nodeId) {
-            const auto next = std::find_if(shard.replicas.begin(), shard.replicas.end(),
-                [&](const ShardCopy& c) { return c.state == CopyState::InSync && !nodeLost(after, c.node); });
-            if (next == shard.replicas.end()) {
-                loss.withoutCopy.push_back(id);
-            } else {
-                if (auto status = raiseEpochs(*map, id, raised); !status)
-                    return status.error();
-                promoteInPlace(shard, next->node, CopyState::Lost, "node lost");
-                promoted.push_back(shard);
-                changed = true;
-            }
-        }
-        if (changed)
+        auto changed = loseCopiesOn(*map, after, nodeId, shard, raised);
+        if (!changed)
+            return changed.error();
+        if (shard.node == nodeId)
+            loss.withoutCopy.push_back(id); // nothing in sync elsewhere took over
+        else if (versioned.value.node == nodeId)
+            promoted.push_back(shard);
+        if (*changed)
             mutations.push_back({ keys::shard(id), encode(shard), versioned.modRevision });
     }
     for (Mutation& space : spaceMutations(raised))

@@ -1,7 +1,7 @@
 #include "core/map/shard_map.h"
 
 // The map's records to and from their JSON, the whole map decoded from a store snapshot (its spaces
-// on several threads when there are many), its lookups, and the diff between two revisions.
+// on several threads when there are many), and its lookups (the diff between two revisions: map_diff.cpp).
 
 #include "core/util/json_input.h"
 #include "core/util/validation.h"
@@ -52,11 +52,6 @@ IndexEngine engineField(const json& doc, const char* name, IndexEngine fallback)
     if (!engine)
         throw json::other_error::create(501, engine.error().message, &doc);
     return *engine;
-}
-
-std::string_view idOf(std::string_view key, std::string_view prefix)
-{
-    return key.substr(prefix.size());
 }
 
 template <typename T, typename Decode>
@@ -744,14 +739,6 @@ std::vector<const ShardRecord*> MapSnapshot::shardsOn(const std::string& nodeId)
     return out;
 }
 
-std::string copiesText(const ShardRecord& shard)
-{
-    std::string out = shard.node + " primary";
-    for (const ShardCopy& copy : shard.replicas)
-        out += ", " + copy.node + " " + copyStateName(copy.state);
-    return out;
-}
-
 std::vector<const ShardRecord*> MapSnapshot::copiesOn(const std::string& nodeId) const
 {
     if (const MapIndex* index = m_index.get())
@@ -762,92 +749,6 @@ std::vector<const ShardRecord*> MapSnapshot::copiesOn(const std::string& nodeId)
             out.push_back(&shard.value);
     }
     return out;
-}
-
-namespace {
-
-struct KeyFold {
-    std::optional<std::string> before;
-    std::optional<std::string> after;
-};
-
-void addSpace(MapDiff& diff, const std::string& key, const KeyFold& fold)
-{
-    const auto before = fold.before ? decodeSpace(*fold.before) : Result<SpaceRecord>(Error {});
-    const auto after = fold.after ? decodeSpace(*fold.after) : Result<SpaceRecord>(Error {});
-    SpaceMove move { std::string(idOf(key, keys::kSpaces)), before ? before->shard : "", after ? after->shard : "",
-        before ? before->epoch : 0, after ? after->epoch : 0, before ? before->pin : "", after ? after->pin : "" };
-    if (move.fromShard != move.toShard || move.fromEpoch != move.toEpoch || move.fromPin != move.toPin)
-        diff.spaces.push_back(std::move(move));
-}
-
-void addShard(MapDiff& diff, const std::string& key, const KeyFold& fold)
-{
-    const auto before = fold.before ? decodeShard(*fold.before) : Result<ShardRecord>(Error {});
-    const auto after = fold.after ? decodeShard(*fold.after) : Result<ShardRecord>(Error {});
-    ShardChange change { std::string(idOf(key, keys::kShards)), std::nullopt, std::nullopt, {}, {} };
-    if (before) {
-        change.before = before->state;
-        change.fromCopies = copiesText(*before);
-    }
-    if (after) {
-        change.after = after->state;
-        change.toCopies = copiesText(*after);
-    }
-    if (change.before != change.after || change.fromCopies != change.toCopies)
-        diff.shards.push_back(std::move(change));
-}
-
-void addNode(MapDiff& diff, const std::string& key, const KeyFold& fold)
-{
-    const auto before = fold.before ? decodeNode(*fold.before) : Result<NodeRecord>(Error {});
-    const auto after = fold.after ? decodeNode(*fold.after) : Result<NodeRecord>(Error {});
-    NodeChange change { std::string(idOf(key, keys::kNodes)), !fold.before, !fold.after };
-    if (before && after) {
-        change.lost = !before->lost && after->lost;
-        change.found = before->lost && !after->lost;
-        if (before->zone != after->zone) {
-            change.fromZone = before->zone;
-            change.toZone = after->zone;
-        }
-    }
-    if (change.added != change.removed || change.lost || change.found || change.fromZone != change.toZone)
-        diff.nodes.push_back(std::move(change));
-}
-
-} // namespace
-
-Result<MapDiff> diffRevisions(MetadataStore& store, std::uint64_t a, std::uint64_t b)
-{
-    const std::uint64_t from = std::min(a, b);
-    const std::uint64_t to = std::max(a, b);
-    auto current = store.currentRevision();
-    if (!current)
-        return current.error();
-    if (to > *current)
-        return makeError(ErrorCode::NotFound,
-            "revision " + std::to_string(to) + " does not exist yet; the map is at " + std::to_string(*current));
-    auto records = store.history(from, to, 0);
-    if (!records)
-        return records.error();
-    std::map<std::string, KeyFold> folds;
-    for (const auto& record : *records) {
-        for (const auto& change : record.changes) {
-            auto [entry, inserted] = folds.try_emplace(change.key, KeyFold { change.before, change.after });
-            if (!inserted)
-                entry->second.after = change.after;
-        }
-    }
-    MapDiff diff { from, to, {}, {}, {}, records->size() };
-    for (const auto& [key, fold] : folds) {
-        if (key.starts_with(keys::kSpaces))
-            addSpace(diff, key, fold);
-        else if (key.starts_with(keys::kShards))
-            addShard(diff, key, fold);
-        else if (key.starts_with(keys::kNodes))
-            addNode(diff, key, fold);
-    }
-    return diff;
 }
 
 } // namespace shardmap::core

@@ -208,50 +208,62 @@ Result<PhaseStep> CatchUpPhases::start(Context& ctx)
     return PhaseStep {};
 }
 
+// Copies the space the walk is at from the primary to the copy; false when the copy was
+// interrupted (a pause, a cancel, a lost lease: the next step decides).
+Result<bool> CatchUpPhases::copySpace(Context& ctx)
+{
+    MigrationRecord& m = ctx.m();
+    const std::uint64_t copiedBefore = m.progress.docsDone;
+    auto primary = m_nodes.clientFor(ctx, m.source);
+    if (!primary)
+        return primary.error();
+    auto copy = m_nodes.copyClient(ctx);
+    if (!copy)
+        return copy.error();
+    const std::uint64_t epoch = ctx.sp().epoch;
+    NodeClient& target = **copy;
+    // Idempotent: a restarted executor makes sure the copy follows the space.
+    if (auto status = m_nodes.ownOn(target, m.source, m.space, SpaceRole::MigrationTarget, epoch); !status)
+        return status.error();
+    BackfillCopier::Options options;
+    static_cast<SpaceCopyEnds&>(options)
+        = SpaceCopyEnds { *primary, m.source, *copy, m.source, m.space, epoch, ctx.settings.backfillBatch };
+    options.progressInterval = m_progressInterval;
+    options.throttle = [&] {
+        return m.throttleDocsPerSecond > 0 ? m.throttleDocsPerSecond : ctx.settings.defaultThrottleDocsPerSecond;
+    };
+    options.checkLease = [this] { return m_lease.check(); };
+    options.reownTarget = [&] { return m_nodes.ownOn(target, m.source, m.space, SpaceRole::MigrationTarget, epoch); };
+    options.saveProgress = [&](const CopyProgress& progress, bool) { return saveProgress(ctx, progress); };
+    BackfillCopier copier(std::move(options));
+    auto copied
+        = copier.run({ m.progress.cursor, m.progress.docsDone, m.progress.bytesDone, m.progress.docsPerSecond });
+    if (!copied)
+        return copied.error();
+    // Retried with backoff: a catch-up that failed would only be queued again.
+    if (copied->end == BackfillCopier::End::Refused)
+        return makeError(ErrorCode::FailedPrecondition,
+            "the copy on " + m.copyNode + " refused a document of " + m.space + ": " + copied->refusal);
+    if (copied->end == BackfillCopier::End::Interrupted)
+        return false;
+    applyProgress(m, copied->progress);
+    log(LogLevel::Info,
+        "catch-up " + m.id + ": copied " + std::to_string(m.progress.docsDone - copiedBefore) + " rows of " + m.space
+            + " to " + m.source + " on " + m.copyNode);
+    return true;
+}
+
 Result<PhaseStep> CatchUpPhases::backfill(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
-    std::uint64_t copiedBefore = m.progress.docsDone;
     // The space left the shard (moved, removed) since the walk reached it: on to the next.
     const bool stillHere = !m.space.empty() && ctx.space && ctx.sp().shard == m.source;
     if (stillHere) {
-        auto primary = m_nodes.clientFor(ctx, m.source);
-        if (!primary)
-            return primary.error();
-        auto copy = m_nodes.copyClient(ctx);
-        if (!copy)
-            return copy.error();
-        const std::uint64_t epoch = ctx.sp().epoch;
-        NodeClient& target = **copy;
-        // Idempotent: a restarted executor makes sure the copy follows the space.
-        if (auto status = m_nodes.ownOn(target, m.source, m.space, SpaceRole::MigrationTarget, epoch); !status)
-            return status.error();
-        BackfillCopier::Options options;
-        static_cast<SpaceCopyEnds&>(options)
-            = SpaceCopyEnds { *primary, m.source, *copy, m.source, m.space, epoch, ctx.settings.backfillBatch };
-        options.progressInterval = m_progressInterval;
-        options.throttle = [&] {
-            return m.throttleDocsPerSecond > 0 ? m.throttleDocsPerSecond : ctx.settings.defaultThrottleDocsPerSecond;
-        };
-        options.checkLease = [this] { return m_lease.check(); };
-        options.reownTarget
-            = [&] { return m_nodes.ownOn(target, m.source, m.space, SpaceRole::MigrationTarget, epoch); };
-        options.saveProgress = [&](const CopyProgress& progress, bool) { return saveProgress(ctx, progress); };
-        BackfillCopier copier(std::move(options));
-        auto copied
-            = copier.run({ m.progress.cursor, m.progress.docsDone, m.progress.bytesDone, m.progress.docsPerSecond });
+        auto copied = copySpace(ctx);
         if (!copied)
             return copied.error();
-        // Retried with backoff: a catch-up that failed would only be queued again.
-        if (copied->end == BackfillCopier::End::Refused)
-            return makeError(ErrorCode::FailedPrecondition,
-                "the copy on " + m.copyNode + " refused a document of " + m.space + ": " + copied->refusal);
-        if (copied->end == BackfillCopier::End::Interrupted)
+        if (!*copied)
             return PhaseStep {};
-        applyProgress(m, copied->progress);
-        log(LogLevel::Info,
-            "catch-up " + m.id + ": copied " + std::to_string(m.progress.docsDone - copiedBefore) + " rows of "
-                + m.space + " to " + m.source + " on " + m.copyNode);
     }
     if (auto status = failpoint("catchup.backfill.space_done"); !status)
         return status.error();
@@ -337,7 +349,10 @@ bool CatchUpPhases::mirrorProgress(const Context& ctx)
     return true;
 }
 
-Result<PhaseStep> CatchUpPhases::verify(Context& ctx)
+// The spaces of the shard to compare, or nullopt while one of them migrates (the record's status
+// says which). A migration's backfill and cleanup write the primary only: a copy verified while
+// one runs could differ right after it is marked in sync.
+Result<std::optional<std::vector<SpaceRecord>>> CatchUpPhases::spacesToVerify(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
     auto listed = m_store.list(std::string(keys::kSpaces));
@@ -348,8 +363,6 @@ Result<PhaseStep> CatchUpPhases::verify(Context& ctx)
         auto space = decodeSpace(record.value);
         if (!space || (space->shard != m.source && space->target != m.source))
             continue;
-        // A migration's backfill and cleanup write the primary only: a copy verified while one
-        // runs could differ right after it is marked in sync.
         if (space->migrating()) {
             const std::string waiting
                 = "waiting for migration " + space->migrationId + " of " + space->id + " to end before verifying";
@@ -358,10 +371,22 @@ Result<PhaseStep> CatchUpPhases::verify(Context& ctx)
                     !status)
                     return status.error();
             }
-            return PhaseStep { PhaseNext::Wait, std::max(m_options.poll, std::chrono::milliseconds(1000)) };
+            return std::optional<std::vector<SpaceRecord>> {};
         }
         spaces.push_back(std::move(*space));
     }
+    return std::optional<std::vector<SpaceRecord>> { std::move(spaces) };
+}
+
+Result<PhaseStep> CatchUpPhases::verify(Context& ctx)
+{
+    MigrationRecord& m = ctx.m();
+    auto toVerify = spacesToVerify(ctx);
+    if (!toVerify)
+        return toVerify.error();
+    if (!*toVerify)
+        return PhaseStep { PhaseNext::Wait, std::max(m_options.poll, std::chrono::milliseconds(1000)) };
+    const std::vector<SpaceRecord>& spaces = **toVerify;
     auto primary = m_nodes.clientFor(ctx, m.source);
     if (!primary)
         return primary.error();

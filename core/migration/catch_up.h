@@ -73,7 +73,9 @@ private:
     Result<PhaseStep> end(Context& ctx, MigrationPhase phase, const std::string& why);
     Result<PhaseStep> start(Context& ctx);
     Result<PhaseStep> backfill(Context& ctx);
+    Result<bool> copySpace(Context& ctx);
     Result<PhaseStep> verify(Context& ctx);
+    Result<std::optional<std::vector<SpaceRecord>>> spacesToVerify(Context& ctx);
     // Compares one space on the primary and the copy, repairing it when they differ: the
     // documents written again, nullopt when they held the same content.
     Result<std::optional<std::uint64_t>> verifySpace(Context& ctx, const std::shared_ptr<NodeClient>& primary,

@@ -177,13 +177,45 @@ TEST(Alerts, NodeRulesFireAtTheirThresholds)
     observation.nodes[0].reachable = false;
     observation.nodes[0].error = "connection refused";
     alerts = evaluator.evaluate(observation);
-    // Its two shards have no other copy: no in-sync copy serves them (issue 30).
-    ASSERT_EQ(kinds(alerts),
-        (std::vector<AlertKind> {
-            AlertKind::NodeUnreachable, AlertKind::ShardWithoutCopy, AlertKind::ShardWithoutCopy }));
+    // Its two shards are kept as one copy each: the node's alert stands for them, not one alert
+    // more per shard (issue 30's shard-without-copy is for a lost copy or a shard meant to have
+    // replicas, below).
+    ASSERT_EQ(kinds(alerts), std::vector<AlertKind> { AlertKind::NodeUnreachable });
     EXPECT_NE(alerts[0].summary.find("connection refused"), std::string::npos);
     observation.nodes[0].retired = true;
     EXPECT_TRUE(evaluator.evaluate(observation).empty());
+}
+
+// Issue 30: a shard meant to have two copies warns when one stops serving and is critical when
+// none does; a shard kept as one copy is critical only when that copy is lost (its node's
+// unreachable alert stands for it while the node is merely down).
+TEST(Alerts, CopiesWarnWhenUnderReplicatedAndAreCriticalWithoutAnyInSync)
+{
+    MapSnapshot map = mapWith();
+    map.nodes["n2"] = { { "n2", "127.0.0.1:2", {}, false }, 1 };
+    map.shards["s1"].value.replicationFactor = 2;
+    map.shards["s1"].value.replicas = { { "n2", CopyState::InSync, 0, 0, kNow, "" } };
+    AlertEvaluator evaluator({});
+    auto observation = observe(map);
+    observation.nodes.push_back({ "n1", false, true, {}, nullptr, nullptr });
+    observation.nodes.push_back({ "n2", false, true, {}, nullptr, nullptr });
+    EXPECT_EQ(find(evaluator.evaluate(observation), AlertKind::ShardUnderReplicated), nullptr);
+
+    observation.nodes[1].reachable = false;
+    auto alerts = evaluator.evaluate(observation);
+    ASSERT_NE(find(alerts, AlertKind::ShardUnderReplicated, "s1"), nullptr);
+    EXPECT_EQ(find(alerts, AlertKind::ShardUnderReplicated, "s1")->severity, AlertSeverity::Warning);
+    EXPECT_EQ(find(alerts, AlertKind::ShardWithoutCopy), nullptr);
+
+    observation.nodes[0].reachable = false;
+    alerts = evaluator.evaluate(observation);
+    ASSERT_NE(find(alerts, AlertKind::ShardWithoutCopy, "s1"), nullptr);
+    EXPECT_EQ(find(alerts, AlertKind::ShardWithoutCopy, "s1")->severity, AlertSeverity::Critical);
+    EXPECT_EQ(find(alerts, AlertKind::ShardWithoutCopy, "s2"), nullptr) << "one copy on a node that is down";
+
+    map.nodes["n1"].value.lost = true;
+    alerts = evaluator.evaluate(observation);
+    EXPECT_NE(find(alerts, AlertKind::ShardWithoutCopy, "s2"), nullptr) << "its only copy is lost";
 }
 
 TEST(Alerts, ShardOverCapacityWarnsNearAndIsCriticalOver)
