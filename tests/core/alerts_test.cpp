@@ -195,7 +195,7 @@ TEST(Alerts, CopiesWarnWhenUnderReplicatedAndAreCriticalWithoutAnyInSync)
     map.nodes["n2"] = { { "n2", "127.0.0.1:2", {}, false }, 1 };
     map.shards["s1"].value.replicationFactor = 2;
     map.shards["s1"].value.replicas = { { "n2", CopyState::InSync, 0, 0, kNow, "" } };
-    AlertEvaluator evaluator({});
+    AlertEvaluator evaluator(AlertThresholds {});
     auto observation = observe(map);
     observation.nodes.push_back({ "n1", false, true, {}, nullptr, nullptr });
     observation.nodes.push_back({ "n2", false, true, {}, nullptr, nullptr });
