@@ -16,19 +16,7 @@ namespace shardmap::core {
 
 namespace {
 
-constexpr std::chrono::milliseconds kVerifyPause { 50 };
-constexpr int kVerifyRounds = 5;
-
-bool sameContent(const SpaceStats& a, const SpaceStats& b)
-{
-    return a.liveDocs == b.liveDocs && a.tombstones == b.tombstones && a.checksum == b.checksum;
-}
-
-std::string describeStats(const SpaceStats& stats)
-{
-    return std::to_string(stats.liveDocs) + " docs, " + std::to_string(stats.tombstones) + " tombstones, checksum "
-        + std::to_string(stats.checksum);
-}
+// kVerifyPause, kVerifyRounds, sameContent and describeStats: core/migration/range_repair.h.
 
 const ShardCopy* copyOf(const ShardRecord& shard, const MigrationRecord& m)
 {
@@ -154,7 +142,7 @@ Result<PhaseStep> CatchUpPhases::end(Context& ctx, MigrationPhase phase, const s
     return PhaseStep { PhaseNext::Finished };
 }
 
-Result<std::vector<SpaceRecord>> CatchUpPhases::spacesOf(const std::string& shard)
+Result<std::vector<SpaceRecord>> CatchUpPhases::spacesOf(const std::string& shard, bool incoming)
 {
     auto listed = m_store.list(std::string(keys::kSpaces));
     if (!listed)
@@ -162,7 +150,7 @@ Result<std::vector<SpaceRecord>> CatchUpPhases::spacesOf(const std::string& shar
     std::vector<SpaceRecord> spaces;
     for (const auto& [key, record] : listed->records) {
         auto space = decodeSpace(record.value);
-        if (space && space->shard == shard)
+        if (space && (space->shard == shard || (incoming && space->target == shard)))
             spaces.push_back(std::move(*space));
     }
     // Keys are "spaces/<id>" in order: the walk is in id order.
@@ -355,17 +343,13 @@ bool CatchUpPhases::mirrorProgress(const Context& ctx)
 Result<std::optional<std::vector<SpaceRecord>>> CatchUpPhases::spacesToVerify(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
-    auto listed = m_store.list(std::string(keys::kSpaces));
-    if (!listed)
-        return listed.error();
-    std::vector<SpaceRecord> spaces;
-    for (const auto& [key, record] : listed->records) {
-        auto space = decodeSpace(record.value);
-        if (!space || (space->shard != m.source && space->target != m.source))
-            continue;
-        if (space->migrating()) {
+    auto spaces = spacesOf(m.source, true);
+    if (!spaces)
+        return spaces.error();
+    for (const SpaceRecord& space : *spaces) {
+        if (space.migrating()) {
             const std::string waiting
-                = "waiting for migration " + space->migrationId + " of " + space->id + " to end before verifying";
+                = "waiting for migration " + space.migrationId + " of " + space.id + " to end before verifying";
             if (m.status != waiting) {
                 if (auto status = m_records.updateMigration(ctx, [&](MigrationRecord& r) { r.status = waiting; });
                     !status)
@@ -373,9 +357,8 @@ Result<std::optional<std::vector<SpaceRecord>>> CatchUpPhases::spacesToVerify(Co
             }
             return std::optional<std::vector<SpaceRecord>> {};
         }
-        spaces.push_back(std::move(*space));
     }
-    return std::optional<std::vector<SpaceRecord>> { std::move(spaces) };
+    return std::optional<std::vector<SpaceRecord>> { std::move(*spaces) };
 }
 
 Result<PhaseStep> CatchUpPhases::verify(Context& ctx)

@@ -28,21 +28,7 @@ MetricCounter& backfillDocsMetric(MetricsRegistry& metrics)
     return metrics.counter("shardmapd_backfill_docs_total", "Documents the executor's backfills copied to targets");
 }
 
-constexpr std::chrono::milliseconds kVerifyPause { 50 };
-constexpr int kVerifyRounds = 5;
-
-// The same rows: live documents, tombstones (a lost delete would let an older write back in), and
-// the checksum over every row's content (an equal version with another body differs).
-bool sameContent(const SpaceStats& a, const SpaceStats& b)
-{
-    return a.liveDocs == b.liveDocs && a.tombstones == b.tombstones && a.checksum == b.checksum;
-}
-
-std::string describeStats(const SpaceStats& stats)
-{
-    return std::to_string(stats.liveDocs) + " docs, " + std::to_string(stats.tombstones) + " tombstones, checksum "
-        + std::to_string(stats.checksum);
-}
+// kVerifyPause, kVerifyRounds, sameContent and describeStats: core/migration/range_repair.h.
 
 VerificationFigures comparison(const SpaceStats& source, const SpaceStats& target, std::uint32_t rounds)
 {
