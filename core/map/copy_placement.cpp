@@ -55,7 +55,8 @@ Status checkCopyPlacement(const MapSnapshot& map, const ShardRecord& shard, cons
     if (!node)
         return makeError(ErrorCode::NotFound, "no node " + nodeId + " in the shard map");
     if (shard.node == nodeId)
-        return placementRefused("node " + nodeId + " is shard " + shard.id + "'s primary; a replica must be on another node");
+        return placementRefused(
+            "node " + nodeId + " is shard " + shard.id + "'s primary; a replica must be on another node");
     if (shard.replicaOn(nodeId))
         return placementRefused("node " + nodeId + " already holds a copy of shard " + shard.id);
     if (node->retired)
@@ -69,8 +70,9 @@ Status checkCopyPlacement(const MapSnapshot& map, const ShardRecord& shard, cons
     for (const std::string& other : liveCopyNodes(shard)) {
         const NodeRecord* holder = map.node(other);
         if (holder && holder->zone == node->zone)
-            return placementRefused("node " + nodeId + " is in zone " + node->zone + ", as shard " + shard.id + "'s copy on "
-                + other + " is; copies of a shard go to different zones unless the shard allows the same zone");
+            return placementRefused("node " + nodeId + " is in zone " + node->zone + ", as shard " + shard.id
+                + "'s copy on " + other
+                + " is; copies of a shard go to different zones unless the shard allows the same zone");
     }
     return {};
 }
@@ -103,11 +105,12 @@ Status checkFactorRoom(const MapSnapshot& map, std::uint32_t factor, bool allowS
         return {};
     const std::size_t nodes = copyRoom(map, true);
     if (room == nodes)
-        return placementRefused(whose + " of " + std::to_string(factor) + " needs " + copies(factor) + " on different nodes; "
-            + "the fleet has " + std::to_string(nodes) + " node(s) that can hold one (neither retired nor lost)");
-    return placementRefused(whose + " of " + std::to_string(factor) + " needs " + copies(factor) + " in different zones; the "
-        + std::to_string(nodes) + " node(s) that can hold one are in " + std::to_string(room)
-        + " zone(s) (a node without a zone counts as its own)");
+        return placementRefused(whose + " of " + std::to_string(factor) + " needs " + copies(factor)
+            + " on different nodes; " + "the fleet has " + std::to_string(nodes)
+            + " node(s) that can hold one (neither retired nor lost)");
+    return placementRefused(whose + " of " + std::to_string(factor) + " needs " + copies(factor)
+        + " in different zones; the " + std::to_string(nodes) + " node(s) that can hold one are in "
+        + std::to_string(room) + " zone(s) (a node without a zone counts as its own)");
 }
 
 } // namespace

@@ -157,6 +157,17 @@ Result<std::vector<SpaceRecord>> CatchUpPhases::spacesOf(const std::string& shar
     return spaces;
 }
 
+Result<CatchUpPhases::Ends> CatchUpPhases::endsOf(const Context& ctx)
+{
+    auto primary = m_nodes.clientFor(ctx, ctx.migration.value.source);
+    if (!primary)
+        return primary.error();
+    auto copy = m_nodes.copyClient(ctx);
+    if (!copy)
+        return copy.error();
+    return Ends { std::move(*primary), std::move(*copy) };
+}
+
 // The copy follows every space of the shard at its epoch before anything is copied (as a
 // migration's target is told), and the documents to copy are counted on the primary.
 Result<PhaseStep> CatchUpPhases::start(Context& ctx)
@@ -165,17 +176,16 @@ Result<PhaseStep> CatchUpPhases::start(Context& ctx)
     auto spaces = spacesOf(m.source);
     if (!spaces)
         return spaces.error();
-    auto primary = m_nodes.clientFor(ctx, m.source);
-    if (!primary)
-        return primary.error();
-    auto copy = m_nodes.copyClient(ctx);
-    if (!copy)
-        return copy.error();
+    auto ends = endsOf(ctx);
+    if (!ends)
+        return ends.error();
+    const std::shared_ptr<NodeClient>& primary = ends->primary;
+    const std::shared_ptr<NodeClient>& copy = ends->copy;
     MigrationProgress progress;
     for (const SpaceRecord& space : *spaces) {
-        if (auto status = m_nodes.ownOn(**copy, m.source, space.id, SpaceRole::MigrationTarget, space.epoch); !status)
+        if (auto status = m_nodes.ownOn(*copy, m.source, space.id, SpaceRole::MigrationTarget, space.epoch); !status)
             return status.error();
-        auto stats = m_nodes.statsOn(**primary, m.source, space.id);
+        auto stats = m_nodes.statsOn(*primary, m.source, space.id);
         if (!stats)
             return stats.error();
         progress.docsTotal += stats->liveDocs + stats->tombstones;
@@ -202,20 +212,19 @@ Result<bool> CatchUpPhases::copySpace(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
     const std::uint64_t copiedBefore = m.progress.docsDone;
-    auto primary = m_nodes.clientFor(ctx, m.source);
-    if (!primary)
-        return primary.error();
-    auto copy = m_nodes.copyClient(ctx);
-    if (!copy)
-        return copy.error();
+    auto ends = endsOf(ctx);
+    if (!ends)
+        return ends.error();
+    const std::shared_ptr<NodeClient>& primary = ends->primary;
+    const std::shared_ptr<NodeClient>& copy = ends->copy;
     const std::uint64_t epoch = ctx.sp().epoch;
-    NodeClient& target = **copy;
+    NodeClient& target = *copy;
     // Idempotent: a restarted executor makes sure the copy follows the space.
     if (auto status = m_nodes.ownOn(target, m.source, m.space, SpaceRole::MigrationTarget, epoch); !status)
         return status.error();
     BackfillCopier::Options options;
     static_cast<SpaceCopyEnds&>(options)
-        = SpaceCopyEnds { *primary, m.source, *copy, m.source, m.space, epoch, ctx.settings.backfillBatch };
+        = SpaceCopyEnds { primary, m.source, copy, m.source, m.space, epoch, ctx.settings.backfillBatch };
     options.progressInterval = m_progressInterval;
     options.throttle = [&] {
         return m.throttleDocsPerSecond > 0 ? m.throttleDocsPerSecond : ctx.settings.defaultThrottleDocsPerSecond;
@@ -370,16 +379,15 @@ Result<PhaseStep> CatchUpPhases::verify(Context& ctx)
     if (!*toVerify)
         return PhaseStep { PhaseNext::Wait, std::max(m_options.poll, std::chrono::milliseconds(1000)) };
     const std::vector<SpaceRecord>& spaces = **toVerify;
-    auto primary = m_nodes.clientFor(ctx, m.source);
-    if (!primary)
-        return primary.error();
-    auto copy = m_nodes.copyClient(ctx);
-    if (!copy)
-        return copy.error();
+    auto ends = endsOf(ctx);
+    if (!ends)
+        return ends.error();
+    const std::shared_ptr<NodeClient>& primary = ends->primary;
+    const std::shared_ptr<NodeClient>& copy = ends->copy;
     std::uint64_t repaired = 0;
     bool differed = false;
     for (const SpaceRecord& space : spaces) {
-        auto fixed = verifySpace(ctx, *primary, *copy, space);
+        auto fixed = verifySpace(ctx, primary, copy, space);
         if (!fixed)
             return fixed.error();
         if (*fixed) {

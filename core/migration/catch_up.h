@@ -85,6 +85,12 @@ private:
     // Writes the record's progress into the copy's ShardCopy (best effort); false when the copy
     // is no longer this catch-up's to bring in sync.
     bool mirrorProgress(const Context& ctx);
+    // The nodes a catch-up copies between: the shard's primary and the copy being caught up.
+    struct Ends {
+        std::shared_ptr<NodeClient> primary;
+        std::shared_ptr<NodeClient> copy;
+    };
+    Result<Ends> endsOf(const Context& ctx);
     // The spaces the shard owns now (and, incoming, those migrating to it), in id order.
     Result<std::vector<SpaceRecord>> spacesOf(const std::string& shard, bool incoming = false);
     void log(LogLevel level, const std::string& message) const;
