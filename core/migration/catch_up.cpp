@@ -372,7 +372,6 @@ Result<std::optional<std::vector<SpaceRecord>>> CatchUpPhases::spacesToVerify(Co
 
 Result<PhaseStep> CatchUpPhases::verify(Context& ctx)
 {
-    MigrationRecord& m = ctx.m();
     auto toVerify = spacesToVerify(ctx);
     if (!toVerify)
         return toVerify.error();
