@@ -28,6 +28,7 @@
 #include "tests/support/etcd_process.h"
 #include "tests/support/fleet_test.h"
 #include "tests/support/network_namespaces.h"
+#include "tests/support/sqlite_store_lock.h"
 #include "tests/support/tcp_proxy.h"
 
 #include <algorithm>
@@ -303,19 +304,6 @@ protected:
         return locked;
     }
 
-    // Whether some process holds the SQLite store's write lock right now.
-    bool sqliteWriteLocked()
-    {
-        sqlite3* db = nullptr;
-        if (sqlite3_open(m_dir.file("map.db").c_str(), &db) != SQLITE_OK)
-            return false;
-        const int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
-        if (rc == SQLITE_OK)
-            sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-        sqlite3_close(db);
-        return rc == SQLITE_BUSY;
-    }
-
     // Stops the leader while a migration is in `phase`; true when the other replica took over.
     bool stopLeaderIn(core::MigrationPhase phase, std::string& detail)
     {
@@ -337,7 +325,7 @@ protected:
             const bool takenOver = pollUntil(std::chrono::seconds(5), [&] { return leads(other); });
             // An SQLite store is one file: a process stopped inside a commit holds its write lock,
             // and no one can take the lease over until it runs again (an outage of the store).
-            const bool storeLocked = !takenOver && !m_etcd && sqliteWriteLocked();
+            const bool storeLocked = !takenOver && !m_etcd && sqliteWriteLocked(m_dir.file("map.db"));
             std::this_thread::sleep_for(std::chrono::milliseconds(500));
             std::lock_guard lock(m_executorMutex);
             m_executors[*slot].process->process().signal(SIGCONT);

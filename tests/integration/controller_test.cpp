@@ -6,6 +6,7 @@
 #include "shardmap/v1/router.grpc.pb.h"
 #include "tests/support/controller_process.h"
 #include "tests/support/fleet_test.h"
+#include "tests/support/sqlite_store_lock.h"
 
 #include <csignal>
 #include <filesystem>
@@ -399,8 +400,9 @@ TEST_F(ControllerTest, APausedLeaderThatLostItsLeaseStepsDown)
     ASSERT_TRUE(b);
 
     // A leader frozen past its TTL (a long GC pause, a stopped VM) comes back to find the lease
-    // taken; its renewal is refused and it must stop acting as the executor.
-    a->process().signal(SIGSTOP);
+    // taken; its renewal is refused and it must stop acting as the executor. Frozen outside a
+    // commit of the SQLite store, whose write lock it would otherwise keep (sqlite_store_lock.h).
+    ASSERT_TRUE(stopOutsideSqliteCommit(a->process(), m_dir.file("map.db")));
     ASSERT_TRUE(pollUntil(std::chrono::seconds(4), [&] { return b->leads(); })) << b->stderrText();
     a->process().signal(SIGCONT);
     ASSERT_TRUE(pollUntil(std::chrono::seconds(3), [&] {

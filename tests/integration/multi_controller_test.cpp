@@ -6,6 +6,7 @@
 #include "tests/support/controller_process.h"
 #include "tests/support/etcd_process.h"
 #include "tests/support/fleet_test.h"
+#include "tests/support/sqlite_store_lock.h"
 #include "tests/support/tcp_proxy.h"
 #include "tests/support/workload.h"
 
@@ -42,6 +43,9 @@ protected:
         return ControllerProcess::start(
             m_dir.file(id + ".stderr.log"), { "--store", storeUri(), "--id", id, "--lease-ttl-ms", "1500" }, env);
     }
+
+    // The SQLite store's file, or empty on etcd.
+    std::string sqliteStorePath() const { return GetParam() == "sqlite" ? m_dir.file("map.db") : std::string(); }
 
     core::MigrationRecord migration(const std::string& id)
     {
@@ -84,7 +88,9 @@ TEST_P(MultiControllerTest, AStoppedLeaderIsReplacedMidBackfillAndCannotActWhenI
     ASSERT_TRUE(queued) << queued.error().describe();
     ASSERT_TRUE(pollUntil(std::chrono::seconds(20), [&] { return migration(queued->id).progress.docsDone >= 200; }));
 
-    a->process().signal(SIGSTOP);
+    // Frozen outside a commit: on an SQLite store a process stopped inside one keeps the file's
+    // write lock, and no one can take the lease over until it runs (see sqlite_store_lock.h).
+    ASSERT_TRUE(stopOutsideSqliteCommit(a->process(), sqliteStorePath()));
     const auto stoppedAt = std::chrono::steady_clock::now();
     const auto cursorAtStop = migration(queued->id).progress.docsDone;
     ASSERT_TRUE(pollUntil(std::chrono::seconds(10), [&] { return b->leads(); })) << b->stderrText();
