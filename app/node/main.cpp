@@ -16,6 +16,7 @@ struct StorageAndClockFlags {
     std::string defaultEngine = shardmap::core::indexEngineName(shardmap::core::IndexEngine::Fts5);
     std::int64_t tickMs = 1000;
     std::int64_t historyMs = 10000;
+    std::int64_t searchBudgetMs = 5000;
 };
 
 // Where the node serves, its name, its TLS and who may change it.
@@ -38,7 +39,7 @@ void addServingFlags(CLI::App& app, shardmap::core::NodeServerConfig& config)
         "Allow a non-loopback address without TLS, or with TLS but without client certificates (--tls-ca)");
 }
 
-// How large the shard files grow and how they sync.
+// How large the shard files grow, how they sync, and how long one search may run on them.
 void addStorageFlags(CLI::App& app, shardmap::core::NodeServerConfig& config, StorageAndClockFlags& flags)
 {
     app.add_option("--shard-max-bytes", flags.shardMaxBytes, "Largest a shard file may grow (0: unlimited)");
@@ -49,6 +50,10 @@ void addStorageFlags(CLI::App& app, shardmap::core::NodeServerConfig& config, St
            "--sync", flags.sync, "SQLite synchronous mode: normal (survives a process crash) or full (also power loss)")
         ->check(CLI::IsMember({ "normal", "full" }))
         ->capture_default_str();
+    app.add_option("--search-budget-ms", flags.searchBudgetMs,
+           "Longest one search may run on a shard before it is stopped with RESOURCE_EXHAUSTED (0: no limit)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 600000));
     app.add_option("--default-engine", flags.defaultEngine,
            "Index engine of a shard a CreateShard names none for: fts5 or xapian (the fleet's setting names one for "
            "every shard the control plane creates)")
@@ -97,6 +102,7 @@ shardmap::core::NodeServerConfig parseConfig(
     app.parse(argc, argv);
     config.storeOptions.maxBytes = flags.shardMaxBytes;
     config.storeOptions.syncFull = flags.sync == "full";
+    config.storeOptions.searchBudget = std::chrono::milliseconds(flags.searchBudgetMs);
     config.storeOptions.engine = *shardmap::core::parseIndexEngine(flags.defaultEngine);
     config.metricsTick = std::chrono::milliseconds(flags.tickMs);
     config.historyInterval = std::chrono::milliseconds(flags.historyMs);

@@ -46,9 +46,9 @@ std::string rankedSearchSql(std::size_t textColumnCount, std::size_t spaceCount)
     // ranking costs one random docs lookup per match (3x slower on large spaces, BENCHMARKS.md).
     // The space token already scopes the match; the IN check guards against token collisions.
     return "SELECT d.space, d.id, d.version, m.score, m.rowid FROM (SELECT rowid, bm25(fts, " + weights
-        + ") AS score FROM fts WHERE fts MATCH ?1 ORDER BY score LIMIT ?2) AS m JOIN docs d ON d.rowid = m.rowid"
+        + ") AS score FROM fts WHERE fts MATCH ?1 ORDER BY score, rowid LIMIT ?2) AS m JOIN docs d ON d.rowid = m.rowid"
           " WHERE d.space IN ("
-        + placeholders + ") ORDER BY m.score LIMIT ?3 OFFSET ?4";
+        + placeholders + ") ORDER BY m.score, m.rowid LIMIT ?3 OFFSET ?4";
 }
 
 class Fts5Index final : public ShardIndex {

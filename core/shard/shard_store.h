@@ -11,6 +11,7 @@
 #include "core/util/result.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -140,6 +141,9 @@ struct ShardStoreOptions {
     // Most backfill items one transaction takes while no client writes. FTS5 writes its pending
     // index at commit: a client arriving mid-transaction waits for that too, so it is bounded.
     std::size_t backfillGroupItems = 300;
+    // Longest one search may run on the shard's file before it is stopped with ResourceExhausted
+    // (a one-letter prefix over a large FTS5 shard expands to every term it names); 0: no limit.
+    std::chrono::milliseconds searchBudget { 5000 };
     // Where the store says what went wrong that it retries (an index that lags its file).
     LogSink log;
 };

@@ -1,11 +1,13 @@
 // ShardStore's searches: a request checked, answered by the shard's index (core/shard/shard_index.h)
-// on a pooled reader connection, and counted in the shard's latency and activity.
+// on a pooled reader connection within the shard's search budget, and counted in the shard's latency
+// and activity.
 
 #include "core/shard/shard_index.h"
 #include "core/shard/shard_internal.h"
 #include "core/util/validation.h"
 
 #include <chrono>
+#include <sqlite3.h>
 
 namespace shardmap::core {
 
@@ -27,6 +29,47 @@ Status validateSearchRequest(const ShardSearchRequest& request)
     return {};
 }
 
+// Stops the statements of one search on a reader connection once its budget is spent: SQLite
+// calls the handler every few thousand virtual-machine steps, and a non-zero return interrupts
+// the running statement (SQLITE_INTERRUPT). Removed when the search ends, so the pooled
+// connection goes back without it.
+class SearchBudget final {
+public:
+    SearchBudget(SqliteDb& db, std::chrono::milliseconds budget)
+        : m_db(db.handle())
+        , m_deadline(std::chrono::steady_clock::now() + budget)
+    {
+        if (budget.count() > 0)
+            sqlite3_progress_handler(m_db, 4000, &SearchBudget::onProgress, this);
+    }
+    ~SearchBudget() { sqlite3_progress_handler(m_db, 0, nullptr, nullptr); }
+    SearchBudget(const SearchBudget&) = delete;
+    SearchBudget& operator=(const SearchBudget&) = delete;
+
+    bool spent() const { return m_spent; }
+
+private:
+    static int onProgress(void* self)
+    {
+        auto* budget = static_cast<SearchBudget*>(self);
+        budget->m_spent = budget->m_spent || std::chrono::steady_clock::now() >= budget->m_deadline;
+        return budget->m_spent ? 1 : 0;
+    }
+
+    sqlite3* m_db;
+    std::chrono::steady_clock::time_point m_deadline;
+    bool m_spent = false;
+};
+
+Error searchBudgetSpent(std::chrono::milliseconds budget, const std::string& shard)
+{
+    Error error = makeError(ErrorCode::ResourceExhausted,
+        "the search ran past the node's search budget of " + std::to_string(budget.count())
+            + " ms and was stopped: narrow it (a longer prefix, fewer spaces or terms)");
+    error.context = shard;
+    return error;
+}
+
 } // namespace
 
 Result<SearchResult> ShardStore::search(const ShardSearchRequest& request)
@@ -37,7 +80,10 @@ Result<SearchResult> ShardStore::search(const ShardSearchRequest& request)
     auto lease = acquireReader();
     if (!lease)
         return lease.error();
+    SearchBudget budget(lease->db(), m_options.searchBudget);
     auto result = m_index->search(lease->db(), request);
+    if (!result && budget.spent())
+        return searchBudgetSpent(m_options.searchBudget, m_id);
     if (!result) {
         Error error = result.error();
         if (error.context.empty() && error.code != ErrorCode::InvalidArgument)

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <map>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -87,8 +88,9 @@ std::vector<std::string> sortedIds(ShardStore& store, const std::string& query)
     return ids;
 }
 
-const std::vector<std::string> kRankingQueries = { "river", "cafe", "Café", "river stone", "river OR quartz",
-    "maple NOT orbit", "\"river stone\"", "har*", "title:meadow", "title:(willow OR lantern) river", "notes" };
+const std::vector<std::string> kRankingQueries
+    = { "river", "cafe", "Café", "river stone", "river OR quartz", "maple NOT orbit", "\"river stone\"", "har*",
+          "title:meadow", "title:(willow OR lantern) river", "notes", "\"river sto*\"" };
 
 TEST(ShardIndexTest, TheEngineIsTheFilesAndAFileWithoutOneIsFts5)
 {
@@ -193,6 +195,58 @@ TEST_P(ShardIndexRankingTest, BM25OrdersTheHitsOnEveryEngine)
 
 INSTANTIATE_TEST_SUITE_P(Engines, ShardIndexRankingTest, ::testing::Values(IndexEngine::Fts5, IndexEngine::Xapian),
     [](const ::testing::TestParamInfo<IndexEngine>& engine) { return std::string(indexEngineName(engine.param)); });
+
+// Pages of a ranked list join up into the whole list on every engine: each page starts where the
+// one before it ended, with no hit twice and none left out, ties in score included (an
+// application pages through a space's hits with offsets).
+TEST_P(ShardIndexRankingTest, PagesJoinUpIntoTheWholeRankedList)
+{
+    TempDir dir;
+    auto store = createEngineShard(dir.file("s.db"), GetParam());
+    ASSERT_TRUE(store);
+    writeAll(*store, rankingCorpus());
+    for (const std::string query : { "river", "notes", "river OR quartz", "har*" }) {
+        const auto whole = rankedIds(*store, query);
+        ASSERT_GT(whole.size(), 14u) << query;
+        std::vector<std::string> paged;
+        for (std::uint32_t offset = 0; offset < whole.size() + 7; offset += 7) {
+            auto page = store->search({ { "acme" }, query, 7, offset, false });
+            ASSERT_TRUE(page) << query << ": " << page.error().describe();
+            EXPECT_LE(page->hits.size(), 7u);
+            for (const auto& hit : page->hits)
+                paged.push_back(hit.id);
+        }
+        EXPECT_EQ(paged, whole) << query;
+    }
+}
+
+// Both engines cut the same snippet from a hit: the window, the [[marks]] and the ellipses.
+TEST(ShardIndexTest, BothEnginesCutTheSameSnippets)
+{
+    TempDir dir;
+    auto fts5 = createEngineShard(dir.file("f.db"), IndexEngine::Fts5);
+    auto xapian = createEngineShard(dir.file("x.db"), IndexEngine::Xapian);
+    ASSERT_TRUE(fts5 && xapian);
+    std::vector<Document> docs = rankingCorpus();
+    docs.push_back(indexDoc("acme", "long", "Harbour lights",
+        "Far up the river, past the old stone bridge, the lantern-maker kept a shop that sold maps of every "
+        "harbour on the coast. Nobody bought them. The river moved the stones each spring."));
+    writeAll(*fts5, docs);
+    writeAll(*xapian, docs);
+    for (const std::string query : { "river", "har*", "\"river stone\"", "lantern maps", "title:harbour" }) {
+        auto fromFts5 = fts5->search({ { "acme" }, query, 1000, 0, true });
+        auto fromXapian = xapian->search({ { "acme" }, query, 1000, 0, true });
+        ASSERT_TRUE(fromFts5 && fromXapian) << query;
+        std::map<std::string, std::string> expected;
+        for (const auto& hit : fromFts5->hits)
+            expected[hit.id] = hit.snippet;
+        ASSERT_EQ(fromXapian->hits.size(), expected.size()) << query;
+        for (const auto& hit : fromXapian->hits) {
+            EXPECT_FALSE(hit.snippet.empty()) << query << " " << hit.id;
+            EXPECT_EQ(hit.snippet, expected[hit.id]) << query << " " << hit.id;
+        }
+    }
+}
 
 // Hits as (score, id), sorted: ties in score may come in either order.
 std::vector<std::pair<double, std::string>> scoredHits(ShardStore& store, const std::string& query)

@@ -344,6 +344,39 @@ TEST_P(ShardStoreTest, SearchErrorsAreInvalidArgument)
     EXPECT_FALSE(m_store->search({ { "acme" }, "x", kMaxSearchLimit + 1, 0, false }));
 }
 
+// The search budget (ShardStoreOptions::searchBudget) stops a search that scores too many rows of
+// an FTS5 shard with ResourceExhausted; the file is untouched and the same search answers under a
+// budget that allows it. Xapian's matcher stops scoring early by itself and bounds its prefixes.
+TEST(ShardStoreSearchBudget, AnFts5SearchPastItsBudgetIsStoppedAndLosesNothing)
+{
+    TempDir dir;
+    ShardStoreOptions options;
+    options.engine = IndexEngine::Fts5;
+    options.searchBudget = std::chrono::milliseconds(1);
+    {
+        auto store = ShardStore::create(dir.file("s.db"), "s", options);
+        ASSERT_TRUE(store) << store.error().describe();
+        ASSERT_TRUE((*store)->setOwnership({ "acme", SpaceRole::Owner, 1 }));
+        for (int batch = 0; batch < 4; ++batch) {
+            std::vector<WriteItem> items;
+            for (int i = batch * 5000; i < (batch + 1) * 5000; ++i)
+                items.push_back(
+                    { doc("acme", "d" + std::to_string(i), 1, "common words and word" + std::to_string(i)), 1 });
+            ASSERT_TRUE((*store)->write(std::move(items)));
+        }
+        auto stopped = (*store)->search({ { "acme" }, "common OR words", 20, 0, false });
+        ASSERT_FALSE(stopped);
+        EXPECT_EQ(stopped.error().code, ErrorCode::ResourceExhausted);
+        EXPECT_NE(stopped.error().message.find("search budget of 1 ms"), std::string::npos) << stopped.error().message;
+    }
+    options.searchBudget = std::chrono::milliseconds(0);
+    auto reopened = ShardStore::open(dir.file("s.db"), options);
+    ASSERT_TRUE(reopened);
+    auto found = (*reopened)->search({ { "acme" }, "common OR words", 20, 0, false });
+    ASSERT_TRUE(found) << found.error().describe();
+    EXPECT_EQ(found->hits.size(), 20u);
+}
+
 TEST_P(ShardStoreTest, ScanPagesInIdOrderWithCursorAndTombstones)
 {
     std::vector<Document> docs;

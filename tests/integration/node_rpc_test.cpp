@@ -107,6 +107,35 @@ TEST(NodeDefaultEngine, ACreateShardNamingNoEngineGetsTheNodesDefault)
     EXPECT_EQ(info.engine(), "fts5") << "a named engine wins over the node's default";
 }
 
+// A search that runs past the node's --search-budget-ms is stopped with RESOURCE_EXHAUSTED and a
+// sentence that says what to do; the node goes on answering (issue 29, bad input: a query that
+// scores every row of a large space).
+TEST(NodeSearchBudget, ASearchPastTheBudgetIsStoppedAndTheNodeGoesOnAnswering)
+{
+    TempDir dir;
+    auto node = NodeProcess::start(dir.file("data"), { "--search-budget-ms", "1" });
+    ASSERT_TRUE(node);
+    ASSERT_TRUE(createShard(node->stub(), "s1").ok());
+    ASSERT_TRUE(setOwner(node->stub(), "s1", "acme", 1).ok());
+    for (int batch = 0; batch < 20; ++batch) {
+        std::vector<v1::Document> docs;
+        for (int i = 0; i < 1000; ++i) {
+            const int n = batch * 1000 + i;
+            docs.push_back(makeDoc("acme", "d" + std::to_string(n), 1,
+                "common words in every document, and word" + std::to_string(n) + " alone"));
+        }
+        v1::BulkWriteResponse written;
+        ASSERT_TRUE(bulkWrite(node->stub(), "s1", docs, 1, &written).ok());
+    }
+    v1::SearchResponse found;
+    const auto stopped = search(node->stub(), "s1", { "acme" }, "common OR every OR words", &found);
+    EXPECT_EQ(stopped.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << stopped.error_message();
+    EXPECT_NE(stopped.error_message().find("search budget of 1 ms"), std::string::npos) << stopped.error_message();
+    v1::NodeMetrics metrics;
+    EXPECT_TRUE(node->stub().GetMetrics(contextWithDeadline().get(), {}, &metrics).ok());
+    EXPECT_EQ(spaceStats(node->stub(), "s1", "acme").doc_count(), 20000u) << "nothing lost";
+}
+
 TEST_F(NodeRpcTest, AnUnknownEngineIsRefusedAndMakesNoShard)
 {
     v1::CreateShardRequest create;
