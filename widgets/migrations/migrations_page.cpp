@@ -9,13 +9,11 @@
 #include "widgets/style/conversions.h"
 #include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
+#include "widgets/style/reason_dialog.h"
 #include "widgets/style/view_state.h"
 
 #include <QComboBox>
 #include <QDateTime>
-#include <QDialog>
-#include <QDialogButtonBox>
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QIcon>
@@ -478,31 +476,6 @@ void MigrationsPage::finished(const QString& migrationId, const Outcome& outcome
     emit actionFinished(migrationId, outcome.ok, outcome.message);
 }
 
-bool MigrationsPage::askReason(const QString& title, const QString& question, QString* reason)
-{
-    QDialog dialog(this);
-    dialog.setWindowTitle(title);
-    auto* form = new QFormLayout(&dialog);
-    auto* text = new QLabel(question, &dialog);
-    text->setWordWrap(true);
-    form->addRow(text);
-    auto* reasonEdit = new QLineEdit(&dialog);
-    reasonEdit->setPlaceholderText(tr("Why (recorded in the audit log)"));
-    form->addRow(tr("Reason:"), reasonEdit);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    buttons->button(QDialogButtonBox::Ok)->setEnabled(false);
-    connect(reasonEdit, &QLineEdit::textChanged, buttons, [buttons](const QString& value) {
-        buttons->button(QDialogButtonBox::Ok)->setEnabled(!value.trimmed().isEmpty());
-    });
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    form->addRow(buttons);
-    if (dialog.exec() != QDialog::Accepted)
-        return false;
-    *reason = reasonEdit->text().trimmed();
-    return true;
-}
-
 void MigrationsPage::confirmAndRun(Action action)
 {
     const QString id = selectedMigration();
@@ -515,7 +488,7 @@ void MigrationsPage::confirmAndRun(Action action)
     const QString what = tr("%1 migration %2 of space %3 (%4 → %5)?")
                              .arg(actionVerb(action), id, qs(record->space), qs(record->source), qs(record->target));
     QString reason;
-    if (!askReason(actionVerb(action), what, &reason))
+    if (!askChangeReason(this, actionVerb(action), what, &reason))
         return;
     if (action == Action::Throttle)
         setThrottle(id, static_cast<quint64>(m_throttleBox->value()), reason);
@@ -554,7 +527,7 @@ void MigrationsPage::changeMaxConcurrent()
     const QString question = value == 0 ? tr("Let the executor run any number of migrations at once?")
                                         : tr("Let the executor run at most %1 migrations at once?").arg(value);
     QString reason;
-    if (askReason(tr("Concurrent migrations"), question, &reason))
+    if (askChangeReason(this, tr("Concurrent migrations"), question, &reason))
         setMaxConcurrent(value, reason);
 }
 

@@ -119,7 +119,6 @@ private:
     void send(const QString& migrationId, const QString& reason, const v1::AdminChange& change, const QString& done);
     void migrationAction(Action action, const QString& migrationId, const QString& reason);
     void confirmAndRun(Action action);
-    bool askReason(const QString& title, const QString& question, QString* reason);
     void finished(const QString& migrationId, const Outcome& outcome);
     void notifyFinished(const QString& migrationId, MigrationsModel::StateCategory state, const QString& reason);
     void showMessage(const QString& text, bool error);
