@@ -1299,6 +1299,14 @@
         <source>p99</source>
         <translation>p99</translation>
     </message>
+    <message>
+        <source>no copy in sync serves (%1 wanted)</source>
+        <translation>keine synchrone Kopie dient (%1 gewünscht)</translation>
+    </message>
+    <message>
+        <source>%1 of %2 copies in sync (under-replicated)</source>
+        <translation>%1 von %2 Kopien synchron (unterrepliziert)</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::FleetPage</name>
@@ -2948,6 +2956,20 @@
         <comment>count, shard state</comment>
         <translation>%1 %2</translation>
     </message>
+    <message numerus="yes">
+        <source>%n under-replicated (yellow)</source>
+        <translation>
+            <numerusform>%n unterrepliziert (gelb)</numerusform>
+            <numerusform>%n unterrepliziert (gelb)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n without a serving copy (red)</source>
+        <translation>
+            <numerusform>%n ohne dienende Kopie (rot)</numerusform>
+            <numerusform>%n ohne dienende Kopie (rot)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::PhaseTimeline</name>
@@ -4159,6 +4181,10 @@ Moved to %2: %3</source>
         <translation>%1
 Verschoben nach %2: %3</translation>
     </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1; %2</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::ShardMapView</name>
@@ -4733,6 +4759,178 @@ Verschoben nach %2: %3</translation>
     <message>
         <source>none running</source>
         <translation>keine laufend</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::CopiesModel</name>
+    <message>
+        <source>in sync</source>
+        <translation>synchron</translation>
+    </message>
+    <message>
+        <source>catching up</source>
+        <translation>holt auf</translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation>verloren</translation>
+    </message>
+    <message>
+        <source>primary</source>
+        <translation>Primär</translation>
+    </message>
+    <message>
+        <source>replica</source>
+        <translation>Replik</translation>
+    </message>
+    <message>
+        <source>%1 of %2 documents</source>
+        <translation>%1 von %2 Dokumenten</translation>
+    </message>
+    <message>
+        <source>%1 (since %2)</source>
+        <translation>%1 (seit %2)</translation>
+    </message>
+    <message>
+        <source>Shard</source>
+        <translation>Shard</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Zone</source>
+        <translation>Zone</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Catch-up</source>
+        <translation>Aufholen</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>Grund</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::CopiesPanel</name>
+    <message>
+        <source>Add replica…</source>
+        <translation>Replik hinzufügen…</translation>
+    </message>
+    <message>
+        <source>Remove replica…</source>
+        <translation>Replik entfernen…</translation>
+    </message>
+    <message>
+        <source>Promote…</source>
+        <translation>Zum Primär machen…</translation>
+    </message>
+    <message>
+        <source>Replication factor…</source>
+        <translation>Replikationsfaktor…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Node %1 holds %n copy(s).</source>
+        <translation>
+            <numerusform>Knoten %1 hält %n Kopie.</numerusform>
+            <numerusform>Knoten %1 hält %n Kopien.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Shard %1: %2</source>
+        <translation>Shard %1: %2</translation>
+    </message>
+    <message>
+        <source>Choose a shard to change its copies.</source>
+        <translation>Wählen Sie einen Shard, um seine Kopien zu ändern.</translation>
+    </message>
+    <message>
+        <source>No node may hold another copy of shard %1 (each node holds one already, or is lost, retired or in the zone of a copy).</source>
+        <translation>Kein Knoten darf eine weitere Kopie von Shard %1 halten (jeder hält schon eine oder ist verloren, stillgelegt oder in der Zone einer Kopie).</translation>
+    </message>
+    <message>
+        <source>Select a replica of shard %1 first.</source>
+        <translation>Wählen Sie zuerst eine Replik von Shard %1.</translation>
+    </message>
+    <message>
+        <source>Only an in-sync replica can become the primary: the copy on %1 is %2.</source>
+        <translation>Nur eine synchrone Replik kann Primär werden: die Kopie auf %1 ist %2.</translation>
+    </message>
+    <message>
+        <source>gone</source>
+        <translation>fort</translation>
+    </message>
+    <message>
+        <source>Add replica</source>
+        <translation>Replik hinzufügen</translation>
+    </message>
+    <message>
+        <source>Node for a new copy of shard %1:</source>
+        <translation>Knoten für eine neue Kopie von Shard %1:</translation>
+    </message>
+    <message>
+        <source>Add a replica of shard %1 on node %2? It catches up from the primary, then serves.</source>
+        <translation>Eine Replik von Shard %1 auf Knoten %2 hinzufügen? Sie holt vom Primär auf und dient dann.</translation>
+    </message>
+    <message>
+        <source>Remove shard %1&apos;s replica on node %2? Its documents on that node are dropped.</source>
+        <translation>Die Replik von Shard %1 auf Knoten %2 entfernen? Ihre Dokumente auf diesem Knoten werden gelöscht.</translation>
+    </message>
+    <message>
+        <source>Make node %2&apos;s copy the primary of shard %1? Every space&apos;s epoch moves on and the old primary is fenced; it catches up as a replica.</source>
+        <translation>Die Kopie auf Knoten %2 zum Primär von Shard %1 machen? Die Epoche jedes Space rückt vor und der alte Primär wird abgeschirmt; er holt als Replik auf.</translation>
+    </message>
+    <message>
+        <source>Replication factor</source>
+        <translation>Replikationsfaktor</translation>
+    </message>
+    <message>
+        <source>Copies shard %1 wants, the primary included (0: the fleet&apos;s):</source>
+        <translation>Kopien, die Shard %1 haben soll, der Primär eingeschlossen (0: der Wert der Flotte):</translation>
+    </message>
+    <message>
+        <source>Shard %1 wants %2 copies from now on?</source>
+        <translation>Soll Shard %1 ab jetzt %2 Kopien haben?</translation>
+    </message>
+    <message>
+        <source>Replica of shard %1 on node %2 added: it catches up.</source>
+        <translation>Replik von Shard %1 auf Knoten %2 hinzugefügt: sie holt auf.</translation>
+    </message>
+    <message>
+        <source>Replica of shard %1 on node %2 removed.</source>
+        <translation>Replik von Shard %1 auf Knoten %2 entfernt.</translation>
+    </message>
+    <message>
+        <source>Node %2 holds shard %1&apos;s primary now.</source>
+        <translation>Knoten %2 hält jetzt den Primär von Shard %1.</translation>
+    </message>
+    <message>
+        <source>Shard %1 wants %2 copies now.</source>
+        <translation>Shard %1 soll jetzt %2 Kopien haben.</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::ReasonDialog</name>
+    <message>
+        <source>Why (recorded in the audit log)</source>
+        <translation>Warum (im Audit-Log festgehalten)</translation>
+    </message>
+    <message>
+        <source>Reason:</source>
+        <translation>Grund:</translation>
     </message>
 </context>
 </TS>

@@ -56,6 +56,16 @@
     </message>
 </context>
 <context>
+    <name>shardmap::widgets::CopiesPanel</name>
+    <message numerus="yes">
+        <source>Node %1 holds %n copy(s).</source>
+        <translation>
+            <numerusform>Node %1 holds %n copy.</numerusform>
+            <numerusform>Node %1 holds %n copies.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>shardmap::widgets::DemoFleet</name>
     <message numerus="yes">
         <source>Demo: starting %n shard node(s)…</source>
@@ -213,6 +223,20 @@
         <translation>
             <numerusform>%n migration waits for an executor</numerusform>
             <numerusform>%n migrations wait for an executor</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n under-replicated (yellow)</source>
+        <translation>
+            <numerusform>%n under-replicated (yellow)</numerusform>
+            <numerusform>%n under-replicated (yellow)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n without a serving copy (red)</source>
+        <translation>
+            <numerusform>%n without a serving copy (red)</numerusform>
+            <numerusform>%n without a serving copy (red)</numerusform>
         </translation>
     </message>
 </context>

@@ -119,16 +119,18 @@ CommandResult cmdReplicaList(const CtlOptions& options, const std::string& shard
     if (!shard)
         return core::makeError(ErrorCode::NotFound, "no shard " + shardId + " in the shard map");
     Table table({ "NODE", "ROLE", "STATE", "PROGRESS", "SINCE", "WHY" });
-    table.addRow({ shard->node, "primary", "-", "-", "-", "" });
-    for (const core::ShardCopy& copy : shard->replicas)
-        table.addRow({ copy.node, "replica", core::copyStateName(copy.state),
-            copy.docsTotal ? std::to_string(copy.docsDone) + "/" + std::to_string(copy.docsTotal) : "-",
-            copy.sinceUnixMs ? formatTime(copy.sinceUnixMs) : "-", copy.reason });
+    for (const core::CopyRow& row : core::copyRowsOf(*shard)) {
+        if (row.primary) {
+            table.addRow({ row.node, "primary", "-", "-", "-", "" });
+            continue;
+        }
+        table.addRow({ row.node, "replica", core::copyStateName(row.state),
+            row.docsTotal ? std::to_string(row.docsDone) + "/" + std::to_string(row.docsTotal) : "-",
+            row.sinceUnixMs ? formatTime(row.sinceUnixMs) : "-", row.reason });
+    }
     json out = shardCopiesJson(*map, *shard);
     out["revision"] = map->revision;
-    const std::string summary = std::to_string(out["in_sync"].get<std::size_t>()) + " of "
-        + std::to_string(out["replication_factor"].get<std::uint32_t>()) + " copies in sync ("
-        + out["copy_health"].get<std::string>() + ")";
+    const std::string summary = core::describeCopies(core::evaluateCopies(*map, *shard));
     return CommandOutput { out, [table, summary](std::ostream& stream) {
                               table.print(stream);
                               stream << summary << "\n";

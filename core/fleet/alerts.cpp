@@ -213,6 +213,9 @@ void evaluateShards(const FleetObservation& observation, const AlertThresholds& 
 
 std::string describeMove(const MigrationRecord& migration, const MigrationHistory* history)
 {
+    if (migration.isCatchUp())
+        return "catch-up " + migration.id + " of shard " + migration.source + "'s copy on " + migration.copyNode
+            + " (from the primary on " + migration.copyPrimary + ")";
     const std::string& from
         = history && !history->requestedSource.empty() ? history->requestedSource : migration.source;
     const std::string& to = history && !history->requestedTarget.empty() ? history->requestedTarget : migration.target;
@@ -457,7 +460,10 @@ void AlertEvaluator::evaluateMigrations(const FleetObservation& observation, std
             continue;
         open.insert(id);
         const Track& seen = follow(id, migration, now);
-        if (migration.paused || !progressing(migration.phase))
+        // A catch-up waiting in the queue leaves its copy out of sync (its node down, no slot):
+        // that stalls it too, where a queued move only waits for its turn.
+        const bool waitingCopy = migration.isCatchUp() && migration.phase == MigrationPhase::Queued;
+        if (migration.paused || (!progressing(migration.phase) && !waitingCopy))
             continue;
         if (auto stalled
             = stalledAlert(id, migration, history, seen.changedUnixMs, *observation.map, now, m_thresholds)) {

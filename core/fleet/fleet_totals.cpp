@@ -8,6 +8,7 @@
 #include "core/map/space_placement.h"
 
 #include <algorithm>
+#include <set>
 
 namespace shardmap::core {
 
@@ -36,11 +37,14 @@ void addReachable(FleetTotals& totals, const std::string& node, const NodeMetric
 FleetTotals fleetTotals(const MapSnapshot& map, const NodeReader& read)
 {
     FleetTotals totals;
+    std::set<std::string> unreachable;
     for (const auto& [id, node] : map.nodes) {
         if (node.value.retired)
             continue;
         ++totals.nodesActive;
         const NodeReading reading = read(id);
+        if (!reading.reachable)
+            unreachable.insert(id);
         if (reading.sample) {
             if (!totals.load)
                 totals.load.emplace();
@@ -52,8 +56,11 @@ FleetTotals fleetTotals(const MapSnapshot& map, const NodeReader& read)
         if (reading.sample)
             addReachable(totals, id, *reading.sample);
     }
-    for (const auto& [id, shard] : map.shards)
+    for (const auto& [id, shard] : map.shards) {
         ++totals.shardsByState[shard.value.state];
+        if (shard.value.state != ShardState::Retired)
+            ++totals.shardsByCopyHealth[evaluateCopies(map, shard.value, unreachable).health];
+    }
     return totals;
 }
 

@@ -4,6 +4,7 @@
 // disk, the fleet's rates and disk use, the hottest shards and each shard's growth over 24 h.
 
 #include "core/client/node_client.h"
+#include "core/fleet/health.h"
 #include "core/map/shard_map.h"
 
 #include <cstddef>
@@ -51,6 +52,9 @@ struct FleetTotals {
     std::uint64_t bytes = 0;
     std::optional<FullestDisk> fullestDisk;
     std::map<ShardState, int> shardsByState;
+    // Shards not retired by their copies' health (evaluateCopies; a node that does not answer
+    // serves no copy).
+    std::map<CopyHealth, int> shardsByCopyHealth;
     // Empty when no node has a sample yet.
     std::optional<FleetLoadPoint> load;
 };

@@ -179,6 +179,11 @@ HealthAssessment evaluateShard(const ShardHealthInput& shard)
             out.reasons.push_back({ HealthMetric::ShardUnhealthy, HealthLevel::Critical, 0, 0, {}, {} });
         }
     }
+    if (shard.state != ShardState::Retired && shard.copiesInSync < shard.copiesWanted) {
+        out.reasons.push_back(
+            { HealthMetric::ShardCopies, shard.copiesInSync == 0 ? HealthLevel::Critical : HealthLevel::Warning,
+                static_cast<double>(shard.copiesInSync), static_cast<double>(shard.copiesWanted), {}, {} });
+    }
     finish(out);
     return out;
 }
@@ -209,6 +214,36 @@ ShardCopiesHealth evaluateCopies(
     else if (out.inSync < out.wanted)
         out.health = CopyHealth::Yellow;
     return out;
+}
+
+std::string describeCopies(const ShardCopiesHealth& health)
+{
+    return std::to_string(health.inSync) + " of " + std::to_string(health.wanted) + " copies in sync ("
+        + copyHealthName(health.health) + ")";
+}
+
+std::vector<CopyRow> copyRowsOf(const ShardRecord& shard)
+{
+    std::vector<CopyRow> rows { CopyRow { shard.id, shard.node, true } };
+    for (const ShardCopy& copy : shard.replicas)
+        rows.push_back(
+            { shard.id, copy.node, false, copy.state, copy.docsDone, copy.docsTotal, copy.sinceUnixMs, copy.reason });
+    return rows;
+}
+
+std::vector<CopyRow> copyRowsOn(const MapSnapshot& map, const std::string& nodeId)
+{
+    std::vector<CopyRow> rows;
+    for (const auto& shards : { map.shardsOn(nodeId), map.copiesOn(nodeId) }) {
+        for (const ShardRecord* shard : shards) {
+            for (CopyRow& row : copyRowsOf(*shard)) {
+                if (row.node == nodeId)
+                    rows.push_back(std::move(row));
+            }
+        }
+    }
+    std::sort(rows.begin(), rows.end(), [](const CopyRow& a, const CopyRow& b) { return a.shard < b.shard; });
+    return rows;
 }
 
 } // namespace shardmap::core

@@ -51,6 +51,9 @@ enum class HealthMetric {
     ShardMissing,
     // Draining, read-only or retired (state).
     ShardState,
+    // Fewer copies in sync than the shard's replication factor wants (value: in sync and serving,
+    // threshold: wanted); yellow is a warning, none serving critical (issue 30).
+    ShardCopies,
 };
 
 // Why a node or shard has its level, as facts; the console words them. Percentages are
@@ -132,6 +135,9 @@ struct ShardHealthInput {
     bool nodeSampled = false;
     bool reported = false;
     bool healthy = true;
+    // Copies in sync and serving, and how many the shard wants (evaluateCopies); 0 wanted: not judged.
+    std::size_t copiesInSync = 0;
+    std::uint32_t copiesWanted = 0;
 };
 
 HealthAssessment evaluateNode(const NodeHealthInput& node, const HealthThresholds& thresholds);
@@ -158,6 +164,30 @@ struct ShardCopiesHealth {
 // unreachable: the nodes known not to answer now (a copy there does not serve).
 ShardCopiesHealth evaluateCopies(
     const MapSnapshot& map, const ShardRecord& shard, const std::set<std::string>& unreachable = {});
+
+// "2 of 3 copies in sync (yellow)": how the CLI and the console sum a shard's copies up.
+std::string describeCopies(const ShardCopiesHealth& health);
+
+// One copy of a shard as the CLI and the console list them (the primary first, then its replicas
+// in the record's order). The primary has no state of its own: it is the copy the others follow.
+struct CopyRow {
+    std::string shard;
+    std::string node;
+    bool primary = false;
+    CopyState state = CopyState::InSync;
+    // Catch-up progress, when/why it entered its state (replicas only).
+    std::uint64_t docsDone = 0;
+    std::uint64_t docsTotal = 0;
+    std::int64_t sinceUnixMs = 0;
+    std::string reason = {};
+
+    bool operator==(const CopyRow&) const = default;
+};
+
+// The copies of one shard.
+std::vector<CopyRow> copyRowsOf(const ShardRecord& shard);
+// The copies a node holds (primaries and replicas), by shard id.
+std::vector<CopyRow> copyRowsOn(const MapSnapshot& map, const std::string& nodeId);
 
 // Percentage of the disk in use, nullopt when the total is unknown (0).
 std::optional<double> diskUsedPercent(const NodeVitals& vitals);

@@ -289,6 +289,30 @@ TEST(Alerts, StallIsJudgedFromWhatTheEvaluatorSawOrFromTheHistory)
     EXPECT_EQ(kinds(again.evaluate(observation)), std::vector<AlertKind> { AlertKind::MigrationStalled });
 }
 
+// A replica's catch-up (issue 30) stalls like a migration, worded as what it is, and also while it
+// waits in the queue (its node down): its copy stays out of sync all that time.
+TEST(Alerts, ACatchUpStallsInTheQueueAndSaysItIsACatchUp)
+{
+    AlertThresholds thresholds;
+    thresholds.migrationStallSeconds = 60;
+    AlertEvaluator evaluator(thresholds);
+    auto catchUp = migration("c1", MigrationPhase::Queued, kNow);
+    catchUp.source = catchUp.target = "s0";
+    catchUp.copyNode = "n2";
+    catchUp.copyPrimary = "n0";
+    auto queuedMove = migration("m1", MigrationPhase::Queued, kNow);
+    MapSnapshot map = mapWith({ catchUp, queuedMove });
+    EXPECT_TRUE(evaluator.evaluate(observe(map)).empty());
+    const auto alerts = evaluator.evaluate(observe(map, kNow + 61'000));
+    ASSERT_EQ(kinds(alerts), std::vector<AlertKind> { AlertKind::MigrationStalled }) << "the queued move waits";
+    EXPECT_EQ(alerts[0].subject, "c1");
+    EXPECT_EQ(alerts[0].summary.rfind("catch-up c1 of shard s0's copy on n2 (from the primary on n0) made no progress "
+                                      "in queued for ",
+                  0),
+        0u)
+        << alerts[0].summary;
+}
+
 TEST(Alerts, CleanupIsNotStalledWhileTheRollbackWindowIsOpen)
 {
     AlertThresholds thresholds;

@@ -94,6 +94,31 @@ TEST(FleetTotalsTest, TotalsCountReachableNodesAndSkipRetiredOnes)
     EXPECT_DOUBLE_EQ(totals.load->diskUsed, static_cast<double>(130 * kTotalsGiB));
 }
 
+// Shards by their copies' health (issue 30): green with every copy the factor wants in sync,
+// yellow with fewer, red with none serving (a copy on a node that does not answer serves none).
+TEST(FleetTotalsTest, ShardsAreCountedByTheirCopiesHealth)
+{
+    TotalsFleet fleet;
+    for (const char* node : { "n1", "n2", "n3" })
+        fleet.addNode(node);
+    fleet.addShard("green", "n1");
+    fleet.addShard("yellow", "n1");
+    fleet.map.shards["yellow"].value.replicas.push_back({ "n2", CopyState::CatchingUp });
+    fleet.map.shards["yellow"].value.replicationFactor = 2;
+    fleet.addShard("red", "n3");
+    fleet.addShard("kept", "n3");
+    fleet.map.shards["kept"].value.replicas.push_back({ "n1", CopyState::InSync });
+    fleet.addShard("old", "n3", ShardState::Retired);
+    fleet.sample("n1", true, kTotalsGiB, {});
+    fleet.sample("n2", true, kTotalsGiB, {});
+    fleet.sample("n3", false, kTotalsGiB, {});
+
+    const FleetTotals totals = fleetTotals(fleet.map, fleet.reader());
+    EXPECT_EQ(totals.shardsByCopyHealth,
+        (std::map<CopyHealth, int> { { CopyHealth::Green, 2 }, { CopyHealth::Yellow, 1 }, { CopyHealth::Red, 1 } }))
+        << "kept is green: its in-sync replica on n1 serves while n3 does not answer, and it wants one copy";
+}
+
 TEST(FleetTotalsTest, AFleetWithoutSamplesHasNoDiskAndNoLoad)
 {
     TotalsFleet fleet;

@@ -570,6 +570,31 @@ TEST(FleetModel, ShardHealthFromSampleAndState)
     EXPECT_EQ(cell(t.model.shardIndex("s2", FleetModel::StateColumn)), "active");
 }
 
+// A shard's copies colour its row (issue 30): yellow with fewer in sync and serving than it
+// wants, red with none; a copy on a node whose link is down serves none.
+TEST(FleetModel, ShardCopiesColourTheShardRow)
+{
+    TestedModel t;
+    auto map = std::const_pointer_cast<core::MapSnapshot>(
+        fleetMap({ { "n1", "a" }, { "n2", "b" }, { "n3", "c" } }, { { "s1", "n1" }, { "s2", "n3" } }));
+    map->shards["s1"].value.replicas.push_back({ "n2", core::CopyState::InSync });
+    map->shards["s1"].value.replicationFactor = 2;
+    t.model.setMap(map);
+    EXPECT_EQ(level(t.model.shardIndex("s1")), int(core::HealthLevel::Ok));
+
+    t.model.setNodeLink("n2", false, "connection refused");
+    EXPECT_EQ(level(t.model.shardIndex("s1")), int(core::HealthLevel::Warning));
+    EXPECT_EQ(cell(t.model.shardIndex("s1"), Qt::ToolTipRole), "1 of 2 copies in sync (under-replicated)");
+    t.model.setNodeLink("n1", false, "connection refused");
+    EXPECT_EQ(level(t.model.shardIndex("s1")), int(core::HealthLevel::Critical));
+    EXPECT_EQ(cell(t.model.shardIndex("s1"), Qt::ToolTipRole), "no copy in sync serves (2 wanted)");
+    t.model.setNodeLink("n2", true, {});
+    EXPECT_EQ(level(t.model.shardIndex("s1")), int(core::HealthLevel::Warning));
+    // A shard kept as one copy is its node's row's concern, not red once more.
+    t.model.setNodeLink("n3", false, "connection refused");
+    EXPECT_EQ(level(t.model.shardIndex("s2")), int(core::HealthLevel::Ok));
+}
+
 TEST(FleetModel, HistoryGrowsAndIsBounded)
 {
     TestedModel t;

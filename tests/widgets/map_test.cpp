@@ -2,6 +2,7 @@
 // its drag and drop contract with refusals and their reasons, drag events on the view, plan
 // mode (undo/redo, save/open, apply against a map that moved on), and a drop that queues a real
 // migration run by a real shardmapd against real nodes.
+#include "core/fleet/health.h"
 #include "core/map/map_editor.h"
 #include "core/migration/migration_requests.h"
 #include "core/store/metadata_store.h"
@@ -101,6 +102,31 @@ void expectRowsMatch(const ShardMapModel& model, const core::MapSnapshot& map)
 
 // With nothing planned or in flight and every lane sampled, a projection is each lane's own
 // figures and asks no rules; a planned move asks them and shifts its space's figures.
+// Lanes carry their copies' health (issue 30): none for a shard kept as one copy, yellow while a
+// replica catches up, green once it is in sync; the tooltip says it.
+TEST(MapModel, LanesCarryTheirCopiesHealth)
+{
+    ShardMapModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    auto map = std::make_shared<core::MapSnapshot>(*makeMap(1));
+    map->shards["s1"].value.replicas.push_back({ "n0", core::CopyState::CatchingUp });
+    map->shards["s1"].value.replicationFactor = 2;
+    model.setMap(map);
+    EXPECT_EQ(model.laneIndex(QStringLiteral("s0")).data(ShardMapModel::CopyHealthRole).toInt(), -1);
+    const QModelIndex s1 = model.laneIndex(QStringLiteral("s1"));
+    EXPECT_EQ(s1.data(ShardMapModel::CopyHealthRole).toInt(), int(core::CopyHealth::Yellow));
+    EXPECT_EQ(s1.data(ShardMapModel::CopiesTextRole).toString(), QStringLiteral("1 of 2 copies in sync (yellow)"));
+    EXPECT_TRUE(s1.data(Qt::ToolTipRole).toString().endsWith(QStringLiteral("; 1 of 2 copies in sync (yellow)")));
+
+    auto next = std::make_shared<core::MapSnapshot>(*map);
+    next->revision = 2;
+    next->shards["s1"].value.replicas.front().state = core::CopyState::InSync;
+    next->shards["s1"].modRevision = 2;
+    model.setMap(next);
+    EXPECT_EQ(model.laneIndex(QStringLiteral("s1")).data(ShardMapModel::CopyHealthRole).toInt(),
+        int(core::CopyHealth::Green));
+}
+
 TEST(MapModel, ProjectionsAskTheRulesOnlyForWhatIsPlannedOrInFlight)
 {
     ShardMapModel model;

@@ -158,6 +158,27 @@ TEST_F(OverviewTest, TheConsoleOpensOnTheOverviewAndItsFiguresAgreeWithTheFleet)
         EXPECT_FALSE(page->tile(name)->accessibleName().isEmpty()) << name.toStdString();
 }
 
+// The shards tile says how many shards are under-replicated (yellow) and warns (issue 30).
+TEST_F(OverviewTest, TheShardsTileCountsUnderReplicatedShards)
+{
+    startFleet(2);
+    MainWindow window;
+    connectWindow(window);
+    OverviewPage* page = window.overviewPage();
+    ASSERT_TRUE(waitFor([&] { return page->tile(QStringLiteral("nodes"))->value() == QStringLiteral("2 of 2"); }));
+    EXPECT_EQ(page->tile(QStringLiteral("shards"))->detail(), QStringLiteral("2 active"));
+    EXPECT_FALSE(page->tile(QStringLiteral("shards"))->warning());
+
+    core::MapEditor editor(*m_store);
+    ASSERT_TRUE(editor.setReplication("s1", 2, std::nullopt, m_actor));
+    ASSERT_TRUE(waitFor([&] {
+        page->refresh();
+        return page->tile(QStringLiteral("shards"))->detail()
+            == QStringLiteral("2 active, 1 under-replicated (yellow)");
+    })) << page->tile(QStringLiteral("shards"))->detail().toStdString();
+    EXPECT_TRUE(page->tile(QStringLiteral("shards"))->warning());
+}
+
 TEST_F(OverviewTest, AKilledNodeFiresNotifiesIsAcknowledgedAndClearsWhenItReturns)
 {
     startFleet(2);

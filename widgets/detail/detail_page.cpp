@@ -4,6 +4,7 @@
 #include "widgets/detail/detail_page.h"
 
 #include "widgets/charts/time_series_chart.h"
+#include "widgets/detail/copies_panel.h"
 #include "widgets/detail/shard_picker_model.h"
 #include "widgets/detail/spaces_model.h"
 #include "widgets/style/inline_message.h"
@@ -23,6 +24,7 @@
 #include <QSet>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -196,9 +198,13 @@ QWidget* DetailPage::buildContent()
     lowerLayout->setContentsMargins(0, 0, 0, 0);
     lowerLayout->addWidget(m_spacesLabel);
     lowerLayout->addWidget(m_spacesView);
+    m_copies = new CopiesPanel(m_connection, this);
+    m_lowerTabs = new QTabWidget(this);
+    m_lowerTabs->addTab(lower, tr("Spaces"));
+    m_lowerTabs->addTab(m_copies, tr("Copies"));
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_chart);
-    splitter->addWidget(lower);
+    splitter->addWidget(m_lowerTabs);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     return splitter;
@@ -448,6 +454,10 @@ void DetailPage::reload(bool refetch)
     m_shards = shards;
     m_nodes = nodes;
     showSpaces();
+    if (!m_nodeView.isEmpty())
+        m_copies->showNode(m_map, m_nodeView);
+    else if (!m_primaryShard.isEmpty())
+        m_copies->showShard(m_map, m_primaryShard);
     updateCompareMenu();
     updateTitle();
     if (!refetch && !changed)

@@ -18,12 +18,14 @@ class QComboBox;
 class QLabel;
 class QMenu;
 class QSortFilterProxyModel;
+class QTabWidget;
 class QTableView;
 class QToolButton;
 QT_END_NAMESPACE
 
 namespace shardmap::widgets {
 
+class CopiesPanel;
 class InlineMessage;
 
 class ShardPickerModel;
@@ -93,6 +95,9 @@ public:
     QLabel* emptyHint() const { return m_emptyHint; }
     QSortFilterProxyModel* spacesProxy() const { return m_spacesProxy; }
     QTableView* spacesView() const { return m_spacesView; }
+    // The shown shard's copies (or the shown node's), beside the spaces in a tab.
+    CopiesPanel* copiesPanel() const { return m_copies; }
+    QTabWidget* lowerTabs() const { return m_lowerTabs; }
     void setHistoryFetcher(HistoryFetcher fetcher);
 
 public slots:
@@ -182,6 +187,8 @@ private:
     SpacesModel* m_spacesModel = nullptr;
     QSortFilterProxyModel* m_spacesProxy = nullptr;
     QTableView* m_spacesView = nullptr;
+    CopiesPanel* m_copies = nullptr;
+    QTabWidget* m_lowerTabs = nullptr;
 };
 
 } // namespace shardmap::widgets

@@ -93,6 +93,9 @@ struct FleetModel::ShardRow : Row {
     core::ShardState state = core::ShardState::Active;
     bool reported = false;
     bool healthy = true;
+    // Copies in sync and serving, and wanted (core::evaluateCopies; issue 30).
+    std::size_t copiesInSync = 0;
+    std::uint32_t copiesWanted = 0;
 };
 
 // The map, indexed the way the model walks it: the snapshot's own index when it has one (the
@@ -358,6 +361,11 @@ FleetModel::ChangeMask FleetModel::updateShardFromMap(ShardRow& shard, const Map
             shard.state = record->state;
             mask |= bit(StateColumn);
         }
+        // A shard kept as one copy is judged by its node's row, as the alerts do (not once per shard).
+        const core::ShardCopiesHealth copies = core::evaluateCopies(*map.map, *record, m_unreachable);
+        const bool judged = !record->replicas.empty() || copies.wanted > 1;
+        shard.copiesInSync = copies.inSync;
+        shard.copiesWanted = judged ? copies.wanted : 0;
     }
     Values values = shard.values;
     values[SpacesColumn] = map.spacesOf(shard.id);
@@ -483,7 +491,8 @@ FleetModel::ChangeMask FleetModel::evaluateNode(NodeRow& node)
 
 FleetModel::ChangeMask FleetModel::evaluateShard(ShardRow& shard)
 {
-    auto health = core::evaluateShard({ shard.state, shard.node->latest != nullptr, shard.reported, shard.healthy });
+    auto health = core::evaluateShard({ shard.state, shard.node->latest != nullptr, shard.reported, shard.healthy,
+        shard.copiesInSync, shard.copiesWanted });
     if (health == shard.health) {
         return 0;
     }
@@ -518,6 +527,26 @@ void FleetModel::setNodeLink(const QString& nodeId, bool reachable, const QStrin
     m_links[id] = std::move(link);
     if (const auto it = m_nodeById.find(id); it != m_nodeById.end()) {
         emitNodeChanged(*it->second, evaluateNode(*it->second));
+    }
+    if (reachable == !m_unreachable.contains(id))
+        return;
+    if (reachable)
+        m_unreachable.erase(id);
+    else
+        m_unreachable.insert(id);
+    // A copy on a node that does not answer serves none: the shards with one there are judged again.
+    if (!m_map)
+        return;
+    const MapIndex index(m_map.get());
+    for (const auto& shards : { m_map->shardsOn(id), m_map->copiesOn(id) }) {
+        for (const core::ShardRecord* record : shards) {
+            if (const auto row = m_shardById.find(record->id); row != m_shardById.end()) {
+                ShardRow& shard = *row->second;
+                std::vector<ChangeMask> masks(shard.node->shards.size(), 0);
+                masks[static_cast<std::size_t>(shard.row)] = updateShardFromMap(shard, index);
+                emitChanged(createIndex(shard.node->row, 0, nullptr), masks);
+            }
+        }
     }
 }
 

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -154,6 +155,8 @@ private:
         std::string error;
     };
     std::unordered_map<std::string, Link> m_links;
+    // Nodes whose link is down: their copies serve none.
+    std::set<std::string> m_unreachable;
     core::HealthThresholds m_thresholds;
     Metric m_metric = Metric::Cpu;
 };

@@ -134,6 +134,9 @@ QString FleetModel::describeReason(const core::HealthReason& reason, const core:
     }
     case core::HealthMetric::ShardUnhealthy: return tr("the node reports the shard unhealthy");
     case core::HealthMetric::ShardMissing: return tr("the node does not report this shard");
+    case core::HealthMetric::ShardCopies:
+        return red ? tr("no copy in sync serves (%1 wanted)").arg(threshold)
+                   : tr("%1 of %2 copies in sync (under-replicated)").arg(formatNumber(reason.value), threshold);
     case core::HealthMetric::ShardState:
         switch (reason.state.value_or(core::ShardState::Active)) {
         case core::ShardState::Draining: return tr("shard is draining");

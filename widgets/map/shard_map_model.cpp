@@ -2,6 +2,7 @@
 // samples applied as merged changes, and the lanes' projected loads.
 #include "widgets/map/shard_map_model.h"
 
+#include "core/fleet/health.h"
 #include "core/map/space_placement.h"
 #include "widgets/style/format.h"
 
@@ -620,8 +621,11 @@ QVariant ShardMapModel::laneData(const Lane& lane, int role) const
     switch (role) {
     case Qt::DisplayRole:
     case IdRole: return lane.id;
-    case Qt::ToolTipRole:
-        return tr("Shard %1 on node %2 (%3)").arg(lane.id, lane.node, shardStateText(lane.record.state));
+    case Qt::ToolTipRole: {
+        const QString tip = tr("Shard %1 on node %2 (%3)").arg(lane.id, lane.node, shardStateText(lane.record.state));
+        const QString copies = laneData(lane, CopiesTextRole).toString();
+        return copies.isEmpty() ? tip : tr("%1; %2").arg(tip, copies);
+    }
     case KindRole: return QVariant::fromValue(ItemKind::Lane);
     case NodeRole: return lane.node;
     case StateRole: return QString::fromUtf8(core::shardStateName(lane.record.state));
@@ -635,6 +639,14 @@ QVariant ShardMapModel::laneData(const Lane& lane, int role) const
     case ProjectedDocsRole: return QVariant::fromValue<qulonglong>(lane.projected.docs);
     case ProjectedBytesRole: return QVariant::fromValue<qulonglong>(lane.projected.bytes);
     case CapacityRole: return QVariant::fromValue<qulonglong>(capacity);
+    case CopyHealthRole:
+    case CopiesTextRole: {
+        if (!m_map || (lane.record.replicas.empty() && m_map->settings.value.replicationFactorOf(lane.record) <= 1))
+            return role == CopyHealthRole ? QVariant(-1) : QVariant(QString());
+        const core::ShardCopiesHealth copies = core::evaluateCopies(*m_map, lane.record);
+        return role == CopyHealthRole ? QVariant(static_cast<int>(copies.health))
+                                      : QVariant(QString::fromStdString(core::describeCopies(copies)));
+    }
     default: return {};
     }
 }

@@ -72,6 +72,11 @@ public:
         PinRole,
         // Spaces: the target of the draft plan's move of the space (empty: none).
         PlannedToRole,
+        // Lanes: int core::CopyHealth from the shard's copies in the map (issue 30); -1 for a shard
+        // kept as one copy (nothing to judge beyond its node).
+        CopyHealthRole,
+        // Lanes: "1 of 2 copies in sync (yellow)", empty where CopyHealthRole is -1.
+        CopiesTextRole,
     };
     Q_ENUM(Role)
 

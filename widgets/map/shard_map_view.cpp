@@ -585,6 +585,7 @@ void ShardMapView::paintLane(QPainter& painter, const LaneGeometry& lane) const
     painter.setFont(bold);
     painter.drawText(lane.header.adjusted(6, 4, -4, 0), Qt::AlignTop | Qt::AlignLeft, laneTitle(laneIndex));
     painter.setFont(font());
+    paintCopyHealth(painter, laneIndex, lane.header);
     paintFill(painter, laneIndex, lane.header.adjusted(6, 24, -6, -6));
     for (const Tile& tile : lane.shown)
         paintTile(painter, tile.index, tile.rect);
@@ -600,6 +601,22 @@ void ShardMapView::paintLane(QPainter& painter, const LaneGeometry& lane) const
         painter.setPen(QColor(160, 20, 20));
         painter.drawText(lane.tiles, Qt::AlignCenter | Qt::TextWordWrap, m_refusals.value(lane.shard));
     }
+}
+
+// A dot in the lane's corner in the colour of its copies' health (issue 30); none for a shard kept
+// as one copy.
+void ShardMapView::paintCopyHealth(QPainter& painter, const QModelIndex& lane, const QRect& header) const
+{
+    const int health = lane.data(ShardMapModel::CopyHealthRole).toInt();
+    if (health < 0)
+        return;
+    const QColor colours[] = { QColor(60, 160, 80), QColor(220, 170, 30), QColor(210, 50, 40) };
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(colours[std::clamp(health, 0, 2)]);
+    painter.drawEllipse(QRect(header.right() - 14, header.top() + 6, 9, 9));
+    painter.setBrush(Qt::NoBrush);
+    painter.setRenderHint(QPainter::Antialiasing, false);
 }
 
 QString ShardMapView::laneTitle(const QModelIndex& lane) const

@@ -127,6 +127,7 @@ private:
     void paintLane(QPainter& painter, const LaneGeometry& lane) const;
     void paintTile(QPainter& painter, const QModelIndex& index, const QRect& rect) const;
     void paintFill(QPainter& painter, const QModelIndex& lane, const QRect& rect) const;
+    void paintCopyHealth(QPainter& painter, const QModelIndex& lane, const QRect& header) const;
     void updateScrollBars();
     bool acceptDrag(QDropEvent* event);
     void endDrag();

@@ -467,7 +467,19 @@ void OverviewPage::showNodesAndShards(const core::MapSnapshot& map, const core::
     QStringList states;
     for (const auto& [state, n] : totals.shardsByState)
         states << tr("%1 %2", "count, shard state").arg(QLocale().toString(n), shardStateText(state));
+    // Copies (issue 30): how many shards are under-replicated (yellow) or have no copy serving (red).
+    const auto byHealth = [&](core::CopyHealth health) {
+        const auto found = totals.shardsByCopyHealth.find(health);
+        return found == totals.shardsByCopyHealth.end() ? 0 : found->second;
+    };
+    const int yellow = byHealth(core::CopyHealth::Yellow);
+    const int red = byHealth(core::CopyHealth::Red);
+    if (yellow > 0)
+        states << tr("%n under-replicated (yellow)", nullptr, yellow);
+    if (red > 0)
+        states << tr("%n without a serving copy (red)", nullptr, red);
     tile(QStringLiteral("shards"))->setValue(count(map.shards.size()), states.join(QStringLiteral(", ")));
+    tile(QStringLiteral("shards"))->setWarning(yellow + red > 0);
     tile(QStringLiteral("spaces"))->setValue(count(map.spaces.size()), tr("tenants in the map"));
     tile(QStringLiteral("documents"))->setValue(count(totals.docs), tr("live, on reachable nodes"));
     tile(QStringLiteral("size"))->setValue(formatBytes(totals.bytes), tr("estimated, on reachable nodes"));
