@@ -3024,6 +3024,10 @@
         <source>Reason</source>
         <translation>Grund</translation>
     </message>
+    <message>
+        <source>On nodes</source>
+        <translation>Auf Knoten</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::PlanWizard</name>

@@ -45,6 +45,31 @@ namespace shardmap::core::planning {
 
 namespace {
 
+// Calls shift(host, bytes per byte moved) for every host whose disk changes when a space moves from
+// `from` to `to`, every copy of each counted (issue 30): -1 on the source's hosts, +1 on the
+// target's, none where both keep a copy. Without replicas (the common case, and the planner's
+// inner loop) no map is built.
+template <typename Shift> void forEachHostShift(const Bin& from, const Bin& to, Shift shift)
+{
+    if (from.copyHosts.empty() && to.copyHosts.empty()) {
+        if (from.host != to.host) {
+            shift(from.host, -1.0);
+            shift(to.host, 1.0);
+        }
+        return;
+    }
+    std::map<std::size_t, double> shifts;
+    for (const auto& [bin, sign] : { std::pair { &from, -1.0 }, std::pair { &to, 1.0 } }) {
+        shifts[bin->host] += sign;
+        for (const std::size_t copy : bin->copyHosts)
+            shifts[copy] += sign;
+    }
+    for (const auto& [host, bytes] : shifts) {
+        if (bytes != 0)
+            shift(host, bytes);
+    }
+}
+
 // Verify and cutover per migration, on top of the copy, for the duration estimate.
 constexpr double kOverheadSecondsPerMove = 2.0;
 
@@ -95,6 +120,8 @@ Fleet::Fleet(const PlannerInput& input, const PlannerOptions& options, const std
         bin.spacesBefore = bin.items.size();
         if (bin.host != kNone)
             m_hosts[bin.host].bytes += bin.load.bytes;
+        for (const std::size_t copy : bin.copyHosts)
+            m_hosts[copy].bytes += bin.load.bytes;
     }
     for (Host& host : m_hosts) {
         host.bytesBefore = host.bytes;
@@ -190,13 +217,23 @@ std::string Fleet::refusal(std::size_t itemIndex, std::size_t binIndex) const
         return "shard " + bin.record.id + " would pass " + ratio(fill * 100) + "% of its bytes capacity";
     // The copy is written before the old one is cleaned up, on the same node too (the
     // preflight's rule: twice the space's bytes free after the moves before it).
-    const Host& host = m_hosts[bin.host];
-    if (binIndex != item.home) {
+    if (binIndex == item.home)
+        return {};
+    // On every node with a copy of the target, its primary's and its replicas' (issue 30).
+    const auto noRoom = [&](std::size_t hostIndex) -> std::string {
+        const Host& host = m_hosts[hostIndex];
+        if (!host.node.diskFreeBytes && hostIndex != bin.host)
+            return "node " + host.node.id + ", which holds a copy of shard " + bin.record.id
+                + ", did not report its free disk";
         const double free = static_cast<double>(host.node.diskFreeBytes.value_or(0)) - host.received;
         if (free < 2 * add.bytes)
             return "node " + host.node.id + " would keep less than twice the space's bytes free";
-    }
-    return {};
+        return {};
+    };
+    std::string refusal = noRoom(bin.host);
+    for (std::size_t copy = 0; refusal.empty() && copy < bin.copyHosts.size(); ++copy)
+        refusal = noRoom(bin.copyHosts[copy]);
+    return refusal;
 }
 
 double Fleet::delta(std::size_t itemIndex, std::size_t binIndex) const
@@ -243,16 +280,20 @@ Fleet::PairCoefficients Fleet::coefficients(std::size_t fromIndex, std::size_t t
         }
     }
     const double weight = m_options.weights[static_cast<std::size_t>(Objective::NodeDisk)];
-    const Host& source = m_hosts[from.host];
-    const Host& dest = m_hosts[to.host];
-    if (weight > 0 && from.host != to.host && m_meanDiskUse > 0 && source.diskKnown() && dest.diskKnown()) {
-        const double m = m_meanDiskUse;
-        const double sourceTotal = static_cast<double>(*source.node.diskTotalBytes);
-        const double destTotal = static_cast<double>(*dest.node.diskTotalBytes);
-        const double scale = weight / (m * m);
-        c.linear[0] += scale * (-2 * (source.diskUse(0) - m) / sourceTotal + 2 * (dest.diskUse(0) - m) / destTotal);
-        c.quadratic[0] += scale * (1 / (sourceTotal * sourceTotal) + 1 / (destTotal * destTotal));
-    }
+    if (weight <= 0 || m_meanDiskUse <= 0)
+        return c;
+    bool known = true;
+    forEachHostShift(from, to, [&](std::size_t hostIndex, double) { known = known && m_hosts[hostIndex].diskKnown(); });
+    if (!known)
+        return c;
+    const double m = m_meanDiskUse;
+    const double scale = weight / (m * m);
+    forEachHostShift(from, to, [&](std::size_t hostIndex, double shift) {
+        const Host& host = m_hosts[hostIndex];
+        const double total = static_cast<double>(*host.node.diskTotalBytes);
+        c.linear[0] += scale * 2 * shift * (host.diskUse(0) - m) / total;
+        c.quadratic[0] += scale * shift * shift / (total * total);
+    });
     return c;
 }
 
@@ -277,14 +318,17 @@ void Fleet::move(std::size_t itemIndex, std::size_t binIndex, PlanNote reason)
     to.load += load;
     from.items.erase(std::find(from.items.begin(), from.items.end(), itemIndex));
     to.items.push_back(itemIndex);
-    if (from.host != to.host) {
-        m_hosts[from.host].bytes -= load.bytes;
-        m_hosts[to.host].bytes += load.bytes;
-    }
+    forEachHostShift(
+        from, to, [&](std::size_t hostIndex, double shift) { m_hosts[hostIndex].bytes += shift * load.bytes; });
+    const auto eachHost = [this](const Bin& bin, double bytes) {
+        m_hosts[bin.host].received += bytes;
+        for (const std::size_t copy : bin.copyHosts)
+            m_hosts[copy].received += bytes;
+    };
     if (item.bin != item.home)
-        m_hosts[from.host].received -= load.bytes;
+        eachHost(from, -load.bytes);
     if (binIndex != item.home)
-        m_hosts[to.host].received += load.bytes;
+        eachHost(to, load.bytes);
     item.bin = binIndex;
     item.mustLeave = false;
     for (Bin* bin : { &from, &to }) {
@@ -440,14 +484,25 @@ void Fleet::addBin(const ShardRecord& record, bool isNew)
     Bin bin;
     bin.record = record;
     bin.isNew = bin.created = isNew;
-    const auto host = m_hostIndex.find(record.node);
-    if (host == m_hostIndex.end()) {
-        m_hostIndex[record.node] = m_hosts.size();
-        m_hosts.push_back({ PlannerNode { record.node, true, std::nullopt, std::nullopt }, 0, 0, 0 });
+    bin.host = hostOf(record.node);
+    for (const ShardCopy& copy : record.replicas) {
+        if (copy.state != CopyState::Lost)
+            bin.copyHosts.push_back(hostOf(copy.node));
     }
-    bin.host = m_hostIndex.at(record.node);
     m_binIndex[record.id] = m_bins.size();
     m_bins.push_back(std::move(bin));
+}
+
+// A node the input does not list (a shard's or copy's node the map has no record of) is a host
+// that reported nothing: it takes no space.
+std::size_t Fleet::hostOf(const std::string& nodeId)
+{
+    const auto found = m_hostIndex.find(nodeId);
+    if (found != m_hostIndex.end())
+        return found->second;
+    m_hostIndex[nodeId] = m_hosts.size();
+    m_hosts.push_back({ PlannerNode { nodeId, true, std::nullopt, std::nullopt }, 0, 0, 0 });
+    return m_hosts.size() - 1;
 }
 
 bool Fleet::isCandidate(const Bin& bin, const std::set<std::string>& emptied) const
@@ -554,17 +609,19 @@ int Fleet::sideOf(const Bin& bin, std::size_t o) const
 double Fleet::diskDelta(const Item& item, const Bin& from, const Bin& to) const
 {
     const double weight = m_options.weights[static_cast<std::size_t>(Objective::NodeDisk)];
-    if (weight <= 0 || from.host == to.host || m_meanDiskUse <= 0)
-        return 0;
-    const Host& source = m_hosts[from.host];
-    const Host& target = m_hosts[to.host];
-    if (!source.diskKnown() || !target.diskKnown())
+    if (weight <= 0 || m_meanDiskUse <= 0)
         return 0;
     const double x = item.space->load.bytes;
     const auto squared = [&](double use) { return (use - m_meanDiskUse) * (use - m_meanDiskUse); };
-    const double change = squared(source.diskUse(-x)) - squared(source.diskUse(0)) + squared(target.diskUse(x))
-        - squared(target.diskUse(0));
-    return weight * change / (m_meanDiskUse * m_meanDiskUse);
+    double change = 0;
+    bool known = true;
+    forEachHostShift(from, to, [&](std::size_t hostIndex, double shift) {
+        const Host& host = m_hosts[hostIndex];
+        known = known && host.diskKnown();
+        if (known)
+            change += squared(host.diskUse(shift * x)) - squared(host.diskUse(0));
+    });
+    return known ? weight * change / (m_meanDiskUse * m_meanDiskUse) : 0;
 }
 
 ObjectiveSpread Fleet::spread(Objective objective) const

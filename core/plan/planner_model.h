@@ -40,6 +40,9 @@ inline double figure(const LoadFigures& load, std::size_t objective)
 struct Bin {
     ShardRecord record;
     std::size_t host = kNone;
+    // The hosts of its replicas (issue 30; lost ones excluded): a space the bin takes lands on
+    // each of them too, so their disks count it and must have room for it.
+    std::vector<std::size_t> copyHosts;
     bool isNew = false;
     // May take spaces; counts in the balance (its share of every objective); may give spaces
     // when the fleet is rebalanced.
@@ -215,6 +218,7 @@ private:
     // Moving bytes between nodes evens out their disks (after cleanup, when the source's copy
     // is gone); the mean use does not change with moves.
     double diskDelta(const Item& item, const Bin& from, const Bin& to) const;
+    std::size_t hostOf(const std::string& nodeId);
 
     // Before: the fleet as it is, every shard that takes part in the balance now (active, on a
     // live node that reported, not excluded or dedicated), the shards the plan drains, retires or

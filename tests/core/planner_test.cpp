@@ -453,6 +453,47 @@ TEST(Planner, EstimatesDurationAtTheThrottleAndConcurrency)
     EXPECT_GT(byMeasure->summary.estimatedSeconds, fast->summary.estimatedSeconds);
 }
 
+// A shard's replicas hold its spaces too (issue 30): the nodes' bytes before and after count every
+// copy, and a target whose replica's node has no room for a space does not take it.
+TEST(Planner, EveryCopyOfAShardCountsOnItsNodeAndNeedsRoomThere)
+{
+    PlannerInput input;
+    input.nodes = { { "n0", false, 100 * kGiB, 200 * kGiB }, { "n1", false, 100 * kGiB, 200 * kGiB },
+        { "n2", false, 100 * kGiB, 200 * kGiB } };
+    ShardRecord a { "a", "n0", ShardState::Active, 0, 0 };
+    ShardRecord b { "b", "n1", ShardState::Active, 0, 0 };
+    b.replicas.push_back({ "n2", CopyState::InSync });
+    ShardRecord c { "c", "n1", ShardState::Active, 0, 0 };
+    c.replicas.push_back({ "n0", CopyState::Lost });
+    input.shards = { { a }, { b }, { c } };
+    input.spaces = { { "s", "a", {}, false, {}, {}, { 10, 4 * kGiB, 0, 0 } },
+        { "t", "b", {}, false, {}, {}, { 10, 2 * kGiB, 0, 0 } } };
+
+    auto drained = planDrain(input, "a");
+    ASSERT_TRUE(drained) << drained.error().describe();
+    ASSERT_EQ(drained->plan.moves.size(), 1u);
+    std::map<std::string, const NodeOutcome*> nodes;
+    for (const NodeOutcome& node : drained->nodes)
+        nodes[node.node] = &node;
+    EXPECT_DOUBLE_EQ(nodes.at("n2")->bytesBefore, static_cast<double>(2 * kGiB)) << "b's replica holds t";
+    EXPECT_DOUBLE_EQ(nodes.at("n0")->bytesBefore, static_cast<double>(4 * kGiB)) << "a lost copy holds nothing";
+    const std::string target = drained->plan.moves.front().to;
+    EXPECT_DOUBLE_EQ(nodes.at("n2")->bytesAfter, static_cast<double>((target == "b" ? 6 : 2) * kGiB));
+    EXPECT_DOUBLE_EQ(nodes.at("n1")->bytesAfter, static_cast<double>(6 * kGiB));
+
+    // n2 keeps 6 GiB free: b's replica there has no room for twice s's 4 GiB, so s goes to c.
+    input.nodes[2].diskFreeBytes = 6 * kGiB;
+    auto roomless = planDrain(input, "a");
+    ASSERT_TRUE(roomless) << roomless.error().describe();
+    ASSERT_EQ(roomless->plan.moves.size(), 1u);
+    EXPECT_EQ(roomless->plan.moves.front().to, "c");
+    input.shards.pop_back();
+    auto refused = planDrain(input, "a");
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("node n2 would keep less than twice"), std::string::npos)
+        << refused.error().message;
+}
+
 TEST(Planner, ReportsEveryShardAndNodeBeforeAndAfter)
 {
     const PlannerInput input = randomFleet(8, { 3, 6, 100, false });

@@ -170,6 +170,24 @@ protected:
     std::unique_ptr<testing::ControllerProcess> m_controller;
 };
 
+// A move's target shard with replicas lands the space on every copy's node (issue 30).
+TEST(PlanMovesModel, SaysTheNodesEachTargetKeepsACopyOn)
+{
+    PlanMovesModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    core::PlannedMove toB;
+    toB.space = "x";
+    toB.from = "a";
+    toB.to = "b";
+    core::PlannedMove toNew = toB;
+    toNew.space = "y";
+    toNew.to = "c";
+    model.setMoves({ toB, toNew }, {}, { { "b", { "n1", "n2" } } });
+    EXPECT_EQ(model.index(0, PlanMovesModel::NodesColumn).data().toString(), QStringLiteral("n1 + n2"));
+    EXPECT_EQ(model.index(1, PlanMovesModel::NodesColumn).data().toString(), QString());
+    EXPECT_EQ(model.headerData(PlanMovesModel::NodesColumn, Qt::Horizontal).toString(), QStringLiteral("On nodes"));
+}
+
 TEST_F(WizardTest, ThePreviewShowsMovesAndBarsAndReplansAsTheBudgetChanges)
 {
     startLopsidedFleet(3);
@@ -184,6 +202,10 @@ TEST_F(WizardTest, ThePreviewShowsMovesAndBarsAndReplansAsTheBudgetChanges)
     EXPECT_EQ(wizard.movesModel()->rowCount(), static_cast<int>(first.plan.moves.size()));
     for (int row = 0; row < wizard.movesModel()->rowCount(); ++row) {
         EXPECT_EQ(wizard.movesModel()->index(row, PlanMovesModel::FromColumn).data().toString(), QStringLiteral("s0"));
+        // The nodes the space lands on: here each target's one copy, on the node of its number.
+        const QString to = wizard.movesModel()->index(row, PlanMovesModel::ToColumn).data().toString();
+        EXPECT_EQ(wizard.movesModel()->index(row, PlanMovesModel::NodesColumn).data().toString(),
+            QStringLiteral("n") + to.mid(1));
         EXPECT_GT(
             wizard.movesModel()->index(row, PlanMovesModel::DocsColumn).data(PlanMovesModel::ValueRole).toULongLong(),
             0u);

@@ -8,12 +8,25 @@
 
 namespace shardmap::widgets {
 
-void PlanMovesModel::setMoves(std::vector<core::PlannedMove> moves, std::map<std::string, core::PlanNote> notes)
+void PlanMovesModel::setMoves(std::vector<core::PlannedMove> moves, std::map<std::string, core::PlanNote> notes,
+    std::map<std::string, std::vector<std::string>> nodesByShard)
 {
     beginResetModel();
     m_moves = std::move(moves);
     m_notes = std::move(notes);
+    m_nodesByShard = std::move(nodesByShard);
     endResetModel();
+}
+
+QString PlanMovesModel::nodesText(const std::string& shard) const
+{
+    const auto found = m_nodesByShard.find(shard);
+    if (found == m_nodesByShard.end())
+        return {};
+    QStringList nodes;
+    for (const std::string& node : found->second)
+        nodes << QString::fromStdString(node);
+    return nodes.join(QStringLiteral(" + "));
 }
 
 QString PlanMovesModel::reasonText(const core::PlannedMove& move) const
@@ -54,6 +67,7 @@ QVariant PlanMovesModel::data(const QModelIndex& index, int role) const
     case SpaceColumn: return text(move.space);
     case FromColumn: return text(move.from);
     case ToColumn: return text(move.to);
+    case NodesColumn: return nodesText(move.to);
     case DocsColumn: return locale.toString(qulonglong(move.docs));
     case BytesColumn: return formatBytes(move.bytes);
     case ReasonColumn: return reasonText(move);
@@ -69,6 +83,7 @@ QVariant PlanMovesModel::headerData(int section, Qt::Orientation orientation, in
     case SpaceColumn: return tr("Space");
     case FromColumn: return tr("From");
     case ToColumn: return tr("To");
+    case NodesColumn: return tr("On nodes");
     case DocsColumn: return tr("Docs");
     case BytesColumn: return tr("Bytes");
     case ReasonColumn: return tr("Reason");

@@ -622,7 +622,7 @@ void PlanWizard::planArrived(std::uint64_t ticket, core::Result<core::PlanResult
 void PlanWizard::showResult()
 {
     if (m_result) {
-        m_moves->setMoves(m_result->plan.moves, m_result->moveNotes);
+        m_moves->setMoves(m_result->plan.moves, m_result->moveNotes, targetNodes());
         m_chart->setOutcomes(m_result->shards);
     } else {
         // No plan, no bars: a failed plan never leaves the previous one's chart on screen.
@@ -639,6 +639,28 @@ void PlanWizard::showResult()
     emit page(PreviewPageId)->completeChanged();
     if (!planning())
         emit planReady();
+}
+
+// The nodes each target of the plan keeps a copy on, its primary's first: a shard of the map with
+// its replicas (lost ones left out), a shard the plan makes on its one node.
+std::map<std::string, std::vector<std::string>> PlanWizard::targetNodes() const
+{
+    std::map<std::string, std::vector<std::string>> nodes;
+    const MapPtr map = m_connection->map();
+    for (const core::PlannedMove& move : m_result->plan.moves) {
+        const core::ShardRecord* shard = map ? map->shard(move.to) : nullptr;
+        if (!shard || nodes.contains(move.to))
+            continue;
+        std::vector<std::string>& on = nodes[move.to];
+        on.push_back(shard->node);
+        for (const core::ShardCopy& copy : shard->replicas) {
+            if (copy.state != core::CopyState::Lost)
+                on.push_back(copy.node);
+        }
+    }
+    for (const core::ShardRecord& created : m_result->plan.newShards)
+        nodes[created.id] = { created.node };
+    return nodes;
 }
 
 QString PlanWizard::summaryText() const

@@ -7,8 +7,11 @@
 #include "widgets/session/fleet_connection.h"
 
 #include <QWizard>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -71,6 +74,7 @@ public:
     PlanMovesModel* movesModel() const { return m_moves; }
     LoadBarsChart* chart() const { return m_chart; }
     QString summaryText() const;
+    std::map<std::string, std::vector<std::string>> targetNodes() const;
     QString warningsText() const;
 
     // Plans again with the current parameters (reading the figures first if there are none).
