@@ -70,6 +70,7 @@ CopiesPanel::CopiesPanel(FleetConnection* connection, QWidget* parent)
     bar->addStretch(1);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] { updateButtons(); });
     connect(connection, &FleetConnection::identityChanged, this, [this] { updateButtons(); });
+    connect(connection, &FleetConnection::stateChanged, this, [this] { updateButtons(); });
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -157,10 +158,10 @@ QStringList CopiesPanel::placeableNodes() const
 
 QString CopiesPanel::refusal(Action action) const
 {
-    if (m_shard.isEmpty())
-        return tr("Choose a shard to change its copies.");
     if (m_connection->readOnly())
         return m_connection->readOnlyReason();
+    if (m_shard.isEmpty())
+        return tr("Choose a shard to change its copies.");
     if (action == Action::AddReplica && placeableNodes().isEmpty())
         return tr("No node may hold another copy of shard %1 (each node holds one already, or is lost, retired or "
                   "in the zone of a copy).")
