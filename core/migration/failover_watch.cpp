@@ -99,10 +99,14 @@ void FailoverWatch::forget()
 
 void FailoverWatch::round()
 {
+    auto listed = m_admin.map().snapshot();
+    if (!listed)
+        return;
+    const Probe probed = probe(*listed);
+    // Read again: a node that takes its whole call deadline to fail makes the probe last seconds.
     auto map = m_admin.map().snapshot();
     if (!map)
         return;
-    const Probe probed = probe(*map);
     const std::vector<std::string> back = track(*map, probed);
     fenceReturned(*map, back);
     failOver(*map, probed);
@@ -117,11 +121,12 @@ void FailoverWatch::round()
 
 FailoverWatch::Probe FailoverWatch::probe(const MapSnapshot& map)
 {
-    Probe out { Clock::now(), {} };
+    Probe out { Clock::now(), {}, {} };
     std::map<std::string, std::future<Result<NodeMetricsValue>>> asked;
     for (const auto& [nodeId, node] : map.nodes) {
         if (!failoverLiveNode(map, nodeId))
             continue;
+        out.asked.insert(nodeId);
         asked.emplace(nodeId, std::async(std::launch::async, [this, address = node.value.address] {
             auto client = m_nodes.get(address);
             return client ? (*client)->metrics(false) : Result<NodeMetricsValue>(client.error());
@@ -139,6 +144,8 @@ std::vector<std::string> FailoverWatch::track(const MapSnapshot& map, const Prob
 {
     std::vector<std::string> back;
     for (const auto& [nodeId, node] : map.nodes) {
+        if (failoverLiveNode(map, nodeId) && !probe.asked.contains(nodeId))
+            continue; // added since the probe listed the nodes
         if (!failoverLiveNode(map, nodeId) || probe.reachable.contains(nodeId)) {
             if (m_unreachableSince.erase(nodeId) && failoverLiveNode(map, nodeId))
                 back.push_back(nodeId);
@@ -147,6 +154,7 @@ std::vector<std::string> FailoverWatch::track(const MapSnapshot& map, const Prob
         if (m_unreachableSince.emplace(nodeId, probe.askedAt).second)
             log(LogLevel::Warn, "node " + nodeId + " does not answer");
     }
+    std::erase_if(m_unreachableSince, [&](const auto& entry) { return !map.node(entry.first); });
     return back;
 }
 

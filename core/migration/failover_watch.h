@@ -66,6 +66,7 @@ private:
     using Clock = std::chrono::steady_clock;
     struct Probe {
         Clock::time_point askedAt;
+        std::set<std::string> asked;
         std::map<std::string, NodeMetricsValue> reachable;
     };
     Probe probe(const MapSnapshot& map);
