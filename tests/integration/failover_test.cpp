@@ -250,5 +250,58 @@ TEST_P(FailoverTest, TheOldPrimaryComingBackRefusesTheOldEpochAndEndsAnInSyncRep
     expectEveryAcknowledgedWriteOn({ m_replica, m_primary });
 }
 
+TEST_P(FailoverTest, ANodeThatAnswersAgainIsToldTheNewEpochsBeforeAnyCatchUpReachesIt)
+{
+    setFailoverSettings(0);
+    // No catch-up gets as far as telling a copy an epoch: only the failover watch can fence the
+    // old primary when it returns.
+    m_controller = ControllerProcess::start(m_dir.file("c1.stderr.log"),
+        { "--store", storeUri(), "--id", "c1", "--lease-ttl-ms", "1000" },
+        { "SHARDMAP_FAILPOINTS=catchup.start.before_owned=error" });
+    ASSERT_TRUE(m_controller);
+    // Every shard gets its replica while it holds no space (in sync at once, nothing to catch up).
+    core::FleetAdmin admin(*m_store, m_pool);
+    for (int i = 0; i < 3; ++i) {
+        const std::string shard = "s" + std::to_string(i);
+        ASSERT_TRUE(admin.map().setReplication(shard, 2, std::nullopt, m_actor));
+        auto added = admin.addReplica(shard, "n" + std::to_string((i + 1) % 3), m_actor);
+        ASSERT_TRUE(added) << added.error().describe();
+    }
+    m_workload
+        = std::make_unique<Workload>(WorkloadOptions { { "acme" }, 100, 1, 4, 0.0, std::chrono::milliseconds(2), 31 },
+            std::vector<WritePath> { routerServicePath(m_controller->address()) });
+    ASSERT_TRUE(m_workload->prefill()) << m_workload->lastError();
+    m_shard = map().space("acme")->shard;
+    m_primary = map().shard(m_shard)->node;
+    m_replica = map().shard(m_shard)->replicas.at(0).node;
+    ASSERT_TRUE(copyInSync(m_shard, m_replica));
+    m_epochBefore = map().space("acme")->epoch;
+    m_workload->start();
+
+    const std::string address = m_nodes.at(indexOf(m_primary))->address();
+    m_nodes.at(indexOf(m_primary))->kill9();
+    expectFailoverAndWritesResume();
+    ASSERT_FALSE(HasFatalFailure());
+    // No router writes to the returning node either (a write to a copy tells it the epoch too).
+    m_workload->stop();
+    m_nodes.at(indexOf(m_primary)) = NodeProcess::start(m_dataDirs.at(indexOf(m_primary)), { "--listen", address });
+    ASSERT_TRUE(m_nodes.at(indexOf(m_primary)));
+    auto old = clientOfNode(m_primary);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(30), [&] {
+        auto held = old->ownerships(m_shard, "acme");
+        return held && held->size() == 1 && held->front().epoch > m_epochBefore;
+    })) << m_controller->stderrText();
+    core::Document late;
+    late.space = "acme";
+    late.id = "written-at-the-old-epoch";
+    late.version = 1;
+    late.fields = { { "title", "late" } };
+    EXPECT_FALSE(old->bulkWrite(m_shard, { { late, m_epochBefore } }));
+    const auto now = map();
+    const auto* copy = now.shard(m_shard)->replicaOn(m_primary);
+    ASSERT_NE(copy, nullptr);
+    EXPECT_EQ(copy->state, core::CopyState::CatchingUp) << "no catch-up reached the copy";
+}
+
 INSTANTIATE_TEST_SUITE_P(Stores, FailoverTest, ::testing::Values("sqlite", "etcd"),
     [](const ::testing::TestParamInfo<std::string>& test) { return test.param; });
