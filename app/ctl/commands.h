@@ -158,6 +158,10 @@ struct SettingsChange {
     // Copies of a shard that names no factor, and how many must apply a write (all, majority).
     std::optional<std::uint32_t> replicationFactor;
     std::optional<std::string> writeQuorum;
+    // The executor's failover watch: promote after, mark lost after (ms, 0: off), new copies at once.
+    std::optional<std::uint64_t> failoverAfterMs;
+    std::optional<std::uint64_t> loseNodeAfterMs;
+    std::optional<std::uint32_t> maxReReplications;
 };
 CommandResult cmdMigrationSettings(const CtlOptions& options, const SettingsChange& change);
 

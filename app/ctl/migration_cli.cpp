@@ -98,6 +98,12 @@ void addMigrationSettings(CLI::App* group, const CtlOptions& options, CommandRes
         "Copies of a shard that names no factor, the primary included (1: no replicas)");
     addSetting(settings, "--write-quorum", change.writeQuorum,
         "Copies that must apply a write: all (in-sync copies) or majority (factors of 3 or more)");
+    addSetting(settings, "--failover-after-ms", change.failoverAfterMs,
+        "Promote an in-sync replica once its primary's node is unreachable this long (0: never)");
+    addSetting(settings, "--lose-node-after-ms", change.loseNodeAfterMs,
+        "Mark a node lost once it is unreachable this long, restoring its copies elsewhere (0: never)");
+    addSetting(settings, "--max-re-replications", change.maxReReplications,
+        "New copies made at once for lost nodes' copies (0: no limit)");
     settings->callback(runInto(result)([&] { return cmdMigrationSettings(options, change); }));
 }
 

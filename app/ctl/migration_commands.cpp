@@ -371,7 +371,8 @@ bool changesNothing(const SettingsChange& c)
 {
     return !c.maxConcurrent && !c.maxPerNode && !c.maxPerShard && !c.defaultThrottle && !c.backfillBatch
         && !c.rollbackWindowSeconds && !c.cutoverTimeoutMs && !c.cleanupRowsPerSecond && !c.maxTargetFill
-        && !c.maxRepairs && !c.startRetrySeconds && !c.defaultEngine && !c.replicationFactor && !c.writeQuorum;
+        && !c.maxRepairs && !c.startRetrySeconds && !c.defaultEngine && !c.replicationFactor && !c.writeQuorum
+        && !c.failoverAfterMs && !c.loseNodeAfterMs && !c.maxReReplications;
 }
 
 core::Result<core::MigrationSettings> applied(core::MigrationSettings s, const SettingsChange& c)
@@ -401,6 +402,9 @@ core::Result<core::MigrationSettings> applied(core::MigrationSettings s, const S
     s.maxTargetFill = c.maxTargetFill.value_or(s.maxTargetFill);
     s.maxRepairs = c.maxRepairs.value_or(s.maxRepairs);
     s.startRetrySeconds = c.startRetrySeconds.value_or(s.startRetrySeconds);
+    s.failoverAfterMs = c.failoverAfterMs.value_or(s.failoverAfterMs);
+    s.loseNodeAfterMs = c.loseNodeAfterMs.value_or(s.loseNodeAfterMs);
+    s.maxReReplications = c.maxReReplications.value_or(s.maxReReplications);
     return s;
 }
 
@@ -425,6 +429,10 @@ Table settingsTable(const core::MigrationSettings& s)
     table.addRow({ "default-engine", core::indexEngineName(s.defaultEngine) });
     table.addRow({ "replication-factor", std::to_string(s.replicationFactor) });
     table.addRow({ "write-quorum", core::writeQuorumName(s.writeQuorum) });
+    const auto never = [](std::uint64_t ms) { return ms ? std::to_string(ms) + " ms" : std::string("never"); };
+    table.addRow({ "failover-after-ms", never(s.failoverAfterMs) });
+    table.addRow({ "lose-node-after-ms", never(s.loseNodeAfterMs) });
+    table.addRow({ "max-re-replications", limit(s.maxReReplications, "") });
     return table;
 }
 

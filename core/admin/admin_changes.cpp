@@ -50,6 +50,7 @@ std::vector<std::string> raisedLimits(const MigrationSettings& before, const Mig
     limit("cleanup_rows_per_second", before.cleanupRowsPerSecond, after.cleanupRowsPerSecond, true);
     limit("backfill_batch", before.backfillBatch, after.backfillBatch, false);
     limit("max_repairs", before.maxRepairs, after.maxRepairs, false);
+    limit("max_re_replications", before.maxReReplications, after.maxReReplications, true);
     if (after.maxTargetFill > before.maxTargetFill)
         raised.push_back("max_target_fill " + std::to_string(before.maxTargetFill).substr(0, 4) + " -> "
             + std::to_string(after.maxTargetFill).substr(0, 4));

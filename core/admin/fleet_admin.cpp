@@ -4,10 +4,10 @@
 
 namespace shardmap::core {
 
-FleetAdmin::FleetAdmin(MetadataStore& store, NodeClientPool& nodes)
+FleetAdmin::FleetAdmin(MetadataStore& store, NodeClientPool& nodes, MapEditor::FenceSource fence)
     : m_store(store)
     , m_nodes(nodes)
-    , m_editor(store)
+    , m_editor(store, std::move(fence))
     , m_migrations(store, nodes)
 {
 }

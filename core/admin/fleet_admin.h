@@ -25,7 +25,9 @@ namespace shardmap::core {
 
 class FleetAdmin {
 public:
-    FleetAdmin(MetadataStore& store, NodeClientPool& nodes);
+    // fence: the copies' commits are fenced with it (MapEditor::FenceSource; the executor's
+    // failover watch). None for an administrator.
+    FleetAdmin(MetadataStore& store, NodeClientPool& nodes, MapEditor::FenceSource fence = {});
 
     using ShardSpec = NewShard;
     // Creates the shard the one way (core/fleet/shard_creation.h): on its node, then in the map;
@@ -70,6 +72,10 @@ public:
     // The executor's settings (MigrationRequests::setSettings), with the fleet's replication factor
     // and write quorum checked by checkFleetReplication when either changes.
     Result<std::uint64_t> setSettings(const MigrationSettings& settings, const Actor& actor);
+    // Tells every copy of the shard on a node not lost the spaces' epochs, its primary first: after
+    // a promotion (change as committed), and to a node back after being unreachable, which then
+    // refuses writes at an older epoch.
+    void tellEpochs(const MapSnapshot& map, const MapEditor::CopyChange& change, std::vector<std::string>& warnings);
 
     // The map's own changes (nodes, shard states, pins) and every migration request.
     MapEditor& map() { return m_editor; }
@@ -78,9 +84,6 @@ public:
     NodeClientPool& nodes() { return m_nodes; }
 
 private:
-    // Tells every copy of the shard on a node not lost the spaces' new epochs, its primary first.
-    void tellEpochs(const MapSnapshot& map, const MapEditor::CopyChange& change, std::vector<std::string>& warnings);
-
     MetadataStore& m_store;
     NodeClientPool& m_nodes;
     MapEditor m_editor;

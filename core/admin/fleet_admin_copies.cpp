@@ -39,6 +39,19 @@ Result<std::vector<std::string>> fieldsOf(NodeClientPool& nodes, const MapSnapsh
         "cannot read shard " + shard.id + "'s fields from an in-sync copy (" + why + "); a copy needs the same fields");
 }
 
+// A node is marked lost only after its primaries had their chance to fail over: marking it lost
+// is the step that gives its copies up for good.
+Status checkFailoverTimes(const MigrationSettings& settings)
+{
+    if (settings.loseNodeAfterMs == 0 || settings.failoverAfterMs == 0
+        || settings.loseNodeAfterMs >= settings.failoverAfterMs)
+        return {};
+    return makeError(ErrorCode::InvalidArgument,
+        "lose-node-after (" + std::to_string(settings.loseNodeAfterMs) + " ms) is shorter than failover-after ("
+            + std::to_string(settings.failoverAfterMs)
+            + " ms): a node would be given up before its primaries fail over; make it at least as long");
+}
+
 SpaceRole roleOn(const SpaceRecord& space, const std::string& shardId)
 {
     return space.shard == shardId ? SpaceRole::Owner : SpaceRole::MigrationTarget;
@@ -149,6 +162,8 @@ Result<std::uint64_t> FleetAdmin::setSettings(const MigrationSettings& settings,
     if (!map)
         return map.error();
     const MigrationSettings& current = map->settings.value;
+    if (auto status = checkFailoverTimes(settings); !status)
+        return status.error();
     // Checked only when they change: an unrelated setting stays changeable while a node is lost.
     if (settings.replicationFactor != current.replicationFactor || settings.writeQuorum != current.writeQuorum) {
         if (auto status = checkFleetReplication(*map, settings.replicationFactor, settings.writeQuorum); !status)

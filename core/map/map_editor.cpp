@@ -44,8 +44,9 @@ Status validateNodeAddress(std::string_view address)
     return {};
 }
 
-MapEditor::MapEditor(MetadataStore& store)
+MapEditor::MapEditor(MetadataStore& store, FenceSource fence)
     : m_store(store)
+    , m_fence(std::move(fence))
 {
 }
 

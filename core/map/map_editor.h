@@ -25,7 +25,13 @@ struct Actor {
 // that lost a race fails with ErrorCode::Conflict; nothing is half-applied.
 class MapEditor {
 public:
-    explicit MapEditor(MetadataStore& store);
+    // The lease grant a leader's commits are fenced with (MigrationExecutor::fence); an error
+    // refuses the change before anything is committed.
+    using FenceSource = std::function<Result<LeaseGrant>()>;
+    // fence: the changes of copies (addReplica ... loseNode) are committed only while that lease
+    // is held, as the executor's own commits are (the failover watch's; see
+    // core/migration/failover_watch.h). None: unfenced, as an administrator's changes are.
+    explicit MapEditor(MetadataStore& store, FenceSource fence = {});
 
     Result<std::uint64_t> addNode(const NodeRecord& node, const Actor& actor);
     // Refused while the node still has shards (they must be retired and removed first).
@@ -101,8 +107,11 @@ private:
     // Commits a shard record changed in place with the spaces whose epoch rose.
     Result<CopyChange> commitCopies(const MapSnapshot& map, const ShardRecord& shard, std::vector<SpaceRecord> spaces,
         std::vector<Mutation> more, const Actor& actor, const std::string& action);
+    // Commits a change of copies, with the fence when the editor has one.
+    Result<std::uint64_t> commitFenced(CommitRequest request);
 
     MetadataStore& m_store;
+    FenceSource m_fence;
 };
 
 // Checks a node or shard id (1-64 chars of [A-Za-z0-9._-]) and a HOST:PORT address.

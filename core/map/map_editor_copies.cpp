@@ -100,14 +100,25 @@ Result<MapEditor::CopyChange> MapEditor::commitCopies(const MapSnapshot& map, co
     for (const SpaceRecord& space : spaces)
         mutations.push_back({ keys::space(space.id), encode(space), map.spaces.at(space.id).modRevision });
     std::move(more.begin(), more.end(), std::back_inserter(mutations));
-    CommitRequest request { std::move(mutations), std::nullopt, std::nullopt, actor.name, action, actor.reason };
-    auto committed = m_store.commit(request);
+    auto committed
+        = commitFenced({ std::move(mutations), std::nullopt, std::nullopt, actor.name, action, actor.reason });
     if (!committed && committed.error().code == ErrorCode::Conflict)
         return makeError(
             ErrorCode::Conflict, "shard " + shard.id + ", its spaces or nodes changed meanwhile; try again");
     if (!committed)
         return committed.error();
     return CopyChange { shard, std::move(spaces), *committed };
+}
+
+Result<std::uint64_t> MapEditor::commitFenced(CommitRequest request)
+{
+    if (m_fence) {
+        auto grant = m_fence();
+        if (!grant)
+            return grant.error();
+        request.fence = *grant;
+    }
+    return m_store.commit(request);
 }
 
 Result<std::uint64_t> MapEditor::setNodeZone(const std::string& nodeId, const std::string& zone, const Actor& actor)
@@ -267,8 +278,8 @@ Result<MapEditor::NodeLoss> MapEditor::loseNode(const std::string& nodeId, const
     }
     for (Mutation& space : spaceMutations(raised))
         mutations.push_back(std::move(space));
-    CommitRequest request { std::move(mutations), std::nullopt, std::nullopt, actor.name, "lose-node", actor.reason };
-    auto committed = m_store.commit(request);
+    auto committed
+        = commitFenced({ std::move(mutations), std::nullopt, std::nullopt, actor.name, "lose-node", actor.reason });
     if (!committed && committed.error().code == ErrorCode::Conflict)
         return makeError(ErrorCode::Conflict, "node " + nodeId + " or its shards changed meanwhile; try again");
     if (!committed)

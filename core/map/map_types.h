@@ -29,8 +29,8 @@ struct NodeRecord {
     // The failure domain (zone or rack, free text; empty: none set). Two copies of a shard are not
     // placed in one zone unless the shard allows it (ShardRecord::allowSameZone).
     std::string zone = {};
-    // Marked lost (by an administrator, or after NodeSettings' time unreachable): its copies are
-    // lost and restored elsewhere; nothing is placed on it.
+    // Marked lost (by an administrator, or by the executor after MigrationSettings::loseNodeAfterMs
+    // unreachable): its copies are lost and restored elsewhere; nothing is placed on it.
     bool lost = false;
 
     bool operator==(const NodeRecord&) const = default;
@@ -223,6 +223,14 @@ struct MigrationSettings {
     // Copies of a shard whose record names no factor, the primary included (1: no replicas).
     std::uint32_t replicationFactor = 1;
     WriteQuorum writeQuorum = WriteQuorum::All;
+    // The executor leader's failover watch (core/migration/failover_watch.h). How long a primary's
+    // node stays unreachable before an in-sync replica is promoted (0: never automatically).
+    std::uint64_t failoverAfterMs = 10000;
+    // How long a node stays unreachable before it is marked lost (0: only by an administrator).
+    std::uint64_t loseNodeAfterMs = 0;
+    // New copies made at once to restore the copies of lost nodes, counted while they catch up
+    // (0: no limit); their catch-ups run within the limits above.
+    std::uint32_t maxReReplications = 2;
 
     // The factor a shard wants: its own, or the fleet's.
     std::uint32_t replicationFactorOf(const ShardRecord& shard) const

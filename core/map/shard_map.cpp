@@ -145,7 +145,9 @@ std::string encode(const MigrationSettings& settings)
         { "cleanup_rows_per_second", settings.cleanupRowsPerSecond }, { "max_target_fill", settings.maxTargetFill },
         { "max_repairs", settings.maxRepairs }, { "start_retry_seconds", settings.startRetrySeconds },
         { "default_engine", indexEngineName(settings.defaultEngine) },
-        { "replication_factor", settings.replicationFactor }, { "write_quorum", writeQuorumName(settings.writeQuorum) }
+        { "replication_factor", settings.replicationFactor }, { "write_quorum", writeQuorumName(settings.writeQuorum) },
+        { "failover_after_ms", settings.failoverAfterMs }, { "lose_node_after_ms", settings.loseNodeAfterMs },
+        { "max_re_replications", settings.maxReReplications }
     }.dump();
 }
 
@@ -536,6 +538,10 @@ Result<MigrationSettings> decodeMigrationSettings(const std::string& text)
         if (!quorum)
             throw json::other_error::create(501, "unknown write quorum " + doc.at("write_quorum").dump(), &doc);
         settings.writeQuorum = *quorum;
+        settings.failoverAfterMs = optionalField<std::uint64_t>(doc, "failover_after_ms", defaults.failoverAfterMs);
+        settings.loseNodeAfterMs = optionalField<std::uint64_t>(doc, "lose_node_after_ms", defaults.loseNodeAfterMs);
+        settings.maxReReplications
+            = optionalField<std::uint32_t>(doc, "max_re_replications", defaults.maxReReplications);
         return settings;
     });
 }

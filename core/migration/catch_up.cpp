@@ -179,6 +179,8 @@ Result<PhaseStep> CatchUpPhases::start(Context& ctx)
     auto ends = endsOf(ctx);
     if (!ends)
         return ends.error();
+    if (auto status = failpoint("catchup.start.before_owned"); !status)
+        return status.error();
     const std::shared_ptr<NodeClient>& primary = ends->primary;
     const std::shared_ptr<NodeClient>& copy = ends->copy;
     MigrationProgress progress;

@@ -48,7 +48,7 @@ std::vector<MigrationRecord> catchUpsToQueue(const std::map<std::string, ShardRe
 // primary's, and the next catch-up, from the new primary, repairs what differs). A node that
 // does not answer fails the step and the executor retries it with backoff, for as long as the
 // copy is catching up: giving up would only queue the next catch-up, and marking a copy lost is
-// the administrator's (or the lost-node rule's) decision, not a copier's.
+// the administrator's (or the failover watch's, lose_node_after_ms) decision, not a copier's.
 class CatchUpPhases {
 public:
     struct Options {

@@ -31,6 +31,7 @@ MigrationExecutor::MigrationExecutor(MetadataStore& store, NodeClientPool& nodes
     , m_phases(store, nodes, m_records, lease(),
           { m_options.poll, m_options.progressInterval, m_options.log, m_options.metrics })
     , m_operations(store, { m_options.actor, m_options.abandonedQueuing, [this] { return fence(); }, m_options.log })
+    , m_failover(store, nodes, [this] { return fence(); }, { m_options.actor, m_options.log, m_options.metrics })
 {
 }
 
@@ -44,6 +45,8 @@ MigrationExecutor::~MigrationExecutor()
     m_wake.notify_all();
     if (m_scheduler.joinable())
         m_scheduler.join();
+    if (m_watcher.joinable())
+        m_watcher.join();
     m_watch.reset();
 }
 
@@ -58,6 +61,8 @@ void MigrationExecutor::lead(const LeaseGrant& grant)
             log(LogLevel::Info, "migration executor active (lease token " + std::to_string(grant.token) + ")");
         if (!m_scheduler.joinable())
             m_scheduler = std::thread([this] { schedulerLoop(); });
+        if (!m_watcher.joinable())
+            m_watcher = std::thread([this] { watchLoop(); });
     }
     poke();
 }
@@ -175,6 +180,26 @@ void MigrationExecutor::schedulerLoop()
             lock.lock();
         }
         m_wake.wait_for(lock, m_options.poll, [this] { return m_stopping || m_poked.exchange(false); });
+    }
+}
+
+void MigrationExecutor::watchLoop()
+{
+    std::unique_lock lock(m_mutex);
+    // The grant the watch's times were counted under: a new one (or none) counts afresh.
+    std::uint64_t countedUnder = 0;
+    while (!m_stopping) {
+        const std::uint64_t token = m_leading && m_grant ? m_grant->token : 0;
+        if (token != countedUnder) {
+            m_failover.forget();
+            countedUnder = token;
+        }
+        if (token != 0) {
+            lock.unlock();
+            m_failover.round();
+            lock.lock();
+        }
+        m_wake.wait_for(lock, m_options.poll, [this] { return m_stopping; });
     }
 }
 

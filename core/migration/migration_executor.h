@@ -7,6 +7,7 @@
 #include "core/map/shard_map.h"
 #include "core/metrics/prometheus.h"
 #include "core/migration/catch_up.h"
+#include "core/migration/failover_watch.h"
 #include "core/migration/migration_phases.h"
 #include "core/migration/migration_records.h"
 #include "core/migration/operation_finisher.h"
@@ -70,7 +71,8 @@ struct ExecutorOptions {
 // the concurrency limits of settings/migrations allow, retries failed steps with backoff, wakes
 // migrations waiting for their rollback window, and finishes operations (drain, merge ...) once
 // their migrations are final. The steps themselves are MigrationPhases'; this class is the
-// scheduler (threads, lease, backoff, slots).
+// scheduler (threads, lease, backoff, slots). A second thread runs the FailoverWatch (promotion of
+// replicas, lost nodes, re-replication) with the same lease fence.
 class MigrationExecutor {
 public:
     MigrationExecutor(MetadataStore& store, NodeClientPool& nodes, ExecutorOptions options);
@@ -94,6 +96,9 @@ private:
     class Slots;
 
     void schedulerLoop();
+    // The failover watch's thread: a round every poll while leading, on its own thread so that a
+    // node that takes a whole call deadline to fail never holds up the scheduling.
+    void watchLoop();
     // Wakes the scheduler now (a map change, a worker that ended, a new grant).
     void poke();
     void scheduleOnce();
@@ -128,6 +133,7 @@ private:
     bool m_leading = false;
     bool m_stopping = false;
     std::thread m_scheduler;
+    std::thread m_watcher;
     std::unique_ptr<WatchHandle> m_watch;
     // What the last scheduling round listed (the working set), for the metrics.
     std::map<std::string, std::uint64_t> m_migrationsByPhase;
@@ -140,6 +146,7 @@ private:
     MigrationRecords m_records;
     MigrationPhases m_phases;
     OperationFinisher m_operations;
+    FailoverWatch m_failover;
 };
 
 } // namespace shardmap::core

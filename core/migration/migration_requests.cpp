@@ -466,6 +466,9 @@ constexpr SettingRange kSettingRanges[] = {
     { "cleanup_rows_per_second", 0, 1'000'000'000 },
     { "max_repairs", 0, 1'000 },
     { "start_retry_seconds", 0, 30 * 86'400 },
+    { "failover_after_ms", 0, 86'400'000 },
+    { "lose_node_after_ms", 0, 30ULL * 86'400'000 },
+    { "max_re_replications", 0, 10'000 },
 };
 
 Error badSetting(const std::string& key, const std::string& wanted, const nlohmann::json& value)

@@ -1,0 +1,307 @@
+// Automatic failover, lost-node marking and re-replication by shardmapd's executor (issue 30), with
+// real nodes, a real shardmapd and the SQLite and etcd shard maps, under writes through the router.
+// The node holding a shard's primary is killed (kill -9) and no command is typed: the in-sync
+// replica is promoted, writes resume, the node is marked lost, a new copy is made on the third node
+// and caught up; or the old primary comes back, refuses writes at the old epoch and ends an
+// in-sync replica with the same content. Every acknowledged write is read back from every copy.
+#include "core/admin/fleet_admin.h"
+#include "core/migration/migration_requests.h"
+#include "tests/support/controller_process.h"
+#include "tests/support/etcd_process.h"
+#include "tests/support/fleet_test.h"
+#include "tests/support/workload.h"
+
+#include <filesystem>
+#include <httplib.h>
+#include <regex>
+
+using namespace shardmap;
+using namespace shardmap::testing;
+
+namespace {
+
+// The body of shardmapd's /metrics, its address read from the log line that announces it.
+std::string failoverScrapeMetrics(const ControllerProcess& controller)
+{
+    std::string address;
+    pollUntil(std::chrono::seconds(10), [&] {
+        static const std::regex line(R"(metrics on http://([^/ ]+)/metrics)");
+        std::smatch match;
+        const std::string text = controller.stderrText();
+        if (std::regex_search(text, match, line))
+            address = match[1];
+        return !address.empty();
+    });
+    if (address.empty())
+        return {};
+    const auto colon = address.rfind(':');
+    httplib::Client client(address.substr(0, colon), std::stoi(address.substr(colon + 1)));
+    client.set_read_timeout(10, 0);
+    auto response = client.Get("/metrics");
+    return response ? response->body : std::string();
+}
+
+class FailoverTest : public FleetTest<::testing::TestWithParam<std::string>> {
+protected:
+    void SetUp() override
+    {
+        if (GetParam() == "etcd") {
+            std::string error;
+            auto* etcd = EtcdProcess::shared(error);
+            ASSERT_TRUE(etcd) << "etcd is needed for this test and did not start: " << error;
+            m_storeUri = "etcd://" + etcd->endpoint() + "/" + std::filesystem::path(m_dir.path()).filename().string();
+        }
+        startFleet(3);
+    }
+
+    // Short times, so that the test runs in seconds: promote after 1.5 s unreachable, lose after
+    // loseAfterMs (0: never).
+    void setFailoverSettings(std::uint64_t loseAfterMs)
+    {
+        core::MigrationSettings settings;
+        settings.rollbackWindowSeconds = 0;
+        settings.backfillBatch = 100;
+        settings.failoverAfterMs = 1500;
+        settings.loseNodeAfterMs = loseAfterMs;
+        core::FleetAdmin admin(*m_store, m_pool);
+        auto set = admin.setSettings(settings, m_actor);
+        ASSERT_TRUE(set) << set.error().describe();
+    }
+
+    core::MapSnapshot map()
+    {
+        auto snapshot = m_store->snapshot();
+        EXPECT_TRUE(snapshot) << snapshot.error().describe();
+        auto decoded = core::MapSnapshot::decode(*snapshot);
+        EXPECT_TRUE(decoded) << decoded.error().describe();
+        return decoded ? *decoded : core::MapSnapshot {};
+    }
+
+    std::size_t indexOf(const std::string& node) const { return std::stoul(node.substr(1)); }
+
+    std::shared_ptr<core::NodeClient> clientOfNode(const std::string& node)
+    {
+        return *m_pool.get(m_nodes.at(indexOf(node))->address());
+    }
+
+    bool copyInSync(const std::string& shard, const std::string& node)
+    {
+        const auto snapshot = map();
+        const auto* record = snapshot.shard(shard);
+        const auto* copy = record ? record->replicaOn(node) : nullptr;
+        return copy && copy->state == core::CopyState::InSync;
+    }
+
+    // A controller with its metrics endpoint, a workload on "acme" through its router, and the
+    // shard of acme with an in-sync replica (factor 2); fills m_shard, m_primary, m_replica and
+    // m_third (the node holding neither).
+    void startWithInSyncReplica()
+    {
+        m_controller = ControllerProcess::start(m_dir.file("c1.stderr.log"),
+            { "--store", storeUri(), "--id", "c1", "--lease-ttl-ms", "1000", "--metrics-listen", "127.0.0.1:0" });
+        ASSERT_TRUE(m_controller);
+        m_workload = std::make_unique<Workload>(
+            WorkloadOptions { { "acme" }, 300, 2, 4, 0.2, std::chrono::milliseconds(2), 30 },
+            std::vector<WritePath> { routerServicePath(m_controller->address()) });
+        ASSERT_TRUE(m_workload->prefill()) << m_workload->lastError();
+        m_shard = map().space("acme")->shard;
+        m_primary = map().shard(m_shard)->node;
+        for (const std::string node : { "n0", "n1", "n2" }) {
+            if (node == m_primary)
+                continue;
+            (m_replica.empty() ? m_replica : m_third) = node;
+        }
+        core::FleetAdmin admin(*m_store, m_pool);
+        auto factor = admin.map().setReplication(m_shard, 2, std::nullopt, m_actor);
+        ASSERT_TRUE(factor) << factor.error().describe();
+        m_workload->start();
+        auto added = admin.addReplica(m_shard, m_replica, m_actor);
+        ASSERT_TRUE(added) << added.error().describe();
+        ASSERT_TRUE(pollUntil(std::chrono::seconds(90), [&] { return copyInSync(m_shard, m_replica); }))
+            << m_controller->stderrText();
+        std::this_thread::sleep_for(std::chrono::milliseconds(300)); // writes to both in-sync copies
+        m_epochBefore = map().space("acme")->epoch;
+    }
+
+    // Waits for the replica's promotion, with no command typed, and for writes to be acknowledged
+    // through the new primary.
+    void expectFailoverAndWritesResume()
+    {
+        ASSERT_TRUE(pollUntil(std::chrono::seconds(30), [&] { return map().shard(m_shard)->node == m_replica; }))
+            << m_controller->stderrText();
+        const auto after = map();
+        EXPECT_EQ(after.space("acme")->epoch, m_epochBefore + 1) << "the promotion raised the space's epoch";
+        const auto* demoted = after.shard(m_shard)->replicaOn(m_primary);
+        ASSERT_NE(demoted, nullptr);
+        EXPECT_EQ(demoted->state, core::CopyState::CatchingUp) << "the old primary is demoted to catching up";
+        const auto acknowledged = m_workload->acknowledged();
+        ASSERT_TRUE(pollUntil(std::chrono::seconds(20), [&] { return m_workload->acknowledged() > acknowledged + 50; }))
+            << "writes resume on the new primary\n"
+            << m_workload->lastError() << "\n"
+            << m_controller->stderrText();
+    }
+
+    // Stops the writers, settles every uncertain write, and reads every acknowledged one back
+    // from each node given.
+    void expectEveryAcknowledgedWriteOn(const std::vector<std::string>& nodes)
+    {
+        m_workload->stop();
+        ASSERT_TRUE(m_workload->settle(std::chrono::seconds(30))) << m_workload->lastError() << "\n"
+                                                                  << m_controller->stderrText();
+        EXPECT_TRUE(m_workload->anomalies().empty()) << m_workload->anomalies().front();
+        EXPECT_GT(m_workload->acknowledged(), 100u);
+        const auto model = m_workload->model("acme");
+        for (const std::string& node : nodes)
+            EXPECT_EQ(compareWithModel(*clientOfNode(node), m_shard, "acme", model), std::vector<std::string> {})
+                << "node " << node << " holds every acknowledged write";
+    }
+
+    std::unique_ptr<ControllerProcess> m_controller;
+    std::unique_ptr<Workload> m_workload;
+    std::string m_shard;
+    std::string m_primary;
+    std::string m_replica;
+    std::string m_third;
+    std::uint64_t m_epochBefore = 0;
+};
+
+} // namespace
+
+TEST_P(FailoverTest, APrimarysNodeKilledWithItsDiskFailsOverIsLostAndItsCopyIsRestoredWithNoCommandTyped)
+{
+    setFailoverSettings(5000);
+    startWithInSyncReplica();
+    ASSERT_FALSE(HasFatalFailure());
+
+    m_nodes.at(indexOf(m_primary))->kill9();
+    std::filesystem::remove_all(m_dataDirs.at(indexOf(m_primary)));
+    expectFailoverAndWritesResume();
+    ASSERT_FALSE(HasFatalFailure());
+
+    // After lose-node-after the node is marked lost, a new copy is made on the third node and
+    // caught up, and the lost copy leaves the map once it is replaced.
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(30), [&] { return map().node(m_primary)->lost; }))
+        << m_controller->stderrText();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(90), [&] {
+        const auto now = map();
+        return copyInSync(m_shard, m_third) && !now.shard(m_shard)->replicaOn(m_primary);
+    })) << m_controller->stderrText();
+    const auto restored = map();
+    EXPECT_EQ(restored.shard(m_shard)->node, m_replica);
+    EXPECT_EQ(restored.shard(m_shard)->replicas.size(), 1u) << "back at the factor: primary and one replica";
+    std::this_thread::sleep_for(std::chrono::milliseconds(300)); // writes to both in-sync copies
+    expectEveryAcknowledgedWriteOn({ m_replica, m_third });
+
+    // The changes were the executor's, each with its audit record, and counted.
+    auto history = m_store->history(0, 0, 0);
+    ASSERT_TRUE(history) << history.error().describe();
+    std::set<std::string> actions;
+    for (const auto& record : *history) {
+        if (record.actor == "shardmapd/c1")
+            actions.insert(record.action);
+    }
+    EXPECT_TRUE(actions.contains("promote " + m_replica));
+    EXPECT_TRUE(actions.contains("lose-node"));
+    EXPECT_TRUE(actions.contains("add-replica " + m_third));
+    EXPECT_TRUE(actions.contains("remove-replica " + m_primary));
+    const std::string metrics = failoverScrapeMetrics(*m_controller);
+    EXPECT_NE(metrics.find("\nshardmapd_failovers_total 1\n"), std::string::npos) << metrics;
+    EXPECT_NE(metrics.find("\nshardmapd_nodes_lost_total 1\n"), std::string::npos) << metrics;
+    EXPECT_NE(metrics.find("\nshardmapd_re_replications_total 1\n"), std::string::npos) << metrics;
+}
+
+TEST_P(FailoverTest, TheOldPrimaryComingBackRefusesTheOldEpochAndEndsAnInSyncReplica)
+{
+    setFailoverSettings(0);
+    startWithInSyncReplica();
+    ASSERT_FALSE(HasFatalFailure());
+
+    const std::string address = m_nodes.at(indexOf(m_primary))->address();
+    m_nodes.at(indexOf(m_primary))->kill9();
+    expectFailoverAndWritesResume();
+    ASSERT_FALSE(HasFatalFailure());
+
+    // The node restarts on its data directory, at its address.
+    m_nodes.at(indexOf(m_primary)) = NodeProcess::start(m_dataDirs.at(indexOf(m_primary)), { "--listen", address });
+    ASSERT_TRUE(m_nodes.at(indexOf(m_primary)));
+    auto old = clientOfNode(m_primary);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(30),
+        [&] {
+            auto held = old->ownerships(m_shard, "acme");
+            return held && held->size() == 1 && held->front().epoch > m_epochBefore;
+        }))
+        << "the node is told the new epoch\n"
+        << m_controller->stderrText();
+    core::Document late;
+    late.space = "acme";
+    late.id = "written-at-the-old-epoch";
+    late.version = 1;
+    late.fields = { { "title", "late" } };
+    auto refused = old->bulkWrite(m_shard, { { late, m_epochBefore } });
+    ASSERT_FALSE(refused) << "the old primary took a write at the old epoch";
+    EXPECT_NE(refused.error().message.find("stale epoch " + std::to_string(m_epochBefore)), std::string::npos)
+        << refused.error().message;
+
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(90), [&] { return copyInSync(m_shard, m_primary); }))
+        << m_controller->stderrText();
+    EXPECT_EQ(map().shard(m_shard)->node, m_replica);
+    EXPECT_FALSE(map().node(m_primary)->lost);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300)); // writes to both in-sync copies
+    expectEveryAcknowledgedWriteOn({ m_replica, m_primary });
+}
+
+TEST_P(FailoverTest, ANodeThatAnswersAgainIsToldTheNewEpochsBeforeAnyCatchUpReachesIt)
+{
+    setFailoverSettings(0);
+    // No catch-up gets as far as telling a copy an epoch: only the failover watch can fence the
+    // old primary when it returns.
+    m_controller = ControllerProcess::start(m_dir.file("c1.stderr.log"),
+        { "--store", storeUri(), "--id", "c1", "--lease-ttl-ms", "1000" },
+        { "SHARDMAP_FAILPOINTS=catchup.start.before_owned=error" });
+    ASSERT_TRUE(m_controller);
+    // Every shard gets its replica while it holds no space (in sync at once, nothing to catch up).
+    core::FleetAdmin admin(*m_store, m_pool);
+    for (int i = 0; i < 3; ++i) {
+        const std::string shard = "s" + std::to_string(i);
+        ASSERT_TRUE(admin.map().setReplication(shard, 2, std::nullopt, m_actor));
+        auto added = admin.addReplica(shard, "n" + std::to_string((i + 1) % 3), m_actor);
+        ASSERT_TRUE(added) << added.error().describe();
+    }
+    m_workload
+        = std::make_unique<Workload>(WorkloadOptions { { "acme" }, 100, 1, 4, 0.0, std::chrono::milliseconds(2), 31 },
+            std::vector<WritePath> { routerServicePath(m_controller->address()) });
+    ASSERT_TRUE(m_workload->prefill()) << m_workload->lastError();
+    m_shard = map().space("acme")->shard;
+    m_primary = map().shard(m_shard)->node;
+    m_replica = map().shard(m_shard)->replicas.at(0).node;
+    ASSERT_TRUE(copyInSync(m_shard, m_replica));
+    m_epochBefore = map().space("acme")->epoch;
+    m_workload->start();
+
+    const std::string address = m_nodes.at(indexOf(m_primary))->address();
+    m_nodes.at(indexOf(m_primary))->kill9();
+    expectFailoverAndWritesResume();
+    ASSERT_FALSE(HasFatalFailure());
+    // No router writes to the returning node either (a write to a copy tells it the epoch too).
+    m_workload->stop();
+    m_nodes.at(indexOf(m_primary)) = NodeProcess::start(m_dataDirs.at(indexOf(m_primary)), { "--listen", address });
+    ASSERT_TRUE(m_nodes.at(indexOf(m_primary)));
+    auto old = clientOfNode(m_primary);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(30), [&] {
+        auto held = old->ownerships(m_shard, "acme");
+        return held && held->size() == 1 && held->front().epoch > m_epochBefore;
+    })) << m_controller->stderrText();
+    core::Document late;
+    late.space = "acme";
+    late.id = "written-at-the-old-epoch";
+    late.version = 1;
+    late.fields = { { "title", "late" } };
+    EXPECT_FALSE(old->bulkWrite(m_shard, { { late, m_epochBefore } }));
+    const auto now = map();
+    const auto* copy = now.shard(m_shard)->replicaOn(m_primary);
+    ASSERT_NE(copy, nullptr);
+    EXPECT_EQ(copy->state, core::CopyState::CatchingUp) << "no catch-up reached the copy";
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, FailoverTest, ::testing::Values("sqlite", "etcd"),
+    [](const ::testing::TestParamInfo<std::string>& test) { return test.param; });
