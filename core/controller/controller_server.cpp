@@ -494,7 +494,25 @@ void ControllerServer::addMetricsCollector()
             for (const auto& [phase, count] : m_executor->migrationsByPhase())
                 out.sample("shardmapd_migrations", { { "phase", phase } }, static_cast<double>(count));
         }
+        addCopyMetrics(out);
     });
+}
+
+// The shards' copies as the leader's last scheduling round listed them (issue 30); a standby
+// reports none.
+void ControllerServer::addCopyMetrics(MetricsWriter& out) const
+{
+    out.family("shardmapd_shard_replicas", "gauge", "Replicas of the map's shards by state (leader only)");
+    out.family("shardmapd_replica_lag_documents", "gauge",
+        "Documents a catching-up replica has yet to copy from its primary, per shard and node (leader only)");
+    if (!m_executor || !m_leader.load())
+        return;
+    const auto figures = m_executor->copyFigures();
+    for (const auto& [state, count] : figures.byState)
+        out.sample("shardmapd_shard_replicas", { { "state", state } }, static_cast<double>(count));
+    for (const auto& [copy, behind] : figures.behind)
+        out.sample("shardmapd_replica_lag_documents", { { "shard", copy.first }, { "node", copy.second } },
+            static_cast<double>(behind));
 }
 
 void ControllerServer::becomeLeader(const LeaseGrant& grant)

@@ -126,6 +126,7 @@ private:
     void setExecutorHealth(bool serving);
     void log(LogLevel level, const std::string& message) const;
     void addMetricsCollector();
+    void addCopyMetrics(MetricsWriter& out) const;
 
     ControllerServerConfig m_config;
     // Outlives everything that records into it (router service, executor).

@@ -246,6 +246,10 @@ Result<bool> CatchUpPhases::copySpace(Context& ctx)
     if (copied->end == BackfillCopier::End::Interrupted)
         return false;
     applyProgress(m, copied->progress);
+    if (m_options.metrics && m.progress.docsDone > copiedBefore)
+        m_options.metrics
+            ->counter("shardmapd_catch_up_docs_total", "Documents the executor's catch-ups copied to replicas")
+            .add(m.progress.docsDone - copiedBefore);
     log(LogLevel::Info,
         "catch-up " + m.id + ": copied " + std::to_string(m.progress.docsDone - copiedBefore) + " rows of " + m.space
             + " to " + m.source + " on " + m.copyNode);

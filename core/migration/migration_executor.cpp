@@ -269,6 +269,7 @@ void MigrationExecutor::scheduleOnce()
         = readVersioned<MigrationSettings>(m_store, std::string(keys::kMigrationSettings), &decodeMigrationSettings);
     const MigrationSettings settings = settingsRead && *settingsRead ? (*settingsRead)->value : MigrationSettings {};
     std::vector<MigrationRecord> active = readWorkingSet(*listed);
+    countCopies(*shardList);
     queueCatchUps(*shardList, active);
     Slots slots(settings, *shardList);
     if (!startDueMigrations(active, slots))
@@ -277,6 +278,32 @@ void MigrationExecutor::scheduleOnce()
         log(LogLevel::Warn, "cannot finish operations: " + status.error().describe());
     if (auto status = archiveFinished(*listed); !status)
         log(LogLevel::Warn, "cannot archive finished migrations: " + status.error().describe());
+}
+
+MigrationExecutor::CopyFigures MigrationExecutor::copyFigures() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_copyFigures;
+}
+
+void MigrationExecutor::countCopies(const StoreSnapshot& shards)
+{
+    CopyFigures figures;
+    for (const char* state : { "in_sync", "catching_up", "lost" })
+        figures.byState[state] = 0;
+    for (const auto& [key, record] : shards.records) {
+        auto shard = decodeShard(record.value);
+        if (!shard)
+            continue;
+        for (const ShardCopy& copy : shard->replicas) {
+            ++figures.byState[copyStateName(copy.state)];
+            if (copy.state == CopyState::CatchingUp)
+                figures.behind[{ shard->id, copy.node }]
+                    = copy.docsTotal > copy.docsDone ? copy.docsTotal - copy.docsDone : 0;
+        }
+    }
+    std::lock_guard lock(m_mutex);
+    m_copyFigures = std::move(figures);
 }
 
 std::vector<MigrationRecord> MigrationExecutor::readWorkingSet(const StoreSnapshot& listed)

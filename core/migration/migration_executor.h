@@ -87,6 +87,14 @@ public:
     bool leading() const;
     // Migrations in the working set by phase, as the last scheduling round saw them.
     std::map<std::string, std::uint64_t> migrationsByPhase() const;
+    // The shards' replicas by state ("in_sync", "catching_up", "lost") and, per catching-up copy
+    // (shard, node), the documents it is behind (what its catch-up has left to copy), as the last
+    // scheduling round listed them (issue 30's copies by state and replication lag).
+    struct CopyFigures {
+        std::map<std::string, std::uint64_t> byState;
+        std::map<std::pair<std::string, std::string>, std::uint64_t> behind;
+    };
+    CopyFigures copyFigures() const;
     // Cutovers done or aborted by this executor, oldest first (for benchmarks and tests).
     std::vector<CutoverTiming> cutoverTimings() const;
 
@@ -105,6 +113,7 @@ private:
     // The active migrations of the listing; the count of each phase kept for the metrics.
     std::vector<MigrationRecord> readWorkingSet(const StoreSnapshot& listed);
     // Queues a catch-up for every catching-up copy without an active one, adding it to active.
+    void countCopies(const StoreSnapshot& shards);
     void queueCatchUps(const StoreSnapshot& shardList, std::vector<MigrationRecord>& active);
     // Starts a worker for each migration that is due and fits the limits; false when this
     // replica no longer leads.
@@ -137,6 +146,7 @@ private:
     std::unique_ptr<WatchHandle> m_watch;
     // What the last scheduling round listed (the working set), for the metrics.
     std::map<std::string, std::uint64_t> m_migrationsByPhase;
+    CopyFigures m_copyFigures;
     // Migrations with a worker running; ids whose worker ended, to be joined.
     std::map<std::string, std::thread> m_workers;
     std::vector<std::string> m_finishedWorkers;

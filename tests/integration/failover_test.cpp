@@ -208,6 +208,18 @@ TEST_P(FailoverTest, APrimarysNodeKilledWithItsDiskFailsOverIsLostAndItsCopyIsRe
     EXPECT_NE(metrics.find("\nshardmapd_failovers_total 1\n"), std::string::npos) << metrics;
     EXPECT_NE(metrics.find("\nshardmapd_nodes_lost_total 1\n"), std::string::npos) << metrics;
     EXPECT_NE(metrics.find("\nshardmapd_re_replications_total 1\n"), std::string::npos) << metrics;
+    // The copies by state as the leader's scheduling lists them, and what the restoring catch-up
+    // copied (issue 30's metrics).
+    static const std::regex copied(R"(\nshardmapd_catch_up_docs_total ([0-9.e+]+)\n)");
+    std::smatch match;
+    ASSERT_TRUE(std::regex_search(metrics, match, copied)) << metrics;
+    EXPECT_GT(std::stod(match[1]), 0.0);
+    std::string later;
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(10), [&] {
+        later = failoverScrapeMetrics(*m_controller);
+        return later.find("\nshardmapd_shard_replicas{state=\"in_sync\"} 1\n") != std::string::npos
+            && later.find("\nshardmapd_shard_replicas{state=\"lost\"} 0\n") != std::string::npos;
+    })) << later;
 }
 
 TEST_P(FailoverTest, TheOldPrimaryComingBackRefusesTheOldEpochAndEndsAnInSyncReplica)
