@@ -295,6 +295,14 @@
         <source>Not allowed to read the store: %1</source>
         <translation>Keine Berechtigung, den Store zu lesen: %1</translation>
     </message>
+    <message>
+        <source>Shard failed over</source>
+        <translation>Shard-Failover</translation>
+    </message>
+    <message>
+        <source>Shard %1&apos;s primary moved away from node %2 at %3; the old primary catches up or was lost</source>
+        <translation>Der Primär von Shard %1 ist am %3 von Knoten %2 weggezogen; der alte Primär holt auf oder ist verloren</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::AlertsPage</name>

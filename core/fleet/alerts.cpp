@@ -20,7 +20,7 @@ struct KindName {
     const char* name;
 };
 
-constexpr std::array<KindName, 14> kKindNames { {
+constexpr std::array<KindName, 15> kKindNames { {
     { AlertKind::StoreUnreachable, "store-unreachable" },
     { AlertKind::StoreAccessDenied, "store-access-denied" },
     { AlertKind::NoExecutor, "no-executor" },
@@ -35,6 +35,7 @@ constexpr std::array<KindName, 14> kKindNames { {
     { AlertKind::AuditChainBroken, "audit-chain-broken" },
     { AlertKind::ShardUnderReplicated, "shard-under-replicated" },
     { AlertKind::ShardWithoutCopy, "shard-without-copy" },
+    { AlertKind::ShardFailedOver, "shard-failed-over" },
 } };
 
 std::string fixed(double value, int decimals)
@@ -170,11 +171,36 @@ void evaluateShardCopies(const FleetObservation& observation, std::vector<Alert>
     }
 }
 
+// A primary that moved to a replica within the lookback (a failover by the executor's watch or a
+// node lost, or an administrator's promote), while the old primary is not back in sync: the copy it
+// left behind says when and why (kDemotedByPromote, kLostPrimaryFailedOver).
+void evaluateFailovers(const FleetObservation& observation, const AlertThresholds& thresholds, std::vector<Alert>& out)
+{
+    const std::int64_t since = observation.nowUnixMs - thresholds.failedLookbackSeconds * 1000;
+    for (const auto& [id, versioned] : observation.map->shards) {
+        const ShardRecord& shard = versioned.value;
+        for (const ShardCopy& copy : shard.replicas) {
+            const bool demoted
+                = copy.reason.starts_with(kDemotedByPromote) || copy.reason.starts_with(kLostPrimaryFailedOver);
+            if (!demoted || copy.state == CopyState::InSync || thresholds.failedLookbackSeconds <= 0
+                || copy.sinceUnixMs < since)
+                continue;
+            out.push_back(alert(AlertKind::ShardFailedOver, AlertSeverity::Warning, id,
+                "shard " + id + "'s primary moved from " + copy.node + " to " + shard.node + " "
+                    + span(static_cast<double>(observation.nowUnixMs - copy.sinceUnixMs) / 1000) + " ago ("
+                    + copy.reason + "); the old primary is " + copyStateName(copy.state),
+                static_cast<double>(copy.sinceUnixMs), 0, copy.node));
+            break;
+        }
+    }
+}
+
 void evaluateShards(const FleetObservation& observation, const AlertThresholds& thresholds, std::vector<Alert>& out)
 {
     if (!observation.map)
         return;
     evaluateShardCopies(observation, out);
+    evaluateFailovers(observation, thresholds, out);
     for (const NodeObservation& node : observation.nodes) {
         if (!node.latest || (node.reachable && !*node.reachable))
             continue;

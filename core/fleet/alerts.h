@@ -65,10 +65,13 @@ enum class AlertKind {
     ShardUnderReplicated,
     // A shard with no in-sync copy serving (red): its documents cannot be written or searched.
     ShardWithoutCopy,
+    // A shard's primary moved to a replica (a failover, or an administrator's promote) within the
+    // failed lookback, and the old primary is not back in sync yet.
+    ShardFailedOver,
 };
 // "store-unreachable", "store-access-denied", "no-executor", "node-unreachable", "disk-full", "cpu-high",
 // "memory-high", "shard-over-capacity", "migration-failed", "migration-stalled", "eta-growing",
-// "audit-chain-broken", "shard-under-replicated", "shard-without-copy".
+// "audit-chain-broken", "shard-under-replicated", "shard-without-copy", "shard-failed-over".
 const char* alertKindName(AlertKind kind);
 std::optional<AlertKind> parseAlertKind(std::string_view name);
 

@@ -211,7 +211,8 @@ Result<MapEditor::CopyChange> MapEditor::promote(
     if (auto status = raiseEpochs(*map, shardId, raised); !status)
         return status.error();
     ShardRecord shard = *found;
-    promoteInPlace(shard, nodeId, CopyState::CatchingUp, "demoted by promote");
+    promoteInPlace(shard, nodeId, CopyState::CatchingUp,
+        std::string(kDemotedByPromote) + (actor.reason.empty() ? "" : ": " + actor.reason));
     // The new primary's node is part of the compare-and-set: one lost meanwhile refuses it.
     return commitCopies(
         *map, shard, spacesOf(raised, shardId), { unchanged(map->nodes.at(nodeId)) }, actor, "promote " + nodeId);
@@ -239,7 +240,7 @@ Result<bool> loseCopiesOn(const MapSnapshot& map, const MapSnapshot& after, cons
         return changed;
     if (auto status = raiseEpochs(map, shard.id, raised); !status)
         return status.error();
-    promoteInPlace(shard, next->node, CopyState::Lost, "node lost");
+    promoteInPlace(shard, next->node, CopyState::Lost, std::string(kLostPrimaryFailedOver));
     return true;
 }
 

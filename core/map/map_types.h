@@ -58,6 +58,12 @@ struct ShardCopy {
     bool operator==(const ShardCopy&) const = default;
 };
 
+// The reason a primary demoted by a promotion keeps as a replica (": " and the promotion's reason
+// follow, e.g. the failover watch's "failover: node n0 unreachable for 10 s"), and the one of a
+// primary whose node was lost while a replica took over. The alerts read them (shard-failed-over).
+inline constexpr std::string_view kDemotedByPromote = "demoted by promote";
+inline constexpr std::string_view kLostPrimaryFailedOver = "node lost: its primary failed over";
+
 // How many copies must apply a write before the router acknowledges it: all in-sync copies, or a
 // majority of the replication factor (only for a factor of 3 or more).
 enum class WriteQuorum { All, Majority };

@@ -218,6 +218,38 @@ TEST(Alerts, CopiesWarnWhenUnderReplicatedAndAreCriticalWithoutAnyInSync)
     EXPECT_NE(find(alerts, AlertKind::ShardWithoutCopy, "s2"), nullptr) << "its only copy is lost";
 }
 
+// Issue 30: a primary that moved to a replica (the failover watch's promote, a node lost, an
+// administrator's promote) warns while the old primary is not back in sync, within the lookback.
+TEST(Alerts, AFailoverWarnsUntilTheOldPrimaryIsBackInSync)
+{
+    MapSnapshot map = mapWith();
+    map.nodes["n2"] = { { "n2", "127.0.0.1:2", {}, false }, 1 };
+    map.shards["s1"].value.node = "n2";
+    map.shards["s1"].value.replicas
+        = { { "n1", CopyState::CatchingUp, 0, 0, kNow - 60'000, "demoted by promote: failover: node n1 unreachable" } };
+    map.shards["s2"].value.replicas = { { "n2", CopyState::CatchingUp, 0, 0, kNow - 60'000, "added" } };
+    AlertThresholds thresholds;
+    thresholds.failedLookbackSeconds = 3600;
+    AlertEvaluator evaluator(thresholds);
+    auto alerts = evaluator.evaluate(observe(map));
+    const Alert* failover = find(alerts, AlertKind::ShardFailedOver, "s1");
+    ASSERT_NE(failover, nullptr);
+    EXPECT_EQ(failover->severity, AlertSeverity::Warning);
+    EXPECT_EQ(failover->detail, "n1");
+    EXPECT_EQ(failover->summary,
+        "shard s1's primary moved from n1 to n2 60 s ago (demoted by promote: failover: node n1 unreachable); the old "
+        "primary is catching_up");
+    EXPECT_EQ(find(alerts, AlertKind::ShardFailedOver, "s2"), nullptr) << "a replica added is no failover";
+
+    map.shards["s1"].value.replicas.front().state = CopyState::Lost;
+    map.shards["s1"].value.replicas.front().reason = "node lost: its primary failed over";
+    EXPECT_NE(find(evaluator.evaluate(observe(map)), AlertKind::ShardFailedOver, "s1"), nullptr);
+    EXPECT_EQ(find(evaluator.evaluate(observe(map, kNow + 3600'000)), AlertKind::ShardFailedOver), nullptr)
+        << "past the lookback";
+    map.shards["s1"].value.replicas.front().state = CopyState::InSync;
+    EXPECT_EQ(find(evaluator.evaluate(observe(map)), AlertKind::ShardFailedOver), nullptr) << "back in sync";
+}
+
 TEST(Alerts, ShardOverCapacityWarnsNearAndIsCriticalOver)
 {
     const MapSnapshot map = mapWith();

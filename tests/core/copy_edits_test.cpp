@@ -202,7 +202,7 @@ TEST_P(CopyEditsTest, PromoteSwapsPrimaryAndReplicaAndRaisesEveryEpochInOneCommi
     const ShardCopy* demoted = after.shard("s1")->replicaOn("n1");
     ASSERT_NE(demoted, nullptr);
     EXPECT_EQ(demoted->state, CopyState::CatchingUp);
-    EXPECT_EQ(demoted->reason, "demoted by promote");
+    EXPECT_EQ(demoted->reason, "demoted by promote: copies") << "the promotion's reason follows";
     EXPECT_EQ(after.space("acme")->epoch, 2U);
     EXPECT_EQ(after.space("beta")->epoch, 2U);
     EXPECT_EQ(after.space("gamma")->epoch, 1U);
@@ -231,11 +231,12 @@ TEST_P(CopyEditsTest, LoseNodePromotesInOneCommitAndLeavesShardsWithoutACopyRed)
     EXPECT_TRUE(after.node("n1")->lost);
     EXPECT_EQ(after.shard("s1")->node, "n3");
     EXPECT_EQ(after.shard("s1")->replicaOn("n1")->state, CopyState::Lost);
-    EXPECT_EQ(after.shard("s1")->replicaOn("n1")->reason, "node lost");
+    EXPECT_EQ(after.shard("s1")->replicaOn("n1")->reason, "node lost: its primary failed over");
     EXPECT_EQ(after.space("acme")->epoch, 2U);
     EXPECT_EQ(after.shard("s2")->node, "n1");
     EXPECT_EQ(after.space("beta")->epoch, 1U);
     EXPECT_EQ(after.shard("s3")->replicaOn("n1")->state, CopyState::Lost);
+    EXPECT_EQ(after.shard("s3")->replicaOn("n1")->reason, "node lost") << "a replica lost is no failover";
     ASSERT_EQ(lost->promoted.size(), 1U);
     EXPECT_EQ(lost->promoted[0].shard.id, "s1");
     EXPECT_EQ(lost->withoutCopy, std::vector<std::string> { "s2" });

@@ -140,6 +140,10 @@ TEST_F(CopiesTest, TheCliAddsListsPromotesAndRemovesCopiesAndHealthSaysTheColour
     ASSERT_EQ(promoted.code, 0) << promoted.err;
     EXPECT_EQ(promoted.parsed()["primary"], "n1");
     EXPECT_EQ(ctl({ "shard", "promote", "s0", "n0" }).code, 5); // catching up now
+    // The move of the primary warns until the old primary is back in sync (or removed, below).
+    auto failedOver = ctl({ "--json", "health" });
+    EXPECT_EQ(failedOver.code, 8) << failedOver.out;
+    EXPECT_NE(failedOver.out.find("shard-failed-over"), std::string::npos) << failedOver.out;
 
     auto unconfirmed = ctl({ "shard", "replicas", "remove", "s0", "n0" });
     EXPECT_EQ(unconfirmed.code, 2);

@@ -70,6 +70,7 @@ QString AlertsModel::kindName(core::AlertKind kind)
     case core::AlertKind::AuditChainBroken: return tr("Audit broken");
     case core::AlertKind::ShardUnderReplicated: return tr("Shard under-replicated");
     case core::AlertKind::ShardWithoutCopy: return tr("Shard without in-sync copy");
+    case core::AlertKind::ShardFailedOver: return tr("Shard failed over");
     }
     return {};
 }
@@ -116,6 +117,9 @@ QString AlertsModel::describe(const core::Alert& alert)
             .arg(static_cast<int>(alert.threshold));
     case core::AlertKind::ShardWithoutCopy:
         return tr("Shard %1 has no in-sync copy serving (primary's node %2 lost or unreachable)").arg(subject, detail);
+    case core::AlertKind::ShardFailedOver:
+        return tr("Shard %1's primary moved away from node %2 at %3; the old primary catches up or was lost")
+            .arg(subject, detail, formatDateTime(static_cast<std::int64_t>(alert.value)));
     }
     return QString::fromStdString(alert.summary);
 }

@@ -468,7 +468,8 @@ void MainWindow::showAlertSubject(int kind, const QString& subject)
     case core::AlertKind::MemoryHigh: showDetail(subject, {}); return;
     case core::AlertKind::ShardOverCapacity:
     case core::AlertKind::ShardUnderReplicated:
-    case core::AlertKind::ShardWithoutCopy: {
+    case core::AlertKind::ShardWithoutCopy:
+    case core::AlertKind::ShardFailedOver: {
         const core::ShardRecord* shard = map ? map->shard(subject.toStdString()) : nullptr;
         showDetail(shard ? QString::fromStdString(shard->node) : QString(), subject);
         return;
