@@ -211,3 +211,62 @@ TEST_F(MigrationCopiesTest, ATargetCopyWhoseNodeIsDownEndsCatchingUpAndIsCaughtU
     EXPECT_EQ(compareWithModel(*clientOfNode(m_copyNode), m_target, "acme", model), std::vector<std::string> {});
     expectCopyEqualsPrimary(m_target, "acme");
 }
+
+TEST_F(MigrationCopiesTest, ASplitMakesItsNewShardWithTheFleetsFactorAndMovesItsSpacesOntoEveryCopy)
+{
+    const std::vector<std::string> spaces { "acme", "globex", "initech", "umbrella" };
+    for (const auto& space : spaces) {
+        addSpaceRecord(space, "s0");
+        ASSERT_TRUE(nodeOf("s0")->setOwnership("s0", { space, core::SpaceRole::Owner, 1 }));
+    }
+    Workload workload(
+        { spaces, 150, 2, 4, 0.2, std::chrono::milliseconds(2), 33 }, { routerServicePath(m_controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    m_source = "s0";
+    m_copyNode = "n1";
+    addInSyncCopy("s0");
+    core::MigrationSettings settings;
+    settings.rollbackWindowSeconds = 0;
+    settings.backfillBatch = 100;
+    settings.replicationFactor = 2;
+    core::MigrationRequests requests(*m_store, m_pool);
+    ASSERT_TRUE(requests.setSettings(settings, m_actor));
+
+    workload.start();
+    auto split = requests.split("s0", "s9", "", m_actor);
+    ASSERT_TRUE(split) << split.error().describe();
+    // Made on s0's node with a copy where s0 keeps its own, in sync at once (it was empty).
+    const auto made = map();
+    ASSERT_NE(made.shard("s9"), nullptr);
+    EXPECT_EQ(made.shard("s9")->node, "n0");
+    const auto* copy = made.shard("s9")->replicaOn("n1");
+    ASSERT_NE(copy, nullptr);
+    EXPECT_EQ(copy->state, core::CopyState::InSync);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(90), [&] {
+        const auto snapshot = map();
+        const auto op = snapshot.operations.find(split->id);
+        return op != snapshot.operations.end() && op->second.value.state != core::OperationState::Running;
+    })) << m_controller->stderrText();
+    workload.stop();
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(20))) << workload.lastError();
+    const auto after = map();
+    EXPECT_EQ(after.operations.at(split->id).value.state, core::OperationState::Done)
+        << after.operations.at(split->id).value.error;
+
+    std::size_t moved = 0;
+    for (const auto& space : spaces) {
+        const std::string shard = after.space(space)->shard;
+        moved += shard == "s9" ? 1 : 0;
+        // Every copy of the shard it is on holds it; the other shard's copies hold none of it.
+        EXPECT_EQ(
+            compareWithModel(*clientOfNode("n0"), shard, space, workload.model(space)), std::vector<std::string> {})
+            << space;
+        EXPECT_EQ(
+            compareWithModel(*clientOfNode("n1"), shard, space, workload.model(space)), std::vector<std::string> {})
+            << space << " on the copy of " << shard;
+        const std::string other = shard == "s9" ? "s0" : "s9";
+        EXPECT_EQ(rowsOf(*clientOfNode("n1"), other, space), 0u) << space;
+    }
+    EXPECT_GT(moved, 0u);
+    EXPECT_EQ(after.shard("s9")->replicaOn("n1")->state, core::CopyState::InSync);
+}
