@@ -270,3 +270,32 @@ TEST_F(MigrationCopiesTest, ASplitMakesItsNewShardWithTheFleetsFactorAndMovesIts
     EXPECT_GT(moved, 0u);
     EXPECT_EQ(after.shard("s9")->replicaOn("n1")->state, core::CopyState::InSync);
 }
+
+TEST_F(MigrationCopiesTest, ACancelledMigrationLeavesNoRowOnTheTargetsReplica)
+{
+    Workload workload({ { "acme" }, 600, 2, 4, 0.2, std::chrono::milliseconds(2), 34 },
+        { routerServicePath(m_controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    pickShards("acme");
+    addInSyncCopy(m_target);
+    workload.start();
+    core::MigrationRequests requests(*m_store, m_pool);
+    auto queued = requests.queue("acme", m_target, m_actor, 100);
+    ASSERT_TRUE(queued) << queued.error().describe();
+    // The backfill has reached the target's replica: then the migration is cancelled.
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(30), [&] {
+        return rowsOf(*clientOfNode(m_copyNode), m_target, "acme") > 0;
+    })) << m_controller->stderrText();
+    ASSERT_TRUE(requests.cancel(queued->id, m_actor));
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] { return !migration(queued->id).active(); }))
+        << m_controller->stderrText();
+    workload.stop();
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(20))) << workload.lastError();
+    EXPECT_EQ(migration(queued->id).phase, core::MigrationPhase::Cancelled) << migration(queued->id).error;
+    EXPECT_EQ(map().space("acme")->shard, m_source);
+    EXPECT_EQ(rowsOf(*clientOfNode(map().shard(m_target)->node), m_target, "acme"), 0u);
+    EXPECT_EQ(rowsOf(*clientOfNode(m_copyNode), m_target, "acme"), 0u) << "the abort removed the replica's copy too";
+    EXPECT_EQ(copyState(m_target), core::CopyState::InSync);
+    EXPECT_EQ(compareWithModel(*clientOfNode(map().shard(m_source)->node), m_source, "acme", workload.model("acme")),
+        std::vector<std::string> {});
+}
