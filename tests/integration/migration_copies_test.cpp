@@ -299,3 +299,43 @@ TEST_F(MigrationCopiesTest, ACancelledMigrationLeavesNoRowOnTheTargetsReplica)
     EXPECT_EQ(compareWithModel(*clientOfNode(map().shard(m_source)->node), m_source, "acme", workload.model("acme")),
         std::vector<std::string> {});
 }
+
+TEST_F(MigrationCopiesTest, ARollbackMovesTheSpaceBackOntoEveryCopyOfTheOldSource)
+{
+    core::MigrationSettings settings;
+    settings.rollbackWindowSeconds = 120;
+    settings.backfillBatch = 100;
+    core::MigrationRequests requests(*m_store, m_pool);
+    ASSERT_TRUE(requests.setSettings(settings, m_actor));
+    Workload workload({ { "acme" }, 400, 2, 4, 0.2, std::chrono::milliseconds(2), 35 },
+        { routerServicePath(m_controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    pickShards("acme");
+    addInSyncCopy(m_source);
+    addInSyncCopy(m_target);
+    workload.start();
+    auto queued = requests.queue("acme", m_target, m_actor, 0);
+    ASSERT_TRUE(queued) << queued.error().describe();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] {
+        return migration(queued->id).phase == core::MigrationPhase::Cleanup;
+    })) << m_controller->stderrText();
+    // Writes during the window reach the old source's copies, which follow the new owner.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ASSERT_TRUE(requests.rollback(queued->id, m_actor));
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] { return !migration(queued->id).active(); }))
+        << m_controller->stderrText();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    workload.stop();
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(20))) << workload.lastError();
+    EXPECT_EQ(migration(queued->id).phase, core::MigrationPhase::Cancelled) << migration(queued->id).error;
+    EXPECT_EQ(map().space("acme")->shard, m_source);
+    const auto model = workload.model("acme");
+    EXPECT_EQ(compareWithModel(*clientOfNode(map().shard(m_source)->node), m_source, "acme", model),
+        std::vector<std::string> {});
+    EXPECT_EQ(compareWithModel(*clientOfNode(m_copyNode), m_source, "acme", model), std::vector<std::string> {})
+        << "the old source's replica followed the window's writes";
+    EXPECT_EQ(copyState(m_source), core::CopyState::InSync) << m_controller->stderrText();
+    EXPECT_EQ(copyState(m_target), core::CopyState::InSync) << m_controller->stderrText();
+    EXPECT_EQ(rowsOf(*clientOfNode(m_copyNode), m_target, "acme"), 0u);
+    EXPECT_EQ(rowsOf(*clientOfNode(map().shard(m_target)->node), m_target, "acme"), 0u);
+}
