@@ -241,7 +241,12 @@ Status MigrationCopies::guardCutover(MigrationContext& ctx, const std::vector<st
             return makeError(ErrorCode::FailedPrecondition,
                 "the copy of " + target + " on node " + copy.node + " is in sync but was not compared");
     }
-    ctx.alsoCommit.push_back({ keys::shard(target), encode(now), (*read)->modRevision });
+    // Only a copy catching up can become in sync (its catch-up's mark) between this read and the
+    // commit; without one the record is left alone, so that cutovers onto one shard do not conflict.
+    const bool catchingUp = std::any_of(now.replicas.begin(), now.replicas.end(),
+        [](const ShardCopy& copy) { return copy.state == CopyState::CatchingUp; });
+    if (catchingUp)
+        ctx.alsoCommit.push_back({ keys::shard(target), encode(now), (*read)->modRevision });
     return {};
 }
 

@@ -25,9 +25,10 @@ namespace shardmap::core {
 // the cutover with the source's writes held), so that once the cutover commits every copy the
 // router searches holds the space. A replica that fails any of it leaves the migration: it is
 // marked catching up by a fenced map change first (searches stop reading it, the router writes it
-// best effort, and its catch-up brings it in sync after the migration ends). The cutover's commit
-// is a compare-and-set on the target's shard record as the cutover compared it, so no copy becomes
-// in sync unverified between the two. The space is dropped from every copy of a shard it leaves
+// best effort, and its catch-up brings it in sync after the migration ends). The cutover reads the
+// target's shard record again before its commit (a copy in sync that it did not compare aborts it)
+// and, while a copy is catching up, commits a compare-and-set on it, so no copy becomes in sync
+// unverified between the two. The space is dropped from every copy of a shard it leaves
 // that is not lost; a copy whose node does not answer fails the step, which the executor retries.
 class MigrationCopies {
 public:
@@ -50,8 +51,9 @@ public:
     // verified: the replicas that matched.
     std::string awaitSameContent(
         MigrationContext& ctx, std::chrono::steady_clock::time_point deadline, std::vector<std::string>& verified);
-    // Puts the target's shard record, read now, in ctx's next commit as a compare-and-set; refused
-    // when its primary moved or a replica not in verified is in sync.
+    // Refused when the target's shard record, read now, has its primary moved or a replica in sync
+    // that is not in verified; while it has a copy catching up, the record goes into ctx's next
+    // commit as a compare-and-set, so that the copy's catch-up cannot mark it in sync meanwhile.
     Status guardCutover(MigrationContext& ctx, const std::vector<std::string>& verified);
     // Drops the space from every replica of shard that is not lost; the rows deleted.
     Result<std::uint64_t> drop(const MigrationContext& ctx, const std::string& shard, const char* failpointName);
