@@ -339,3 +339,36 @@ TEST_F(MigrationCopiesTest, ARollbackMovesTheSpaceBackOntoEveryCopyOfTheOldSourc
     EXPECT_EQ(rowsOf(*clientOfNode(m_copyNode), m_target, "acme"), 0u);
     EXPECT_EQ(rowsOf(*clientOfNode(map().shard(m_target)->node), m_target, "acme"), 0u);
 }
+
+TEST_F(MigrationCopiesTest, ACleanupRetriesASourceCopyWhoseNodeIsDownUntilItIsBack)
+{
+    Workload workload({ { "acme" }, 300, 2, 4, 0.2, std::chrono::milliseconds(2), 36 },
+        { routerServicePath(m_controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    pickShards("acme");
+    addInSyncCopy(m_source);
+    const std::string address = m_nodes.at(indexOf(m_copyNode))->address();
+    m_nodes.at(indexOf(m_copyNode))->kill9();
+    core::MigrationRequests requests(*m_store, m_pool);
+    auto queued = requests.queue("acme", m_target, m_actor, 0);
+    ASSERT_TRUE(queued) << queued.error().describe();
+    // Cut over, and then held in the cleanup: the source's copy still has the space's rows.
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(60),
+        [&] {
+            const auto m = migration(queued->id);
+            return m.phase == core::MigrationPhase::Cleanup && m.status.find("retrying in") != std::string::npos;
+        }))
+        << migration(queued->id).status << "\n"
+        << m_controller->stderrText();
+    // The record says why: the copy and its node.
+    EXPECT_NE(migration(queued->id).error.find("on node " + m_copyNode + " still holds acme"), std::string::npos)
+        << migration(queued->id).error;
+    EXPECT_EQ(map().space("acme")->shard, m_target);
+
+    m_nodes.at(indexOf(m_copyNode)) = NodeProcess::start(m_dataDirs.at(indexOf(m_copyNode)), nodeListenArgs(address));
+    ASSERT_TRUE(m_nodes.at(indexOf(m_copyNode)));
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] { return !migration(queued->id).active(); }))
+        << m_controller->stderrText();
+    EXPECT_EQ(migration(queued->id).phase, core::MigrationPhase::Done) << migration(queued->id).error;
+    EXPECT_EQ(rowsOf(*clientOfNode(m_copyNode), m_source, "acme"), 0u);
+}
