@@ -2,6 +2,8 @@
 // admin.create_shard.drop failpoint stands in for a node that stops answering before the take-back.
 #include "core/fleet/shard_creation.h"
 
+#include "core/map/copy_placement.h"
+#include "core/util/clock.h"
 #include "core/util/failpoint.h"
 
 namespace shardmap::core {
@@ -105,6 +107,30 @@ Status ShardCreation::copyOnNode(
         return {};
     return makeError(created.error().code,
         "cannot create a copy of shard " + shard.id + " on node " + nodeId + ": " + created.error().message);
+}
+
+Status ShardCreation::copiesLike(const MapSnapshot& map, ShardRecord& shard, const std::string& from,
+    const std::vector<std::string>& fields, const std::string& why)
+{
+    const std::uint32_t factor = map.settings.value.replicationFactorOf(shard);
+    const ShardRecord* source = map.shard(from);
+    if (factor <= 1 || !source)
+        return {};
+    std::vector<std::string> candidates { source->node };
+    for (const ShardCopy& copy : source->replicas) {
+        if (copy.state == CopyState::InSync)
+            candidates.push_back(copy.node);
+    }
+    for (const std::string& node : candidates) {
+        if (shard.replicas.size() + 1 >= factor)
+            break;
+        if (!checkCopyPlacement(map, shard, node))
+            continue;
+        if (auto made = copyOnNode(map, shard, node, fields); !made)
+            return made;
+        shard.replicas.push_back({ node, CopyState::InSync, 0, 0, nowUnixMs(), why });
+    }
+    return {};
 }
 
 Error ShardCreation::takeBack(Error refused, MetadataStore& store)

@@ -78,6 +78,15 @@ public:
     Status copyOnNode(const MapSnapshot& map, const ShardRecord& shard, const std::string& nodeId,
         const std::vector<std::string>& fields);
 
+    // The replicas a new shard of an operation is made with (issue 30), up to the replication factor
+    // the map's settings give it, added to shard.replicas: made empty, each is in sync at once. They
+    // go on the nodes of the copies of the shard its spaces come from (`from`: a split's subject, an
+    // isolate's home), its primary's first, then its in-sync replicas', so their load lands where
+    // that shard's was; each is checked by the placement rule (core/map/copy_placement.h). Fewer such
+    // nodes leave the shard under-replicated, as `shard create` leaves one.
+    Status copiesLike(const MapSnapshot& map, ShardRecord& shard, const std::string& from,
+        const std::vector<std::string>& fields, const std::string& why);
+
     // The map step: the caller's commit that lists the shards (a shard added alone, or an operation
     // with its new shards). When it fails, what onNode made is taken back (takeBack).
     template <typename Commit> auto inMap(MetadataStore& store, Commit commit) -> decltype(commit())

@@ -82,7 +82,7 @@ Status quorumOutcome(WriteQuorum quorum, std::uint32_t factor, const CopyTally& 
 }
 
 Result<std::uint64_t> markCopyCatchingUp(MetadataStore& store, const std::string& shard, const std::string& node,
-    const std::string& reason, const Actor& actor)
+    const std::string& reason, const Actor& actor, const std::optional<LeaseGrant>& fence)
 {
     for (int round = 0;; ++round) {
         auto read = readShard(store, shard);
@@ -104,8 +104,7 @@ Result<std::uint64_t> markCopyCatchingUp(MetadataStore& store, const std::string
         copy->docsDone = 0;
         copy->docsTotal = 0;
         CommitRequest request { { Mutation { keys::shard(shard), encode(record), read->modRevision } }, std::nullopt,
-            std::nullopt, actor.name, "mark-copy-catching-up",
-            actor.reason.empty() ? reason : actor.reason + ": " + reason };
+            fence, actor.name, "mark-copy-catching-up", actor.reason.empty() ? reason : actor.reason + ": " + reason };
         auto committed = store.commit(request);
         if (committed || committed.error().code != ErrorCode::Conflict)
             return committed;

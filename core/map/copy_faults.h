@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace shardmap::core {
@@ -46,8 +47,9 @@ Status quorumOutcome(WriteQuorum quorum, std::uint32_t factor, const CopyTally& 
 // again and the change retried; a copy already catching up or lost is left as it is (nothing is
 // committed, the store's revision is returned). NotFound for an unknown shard, InvalidArgument for
 // a node that holds no replica of it (the primary's node included: the primary is never marked).
-// A router acknowledges a write without a copy only once this returned a revision.
+// A router acknowledges a write without a copy only once this returned a revision. The executor
+// passes its lease as fence (a migration's step marking a copy of its shards that failed it).
 Result<std::uint64_t> markCopyCatchingUp(MetadataStore& store, const std::string& shard, const std::string& node,
-    const std::string& reason, const Actor& actor);
+    const std::string& reason, const Actor& actor, const std::optional<LeaseGrant>& fence = std::nullopt);
 
 } // namespace shardmap::core

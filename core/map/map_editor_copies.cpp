@@ -151,8 +151,11 @@ Result<MapEditor::CopyChange> MapEditor::addReplica(
         return status.error();
     ShardRecord shard = *found;
     // A shard that holds no space has no document to copy: the new copy is as complete as the
-    // primary the moment it exists. Otherwise the executor's catch-up brings it in sync.
-    const bool empty = map->spacesOn(shardId).empty();
+    // primary the moment it exists. Otherwise the executor's catch-up brings it in sync. A space
+    // migrating onto the shard counts: the migration did not copy it to a copy it never knew.
+    const bool incoming = std::any_of(map->spaces.begin(), map->spaces.end(),
+        [&](const auto& space) { return space.second.value.migrating() && space.second.value.target == shardId; });
+    const bool empty = map->spacesOn(shardId).empty() && !incoming;
     shard.replicas.push_back({ nodeId, empty ? CopyState::InSync : CopyState::CatchingUp, 0, 0, nowUnixMs(),
         empty ? "added to a shard holding no space" : "added; to be caught up" });
     return commitCopies(*map, shard, {}, { unchanged(map->nodes.at(nodeId)) }, actor, "add-replica " + nodeId);

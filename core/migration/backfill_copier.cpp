@@ -16,6 +16,62 @@ BackfillCopier::BackfillCopier(Options options)
 {
 }
 
+Result<WriteSummary> BackfillCopier::writeChunk(
+    NodeClient& client, const std::vector<WriteItem>& items, const std::function<Status()>& reown) const
+{
+    auto written = client.backfillWrite(m_options.targetShard, items);
+    if (!written && written.error().details.contains("held_epoch") && reown) {
+        // The copy lost its role (restarted from an old backup, or told by someone else): the map
+        // says it is the target at this epoch.
+        if (auto status = reown(); !status)
+            return status.error();
+        written = client.backfillWrite(m_options.targetShard, items);
+    }
+    return written;
+}
+
+std::vector<std::pair<std::size_t, Error>> BackfillCopier::writeReplicas(const std::vector<WriteItem>& items) const
+{
+    std::vector<std::future<Result<WriteSummary>>> pending;
+    for (const CopyReplica& replica : m_options.replicas)
+        pending.push_back(std::async(std::launch::async, [this, &replica, &items]() -> Result<WriteSummary> {
+            if (!replica.client)
+                return makeError(ErrorCode::Unavailable, "no address for node " + replica.node);
+            return writeChunk(*replica.client, items,
+                [&] { return m_options.reownReplica ? m_options.reownReplica(replica) : Status {}; });
+        }));
+    std::vector<std::pair<std::size_t, Error>> failed;
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+        auto written = pending[i].get();
+        if (!written)
+            failed.emplace_back(i, written.error());
+        else if (written->rejected > 0)
+            failed.emplace_back(i,
+                makeError(ErrorCode::FailedPrecondition,
+                    "refused " + std::to_string(written->rejected) + " documents its primary took"));
+    }
+    return failed;
+}
+
+Status BackfillCopier::dropFailedReplicas(const std::vector<std::pair<std::size_t, Error>>& failed)
+{
+    std::vector<bool> gone(m_options.replicas.size(), false);
+    for (const auto& [index, error] : failed) {
+        if (!m_options.replicaFailed)
+            return error;
+        if (auto status = m_options.replicaFailed(m_options.replicas[index], error); !status)
+            return status;
+        gone[index] = true;
+    }
+    std::vector<CopyReplica> kept;
+    for (std::size_t i = 0; i < m_options.replicas.size(); ++i) {
+        if (!gone[i])
+            kept.push_back(std::move(m_options.replicas[i]));
+    }
+    m_options.replicas = std::move(kept);
+    return {};
+}
+
 Result<std::uint64_t> BackfillCopier::writePage(const ScanPage& page, std::string& refusal)
 {
     std::uint64_t bytes = 0;
@@ -26,17 +82,18 @@ Result<std::uint64_t> BackfillCopier::writePage(const ScanPage& page, std::strin
         std::vector<WriteItem> items;
         for (std::size_t i = begin; i < end; ++i)
             items.push_back({ page.docs[i], m_options.epoch });
-        auto written = m_options.target->backfillWrite(m_options.targetShard, items);
-        if (!written && written.error().details.contains("held_epoch") && m_options.reownTarget) {
-            // The target lost its role (restarted from an old backup, or told by someone else):
-            // the map says it is the target at this epoch.
-            if (auto status = m_options.reownTarget(); !status)
-                return status.error();
-            written = m_options.target->backfillWrite(m_options.targetShard, items);
-        }
+        auto replicas = m_options.replicas.empty()
+            ? std::future<std::vector<std::pair<std::size_t, Error>>>()
+            : std::async(std::launch::async, [this, &items] { return writeReplicas(items); });
+        auto written = writeChunk(*m_options.target, items, m_options.reownTarget);
+        const Status replicated = replicas.valid() ? dropFailedReplicas(replicas.get()) : Status {};
         if (!written)
             return makeError(written.error().code,
                 "writing " + m_options.space + " to " + m_options.targetShard + ": " + written.error().message);
+        if (!replicated)
+            return makeError(replicated.error().code,
+                "writing " + m_options.space + " to a replica of " + m_options.targetShard + ": "
+                    + replicated.error().message);
         if (written->rejected > 0) {
             for (const auto& result : written->results) {
                 if (result.outcome == WriteOutcome::Rejected) {

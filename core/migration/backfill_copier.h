@@ -11,6 +11,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace shardmap::core {
 
@@ -43,6 +45,14 @@ public:
         // Saves progress (final: the copy is complete); true when the copy should stop here for
         // a request that arrived meanwhile (pause, cancel).
         std::function<Result<bool>(const CopyProgress&, bool final)> saveProgress;
+        // The target's in-sync replicas (issue 30): each chunk goes to them in parallel with the
+        // target, so the copy's one cursor covers every copy.
+        std::vector<CopyReplica> replicas;
+        // A replica refused its role's epoch: make it a target again.
+        std::function<Status(const CopyReplica&)> reownReplica;
+        // A replica failed a chunk: ok once it is marked catching up (it leaves the copy, and its
+        // catch-up brings it in sync), the error otherwise (the copy fails and is retried).
+        std::function<Status(const CopyReplica&, const Error&)> replicaFailed;
     };
 
     enum class End {
@@ -60,8 +70,16 @@ public:
     Result<Outcome> run(CopyProgress from);
 
 private:
-    // Writes one page to the target in chunks; the bytes written, or the refusal of a document.
+    // Writes one page to the target (and its replicas) in chunks; the bytes written, or the
+    // refusal of a document.
     Result<std::uint64_t> writePage(const ScanPage& page, std::string& refusal);
+    // One chunk to the target or a replica, made a target again once if it refused the epoch.
+    Result<WriteSummary> writeChunk(
+        NodeClient& client, const std::vector<WriteItem>& items, const std::function<Status()>& reown) const;
+    // One chunk to every replica at once; the replicas that failed it (index, why).
+    std::vector<std::pair<std::size_t, Error>> writeReplicas(const std::vector<WriteItem>& items) const;
+    // The replicas that failed a chunk leave the copy (replicaFailed), on the copy's own thread.
+    Status dropFailedReplicas(const std::vector<std::pair<std::size_t, Error>>& failed);
     // The batch the copy starts with: the configured one, smaller when throttled.
     std::uint32_t firstBatch() const;
     Result<bool> saveIfDue(const CopyProgress& progress, std::chrono::steady_clock::time_point& lastSaved);

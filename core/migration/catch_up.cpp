@@ -353,8 +353,9 @@ bool CatchUpPhases::mirrorProgress(const Context& ctx)
 }
 
 // The spaces of the shard to compare, or nullopt while one of them migrates (the record's status
-// says which). A migration's backfill and cleanup write the primary only: a copy verified while
-// one runs could differ right after it is marked in sync.
+// says which). A migration's backfill, verify and cleanup reach the in-sync copies only (a copy
+// catching up is not one of them): a copy verified while one runs could differ right after it is
+// marked in sync.
 Result<std::optional<std::vector<SpaceRecord>>> CatchUpPhases::spacesToVerify(Context& ctx)
 {
     MigrationRecord& m = ctx.m();

@@ -41,8 +41,9 @@ std::vector<MigrationRecord> catchUpsToQueue(const std::map<std::string, ShardRe
 // that ends the record done.
 //
 // The space records are never marked migrating by a catch-up, so a space may move for real
-// meanwhile; the verify waits until no space of the shard migrates, because a migration's
-// backfill and cleanup reach the primary only and a copy verified then could differ right after.
+// meanwhile; the verify waits until no space of the shard migrates, because a migration moves a
+// space to the target's in-sync copies only (MigrationCopies), not to one still catching up, and a
+// copy verified then could differ right after.
 // A catch-up whose copy was removed, lost or marked in sync otherwise, or whose shard's primary
 // changed, ends cancelled and leaves the copy as it is (nothing to undo: its rows are the
 // primary's, and the next catch-up, from the new primary, repairs what differs). A node that

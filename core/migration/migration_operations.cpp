@@ -331,11 +331,16 @@ Status createPlannedShards(const MapSnapshot& map, NodeClientPool& nodes, ShardC
             if (from.empty() && move.to == shard.id)
                 from = move.from;
         }
-        auto made = creation.onNode(map, { shard.id, shard.node, sourceFields(map, nodes, from) });
+        const std::vector<std::string> fields = sourceFields(map, nodes, from);
+        auto made = creation.onNode(map, { shard.id, shard.node, fields });
         if (!made)
             return made.error();
         ShardRecord record = shard; // the plan's state and capacity, the engine it was made with
         record.engine = made->engine;
+        // With the fleet's replication factor: copies where the shard it comes from has its own.
+        if (auto copied = creation.copiesLike(map, record, from, fields, "made with the shard by the " + plan.kind);
+            !copied)
+            return copied;
         listed.push_back({ keys::shard(record.id), encode(record), 0 });
     }
     changes.insert(changes.begin(), listed.begin(), listed.end());

@@ -53,6 +53,7 @@ MigrationPhases::MigrationPhases(
     , m_options(std::move(options))
     , m_catchUps(store, m_nodes, records, m_lease, m_options.progressInterval,
           { m_options.poll, std::chrono::milliseconds(1000), m_options.log, m_options.metrics })
+    , m_copies(store, m_nodes, m_lease, m_options.log)
 {
     if (m_options.metrics) {
         (void)cutoverHoldMetric(*m_options.metrics);
@@ -173,6 +174,9 @@ Result<MigrationPhases::StepResult> MigrationPhases::startMigration(Context& ctx
     // The target accepts the new epoch before any router can know it.
     if (auto status = m_nodes.own(ctx, m.target, SpaceRole::MigrationTarget, epoch); !status)
         return status.error();
+    // So are the target's in-sync replicas (a copy that cannot be told leaves the migration).
+    if (auto status = m_copies.own(ctx, m.target, SpaceRole::MigrationTarget, epoch); !status)
+        return status.error();
     if (auto status = failpoint("migration.start.target_owned"); !status)
         return status.error();
     sp.epoch = epoch;
@@ -200,6 +204,8 @@ Result<MigrationPhases::StepResult> MigrationPhases::enterBackfill(Context& ctx)
     if (auto status = m_nodes.own(ctx, m.source, SpaceRole::Owner, sp.epoch); !status)
         return status.error();
     if (auto status = m_nodes.own(ctx, m.target, SpaceRole::MigrationTarget, sp.epoch); !status)
+        return status.error();
+    if (auto status = m_copies.own(ctx, m.target, SpaceRole::MigrationTarget, sp.epoch); !status)
         return status.error();
     if (auto status = failpoint("migration.dual_write.owned"); !status)
         return status.error();
@@ -239,6 +245,14 @@ Result<MigrationPhases::StepResult> MigrationPhases::backfill(Context& ctx)
     };
     options.checkLease = [this] { return m_lease.check(); };
     options.reownTarget = [&] { return m_nodes.own(ctx, targetShard, SpaceRole::MigrationTarget, epoch); };
+    // The target's in-sync replicas get every page the target does (MigrationCopies).
+    options.replicas = m_copies.inSync(ctx, targetShard);
+    options.reownReplica = [&](const CopyReplica& replica) {
+        return m_nodes.ownOn(*replica.client, targetShard, m.space, SpaceRole::MigrationTarget, epoch);
+    };
+    options.replicaFailed = [&](const CopyReplica& replica, const Error& why) {
+        return m_copies.leave(ctx, targetShard, replica.node, why);
+    };
     std::uint64_t counted = m.progress.docsDone;
     options.saveProgress
         = [&](const CopyProgress& progress, bool final) { return saveBackfillProgress(ctx, progress, final, counted); };
@@ -330,6 +344,8 @@ Result<MigrationPhases::StepResult> MigrationPhases::verify(Context& ctx)
         // in the cleanup's window.
         if (auto status = m_nodes.own(ctx, m.target, SpaceRole::MigrationTarget, ctx.sp().epoch); !status)
             return status.error();
+        if (auto status = m_copies.own(ctx, m.target, SpaceRole::MigrationTarget, ctx.sp().epoch); !status)
+            return status.error();
     }
     auto difference = compareRounds(ctx);
     if (!difference)
@@ -344,6 +360,12 @@ Result<MigrationPhases::StepResult> MigrationPhases::verify(Context& ctx)
         if (auto status = noteRepair(ctx, *repaired, *difference); !status)
             return status.error();
     }
+    // Then the target's in-sync replicas, each against the source (one that fails leaves).
+    auto copies = m_copies.verify(ctx);
+    if (!copies)
+        return copies.error();
+    if (auto status = noteRepair(ctx, *copies, "the target's replicas differed"); !status)
+        return status.error();
     if (auto status = failpoint("migration.verify.done"); !status)
         return status.error();
     if (auto committed = m_records.transition(ctx, MigrationPhase::Cutover, "cutting over", "migration-cutover-start");
@@ -413,11 +435,17 @@ Result<MigrationPhases::StepResult> MigrationPhases::cutover(Context& ctx)
     ctx.fencedAt = started;
     if (const std::string difference = awaitSameContent(ctx, deadline); !difference.empty())
         return abortCutover(ctx, next, "source and target differ with writes held: " + difference);
+    // Every copy the router will search once the cutover commits holds what the source holds.
+    std::vector<std::string> verified;
+    if (const std::string difference = m_copies.awaitSameContent(ctx, deadline, verified); !difference.empty())
+        return abortCutover(ctx, next, "source and a copy of the target differ with writes held: " + difference);
     const bool window = !m.rolledBack && ctx.settings.rollbackWindowSeconds > 0;
     if (window) {
-        // The old source follows the new owner during the rollback window, so a rollback needs no
-        // backfill; it still refuses the old epoch.
+        // The old source (and its in-sync replicas) follow the new owner during the rollback
+        // window, so a rollback needs no backfill; it still refuses the old epoch.
         if (auto status = m_nodes.own(ctx, m.source, SpaceRole::MigrationTarget, next); !status)
+            return abortCutover(ctx, next, status.error().message);
+        if (auto status = m_copies.own(ctx, m.source, SpaceRole::MigrationTarget, next); !status)
             return abortCutover(ctx, next, status.error().message);
     }
     if (std::chrono::steady_clock::now() >= deadline)
@@ -425,7 +453,7 @@ Result<MigrationPhases::StepResult> MigrationPhases::cutover(Context& ctx)
             ctx, next, "the cutover took longer than " + std::to_string(ctx.settings.cutoverTimeoutMs) + " ms");
     if (auto status = failpoint("migration.cutover.before_commit"); !status)
         return status.error();
-    return commitCutover(ctx, epoch, window, started, deadline);
+    return commitCutover(ctx, epoch, window, { started, deadline }, verified);
 }
 
 // Compares source and target with the source's writes held until they hold the same rows or the
@@ -474,13 +502,17 @@ void applyCutover(MigrationContext& ctx, std::uint64_t next, bool window, const 
 
 // Commits the cutover (the space's new owner and epoch), once more on top of a concurrent
 // change that left the space as the cutover found it; aborts it when the space changed.
-Result<MigrationPhases::StepResult> MigrationPhases::commitCutover(Context& ctx, std::uint64_t epoch, bool window,
-    std::chrono::steady_clock::time_point started, std::chrono::steady_clock::time_point deadline)
+Result<MigrationPhases::StepResult> MigrationPhases::commitCutover(
+    Context& ctx, std::uint64_t epoch, bool window, CutoverClock clock, const std::vector<std::string>& verified)
 {
     MigrationRecord& m = ctx.m();
     const std::uint64_t next = epoch + 1;
     const std::string oldSource = m.source;
+    const auto [started, deadline] = clock;
     for (int attempt = 0;; ++attempt) {
+        // No copy of the target may have become in sync since the compare (MigrationCopies).
+        if (auto guarded = m_copies.guardCutover(ctx, verified); !guarded)
+            return abortCutover(ctx, next, guarded.error().message);
         applyCutover(ctx, next, window, oldSource);
         auto committed
             = m_records.commit(ctx, true, m.rolledBack ? "migration-rollback-cutover" : "migration-cutover", "");
@@ -522,6 +554,7 @@ Result<MigrationPhases::StepResult> MigrationPhases::finishCutover(
     // ownership themselves if this call is late or lost.
     if (auto status = m_nodes.own(ctx, m.target, SpaceRole::Owner, next); !status)
         log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
+    m_copies.tell(ctx, m.target, SpaceRole::Owner, next);
     recordCutover({ m.id, held, true });
     // The phase line (cutover -> cleanup) of this commit, which is not a transition().
     log(LogLevel::Info,
@@ -564,9 +597,11 @@ Result<MigrationPhases::StepResult> MigrationPhases::abortCutover(
             ctx, MigrationPhase::DualWrite, "dual writing; cutover retried later", "migration-cutover-abort", why);
         !committed)
         return committed.error();
-    // Dual writes the target misses until it is told are repaired by the verify that comes next.
+    // Dual writes the target misses until it is told are repaired by the verify that comes next
+    // (its replicas: routers tell them, or mark them catching up).
     if (auto status = m_nodes.own(ctx, m.target, SpaceRole::MigrationTarget, sp.epoch); !status)
         log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe());
+    m_copies.tell(ctx, m.target, SpaceRole::MigrationTarget, sp.epoch);
     if (auto status = m_nodes.own(ctx, m.source, SpaceRole::Owner, sp.epoch); !status)
         log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
     recordCutover({ m.id,
@@ -605,6 +640,7 @@ Result<MigrationPhases::StepResult> MigrationPhases::cleanup(Context& ctx)
                 return status.error();
             if (auto status = m_nodes.own(ctx, m.source, SpaceRole::MigrationTarget, sp.epoch); !status)
                 log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe());
+            m_copies.tell(ctx, m.source, SpaceRole::MigrationTarget, sp.epoch);
             return StepResult { Next::Wait, std::chrono::milliseconds(std::min<std::int64_t>(due - now, 60000)) };
         }
         // Close the window: the old source stops receiving writes (new epoch, no target).
@@ -616,14 +652,21 @@ Result<MigrationPhases::StepResult> MigrationPhases::cleanup(Context& ctx)
     }
     if (auto status = m_nodes.own(ctx, m.target, SpaceRole::Owner, sp.epoch); !status)
         log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
+    // Every copy of the shard the space left: its replicas (one whose node does not answer fails
+    // the step, retried), then its primary.
+    auto fromCopies = m_copies.drop(ctx, m.source, "migration.cleanup.before_copy_drop");
+    if (!fromCopies)
+        return fromCopies.error();
     auto dropped = m_nodes.removeCopy(ctx, m.source, "migration.cleanup.before_drop");
     if (!dropped)
         return dropped.error();
     sp.migrationId.clear();
     sp.target.clear();
+    const std::string fromReplicas
+        = *fromCopies ? " and " + std::to_string(*fromCopies) + " from its replicas" : std::string();
     if (auto committed = m_records.transition(ctx, m.rolledBack ? MigrationPhase::Cancelled : MigrationPhase::Done,
             m.rolledBack ? "rolled back; " + m.space + " is on " + m.target + " again"
-                         : "done; removed " + std::to_string(*dropped) + " rows from " + m.source,
+                         : "done; removed " + std::to_string(*dropped) + " rows from " + m.source + fromReplicas,
             "migration-done");
         !committed)
         return committed.error();
@@ -663,6 +706,8 @@ Result<MigrationPhases::StepResult> MigrationPhases::abort(Context& ctx)
         if (auto status = m_nodes.own(ctx, m.source, SpaceRole::Owner, ctx.sp().epoch); !status)
             log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
         if (ctx.shards.contains(m.target)) {
+            if (auto dropped = m_copies.drop(ctx, m.target, "migration.abort.before_copy_drop"); !dropped)
+                return dropped.error();
             if (auto dropped = m_nodes.removeCopy(ctx, m.target, "migration.abort.before_drop"); !dropped)
                 return dropped.error();
         }

@@ -7,6 +7,7 @@
 #include "core/metrics/prometheus.h"
 #include "core/migration/backfill_copier.h"
 #include "core/migration/catch_up.h"
+#include "core/migration/migration_copies.h"
 #include "core/migration/migration_nodes.h"
 #include "core/migration/migration_records.h"
 #include "core/migration/phase_step.h"
@@ -76,8 +77,13 @@ private:
     Result<std::uint64_t> repairByRange(Context& ctx, bool& targetOnly);
     Result<StepResult> cutover(Context& ctx);
     std::string awaitSameContent(Context& ctx, std::chrono::steady_clock::time_point deadline);
-    Result<StepResult> commitCutover(Context& ctx, std::uint64_t epoch, bool window,
-        std::chrono::steady_clock::time_point started, std::chrono::steady_clock::time_point deadline);
+    // When the cutover fenced the source, and by when it must have committed.
+    struct CutoverClock {
+        std::chrono::steady_clock::time_point started;
+        std::chrono::steady_clock::time_point deadline;
+    };
+    Result<StepResult> commitCutover(
+        Context& ctx, std::uint64_t epoch, bool window, CutoverClock clock, const std::vector<std::string>& verified);
     Result<StepResult> finishCutover(Context& ctx, std::uint64_t next, std::chrono::steady_clock::time_point started);
     Result<StepResult> abortCutover(Context& ctx, std::uint64_t fenceEpoch, const std::string& why);
     Result<StepResult> cleanup(Context& ctx);
@@ -94,6 +100,8 @@ private:
     Options m_options;
     // The steps of catch-ups (records with a copyNode), on the same nodes, records and lease.
     CatchUpPhases m_catchUps;
+    // The target's replicas a migration moves the space to, and the source's it drops it from.
+    MigrationCopies m_copies;
 
     mutable std::mutex m_mutex;
     std::vector<CutoverTiming> m_cutovers;

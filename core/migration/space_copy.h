@@ -23,6 +23,13 @@ struct SpaceCopyEnds {
     std::uint32_t batch = 1000;
 };
 
+// A replica of a copy's target shard (issue 30): the node it is on, and that node's client. It
+// holds the same shard id as the target.
+struct CopyReplica {
+    std::string node;
+    std::shared_ptr<NodeClient> client;
+};
+
 // A bulk write to a target stays well under the node's request limit whatever the documents.
 inline constexpr std::uint64_t kMaxCopyWriteBytes = 16 * 1024 * 1024;
 

@@ -40,16 +40,18 @@ SpaceRole heldRole(const Error& error)
 // until the executor's next step, forever while it is paused. (An abort now commits an epoch above
 // the fence's, which this finds behind.) A copy holding a newer epoch than the map has is left
 // alone (a cutover in progress holds the space's writes): the map will catch up, or the write
-// fails after retries. Returns whether ownership was pushed.
-Result<bool> pushOwnershipIfBehind(
-    NodeClient& client, const std::string& shard, const std::string& space, std::uint64_t epoch, const Error& refusal)
+// fails after retries. A copy of a migration's target (role MigrationTarget) is told only when
+// behind: one fenced at the map's epoch is a copy the executor is emptying. Returns whether
+// ownership was pushed.
+Result<bool> pushOwnershipIfBehind(NodeClient& client, const std::string& shard, const std::string& space,
+    std::uint64_t epoch, const Error& refusal, SpaceRole role = SpaceRole::Owner)
 {
     const std::uint64_t held = heldEpoch(refusal);
     const bool behind = held < epoch;
-    const bool fencedAtMapEpoch = held == epoch && heldRole(refusal) != SpaceRole::Owner;
+    const bool fencedAtMapEpoch = role == SpaceRole::Owner && held == epoch && heldRole(refusal) != SpaceRole::Owner;
     if ((!behind && !fencedAtMapEpoch) || refusal.details.at("shard") != shard)
         return false;
-    auto owned = client.setOwnership(shard, { space, SpaceRole::Owner, epoch });
+    auto owned = client.setOwnership(shard, { space, role, epoch });
     if (!owned && !isEpochRefusal(owned.error()))
         return owned.error();
     return true;
@@ -476,9 +478,11 @@ Result<WriteSummary> Router::writeCopy(
         const auto item = std::find_if(
             items.begin(), items.end(), [&](const WriteItem& candidate) { return candidate.doc.space == space; });
         auto fresh = refresh(space);
-        if (!fresh || item == items.end() || fresh->shard != shard || fresh->epoch != item->epoch)
+        const bool target = fresh && fresh->targetShard == shard;
+        if (!fresh || item == items.end() || (fresh->shard != shard && !target) || fresh->epoch != item->epoch)
             return written;
-        auto pushed = pushOwnershipIfBehind(**client, shard, space, fresh->epoch, written.error());
+        auto pushed = pushOwnershipIfBehind(**client, shard, space, fresh->epoch, written.error(),
+            target ? SpaceRole::MigrationTarget : SpaceRole::Owner);
         if (!pushed)
             return pushed.error();
         if (!*pushed)
@@ -528,31 +532,45 @@ void Router::replicate(
     round.changed.notify_all();
 }
 
+std::shared_ptr<Router::CopyRound> Router::replicateAll(
+    const RouteCopies& copies, const std::string& shard, const std::shared_ptr<const std::vector<WriteItem>>& items)
+{
+    // Shared with the copy writers: a write a majority did not wait for finishes on its own.
+    auto round = std::make_shared<CopyRound>();
+    round->tally.inSync = 1 + copies.inSync.size();
+    for (const auto& copy : copies.inSync)
+        m_copyWriters->post([this, round, items, copy, shard] { replicate(*round, copy, shard, *items); });
+    return round;
+}
+
+Status Router::awaitQuorum(CopyRound& round, const RouteCopies& copies, WriteQuorum quorum, const std::string& shard)
+{
+    std::unique_lock lock(round.mutex);
+    ++round.tally.applied;
+    round.tally.primaryApplied = true;
+    const std::uint32_t factor = copies.replicationFactor;
+    round.changed.wait(lock, [&] { return quorumDecided(quorum, factor, round.tally); });
+    if (auto status = quorumOutcome(quorum, factor, round.tally, shard); !status) {
+        Error error = status.error();
+        for (const auto& failure : round.failures)
+            error.message += "; " + failure;
+        return error;
+    }
+    return {};
+}
+
 Result<WriteSummary> Router::writeCopies(
     const Route& lead, const std::string& address, const std::string& shard, std::vector<WriteItem> items)
 {
     if (lead.copies.inSync.empty())
         return writeCopy(address, shard, items, true);
-    // Shared with the copy writers: a write a majority did not wait for finishes on its own.
-    auto round = std::make_shared<CopyRound>();
     auto shared = std::make_shared<const std::vector<WriteItem>>(std::move(items));
-    round->tally.inSync = 1 + lead.copies.inSync.size();
-    for (const auto& copy : lead.copies.inSync)
-        m_copyWriters->post([this, round, shared, copy, shard] { replicate(*round, copy, shard, *shared); });
+    auto round = replicateAll(lead.copies, shard, shared);
     auto written = writeCopy(address, shard, *shared, true);
     if (!written)
         return written; // the primary failing fails the write as before (an epoch refusal is retried)
-    std::unique_lock lock(round->mutex);
-    ++round->tally.applied;
-    round->tally.primaryApplied = true;
-    const std::uint32_t factor = lead.copies.replicationFactor;
-    round->changed.wait(lock, [&] { return quorumDecided(lead.quorum, factor, round->tally); });
-    if (auto status = quorumOutcome(lead.quorum, factor, round->tally, shard); !status) {
-        Error error = status.error();
-        for (const auto& failure : round->failures)
-            error.message += "; " + failure;
-        return error;
-    }
+    if (auto status = awaitQuorum(*round, lead.copies, lead.quorum, shard); !status)
+        return status.error();
     return written;
 }
 
@@ -583,19 +601,26 @@ void Router::writeBestEffort(
     pending->done.wait(lock, [&] { return pending->left == 0; });
 }
 
-void Router::writeTarget(const Route& route, std::vector<WriteItem> items)
+// The target's primary is written best effort: the source is authoritative until the cutover, and
+// the migration's verify and its compare with the source's writes held repair what it misses. Its
+// in-sync replicas follow the source's copies' rule: each applies the write or is marked catching up
+// (leaving the migration: its catch-up brings it in sync) before the write is acknowledged, so that
+// a copy the router will search after the cutover never silently missed one. Catching-up replicas:
+// best effort.
+Status Router::writeTarget(const Route& route, std::vector<WriteItem> items)
 {
     for (auto& item : items)
         item.epoch = route.epoch;
-    // The target's replicas are written like the target: best effort, the migration's verify
-    // repairs what they miss.
-    std::vector<RouteCopy> replicas = route.targetCopies.inSync;
-    replicas.insert(replicas.end(), route.targetCopies.catchingUp.begin(), route.targetCopies.catchingUp.end());
+    auto shared = std::make_shared<const std::vector<WriteItem>>(std::move(items));
+    const RouteCopies& copies = route.targetCopies;
+    auto round = copies.inSync.empty() ? nullptr : replicateAll(copies, route.targetShard, shared);
     auto client = m_nodes.get(route.targetAddress);
-    auto written = client ? (*client)->bulkWrite(route.targetShard, items) : Result<WriteSummary>(client.error());
+    auto written = client ? (*client)->bulkWrite(route.targetShard, *shared) : Result<WriteSummary>(client.error());
     if (!written && m_options.onTargetFailure)
         m_options.onTargetFailure({ route.space, route.targetShard, written.error() });
-    writeBestEffort(route.targetShard, replicas, items);
+    writeBestEffort(route.targetShard, copies.catchingUp, *shared);
+    // The target's primary counts as applied either way: the migration repairs it.
+    return round ? awaitQuorum(*round, copies, route.quorum, route.targetShard) : Status {};
 }
 
 // Documents bound for one owner shard, written as one request whatever their spaces.
@@ -633,10 +658,8 @@ Status Router::writeGroup(WriteGroup group, const std::vector<Document>& docs, s
         // Every space of the group lives on the same shard, so any of their routes names its copies.
         const Route& lead = routes.at(docs[group.indexes.front()].space);
         auto written = writeCopies(lead, group.address, group.shard, std::move(items));
-        if (written) {
-            record(group, *written, docs, routes, result);
-            return {};
-        }
+        if (written)
+            return record(group, *written, docs, routes, result);
         if (!isEpochRefusal(written.error()) || attempt >= m_options.maxRetries)
             return makeError(written.error().code, written.error().message, "shard " + group.shard);
         ++result.retries;
@@ -666,7 +689,7 @@ Status Router::writeGroup(WriteGroup group, const std::vector<Document>& docs, s
     }
 }
 
-void Router::record(const WriteGroup& group, const WriteSummary& summary, const std::vector<Document>& docs,
+Status Router::record(const WriteGroup& group, const WriteSummary& summary, const std::vector<Document>& docs,
     const std::map<std::string, Route>& routes, RouterWriteResult& result)
 {
     std::map<std::string, std::vector<WriteItem>> toTargets;
@@ -695,10 +718,13 @@ void Router::record(const WriteGroup& group, const WriteSummary& summary, const 
         (void)failpoint("router.before_target_write");
         // Fault tests lose the targets' copies here, as when a target times out: verify repairs.
         if (!failpoint("router.target_write"))
-            return;
+            return {};
     }
-    for (auto& [space, items] : toTargets)
-        writeTarget(routes.at(space), std::move(items));
+    for (auto& [space, items] : toTargets) {
+        if (auto status = writeTarget(routes.at(space), std::move(items)); !status)
+            return status;
+    }
+    return {};
 }
 
 Result<RouterWriteResult> Router::write(const std::vector<Document>& docs)

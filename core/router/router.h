@@ -84,9 +84,9 @@ struct TargetWriteFailure {
     Error error;
 };
 
-// A write a replica missed: an in-sync copy (then marked catching up, or the write refused when
-// the mark did not commit), a catching-up copy or a copy of a migration target (best effort: the
-// write stands, catch-up or verify repairs the copy).
+// A write a replica missed: an in-sync copy, of the owner or of a migration's target (then marked
+// catching up, or the write refused when the mark did not commit), or a catching-up copy (best
+// effort: the write stands, catch-up repairs the copy).
 struct CopyWriteFailure {
     std::string shard;
     std::string node;
@@ -175,9 +175,11 @@ private:
     Result<Route> routeForWrite(const std::string& space, RouterWriteResult& result);
     Status writeGroup(WriteGroup group, const std::vector<Document>& docs, std::map<std::string, Route>& routes,
         std::vector<WriteGroup>& pending, RouterWriteResult& result);
-    void record(const WriteGroup& group, const WriteSummary& summary, const std::vector<Document>& docs,
+    // Counts what the owner applied and sends it on to catching-up copies and migration targets;
+    // an error when an in-sync copy of a target missed it unmarked (the write is not acknowledged).
+    Status record(const WriteGroup& group, const WriteSummary& summary, const std::vector<Document>& docs,
         const std::map<std::string, Route>& routes, RouterWriteResult& result);
-    void writeTarget(const Route& route, std::vector<WriteItem> items);
+    Status writeTarget(const Route& route, std::vector<WriteItem> items);
     Status reconcileEpoch(const Route& route, const Error& refusal);
     struct CopyRound;
     // Writes the primary on this thread and the in-sync replicas on the copy writers, and waits
@@ -186,10 +188,15 @@ private:
         const Route& lead, const std::string& address, const std::string& shard, std::vector<WriteItem> items);
     void replicate(
         CopyRound& round, const RouteCopy& copy, const std::string& shard, const std::vector<WriteItem>& items);
+    // Posts the write to every in-sync copy of copies on the copy writers.
+    std::shared_ptr<CopyRound> replicateAll(const RouteCopies& copies, const std::string& shard,
+        const std::shared_ptr<const std::vector<WriteItem>>& items);
+    // Counts the primary's write applied and waits until the quorum is decided; why not, if not met.
+    Status awaitQuorum(CopyRound& round, const RouteCopies& copies, WriteQuorum quorum, const std::string& shard);
     // A write to one copy; a copy that refuses an epoch it lags behind is told the map's and asked once more.
     Result<WriteSummary> writeCopy(
         const std::string& address, const std::string& shard, const std::vector<WriteItem>& items, bool primary);
-    // Writes copies that may miss a write (catching up, a target's) in parallel, reporting failures.
+    // Writes copies that may miss a write (catching up) in parallel, reporting failures.
     void writeBestEffort(
         const std::string& shard, const std::vector<RouteCopy>& copies, const std::vector<WriteItem>& items);
     void reportCopyFailure(const CopyWriteFailure& failure, const char* outcome);

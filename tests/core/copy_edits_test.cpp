@@ -151,6 +151,24 @@ TEST_P(CopyEditsTest, ACopyOfAShardWithoutSpacesIsInSyncAtOnceOtherwiseItCatches
     EXPECT_EQ(history->back().reason, "copies");
 }
 
+// A space migrating onto a shard is the shard's to hold: its migration copies it to the copies it
+// knows of, not to one added meanwhile (docs/MIGRATIONS.md "Copies").
+TEST_P(CopyEditsTest, ACopyOfAShardASpaceMigratesOntoCatchesUp)
+{
+    SpaceRecord space;
+    space.id = "acme";
+    space.shard = "s3";
+    space.epoch = 2;
+    space.migrationId = "m1";
+    space.target = "s1";
+    space.phase = MigrationPhase::Backfill;
+    ASSERT_TRUE(m_store->commit(
+        { { { keys::space("acme"), encode(space), 0 } }, std::nullopt, std::nullopt, "t", "create", "" }));
+    auto added = m_editor->addReplica("s1", "n3", m_actor);
+    ASSERT_TRUE(added) << added.error().describe();
+    EXPECT_EQ(map().shard("s1")->replicaOn("n3")->state, CopyState::CatchingUp);
+}
+
 TEST_P(CopyEditsTest, AReplicationFactorAboveTheNodesOrZonesIsRefusedWithTheNumbers)
 {
     const auto before = revision();

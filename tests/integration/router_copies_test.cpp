@@ -233,6 +233,50 @@ TEST_F(RouterCopiesTest, AKilledReplicaIsMarkedCatchingUpBeforeTheWriteIsAcknowl
     EXPECT_EQ(counter("shardmapd_router_copy_write_failures_total{outcome=\"best_effort\""), 1u);
 }
 
+// While a space migrates, the target shard's in-sync replicas follow the same rule as the
+// source's copies: the executor's cutover would hand searches to them.
+TEST_F(RouterCopiesTest, AMigrationTargetsInSyncCopyThatMissesADualWriteIsMarkedBeforeTheAcknowledgement)
+{
+    addShard({});
+    // s1 on n1 with an in-sync replica on n2: the target of acme, which dual writes at epoch 2.
+    for (std::size_t node : { 1u, 2u }) {
+        auto created = client(node)->createShard("s1", {});
+        ASSERT_TRUE(created) << created.error().describe();
+    }
+    core::ShardRecord target { "s1", "n1", core::ShardState::Active, 0, 0 };
+    target.replicas.push_back({ "n2", core::CopyState::InSync });
+    ASSERT_TRUE(core::MapEditor(*m_store).addShard(target, m_actor));
+    core::SpaceRecord space;
+    space.id = "acme";
+    space.shard = "s0";
+    space.epoch = 2;
+    space.migrationId = "m1";
+    space.target = "s1";
+    space.phase = core::MigrationPhase::DualWrite;
+    ASSERT_TRUE(m_store->commit({ { { core::keys::space("acme"), core::encode(space), 0 } }, std::nullopt, std::nullopt,
+        "test", "add-space", "migrating" }));
+    ASSERT_TRUE(client(0)->setOwnership("s0", { "acme", core::SpaceRole::Owner, 2 }));
+    for (std::size_t node : { 1u, 2u })
+        ASSERT_TRUE(client(node)->setOwnership("s1", { "acme", core::SpaceRole::MigrationTarget, 2 }));
+    auto router = startRouter();
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d1", "every copy") }));
+    auto onReplica = client(2)->spaceStats("s1", { "acme" });
+    ASSERT_TRUE(onReplica);
+    EXPECT_EQ(onReplica->front().liveDocs, 1u) << "the target's in-sync replica got the dual write";
+
+    m_nodes[2]->kill9();
+    auto written = router->write({ copyDoc("acme", "d2", "not on the target's replica") });
+    ASSERT_TRUE(written) << written.error().describe();
+    // Acknowledged: the map already says the target's copy is catching up.
+    auto map = core::MapEditor(*m_store).snapshot();
+    ASSERT_TRUE(map);
+    const auto* copy = map->shard("s1")->replicaOn("n2");
+    ASSERT_NE(copy, nullptr);
+    EXPECT_EQ(copy->state, core::CopyState::CatchingUp);
+    EXPECT_NE(copy->reason.find("missed a write"), std::string::npos) << copy->reason;
+    EXPECT_EQ(counter("shardmapd_router_copy_write_failures_total{outcome=\"marked_catching_up\""), 1u);
+}
+
 TEST_F(RouterCopiesTest, AWriteWhoseMissedCopyCannotBeMarkedIsNotAcknowledged)
 {
     addShard({ "n1" });
