@@ -19,7 +19,7 @@ CommandResult cmdStoreCopy(const CtlOptions& options, const std::string& fromUri
     if (!to)
         return to.error();
     const bool quiet = options.json;
-    auto copied = core::copyStore(**from, **to, [quiet](const core::CopyProgress& progress) {
+    auto copied = core::copyStore(**from, **to, [quiet](const core::StoreCopyProgress& progress) {
         if (!quiet)
             std::cerr << "\rcopied " << progress.copied << " of " << progress.total << " revisions" << std::flush;
     });

@@ -60,7 +60,7 @@ CommitRequest replayOf(MetadataStore& from, const AuditRecord& record)
 // Commits the source's history up to `until` to the destination, oldest first, counting the
 // commits in result.
 Status replayHistory(MetadataStore& from, MetadataStore& to, std::uint64_t until,
-    const std::function<void(const CopyProgress&)>& progress, CopyResult& result)
+    const std::function<void(const StoreCopyProgress&)>& progress, CopyResult& result)
 {
     std::uint64_t after = 0;
     while (after < until) {
@@ -113,7 +113,7 @@ std::string differingKeys(
 } // namespace
 
 Result<CopyResult> copyStore(
-    MetadataStore& from, MetadataStore& to, const std::function<void(const CopyProgress&)>& progress)
+    MetadataStore& from, MetadataStore& to, const std::function<void(const StoreCopyProgress&)>& progress)
 {
     if (auto status = checkCopyable(from, to); !status)
         return status.error();

@@ -10,7 +10,7 @@
 
 namespace shardmap::core {
 
-struct CopyProgress {
+struct StoreCopyProgress {
     std::uint64_t copied = 0;
     std::uint64_t total = 0;
 };
@@ -37,6 +37,6 @@ struct CopyResult {
 // whose audit chain does not verify (core/store/audit_chain.h): the copy's records get hashes of
 // their own, chained from the anchor, so the copy verifies and a broken source would look whole.
 Result<CopyResult> copyStore(
-    MetadataStore& from, MetadataStore& to, const std::function<void(const CopyProgress&)>& progress = {});
+    MetadataStore& from, MetadataStore& to, const std::function<void(const StoreCopyProgress&)>& progress = {});
 
 } // namespace shardmap::core

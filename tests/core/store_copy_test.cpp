@@ -85,8 +85,8 @@ TEST(StoreCopyTest, CopiesEveryRecordAndTheHistoryWithItsActors)
     auto from = open("sqlite:" + dir.file("from.db"));
     fill(*from);
     auto to = open("sqlite:" + dir.file("to.db"));
-    std::vector<CopyProgress> reports;
-    auto copied = copyStore(*from, *to, [&](const CopyProgress& p) { reports.push_back(p); });
+    std::vector<StoreCopyProgress> reports;
+    auto copied = copyStore(*from, *to, [&](const StoreCopyProgress& p) { reports.push_back(p); });
     ASSERT_TRUE(copied) << copied.error().describe();
 
     const auto source = from->snapshot();
