@@ -47,9 +47,7 @@ protected:
     {
         if (GetParam() == "etcd") {
             std::string error;
-            auto* etcd = EtcdProcess::shared(error);
-            ASSERT_TRUE(etcd) << "etcd is needed for this test and did not start: " << error;
-            m_storeUri = "etcd://" + etcd->endpoint() + "/" + std::filesystem::path(m_dir.path()).filename().string();
+            ASSERT_TRUE(useSharedEtcd(error)) << "etcd is needed for this test and did not start: " << error;
         }
         startFleet(3);
     }
@@ -66,15 +64,6 @@ protected:
         core::FleetAdmin admin(*m_store, m_pool);
         auto set = admin.setSettings(settings, m_actor);
         ASSERT_TRUE(set) << set.error().describe();
-    }
-
-    core::MapSnapshot map()
-    {
-        auto snapshot = m_store->snapshot();
-        EXPECT_TRUE(snapshot) << snapshot.error().describe();
-        auto decoded = core::MapSnapshot::decode(*snapshot);
-        EXPECT_TRUE(decoded) << decoded.error().describe();
-        return decoded ? *decoded : core::MapSnapshot {};
     }
 
     std::size_t indexOf(const std::string& node) const { return std::stoul(node.substr(1)); }

@@ -34,15 +34,6 @@ protected:
         ASSERT_TRUE(m_controller);
     }
 
-    core::MapSnapshot map()
-    {
-        auto snapshot = m_store->snapshot();
-        EXPECT_TRUE(snapshot) << snapshot.error().describe();
-        auto decoded = core::MapSnapshot::decode(*snapshot);
-        EXPECT_TRUE(decoded) << decoded.error().describe();
-        return decoded ? *decoded : core::MapSnapshot {};
-    }
-
     static std::size_t indexOf(const std::string& id) { return std::stoul(id.substr(1)); }
     std::shared_ptr<core::NodeClient> clientOfNode(const std::string& node)
     {

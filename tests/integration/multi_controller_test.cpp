@@ -26,9 +26,7 @@ protected:
     {
         if (GetParam() == "etcd") {
             std::string error;
-            auto* etcd = EtcdProcess::shared(error);
-            ASSERT_TRUE(etcd) << "etcd is needed for this test and did not start: " << error;
-            m_storeUri = "etcd://" + etcd->endpoint() + "/" + std::filesystem::path(m_dir.path()).filename().string();
+            ASSERT_TRUE(useSharedEtcd(error)) << "etcd is needed for this test and did not start: " << error;
         }
         startFleet(2);
         core::MigrationSettings settings;

@@ -33,15 +33,6 @@ protected:
         ASSERT_TRUE(set) << set.error().describe();
     }
 
-    core::MapSnapshot map()
-    {
-        auto snapshot = m_store->snapshot();
-        EXPECT_TRUE(snapshot) << snapshot.error().describe();
-        auto decoded = core::MapSnapshot::decode(*snapshot);
-        EXPECT_TRUE(decoded) << decoded.error().describe();
-        return decoded ? *decoded : core::MapSnapshot {};
-    }
-
     std::shared_ptr<core::NodeClient> clientOfNode(const std::string& node)
     {
         return *m_pool.get(m_nodes.at(std::stoul(node.substr(1)))->address());

@@ -56,7 +56,6 @@ protected:
             m_dir.file(id + ".stderr.log"), { "--store", storeUri(), "--id", id, "--lease-ttl-ms", "1000" }, env);
     }
 
-    core::MapSnapshot map() { return *core::MapSnapshot::decode(*m_store->snapshot()); }
     core::MigrationRecord migration(const std::string& id) { return map().migrations.at(id).value; }
     std::string shardOf(const std::string& space) { return map().space(space)->shard; }
     static std::string other(const std::string& shard) { return shard == "s0" ? "s1" : "s0"; }

@@ -5,10 +5,12 @@
 #include "core/map/map_editor.h"
 #include "core/map/shard_map.h"
 #include "core/store/metadata_store.h"
+#include "tests/support/etcd_process.h"
 #include "tests/support/node_process.h"
 #include "tests/support/test_dir.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <memory>
 #include <string>
@@ -55,6 +57,29 @@ protected:
         if (!address.starts_with("127."))
             args.push_back("--insecure");
         return args;
+    }
+
+    // The map's store on the test binary's shared etcd server (EtcdProcess::shared), under a key
+    // prefix of this test's own; call before startFleet(). False, with why, when etcd did not start.
+    bool useSharedEtcd(std::string& error)
+    {
+        auto* etcd = EtcdProcess::shared(error);
+        if (!etcd)
+            return false;
+        m_storeUri = "etcd://" + etcd->endpoint() + "/" + std::filesystem::path(m_dir.path()).filename().string();
+        return true;
+    }
+
+    // The map as the store holds it now (empty, with the test failed, when it cannot be read).
+    core::MapSnapshot map()
+    {
+        auto snapshot = m_store->snapshot();
+        EXPECT_TRUE(snapshot) << snapshot.error().describe();
+        if (!snapshot)
+            return {};
+        auto decoded = core::MapSnapshot::decode(*snapshot);
+        EXPECT_TRUE(decoded) << decoded.error().describe();
+        return decoded ? *decoded : core::MapSnapshot {};
     }
 
     // The map's store: an SQLite file in the test's directory unless the fixture set

@@ -103,8 +103,6 @@ protected:
         return window;
     }
 
-    core::MapSnapshot map() { return *core::MapSnapshot::decode(*m_store->snapshot()); }
-
     // The newest audit record of a change someone made (not the executor's progress).
     core::AuditRecord lastChange()
     {

@@ -56,9 +56,7 @@ TEST_F(FleetConnectionTest, MapArrivesAndFollowsCommits)
 TEST_F(FleetConnectionTest, MapFromEtcdArrivesAndFollowsCommits)
 {
     std::string error;
-    auto* etcd = testing::EtcdProcess::shared(error);
-    ASSERT_TRUE(etcd) << "etcd is needed for this test and did not start: " << error;
-    m_storeUri = "etcd://" + etcd->endpoint() + "/" + std::filesystem::path(m_dir.path()).filename().string();
+    ASSERT_TRUE(useSharedEtcd(error)) << "etcd is needed for this test and did not start: " << error;
     startFleet(1);
     FleetConnection connection;
     connection.open(spec());

@@ -277,8 +277,6 @@ protected:
             << m_connection->lastError().toStdString();
     }
 
-    core::MapSnapshot map() { return *core::MapSnapshot::decode(*m_store->snapshot()); }
-
     std::string shardOf(const std::string& space) { return map().space(space)->shard; }
 
     const core::MigrationRecord* shown(const std::string& id)

@@ -136,8 +136,6 @@ protected:
         return true;
     }
 
-    core::MapSnapshot map() { return *core::MapSnapshot::decode(*m_store->snapshot()); }
-
     // The records as the executor's cutover leaves them: t0 moved from s0 to s1 a minute ago and
     // s0 keeps its copy until the rollback window (the settings' 600 s) closes; no executor runs.
     // Returns when the window closes.
