@@ -15,11 +15,16 @@ namespace shardmap::core {
 
 namespace {
 
-enum class Action { Kill, Sleep, Fail };
+enum class Action { Kill, Sleep, Fail, Hold };
+
+// How long hold(PATH) waits for its file at most, so that a test that never creates it fails
+// slowly instead of hanging the process it stopped.
+constexpr auto kHoldLimit = std::chrono::minutes(5);
 
 struct Point {
     Action action = Action::Fail;
     std::uint64_t sleepMs = 0;
+    std::string holdPath;
     std::uint64_t nth = 0; // 0: every hit
     bool andLater = false;
     std::uint64_t hits = 0;
@@ -36,6 +41,40 @@ Registry& registry()
 {
     static Registry instance;
     return instance;
+}
+
+// The action part of one entry (without "@N") into the point.
+Status parseAction(const std::string& entry, const std::string& action, Point& point)
+{
+    if (action == "kill") {
+        point.action = Action::Kill;
+    } else if (action == "error") {
+        point.action = Action::Fail;
+    } else if (action.starts_with("sleep(") && action.ends_with(")")) {
+        point.action = Action::Sleep;
+        const std::string ms = action.substr(6, action.size() - 7);
+        char* rest = nullptr;
+        point.sleepMs = std::strtoull(ms.c_str(), &rest, 10);
+        if (ms.empty() || *rest != '\0')
+            return makeError(ErrorCode::InvalidArgument, "failpoint '" + entry + "': sleep(MS) needs a number");
+    } else if (action.starts_with("hold(") && action.ends_with(")") && action.size() > 6) {
+        point.action = Action::Hold;
+        point.holdPath = action.substr(5, action.size() - 6);
+    } else {
+        return makeError(ErrorCode::InvalidArgument,
+            "failpoint '" + entry + "': action must be kill, error, sleep(MS) or hold(PATH)");
+    }
+    return {};
+}
+
+// Waits until the file exists (or kHoldLimit passed): the test decides when the point goes on.
+void holdUntilFileExists(std::string_view name, const std::string& path)
+{
+    std::fprintf(stderr, "failpoint %.*s: holding until %s exists\n", static_cast<int>(name.size()), name.data(),
+        path.c_str());
+    const auto until = std::chrono::steady_clock::now() + kHoldLimit;
+    while (::access(path.c_str(), F_OK) != 0 && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
 }
 
 Result<std::map<std::string, Point, std::less<>>> parse(const std::string& spec)
@@ -65,21 +104,8 @@ Result<std::map<std::string, Point, std::less<>>> parse(const std::string& spec)
             if (count.empty() || *rest != '\0' || point.nth == 0)
                 return makeError(ErrorCode::InvalidArgument, "failpoint '" + entry + "': @N needs N >= 1");
         }
-        if (action == "kill") {
-            point.action = Action::Kill;
-        } else if (action == "error") {
-            point.action = Action::Fail;
-        } else if (action.starts_with("sleep(") && action.ends_with(")")) {
-            point.action = Action::Sleep;
-            const std::string ms = action.substr(6, action.size() - 7);
-            char* rest = nullptr;
-            point.sleepMs = std::strtoull(ms.c_str(), &rest, 10);
-            if (ms.empty() || *rest != '\0')
-                return makeError(ErrorCode::InvalidArgument, "failpoint '" + entry + "': sleep(MS) needs a number");
-        } else {
-            return makeError(
-                ErrorCode::InvalidArgument, "failpoint '" + entry + "': action must be kill, error or sleep(MS)");
-        }
+        if (auto parsed = parseAction(entry, action, point); !parsed.ok())
+            return parsed.error();
         points[entry.substr(0, equals)] = point;
     }
     return points;
@@ -136,6 +162,7 @@ Status failpoint(std::string_view name)
         return {};
     Action action;
     std::uint64_t sleepMs = 0;
+    std::string holdPath;
     {
         std::lock_guard lock(reg.mutex);
         const auto found = reg.points.find(name);
@@ -148,6 +175,7 @@ Status failpoint(std::string_view name)
             return {};
         action = point.action;
         sleepMs = point.sleepMs;
+        holdPath = point.holdPath;
     }
     switch (action) {
     case Action::Kill:
@@ -157,6 +185,7 @@ Status failpoint(std::string_view name)
         ::pause();
         return {};
     case Action::Sleep: std::this_thread::sleep_for(std::chrono::milliseconds(sleepMs)); return {};
+    case Action::Hold: holdUntilFileExists(name, holdPath); return {};
     case Action::Fail:
         return makeError(ErrorCode::Unavailable, "failpoint " + std::string(name) + " injected an error");
     }

@@ -6,7 +6,9 @@
 //   SHARDMAP_FAILPOINTS="migration.cutover.fenced=kill;migration.backfill.batch=sleep(200)@3"
 //
 // Actions: kill (SIGKILL to this process, as `kill -9` would, at exactly that point),
-// sleep(MS), error (the code at the point returns an Unavailable error). "@N" fires on the Nth
+// sleep(MS), hold(PATH) (waits until the file PATH exists, at most five minutes: the test says
+// when the process goes on), error (the code at the point returns an Unavailable error). The
+// path may not hold ';' or '@'. "@N" fires on the Nth
 // hit only (1-based), "@N+" on the Nth and every later one; without it the action fires every
 // time. A point that is not configured costs one relaxed atomic load.
 

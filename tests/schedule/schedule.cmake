@@ -12,13 +12,10 @@ set(_shardmap_costs
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/etcd_seed2  # GetParam() = etcd/seed2" 24
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/sqlite_seed2  # GetParam() = sqlite/seed2" 23
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/sqlite_seed1  # GetParam() = sqlite/seed1" 21
-  "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/etcd_seed1  # GetParam() = etcd/seed1.xapian" 33
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/etcd_seed2  # GetParam() = etcd/seed2.xapian" 33
-  "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/sqlite_seed2  # GetParam() = sqlite/seed2.xapian" 34
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/sqlite_seed1  # GetParam() = sqlite/seed1.xapian" 31
   "packages" 21
   "MigrationTest.VerifyRepairsLargeDocumentsInChunks" 17
-  "MigrationTest.VerifyRepairsLargeDocumentsInChunks.xapian" 30
   "MapEndToEndTest.DropQueuesAMigrationThatMovesTheDocumentsAndTheTile" 9
   "HealthCommandTest.ASlowedBackfillFiresEtaGrowing" 9
   "Faults/MigrationFaultTest.InvariantsHoldAcrossTheFault/store_locked_past_busy_timeout  # GetParam() = store_locked_past_busy_timeout" 9
@@ -39,9 +36,7 @@ set(_shardmap_heavy
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/etcd_seed2  # GetParam() = etcd/seed2"
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/sqlite_seed1  # GetParam() = sqlite/seed1"
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/sqlite_seed2  # GetParam() = sqlite/seed2"
-  "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/etcd_seed1  # GetParam() = etcd/seed1.xapian"
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/etcd_seed2  # GetParam() = etcd/seed2.xapian"
-  "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/sqlite_seed2  # GetParam() = sqlite/seed2.xapian"
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/sqlite_seed1  # GetParam() = sqlite/seed1.xapian"
   "packages"
   "AdminQuotasTest.AStoreLargerThanTheMessageLimitIsReadWholeThroughThePages"
