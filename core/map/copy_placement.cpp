@@ -49,6 +49,27 @@ Status validateZone(std::string_view zone)
     return {};
 }
 
+std::set<std::string> nodesBeingRetired(const MapSnapshot& map)
+{
+    std::set<std::string> nodes;
+    for (const auto& [id, op] : map.operations) {
+        const bool open = op.value.state == OperationState::Queuing || op.value.state == OperationState::Running;
+        if (op.value.kind == OperationKind::RetireNode && open)
+            nodes.insert(op.value.subject);
+    }
+    return nodes;
+}
+
+std::vector<const ShardRecord*> replicasToMoveOff(const MapSnapshot& map, const std::string& nodeId)
+{
+    std::vector<const ShardRecord*> shards;
+    for (const ShardRecord* shard : map.copiesOn(nodeId)) {
+        if (shard->state != ShardState::Retired)
+            shards.push_back(shard);
+    }
+    return shards;
+}
+
 Status checkCopyPlacement(const MapSnapshot& map, const ShardRecord& shard, const std::string& nodeId)
 {
     const NodeRecord* node = map.node(nodeId);
@@ -63,6 +84,8 @@ Status checkCopyPlacement(const MapSnapshot& map, const ShardRecord& shard, cons
         return placementRefused("node " + nodeId + " is retired; nothing is placed on it");
     if (node->lost)
         return placementRefused("node " + nodeId + " is lost; nothing is placed on it");
+    if (nodesBeingRetired(map).contains(nodeId))
+        return placementRefused("node " + nodeId + " is being retired; nothing new is placed on it");
     if (shard.state == ShardState::Retired)
         return placementRefused("shard " + shard.id + " is retired; it gets no new copies");
     if (node->zone.empty() || shard.allowSameZone)

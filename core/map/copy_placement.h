@@ -12,8 +12,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace shardmap::core {
 
@@ -23,7 +25,16 @@ inline constexpr std::size_t kMaxZoneLength = 64;
 // A zone label: at most kMaxZoneLength bytes, no control characters (empty: no zone).
 Status validateZone(std::string_view zone);
 
-// Whether the node may hold a new copy of the shard: it exists, is neither retired nor lost, holds
+// The nodes a retire-node operation is emptying (queuing or running): they take no new copy, and
+// the copies they hold are made again elsewhere before the node is retired.
+std::set<std::string> nodesBeingRetired(const MapSnapshot& map);
+
+// The shards, not retired, with a replica on the node: what a retire-node waits to see made again
+// elsewhere (by the executor's re-replication) and taken off the node before the node retires.
+std::vector<const ShardRecord*> replicasToMoveOff(const MapSnapshot& map, const std::string& nodeId);
+
+// Whether the node may hold a new copy of the shard: it exists, is neither retired, being retired
+// nor lost, holds
 // no copy of the shard yet (the primary's own node included), and, where zones are set and the
 // shard does not allow copies to share one, is in no zone another live copy is in.
 Status checkCopyPlacement(const MapSnapshot& map, const ShardRecord& shard, const std::string& nodeId);

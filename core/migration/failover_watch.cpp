@@ -24,14 +24,27 @@ bool failoverHasLostCopy(const ShardRecord& shard)
         [](const ShardCopy& copy) { return copy.state == CopyState::Lost; });
 }
 
-// Copies that count towards the factor: the primary and every copy not lost, on nodes not lost
-// (a copy catching up counts: it is on its way).
-std::size_t failoverCopiesOf(const MapSnapshot& map, const ShardRecord& shard, bool inSyncOnly)
+// A copy to be made again elsewhere: lost, or on a node being retired.
+bool failoverCopyGoing(const ShardCopy& copy, const std::set<std::string>& leaving)
+{
+    return copy.state == CopyState::Lost || leaving.contains(copy.node);
+}
+
+bool failoverHasCopyGoing(const ShardRecord& shard, const std::set<std::string>& leaving)
+{
+    return std::any_of(shard.replicas.begin(), shard.replicas.end(),
+        [&](const ShardCopy& copy) { return failoverCopyGoing(copy, leaving); });
+}
+
+// Copies that count towards the factor: the primary and every copy not lost, on nodes neither
+// lost nor being retired (a copy catching up counts: it is on its way).
+std::size_t failoverCopiesOf(
+    const MapSnapshot& map, const ShardRecord& shard, bool inSyncOnly, const std::set<std::string>& leaving)
 {
     std::size_t live = failoverLiveNode(map, shard.node) ? 1 : 0;
     for (const ShardCopy& copy : shard.replicas) {
         const bool counts = inSyncOnly ? copy.state == CopyState::InSync : copy.state != CopyState::Lost;
-        live += counts && failoverLiveNode(map, copy.node) ? 1 : 0;
+        live += counts && failoverLiveNode(map, copy.node) && !leaving.contains(copy.node) ? 1 : 0;
     }
     return live;
 }
@@ -228,15 +241,18 @@ void FailoverWatch::loseNodes(const MapSnapshot& map, Clock::time_point now)
 void FailoverWatch::restoreCopies(const MapSnapshot& map, const Probe& probe)
 {
     const MigrationSettings& settings = map.settings.value;
+    const std::set<std::string> leaving = nodesBeingRetired(map);
     std::size_t inFlight = 0;
     std::vector<const ShardRecord*> wanting;
     for (const auto& [shardId, versioned] : map.shards) {
         const ShardRecord& shard = versioned.value;
-        // A shard whose primary is on a lost node has nothing to copy from (red).
-        if (!failoverHasLostCopy(shard) || !failoverLiveNode(map, shard.node))
+        // A shard whose primary is on a lost node has nothing to copy from (red); one whose primary
+        // is on a node being retired is drained, not copied.
+        if (!failoverHasCopyGoing(shard, leaving) || !failoverLiveNode(map, shard.node)
+            || leaving.contains(shard.node) || shard.state == ShardState::Retired)
             continue;
-        inFlight += failoverCopiesOf(map, shard, false) - failoverCopiesOf(map, shard, true);
-        if (failoverCopiesOf(map, shard, false) < settings.replicationFactorOf(shard))
+        inFlight += failoverCopiesOf(map, shard, false, leaving) - failoverCopiesOf(map, shard, true, leaving);
+        if (failoverCopiesOf(map, shard, false, leaving) < settings.replicationFactorOf(shard))
             wanting.push_back(&shard);
     }
     for (const ShardRecord* shard : wanting) {
@@ -247,7 +263,9 @@ void FailoverWatch::restoreCopies(const MapSnapshot& map, const Probe& probe)
             refusedOnce(shard->id, "shard " + shard->id + " has fewer copies than its factor and no node may take one");
             continue;
         }
-        auto added = m_admin.addReplica(shard->id, *node, actor("restores a copy lost with its node"));
+        const bool lost = failoverHasLostCopy(*shard);
+        auto added = m_admin.addReplica(
+            shard->id, *node, actor(lost ? "restores a copy lost with its node" : "moves a copy off a retiring node"));
         if (!added) {
             refusedOnce(shard->id,
                 "cannot restore a copy of shard " + shard->id + " on " + *node + ": " + added.error().describe());
@@ -265,27 +283,54 @@ void FailoverWatch::restoreCopies(const MapSnapshot& map, const Probe& probe)
 
 // A lost copy stays listed (the shard shows yellow, the copy says why) until the shard has its
 // factor in sync without it; then it goes, as `shard replicas remove` would take it off the map.
+// So does a copy on a node being retired, which then lets the retire-node finish.
 void FailoverWatch::dropReplacedCopies(const MapSnapshot& map)
 {
+    const std::set<std::string> leaving = nodesBeingRetired(map);
     for (const auto& [shardId, versioned] : map.shards) {
         const ShardRecord& shard = versioned.value;
-        if (!failoverHasLostCopy(shard)
-            || failoverCopiesOf(map, shard, true) < map.settings.value.replicationFactorOf(shard))
+        if (!failoverHasCopyGoing(shard, leaving)
+            || failoverCopiesOf(map, shard, true, leaving) < map.settings.value.replicationFactorOf(shard))
             continue;
         for (const ShardCopy& copy : shard.replicas) {
-            if (copy.state != CopyState::Lost)
+            if (!failoverCopyGoing(copy, leaving))
                 continue;
-            auto removed = m_admin.map().removeReplica(shardId, copy.node, actor("its replacement is in sync"));
-            if (!removed) {
-                refusedOnce(shardId + "/" + copy.node,
-                    "cannot drop shard " + shardId + "'s lost copy on " + copy.node + ": "
-                        + removed.error().describe());
+            if (!dropCopy(shardId, copy))
                 break;
-            }
-            log(LogLevel::Info,
-                "shard " + shardId + "'s lost copy on " + copy.node + " is replaced; dropped from the map");
         }
     }
+}
+
+// A lost copy comes off the map only (its node is gone); one on a node being retired is also
+// dropped on the node with its documents (a node that cannot is a warning).
+bool FailoverWatch::dropCopy(const std::string& shardId, const ShardCopy& copy)
+{
+    const bool lost = copy.state == CopyState::Lost;
+    std::optional<Error> refused;
+    std::vector<std::string> warnings;
+    if (lost) {
+        if (auto removed = m_admin.map().removeReplica(shardId, copy.node, actor("its replacement is in sync"));
+            !removed)
+            refused = removed.error();
+    } else if (auto removed = m_admin.removeReplica(shardId, copy.node, actor("its node is being retired"));
+               !removed) {
+        refused = removed.error();
+    } else {
+        warnings = removed->warnings;
+    }
+    if (refused) {
+        refusedOnce(shardId + "/" + copy.node,
+            "cannot drop shard " + shardId + "'s " + (lost ? "lost " : "") + "copy on " + copy.node + ": "
+                + refused->describe());
+        return false;
+    }
+    log(LogLevel::Info,
+        "shard " + shardId + "'s "
+            + (lost ? "lost copy on " + copy.node + " is replaced" : "copy on " + copy.node + " is made elsewhere")
+            + "; dropped from the map");
+    for (const std::string& warning : warnings)
+        log(LogLevel::Warn, "shard " + shardId + "'s copy on " + copy.node + ": " + warning);
+    return true;
 }
 
 void FailoverWatch::fenceReturned(const MapSnapshot& map, const std::vector<std::string>& back)

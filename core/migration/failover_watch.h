@@ -38,10 +38,12 @@ std::optional<std::string> chooseCopyNode(
 //   in-sync replica on a node that answers, has that replica promoted (MapEditor::promote's rule:
 //   epochs + 1, the old primary demoted to catching up), then every copy is told the new epochs;
 // - a node unreachable for loseNodeAfterMs is marked lost (MapEditor::loseNode's rule);
-// - a shard with a lost copy and fewer live copies than its factor gets a new copy on the node
-//   chooseCopyNode picks (FleetAdmin::addReplica: made on its node, listed catching up, brought in
-//   sync by the executor's catch-up), at most maxReReplications catching up at once; once the
-//   shard has its factor in sync without them, its lost copies are taken off the map;
+// - a shard with a lost copy, or a replica on a node being retired (nodesBeingRetired), and fewer
+//   live copies than its factor without them gets a new copy on the node chooseCopyNode picks
+//   (FleetAdmin::addReplica: made on its node, listed catching up, brought in sync by the
+//   executor's catch-up), at most maxReReplications catching up at once; once the shard has its
+//   factor in sync without them, its lost copies are taken off the map and its copies on a node
+//   being retired dropped (a replica beyond the factor goes at once), so the retire-node ends;
 // - a node that answers again after being unreachable is told the epochs of the spaces of the
 //   copies it holds, so that an old primary refuses writes at the old epoch before its catch-up
 //   starts.
@@ -78,6 +80,7 @@ private:
     void loseNodes(const MapSnapshot& map, Clock::time_point now);
     void restoreCopies(const MapSnapshot& map, const Probe& probe);
     void dropReplacedCopies(const MapSnapshot& map);
+    bool dropCopy(const std::string& shardId, const ShardCopy& copy);
     void fenceReturned(const MapSnapshot& map, const std::vector<std::string>& back);
     // Logs a refusal once per subject until it changes (a round runs twice a second).
     void refusedOnce(const std::string& subject, const std::string& message);

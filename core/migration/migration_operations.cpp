@@ -3,6 +3,7 @@
 // against the map, preflighted move by move, committed with all its migrations (in chunks when
 // the store takes fewer mutations per commit than the plan needs).
 #include "core/fleet/shard_creation.h"
+#include "core/map/copy_placement.h"
 #include "core/map/space_placement.h"
 #include "core/migration/fleet_facts.h"
 #include "core/migration/migration_requests.h"
@@ -37,6 +38,9 @@ struct OperationDraft {
     std::string pin;
     // Its sources and targets as measured now, for the before/after of reports.
     std::vector<OperationShardLoad> shardsBefore;
+    // A retire-node whose node holds replicas: running, even without moves, until they are made
+    // again elsewhere (OperationFinisher waits for replicasToMoveOff to be empty).
+    bool waitsForCopies = false;
 };
 
 // The shards the moves leave and enter, as their nodes report them now (created ones empty).
@@ -293,7 +297,7 @@ Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft dra
     while (first || next < draft.moves.size()) {
         std::vector<Mutation> mutations = nextOperationChunk(draft, operation, actor, first, limit, next);
         const bool last = next == draft.moves.size();
-        markOperationChunk(operation, last, draft.moves.empty());
+        markOperationChunk(operation, last, draft.moves.empty() && !draft.waitsForCopies);
         mutations.front() = { keys::operation(operation.id), encode(operation), operationRevision };
         const std::string reason
             = operationChunkReason(actor, chunked, operation.migrations.size(), draft.moves.size());
@@ -380,6 +384,20 @@ Status checkEmptied(const MapSnapshot& map, const Plan& plan, OperationKind kind
             + plan.kind + " empties; plan again");
 }
 
+// Conflict, listing what changed, when the map moved on in a way the plan's moves depend on.
+Status checkPlanStillApplies(const MapSnapshot& map, const Plan& plan)
+{
+    const auto conflicts = plan.checkAgainst(map);
+    if (conflicts.empty())
+        return {};
+    std::vector<std::string> lines;
+    for (const auto& conflict : conflicts)
+        lines.push_back(conflict.message);
+    return makeError(ErrorCode::Conflict,
+        "the shard map moved on since the plan was made at revision " + std::to_string(plan.baseRevision) + " (now "
+            + std::to_string(map.revision) + "): " + listSome(lines) + "; plan again");
+}
+
 // The existing shard and node records an operation changes when it is queued (its new shards are
 // listed as createPlannedShards made them).
 Result<std::vector<Mutation>> operationChanges(const MapSnapshot& map, const Plan& plan, OperationKind kind)
@@ -408,8 +426,9 @@ Result<std::vector<Mutation>> operationChanges(const MapSnapshot& map, const Pla
             return unknownId("node", plan.subject);
         if (node->second.value.retired)
             return refusal("node " + plan.subject + " is already retired");
-        // Nothing to move: the executor would have nothing to wait for, so retire at once.
-        const bool empty = plan.moves.empty();
+        // Nothing to move and no replica to make again elsewhere: the executor would have nothing
+        // to wait for, so retire at once.
+        const bool empty = plan.moves.empty() && replicasToMoveOff(map, plan.subject).empty();
         for (const ShardRecord* shard : map.shardsOn(plan.subject))
             drained(shard->id, empty ? ShardState::Retired : ShardState::Draining);
         if (empty) {
@@ -445,14 +464,8 @@ Result<OperationRecord> MigrationRequests::applyPlan(const Plan& plan, const Act
     auto map = readMapSnapshot(m_store);
     if (!map)
         return map.error();
-    if (const auto conflicts = plan.checkAgainst(*map); !conflicts.empty()) {
-        std::vector<std::string> lines;
-        for (const auto& conflict : conflicts)
-            lines.push_back(conflict.message);
-        return makeError(ErrorCode::Conflict,
-            "the shard map moved on since the plan was made at revision " + std::to_string(plan.baseRevision) + " (now "
-                + std::to_string(map->revision) + "): " + listSome(lines) + "; plan again");
-    }
+    if (auto status = checkPlanStillApplies(*map, plan); !status)
+        return status.error();
     if (auto status = checkEmptied(*map, plan, *kind); !status)
         return status.error();
     auto changes = operationChanges(*map, plan, *kind);
@@ -482,7 +495,8 @@ Result<OperationRecord> MigrationRequests::applyPlan(const Plan& plan, const Act
         return creation.takeBack(status.error(), m_store);
     auto measured = measureShards(*map, facts, moves, created);
     OperationDraft draft { *kind, plan.subject, plan.into, std::move(moves), std::move(*changes),
-        *kind == OperationKind::Isolate ? plan.into : std::string(), std::move(measured) };
+        *kind == OperationKind::Isolate ? plan.into : std::string(), std::move(measured),
+        *kind == OperationKind::RetireNode && !replicasToMoveOff(*map, plan.subject).empty() };
     return creation.inMap(m_store, [&] { return commitOperation(m_store, std::move(draft), actor); });
 }
 

@@ -2,6 +2,7 @@
 // shards and node it retires, and the fenced commit that ends it.
 #include "core/migration/operation_finisher.h"
 
+#include "core/map/copy_placement.h"
 #include "core/migration/fleet_facts.h"
 
 namespace shardmap::core {
@@ -101,6 +102,11 @@ std::optional<OperationFinisher::Outcome> OperationFinisher::outcome(
     const auto failed = migrationsNotDone(map, op);
     if (!failed)
         return std::nullopt; // still running
+    // A retire-node whose moves are done waits for the replicas on its node to be made again
+    // elsewhere and dropped (the executor's re-replication, FailoverWatch).
+    if (op.kind == OperationKind::RetireNode && failed->empty() && op.plannedMoves <= op.migrations.size()
+        && !replicasToMoveOff(map, op.subject).empty())
+        return std::nullopt;
     Outcome out;
     op.finishedUnixMs = nowUnixMs;
     if (op.plannedMoves > op.migrations.size()) {

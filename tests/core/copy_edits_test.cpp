@@ -135,6 +135,36 @@ TEST_P(CopyEditsTest, EveryPlacementRuleIsRefusedWithItsSentenceAndNothingChange
     EXPECT_EQ(map().shard("s1")->replicas.size(), 2U);
 }
 
+// A node a retire-node operation is emptying takes no new copy, and the copies it holds are what
+// the operation waits to see made again elsewhere (replicasToMoveOff; a retired shard's are not).
+TEST_P(CopyEditsTest, ANodeBeingRetiredTakesNoCopyAndItsReplicasAreListedToMoveOff)
+{
+    ASSERT_TRUE(m_editor->addReplica("s1", "n3", m_actor));
+    OperationRecord op;
+    op.id = "op-9";
+    op.kind = OperationKind::RetireNode;
+    op.subject = "n3";
+    op.state = OperationState::Running;
+    ASSERT_TRUE(m_store->commit(
+        { { { keys::operation(op.id), encode(op), 0 } }, std::nullopt, std::nullopt, "t", "retire-node", "" }));
+    auto snapshot = map();
+    EXPECT_EQ(nodesBeingRetired(snapshot), std::set<std::string> { "n3" });
+    const auto moving = replicasToMoveOff(snapshot, "n3");
+    ASSERT_EQ(moving.size(), 1u);
+    EXPECT_EQ(moving.front()->id, "s1");
+    EXPECT_TRUE(replicasToMoveOff(snapshot, "n1").empty()) << "a primary is drained, not listed";
+    expectRefused(m_editor->addReplica("s2", "n3", m_actor), ErrorCode::FailedPrecondition,
+        "node n3 is being retired; nothing new is placed on it");
+
+    // Done: the node takes copies again (it is retired by then, or the retire failed).
+    op.state = OperationState::Done;
+    const auto revisionOfOp = snapshot.operations.at(op.id).modRevision;
+    ASSERT_TRUE(m_store->commit({ { { keys::operation(op.id), encode(op), revisionOfOp } }, std::nullopt,
+        std::nullopt, "t", "retire-node-finished", "" }));
+    EXPECT_TRUE(nodesBeingRetired(map()).empty());
+    EXPECT_TRUE(m_editor->addReplica("s2", "n3", m_actor));
+}
+
 TEST_P(CopyEditsTest, ACopyOfAShardWithoutSpacesIsInSyncAtOnceOtherwiseItCatchesUp)
 {
     auto empty = m_editor->addReplica("s1", "n3", m_actor);

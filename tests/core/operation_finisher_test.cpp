@@ -77,6 +77,33 @@ TEST(OperationFinisher, AShardThatStillHoldsASpaceIsNotRetired)
     EXPECT_EQ(out->retirements[0].key, keys::shard("s2"));
 }
 
+// A retire-node whose moves are done waits while its node still holds a replica of a shard that
+// serves (the executor makes it again elsewhere, then drops it); then it retires the node.
+TEST(OperationFinisher, ARetireNodeWaitsUntilTheReplicasOnItsNodeAreMadeElsewhere)
+{
+    auto map = fleet(false);
+    map.spaces.clear(); // both shards of n1 emptied
+    map.nodes["n2"] = { NodeRecord { "n2", "127.0.0.1:2", {}, false }, 9 };
+    ShardRecord elsewhere { "s3", "n2", ShardState::Active, 0, 0 };
+    ShardCopy onN1;
+    onN1.node = "n1";
+    onN1.state = CopyState::InSync;
+    elsewhere.replicas.push_back(onN1);
+    map.shards["s3"] = { elsewhere, 10 };
+    map.migrations["m1"] = { migration("m1", MigrationPhase::Done), 7 };
+    EXPECT_FALSE(OperationFinisher::outcome(map, operation(OperationKind::RetireNode, "n1", { "m1" }), 100))
+        << "s3's copy on n1 is not made elsewhere yet";
+    EXPECT_FALSE(OperationFinisher::outcome(map, operation(OperationKind::RetireNode, "n1", {}), 100))
+        << "with no moves at all, too";
+
+    map.shards["s3"].value.replicas.clear();
+    const auto out = OperationFinisher::outcome(map, operation(OperationKind::RetireNode, "n1", { "m1" }), 100);
+    ASSERT_TRUE(out);
+    EXPECT_EQ(out->operation.state, OperationState::Done);
+    ASSERT_EQ(out->retirements.size(), 3u) << "s1, s2 and the node";
+    EXPECT_EQ(out->retirements[2].key, keys::node("n1"));
+}
+
 TEST(OperationFinisher, FailedOrCancelledMigrationsFailTheOperationAndRetireNothing)
 {
     auto map = fleet(false);

@@ -262,6 +262,58 @@ TEST_F(MigrationCopiesTest, ASplitMakesItsNewShardWithTheFleetsFactorAndMovesIts
     EXPECT_EQ(after.shard("s9")->replicaOn("n1")->state, core::CopyState::InSync);
 }
 
+// Retiring a node that holds a replica (issue 30: "retire-node moves every copy"): the executor
+// makes the copy again on another node, catches it up under writers, drops the old one from the
+// map and from its node, and only then retires the node. The node's own (empty) shard has no
+// move, so the operation runs on the copies alone.
+TEST_F(MigrationCopiesTest, RetiringANodeMakesItsReplicasAgainElsewhereThenRetiresIt)
+{
+    Workload workload({ { "acme" }, 400, 2, 4, 0.2, std::chrono::milliseconds(2), 34 },
+        { routerServicePath(m_controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    pickShards("acme");
+    const std::string otherNode = map().shard(m_target)->node;
+    core::FleetAdmin admin(*m_store, m_pool);
+    ASSERT_TRUE(admin.map().setReplication(m_source, 2, std::nullopt, m_actor));
+    addInSyncCopy(m_source);
+    const std::string retiring = m_copyNode;
+
+    workload.start();
+    core::MigrationRequests requests(*m_store, m_pool);
+    auto retire = requests.retireNode(retiring, m_actor);
+    ASSERT_TRUE(retire) << retire.error().describe();
+    EXPECT_EQ(retire->state, core::OperationState::Running) << "it waits for the copy on " << retiring;
+    EXPECT_TRUE(retire->migrations.empty());
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(120), [&] {
+        const auto snapshot = map();
+        return snapshot.operations.at(retire->id).value.state != core::OperationState::Running;
+    })) << m_controller->stderrText();
+    workload.stop();
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(20))) << workload.lastError();
+    EXPECT_TRUE(workload.anomalies().empty()) << workload.anomalies().front();
+
+    const auto after = map();
+    EXPECT_EQ(after.operations.at(retire->id).value.state, core::OperationState::Done)
+        << after.operations.at(retire->id).value.error;
+    EXPECT_TRUE(after.node(retiring)->retired);
+    const auto* shard = after.shard(m_source);
+    EXPECT_EQ(shard->replicaOn(retiring), nullptr) << "the old copy is off the map";
+    ASSERT_NE(shard->replicaOn(otherNode), nullptr) << "a new copy on the node that may take one";
+    EXPECT_EQ(shard->replicaOn(otherNode)->state, core::CopyState::InSync);
+    m_copyNode = otherNode;
+    EXPECT_EQ(compareWithModel(*clientOfNode(otherNode), m_source, "acme", workload.model("acme")),
+        std::vector<std::string> {})
+        << "the new copy holds every acknowledged write";
+    expectCopyEqualsPrimary(m_source, "acme");
+    auto left = clientOfNode(retiring)->listShards();
+    ASSERT_TRUE(left) << left.error().describe();
+    for (const auto& summary : *left)
+        EXPECT_NE(summary.id, m_source) << "the old copy is dropped on its node";
+    EXPECT_NE(m_controller->stderrText().find("copy on " + retiring + " is made elsewhere; dropped from the map"),
+        std::string::npos)
+        << m_controller->stderrText();
+}
+
 TEST_F(MigrationCopiesTest, ACancelledMigrationLeavesNoRowOnTheTargetsReplica)
 {
     Workload workload({ { "acme" }, 600, 2, 4, 0.2, std::chrono::milliseconds(2), 34 },
