@@ -4649,6 +4649,13 @@ Verschoben nach %2: %3</translation>
         </translation>
     </message>
     <message numerus="yes">
+        <source>node %1 holds %n replica(s) (%2); the executor makes each again on another node before the node retires</source>
+        <translation>
+            <numerusform>Knoten %1 hält %n Replikat (%2); der Executor legt es auf einem anderen Knoten neu an, bevor der Knoten stillgelegt wird</numerusform>
+            <numerusform>Knoten %1 hält %n Replikate (%2); der Executor legt jedes auf einem anderen Knoten neu an, bevor der Knoten stillgelegt wird</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>%n more shard(s) hold less than the limit; plan again once this merge is done</source>
         <translation>
             <numerusform>%n weiterer Shard hält weniger als das Limit; planen Sie erneut, wenn diese Zusammenführung fertig ist</numerusform>

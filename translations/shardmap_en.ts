@@ -411,6 +411,13 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>node %1 holds %n replica(s) (%2); the executor makes each again on another node before the node retires</source>
+        <translation>
+            <numerusform>node %1 holds %n replica (%2); the executor makes it again on another node before the node retires</numerusform>
+            <numerusform>node %1 holds %n replicas (%2); the executor makes each again on another node before the node retires</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>%n more shard(s) hold less than the limit; plan again once this merge is done</source>
         <translation>
             <numerusform>%n more shard holds less than the limit; plan again once this merge is done</numerusform>

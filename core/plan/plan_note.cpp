@@ -14,7 +14,7 @@ namespace shardmap::core {
 namespace {
 
 // Names of the kinds in an error's details.
-constexpr std::array<std::pair<PlanNoteKind, const char*>, 22> kNoteKindNames { {
+constexpr std::array<std::pair<PlanNoteKind, const char*>, 23> kNoteKindNames { {
     { PlanNoteKind::Text, "text" },
     { PlanNoteKind::Balance, "balance" },
     { PlanNoteKind::Drain, "drain" },
@@ -31,6 +31,7 @@ constexpr std::array<std::pair<PlanNoteKind, const char*>, 22> kNoteKindNames { 
     { PlanNoteKind::BudgetRanOutLeaving, "budget-ran-out-leaving" },
     { PlanNoteKind::NoShardTakes, "no-shard-takes" },
     { PlanNoteKind::MoreSmallShards, "more-small-shards" },
+    { PlanNoteKind::ReplicasMoveOff, "replicas-move-off" },
     { PlanNoteKind::InRollbackWindow, "in-rollback-window" },
     { PlanNoteKind::JustMoved, "just-moved" },
     { PlanNoteKind::AlreadyMigrating, "already-migrating" },
@@ -136,6 +137,9 @@ std::string warningText(const PlanNote& note)
             + (arg(note, 2).empty() ? ": no shard receives spaces" : ": " + arg(note, 2));
     case PlanNoteKind::MoreSmallShards:
         return arg(note, 0) + " more shard(s) hold less than the limit; plan again once this merge is done";
+    case PlanNoteKind::ReplicasMoveOff:
+        return "node " + arg(note, 0) + " holds " + arg(note, 1) + " replica(s) (" + arg(note, 2)
+            + "); the executor makes each again on another node before the node retires";
     default: return arg(note, 0);
     }
 }
@@ -189,7 +193,8 @@ std::string describe(const PlanNote& note)
     case PlanNoteKind::BudgetRanOut:
     case PlanNoteKind::BudgetRanOutLeaving:
     case PlanNoteKind::NoShardTakes:
-    case PlanNoteKind::MoreSmallShards: return warningText(note);
+    case PlanNoteKind::MoreSmallShards:
+    case PlanNoteKind::ReplicasMoveOff: return warningText(note);
     case PlanNoteKind::InRollbackWindow:
     case PlanNoteKind::JustMoved:
     case PlanNoteKind::AlreadyMigrating:

@@ -51,6 +51,9 @@ enum class PlanNoteKind {
     NoShardTakes,
     // args {count}
     MoreSmallShards,
+    // args {node, count, the shards (up to three, ", "-joined, "…" after)}: a retire-node's node
+    // holds replicas, made again elsewhere by the executor before the node retires.
+    ReplicasMoveOff,
     // Refusals: why a space cannot move now and when it can. A time is Unix ms, "0" when unknown.
     // args {space, new shard, migration, until}
     InRollbackWindow,

@@ -150,6 +150,31 @@ Result<PlanResult> planDrain(const PlannerInput& input, const std::string& shard
     return fleet.result("drain", shard, {}, {}, balancedBefore, bound);
 }
 
+namespace {
+
+// The replicas the retiring node holds (of shards not retired): the executor makes them again
+// elsewhere before it retires the node, and the preview says so.
+void noteReplicasMovingOff(const PlannerInput& input, const std::string& node, PlanResult& result)
+{
+    std::vector<std::string> shards;
+    for (const PlannerShard& shard : input.shards) {
+        if (shard.record.state != ShardState::Retired && shard.record.replicaOn(node))
+            shards.push_back(shard.record.id);
+    }
+    if (shards.empty())
+        return;
+    std::string named;
+    for (std::size_t i = 0; i < shards.size() && i < 3; ++i)
+        named += (i == 0 ? "" : ", ") + shards[i];
+    if (shards.size() > 3)
+        named += ", …";
+    const PlanNote note { PlanNoteKind::ReplicasMoveOff, { node, std::to_string(shards.size()), named } };
+    result.warnings.push_back(describe(note));
+    result.warningNotes.push_back(note);
+}
+
+} // namespace
+
 Result<PlanResult> planRetireNode(const PlannerInput& input, const std::string& node, const PlannerOptions& options)
 {
     const auto found = std::find_if(
@@ -173,7 +198,9 @@ Result<PlanResult> planRetireNode(const PlannerInput& input, const std::string& 
     const std::uint64_t bound = bytesLeaving(fleet);
     if (auto status = planning::evacuate(fleet, {}, true); !status)
         return status.error();
-    return fleet.result("retire-node", node, {}, {}, balancedBefore, bound);
+    PlanResult result = fleet.result("retire-node", node, {}, {}, balancedBefore, bound);
+    noteReplicasMovingOff(input, node, result);
+    return result;
 }
 
 Result<PlanResult> planSplit(

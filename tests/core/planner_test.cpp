@@ -494,6 +494,39 @@ TEST(Planner, EveryCopyOfAShardCountsOnItsNodeAndNeedsRoomThere)
         << refused.error().message;
 }
 
+// A retire-node's preview says which replicas the node holds: the executor makes each again on
+// another node before the node retires (a retired shard's copy and a primary are not listed).
+TEST(Planner, ARetireNodePreviewNamesTheReplicasItsNodeHolds)
+{
+    PlannerInput input;
+    input.nodes = { { "n0", false, 100 * kGiB, 200 * kGiB }, { "n1", false, 100 * kGiB, 200 * kGiB },
+        { "n2", false, 100 * kGiB, 200 * kGiB } };
+    ShardRecord a { "a", "n0", ShardState::Active, 0, 0 };
+    a.replicas.push_back({ "n2", CopyState::InSync });
+    ShardRecord b { "b", "n1", ShardState::Active, 0, 0 };
+    b.replicas.push_back({ "n2", CopyState::CatchingUp });
+    ShardRecord gone { "gone", "n1", ShardState::Retired, 0, 0 };
+    gone.replicas.push_back({ "n2", CopyState::InSync });
+    ShardRecord own { "own", "n2", ShardState::Active, 0, 0 };
+    input.shards = { { a }, { b }, { gone }, { own } };
+    input.spaces = { { "s", "own", {}, false, {}, {}, { 10, kGiB, 0, 0 } } };
+
+    auto retired = planRetireNode(input, "n2");
+    ASSERT_TRUE(retired) << retired.error().describe();
+    EXPECT_EQ(retired->plan.moves.size(), 1u) << "its own shard's space moves";
+    const PlanNote expected { PlanNoteKind::ReplicasMoveOff, { "n2", "2", "a, b" } };
+    ASSERT_EQ(std::count(retired->warningNotes.begin(), retired->warningNotes.end(), expected), 1)
+        << ::testing::PrintToString(retired->warnings);
+    const auto said = std::find(retired->warnings.begin(), retired->warnings.end(), describe(expected));
+    ASSERT_NE(said, retired->warnings.end());
+    EXPECT_EQ(*said,
+        "node n2 holds 2 replica(s) (a, b); the executor makes each again on another node before the node retires");
+    auto other = planRetireNode(input, "n0");
+    ASSERT_TRUE(other);
+    EXPECT_TRUE(std::none_of(other->warningNotes.begin(), other->warningNotes.end(),
+        [](const PlanNote& note) { return note.kind == PlanNoteKind::ReplicasMoveOff; }));
+}
+
 TEST(Planner, ReportsEveryShardAndNodeBeforeAndAfter)
 {
     const PlannerInput input = randomFleet(8, { 3, 6, 100, false });

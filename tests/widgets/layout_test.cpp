@@ -179,11 +179,16 @@ TEST_F(LayoutTest, ThePlannersReasonsAndWarningsAreGerman)
                                                "seines Anteils an Abfragen)")))
         << text.toStdString();
     EXPECT_TRUE(text.endsWith(QStringLiteral(" und 2 weitere"))) << text.toStdString();
+    EXPECT_EQ(planNoteText({ PlanNoteKind::ReplicasMoveOff, { "n2", "2", "a, b" } }),
+        QStringLiteral("Knoten n2 hält 2 Replikate (a, b); der Executor legt jedes auf einem anderen Knoten neu an, "
+                       "bevor der Knoten stillgelegt wird"));
 
     installTranslations(*qApp, QStringLiteral("en"));
     const core::PlanNote one { PlanNoteKind::OutsideBand, { "1", "s4", "1.25", "bytes", "0" } };
     EXPECT_EQ(planNoteText(one),
         QStringLiteral("1 shard remains outside the band after the plan: s4 (1.25× its share of bytes)"));
+    EXPECT_EQ(planNoteText({ PlanNoteKind::ReplicasMoveOff, { "n2", "1", "a" } }),
+        QStringLiteral("node n2 holds 1 replica (a); the executor makes it again on another node before the node retires"));
 }
 
 } // namespace

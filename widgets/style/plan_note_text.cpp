@@ -186,6 +186,12 @@ QString planShardNoteText(const core::PlanNote& note)
         return QCoreApplication::translate("shardmap::widgets::PlanNotes",
             "%n more shard(s) hold less than the limit; plan again once this merge is done", nullptr,
             arg(note, 0).toInt());
+    case Kind::ReplicasMoveOff:
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes",
+            "node %1 holds %n replica(s) (%2); the executor makes each again on another node before the node "
+            "retires",
+            nullptr, arg(note, 1).toInt())
+            .arg(arg(note, 0), arg(note, 2));
     default: break;
     }
     return {};
@@ -241,7 +247,8 @@ QString planNoteText(const core::PlanNote& note)
     case Kind::SeveralLargeSpaces:
     case Kind::OutsideBand:
     case Kind::NoShardTakes:
-    case Kind::MoreSmallShards: return planShardNoteText(note);
+    case Kind::MoreSmallShards:
+    case Kind::ReplicasMoveOff: return planShardNoteText(note);
     case Kind::BudgetRanOut:
     case Kind::BudgetRanOutLeaving:
     case Kind::InRollbackWindow:
