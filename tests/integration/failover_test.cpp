@@ -1,5 +1,6 @@
 // Automatic failover, lost-node marking and re-replication by shardmapd's executor (issue 30), with
-// real nodes, a real shardmapd and the SQLite and etcd shard maps, under writes through the router.
+// real nodes, a real shardmapd and the SQLite and etcd shard maps, under writes through the router;
+// and a primary cut off from the leader alone (network namespaces), still reached by a router.
 // The node holding a shard's primary is killed (kill -9) and no command is typed: the in-sync
 // replica is promoted, writes resume, the node is marked lost, a new copy is made on the third node
 // and caught up; or the old primary comes back, refuses writes at the old epoch and ends an
@@ -9,6 +10,7 @@
 #include "tests/support/controller_process.h"
 #include "tests/support/etcd_process.h"
 #include "tests/support/fleet_test.h"
+#include "tests/support/network_namespaces.h"
 #include "tests/support/workload.h"
 
 #include <filesystem>
@@ -306,3 +308,101 @@ TEST_P(FailoverTest, ANodeThatAnswersAgainIsToldTheNewEpochsBeforeAnyCatchUpReac
 
 INSTANTIATE_TEST_SUITE_P(Stores, FailoverTest, ::testing::Values("sqlite", "etcd"),
     [](const ::testing::TestParamInfo<std::string>& test) { return test.param; });
+
+namespace {
+
+// A primary cut off from the executor's leader but not from its clients (issue 30): the leader
+// (c1) runs in a network namespace whose route to the primary's node (n0, alone on its address) is
+// blackholed; a second shardmapd (c2, not leading) keeps reaching every node and serves the
+// writers. After the leader promotes the replica, no write is acknowledged by the old primary
+// alone: every write c2 acknowledged is on the new primary. Healed, the old primary is told the
+// new epochs and caught up.
+class PartitionedPrimaryTest : public FleetTest<::testing::Test> {
+protected:
+    void SetUp() override
+    {
+        m_network = NetworkNamespaces::create(1, m_unavailable);
+        if (!m_network)
+            GTEST_SKIP() << "network namespaces unavailable: " << m_unavailable;
+        m_nodeHosts = { m_network->serviceHost(), m_network->storeHost(), m_network->storeHost() };
+        startFleet(3);
+        core::MigrationSettings settings;
+        settings.rollbackWindowSeconds = 0;
+        settings.backfillBatch = 100;
+        settings.failoverAfterMs = 1500;
+        core::FleetAdmin admin(*m_store, m_pool);
+        ASSERT_TRUE(admin.setSettings(settings, m_actor));
+    }
+
+    std::shared_ptr<core::NodeClient> clientOfNode(std::size_t i) { return *m_pool.get(m_nodes.at(i)->address()); }
+
+    bool s0CopyInSync(const std::string& node)
+    {
+        const auto snapshot = map();
+        const auto* copy = snapshot.shard("s0")->replicaOn(node);
+        return copy && copy->state == core::CopyState::InSync;
+    }
+
+    std::string m_unavailable;
+    std::unique_ptr<NetworkNamespaces> m_network;
+};
+
+} // namespace
+
+TEST_F(PartitionedPrimaryTest, NoWriteIsAcknowledgedByTheOldPrimaryAloneAfterThePromotion)
+{
+    auto leader = ControllerProcess::start(m_dir.file("c1.stderr.log"),
+        { "--store", storeUri(), "--id", "c1", "--lease-ttl-ms", "1000", "--listen",
+            m_network->hostInside(0) + ":0", "--insecure" },
+        {}, m_network->inside(0, {}));
+    ASSERT_TRUE(leader);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(10), [&] { return leader->leads(); })) << leader->stderrText();
+    auto router = ControllerProcess::start(
+        m_dir.file("c2.stderr.log"), { "--store", storeUri(), "--id", "c2", "--lease-ttl-ms", "1000" });
+    ASSERT_TRUE(router);
+    addSpaceRecord("acme", "s0");
+    ASSERT_TRUE(nodeOf("s0")->setOwnership("s0", { "acme", core::SpaceRole::Owner, 1 }));
+    Workload workload({ { "acme" }, 300, 2, 4, 0.2, std::chrono::milliseconds(2), 35 },
+        { routerServicePath(router->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    core::FleetAdmin admin(*m_store, m_pool);
+    ASSERT_TRUE(admin.map().setReplication("s0", 2, std::nullopt, m_actor));
+    auto added = admin.addReplica("s0", "n1", m_actor);
+    ASSERT_TRUE(added) << added.error().describe();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] { return s0CopyInSync("n1"); })) << leader->stderrText();
+    const std::uint64_t epochBefore = map().space("acme")->epoch;
+
+    workload.start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::string error;
+    ASSERT_TRUE(m_network->cut(0, m_network->serviceHost(), error)) << error;
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(30), [&] { return map().shard("s0")->node == "n1"; }))
+        << leader->stderrText();
+    EXPECT_EQ(map().space("acme")->epoch, epochBefore + 1);
+    EXPECT_NE(leader->stderrText().find("node n0 does not answer"), std::string::npos) << leader->stderrText();
+    // The old primary still answers the router and the test: it is cut off from the leader only.
+    EXPECT_TRUE(clientOfNode(0)->metrics(false)) << "n0 answers its clients";
+    const auto acknowledged = workload.acknowledged();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(20), [&] { return workload.acknowledged() > acknowledged + 50; }))
+        << "writes resume through c2 on the new primary\n"
+        << workload.lastError() << "\n"
+        << router->stderrText();
+    workload.stop();
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(30))) << workload.lastError();
+    EXPECT_TRUE(workload.anomalies().empty()) << workload.anomalies().front();
+    const auto model = workload.model("acme");
+    EXPECT_EQ(compareWithModel(*clientOfNode(1), "s0", "acme", model), std::vector<std::string> {})
+        << "every acknowledged write is on the new primary: none was acknowledged by n0 alone";
+
+    // Healed: the leader tells n0 the new epoch (it refuses the old one) and catches it up.
+    ASSERT_TRUE(m_network->heal(0, m_network->serviceHost(), error)) << error;
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(90), [&] { return s0CopyInSync("n0"); })) << leader->stderrText();
+    EXPECT_EQ(compareWithModel(*clientOfNode(0), "s0", "acme", model), std::vector<std::string> {})
+        << "the old primary ends an in-sync replica with the same content";
+    core::Document late;
+    late.space = "acme";
+    late.id = "written-at-the-old-epoch";
+    late.version = 1;
+    late.fields = { { "title", "late" } };
+    EXPECT_FALSE(clientOfNode(0)->bulkWrite("s0", { { late, epochBefore } })) << "n0 took a write at the old epoch";
+}

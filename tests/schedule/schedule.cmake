@@ -16,6 +16,7 @@ set(_shardmap_costs
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/sqlite_seed1  # GetParam() = sqlite/seed1.xapian" 31
   "packages" 21
   "MigrationTest.VerifyRepairsLargeDocumentsInChunks" 17
+  "PartitionedPrimaryTest.NoWriteIsAcknowledgedByTheOldPrimaryAloneAfterThePromotion" 12
   "MapEndToEndTest.DropQueuesAMigrationThatMovesTheDocumentsAndTheTile" 9
   "HealthCommandTest.ASlowedBackfillFiresEtaGrowing" 9
   "Faults/MigrationFaultTest.InvariantsHoldAcrossTheFault/store_locked_past_busy_timeout  # GetParam() = store_locked_past_busy_timeout" 9

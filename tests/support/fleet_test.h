@@ -27,7 +27,8 @@ protected:
     {
         for (std::size_t i = 0; i < count; ++i) {
             m_dataDirs.push_back(m_dir.file("node" + std::to_string(i)));
-            std::vector<std::string> args = nodeListenArgs(m_nodeHost + ":0");
+            const std::string& host = i < m_nodeHosts.size() ? m_nodeHosts[i] : m_nodeHost;
+            std::vector<std::string> args = nodeListenArgs(host + ":0");
             args.insert(args.end(), m_extraNodeArgs.begin(), m_extraNodeArgs.end());
             m_nodes.push_back(NodeProcess::start(m_dataDirs.back(), args));
             ASSERT_TRUE(m_nodes.back());
@@ -116,6 +117,9 @@ protected:
     // Where the nodes listen (and are registered): loopback unless the fixture set another
     // address before startFleet().
     std::string m_nodeHost = "127.0.0.1";
+    // Node i listens on m_nodeHosts[i] where given (a partition test puts one node on an address
+    // it can cut off alone).
+    std::vector<std::string> m_nodeHosts;
     // More flags for every node startFleet() starts (e.g. a short --history-interval-ms).
     std::vector<std::string> m_extraNodeArgs;
 };
