@@ -36,6 +36,16 @@ bool failoverHasCopyGoing(const ShardRecord& shard, const std::set<std::string>&
         [&](const ShardCopy& copy) { return failoverCopyGoing(copy, leaving); });
 }
 
+// The reason of a new copy's audit record.
+std::string failoverWhyACopy(const ShardRecord& shard, const std::set<std::string>& leaving)
+{
+    if (failoverHasLostCopy(shard))
+        return "restores a copy lost with its node";
+    if (failoverHasCopyGoing(shard, leaving))
+        return "moves a copy off a retiring node";
+    return "brings the shard to its replication factor";
+}
+
 // Copies that count towards the factor: the primary and every copy not lost, on nodes neither
 // lost nor being retired (a copy catching up counts: it is on its way).
 std::size_t failoverCopiesOf(
@@ -99,8 +109,9 @@ FailoverWatch::FailoverWatch(MetadataStore& store, NodeClientPool& nodes, MapEdi
             "Primaries this controller promoted a replica for (their node unreachable past failover-after, or lost)");
         m_nodesLost = &metrics->counter(
             "shardmapd_nodes_lost_total", "Nodes this controller marked lost (unreachable past lose-node-after)");
-        m_reReplications = &metrics->counter(
-            "shardmapd_re_replications_total", "Copies this controller made to restore the copies of lost nodes");
+        m_reReplications = &metrics->counter("shardmapd_re_replications_total",
+            "Copies this controller made to keep shards at their replication factor (lost or retiring copies, "
+            "raised factors)");
     }
 }
 
@@ -247,9 +258,9 @@ void FailoverWatch::restoreCopies(const MapSnapshot& map, const Probe& probe)
     for (const auto& [shardId, versioned] : map.shards) {
         const ShardRecord& shard = versioned.value;
         // A shard whose primary is on a lost node has nothing to copy from (red); one whose primary
-        // is on a node being retired is drained, not copied.
-        if (!failoverHasCopyGoing(shard, leaving) || !failoverLiveNode(map, shard.node)
-            || leaving.contains(shard.node) || shard.state == ShardState::Retired)
+        // is on a node being retired, or that is being drained or retired, is emptied, not copied.
+        if (!failoverLiveNode(map, shard.node) || leaving.contains(shard.node) || shard.state == ShardState::Retired
+            || shard.state == ShardState::Draining)
             continue;
         inFlight += failoverCopiesOf(map, shard, false, leaving) - failoverCopiesOf(map, shard, true, leaving);
         if (failoverCopiesOf(map, shard, false, leaving) < settings.replicationFactorOf(shard))
@@ -263,9 +274,7 @@ void FailoverWatch::restoreCopies(const MapSnapshot& map, const Probe& probe)
             refusedOnce(shard->id, "shard " + shard->id + " has fewer copies than its factor and no node may take one");
             continue;
         }
-        const bool lost = failoverHasLostCopy(*shard);
-        auto added = m_admin.addReplica(
-            shard->id, *node, actor(lost ? "restores a copy lost with its node" : "moves a copy off a retiring node"));
+        auto added = m_admin.addReplica(shard->id, *node, actor(failoverWhyACopy(*shard, leaving)));
         if (!added) {
             refusedOnce(shard->id,
                 "cannot restore a copy of shard " + shard->id + " on " + *node + ": " + added.error().describe());

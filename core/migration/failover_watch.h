@@ -2,8 +2,9 @@
 
 // The executor leader's watch over its nodes (issue 30): which nodes stopped answering and since
 // when, and what the settings make of it: a primary's in-sync replica promoted after
-// failover-after, a node marked lost after lose-node-after, the copies of lost nodes restored on
-// other nodes (throttled) and dropped from the map once replaced.
+// failover-after, a node marked lost after lose-node-after, every shard kept at its replication
+// factor (copies of lost or retiring nodes made again, new copies for a raised factor or a new
+// shard) on other nodes (throttled), and replaced copies dropped from the map.
 
 #include "core/admin/fleet_admin.h"
 #include "core/client/node_client.h"
@@ -38,8 +39,10 @@ std::optional<std::string> chooseCopyNode(
 //   in-sync replica on a node that answers, has that replica promoted (MapEditor::promote's rule:
 //   epochs + 1, the old primary demoted to catching up), then every copy is told the new epochs;
 // - a node unreachable for loseNodeAfterMs is marked lost (MapEditor::loseNode's rule);
-// - a shard with a lost copy, or a replica on a node being retired (nodesBeingRetired), and fewer
-//   live copies than its factor without them gets a new copy on the node chooseCopyNode picks
+// - a shard (active or read-only, its primary on a live node not being retired) with fewer live
+//   copies than its factor, not counting lost copies and replicas on a node being retired
+//   (nodesBeingRetired): a copy lost, a factor raised, a new shard, gets a new copy on the node
+//   chooseCopyNode picks
 //   (FleetAdmin::addReplica: made on its node, listed catching up, brought in sync by the
 //   executor's catch-up), at most maxReReplications catching up at once; once the shard has its
 //   factor in sync without them, its lost copies are taken off the map and its copies on a node

@@ -103,11 +103,12 @@ protected:
             (m_replica.empty() ? m_replica : m_third) = node;
         }
         core::FleetAdmin admin(*m_store, m_pool);
-        auto factor = admin.map().setReplication(m_shard, 2, std::nullopt, m_actor);
-        ASSERT_TRUE(factor) << factor.error().describe();
         m_workload->start();
+        // The copy first: with the factor raised first, the leader would pick a node itself.
         auto added = admin.addReplica(m_shard, m_replica, m_actor);
         ASSERT_TRUE(added) << added.error().describe();
+        auto factor = admin.map().setReplication(m_shard, 2, std::nullopt, m_actor);
+        ASSERT_TRUE(factor) << factor.error().describe();
         ASSERT_TRUE(pollUntil(std::chrono::seconds(90), [&] { return copyInSync(m_shard, m_replica); }))
             << m_controller->stderrText();
         std::this_thread::sleep_for(std::chrono::milliseconds(300)); // writes to both in-sync copies
@@ -266,9 +267,9 @@ TEST_P(FailoverTest, ANodeThatAnswersAgainIsToldTheNewEpochsBeforeAnyCatchUpReac
     core::FleetAdmin admin(*m_store, m_pool);
     for (int i = 0; i < 3; ++i) {
         const std::string shard = "s" + std::to_string(i);
-        ASSERT_TRUE(admin.map().setReplication(shard, 2, std::nullopt, m_actor));
         auto added = admin.addReplica(shard, "n" + std::to_string((i + 1) % 3), m_actor);
         ASSERT_TRUE(added) << added.error().describe();
+        ASSERT_TRUE(admin.map().setReplication(shard, 2, std::nullopt, m_actor));
     }
     m_workload
         = std::make_unique<Workload>(WorkloadOptions { { "acme" }, 100, 1, 4, 0.0, std::chrono::milliseconds(2), 31 },
@@ -366,9 +367,9 @@ TEST_F(PartitionedPrimaryTest, NoWriteIsAcknowledgedByTheOldPrimaryAloneAfterThe
         { routerServicePath(router->address()) });
     ASSERT_TRUE(workload.prefill()) << workload.lastError();
     core::FleetAdmin admin(*m_store, m_pool);
-    ASSERT_TRUE(admin.map().setReplication("s0", 2, std::nullopt, m_actor));
     auto added = admin.addReplica("s0", "n1", m_actor);
     ASSERT_TRUE(added) << added.error().describe();
+    ASSERT_TRUE(admin.map().setReplication("s0", 2, std::nullopt, m_actor));
     ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] { return s0CopyInSync("n1"); })) << leader->stderrText();
     const std::uint64_t epochBefore = map().space("acme")->epoch;
 
