@@ -407,3 +407,59 @@ TEST_F(PartitionedPrimaryTest, NoWriteIsAcknowledgedByTheOldPrimaryAloneAfterThe
     late.fields = { { "title", "late" } };
     EXPECT_FALSE(clientOfNode(0)->bulkWrite("s0", { { late, epochBefore } })) << "n0 took a write at the old epoch";
 }
+
+// The replication lag on shardmapd's /metrics (issue 30): a replica caught up at 150 docs/s shows
+// the documents it has yet to copy, falling as it copies, and no sample once it is in sync.
+namespace {
+
+class ReplicaLagTest : public FleetTest<::testing::Test> { };
+
+} // namespace
+
+TEST_F(ReplicaLagTest, TheLagGaugeFallsAsTheCatchUpCopiesAndGoesWhenInSync)
+{
+    startFleet(2);
+    ASSERT_FALSE(HasFatalFailure());
+    core::MigrationSettings settings;
+    settings.rollbackWindowSeconds = 0;
+    settings.backfillBatch = 50;
+    settings.defaultThrottleDocsPerSecond = 150;
+    core::FleetAdmin admin(*m_store, m_pool);
+    ASSERT_TRUE(admin.setSettings(settings, m_actor));
+    auto controller = ControllerProcess::start(m_dir.file("c1.stderr.log"),
+        { "--store", storeUri(), "--id", "c1", "--lease-ttl-ms", "1000", "--metrics-listen", "127.0.0.1:0" });
+    ASSERT_TRUE(controller);
+    Workload workload({ { "acme" }, 600, 1, 50, 0.0, std::chrono::milliseconds(1), 37 },
+        { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    const std::string shard = map().space("acme")->shard;
+    const std::string other = map().shard(shard)->node == "n0" ? "n1" : "n0";
+    auto added = admin.addReplica(shard, other, m_actor);
+    ASSERT_TRUE(added) << added.error().describe();
+
+    const std::regex sample(R"(\nshardmapd_replica_lag_documents\{shard=")" + shard + R"(",node=")" + other
+        + R"("\} ([0-9.e+]+)\n)");
+    std::vector<double> seen;
+    std::string metrics;
+    const bool caughtUp = pollUntil(std::chrono::seconds(60), [&] {
+        metrics = failoverScrapeMetrics(*controller);
+        std::smatch match;
+        if (std::regex_search(metrics, match, sample))
+            seen.push_back(std::stod(match[1]));
+        const auto now = map();
+        const auto* copy = now.shard(shard)->replicaOn(other);
+        return copy && copy->state == core::CopyState::InSync;
+    });
+    ASSERT_TRUE(caughtUp) << controller->stderrText();
+    std::vector<double> behind;
+    std::copy_if(seen.begin(), seen.end(), std::back_inserter(behind), [](double value) { return value > 0; });
+    ASSERT_GE(behind.size(), 2u) << "the lag was seen while the copy caught up\n" << metrics;
+    EXPECT_LE(behind.front(), 600.0);
+    EXPECT_LT(behind.back(), behind.front()) << "it falls as the catch-up copies";
+    EXPECT_TRUE(std::is_sorted(behind.rbegin(), behind.rend())) << "never rises";
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(10), [&] {
+        metrics = failoverScrapeMetrics(*controller);
+        return !std::regex_search(metrics, sample);
+    })) << "no sample for an in-sync copy\n"
+        << metrics;
+}
