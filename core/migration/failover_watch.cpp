@@ -3,6 +3,7 @@
 #include "core/migration/failover_watch.h"
 
 #include "core/map/copy_placement.h"
+#include "core/migration/migration_phases.h"
 #include "core/placement/allocator.h"
 
 #include <algorithm>
@@ -100,7 +101,9 @@ std::optional<std::string> chooseCopyNode(
 }
 
 FailoverWatch::FailoverWatch(MetadataStore& store, NodeClientPool& nodes, MapEditor::FenceSource fence, Options options)
-    : m_nodes(nodes)
+    : m_store(store)
+    , m_nodes(nodes)
+    , m_fence(fence)
     , m_admin(store, nodes, std::move(fence))
     , m_options(std::move(options))
 {
@@ -210,6 +213,7 @@ void FailoverWatch::promoteShard(const MapSnapshot& map, const ShardRecord& shar
             "shard " + shard.id + "'s primary's node " + shard.node
                 + " does not answer and no in-sync replica on a node that answers can take over");
     const std::string down = failoverElapsed(Clock::now() - m_unreachableSince.at(shard.node));
+    cancelMigrationsOf(map, shard, "failover: node " + shard.node + " unreachable for " + down);
     auto promoted
         = m_admin.promote(shard.id, next->node, actor("failover: node " + shard.node + " unreachable for " + down));
     if (!promoted)
@@ -223,6 +227,37 @@ void FailoverWatch::promoteShard(const MapSnapshot& map, const ShardRecord& shar
             + next->node + " (map revision " + std::to_string(promoted->change.revision) + ")");
     for (const std::string& warning : promoted->warnings)
         log(LogLevel::Info, "failover of " + shard.id + ": " + warning);
+}
+
+// A shard whose spaces migrate cannot be promoted (MapEditor::promote): its migrations that have
+// not cut over yet are cancelled, by the fenced commit `migrations cancel` makes, so that the
+// executor stops their dual writes and leaves each space on its source (the target's partial copy
+// dropped), and the next round promotes. One cutting over ends within cutover_timeout_ms.
+void FailoverWatch::cancelMigrationsOf(const MapSnapshot& map, const ShardRecord& shard, const std::string& why)
+{
+    for (const SpaceRecord* space : map.spacesOn(shard.id)) {
+        const auto found = map.migrations.find(space->migrationId);
+        if (!space->migrating() || found == map.migrations.end())
+            continue;
+        MigrationRecord migration = found->second.value;
+        if (!beforeCutover(migration.phase) || migration.cancelRequested || migration.aborting)
+            continue;
+        auto grant = m_fence();
+        if (!grant)
+            return;
+        migration.cancelRequested = true;
+        CommitRequest request { { { keys::migration(migration.id), encode(migration), found->second.modRevision } },
+            std::nullopt, *grant, m_options.actor, "cancel-migration", why };
+        if (auto committed = m_store.commit(request); !committed) {
+            refusedOnce(migration.id,
+                "cannot cancel migration " + migration.id + " for the failover of shard " + shard.id + ": "
+                    + committed.error().describe());
+            continue;
+        }
+        log(LogLevel::Warn,
+            "failover of shard " + shard.id + ": migration " + migration.id + " of space " + space->id
+                + " cancelled (" + why + "); the shard fails over once it has stopped");
+    }
 }
 
 void FailoverWatch::loseNodes(const MapSnapshot& map, Clock::time_point now)

@@ -38,6 +38,8 @@ std::optional<std::string> chooseCopyNode(
 // - failover: a shard whose primary's node has been unreachable for failoverAfterMs, with an
 //   in-sync replica on a node that answers, has that replica promoted (MapEditor::promote's rule:
 //   epochs + 1, the old primary demoted to catching up), then every copy is told the new epochs;
+//   a migration of one of its spaces that has not cut over is cancelled first (the promotion
+//   waits for it to stop);
 // - a node unreachable for loseNodeAfterMs is marked lost (MapEditor::loseNode's rule);
 // - a shard (active or read-only, its primary on a live node not being retired) with fewer live
 //   copies than its factor, not counting lost copies and replicas on a node being retired
@@ -80,6 +82,7 @@ private:
     bool downFor(const std::string& nodeId, std::uint64_t ms, Clock::time_point now) const;
     void failOver(const MapSnapshot& map, const Probe& probe);
     void promoteShard(const MapSnapshot& map, const ShardRecord& shard, const Probe& probe);
+    void cancelMigrationsOf(const MapSnapshot& map, const ShardRecord& shard, const std::string& why);
     void loseNodes(const MapSnapshot& map, Clock::time_point now);
     void restoreCopies(const MapSnapshot& map, const Probe& probe);
     void dropReplacedCopies(const MapSnapshot& map);
@@ -90,7 +93,9 @@ private:
     void log(LogLevel level, const std::string& message) const;
     Actor actor(const std::string& reason) const { return { m_options.actor, reason }; }
 
+    MetadataStore& m_store;
     NodeClientPool& m_nodes;
+    MapEditor::FenceSource m_fence;
     FleetAdmin m_admin;
     Options m_options;
     std::map<std::string, Clock::time_point> m_unreachableSince;

@@ -214,6 +214,42 @@ TEST_P(FailoverTest, APrimarysNodeKilledWithItsDiskFailsOverIsLostAndItsCopyIsRe
     })) << later;
 }
 
+// A space migrating off the shard when its primary's node dies (issue 30): waiting for the node
+// would keep the whole shard unwritable, so the leader cancels the migration (it had not cut
+// over), the space stays on the shard, the replica is promoted, and nothing acknowledged is lost.
+TEST_P(FailoverTest, AMigrationOffAFailedPrimaryIsCancelledAndTheShardFailsOver)
+{
+    setFailoverSettings(0);
+    startWithInSyncReplica();
+    ASSERT_FALSE(HasFatalFailure());
+    const std::string target = "s" + m_third.substr(1);
+    core::MigrationRequests requests(*m_store, m_pool);
+    auto queued = requests.queue("acme", target, m_actor, 40); // 40 docs/s: it stays in backfill
+    ASSERT_TRUE(queued) << queued.error().describe();
+    const auto phaseOf = [&] { return map().migrations.at(queued->id).value.phase; };
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(20), [&] { return phaseOf() == core::MigrationPhase::Backfill; }))
+        << m_controller->stderrText();
+
+    m_nodes.at(indexOf(m_primary))->kill9();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(40), [&] { return map().shard(m_shard)->node == m_replica; }))
+        << m_controller->stderrText();
+    const auto after = map();
+    const auto& cancelled = after.migrations.at(queued->id).value;
+    EXPECT_EQ(cancelled.phase, core::MigrationPhase::Cancelled) << cancelled.status << " " << cancelled.error;
+    EXPECT_EQ(after.space("acme")->shard, m_shard) << "the space stays on its shard";
+    EXPECT_FALSE(after.space("acme")->migrating());
+    EXPECT_NE(m_controller->stderrText().find("migration " + queued->id + " of space acme cancelled (failover: node "
+                  + m_primary + " unreachable"),
+        std::string::npos)
+        << m_controller->stderrText();
+    const auto acknowledged = m_workload->acknowledged();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(20), [&] { return m_workload->acknowledged() > acknowledged + 50; }))
+        << "writes resume on the new primary\n"
+        << m_workload->lastError();
+    expectEveryAcknowledgedWriteOn({ m_replica });
+    EXPECT_EQ(rowsOf(*clientOfNode(m_third), target, "acme"), 0u) << "the target's partial copy is dropped";
+}
+
 TEST_P(FailoverTest, TheOldPrimaryComingBackRefusesTheOldEpochAndEndsAnInSyncReplica)
 {
     setFailoverSettings(0);
