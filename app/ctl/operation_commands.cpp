@@ -4,6 +4,7 @@
 #include "app/ctl/commands.h"
 #include "app/ctl/migration_view.h"
 #include "app/ctl/output.h"
+#include "core/map/copy_placement.h"
 
 #include <ostream>
 
@@ -93,12 +94,27 @@ CommandResult reportOperation(core::FleetAdmin& admin, const OperationArgs& args
     const auto migrations = migrationsOf(*map, *op);
     const Table table = migrationTable(migrations);
     const std::string what = std::string(core::operationKindName(op->kind)) + " " + op->id + ": " + summary(*op);
-    return CommandOutput { json { { "operation", operationWithMigrations(*op, migrations) } },
-        [what, table, count = migrations.size()](std::ostream& out) {
-            out << what << "; " << count << " migration(s) queued\n";
-            if (!table.empty())
-                table.print(out);
-        } };
+    // A retire-node waits for the replicas on its node to be made again elsewhere (the executor).
+    std::vector<std::string> replicas;
+    if (op->kind == OperationKind::RetireNode && op->state == core::OperationState::Running) {
+        for (const core::ShardRecord* shard : core::replicasToMoveOff(*map, op->subject))
+            replicas.push_back(shard->id);
+    }
+    json shown { { "operation", operationWithMigrations(*op, migrations) } };
+    shown["operation"]["replicas_to_move"] = replicas;
+    return CommandOutput { shown, [what, table, count = migrations.size(), replicas, node = op->subject](
+                                      std::ostream& out) {
+        out << what << "; " << count << " migration(s) queued\n";
+        if (!replicas.empty()) {
+            out << replicas.size() << " replica(s) on " << node
+                << " are made again on other nodes before it retires: ";
+            for (std::size_t i = 0; i < replicas.size(); ++i)
+                out << (i == 0 ? "" : ", ") << replicas[i];
+            out << "\n";
+        }
+        if (!table.empty())
+            table.print(out);
+    } };
 }
 
 } // namespace

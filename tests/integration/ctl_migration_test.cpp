@@ -447,6 +447,26 @@ TEST_F(CtlMigrationTest, WatchOncePrintsTheActiveMigrations)
     EXPECT_NE(idle.out.find("no active migrations"), std::string::npos) << idle.out;
 }
 
+// A node holding a replica is not retired at once: the operation runs until the executor has made
+// the copy again elsewhere, says so, and the node takes no new copy meanwhile (issue 30).
+TEST_F(CtlMigrationTest, RetireNodeSaysItWaitsForTheReplicasItsNodeHolds)
+{
+    ASSERT_EQ(ctl({ "shard", "replicas", "add", "s0", "n1" }).code, 0);
+    auto run = ctl({ "retire-node", "n1" });
+    ASSERT_EQ(run.code, 0) << run.err;
+    EXPECT_NE(run.out.find("1 replica(s) on n1 are made again on other nodes before it retires: s0"),
+        std::string::npos)
+        << run.out;
+    auto after = map();
+    EXPECT_FALSE(after.nodes.at("n1").value.retired) << "its copy of s0 is not made elsewhere yet";
+    EXPECT_EQ(after.shards.at("s1").value.state, core::ShardState::Draining) << "retired with the node";
+    auto shown = ctl({ "--json", "operations", "list" });
+    ASSERT_EQ(shown.code, 0) << shown.err;
+    EXPECT_EQ(shown.parsed()["operations"][0]["state"], "running") << shown.out;
+    addShard("s2", "n0");
+    expectRefused({ "shard", "replicas", "add", "s2", "n1" }, 5, "node n1 is being retired");
+}
+
 TEST_F(CtlMigrationTest, RetireNodeDrainsItsShardsOrRetiresAnEmptyNodeAtOnce)
 {
     addShard("s2", "n0");
