@@ -523,7 +523,9 @@ protected:
         }
         m_cutActive = true;
         auto seconds = [&] { return std::to_string(std::chrono::duration<double>(Clock::now() - start).count()); };
-        const bool promoted = pollUntil(std::chrono::seconds(20), [&] {
+        // The leader learns of the cut when its probe's call deadline (10 s) passes; telling the cut
+        // node the new epochs can wait for that deadline again, shard by shard.
+        const bool promoted = pollUntil(std::chrono::seconds(45), [&] {
             const auto now = readMap();
             return now && std::none_of(primaries.begin(), primaries.end(), [&](const auto& id) {
                 return now->shard(id)->node == cut;
