@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The long soak of the migration engine (issue 14): the chaos harness of
 # tests/integration/chaos_test.cpp (random-time faults, adversarial writers, invariants checked
-# while it runs) over seed after seed on both stores until the time is up, then the fault
-# scenarios of migration_faults_test.cpp over the same seeds; writes a summary.
+# while it runs) over seed after seed on both stores until the time is up, each seed followed by
+# the copies chaos harness (tests/integration/copies_chaos_test.cpp, issue 30: a node lost, a
+# primary partitioned, a replica's disk full) and the fault scenarios of
+# migration_faults_test.cpp over the same seed; writes a summary (of the migration chaos runs).
 #
 #   scripts/soak.sh [HOURS] [FIRST_SEED]     (default 1 hour from seed 1; build dir: $BUILD_DIR
 #                                             or build/ci; summary dir: $SOAK_DIR or soak-<date>)
@@ -27,9 +29,18 @@ started=$(date +%s)
 while (( $(date +%s) < end )); do
     echo "== chaos seed $seed (both stores, ${seconds} s each)"
     if ! SHARDMAP_CHAOS_SEEDS=$seed SHARDMAP_CHAOS_SECONDS=$seconds SHARDMAP_CHAOS_SUMMARY="$out" \
-        "$build/tests/integration/chaos_tests" --gtest_brief=1 > "$out/chaos-seed$seed.log" 2>&1; then
+        "$build/tests/integration/chaos_tests" --gtest_filter='Chaos/*' --gtest_brief=1 \
+        > "$out/chaos-seed$seed.log" 2>&1; then
         echo "chaos seed $seed failed (log: $out/chaos-seed$seed.log); re-run with:"
-        echo "  SHARDMAP_CHAOS_SEEDS=$seed SHARDMAP_CHAOS_SECONDS=$seconds SHARDMAP_KEEP_TEST_DIRS=1 $build/tests/integration/chaos_tests"
+        echo "  SHARDMAP_CHAOS_SEEDS=$seed SHARDMAP_CHAOS_SECONDS=$seconds SHARDMAP_KEEP_TEST_DIRS=1 $build/tests/integration/chaos_tests --gtest_filter='Chaos/*'"
+        summarize $(( $(date +%s) - started ))
+        exit 1
+    fi
+    if ! SHARDMAP_COPIES_CHAOS_SEEDS=$seed SHARDMAP_CHAOS_SECONDS=$seconds \
+        "$build/tests/integration/chaos_tests" --gtest_filter='CopiesChaos/*' --gtest_brief=1 \
+        > "$out/copies-chaos-seed$seed.log" 2>&1; then
+        echo "copies chaos seed $seed failed (log: $out/copies-chaos-seed$seed.log); re-run with:"
+        echo "  SHARDMAP_COPIES_CHAOS_SEEDS=$seed SHARDMAP_CHAOS_SECONDS=$seconds SHARDMAP_KEEP_TEST_DIRS=1 $build/tests/integration/chaos_tests --gtest_filter='CopiesChaos/*'"
         summarize $(( $(date +%s) - started ))
         exit 1
     fi

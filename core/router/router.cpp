@@ -458,6 +458,8 @@ struct Router::CopyRound {
     std::condition_variable changed;
     CopyTally tally;
     std::vector<std::string> failures;
+    // The answers of the copies that applied the call (repairCopiesHoldingTheVersion).
+    std::vector<std::pair<RouteCopy, WriteSummary>> answers;
 };
 
 Result<WriteSummary> Router::writeCopy(
@@ -522,10 +524,12 @@ void Router::replicate(
     }
     {
         std::lock_guard lock(round.mutex);
-        if (written)
+        if (written) {
+            round.answers.emplace_back(copy, *written);
             ++round.tally.applied;
-        else
+        } else {
             ++(marked ? round.tally.marked : round.tally.unmarked);
+        }
         if (!why.empty())
             round.failures.push_back(std::move(why));
     }
@@ -570,6 +574,13 @@ Result<WriteSummary> Router::writeCopies(
     if (!written)
         return written; // the primary failing fails the write as before (an epoch refusal is retried)
     if (auto status = awaitQuorum(*round, lead.copies, lead.quorum, shard); !status)
+        return status.error();
+    std::vector<std::pair<RouteCopy, WriteSummary>> answers;
+    {
+        std::lock_guard lock(round->mutex);
+        answers = round->answers;
+    }
+    if (auto status = repairCopiesHoldingTheVersion(answers, shard, *shared, *written); !status)
         return status.error();
     return written;
 }

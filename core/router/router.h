@@ -191,6 +191,11 @@ private:
     // Posts the write to every in-sync copy of copies on the copy writers.
     std::shared_ptr<CopyRound> replicateAll(const RouteCopies& copies, const std::string& shard,
         const std::shared_ptr<const std::vector<WriteItem>>& items);
+    // Writes again, as a repair, the items a copy answered STALE at the version the primary APPLIED
+    // (it may hold another content there); marks it catching up when that fails, and fails the
+    // write when the mark cannot be committed.
+    Status repairCopiesHoldingTheVersion(const std::vector<std::pair<RouteCopy, WriteSummary>>& answers,
+        const std::string& shard, const std::vector<WriteItem>& items, const WriteSummary& primary);
     // Counts the primary's write applied and waits until the quorum is decided; why not, if not met.
     Status awaitQuorum(CopyRound& round, const RouteCopies& copies, WriteQuorum quorum, const std::string& shard);
     // A write to one copy; a copy that refuses an epoch it lags behind is told the map's and asked once more.

@@ -233,6 +233,41 @@ TEST_F(RouterCopiesTest, AKilledReplicaIsMarkedCatchingUpBeforeTheWriteIsAcknowl
     EXPECT_EQ(counter("shardmapd_router_copy_write_failures_total{outcome=\"best_effort\""), 1u);
 }
 
+// Two calls raced with one version and different bodies, and the copies applied them in different
+// orders (the copies chaos harness found it, issue 30): the replica answers STALE at the version the
+// primary APPLIED and holds another body than the one acknowledged. The router writes the
+// acknowledged body to it again as a repair before the acknowledgement; the copy stays in sync.
+TEST_F(RouterCopiesTest, ACopyHoldingAnotherBodyAtTheVersionThePrimaryAppliedIsRepairedBeforeTheAcknowledgement)
+{
+    addShard({ "n1" });
+    auto router = startRouter();
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d1", "both copies") }));
+    const std::uint64_t epoch = router->resolve("acme")->epoch;
+    // A replica ahead of the primary (a newer version on its way there) is left as it is.
+    ASSERT_TRUE(client(1)->bulkWrite("s0", { { copyDoc("acme", "d2", "newer", 5), epoch } }));
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d2", "older", 3) }));
+
+    // The other call's body reached the replica first.
+    ASSERT_TRUE(client(1)->bulkWrite("s0", { { copyDoc("acme", "d1", "the other body", 2), epoch } }));
+    auto written = router->write({ copyDoc("acme", "d1", "the acknowledged body", 2) });
+    ASSERT_TRUE(written) << written.error().describe();
+    EXPECT_EQ(written->applied, 1u);
+    auto page = client(1)->scanPage("s0", "acme", "", 10, true);
+    ASSERT_TRUE(page) << page.error().describe();
+    std::map<std::string, Document> rows;
+    for (const auto& doc : page->docs)
+        rows[doc.id] = doc;
+    ASSERT_TRUE(rows.contains("d1") && rows.contains("d2"));
+    EXPECT_EQ(rows["d1"].version, 2u);
+    EXPECT_EQ(rows["d1"].fields.at("body"), "the acknowledged body") << "the replica holds what was acknowledged";
+    EXPECT_EQ(rows["d2"].version, 5u) << "a newer version is never replaced";
+    EXPECT_EQ(copyOn("n1").state, core::CopyState::InSync);
+    // A write both copies already hold with the same body (a retry) changes nothing.
+    ASSERT_TRUE(router->write({ copyDoc("acme", "d1", "the acknowledged body", 2) }));
+    EXPECT_EQ(copyOn("n1").state, core::CopyState::InSync);
+    EXPECT_EQ(counter("shardmapd_router_copy_write_failures_total"), 0u);
+}
+
 // While a space migrates, the target shard's in-sync replicas follow the same rule as the
 // source's copies: the executor's cutover would hand searches to them.
 TEST_F(RouterCopiesTest, AMigrationTargetsInSyncCopyThatMissesADualWriteIsMarkedBeforeTheAcknowledgement)

@@ -14,6 +14,8 @@ set(_shardmap_costs
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/sqlite_seed1  # GetParam() = sqlite/seed1" 21
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/etcd_seed2  # GetParam() = etcd/seed2.xapian" 33
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/sqlite_seed1  # GetParam() = sqlite/seed1.xapian" 31
+  "CopiesChaos/CopiesChaosTest.NothingAcknowledgedIsLostWhileCopiesFail/sqlite_seed1  # GetParam() = sqlite/seed1" 26
+  "CopiesChaos/CopiesChaosTest.NothingAcknowledgedIsLostWhileCopiesFail/etcd_seed1  # GetParam() = etcd/seed1" 27
   "packages" 21
   "MigrationTest.VerifyRepairsLargeDocumentsInChunks" 17
   "PartitionedPrimaryTest.NoWriteIsAcknowledgedByTheOldPrimaryAloneAfterThePromotion" 12
@@ -39,6 +41,8 @@ set(_shardmap_heavy
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/sqlite_seed2  # GetParam() = sqlite/seed2"
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/etcd_seed2  # GetParam() = etcd/seed2.xapian"
   "Chaos/ChaosTest.NothingIsLostAndEveryInvariantHoldsWhileFaultsLandAtRandomTimes/sqlite_seed1  # GetParam() = sqlite/seed1.xapian"
+  "CopiesChaos/CopiesChaosTest.NothingAcknowledgedIsLostWhileCopiesFail/sqlite_seed1  # GetParam() = sqlite/seed1"
+  "CopiesChaos/CopiesChaosTest.NothingAcknowledgedIsLostWhileCopiesFail/etcd_seed1  # GetParam() = etcd/seed1"
   "packages"
   "AdminQuotasTest.AStoreLargerThanTheMessageLimitIsReadWholeThroughThePages"
   "MapDecodeTest.ALargeMapDecodesOnSeveralThreadsToTheSameMap"
