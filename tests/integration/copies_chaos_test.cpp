@@ -720,10 +720,11 @@ TEST_P(CopiesChaosTest, NothingAcknowledgedIsLostWhileCopiesFail)
     core::FleetAdmin admin(*m_store, m_pool);
     for (std::size_t i = 0; i < kCopiesNodes; ++i) {
         const std::string shard = "s" + std::to_string(i);
-        auto factor = admin.map().setReplication(shard, 2, std::nullopt, m_actor);
-        ASSERT_TRUE(factor) << factor.error().describe();
+        // The copy first: with the factor raised first, the leader would place one itself.
         auto added = admin.addReplica(shard, nodeName((i + 1) % kCopiesNodes), m_actor);
         ASSERT_TRUE(added) << added.error().describe();
+        auto factor = admin.map().setReplication(shard, 2, std::nullopt, m_actor);
+        ASSERT_TRUE(factor) << factor.error().describe();
     }
     std::string unsettled;
     ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] {
