@@ -2,6 +2,7 @@
 // version the primary applied (issue 30, found by the copies chaos harness).
 #include "core/map/copy_faults.h"
 #include "core/router/router.h"
+#include "core/util/failpoint.h"
 
 namespace shardmap::core {
 
@@ -27,8 +28,12 @@ Status Router::repairCopiesHoldingTheVersion(const std::vector<std::pair<RouteCo
             held.emplace_back(copy, std::move(again));
     }
     for (const auto& [copy, again] : held) {
+        Result<WriteSummary> repaired = WriteSummary {};
         auto client = m_nodes.get(copy.address);
-        auto repaired = client ? (*client)->repairWrite(shard, again) : Result<WriteSummary>(client.error());
+        if (auto point = failpoint("router.copy_repair"); !point)
+            repaired = point.error();
+        else
+            repaired = client ? (*client)->repairWrite(shard, again) : Result<WriteSummary>(client.error());
         if (repaired)
             continue;
         const std::string why = "held " + again.front().doc.space + "/" + again.front().doc.id + " v"

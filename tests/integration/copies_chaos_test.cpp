@@ -37,9 +37,10 @@
 //    moved a space to epoch E and a copy holds E, that copy refuses epoch E-1. So for every space at
 //    an epoch above 1 (promotions raised it), the map's primary and its in-sync replicas that hold E
 //    are sent a probe write at E-1 (an id the model does not know) that must be refused; a copy of
-//    the map still not holding E 10 s after the map moved there is a violation too (never told);
-//    and no node outside the shard's copies may hold the space writable at E. A probe is applied
-//    only when fencing broke, and then the probe's row also shows in the final comparison.
+//    the map still behind E 10 s after the map moved there (the map still at E) is a violation too
+//    (never told); and no node outside the shard's copies may hold the space writable at E. A probe
+//    is applied only when fencing broke, and then the probe's row also shows in the final
+//    comparison. (Checked: with the node's epoch check loosened to take E-1, the run fails at once.)
 //
 // At the end: the writers settled, every shard at its factor with every copy in sync, nothing lost
 // left in the map, every acknowledged write (the whole model) on every copy, no anomaly in the
@@ -354,7 +355,12 @@ protected:
             if (std::find(inSync.begin(), inSync.end(), nodeId) == inSync.end() || epoch <= 1)
                 continue;
             if (!holdsEpoch) {
-                if (now - firstSeen > std::chrono::seconds(10) && isPartitionedFromLeader(nodeId) == false)
+                // Behind the map, and the map still at that epoch after the read (a promotion
+                // committed since tells the copy a newer one).
+                const bool behind = std::all_of(
+                    held->begin(), held->end(), [&](const core::Ownership& o) { return o.epoch < epoch; });
+                if (behind && now - firstSeen > std::chrono::seconds(10) && !isPartitionedFromLeader(nodeId)
+                    && spaceEpochNow(space) == epoch)
                     violation(space + ": " + nodeId + ", in sync for " + shard->id
                         + ", still does not hold the map's epoch " + std::to_string(epoch) + " 10 s after the map moved");
                 continue;
@@ -378,6 +384,13 @@ protected:
         const auto map = readMap();
         const auto* record = map ? map->shard(shard) : nullptr;
         return !record || isCopyOf(*record, node);
+    }
+
+    std::uint64_t spaceEpochNow(const std::string& space)
+    {
+        const auto map = readMap();
+        const auto* record = map ? map->space(space) : nullptr;
+        return record ? record->epoch : 0;
     }
 
     bool isPartitionedFromLeader(const std::string& node) { return m_cutActive && node == nodeName(kCutNode); }

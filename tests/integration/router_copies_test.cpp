@@ -5,6 +5,7 @@
 #include "core/map/copy_faults.h"
 #include "core/map/map_editor.h"
 #include "core/router/router.h"
+#include "core/util/failpoint.h"
 #include "core/store/read_only_store.h"
 #include "node_test_helpers.h"
 
@@ -236,7 +237,8 @@ TEST_F(RouterCopiesTest, AKilledReplicaIsMarkedCatchingUpBeforeTheWriteIsAcknowl
 // Two calls raced with one version and different bodies, and the copies applied them in different
 // orders (the copies chaos harness found it, issue 30): the replica answers STALE at the version the
 // primary APPLIED and holds another body than the one acknowledged. The router writes the
-// acknowledged body to it again as a repair before the acknowledgement; the copy stays in sync.
+// acknowledged body to it again as a repair before the acknowledgement; the copy stays in sync (or,
+// when the repair fails, is marked catching up first).
 TEST_F(RouterCopiesTest, ACopyHoldingAnotherBodyAtTheVersionThePrimaryAppliedIsRepairedBeforeTheAcknowledgement)
 {
     addShard({ "n1" });
@@ -266,6 +268,19 @@ TEST_F(RouterCopiesTest, ACopyHoldingAnotherBodyAtTheVersionThePrimaryAppliedIsR
     ASSERT_TRUE(router->write({ copyDoc("acme", "d1", "the acknowledged body", 2) }));
     EXPECT_EQ(copyOn("n1").state, core::CopyState::InSync);
     EXPECT_EQ(counter("shardmapd_router_copy_write_failures_total"), 0u);
+
+    // A copy the repair fails on leaves the in-sync set before the acknowledgement.
+    ASSERT_TRUE(client(1)->bulkWrite("s0", { { copyDoc("acme", "d1", "yet another body", 3), epoch } }));
+    ASSERT_TRUE(core::setFailpoints("router.copy_repair=error"));
+    auto unrepaired = router->write({ copyDoc("acme", "d1", "acknowledged again", 3) });
+    ASSERT_TRUE(core::setFailpoints(""));
+    ASSERT_TRUE(unrepaired) << unrepaired.error().describe();
+    const auto copy = copyOn("n1");
+    EXPECT_EQ(copy.state, core::CopyState::CatchingUp);
+    EXPECT_NE(copy.reason.find("held acme/d1 v3 already when the primary applied it, and the repair failed"),
+        std::string::npos)
+        << copy.reason;
+    EXPECT_EQ(counter("shardmapd_router_copy_write_failures_total{outcome=\"marked_catching_up\""), 1u);
 }
 
 // While a space migrates, the target shard's in-sync replicas follow the same rule as the
