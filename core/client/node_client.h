@@ -225,6 +225,8 @@ public:
     virtual ~NodeClientPool() = default;
 
     virtual Result<std::shared_ptr<NodeClient>> get(const std::string& address);
+    // The options its clients are made with (a second pool for the same fleet copies them).
+    const NodeClientOptions& options() const { return m_options; }
 
 private:
     NodeClientOptions m_options;

@@ -102,7 +102,11 @@ std::optional<std::string> chooseCopyNode(
 
 FailoverWatch::FailoverWatch(MetadataStore& store, NodeClientPool& nodes, MapEditor::FenceSource fence, Options options)
     : m_store(store)
-    , m_nodes(nodes)
+    , m_probes([&nodes] {
+        NodeClientOptions probing = nodes.options();
+        probing.callTimeout = std::min(probing.callTimeout, kFailoverProbeTimeout);
+        return probing;
+    }())
     , m_fence(fence)
     , m_admin(store, nodes, std::move(fence))
     , m_options(std::move(options))
@@ -155,7 +159,7 @@ FailoverWatch::Probe FailoverWatch::probe(const MapSnapshot& map)
             continue;
         out.asked.insert(nodeId);
         asked.emplace(nodeId, std::async(std::launch::async, [this, address = node.value.address] {
-            auto client = m_nodes.get(address);
+            auto client = m_probes.get(address);
             return client ? (*client)->metrics(false) : Result<NodeMetricsValue>(client.error());
         }));
     }

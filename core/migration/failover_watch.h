@@ -29,11 +29,14 @@ namespace shardmap::core {
 std::optional<std::string> chooseCopyNode(
     const MapSnapshot& map, const ShardRecord& shard, const std::map<std::string, NodeMetricsValue>& reachable);
 
+// How long a probe waits for a node's metrics before the node counts as unreachable this round.
+inline constexpr std::chrono::milliseconds kFailoverProbeTimeout { 3000 };
+
 // One round at a time, called by the executor's watch thread while it leads:
 //
 // - every node neither retired nor lost is asked for its metrics (the call `shardmapctl health`
-//   makes), all at once; a node that does not answer is unreachable from the moment it was asked,
-//   and stays so until it answers. The times live in this leader's memory only: a new leader
+//   makes), all at once, within kFailoverProbeTimeout; a node that does not answer is unreachable
+//   from the moment it was asked, and stays so until it answers. The times live in this leader's memory only: a new leader
 //   counts afresh, which can only delay a promotion, never hasten one;
 // - failover: a shard whose primary's node has been unreachable for failoverAfterMs, with an
 //   in-sync replica on a node that answers, has that replica promoted (MapEditor::promote's rule:
@@ -94,7 +97,10 @@ private:
     Actor actor(const std::string& reason) const { return { m_options.actor, reason }; }
 
     MetadataStore& m_store;
-    NodeClientPool& m_nodes;
+    // The probes' own clients, with a deadline of kFailoverProbeTimeout: a black-holed node
+    // (partitioned, SIGSTOPped) must not hold a round for the 10 s deadline of the other calls,
+    // which would delay its promotion by as much.
+    NodeClientPool m_probes;
     MapEditor::FenceSource m_fence;
     FleetAdmin m_admin;
     Options m_options;
