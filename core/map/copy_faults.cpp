@@ -81,8 +81,14 @@ Status quorumOutcome(WriteQuorum quorum, std::uint32_t factor, const CopyTally& 
         "shard " + shard);
 }
 
-Result<std::uint64_t> markCopyCatchingUp(MetadataStore& store, const std::string& shard, const std::string& node,
-    const std::string& reason, const Actor& actor, const std::optional<LeaseGrant>& fence)
+namespace {
+
+// One compare-and-set on the shard record that takes the copy on node out of the in-sync set, or,
+// with touchCatchingUp, puts the record of a copy already catching up again as it is (its reason,
+// which names what left it catching up, kept): both stores move a record's revision on every put,
+// which is what noteCatchingUpCopyMissedWrite needs, and the audit record says why.
+Result<std::uint64_t> markCopy(MetadataStore& store, const std::string& shard, const std::string& node,
+    const std::string& reason, const Actor& actor, const std::optional<LeaseGrant>& fence, bool touchCatchingUp)
 {
     for (int round = 0;; ++round) {
         auto read = readShard(store, shard);
@@ -94,17 +100,24 @@ Result<std::uint64_t> markCopyCatchingUp(MetadataStore& store, const std::string
                 "node " + node + " holds the primary of shard " + shard + ", not a replica; a primary is not marked");
         auto copy = std::find_if(
             record.replicas.begin(), record.replicas.end(), [&](const ShardCopy& c) { return c.node == node; });
-        if (copy == record.replicas.end())
+        if (copy == record.replicas.end()) {
+            if (touchCatchingUp)
+                return read->revision; // removed meanwhile: nothing left to keep in sync
             return makeError(ErrorCode::InvalidArgument, "shard " + shard + " has no replica on node " + node);
-        if (copy->state != CopyState::InSync)
+        }
+        const bool catchingUp = copy->state == CopyState::CatchingUp;
+        if (copy->state != CopyState::InSync && !(catchingUp && touchCatchingUp))
             return read->revision; // idempotent: another router, or an earlier round, marked it
-        copy->state = CopyState::CatchingUp;
-        copy->reason = reason;
-        copy->sinceUnixMs = nowUnixMs();
-        copy->docsDone = 0;
-        copy->docsTotal = 0;
+        if (!catchingUp) {
+            copy->reason = reason;
+            copy->state = CopyState::CatchingUp;
+            copy->sinceUnixMs = nowUnixMs();
+            copy->docsDone = 0;
+            copy->docsTotal = 0;
+        }
+        const char* action = catchingUp ? "note-copy-missed-write" : "mark-copy-catching-up";
         CommitRequest request { { Mutation { keys::shard(shard), encode(record), read->modRevision } }, std::nullopt,
-            fence, actor.name, "mark-copy-catching-up", actor.reason.empty() ? reason : actor.reason + ": " + reason };
+            fence, actor.name, action, actor.reason.empty() ? reason : actor.reason + ": " + reason };
         auto committed = store.commit(request);
         if (committed || committed.error().code != ErrorCode::Conflict)
             return committed;
@@ -112,6 +125,20 @@ Result<std::uint64_t> markCopyCatchingUp(MetadataStore& store, const std::string
             return makeError(ErrorCode::Conflict,
                 "shard " + shard + " kept changing while its copy on " + node + " was being marked catching up");
     }
+}
+
+} // namespace
+
+Result<std::uint64_t> markCopyCatchingUp(MetadataStore& store, const std::string& shard, const std::string& node,
+    const std::string& reason, const Actor& actor, const std::optional<LeaseGrant>& fence)
+{
+    return markCopy(store, shard, node, reason, actor, fence, false);
+}
+
+Result<std::uint64_t> noteCatchingUpCopyMissedWrite(MetadataStore& store, const std::string& shard,
+    const std::string& node, const std::string& reason, const Actor& actor)
+{
+    return markCopy(store, shard, node, reason, actor, std::nullopt, true);
 }
 
 } // namespace shardmap::core

@@ -379,6 +379,14 @@ Result<std::optional<std::vector<SpaceRecord>>> CatchUpPhases::spacesToVerify(Co
 
 Result<PhaseStep> CatchUpPhases::verify(Context& ctx)
 {
+    // Read before the compare: a copy that misses a write after it changes the record
+    // (noteCatchingUpCopyMissedWrite), and the mark in sync below, a compare-and-set on this read,
+    // then conflicts and the next step compares again.
+    auto guard = readVersioned<ShardRecord>(m_store, keys::shard(ctx.m().source), &decodeShard);
+    if (!guard)
+        return guard.error();
+    if (!*guard)
+        return end(ctx, MigrationPhase::Cancelled, "shard " + ctx.m().source + " was removed");
     auto toVerify = spacesToVerify(ctx);
     if (!toVerify)
         return toVerify.error();
@@ -416,7 +424,7 @@ Result<PhaseStep> CatchUpPhases::verify(Context& ctx)
     }
     if (auto status = failpoint("catchup.verify.before_in_sync"); !status)
         return status.error();
-    return markInSync(ctx);
+    return markInSync(ctx, **guard);
 }
 
 Result<std::optional<std::uint64_t>> CatchUpPhases::verifySpace(Context& ctx,
@@ -470,17 +478,13 @@ Result<std::optional<std::uint64_t>> CatchUpPhases::verifySpace(Context& ctx,
 }
 
 // No cutover: the copy is marked in sync in the commit that ends the record, compare-and-set on
-// the shard record as the verify's guard read it (the copy still catching up on that node, the
-// primary unchanged); a conflict is retried, and the next step verifies again.
-Result<PhaseStep> CatchUpPhases::markInSync(Context& ctx)
+// the shard record as the verify read it before its compare (the copy still catching up on that
+// node, the primary unchanged, no write missed since); a conflict is retried, and the next step
+// verifies again.
+Result<PhaseStep> CatchUpPhases::markInSync(Context& ctx, const Versioned<ShardRecord>& shard)
 {
     MigrationRecord& m = ctx.m();
-    auto shard = readVersioned<ShardRecord>(m_store, keys::shard(m.source), &decodeShard);
-    if (!shard)
-        return shard.error();
-    if (!*shard)
-        return end(ctx, MigrationPhase::Cancelled, "shard " + m.source + " was removed");
-    ShardRecord record = (*shard)->value;
+    ShardRecord record = shard.value;
     ctx.shards[record.id] = record;
     if (const std::string why = cancelReason(ctx); !why.empty())
         return end(ctx, MigrationPhase::Cancelled, why);
@@ -491,7 +495,7 @@ Result<PhaseStep> CatchUpPhases::markInSync(Context& ctx)
     copy->reason = "brought in sync by catch-up " + m.id;
     copy->docsDone = m.progress.docsDone;
     copy->docsTotal = std::max(m.progress.docsTotal, m.progress.docsDone);
-    ctx.alsoCommit.push_back({ keys::shard(record.id), encode(record), (*shard)->modRevision });
+    ctx.alsoCommit.push_back({ keys::shard(record.id), encode(record), shard.modRevision });
     m.progress.etaSeconds = 0;
     if (auto committed = m_records.transition(ctx, MigrationPhase::Done,
             "done; the copy of " + m.source + " on " + m.copyNode + " is in sync", "catch-up-in-sync",

@@ -81,7 +81,7 @@ private:
     // documents written again, nullopt when they held the same content.
     Result<std::optional<std::uint64_t>> verifySpace(Context& ctx, const std::shared_ptr<NodeClient>& primary,
         const std::shared_ptr<NodeClient>& copy, const SpaceRecord& space);
-    Result<PhaseStep> markInSync(Context& ctx);
+    Result<PhaseStep> markInSync(Context& ctx, const Versioned<ShardRecord>& shard);
     Result<bool> saveProgress(Context& ctx, const CopyProgress& progress);
     // Writes the record's progress into the copy's ShardCopy (best effort); false when the copy
     // is no longer this catch-up's to bring in sync.

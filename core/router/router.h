@@ -201,9 +201,11 @@ private:
     // A write to one copy; a copy that refuses an epoch it lags behind is told the map's and asked once more.
     Result<WriteSummary> writeCopy(
         const std::string& address, const std::string& shard, const std::vector<WriteItem>& items, bool primary);
-    // Writes copies that may miss a write (catching up) in parallel, reporting failures.
-    void writeBestEffort(
+    // Writes copies that may miss a write (catching up) in parallel, reporting failures; the copies
+    // that failed, with why.
+    std::vector<std::pair<RouteCopy, Error>> writeBestEffort(
         const std::string& shard, const std::vector<RouteCopy>& copies, const std::vector<WriteItem>& items);
+    Status noteCatchingUpMisses(const std::string& shard, const std::vector<std::pair<RouteCopy, Error>>& missed);
     void reportCopyFailure(const CopyWriteFailure& failure, const char* outcome);
     // The in-sync copies to ask for one owner shard, the least busy first.
     std::vector<std::string> searchOrder(const Route& route, bool primaryOnly);

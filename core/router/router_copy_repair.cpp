@@ -1,5 +1,6 @@
 // The router's repair of an in-sync copy that already held, maybe with another content, the
-// version the primary applied (issue 30, found by the copies chaos harness).
+// version the primary applied, and its note of a catching-up copy that missed a write (issue 30,
+// both found by the copies chaos harness).
 #include "core/map/copy_faults.h"
 #include "core/router/router.h"
 #include "core/util/failpoint.h"
@@ -44,6 +45,23 @@ Status Router::repairCopiesHoldingTheVersion(const std::vector<std::pair<RouteCo
         if (!mark)
             return makeError(ErrorCode::Unavailable,
                 "copy on node " + copy.node + " " + why + "; marking it catching up failed: " + mark.error().describe(),
+                "shard " + shard);
+    }
+    return {};
+}
+
+// A catching-up copy of the write's shard that missed the write is noted in the map before the
+// acknowledgement (noteCatchingUpCopyMissedWrite): a catch-up that compared it before this write
+// must compare again rather than mark it in sync without it.
+Status Router::noteCatchingUpMisses(const std::string& shard, const std::vector<std::pair<RouteCopy, Error>>& missed)
+{
+    for (const auto& [copy, error] : missed) {
+        const std::string why = "missed a write while catching up: " + error.describe();
+        auto noted = noteCatchingUpCopyMissedWrite(m_store, shard, copy.node, why, { m_options.actor, "" });
+        if (!noted)
+            return makeError(ErrorCode::Unavailable,
+                "catching-up copy on node " + copy.node + " " + why + "; noting it in the shard map failed: "
+                    + noted.error().describe(),
                 "shard " + shard);
     }
     return {};

@@ -3,6 +3,8 @@
 // gets a catching-up copy on a second node; the executor brings it in sync with the migration
 // machinery and marks it so, through an executor crash, the copy's node down, and a copy removed.
 #include "core/migration/migration_requests.h"
+#include "core/router/router.h"
+#include "core/util/failpoint.h"
 #include "core/util/clock.h"
 #include "ctl_run.h"
 #include "node_test_helpers.h"
@@ -10,7 +12,9 @@
 #include "tests/support/etcd_process.h"
 #include "tests/support/fleet_test.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 using namespace shardmap;
 using namespace shardmap::testing;
@@ -96,6 +100,12 @@ protected:
         request.action = "shard-replicas";
         auto committed = m_store->commit(request);
         ASSERT_TRUE(committed) << committed.error().describe();
+    }
+
+    std::uint64_t shardRevision()
+    {
+        auto listed = m_store->list(core::keys::shard("s0"));
+        return listed && listed->records.size() == 1 ? listed->records.begin()->second.modRevision : 0;
     }
 
     core::ShardRecord shard0()
@@ -307,6 +317,42 @@ TEST_P(CatchUpTest, ACopyRemovedFromTheMapEndsItsCatchUpCancelled)
     ASSERT_TRUE(before && after);
     for (std::size_t i = 0; i < before->size(); ++i)
         EXPECT_EQ((*after)[i].liveDocs + (*after)[i].tombstones, (*before)[i].liveDocs + (*before)[i].tombstones);
+}
+
+// A write the copy misses after the verify compared it, before the mark in sync (the copies chaos
+// harness found an acknowledged write missing on a copy in sync): the router notes the miss in the
+// shard record before acknowledging, the mark's compare-and-set then fails, and the next verify
+// repairs the copy, which ends in sync with the write.
+TEST_P(CatchUpTest, AWriteTheCopyMissesJustBeforeItIsMarkedInSyncIsRepairedFirst)
+{
+    addCopyOnN1();
+    const std::string go = m_dir.file("go");
+    auto executor = startExecutor("c1", { "SHARDMAP_FAILPOINTS=catchup.verify.before_in_sync=hold(" + go + ")@1" });
+    ASSERT_TRUE(executor);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] {
+        return executor->stderrText().find("failpoint catchup.verify.before_in_sync: holding") != std::string::npos;
+    })) << executor->stderrText();
+
+    const auto revisionBefore = shardRevision();
+    auto router = core::Router::start(*m_store, m_pool, {});
+    ASSERT_TRUE(router) << router.error().describe();
+    ASSERT_TRUE(core::setFailpoints("router.catching_up_write=error"));
+    auto written = (*router)->write({ doc("acme", 7, 20, false) });
+    ASSERT_TRUE(core::setFailpoints(""));
+    ASSERT_TRUE(written) << written.error().describe();
+    EXPECT_EQ(written->applied, 1u);
+    ASSERT_TRUE(copyOnN1());
+    EXPECT_EQ(copyOnN1()->state, core::CopyState::CatchingUp);
+    EXPECT_GT(shardRevision(), revisionBefore) << "the miss was not noted in the shard record";
+
+    std::ofstream(go).put('\n');
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] { return inSync(); })) << executor->stderrText();
+    expectSameContent();
+    auto page = nodeOf("s1")->scanPage("s0", "acme", "", 1000, true);
+    ASSERT_TRUE(page);
+    const auto found = std::find_if(page->docs.begin(), page->docs.end(), [](const auto& d) { return d.id == "d1007"; });
+    ASSERT_NE(found, page->docs.end());
+    EXPECT_EQ(found->version, 20u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, CatchUpTest, ::testing::Values("sqlite", "etcd"),
