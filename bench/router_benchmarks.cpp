@@ -32,6 +32,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -419,11 +420,23 @@ BENCHMARK(mapChangeApplyBench)
 // The real shardmap-node binary as a child process (bench/bench_process.h), so the writes cross a
 // process and a socket exactly as deployed; stopped with SIGTERM (it checkpoints) before the temp
 // dir goes.
-std::unique_ptr<ServerProcess> startNode(const std::string& dataDir, const std::string& logPath)
+// cpu: run the node on that CPU only (taskset), as a node on a machine of its own would have its cores.
+std::unique_ptr<ServerProcess> startNode(
+    const std::string& dataDir, const std::string& logPath, std::optional<int> cpu = std::nullopt)
 {
-    return ServerProcess::start({ SHARDMAP_NODE_BINARY, "--listen", "127.0.0.1:0", "--data-dir", dataDir,
-                                    "--min-free-bytes", "0", "--exit-with-parent" },
-        logPath);
+    std::vector<std::string> command { SHARDMAP_NODE_BINARY, "--listen", "127.0.0.1:0", "--data-dir", dataDir,
+        "--min-free-bytes", "0", "--exit-with-parent" };
+    if (cpu)
+        command.insert(command.begin(), { "/usr/bin/taskset", "-c", std::to_string(*cpu) });
+    return ServerProcess::start(command, logPath);
+}
+
+// SHARDMAP_BENCH_PIN_NODES=1: the copies benches run n0 on CPU 0 and n1 on CPU 1, so that each
+// node has a core of its own (two one-core machines) and the bench's threads float.
+std::optional<int> pinnedCpu(int cpu)
+{
+    const char* pin = std::getenv("SHARDMAP_BENCH_PIN_NODES");
+    return pin && std::string(pin) == "1" ? std::optional<int>(cpu) : std::nullopt;
 }
 
 // Spaces are named bench-w0, bench-w1, ...; all live on shard s0.
@@ -633,8 +646,8 @@ struct CopiesFixture {
 
     CopiesFixture()
     {
-        primary = startNode(dir.file("n0"), dir.file("n0.log"));
-        replica = startNode(dir.file("n1"), dir.file("n1.log"));
+        primary = startNode(dir.file("n0"), dir.file("n0.log"), pinnedCpu(0));
+        replica = startNode(dir.file("n1"), dir.file("n1.log"), pinnedCpu(1));
         store = orThrow(openStore("sqlite:" + dir.file("map.db"), true), "opening the store");
         auto first = orThrow(pool.get(primary->address()), "connecting to n0");
         auto second = orThrow(pool.get(replica->address()), "connecting to n1");
