@@ -4,6 +4,7 @@
 // settings), their states and phases, and the keys they are stored under.
 
 #include "core/util/index_engine.h"
+#include "core/util/index_settings.h"
 
 #include <cstdint>
 #include <map>
@@ -87,6 +88,10 @@ struct ShardRecord {
     std::uint32_t replicationFactor = 0;
     // Copies may share a zone (where zones are set, they do not by default).
     bool allowSameZone = false;
+    // The index template the shard was built with (issue 31); "" and 0: kDefaultTemplateName
+    // version 1, today's index, which every shard made before templates has.
+    std::string templateName = {};
+    std::uint32_t templateVersion = 0;
 
     // The replica on a node, or null.
     const ShardCopy* replicaOn(std::string_view nodeId) const;
@@ -199,6 +204,22 @@ inline constexpr IndexEngine kDefaultShardEngine = IndexEngine::Fts5;
 
 // How the executor runs migrations and the operations make shards; one record (settings/migrations),
 // the fleet's settings, changeable while migrations run.
+// A named, versioned index template (issue 31): the index settings shards are built with. A
+// template is never changed in place: a change is a new version (the next number), so a shard's
+// (name, version) always names what it was built with. kDefaultTemplateName version 1 is today's
+// index (defaultIndexSettings()); it needs no record in the map.
+struct IndexTemplateRecord {
+    std::string name;
+    std::uint32_t version = 1;
+    IndexSettings settings;
+    std::string description = {};
+    std::string createdBy = {};
+    std::int64_t createdUnixMs = 0;
+    bool operator==(const IndexTemplateRecord&) const = default;
+};
+
+inline constexpr const char* kDefaultTemplateName = "default";
+
 struct MigrationSettings {
     // Migrations past queued and before cleanup, across the fleet, per node and per shard (as
     // source or target). 0: no limit.
