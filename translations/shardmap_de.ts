@@ -623,6 +623,14 @@
         <translation>Knoten %1 geändert</translation>
     </message>
     <message>
+        <source>Index template %1 created</source>
+        <translation>Indexvorlage %1 angelegt</translation>
+    </message>
+    <message>
+        <source>Index template %1 removed</source>
+        <translation>Indexvorlage %1 entfernt</translation>
+    </message>
+    <message>
         <source>No spaces, shards or nodes changed.</source>
         <translation>Es wurden keine Spaces, Shards oder Knoten geändert.</translation>
     </message>

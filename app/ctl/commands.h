@@ -203,6 +203,27 @@ void addHealthCommand(CLI::App& app, const CtlOptions& options, CommandResult& r
 // Adds migrate, migrations, drain, retire-node, split, merge, isolate, operations and watch.
 void addMigrationCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
 
+// `template list|show|create|diff` (template_commands.cpp, issue 31). A new version starts from
+// a settings file or another template (default: the built-in default) and applies the edits.
+struct TemplateEdits {
+    std::string file;
+    std::string like;
+    std::vector<std::string> fields; // NAME or NAME=WEIGHT: indexed
+    std::vector<std::string> storedFields;
+    std::vector<std::string> removeFields;
+    std::string tokenizer;
+    std::optional<int> removeDiacritics;
+    std::optional<std::string> tokenChars;
+    bool caseSensitive = false;
+    std::string prefixes; // "2,3" or "none"
+    std::string description;
+};
+CommandResult cmdTemplateList(const CtlOptions& options);
+CommandResult cmdTemplateShow(const CtlOptions& options, const std::string& name);
+CommandResult cmdTemplateCreate(const CtlOptions& options, const std::string& name, const TemplateEdits& edits);
+CommandResult cmdTemplateDiff(const CtlOptions& options, const std::string& from, const std::string& to);
+void addTemplateCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
+
 // `plan SCENARIO ...` and `plan apply FILE` (plan_commands.cpp).
 struct PlanArgs {
     std::string scenario; // rebalance, add-shard, drain, retire-node, split, merge, isolate

@@ -5,6 +5,7 @@
 #include "app/ctl/output.h"
 #include "core/client/node_client.h"
 #include "core/fleet/health.h"
+#include "core/map/index_templates.h"
 #include "core/router/router.h"
 #include "core/util/units.h"
 
@@ -99,6 +100,27 @@ CommandResult cmdShardCreate(const CtlOptions& options, const ShardCreateArgs& a
     });
 }
 
+namespace {
+
+// One shard of `shard list --json`: its record, what its node reports (null: unreachable) and its copies.
+json shardListJson(const core::ShardRecord& shard, std::size_t spaces, const core::ShardSummary* live,
+    const std::string& health, const core::ShardCopiesHealth& copies)
+{
+    json replicas = json::array();
+    for (const core::ShardCopy& copy : shard.replicas)
+        replicas.push_back({ { "node", copy.node }, { "state", core::copyStateName(copy.state) } });
+    const core::TemplateRef built = core::templateOf(shard);
+    return { { "shard", shard.id }, { "node", shard.node }, { "state", core::shardStateName(shard.state) },
+        { "engine", core::indexEngineName(shard.engine) }, { "template", built.name },
+        { "template_version", built.version }, { "spaces", spaces }, { "docs", live ? live->liveDocs : 0 },
+        { "bytes_on_disk", live ? live->bytesOnDisk : 0 }, { "health", health },
+        { "capacity_docs", shard.capacityDocs }, { "capacity_bytes", shard.capacityBytes }, { "replicas", replicas },
+        { "copies_in_sync", copies.inSync }, { "replication_factor", copies.wanted },
+        { "copy_health", core::copyHealthName(copies.health) } };
+}
+
+} // namespace
+
 CommandResult cmdShardList(const CtlOptions& options)
 {
     auto map = readMap(options);
@@ -121,26 +143,19 @@ CommandResult cmdShardList(const CtlOptions& options)
         }
     }
     json out = json::array();
-    Table table({ "SHARD", "NODE", "STATE", "ENGINE", "SPACES", "DOCS", "ON DISK", "HEALTH", "COPIES", "COPY HEALTH" });
+    Table table({ "SHARD", "NODE", "STATE", "ENGINE", "TEMPLATE", "SPACES", "DOCS", "ON DISK", "HEALTH", "COPIES",
+        "COPY HEALTH" });
     for (const auto& [id, shard] : map->shards) {
         const auto found = live.find(id);
         const bool reachable = found != live.end();
         const std::string health = !reachable ? "unreachable" : (found->second.healthy ? "ok" : "failed");
         const auto spaces = map->spacesOn(id).size();
         const core::ShardCopiesHealth copies = core::evaluateCopies(*map, shard.value, unreachable);
-        json replicas = json::array();
-        for (const core::ShardCopy& copy : shard.value.replicas)
-            replicas.push_back({ { "node", copy.node }, { "state", core::copyStateName(copy.state) } });
-        out.push_back(
-            { { "shard", id }, { "node", shard.value.node }, { "state", core::shardStateName(shard.value.state) },
-                { "engine", core::indexEngineName(shard.value.engine) }, { "spaces", spaces },
-                { "docs", reachable ? found->second.liveDocs : 0 },
-                { "bytes_on_disk", reachable ? found->second.bytesOnDisk : 0 }, { "health", health },
-                { "capacity_docs", shard.value.capacityDocs }, { "capacity_bytes", shard.value.capacityBytes },
-                { "replicas", replicas }, { "copies_in_sync", copies.inSync }, { "replication_factor", copies.wanted },
-                { "copy_health", core::copyHealthName(copies.health) } });
+        out.push_back(shardListJson(shard.value, spaces, reachable ? &found->second : nullptr, health, copies));
         table.addRow({ id, shard.value.node, core::shardStateName(shard.value.state),
-            core::indexEngineName(shard.value.engine), std::to_string(spaces),
+            core::indexEngineName(shard.value.engine),
+            core::templateLabel(core::templateOf(shard.value).name, core::templateOf(shard.value).version),
+            std::to_string(spaces),
             reachable ? std::to_string(found->second.liveDocs) : "-",
             reachable ? core::formatBytes(found->second.bytesOnDisk) : "-", health,
             std::to_string(copies.inSync) + "/" + std::to_string(copies.wanted), core::copyHealthName(copies.health) });

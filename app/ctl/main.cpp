@@ -76,6 +76,7 @@ void addCommands(CLI::App& app, const CtlOptions& options, CommandResult& result
     addHealthCommand(app, options, result);
     addMigrationCommands(app, options, result);
     addPlanCommands(app, options, result);
+    addTemplateCommands(app, options, result);
     addSimulateCommand(app, options, result);
     addReportCommand(app, options, result);
     addAccessCommands(app, options, result);

@@ -317,11 +317,16 @@ CommandResult cmdMapDiff(const CtlOptions& options, std::uint64_t a, std::uint64
         table.addRow(
             { "node", change.node, change.added ? "(new)" : "present", change.removed ? "(removed)" : "present" });
     }
+    for (const auto& label : diff->templatesAdded)
+        table.addRow({ "template", label, "(new)", "present" });
+    for (const auto& label : diff->templatesRemoved)
+        table.addRow({ "template", label, "present", "(removed)" });
     const auto from = diff->fromRevision;
     const auto to = diff->toRevision;
     const auto commits = diff->commits;
     return CommandOutput { json { { "from", from }, { "to", to }, { "commits", commits }, { "spaces", spaces },
-                               { "shards", shards }, { "nodes", nodes } },
+                               { "shards", shards }, { "nodes", nodes }, { "templates_added", diff->templatesAdded },
+                               { "templates_removed", diff->templatesRemoved } },
         [=](std::ostream& out) {
             out << "revisions " << from << " -> " << to << ": " << commits << " commit(s)\n";
             if (table.empty())

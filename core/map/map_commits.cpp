@@ -3,6 +3,7 @@
 // applyCommits' implementation: each commit's changes, deletes then puts, decoded into the map's
 // records by key prefix, and the touched ids the change set is computed from.
 
+#include "core/map/index_templates.h"
 #include "core/map/map_index.h"
 
 #include <string_view>
@@ -47,6 +48,8 @@ void applyRecordDelete(MapSnapshot& map, TouchedIds& touched, std::string_view k
         erase(map.migrations, touched.migrations, key, keys::kArchivedMigrations);
     else if (key.starts_with(keys::kOperations))
         erase(map.operations, touched.operations, key, keys::kOperations);
+    else if (key.starts_with(keys::kTemplates))
+        map.templates.erase(std::string(key.substr(keys::kTemplates.size())));
     else if (key == keys::kMigrationSettings) {
         map.settings = {};
         touched.settings = true;
@@ -66,6 +69,14 @@ Status applyRecordPut(MapSnapshot& map, TouchedIds& touched, const RecordChange&
         return put(map.migrations, touched.migrations, change, revision, decodeMigration);
     if (key.starts_with(keys::kOperations))
         return put(map.operations, touched.operations, change, revision, decodeOperation);
+    if (key.starts_with(keys::kTemplates)) {
+        auto decoded = decodeIndexTemplate(*change.after);
+        if (!decoded)
+            return makeError(decoded.error().code, decoded.error().message, change.key);
+        map.templates.insert_or_assign(
+            std::string(key.substr(keys::kTemplates.size())), Versioned<IndexTemplateRecord> { std::move(*decoded), revision });
+        return {};
+    }
     if (key == keys::kMigrationSettings) {
         auto settings = decodeMigrationSettings(*change.after);
         if (!settings)

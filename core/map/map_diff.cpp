@@ -1,3 +1,4 @@
+#include "core/map/index_templates.h"
 #include "core/map/shard_map.h"
 
 // The diff between two revisions of the map (the audit records between them folded per key), and
@@ -78,6 +79,14 @@ void addNode(MapDiff& diff, const std::string& key, const KeyFold& fold)
         diff.nodes.push_back(std::move(change));
 }
 
+void addTemplate(MapDiff& diff, const KeyFold& fold)
+{
+    const auto record = decodeIndexTemplate(fold.after ? *fold.after : *fold.before);
+    if (!record)
+        return;
+    (fold.after ? diff.templatesAdded : diff.templatesRemoved).push_back(templateLabel(record->name, record->version));
+}
+
 } // namespace
 
 Result<MapDiff> diffRevisions(MetadataStore& store, std::uint64_t a, std::uint64_t b)
@@ -109,6 +118,8 @@ Result<MapDiff> diffRevisions(MetadataStore& store, std::uint64_t a, std::uint64
             addShard(diff, key, fold);
         else if (key.starts_with(keys::kNodes))
             addNode(diff, key, fold);
+        else if (key.starts_with(keys::kTemplates) && !fold.before != !fold.after)
+            addTemplate(diff, fold);
     }
     return diff;
 }

@@ -90,6 +90,13 @@ public:
     Result<std::uint64_t> setReplication(
         const std::string& shardId, std::uint32_t factor, std::optional<bool> allowSameZone, const Actor& actor);
 
+    // The next version of an index template (version 1 for a new name; map_editor_templates.cpp)
+    // with these settings, checked by validateIndexSettings. Refused for the built-in default's
+    // name and when the settings equal the newest version's. One create-only commit
+    // ("create-template"): of two administrators creating the same version, one gets Conflict.
+    Result<IndexTemplateRecord> createTemplate(
+        const std::string& name, const IndexSettings& settings, const std::string& description, const Actor& actor);
+
     Result<MapSnapshot> snapshot();
 
 private:

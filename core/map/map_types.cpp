@@ -1,5 +1,7 @@
 #include "core/map/map_types.h"
 
+#include <cstdio>
+
 // The names of the map's enums as the store and the CLI spell them, both ways.
 
 #include <array>
@@ -152,6 +154,13 @@ std::vector<std::string> ShardRecord::inSyncNodes() const
 bool isFinal(MigrationPhase phase)
 {
     return phase == MigrationPhase::Done || phase == MigrationPhase::Failed || phase == MigrationPhase::Cancelled;
+}
+
+std::string keys::indexTemplate(std::string_view name, std::uint32_t version)
+{
+    char digits[16];
+    std::snprintf(digits, sizeof digits, "%010u", version);
+    return std::string(kTemplates) + std::string(name) + "/" + digits;
 }
 
 } // namespace shardmap::core

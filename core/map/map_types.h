@@ -331,6 +331,9 @@ inline constexpr std::string_view kMigrations = "migrations/";
 inline constexpr std::string_view kArchivedMigrations = "archive/migrations/";
 inline constexpr std::string_view kOperations = "operations/";
 inline constexpr std::string_view kMigrationSettings = "settings/migrations";
+// Index templates (issue 31), one record per version: templates/NAME/VERSION (ten digits, so that
+// the versions of a name list in order).
+inline constexpr std::string_view kTemplates = "templates/";
 inline std::string node(std::string_view id)
 {
     return std::string(kNodes) + std::string(id);
@@ -355,6 +358,7 @@ inline std::string operation(std::string_view id)
 {
     return std::string(kOperations) + std::string(id);
 }
+std::string indexTemplate(std::string_view name, std::uint32_t version);
 } // namespace keys
 
 } // namespace shardmap::core

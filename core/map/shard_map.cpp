@@ -1,4 +1,5 @@
 #include "core/map/shard_map.h"
+#include "core/map/index_templates.h"
 
 // The map's records to and from their JSON, the whole map decoded from a store snapshot (its spaces
 // on several threads when there are many), and its lookups (the diff between two revisions: map_diff.cpp).
@@ -93,7 +94,8 @@ std::string encode(const ShardRecord& record)
         { "id", record.id }, { "node", record.node }, { "state", shardStateName(record.state) },
         { "capacity_docs", record.capacityDocs }, { "capacity_bytes", record.capacityBytes },
         { "engine", indexEngineName(record.engine) }, { "replicas", replicas },
-        { "replication_factor", record.replicationFactor }, { "allow_same_zone", record.allowSameZone }
+        { "replication_factor", record.replicationFactor }, { "allow_same_zone", record.allowSameZone },
+        { "template", record.templateName }, { "template_version", record.templateVersion }
     }.dump();
 }
 
@@ -201,6 +203,9 @@ Result<ShardRecord> decodeShard(const std::string& text)
         }
         record.replicationFactor = optionalField<std::uint32_t>(doc, "replication_factor", 0);
         record.allowSameZone = optionalField<bool>(doc, "allow_same_zone", false);
+        // Records from before templates (issue 31): the default, version 1.
+        record.templateName = optionalField<std::string>(doc, "template", "");
+        record.templateVersion = optionalField<std::uint32_t>(doc, "template_version", 0);
         return record;
     });
 }
@@ -593,6 +598,13 @@ Status decodeRecord(MapSnapshot& map, const std::string& key, const StoredRecord
         return decodeInto(map.migrations, record, decodeMigration);
     if (key.starts_with(keys::kOperations))
         return decodeInto(map.operations, record, decodeOperation);
+    if (key.starts_with(keys::kTemplates)) {
+        auto decoded = decodeIndexTemplate(record.value);
+        if (!decoded)
+            return makeError(decoded.error().code, decoded.error().message, record.key);
+        map.templates.emplace(key.substr(keys::kTemplates.size()), Versioned<IndexTemplateRecord> { std::move(*decoded), record.modRevision });
+        return {};
+    }
     if (key == keys::kMigrationSettings) {
         auto settings = decodeMigrationSettings(record.value);
         if (!settings)

@@ -54,6 +54,9 @@ struct MapSnapshot {
     std::map<std::string, Versioned<OperationRecord>> operations;
     // The defaults (modRevision 0) until someone stores settings.
     Versioned<MigrationSettings> settings;
+    // Index templates by their key's tail, "NAME/VERSION" (core/map/index_templates.h reads them;
+    // the built-in default is not among them).
+    std::map<std::string, Versioned<IndexTemplateRecord>> templates;
 
     // What changed since the previous snapshot a reader saw (nullptr: not known), set by whoever
     // computed it (the console's connection, off the UI thread).
@@ -142,6 +145,9 @@ struct MapDiff {
     std::vector<ShardChange> shards;
     std::vector<NodeChange> nodes;
     std::size_t commits = 0;
+    // Index template versions created ("NAME:VERSION"), and removed.
+    std::vector<std::string> templatesAdded = {};
+    std::vector<std::string> templatesRemoved = {};
 };
 
 // Folds the audit records between two revisions into one diff (any order of arguments).

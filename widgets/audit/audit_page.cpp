@@ -307,6 +307,10 @@ QString AuditPage::describeDiff(const core::MapDiff& diff)
         else
             lines << tr("Node %1 changed").arg(qs(node.node));
     }
+    for (const auto& label : diff.templatesAdded)
+        lines << tr("Index template %1 created").arg(qs(label));
+    for (const auto& label : diff.templatesRemoved)
+        lines << tr("Index template %1 removed").arg(qs(label));
     if (lines.isEmpty())
         lines << tr("No spaces, shards or nodes changed.");
     return lines.join(QLatin1Char('\n'));
