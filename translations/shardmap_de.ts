@@ -1461,6 +1461,10 @@
         <translation>Isolieren</translation>
     </message>
     <message>
+        <source>reindex</source>
+        <translation>Neu indexieren</translation>
+    </message>
+    <message>
         <source>move</source>
         <translation>Verschieben</translation>
     </message>
@@ -3088,6 +3092,14 @@
         <translation>Einem Space einen eigenen Shard geben</translation>
     </message>
     <message>
+        <source>Change index settings</source>
+        <translation>Indexeinstellungen ändern</translation>
+    </message>
+    <message>
+        <source>Builds a new shard with another index template for each shard chosen and moves its spaces there live; the old shards are retired when they are done.</source>
+        <translation>Baut für jeden gewählten Shard einen neuen Shard mit einer anderen Indexvorlage und verschiebt seine Spaces im laufenden Betrieb dorthin; die alten Shards werden danach stillgelegt.</translation>
+    </message>
+    <message>
         <source>Moves spaces from shards above their share of bytes, docs and load to shards below it, until every shard is within the band.</source>
         <translation>Verschiebt Spaces von Shards über ihrem Anteil an Bytes, Dokumenten und Last auf Shards darunter, bis jeder Shard innerhalb des Bands liegt.</translation>
     </message>
@@ -4605,6 +4617,10 @@ Verschoben nach %2: %3</translation>
     <message>
         <source>isolate space %1 on shard %2</source>
         <translation>Space %1 auf Shard %2 isolieren</translation>
+    </message>
+    <message>
+        <source>reindex %1 into %2 (template %3)</source>
+        <translation>%1 in %2 neu indexieren (Vorlage %3)</translation>
     </message>
     <message>
         <source>shard %1 is dedicated to space %2 (isolated)</source>

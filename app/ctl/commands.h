@@ -226,7 +226,7 @@ void addTemplateCommands(CLI::App& app, const CtlOptions& options, CommandResult
 
 // `plan SCENARIO ...` and `plan apply FILE` (plan_commands.cpp).
 struct PlanArgs {
-    std::string scenario; // rebalance, add-shard, drain, retire-node, split, merge, isolate
+    std::string scenario; // rebalance, add-shard, drain, retire-node, split, merge, isolate, reindex
     std::vector<std::string> subjects; // the shard, node or space; add-shard: SHARD or SHARD@NODE...
     std::string into; // merge
     std::string newShard; // split, isolate
@@ -240,6 +240,10 @@ struct PlanArgs {
     std::vector<std::string> exclude;
     std::string output;
     bool apply = false;
+    // reindex (issue 31): the template to build with, and the shards by template or all.
+    std::string toTemplate;
+    std::string fromTemplate;
+    bool all = false;
 };
 CommandResult cmdPlan(const CtlOptions& options, const PlanArgs& args);
 CommandResult cmdPlanApply(const CtlOptions& options, const std::string& file);

@@ -25,7 +25,8 @@ core::Result<core::OperationRecord> runOperation(
     case OperationKind::Split: return requests.split(args.subject, args.into, args.node, actor);
     case OperationKind::Merge: return requests.merge(args.subject, args.into, actor);
     case OperationKind::Isolate: return requests.isolate(args.subject, args.into, args.node, actor);
-    case OperationKind::Move: break; // a list of moves: the console's plans, `migrate` one by one
+    case OperationKind::Move: // a list of moves: the console's plans, `migrate` one by one
+    case OperationKind::Reindex: break; // `reindex` plans through the planner's scenario
     }
     return core::makeError(ErrorCode::Internal, "unknown operation");
 }
@@ -39,6 +40,7 @@ std::string summary(const core::OperationRecord& op)
     case OperationKind::Merge: return "shard " + op.subject + " merges into " + op.into;
     case OperationKind::Isolate: return "space " + op.subject + " moves to new shard " + op.into + ", pinned";
     case OperationKind::Move: return "planned moves of " + op.subject;
+    case OperationKind::Reindex: return "shard(s) " + op.subject + " are rebuilt as " + op.into;
     }
     return op.subject;
 }

@@ -155,6 +155,9 @@ core::ScenarioRequest scenarioRequest(core::Scenario scenario, const PlanArgs& a
     request.belowBytes = args.belowBytes;
     request.newShard = args.newShard;
     request.node = args.node;
+    request.toTemplate = args.toTemplate;
+    request.fromTemplate = args.fromTemplate;
+    request.all = args.all;
     return request;
 }
 
@@ -241,6 +244,18 @@ void addPlanOptions(CLI::App* command, PlanArgs& args)
         ->check(CLI::Range(0.01, 1.0));
 }
 
+// reindex's selection and target (issue 31), the same for `plan reindex` and `reindex`.
+void addReindexOptions(CLI::App* command, PlanArgs& args)
+{
+    auto* shards = command->add_option("--shard", args.subjects, "A shard to rebuild (repeatable)");
+    auto* from = command->add_option("--template", args.fromTemplate, "Rebuild the shards built with this template");
+    auto* all = command->add_flag("--all", args.all, "Rebuild every shard not built with the target already");
+    shards->excludes(from)->excludes(all);
+    from->excludes(all);
+    command->add_option("--to-template", args.toTemplate, "The template to build with: NAME or NAME:VERSION")
+        ->required();
+}
+
 // plan SCENARIO: a subcommand per scenario, each with its subjects.
 void addScenarioCommands(CLI::App* group, const CtlOptions& options, CommandResult& result, PlanArgs& args)
 {
@@ -282,6 +297,7 @@ void addScenarioCommands(CLI::App* group, const CtlOptions& options, CommandResu
     isolate->add_option("space", args.subjects, "Space id")->required()->expected(1);
     isolate->add_option("--new-shard", args.newShard, "Id of the shard to create")->required();
     isolate->add_option("--node", args.node, "Node for the new shard (default: the space's node)");
+    addReindexOptions(scenario("reindex", "Rebuild shards with another index template, live (as `reindex`)"), args);
 }
 
 // plan apply FILE: here, or the file's text sent to shardmapd with --controller.
@@ -311,6 +327,15 @@ void addPlanCommands(CLI::App& app, const CtlOptions& options, CommandResult& re
                       ->require_subcommand(1);
     addScenarioCommands(group, options, result, args);
     addPlanApplyCommand(group, options, result);
+    auto* reindex = app.add_subcommand("reindex",
+        "Rebuild shards with another index template: each gets a new shard its spaces migrate to, live; the plan "
+        "is shown, --apply queues it as one operation");
+    addPlanOptions(reindex, args);
+    addReindexOptions(reindex, args);
+    reindex->callback(runInto(result)([&] {
+        args.scenario = "reindex";
+        return cmdPlan(options, args);
+    }));
 }
 
 } // namespace shardmap::app

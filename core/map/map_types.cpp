@@ -48,12 +48,13 @@ constexpr std::array<std::pair<OperationState, const char*>, 4> kOperationStates
     { OperationState::Failed, "failed" },
 } };
 
-constexpr std::array<std::pair<OperationKind, const char*>, 6> kOperationKinds { {
+constexpr std::array<std::pair<OperationKind, const char*>, 7> kOperationKinds { {
     { OperationKind::Drain, "drain" },
     { OperationKind::RetireNode, "retire-node" },
     { OperationKind::Split, "split" },
     { OperationKind::Merge, "merge" },
     { OperationKind::Isolate, "isolate" },
+    { OperationKind::Reindex, "reindex" },
     { OperationKind::Move, "move" },
 } };
 

@@ -268,7 +268,7 @@ struct MigrationSettings {
 };
 
 // Move: a list of chosen moves queued together (the console's plans).
-enum class OperationKind { Drain, RetireNode, Split, Merge, Isolate, Move };
+enum class OperationKind { Drain, RetireNode, Split, Merge, Isolate, Move, Reindex };
 const char* operationKindName(OperationKind kind);
 std::optional<OperationKind> parseOperationKind(std::string_view name);
 

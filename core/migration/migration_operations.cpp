@@ -4,6 +4,7 @@
 // the store takes fewer mutations per commit than the plan needs).
 #include "core/fleet/shard_creation.h"
 #include "core/map/copy_placement.h"
+#include "core/map/index_templates.h"
 #include "core/map/space_placement.h"
 #include "core/migration/fleet_facts.h"
 #include "core/migration/migration_requests.h"
@@ -318,6 +319,34 @@ Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft dra
     return operation;
 }
 
+// A reindex's sources (its subject) or new shards (its into), in order: comma-separated ids.
+std::vector<std::string> reindexSourcesOf(const std::string& list)
+{
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start < list.size()) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        out.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return out;
+}
+
+// The template a plan's new shard is built with: the one its record names (a reindex's), else the
+// one of the shard its spaces come from, so that a split of a stemmed shard stays stemmed.
+Result<IndexTemplateRecord> builtLike(const MapSnapshot& map, const ShardRecord& shard, const std::string& from)
+{
+    TemplateRef ref { shard.templateName, shard.templateVersion };
+    if (ref.name.empty()) {
+        const ShardRecord* source = map.shard(from);
+        ref = source ? templateOf(*source) : TemplateRef { kDefaultTemplateName, 1 };
+    }
+    auto found = findTemplate(map, ref);
+    if (!found)
+        return makeError(found.error().code, "new shard " + shard.id + ": " + found.error().message);
+    return found;
+}
+
 // The plan's new shards on their nodes (core/fleet/shard_creation.h: the map lists them with the
 // operation's commit), each with the fields of the shard its spaces come from and the engine the
 // fleet's settings name; the changes that list them go first in `changes`.
@@ -329,18 +358,30 @@ Status createPlannedShards(const MapSnapshot& map, NodeClientPool& nodes, ShardC
             return status;
     }
     std::vector<Mutation> listed;
+    const auto reindexed = reindexSourcesOf(plan.kind == "reindex" ? plan.into : std::string());
+    const auto reindexing = reindexSourcesOf(plan.kind == "reindex" ? plan.subject : std::string());
     for (const ShardRecord& shard : plan.newShards) {
         std::string from = plan.kind == "split" ? plan.subject : std::string();
+        for (std::size_t i = 0; i < reindexed.size() && i < reindexing.size(); ++i) {
+            if (reindexed[i] == shard.id)
+                from = reindexing[i];
+        }
         for (const PlannedMove& move : plan.moves) {
             if (from.empty() && move.to == shard.id)
                 from = move.from;
         }
-        const std::vector<std::string> fields = sourceFields(map, nodes, from);
+        auto built = builtLike(map, shard, from);
+        if (!built)
+            return built.error();
+        const std::vector<std::string> fields
+            = shard.templateName.empty() ? sourceFields(map, nodes, from) : built->settings.fieldNames();
         auto made = creation.onNode(map, { shard.id, shard.node, fields });
         if (!made)
             return made.error();
         ShardRecord record = shard; // the plan's state and capacity, the engine it was made with
         record.engine = made->engine;
+        record.templateName = built->name;
+        record.templateVersion = built->version;
         // With the fleet's replication factor: copies where the shard it comes from has its own.
         if (auto copied = creation.copiesLike(map, record, from, fields, "made with the shard by the " + plan.kind);
             !copied)
@@ -359,6 +400,8 @@ Status checkEmptied(const MapSnapshot& map, const Plan& plan, OperationKind kind
     std::vector<std::string> shards;
     if (kind == OperationKind::Drain || kind == OperationKind::Merge)
         shards.push_back(plan.subject);
+    if (kind == OperationKind::Reindex)
+        shards = reindexSourcesOf(plan.subject);
     if (kind == OperationKind::RetireNode) {
         for (const ShardRecord* shard : map.shardsOn(plan.subject))
             shards.push_back(shard->id);
@@ -420,6 +463,16 @@ Result<std::vector<Mutation>> operationChanges(const MapSnapshot& map, const Pla
         drained(plan.subject, ShardState::Draining);
         break;
     }
+    case OperationKind::Reindex:
+        for (const std::string& id : reindexSourcesOf(plan.subject)) {
+            const auto shard = map.shards.find(id);
+            if (shard == map.shards.end())
+                return unknownId("shard", id);
+            if (shard->second.value.state == ShardState::Retired)
+                return refusal("shard " + id + " is retired; there is nothing to reindex");
+            drained(id, ShardState::Draining);
+        }
+        break;
     case OperationKind::RetireNode: {
         const auto node = map.nodes.find(plan.subject);
         if (node == map.nodes.end())

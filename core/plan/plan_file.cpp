@@ -112,9 +112,13 @@ ShardRecord newShardOf(const json& shard, const std::string& where)
     if (!state)
         throw BadPlan { "\"state\" of " + where + " is '" + stateName
             + "', not active, draining, readonly or retired" };
-    return ShardRecord { field<std::string>(shard, "id", where), field<std::string>(shard, "node", where), *state,
+    ShardRecord record { field<std::string>(shard, "id", where), field<std::string>(shard, "node", where), *state,
         field<std::uint64_t>(shard, "capacity_docs", where, 0),
         field<std::uint64_t>(shard, "capacity_bytes", where, 0) };
+    // A reindex's new shards name the template they are built with (issue 31).
+    record.templateName = field<std::string>(shard, "template", where, "");
+    record.templateVersion = static_cast<std::uint32_t>(field<std::uint64_t>(shard, "template_version", where, 0));
+    return record;
 }
 
 PlannedMove moveOf(const json& move, const std::string& where)

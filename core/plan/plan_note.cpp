@@ -14,7 +14,7 @@ namespace shardmap::core {
 namespace {
 
 // Names of the kinds in an error's details.
-constexpr std::array<std::pair<PlanNoteKind, const char*>, 23> kNoteKindNames { {
+constexpr std::array<std::pair<PlanNoteKind, const char*>, 24> kNoteKindNames { {
     { PlanNoteKind::Text, "text" },
     { PlanNoteKind::Balance, "balance" },
     { PlanNoteKind::Drain, "drain" },
@@ -22,6 +22,7 @@ constexpr std::array<std::pair<PlanNoteKind, const char*>, 23> kNoteKindNames { 
     { PlanNoteKind::Split, "split" },
     { PlanNoteKind::Merge, "merge" },
     { PlanNoteKind::Isolate, "isolate" },
+    { PlanNoteKind::Reindex, "reindex" },
     { PlanNoteKind::DedicatedShardEmptied, "dedicated-shard-emptied" },
     { PlanNoteKind::NodeDidNotReport, "node-did-not-report" },
     { PlanNoteKind::DedicatedShardLeftOut, "dedicated-shard-left-out" },
@@ -107,6 +108,8 @@ std::string moveReasonText(const PlanNote& note)
     case PlanNoteKind::Split: return "split " + arg(note, 0) + ": balanced halves";
     case PlanNoteKind::Merge: return "merge " + arg(note, 0) + " into " + arg(note, 1);
     case PlanNoteKind::Isolate: return "isolate space " + arg(note, 0) + " on shard " + arg(note, 1);
+    case PlanNoteKind::Reindex:
+        return "reindex " + arg(note, 0) + " into " + arg(note, 1) + " (template " + arg(note, 2) + ")";
     case PlanNoteKind::DedicatedShardEmptied:
         return "shard " + arg(note, 0) + " is dedicated to space " + arg(note, 1)
             + (arg(note, 2) == "isolated" ? " (isolated)" : " (larger than half a shard)");
@@ -185,6 +188,7 @@ std::string describe(const PlanNote& note)
     case PlanNoteKind::Split:
     case PlanNoteKind::Merge:
     case PlanNoteKind::Isolate:
+    case PlanNoteKind::Reindex:
     case PlanNoteKind::DedicatedShardEmptied: return moveReasonText(note);
     case PlanNoteKind::NodeDidNotReport:
     case PlanNoteKind::DedicatedShardLeftOut:

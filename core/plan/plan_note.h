@@ -31,6 +31,8 @@ enum class PlanNoteKind {
     Merge,
     // args {space, new shard}
     Isolate,
+    // args {shard, new shard, template "NAME:VERSION"}: issue 31's reindex.
+    Reindex,
     // args {shard, space, "isolated" or "large"}: the shard is dedicated to the space.
     DedicatedShardEmptied,
     // Warnings.

@@ -102,6 +102,9 @@ struct PlannerInput {
     // how many it is the median of.
     double measuredDocsPerSecond = 0;
     std::size_t measuredMigrations = 0;
+    // The map's index templates, the built-in default first (core/map/index_templates.h
+    // templatesOf): what a reindex names its target by.
+    std::vector<IndexTemplateRecord> templates = {};
 };
 
 // A migration that copied fewer documents says little about the rate (a 120 ms backfill of a
@@ -232,6 +235,16 @@ Result<PlanResult> planMergeBelow(
 // The space alone on a new shard, pinned there.
 Result<PlanResult> planIsolate(const PlannerInput& input, const std::string& space, const ShardRecord& newShard,
     const PlannerOptions& options = {});
+
+// Issue 31's reindex (planner_reindex.cpp): every space of sources[i] into newShards[i], a new
+// shard built with another index template (its record names it; templateLabel "NAME:VERSION" is
+// for the plan's notes). A new shard's node is ignored: it goes on its source's node when that
+// node's free disk holds the source's bytes a second time (the old shard is dropped only after
+// the rollback window), else on the node with the most room that does; none: refused with each
+// node's free bytes. A space migrating or pinned refuses the plan, naming it. The plan's subject
+// and into are the sources and the new shards, comma-separated, in order.
+Result<PlanResult> planReindex(const PlannerInput& input, const std::vector<std::string>& sources,
+    const std::vector<ShardRecord>& newShards, const std::string& templateLabel, const PlannerOptions& options = {});
 
 // How long moves take, by the rule a plan's summary uses (PlanSummary::estimatedSeconds: the
 // throttle, the measured or the assumed rate, the executor's concurrency limits and the per-move

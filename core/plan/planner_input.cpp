@@ -1,5 +1,6 @@
 // The planner's copy of the fleet from a map snapshot (every space where placementOf() puts it),
 // and that copy as it will be once a plan is applied.
+#include "core/map/index_templates.h"
 #include "core/map/space_placement.h"
 #include "core/plan/planner.h"
 #include "core/plan/space_holds.h"
@@ -36,6 +37,7 @@ PlannerInput plannerInputFrom(const MapSnapshot& map, const std::map<std::string
     PlannerInput input;
     input.baseRevision = map.revision;
     input.settings = map.settings.value;
+    input.templates = templatesOf(map);
     for (const auto& [id, node] : map.nodes) {
         const auto facts = nodes.find(id);
         PlannerNode value = facts != nodes.end() ? facts->second : PlannerNode {};

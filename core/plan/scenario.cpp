@@ -16,6 +16,7 @@ constexpr std::pair<Scenario, const char*> kNames[] = {
     { Scenario::Split, "split" },
     { Scenario::Merge, "merge" },
     { Scenario::Isolate, "isolate" },
+    { Scenario::Reindex, "reindex" },
 };
 
 const PlannerShard* findShard(const PlannerInput& input, const std::string& id)
@@ -134,6 +135,7 @@ Result<PlanResult> planScenario(
         if (auto status = needs(request, 1, true, false); !status)
             return status.error();
         return planIsolate(input, request.subjects[0], created(nodeOfSpace(input, request.subjects[0])), options);
+    case Scenario::Reindex: return planReindexScenario(input, request, options);
     }
     return makeError(ErrorCode::InvalidArgument, "unknown scenario");
 }

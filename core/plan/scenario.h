@@ -15,7 +15,7 @@
 
 namespace shardmap::core {
 
-enum class Scenario { Rebalance, AddShards, Drain, RetireNode, Split, Merge, Isolate };
+enum class Scenario { Rebalance, AddShards, Drain, RetireNode, Split, Merge, Isolate, Reindex };
 
 // "rebalance", "add-shard", "drain", "retire-node", "split", "merge", "isolate".
 const char* scenarioName(Scenario scenario);
@@ -32,11 +32,23 @@ struct ScenarioRequest {
     // split, isolate: the shard to create and its node (empty: the source's node).
     std::string newShard;
     std::string node;
+    // reindex (issue 31): the template to build with (NAME or NAME:VERSION, the newest when no
+    // version), and which shards: the subjects, or those built with fromTemplate (NAME: any of its
+    // versions), or with all every shard not retired. Shards built with the target already are left.
+    std::string toTemplate = {};
+    std::string fromTemplate = {};
+    bool all = false;
 };
 
 // Plans the scenario on the input. InvalidArgument when a parameter the scenario needs is
 // missing; otherwise what the planner says.
 Result<PlanResult> planScenario(
+    const PlannerInput& input, const ScenarioRequest& request, const PlannerOptions& options);
+
+// The reindex scenario (planner_reindex.cpp): resolves the request's target template and shards
+// and names each new shard SOURCE-NAME-vVERSION (a number added when that id is taken), built with
+// the source's engine, capacity and replication, then planReindex.
+Result<PlanResult> planReindexScenario(
     const PlannerInput& input, const ScenarioRequest& request, const PlannerOptions& options);
 
 } // namespace shardmap::core

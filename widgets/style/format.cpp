@@ -131,6 +131,7 @@ QString operationKindText(core::OperationKind kind)
     case core::OperationKind::Split: return QCoreApplication::translate("shardmap::widgets::Format", "split");
     case core::OperationKind::Merge: return QCoreApplication::translate("shardmap::widgets::Format", "merge");
     case core::OperationKind::Isolate: return QCoreApplication::translate("shardmap::widgets::Format", "isolate");
+    case core::OperationKind::Reindex: return QCoreApplication::translate("shardmap::widgets::Format", "reindex");
     case core::OperationKind::Move: return QCoreApplication::translate("shardmap::widgets::Format", "move");
     }
     return QString::fromLatin1(core::operationKindName(kind));

@@ -143,6 +143,9 @@ QString planScenarioNoteText(const core::PlanNote& note)
     case Kind::Isolate:
         return QCoreApplication::translate("shardmap::widgets::PlanNotes", "isolate space %1 on shard %2")
             .arg(arg(note, 0), arg(note, 1));
+    case Kind::Reindex:
+        return QCoreApplication::translate("shardmap::widgets::PlanNotes", "reindex %1 into %2 (template %3)")
+            .arg(arg(note, 0), arg(note, 1), arg(note, 2));
     default: break;
     }
     return {};
@@ -240,7 +243,8 @@ QString planNoteText(const core::PlanNote& note)
     case Kind::RetireNode:
     case Kind::Split:
     case Kind::Merge:
-    case Kind::Isolate: return planScenarioNoteText(note);
+    case Kind::Isolate:
+    case Kind::Reindex: return planScenarioNoteText(note);
     case Kind::DedicatedShardEmptied:
     case Kind::NodeDidNotReport:
     case Kind::DedicatedShardLeftOut:

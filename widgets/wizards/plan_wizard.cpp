@@ -54,6 +54,7 @@ QString scenarioTitle(core::Scenario scenario)
     case core::Scenario::Split: return PlanWizard::tr("Split a shard");
     case core::Scenario::Merge: return PlanWizard::tr("Merge two shards");
     case core::Scenario::Isolate: return PlanWizard::tr("Give a space its own shard");
+    case core::Scenario::Reindex: return PlanWizard::tr("Change index settings");
     }
     return {};
 }
@@ -79,6 +80,9 @@ QString scenarioHelp(core::Scenario scenario)
         return PlanWizard::tr("Moves every space of the first shard into the second; the first is retired when "
                               "they are done.");
     case core::Scenario::Isolate: return PlanWizard::tr("Moves one space to a new shard of its own and pins it there.");
+    case core::Scenario::Reindex:
+        return PlanWizard::tr("Builds a new shard with another index template for each shard chosen and moves its "
+                              "spaces there live; the old shards are retired when they are done.");
     }
     return {};
 }
