@@ -31,6 +31,8 @@ const std::vector<BadUsage> kBadUsage {
     { { "node", "set-zone", "n1" }, "node set-zone: zone is required" },
     { { "shard", "promote", "s1" }, "shard promote: node is required" },
     { { "template" }, "shardmapctl template needs a subcommand" },
+    { { "reindex", "--all" }, "reindex: --to-template is required" },
+    { { "plan", "reindex", "--all" }, "plan reindex: --to-template is required" },
     { { "template", "list", "extra" }, "unexpected argument 'extra' for shardmapctl template list" },
     { { "template", "show" }, "template show: template is required" },
     { { "template", "create" }, "template create: name is required" },
