@@ -3216,6 +3216,10 @@
         <translation>Space &amp;isolieren…</translation>
     </message>
     <message>
+        <source>Change inde&amp;x settings…</source>
+        <translation>Inde&amp;xeinstellungen ändern…</translation>
+    </message>
+    <message>
         <source>&amp;Scenario:</source>
         <translation>&amp;Szenario:</translation>
     </message>
@@ -3363,6 +3367,18 @@ Gehen Sie zurück, um neu zu planen.</translation>
     <message>
         <source>Sp&amp;ace to isolate:</source>
         <translation>Zu isolierender Sp&amp;ace:</translation>
+    </message>
+    <message>
+        <source>Shards to rebuil&amp;d:</source>
+        <translation>Neu aufzubauen&amp;de Shards:</translation>
+    </message>
+    <message>
+        <source>Te&amp;mplate to build with:</source>
+        <translation>Indexvorlage (&amp;m):</translation>
+    </message>
+    <message>
+        <source>all, template:NAME, or shard ids</source>
+        <translation>all, template:NAME oder Shard-IDs</translation>
     </message>
     <message>
         <source>Shards to &amp;fill:</source>

@@ -340,6 +340,39 @@ TEST_F(WizardTest, SplitMovesAboutHalfOfTheShardToTheNewOne)
     EXPECT_NEAR(s0b / (s0 + s0b), 0.5, 0.1) << s0 << " and " << s0b;
 }
 
+// Issue 31: the "Change index settings" wizard rebuilds a shard with another template, live.
+TEST_F(WizardTest, ChangeIndexSettingsRebuildsTheShardWithTheTemplateAndRetiresTheOldOne)
+{
+    startLopsidedFleet(2);
+    core::IndexSettings stemmed = core::defaultIndexSettings();
+    stemmed.tokenizer = core::Tokenizer::Porter;
+    core::MapEditor editor(*m_store);
+    ASSERT_TRUE(editor.createTemplate("stemmed", stemmed, "", m_actor));
+    startController();
+    FleetConnection connection;
+    open(connection);
+    PlanWizard wizard(&connection, core::Scenario::Reindex, QStringLiteral("s0"));
+    wizard.show();
+    EXPECT_EQ(wizard.request().toTemplate, "stemmed:1") << "the newest template is offered first";
+    EXPECT_EQ(wizard.request().subjects, std::vector<std::string> { "s0" });
+    preview(wizard);
+    const core::Plan& plan = wizard.result()->plan;
+    EXPECT_EQ(plan.kind, "reindex");
+    ASSERT_EQ(plan.newShards.size(), 1u);
+    EXPECT_EQ(plan.newShards[0].id, "s0-stemmed-v1");
+    EXPECT_EQ(plan.newShards[0].node, "n0");
+    EXPECT_EQ(plan.moves.size(), 24u);
+    const QString operation = finish(wizard, QStringLiteral("stemming for the docs site"));
+    ASSERT_FALSE(operation.isEmpty());
+    ASSERT_TRUE(operationDone(operation)) << m_controller->stderrText();
+    ASSERT_TRUE(testing::pollUntil(std::chrono::seconds(30), [&] {
+        return map().shards.at("s0").value.state == core::ShardState::Retired;
+    }));
+    const auto after = map();
+    EXPECT_EQ(after.spacesOn("s0-stemmed-v1").size(), 24u);
+    EXPECT_EQ(after.shards.at("s0-stemmed-v1").value.templateName, "stemmed");
+}
+
 TEST_F(WizardTest, APlanIsRefusedWhenTheMapMovedOnAndNothingIsQueued)
 {
     startLopsidedFleet(2);

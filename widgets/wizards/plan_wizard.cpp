@@ -3,6 +3,7 @@
 #include "widgets/wizards/plan_wizard.h"
 
 #include "core/admin/fleet_admin.h"
+#include "core/map/index_templates.h"
 #include "core/migration/migration_requests.h"
 #include "widgets/charts/load_bars_chart.h"
 #include "widgets/migrations/migrations_page.h"
@@ -11,6 +12,7 @@
 #include "widgets/style/inline_message.h"
 #include "widgets/style/plan_note_text.h"
 #include "widgets/wizards/plan_moves_model.h"
+#include "widgets/wizards/plan_wizard_texts.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -42,61 +44,6 @@ QString bytesText(double bytes)
 QString durationText(double seconds)
 {
     return formatDuration(static_cast<qint64>(seconds + 0.5));
-}
-
-QString scenarioTitle(core::Scenario scenario)
-{
-    switch (scenario) {
-    case core::Scenario::Rebalance: return PlanWizard::tr("Rebalance the fleet");
-    case core::Scenario::AddShards: return PlanWizard::tr("Fill new shards");
-    case core::Scenario::Drain: return PlanWizard::tr("Drain a shard");
-    case core::Scenario::RetireNode: return PlanWizard::tr("Retire a node");
-    case core::Scenario::Split: return PlanWizard::tr("Split a shard");
-    case core::Scenario::Merge: return PlanWizard::tr("Merge two shards");
-    case core::Scenario::Isolate: return PlanWizard::tr("Give a space its own shard");
-    case core::Scenario::Reindex: return PlanWizard::tr("Change index settings");
-    }
-    return {};
-}
-
-QString scenarioHelp(core::Scenario scenario)
-{
-    switch (scenario) {
-    case core::Scenario::Rebalance:
-        return PlanWizard::tr("Moves spaces from shards above their share of bytes, docs and load to shards below it, "
-                              "until every shard is within the band.");
-    case core::Scenario::AddShards:
-        return PlanWizard::tr("Fills shards up to their share, moving only from the fullest. Name existing empty "
-                              "shards by id, new ones as ID@NODE: they are created when the plan is queued.");
-    case core::Scenario::Drain:
-        return PlanWizard::tr("Moves every space off the shard, spread over the others; the shard becomes draining.");
-    case core::Scenario::RetireNode:
-        return PlanWizard::tr("Moves every space off the node's shards to shards on other nodes; when they are "
-                              "done the node and its shards are retired.");
-    case core::Scenario::Split:
-        return PlanWizard::tr("Creates a shard and moves about half of the shard's bytes there, the halves as "
-                              "even as the spaces allow.");
-    case core::Scenario::Merge:
-        return PlanWizard::tr("Moves every space of the first shard into the second; the first is retired when "
-                              "they are done.");
-    case core::Scenario::Isolate: return PlanWizard::tr("Moves one space to a new shard of its own and pins it there.");
-    case core::Scenario::Reindex:
-        return PlanWizard::tr("Builds a new shard with another index template for each shard chosen and moves its "
-                              "spaces there live; the old shards are retired when they are done.");
-    }
-    return {};
-}
-
-// What the subject field names in each scenario that has one.
-QString subjectLabel(core::Scenario scenario)
-{
-    switch (scenario) {
-    case core::Scenario::Drain: return PlanWizard::tr("S&hard to drain:");
-    case core::Scenario::RetireNode: return PlanWizard::tr("N&ode to retire:");
-    case core::Scenario::Split: return PlanWizard::tr("S&hard to split:");
-    case core::Scenario::Merge: return PlanWizard::tr("S&hard to empty:");
-    default: return {};
-    }
 }
 
 QString objectiveText(core::Objective objective)
@@ -132,6 +79,9 @@ public:
         case core::Scenario::Merge: return !request.subjects.empty() && !request.into.empty();
         case core::Scenario::Split:
         case core::Scenario::Isolate: return !request.subjects.empty() && !request.newShard.empty();
+        case core::Scenario::Reindex:
+            return !request.toTemplate.empty()
+                && (request.all || !request.fromTemplate.empty() || !request.subjects.empty());
         default: return !request.subjects.empty();
         }
     }
@@ -274,7 +224,8 @@ QList<QPair<core::Scenario, QString>> PlanWizard::entries()
     return { { core::Scenario::Rebalance, tr("&Rebalance…") }, { core::Scenario::AddShards, tr("&Add shards…") },
         { core::Scenario::Drain, tr("&Drain a shard…") }, { core::Scenario::RetireNode, tr("Re&tire a node…") },
         { core::Scenario::Split, tr("&Split a shard…") }, { core::Scenario::Merge, tr("&Merge shards…") },
-        { core::Scenario::Isolate, tr("&Isolate a space…") } };
+        { core::Scenario::Isolate, tr("&Isolate a space…") },
+        { core::Scenario::Reindex, tr("Change inde&x settings…") } };
 }
 
 QWidget* PlanWizard::buildScenarioFields()
@@ -283,7 +234,8 @@ QWidget* PlanWizard::buildScenarioFields()
     auto* form = new QFormLayout(box);
     m_scenario = new QComboBox(box);
     for (auto value : { core::Scenario::Rebalance, core::Scenario::AddShards, core::Scenario::Drain,
-             core::Scenario::RetireNode, core::Scenario::Split, core::Scenario::Merge, core::Scenario::Isolate })
+             core::Scenario::RetireNode, core::Scenario::Split, core::Scenario::Merge, core::Scenario::Isolate,
+             core::Scenario::Reindex })
         m_scenario->addItem(scenarioTitle(value), static_cast<int>(value));
     m_scenarioHelp = new QLabel(box);
     m_scenarioHelp->setWordWrap(true);
@@ -296,6 +248,9 @@ QWidget* PlanWizard::buildScenarioFields()
     m_newShard = new QLineEdit(box);
     m_node = new QComboBox(box);
     m_into = new QComboBox(box);
+    m_template = new QComboBox(box);
+    m_reindexShards = new QLineEdit(box);
+    m_reindexShards->setPlaceholderText(tr("all, template:NAME, or shard ids"));
     const auto row = [&](const QString& text, QWidget* field) {
         auto* label = new QLabel(text, box);
         label->setBuddy(field);
@@ -311,11 +266,13 @@ QWidget* PlanWizard::buildScenarioFields()
     row(tr("Ne&w shard:"), m_newShard);
     row(tr("N&ode of the new shard:"), m_node);
     row(tr("&Into shard:"), m_into);
+    row(tr("Shards to rebuil&d:"), m_reindexShards);
+    row(tr("Te&mplate to build with:"), m_template);
     connect(m_scenario, &QComboBox::currentIndexChanged, this, &PlanWizard::scenarioChanged);
-    for (QLineEdit* edit : { m_space, m_newShards, m_newShard }) {
+    for (QLineEdit* edit : { m_space, m_newShards, m_newShard, m_reindexShards }) {
         connect(edit, &QLineEdit::textChanged, this, [this] { emit page(ScenarioPageId)->completeChanged(); });
     }
-    for (QComboBox* combo : { m_subject, m_into }) {
+    for (QComboBox* combo : { m_subject, m_into, m_template }) {
         connect(combo, &QComboBox::currentTextChanged, this, [this] { emit page(ScenarioPageId)->completeChanged(); });
     }
     return box;
@@ -422,6 +379,8 @@ void PlanWizard::scenarioChanged()
     form->setRowVisible(m_newShard, newShard);
     form->setRowVisible(m_node, newShard);
     form->setRowVisible(m_into, current == core::Scenario::Merge);
+    form->setRowVisible(m_reindexShards, current == core::Scenario::Reindex);
+    form->setRowVisible(m_template, current == core::Scenario::Reindex);
     clearHiddenFields(current);
     fillChoices();
     setWindowTitle(scenarioTitle(current));
@@ -434,7 +393,7 @@ void PlanWizard::scenarioChanged()
 void PlanWizard::clearHiddenFields(core::Scenario current)
 {
     auto* form = qobject_cast<QFormLayout*>(m_subject->parentWidget()->layout());
-    for (QLineEdit* edit : { m_space, m_newShards, m_newShard }) {
+    for (QLineEdit* edit : { m_space, m_newShards, m_newShard, m_reindexShards }) {
         if (!form->isRowVisible(edit))
             edit->clear();
     }
@@ -465,6 +424,7 @@ void PlanWizard::fillChoices()
                 nodes.push_back(qs(id));
         }
     }
+    fillTemplates(map);
     if (shards == m_shownShards && nodes == m_shownNodes && m_subject->count() > 0)
         return;
     m_shownShards = shards;
@@ -484,6 +444,21 @@ void PlanWizard::fillChoices()
     m_node->setCurrentIndex(std::max(0, m_node->findData(node)));
 }
 
+// Every template version of the map, the newest last, keeping the one picked.
+void PlanWizard::fillTemplates(const MapPtr& map)
+{
+    QStringList labels;
+    for (const core::IndexTemplateRecord& record : map ? core::templatesOf(*map) : std::vector<core::IndexTemplateRecord> {})
+        labels.push_back(qs(core::templateLabel(record.name, record.version)));
+    if (labels.size() == m_template->count())
+        return;
+    const QString picked = m_template->currentText();
+    const QSignalBlocker block(m_template);
+    m_template->clear();
+    m_template->addItems(labels);
+    m_template->setCurrentIndex(std::max(0, m_template->findText(picked.isEmpty() ? labels.value(labels.size() - 1) : picked)));
+}
+
 core::ScenarioRequest PlanWizard::request() const
 {
     core::ScenarioRequest request;
@@ -499,6 +474,7 @@ core::ScenarioRequest PlanWizard::request() const
         if (!m_space->text().trimmed().isEmpty())
             request.subjects.push_back(m_space->text().trimmed().toStdString());
         break;
+    case core::Scenario::Reindex: reindexRequest(request); break;
     default:
         if (!m_subject->currentText().trimmed().isEmpty())
             request.subjects.push_back(m_subject->currentText().trimmed().toStdString());
@@ -509,9 +485,25 @@ core::ScenarioRequest PlanWizard::request() const
     return request;
 }
 
+// "all", "template:NAME[:VERSION]" or shard ids; the template picked.
+void PlanWizard::reindexRequest(core::ScenarioRequest& request) const
+{
+    const QString chosen = m_reindexShards->text().trimmed();
+    if (chosen == QLatin1String("all"))
+        request.all = true;
+    else if (chosen.startsWith(QLatin1String("template:")))
+        request.fromTemplate = chosen.mid(9).toStdString();
+    else
+        for (const QString& part : chosen.split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
+            request.subjects.push_back(part.toStdString());
+    request.toTemplate = m_template->currentText().trimmed().toStdString();
+}
+
 void PlanWizard::setSubject(const QString& subject)
 {
-    if (scenario() == core::Scenario::Isolate)
+    if (scenario() == core::Scenario::Reindex)
+        m_reindexShards->setText(subject);
+    else if (scenario() == core::Scenario::Isolate)
         m_space->setText(subject);
     else if (scenario() == core::Scenario::AddShards)
         m_newShards->setText(subject);

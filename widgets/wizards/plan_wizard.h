@@ -108,6 +108,8 @@ private:
     QHBoxLayout* buildPlanKnobs(QWidget* box);
     void replanWhenKnobsChange();
     void fillChoices();
+    void fillTemplates(const MapPtr& map);
+    void reindexRequest(core::ScenarioRequest& request) const;
     void scenarioChanged();
     void clearHiddenFields(core::Scenario scenario);
     void planArrived(std::uint64_t ticket, core::Result<core::PlanResult> result);
@@ -138,6 +140,9 @@ private:
     // One field per thing named: the space to isolate, the shards to fill.
     QLineEdit* m_space = nullptr;
     QLineEdit* m_newShards = nullptr;
+    // Change index settings (reindex): which shards, and the template to build them with.
+    QLineEdit* m_reindexShards = nullptr;
+    QComboBox* m_template = nullptr;
     QLineEdit* m_newShard = nullptr;
     QComboBox* m_node = nullptr;
     QComboBox* m_into = nullptr;
