@@ -1729,6 +1729,10 @@
         <translation>Was-wäre-wenn</translation>
     </message>
     <message>
+        <source>Index settings</source>
+        <translation>Indexeinstellungen</translation>
+    </message>
+    <message>
         <source>&amp;What-if simulator</source>
         <translation>&amp;Was-wäre-wenn-Simulator</translation>
     </message>
@@ -4990,6 +4994,164 @@ Verschoben nach %2: %3</translation>
     <message>
         <source>Reason:</source>
         <translation>Grund:</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::IndexSettingsPage</name>
+    <message>
+        <source>Index templates say what shards' indexes are built with. A template is never changed in place: a change is its next version, and shards take it when they are rebuilt (Change index settings).</source>
+        <translation>Indexvorlagen legen fest, womit die Indizes der Shards gebaut werden. Eine Vorlage wird nie an Ort und Stelle geändert: eine Änderung ist ihre nächste Version, und Shards übernehmen sie, wenn sie neu aufgebaut werden (Indexeinstellungen ändern).</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>Vorlage</translation>
+    </message>
+    <message>
+        <source>Tokenizer</source>
+        <translation>Tokenizer</translation>
+    </message>
+    <message>
+        <source>Fields</source>
+        <translation>Felder</translation>
+    </message>
+    <message>
+        <source>Prefixes</source>
+        <translation>Präfixe</translation>
+    </message>
+    <message>
+        <source>Shards</source>
+        <translation>Shards</translation>
+    </message>
+    <message>
+        <source>New &amp;version…</source>
+        <translation>Neue &amp;Version…</translation>
+    </message>
+    <message>
+        <source>New &amp;template…</source>
+        <translation>Neue Vorl&amp;age…</translation>
+    </message>
+    <message>
+        <source>&amp;Rebuild shards with it…</source>
+        <translation>Shards damit neu auf&amp;bauen…</translation>
+    </message>
+    <message>
+        <source>%1 (stored only)</source>
+        <translation>%1 (nur gespeichert)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>This connection cannot change the map: %1</source>
+        <translation>Diese Verbindung kann die Karte nicht ändern: %1</translation>
+    </message>
+    <message>
+        <source>no description</source>
+        <translation>keine Beschreibung</translation>
+    </message>
+    <message>
+        <source>%1: %2
+Shards built with it: %3</source>
+        <translation>%1: %2
+Damit gebaute Shards: %3</translation>
+    </message>
+    <message>
+        <source>Index template %1 created.</source>
+        <translation>Indexvorlage %1 angelegt.</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::TemplateEditor</name>
+    <message>
+        <source>New index template</source>
+        <translation>Neue Indexvorlage</translation>
+    </message>
+    <message>
+        <source>New version of template %1</source>
+        <translation>Neue Version der Vorlage %1</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Description:</source>
+        <translation>&amp;Beschreibung:</translation>
+    </message>
+    <message>
+        <source>&amp;Reason (for the audit):</source>
+        <translation>&amp;Grund (für das Audit):</translation>
+    </message>
+    <message>
+        <source>&amp;Create</source>
+        <translation>&amp;Anlegen</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>Feld</translation>
+    </message>
+    <message>
+        <source>Indexed</source>
+        <translation>Indiziert</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source>&amp;Add field</source>
+        <translation>Feld &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remo&amp;ve field</source>
+        <translation>Feld ent&amp;fernen</translation>
+    </message>
+    <message>
+        <source>Case counts (trigram)</source>
+        <translation>Groß-/Kleinschreibung zählt (Trigramm)</translation>
+    </message>
+    <message>
+        <source>e.g. 2, 3 (empty: none)</source>
+        <translation>z. B. 2, 3 (leer: keine)</translation>
+    </message>
+    <message>
+        <source>&amp;Tokenizer:</source>
+        <translation>&amp;Tokenizer:</translation>
+    </message>
+    <message>
+        <source>Remove diacr&amp;itics:</source>
+        <translation>Dia&amp;kritika entfernen:</translation>
+    </message>
+    <message>
+        <source>Toke&amp;n characters:</source>
+        <translation>Wortzei&amp;chen:</translation>
+    </message>
+    <message>
+        <source>&amp;Prefix indexes:</source>
+        <translation>&amp;Präfixindizes:</translation>
+    </message>
+    <message>
+        <source>A weight or a prefix length is not a number.</source>
+        <translation>Ein Gewicht oder eine Präfixlänge ist keine Zahl.</translation>
+    </message>
+    <message>
+        <source>Say why, for the audit.</source>
+        <translation>Geben Sie einen Grund für das Audit an.</translation>
+    </message>
+    <message>
+        <source>No change from the template it starts from.</source>
+        <translation>Keine Änderung gegenüber der Ausgangsvorlage.</translation>
+    </message>
+    <message>
+        <source>Changes:
+%1</source>
+        <translation>Änderungen:
+%1</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
     </message>
 </context>
 </TS>

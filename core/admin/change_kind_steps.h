@@ -27,5 +27,7 @@ Result<v1::ChangeResponse> revisionResponse(
 // The kinds of change of a shard's copies (issue 30): change-replica, lose-node, set-node-zone,
 // set-replication.
 std::span<const ChangeKind> copyChangeKinds();
+// The kind of index templates (issue 31): create-template.
+std::span<const ChangeKind> templateChangeKinds();
 
 } // namespace shardmap::core

@@ -671,6 +671,10 @@ const ChangeKind* findChangeKind(const v1::AdminChange& change)
         if (kind.oneof == change.change_case())
             return &kind;
     }
+    for (const ChangeKind& kind : templateChangeKinds()) {
+        if (kind.oneof == change.change_case())
+            return &kind;
+    }
     return nullptr;
 }
 

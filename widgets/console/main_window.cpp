@@ -21,6 +21,7 @@
 #include "widgets/style/preferences_dialog.h"
 #include "widgets/style/view_state.h"
 #include "widgets/whatif/whatif_page.h"
+#include "widgets/templates/index_settings_page.h"
 #include "widgets/wizards/plan_wizard.h"
 
 #include <QAction>
@@ -98,6 +99,8 @@ void MainWindow::createPages()
     addPage(m_auditPage, tr("Audit"), icon(IconId::Audit));
     m_whatIfPage = new WhatIfPage(m_connection, this);
     addPage(m_whatIfPage, tr("What-if"), icon(IconId::Settings));
+    m_indexSettingsPage = new IndexSettingsPage(m_connection, this);
+    addPage(m_indexSettingsPage, tr("Index settings"), icon(IconId::Settings));
     m_alertsPage = new AlertsPage(m_alertMonitor, this);
     m_alertsPageIndex = addPage(m_alertsPage, tr("Alerts"), icon(IconId::Alerts));
     m_approvalsPage = new ApprovalsPage(m_connection, this);
@@ -135,6 +138,10 @@ void MainWindow::connectPages()
     connect(m_fleetPage, &FleetPage::detailRequested, this, &MainWindow::showDetail);
     connect(m_fleetPage, &FleetPage::wizardRequested, this, &MainWindow::openWizard);
     connect(m_mapPage, &MapPage::wizardRequested, this, &MainWindow::openWizard);
+    connect(m_indexSettingsPage, &IndexSettingsPage::reindexRequested, this, [this](const QString& label) {
+        if (PlanWizard* wizard = openWizard(static_cast<int>(core::Scenario::Reindex), QStringLiteral("all")))
+            wizard->setTemplate(label);
+    });
 }
 
 void MainWindow::layOutCentralWidget()

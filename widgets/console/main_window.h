@@ -33,6 +33,7 @@ class MigrationsPage;
 class PlanWizard;
 class RecentConnections;
 class WhatIfPage;
+class IndexSettingsPage;
 
 // The console's shell: pages (Fleet, Shard detail; later Map, Migrations, Plans, Audit) in a
 // stack with a navigation list, menus with shortcuts, a find-space box, a banner for a lost
@@ -55,6 +56,7 @@ public:
     MigrationsPage* migrationsPage() const { return m_migrationsPage; }
     AuditPage* auditPage() const { return m_auditPage; }
     WhatIfPage* whatIfPage() const { return m_whatIfPage; }
+    IndexSettingsPage* indexSettingsPage() const { return m_indexSettingsPage; }
     RecentConnections* recentConnections() const { return m_recent; }
 
     // Adds a page to the navigation; later issues add theirs the same way. Returns its index.
@@ -162,6 +164,7 @@ private:
     MigrationsPage* m_migrationsPage = nullptr;
     AuditPage* m_auditPage = nullptr;
     WhatIfPage* m_whatIfPage = nullptr;
+    IndexSettingsPage* m_indexSettingsPage = nullptr;
     InlineMessage* m_banner = nullptr;
     QLineEdit* m_findSpace = nullptr;
     QLabel* m_environmentLabel = nullptr;

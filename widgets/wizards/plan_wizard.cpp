@@ -485,6 +485,11 @@ core::ScenarioRequest PlanWizard::request() const
     return request;
 }
 
+void PlanWizard::setTemplate(const QString& label)
+{
+    m_template->setCurrentIndex(std::max(0, m_template->findText(label)));
+}
+
 // "all", "template:NAME[:VERSION]" or shard ids; the template picked.
 void PlanWizard::reindexRequest(core::ScenarioRequest& request) const
 {

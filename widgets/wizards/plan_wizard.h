@@ -59,6 +59,8 @@ public:
     core::Scenario scenario() const;
     void setScenario(core::Scenario scenario);
     core::ScenarioRequest request() const;
+    // Change index settings: the template to build with ("NAME:VERSION", one the map has).
+    void setTemplate(const QString& label);
     void setSubject(const QString& subject);
     void setNewShard(const QString& id, const QString& node = {});
     void setInto(const QString& shard);
