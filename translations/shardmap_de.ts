@@ -5043,10 +5043,6 @@ Verschoben nach %2: %3</translation>
         <translation>keine</translation>
     </message>
     <message>
-        <source>This connection cannot change the map: %1</source>
-        <translation>Diese Verbindung kann die Karte nicht ändern: %1</translation>
-    </message>
-    <message>
         <source>no description</source>
         <translation>keine Beschreibung</translation>
     </message>
@@ -5055,6 +5051,10 @@ Verschoben nach %2: %3</translation>
 Shards built with it: %3</source>
         <translation>%1: %2
 Damit gebaute Shards: %3</translation>
+    </message>
+    <message>
+        <source>default is built in: make a new template</source>
+        <translation>default ist eingebaut: legen Sie eine neue Vorlage an</translation>
     </message>
     <message>
         <source>Index template %1 created.</source>

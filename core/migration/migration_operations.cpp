@@ -441,6 +441,21 @@ Status checkPlanStillApplies(const MapSnapshot& map, const Plan& plan)
             + std::to_string(map.revision) + "): " + listSome(lines) + "; plan again");
 }
 
+// A reindex's sources go draining (as a merge's source does); each must still be there.
+Status reindexSourcesDrain(const MapSnapshot& map, const Plan& plan, std::vector<Mutation>& changes)
+{
+    for (const std::string& id : reindexSourcesOf(plan.subject)) {
+        const auto shard = map.shards.find(id);
+        if (shard == map.shards.end())
+            return unknownId("shard", id);
+        if (shard->second.value.state == ShardState::Retired)
+            return refusal("shard " + id + " is retired; there is nothing to reindex");
+        if (shard->second.value.state != ShardState::Draining)
+            changes.push_back(shardInState(shard->second, ShardState::Draining));
+    }
+    return {};
+}
+
 // The existing shard and node records an operation changes when it is queued (its new shards are
 // listed as createPlannedShards made them).
 Result<std::vector<Mutation>> operationChanges(const MapSnapshot& map, const Plan& plan, OperationKind kind)
@@ -464,14 +479,8 @@ Result<std::vector<Mutation>> operationChanges(const MapSnapshot& map, const Pla
         break;
     }
     case OperationKind::Reindex:
-        for (const std::string& id : reindexSourcesOf(plan.subject)) {
-            const auto shard = map.shards.find(id);
-            if (shard == map.shards.end())
-                return unknownId("shard", id);
-            if (shard->second.value.state == ShardState::Retired)
-                return refusal("shard " + id + " is retired; there is nothing to reindex");
-            drained(id, ShardState::Draining);
-        }
+        if (auto status = reindexSourcesDrain(map, plan, changes); !status)
+            return status.error();
         break;
     case OperationKind::RetireNode: {
         const auto node = map.nodes.find(plan.subject);

@@ -66,6 +66,28 @@ Result<std::string> reindexNode(const PlannerInput& input, const ShardRecord& so
     return best;
 }
 
+// The new shards with their nodes (reindexNode), each source checked.
+Result<std::vector<ShardRecord>> placeReindexed(
+    const PlannerInput& input, const std::vector<std::string>& sources, const std::vector<ShardRecord>& newShards)
+{
+    const auto bytes = reindexBytes(input);
+    std::map<std::string, std::uint64_t> reserved;
+    std::vector<ShardRecord> placed = newShards;
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        const auto found = std::find_if(input.shards.begin(), input.shards.end(),
+            [&](const PlannerShard& s) { return s.record.id == sources[i]; });
+        if (found == input.shards.end())
+            return makeError(ErrorCode::NotFound, "no shard " + sources[i] + " in the shard map");
+        if (found->record.state == ShardState::Retired)
+            return makeError(ErrorCode::FailedPrecondition, "shard " + sources[i] + " is retired; there is nothing to reindex");
+        auto node = reindexNode(input, found->record, bytes.contains(sources[i]) ? bytes.at(sources[i]) : 0, reserved);
+        if (!node)
+            return node.error();
+        placed[i].node = *node;
+    }
+    return placed;
+}
+
 Result<IndexTemplateRecord> reindexTarget(const PlannerInput& input, const std::string& text)
 {
     if (text.empty())
@@ -154,21 +176,10 @@ Result<PlanResult> planReindex(const PlannerInput& input, const std::vector<std:
 {
     if (sources.empty() || sources.size() != newShards.size())
         return makeError(ErrorCode::InvalidArgument, "a reindex names its shards and one new shard for each");
-    const auto bytes = reindexBytes(input);
-    std::map<std::string, std::uint64_t> reserved;
-    std::vector<ShardRecord> placed = newShards;
-    for (std::size_t i = 0; i < sources.size(); ++i) {
-        const auto found = std::find_if(input.shards.begin(), input.shards.end(),
-            [&](const PlannerShard& s) { return s.record.id == sources[i]; });
-        if (found == input.shards.end())
-            return makeError(ErrorCode::NotFound, "no shard " + sources[i] + " in the shard map");
-        if (found->record.state == ShardState::Retired)
-            return makeError(ErrorCode::FailedPrecondition, "shard " + sources[i] + " is retired; there is nothing to reindex");
-        auto node = reindexNode(input, found->record, bytes.contains(sources[i]) ? bytes.at(sources[i]) : 0, reserved);
-        if (!node)
-            return node.error();
-        placed[i].node = *node;
-    }
+    auto placing = placeReindexed(input, sources, newShards);
+    if (!placing)
+        return placing.error();
+    const std::vector<ShardRecord>& placed = *placing;
     planning::Fleet fleet(input, options, placed);
     std::vector<const PlannerSpace*> held;
     std::vector<std::pair<std::size_t, std::size_t>> moves;

@@ -99,12 +99,13 @@ void MainWindow::createPages()
     addPage(m_auditPage, tr("Audit"), icon(IconId::Audit));
     m_whatIfPage = new WhatIfPage(m_connection, this);
     addPage(m_whatIfPage, tr("What-if"), icon(IconId::Settings));
-    m_indexSettingsPage = new IndexSettingsPage(m_connection, this);
-    addPage(m_indexSettingsPage, tr("Index settings"), icon(IconId::Settings));
     m_alertsPage = new AlertsPage(m_alertMonitor, this);
     m_alertsPageIndex = addPage(m_alertsPage, tr("Alerts"), icon(IconId::Alerts));
     m_approvalsPage = new ApprovalsPage(m_connection, this);
     m_approvalsPageIndex = addPage(m_approvalsPage, tr("Approvals"), icon(IconId::Approvals));
+    // After the pages with shortcuts (Ctrl+1 to Ctrl+9), which keep theirs.
+    m_indexSettingsPage = new IndexSettingsPage(m_connection, this);
+    addPage(m_indexSettingsPage, tr("Index settings"), icon(IconId::Settings));
 }
 
 // Every figure of the overview is a click away from its page.

@@ -78,6 +78,8 @@ IndexSettingsPage::IndexSettingsPage(FleetConnection* connection, QWidget* paren
     connect(m_newTemplate, &QPushButton::clicked, this, [this] { openEditor(true); });
     connect(m_rebuild, &QPushButton::clicked, this, [this] { emit reindexRequested(selectedLabel()); });
     connect(m_connection, &FleetConnection::mapChanged, this, &IndexSettingsPage::showMap);
+    connect(m_connection, &FleetConnection::stateChanged, this, &IndexSettingsPage::showSelected);
+    connect(m_connection, &FleetConnection::identityChanged, this, &IndexSettingsPage::showSelected);
     showMap(m_connection->map());
 }
 
@@ -120,9 +122,11 @@ void IndexSettingsPage::showSelected()
     m_newVersion->setEnabled(found && !readOnly && found->name != core::kDefaultTemplateName);
     m_newTemplate->setEnabled(!readOnly && m_map);
     m_rebuild->setEnabled(found && !readOnly);
-    if (readOnly)
-        m_message->show(tr("This connection cannot change the map: %1").arg(m_connection->readOnlyReason()),
-            InlineMessage::Kind::Info);
+    const QString why = readOnly ? m_connection->readOnlyReason() : QString();
+    m_newVersion->setToolTip(
+        readOnly ? why : found && found->name == core::kDefaultTemplateName ? tr("default is built in: make a new template") : QString());
+    m_newTemplate->setToolTip(why);
+    m_rebuild->setToolTip(why);
     if (!found) {
         m_detail->clear();
         return;
