@@ -283,3 +283,45 @@ TEST(DefaultEngineSetting, IsReadByNameAndAnUnknownOneIsRefused)
 }
 
 } // namespace
+
+// Issue 31: a shard made from a template is made with its index settings, and its record names
+// the template and version.
+TEST_F(ShardCreationTest, AShardOfATemplateIsMadeWithItsSettingsAndItsRecordNamesTheTemplate)
+{
+    NewShard shard("s9", "n0");
+    shard.index = defaultIndexSettings();
+    shard.index->tokenizer = Tokenizer::Porter;
+    shard.index->fields[0].weight = 4.0;
+    shard.templateName = "stemmed";
+    shard.templateVersion = 2;
+    ShardCreation creation(m_pool);
+    auto record = creation.onNode(map(), shard);
+    ASSERT_TRUE(record) << record.error().describe();
+    EXPECT_EQ(record->templateName, "stemmed");
+    EXPECT_EQ(record->templateVersion, 2u);
+    const auto shards = shardsOn(0);
+    ASSERT_EQ(shards.size(), 2u);
+    auto made = indexSettingsOf(shards[1]);
+    ASSERT_TRUE(made) << made.error().describe();
+    EXPECT_EQ(*made, *shard.index);
+    // Asked again (a create whose map step was lost): the node's shard has those settings, taken as made.
+    ShardCreation again(m_pool);
+    EXPECT_TRUE(again.onNode(map(), shard));
+}
+
+TEST_F(ShardCreationTest, AShardTheNodeHasWithOtherSettingsIsRefusedAndLeftThere)
+{
+    ASSERT_TRUE(node(0)->createShard("s9", {}));
+    NewShard shard("s9", "n0");
+    shard.index = defaultIndexSettings();
+    shard.index->tokenizer = Tokenizer::Porter;
+    ShardCreation creation(m_pool);
+    auto refused = creation.onNode(map(), shard);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, ErrorCode::FailedPrecondition);
+    EXPECT_NE(refused.error().message.find("node n0 has it with other index settings than shard s9 asks for"),
+        std::string::npos)
+        << refused.error().message;
+    EXPECT_EQ(creation.takeBack(refused.error(), *m_store).message, refused.error().message);
+    EXPECT_EQ(shardIdsOn(0), (std::vector<std::string> { "s0", "s9" })) << "not this creation's to drop";
+}
