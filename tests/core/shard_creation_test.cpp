@@ -325,3 +325,28 @@ TEST_F(ShardCreationTest, AShardTheNodeHasWithOtherSettingsIsRefusedAndLeftThere
     EXPECT_EQ(creation.takeBack(refused.error(), *m_store).message, refused.error().message);
     EXPECT_EQ(shardIdsOn(0), (std::vector<std::string> { "s0", "s9" })) << "not this creation's to drop";
 }
+
+// A plan's new shard takes the index settings of the shard its spaces come from (a split's
+// subject), so splitting a stemmed shard makes a stemmed shard.
+TEST_F(ShardCreationTest, APlansNewShardIsMadeWithTheSettingsOfTheShardItSplits)
+{
+    NewShard stemmed("sp", "n0");
+    stemmed.index = defaultIndexSettings();
+    stemmed.index->tokenizer = Tokenizer::Porter;
+    stemmed.index->fields[1].weight = 3.0;
+    ASSERT_TRUE(FleetAdmin(*m_store, m_pool).createShard(stemmed, m_actor));
+    Plan plan = creating({ { "s9", "n0" } });
+    plan.kind = "split";
+    plan.subject = "sp";
+    auto applied = MigrationRequests(*m_store, m_pool).applyPlan(plan, m_actor);
+    ASSERT_TRUE(applied) << applied.error().describe();
+    for (const ShardSummary& shard : shardsOn(0)) {
+        if (shard.id != "s9")
+            continue;
+        auto made = indexSettingsOf(shard);
+        ASSERT_TRUE(made) << made.error().describe();
+        EXPECT_EQ(*made, *stemmed.index);
+        return;
+    }
+    ADD_FAILURE() << "no s9 on n0";
+}
