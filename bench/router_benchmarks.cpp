@@ -801,8 +801,8 @@ BENCHMARK(copiesSearchBench)->ArgName("threads")->Arg(4)->Iterations(3)->UseReal
 class AcceptingNodeClient final : public NodeClient {
 public:
     const std::string& address() const override { return m_address; }
-    Result<ShardSummary> createShard(
-        const std::string& shard, const std::vector<std::string>&, std::optional<IndexEngine> engine) override
+    Result<ShardSummary> createShard(const std::string& shard, const std::vector<std::string>&,
+        std::optional<IndexEngine> engine, const std::optional<IndexSettings>&) override
     {
         return ShardSummary { shard, true, {}, {}, 0, 0, 0, 0, 0, indexEngineName(engine.value_or(IndexEngine::Fts5)) };
     }

@@ -188,7 +188,7 @@ EngineRun runShard(
     const std::string dir = options.dir + "/shard-" + core::indexEngineName(engine);
     std::filesystem::create_directories(dir);
     core::ShardStoreOptions storeOptions;
-    storeOptions.fields = { "title", "body" };
+    storeOptions.index.fields = { { "title", true, 1.0 }, { "body", true, 1.0 } };
     storeOptions.engine = engine;
     auto store = core::ShardStore::create(dir + "/shard.db", "bench", storeOptions);
     if (!store)

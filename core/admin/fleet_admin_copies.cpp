@@ -14,9 +14,9 @@ std::string addressOf(const MapSnapshot& map, const std::string& nodeId)
     return node ? node->address : std::string();
 }
 
-// The searchable fields of the shard as an in-sync copy's node reports them (the map does not keep
-// them), primary first.
-Result<std::vector<std::string>> fieldsOf(NodeClientPool& nodes, const MapSnapshot& map, const ShardRecord& shard)
+// The index settings of the shard (its fields among them) as an in-sync copy's node reports them
+// (the map keeps only the template's name), primary first.
+Result<IndexSettings> indexSettingsOnCopies(NodeClientPool& nodes, const MapSnapshot& map, const ShardRecord& shard)
 {
     std::string why = "no in-sync copy";
     for (const std::string& nodeId : shard.inSyncNodes()) {
@@ -31,12 +31,13 @@ Result<std::vector<std::string>> fieldsOf(NodeClientPool& nodes, const MapSnapsh
         }
         for (const ShardSummary& summary : *shards) {
             if (summary.id == shard.id)
-                return summary.fields;
+                return indexSettingsOf(summary);
         }
         why = "node " + nodeId + " does not list it";
     }
     return makeError(ErrorCode::Unavailable,
-        "cannot read shard " + shard.id + "'s fields from an in-sync copy (" + why + "); a copy needs the same fields");
+        "cannot read shard " + shard.id + "'s fields from an in-sync copy (" + why
+            + "); a copy needs the same fields and index settings");
 }
 
 // A node is marked lost only after its primaries had their chance to fail over: marking it lost
@@ -93,11 +94,11 @@ Result<FleetAdmin::CopiesChanged> FleetAdmin::addReplica(
     // Checked before the node is touched; MapEditor checks again against the map it commits on.
     if (auto status = checkCopyPlacement(*map, *shard, nodeId); !status)
         return status.error();
-    auto fields = fieldsOf(m_nodes, *map, *shard);
-    if (!fields)
-        return fields.error();
+    auto settings = indexSettingsOnCopies(m_nodes, *map, *shard);
+    if (!settings)
+        return settings.error();
     ShardCreation creation(m_nodes);
-    if (auto made = creation.copyOnNode(*map, *shard, nodeId, *fields); !made)
+    if (auto made = creation.copyOnNode(*map, *shard, nodeId, settings->fieldNames(), *settings); !made)
         return made.error();
     auto committed = creation.inMap(m_store, [&] { return m_editor.addReplica(shardId, nodeId, actor); });
     if (!committed)

@@ -74,7 +74,7 @@ ShardSummary fromProto(const v1::ShardInfo& in)
 {
     return ShardSummary { in.shard_id(), in.health() != v1::SHARD_HEALTH_FAILED, in.error(),
         { in.fields().begin(), in.fields().end() }, in.live_docs(), in.tombstones(), in.spaces(), in.bytes_on_disk(),
-        in.bytes_estimate(), in.engine() };
+        in.bytes_estimate(), in.engine(), in.index_settings_json() };
 }
 
 Ownership fromProto(const v1::Ownership& in)
@@ -140,6 +140,17 @@ struct GrpcNodeClient::Impl {
     }
 };
 
+Result<IndexSettings> indexSettingsOf(const ShardSummary& shard)
+{
+    if (!shard.indexSettingsJson.empty())
+        return decodeIndexSettings(shard.indexSettingsJson);
+    IndexSettings settings = defaultIndexSettings();
+    settings.fields.clear();
+    for (const std::string& name : shard.fields)
+        settings.fields.push_back({ name, true, 1.0 });
+    return settings;
+}
+
 Result<std::unique_ptr<GrpcNodeClient>> GrpcNodeClient::connect(
     const std::string& address, const NodeClientOptions& options)
 {
@@ -170,15 +181,19 @@ GrpcNodeClient::GrpcNodeClient(std::string address, std::unique_ptr<Impl> impl)
 
 GrpcNodeClient::~GrpcNodeClient() = default;
 
-Result<ShardSummary> GrpcNodeClient::createShard(
-    const std::string& shard, const std::vector<std::string>& fields, std::optional<IndexEngine> engine)
+Result<ShardSummary> GrpcNodeClient::createShard(const std::string& shard, const std::vector<std::string>& fields,
+    std::optional<IndexEngine> engine, const std::optional<IndexSettings>& settings)
 {
     v1::CreateShardRequest request;
     request.set_shard_id(shard);
     if (engine)
         request.set_engine(indexEngineName(*engine));
-    for (const auto& field : fields)
-        request.add_fields(field);
+    toProto(settings, request);
+    if (!fields.empty()) {
+        request.clear_fields();
+        for (const auto& field : fields)
+            request.add_fields(field);
+    }
     v1::ShardInfo info;
     const auto status = m_impl->stub->CreateShard(m_impl->context().get(), request, &info);
     if (!status.ok())

@@ -36,7 +36,15 @@ struct ShardSummary {
     // The index engine as the node names it (indexEngineName); empty from a node older than
     // engines, whose shards are all FTS5. (Braced: aggregate initialisers that predate it may stop short.)
     std::string engine {};
+    // The index settings' JSON (encodeIndexSettings); empty from a node older than index
+    // settings, whose shards all have today's index over `fields` (indexSettingsOf below).
+    std::string indexSettingsJson {};
 };
+
+// What a shard's index is built with, as the node said: its settings, or today's index over its
+// fields from a node that does not say (older than issue 31). InvalidArgument for JSON that does not
+// decode.
+Result<IndexSettings> indexSettingsOf(const ShardSummary& shard);
 
 struct SpaceMetricsValue {
     std::string space;
@@ -112,13 +120,20 @@ public:
     virtual ~NodeClient() = default;
 
     virtual const std::string& address() const = 0;
-    // Fields empty: the node's default (title, body, tags); no engine: the node's --default-engine.
-    virtual Result<ShardSummary> createShard(
-        const std::string& shard, const std::vector<std::string>& fields, std::optional<IndexEngine> engine)
+    // Fields empty: the node's default (title, body, tags); no engine: the node's --default-engine;
+    // settings (issue 31): what the index is built with (fields empty then: the settings' fields;
+    // other fields than the settings' are refused by the node).
+    virtual Result<ShardSummary> createShard(const std::string& shard, const std::vector<std::string>& fields,
+        std::optional<IndexEngine> engine, const std::optional<IndexSettings>& settings)
         = 0;
+    Result<ShardSummary> createShard(
+        const std::string& shard, const std::vector<std::string>& fields, std::optional<IndexEngine> engine)
+    {
+        return createShard(shard, fields, engine, std::nullopt);
+    }
     Result<ShardSummary> createShard(const std::string& shard, const std::vector<std::string>& fields)
     {
-        return createShard(shard, fields, std::nullopt);
+        return createShard(shard, fields, std::nullopt, std::nullopt);
     }
     // Removes a shard that holds no documents or tombstones (FailedPrecondition otherwise).
     virtual Status dropShard(const std::string& shard) = 0;
@@ -186,8 +201,8 @@ public:
 
     const std::string& address() const override { return m_address; }
     using NodeClient::createShard;
-    Result<ShardSummary> createShard(
-        const std::string& shard, const std::vector<std::string>& fields, std::optional<IndexEngine> engine) override;
+    Result<ShardSummary> createShard(const std::string& shard, const std::vector<std::string>& fields,
+        std::optional<IndexEngine> engine, const std::optional<IndexSettings>& settings) override;
     Status dropShard(const std::string& shard) override;
     Status dropShardWithDocuments(const std::string& shard) override;
     Result<std::vector<ShardSummary>> listShards() override;

@@ -29,15 +29,31 @@ IndexEngine engineAnswered(const ShardSummary& shard, IndexEngine asked)
     return engine ? *engine : asked;
 }
 
-// The engine the node reports for a shard it had before this creation; asked when it cannot say.
-IndexEngine engineOnNode(NodeClient& node, const std::string& shard, IndexEngine asked)
+// What the node reports for a shard it had before this creation; none when it cannot say.
+std::optional<ShardSummary> shardOnNode(NodeClient& node, const std::string& shard)
 {
     auto shards = node.listShards();
     for (const ShardSummary& summary : shards ? *shards : std::vector<ShardSummary> {}) {
         if (summary.id == shard)
-            return engineAnswered(summary, asked);
+            return summary;
     }
-    return asked;
+    return std::nullopt;
+}
+
+// Ok unless the shard asks for index settings and the node's shard has others (a shard made
+// before, or by a node older than index settings, which makes today's index whatever it is asked).
+Status sameSettings(const NewShard& shard, const ShardSummary& onNode, const std::string& how)
+{
+    if (!shard.index)
+        return {};
+    auto found = indexSettingsOf(onNode);
+    if (found && *found == *shard.index)
+        return {};
+    return makeError(ErrorCode::FailedPrecondition,
+        "node " + shard.node + " " + how + " other index settings than shard " + shard.id
+            + " asks for: " + (found ? encodeIndexSettings(*found) : found.error().message) + ", not "
+            + encodeIndexSettings(*shard.index)
+            + (onNode.indexSettingsJson.empty() ? " (the node is older than index settings: upgrade it)" : ""));
 }
 
 } // namespace
@@ -59,7 +75,10 @@ Result<std::optional<IndexEngine>> parseNewShardEngine(std::string_view name)
 
 ShardRecord newShardRecord(const NewShard& shard, IndexEngine engine)
 {
-    return { shard.id, shard.node, ShardState::Active, shard.capacityDocs, shard.capacityBytes, engine };
+    ShardRecord record { shard.id, shard.node, ShardState::Active, shard.capacityDocs, shard.capacityBytes, engine };
+    record.templateName = shard.templateName;
+    record.templateVersion = shard.templateVersion;
+    return record;
 }
 
 ShardCreation::ShardCreation(NodeClientPool& nodes)
@@ -78,19 +97,25 @@ Result<ShardRecord> ShardCreation::onNode(const MapSnapshot& map, const NewShard
     if (!client)
         return client.error();
     const IndexEngine engine = engineOf(shard, map);
-    auto created = (*client)->createShard(shard.id, shard.fields, engine);
+    auto created = (*client)->createShard(shard.id, shard.fields, engine, shard.index);
     if (created) {
         m_made.push_back({ shard, *client });
+        if (auto same = sameSettings(shard, *created, "made it with"); !same)
+            return same.error();
         return newShardRecord(shard, engineAnswered(*created, engine));
     }
-    if (created.error().code == ErrorCode::AlreadyExists)
-        return newShardRecord(shard, engineOnNode(**client, shard.id, engine));
+    if (created.error().code == ErrorCode::AlreadyExists) {
+        auto existing = shardOnNode(**client, shard.id);
+        if (auto same = existing ? sameSettings(shard, *existing, "has it with") : Status {}; !same)
+            return same.error();
+        return newShardRecord(shard, existing ? engineAnswered(*existing, engine) : engine);
+    }
     return makeError(created.error().code,
         "cannot create shard " + shard.id + " on node " + shard.node + ": " + created.error().message);
 }
 
-Status ShardCreation::copyOnNode(
-    const MapSnapshot& map, const ShardRecord& shard, const std::string& nodeId, const std::vector<std::string>& fields)
+Status ShardCreation::copyOnNode(const MapSnapshot& map, const ShardRecord& shard, const std::string& nodeId,
+    const std::vector<std::string>& fields, const std::optional<IndexSettings>& settings)
 {
     const NodeRecord* node = map.node(nodeId);
     if (!node)
@@ -98,7 +123,7 @@ Status ShardCreation::copyOnNode(
     auto client = m_nodes.get(node->address);
     if (!client)
         return client.error();
-    auto created = (*client)->createShard(shard.id, fields, shard.engine);
+    auto created = (*client)->createShard(shard.id, fields, shard.engine, settings);
     if (created) {
         m_made.push_back({ NewShard(shard.id, nodeId, fields, 0, 0, shard.engine), *client });
         return {};
@@ -110,7 +135,7 @@ Status ShardCreation::copyOnNode(
 }
 
 Status ShardCreation::copiesLike(const MapSnapshot& map, ShardRecord& shard, const std::string& from,
-    const std::vector<std::string>& fields, const std::string& why)
+    const std::vector<std::string>& fields, const std::string& why, const std::optional<IndexSettings>& settings)
 {
     const std::uint32_t factor = map.settings.value.replicationFactorOf(shard);
     const ShardRecord* source = map.shard(from);
@@ -126,7 +151,7 @@ Status ShardCreation::copiesLike(const MapSnapshot& map, ShardRecord& shard, con
             break;
         if (!checkCopyPlacement(map, shard, node))
             continue;
-        if (auto made = copyOnNode(map, shard, node, fields); !made)
+        if (auto made = copyOnNode(map, shard, node, fields, settings); !made)
             return made;
         shard.replicas.push_back({ node, CopyState::InSync, 0, 0, nowUnixMs(), why });
     }

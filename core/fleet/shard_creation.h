@@ -17,6 +17,7 @@
 #include "core/client/node_client.h"
 #include "core/map/shard_map.h"
 #include "core/store/metadata_store.h"
+#include "core/util/index_settings.h"
 
 #include <cstdint>
 #include <memory>
@@ -29,8 +30,10 @@
 namespace shardmap::core {
 
 // A shard to make: its id, its node's id, the fields it is searchable by (empty: the node's
-// default, ShardStoreOptions::fields: title, body, tags), its capacity (0: none) and its index
-// engine (none: the fleet's MigrationSettings::defaultEngine).
+// default: title, body, tags), its capacity (0: none), its index engine (none: the fleet's
+// MigrationSettings::defaultEngine) and the index settings of the template it is built with (issue
+// 31; none: today's index over `fields`), whose name and version its record keeps ("" and 0: the
+// default template).
 struct NewShard {
     NewShard() = default;
     NewShard(std::string shardId, std::string nodeId, std::vector<std::string> searchable = {}, std::uint64_t docs = 0,
@@ -50,6 +53,9 @@ struct NewShard {
     std::uint64_t capacityDocs = 0;
     std::uint64_t capacityBytes = 0;
     std::optional<IndexEngine> engine;
+    std::optional<IndexSettings> index = std::nullopt;
+    std::string templateName = {};
+    std::uint32_t templateVersion = 0;
 };
 
 // The engine a new shard is made with: its own, else the one the map's settings name.
@@ -58,7 +64,7 @@ IndexEngine engineOf(const NewShard& shard, const MapSnapshot& map);
 // empty names none, any other name is parseIndexEngine's.
 Result<std::optional<IndexEngine>> parseNewShardEngine(std::string_view name);
 
-// The map's record of a new shard: active, on its node, with its capacity and engine.
+// The map's record of a new shard: active, on its node, with its capacity, engine and template.
 ShardRecord newShardRecord(const NewShard& shard, IndexEngine engine);
 
 class ShardCreation {
@@ -69,14 +75,18 @@ public:
     // (NotFound when the map has no such node, AlreadyExists when it lists the shard already), and
     // returns the record the map is to list it with, with the engine the node answers with. A
     // shard the node already has is taken as created, with the engine the node reports for it,
-    // and is not this creation's to take back.
+    // and is not this creation's to take back; unless the shard names index settings and the
+    // node's shard has others (FailedPrecondition, with both). A node that makes the shard with
+    // other settings than asked (one older than index settings) is refused the same way, and the
+    // shard is taken back.
     Result<ShardRecord> onNode(const MapSnapshot& map, const NewShard& shard);
 
     // The node step of a replica (FleetAdmin::addReplica): the shard the map lists, made on another
-    // node with the same id and engine and the given fields. A shard that node already has is taken
-    // as created and is not this creation's to take back.
+    // node with the same id and engine and the given fields and index settings (none: today's index
+    // over the fields). A shard that node already has is taken as created and is not this
+    // creation's to take back.
     Status copyOnNode(const MapSnapshot& map, const ShardRecord& shard, const std::string& nodeId,
-        const std::vector<std::string>& fields);
+        const std::vector<std::string>& fields, const std::optional<IndexSettings>& settings = std::nullopt);
 
     // The replicas a new shard of an operation is made with (issue 30), up to the replication factor
     // the map's settings give it, added to shard.replicas: made empty, each is in sync at once. They
@@ -85,7 +95,8 @@ public:
     // that shard's was; each is checked by the placement rule (core/map/copy_placement.h). Fewer such
     // nodes leave the shard under-replicated, as `shard create` leaves one.
     Status copiesLike(const MapSnapshot& map, ShardRecord& shard, const std::string& from,
-        const std::vector<std::string>& fields, const std::string& why);
+        const std::vector<std::string>& fields, const std::string& why,
+        const std::optional<IndexSettings>& settings = std::nullopt);
 
     // The map step: the caller's commit that lists the shards (a shard added alone, or an operation
     // with its new shards). When it fails, what onNode made is taken back (takeBack).

@@ -161,21 +161,22 @@ MapSnapshot withNewShard(const MapSnapshot& map, const ShardRecord& shard)
     return copy;
 }
 
-// The fields of the shard the spaces come from, as its node reports them; empty (the node's
-// default) when it cannot say.
-std::vector<std::string> sourceFields(const MapSnapshot& map, NodeClientPool& nodes, const std::string& fromShard)
+// The index settings (fields among them) of the shard the spaces come from, as its node reports
+// them; none (the node's default) when it cannot say.
+std::optional<IndexSettings> sourceSettings(const MapSnapshot& map, NodeClientPool& nodes, const std::string& fromShard)
 {
     const ShardRecord* source = map.shard(fromShard);
     const NodeRecord* sourceNode = source ? map.node(source->node) : nullptr;
     auto sourceClient = sourceNode ? nodes.get(sourceNode->address) : Result<std::shared_ptr<NodeClient>>(nullptr);
     auto shards = sourceClient && *sourceClient ? (*sourceClient)->listShards()
                                                 : Result<std::vector<ShardSummary>>(std::vector<ShardSummary> {});
-    std::vector<std::string> fields;
     for (const auto& summary : shards ? *shards : std::vector<ShardSummary> {}) {
-        if (summary.id == fromShard && !summary.fields.empty())
-            fields = summary.fields;
+        if (summary.id != fromShard || summary.fields.empty())
+            continue;
+        auto settings = indexSettingsOf(summary);
+        return settings ? std::optional<IndexSettings>(*settings) : std::nullopt;
     }
-    return fields;
+    return std::nullopt;
 }
 
 // The migration record and the marked space of one move of the operation.
@@ -332,16 +333,10 @@ std::vector<std::string> reindexSourcesOf(const std::string& list)
     return out;
 }
 
-// The template a plan's new shard is built with: the one its record names (a reindex's), else the
-// one of the shard its spaces come from, so that a split of a stemmed shard stays stemmed.
-Result<IndexTemplateRecord> builtLike(const MapSnapshot& map, const ShardRecord& shard, const std::string& from)
+// The template a reindex's new shard is built with: the one its record names.
+Result<IndexTemplateRecord> builtLike(const MapSnapshot& map, const ShardRecord& shard)
 {
-    TemplateRef ref { shard.templateName, shard.templateVersion };
-    if (ref.name.empty()) {
-        const ShardRecord* source = map.shard(from);
-        ref = source ? templateOf(*source) : TemplateRef { kDefaultTemplateName, 1 };
-    }
-    auto found = findTemplate(map, ref);
+    auto found = findTemplate(map, { shard.templateName, shard.templateVersion });
     if (!found)
         return makeError(found.error().code, "new shard " + shard.id + ": " + found.error().message);
     return found;
@@ -370,20 +365,35 @@ Status createPlannedShards(const MapSnapshot& map, NodeClientPool& nodes, ShardC
             if (from.empty() && move.to == shard.id)
                 from = move.from;
         }
-        auto built = builtLike(map, shard, from);
-        if (!built)
-            return built.error();
-        const std::vector<std::string> fields
-            = shard.templateName.empty() ? sourceFields(map, nodes, from) : built->settings.fieldNames();
-        auto made = creation.onNode(map, { shard.id, shard.node, fields });
-        if (!made)
-            return made.error();
-        ShardRecord record = shard; // the plan's state and capacity, the engine it was made with
-        record.engine = made->engine;
-        record.templateName = built->name;
-        record.templateVersion = built->version;
+        // A reindex's new shard: the template its record names, with its source's engine. Any
+        // other: the index of the shard its spaces come from, and that shard's template.
+        NewShard made { shard.id, shard.node };
+        if (!shard.templateName.empty()) {
+            auto built = builtLike(map, shard);
+            if (!built)
+                return built.error();
+            made.index = built->settings;
+            made.templateName = built->name;
+            made.templateVersion = built->version;
+            made.engine = shard.engine;
+        } else {
+            made.index = sourceSettings(map, nodes, from);
+            if (const ShardRecord* source = map.shard(from)) {
+                made.templateName = source->templateName;
+                made.templateVersion = source->templateVersion;
+            }
+        }
+        const std::vector<std::string> fields = made.index ? made.index->fieldNames() : std::vector<std::string> {};
+        auto onNode = creation.onNode(map, made);
+        if (!onNode)
+            return onNode.error();
+        ShardRecord record = shard; // the plan's state and capacity, the engine and template it was made with
+        record.engine = onNode->engine;
+        record.templateName = onNode->templateName;
+        record.templateVersion = onNode->templateVersion;
         // With the fleet's replication factor: copies where the shard it comes from has its own.
-        if (auto copied = creation.copiesLike(map, record, from, fields, "made with the shard by the " + plan.kind);
+        if (auto copied
+            = creation.copiesLike(map, record, from, fields, "made with the shard by the " + plan.kind, made.index);
             !copied)
             return copied;
         listed.push_back({ keys::shard(record.id), encode(record), 0 });

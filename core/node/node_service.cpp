@@ -135,6 +135,7 @@ void NodeService::fillShardInfo(v1::ShardInfo& out, const ShardEntry& entry) con
     }
     out.set_health(v1::SHARD_HEALTH_OK);
     out.set_engine(indexEngineName(entry.store->engine()));
+    out.set_index_settings_json(encodeIndexSettings(entry.store->indexSettings()));
     for (const auto& field : entry.store->fields())
         out.add_fields(field);
     out.set_bytes_on_disk(entry.store->bytesOnDisk());
@@ -153,13 +154,15 @@ grpc::Status NodeService::CreateShard(
 {
     if (auto allowed = onlyControllers(context, "CreateShard"); !allowed.ok())
         return allowed;
-    const std::vector<std::string> fields(request->fields().begin(), request->fields().end());
+    auto settings = indexSettingsOf(*request);
+    if (!settings)
+        return refused(context, "CreateShard", settings.error());
     // No engine (a client from before engines were a choice): the node's --default-engine, fts5 unless set.
     auto engine = request->engine().empty() ? Result<IndexEngine>(m_registry.options().storeOptions.engine)
                                             : parseIndexEngine(request->engine());
     if (!engine)
         return refused(context, "CreateShard", engine.error());
-    auto store = m_registry.create(request->shard_id(), fields, *engine);
+    auto store = m_registry.create(request->shard_id(), *settings, *engine);
     if (!store)
         return refused(context, "CreateShard", store.error());
     fillShardInfo(*response, ShardEntry { request->shard_id(), *store, {} });

@@ -1,6 +1,7 @@
 #include "core/node/proto_convert.h"
 
-// The field-by-field mapping of documents, write results and search hits to and from protobuf.
+// The field-by-field mapping of documents, write results and search hits to and from protobuf, and
+// of the index settings a CreateShard asks for.
 
 namespace shardmap::core {
 
@@ -46,6 +47,47 @@ void toProto(const SearchHit& in, v1::SearchHit& out)
     out.set_version(in.version);
     out.set_score(in.score);
     out.set_snippet(in.snippet);
+}
+
+Result<std::optional<IndexSettings>> indexSettingsOf(const v1::CreateShardRequest& request)
+{
+    const std::vector<std::string> fields(request.fields().begin(), request.fields().end());
+    if (request.index_settings_json().empty()) {
+        if (fields.empty())
+            return std::optional<IndexSettings>();
+        IndexSettings settings = defaultIndexSettings();
+        settings.fields.clear();
+        for (const std::string& name : fields)
+            settings.fields.push_back({ name, true, 1.0 });
+        if (auto valid = validateIndexSettings(settings); !valid)
+            return valid.error();
+        return std::optional<IndexSettings>(std::move(settings));
+    }
+    auto settings = decodeIndexSettings(request.index_settings_json());
+    if (!settings)
+        return settings.error();
+    if (!fields.empty() && fields != settings->fieldNames()) {
+        std::string named;
+        for (const std::string& name : fields)
+            named += (named.empty() ? "" : ", ") + name;
+        std::string inSettings;
+        for (const std::string& name : settings->fieldNames())
+            inSettings += (inSettings.empty() ? "" : ", ") + name;
+        return makeError(ErrorCode::InvalidArgument,
+            "the request names the fields " + named + " and index settings with the fields " + inSettings
+                + "; name them once, in the index settings");
+    }
+    return std::optional<IndexSettings>(std::move(*settings));
+}
+
+void toProto(const std::optional<IndexSettings>& settings, v1::CreateShardRequest& out)
+{
+    if (!settings)
+        return;
+    // The fields too, so that they agree: a node older than index settings reads only them.
+    for (const std::string& name : settings->fieldNames())
+        out.add_fields(name);
+    out.set_index_settings_json(encodeIndexSettings(*settings));
 }
 
 } // namespace shardmap::core

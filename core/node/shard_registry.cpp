@@ -62,7 +62,7 @@ std::vector<std::string> ShardRegistry::openAll()
 }
 
 Result<std::shared_ptr<ShardStore>> ShardRegistry::create(
-    const std::string& id, const std::vector<std::string>& fields, IndexEngine engine)
+    const std::string& id, const std::optional<IndexSettings>& settings, IndexEngine engine)
 {
     if (auto status = validateShardId(id); !status)
         return status.error();
@@ -72,8 +72,8 @@ Result<std::shared_ptr<ShardStore>> ShardRegistry::create(
     if (m_shards.contains(id))
         return makeError(ErrorCode::AlreadyExists, "shard " + id + " already exists on this node");
     ShardStoreOptions options = m_options.storeOptions;
-    if (!fields.empty())
-        options.fields = fields;
+    if (settings)
+        options.index = *settings;
     options.engine = engine;
     auto store = ShardStore::create(shardPath(id), id, options);
     if (!store)

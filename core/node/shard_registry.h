@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <vector>
@@ -37,9 +38,9 @@ public:
     // Opens all shard files; returns the ids that failed (already recorded as failed entries).
     std::vector<std::string> openAll();
 
-    // A new shard with these fields (empty: the store options') and index engine.
+    // A new shard with these index settings (none: the store options', today's index) and engine.
     Result<std::shared_ptr<ShardStore>> create(
-        const std::string& id, const std::vector<std::string>& fields, IndexEngine engine);
+        const std::string& id, const std::optional<IndexSettings>& settings, IndexEngine engine);
     Status drop(const std::string& id, bool force);
     // The shard or NotFound / FailedPrecondition (failed shard) naming it.
     Result<std::shared_ptr<ShardStore>> get(const std::string& id) const;

@@ -492,6 +492,11 @@ Error Parser::unknownField(const Token& field) const
     std::string known;
     for (const std::string& name : m_schema.fields)
         known += (known.empty() ? "" : ", ") + name;
+    const auto& stored = m_schema.storedOnly;
+    if (std::find(stored.begin(), stored.end(), field.text) != stored.end())
+        return queryError("field '" + std::string(field.text) + "'" + atOffset(field.offset)
+            + " is stored only, not indexed, so it cannot be searched; indexed fields: "
+            + (known.empty() ? "(none)" : known));
     return queryError("unknown field '" + std::string(field.text) + "'" + atOffset(field.offset)
         + "; known fields: " + (known.empty() ? "(none)" : known));
 }

@@ -12,9 +12,12 @@
 namespace shardmap::core {
 
 // The searchable fields of a shard. Field `name` is indexed in the FTS5 column "f_<name>";
-// every other field of a document is indexed in the catch-all column "f__other".
+// every other field of a document is indexed in the catch-all column "f__other". `storedOnly`
+// names the shard's fields that are kept but never indexed (IndexField::indexed false): a query
+// naming one (`notes:x`) is refused, saying so, rather than matching nothing.
 struct QuerySchema {
     std::vector<std::string> fields;
+    std::vector<std::string> storedOnly = {};
 };
 
 // Limits that keep one query from costing the node more than it should, the same for every index

@@ -1,7 +1,7 @@
 #include "core/shard/fts5_tokens.h"
 
-// Fts5Tokens' implementation: FTS5's API reached through an in-memory database, its unicode61
-// tokenizer asked for each text's tokens.
+// Fts5Tokens' implementation: FTS5's API reached through an in-memory database, the tokenizer a
+// shard's settings name asked for each text's tokens.
 
 #include <iterator>
 #include <sqlite3.h>
@@ -52,7 +52,25 @@ Fts5Tokens::Fts5Tokens(std::unique_ptr<Impl> impl)
 
 Fts5Tokens::~Fts5Tokens() = default;
 
+std::vector<std::string> fts5TokenizerArgs(const IndexSettings& settings)
+{
+    if (settings.tokenizer == Tokenizer::Trigram)
+        return { "trigram", "case_sensitive", settings.caseSensitive ? "1" : "0" };
+    std::vector<std::string> args;
+    if (settings.tokenizer == Tokenizer::Porter)
+        args.emplace_back("porter");
+    args.insert(args.end(), { "unicode61", "remove_diacritics", std::to_string(settings.removeDiacritics) });
+    if (!settings.tokenChars.empty())
+        args.insert(args.end(), { "tokenchars", settings.tokenChars });
+    return args;
+}
+
 Result<std::unique_ptr<Fts5Tokens>> Fts5Tokens::open()
+{
+    return open(defaultIndexSettings());
+}
+
+Result<std::unique_ptr<Fts5Tokens>> Fts5Tokens::open(const IndexSettings& settings)
 {
     auto impl = std::make_unique<Impl>();
     if (sqlite3_open_v2(":memory:", &impl->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nullptr) != SQLITE_OK)
@@ -60,14 +78,16 @@ Result<std::unique_ptr<Fts5Tokens>> Fts5Tokens::open()
     fts5_api* api = fts5Api(impl->db);
     if (!api)
         return tokenizerError("this SQLite has no FTS5");
+    const std::vector<std::string> args = fts5TokenizerArgs(settings);
+    const std::string& name = args.front();
     void* userData = nullptr;
-    if (api->xFindTokenizer(api, kShardTokenizer, &userData, &impl->api) != SQLITE_OK)
-        return tokenizerError(std::string("no ") + kShardTokenizer + " tokenizer");
-    const char* options[std::size(kShardTokenizerOptions)];
-    for (std::size_t i = 0; i < std::size(kShardTokenizerOptions); ++i)
-        options[i] = kShardTokenizerOptions[i];
-    if (impl->api.xCreate(userData, options, static_cast<int>(std::size(options)), &impl->tokenizer) != SQLITE_OK)
-        return tokenizerError(std::string("cannot create the ") + kShardTokenizer + " tokenizer");
+    if (api->xFindTokenizer(api, name.c_str(), &userData, &impl->api) != SQLITE_OK)
+        return tokenizerError("no " + name + " tokenizer");
+    std::vector<const char*> options;
+    for (std::size_t i = 1; i < args.size(); ++i)
+        options.push_back(args[i].c_str());
+    if (impl->api.xCreate(userData, options.data(), static_cast<int>(options.size()), &impl->tokenizer) != SQLITE_OK)
+        return tokenizerError("cannot create the " + name + " tokenizer");
     return std::unique_ptr<Fts5Tokens>(new Fts5Tokens(std::move(impl)));
 }
 

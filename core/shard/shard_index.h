@@ -6,6 +6,7 @@
 // holds each row's text under the row's rowid and ranks rows. Two engines: FTS5 in the shard's own
 // file (shard_index_fts5.cpp) and Xapian beside it (shard_index_xapian.cpp, core/shard/xapian_engine.h).
 
+#include "core/query/query_compiler.h"
 #include "core/shard/shard_store.h"
 #include "core/shard/sqlite_db.h"
 #include "core/util/index_engine.h"
@@ -24,13 +25,15 @@ using RowText = std::vector<std::optional<std::string>>;
 
 class ShardIndex {
 public:
+    // InvalidArgument when the engine cannot build an index with these settings (trigram on Xapian).
+    static Status checkSettings(IndexEngine engine, const IndexSettings& settings);
     // The index's tables in a new shard's file, inside the schema's transaction.
-    static Status createTables(IndexEngine engine, SqliteDb& db, const std::vector<std::string>& fields);
+    static Status createTables(IndexEngine engine, SqliteDb& db, const IndexSettings& settings);
     // The index of a shard whose file is at `shardPath`, written through the shard's writer
     // connection (the index must be destroyed before it). A Xapian index is opened, replayed or
     // rebuilt here (core/shard/xapian_engine.h).
     static Result<std::unique_ptr<ShardIndex>> open(
-        IndexEngine engine, SqliteDb& writer, const std::string& shardPath, const std::vector<std::string>& fields);
+        IndexEngine engine, SqliteDb& writer, const std::string& shardPath, const IndexSettings& settings);
     // Removes what an index keeps beside the shard's file (the Xapian directory).
     static void removeFiles(const std::string& shardPath);
 
@@ -59,11 +62,14 @@ public:
 };
 
 // Each engine's own file; ShardIndex::createTables and open choose between them.
-Status createFts5Tables(SqliteDb& db, const std::vector<std::string>& fields);
-Result<std::unique_ptr<ShardIndex>> openFts5Index(SqliteDb& writer, const std::vector<std::string>& fields);
-Status createXapianTables(SqliteDb& db, const std::vector<std::string>& fields);
+Status createFts5Tables(SqliteDb& db, const IndexSettings& settings);
+Result<std::unique_ptr<ShardIndex>> openFts5Index(SqliteDb& writer, const IndexSettings& settings);
+Status createXapianTables(SqliteDb& db, const IndexSettings& settings);
 Result<std::unique_ptr<ShardIndex>> openXapianIndex(
-    SqliteDb& writer, const std::string& shardPath, const std::vector<std::string>& fields);
+    SqliteDb& writer, const std::string& shardPath, const IndexSettings& settings);
+// The query language's view of a shard's fields: the indexed ones, and the stored-only ones a
+// query may not name.
+QuerySchema querySchemaOf(const IndexSettings& settings);
 // The directory of a shard's Xapian database: beside the file, "<file>.xapian".
 std::string xapianIndexPath(const std::string& shardPath);
 

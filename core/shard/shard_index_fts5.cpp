@@ -1,10 +1,13 @@
-// The FTS5 index of a shard, in the shard's own file: the `fts` table (the text itself, with 2- and
-// 3-letter prefix indexes), ranked with bm25() inside FTS5 and joined to docs, with its snippets.
+// The FTS5 index of a shard, in the shard's own file: the `fts` table (the text itself, with the
+// tokenizer, prefix indexes and stored-only columns its index settings name), ranked with bm25()
+// and the settings' field weights inside FTS5 and joined to docs, with its snippets.
 
 #include "core/query/query_compiler.h"
 #include "core/shard/fts5_tokens.h"
 #include "core/shard/shard_index.h"
 #include "core/shard/shard_internal.h"
+
+#include <charconv>
 
 namespace shardmap::core {
 
@@ -33,12 +36,22 @@ std::string spaceScopedMatch(const std::vector<std::string>& spaces, const std::
     return "sp : (" + spaceFilter + ") AND " + compiled;
 }
 
-// ?1 the MATCH, ?2 how many to rank, ?3 the page's limit, ?4 its offset, ?5... the spaces.
-std::string rankedSearchSql(std::size_t textColumnCount, std::size_t spaceCount)
+// bm25()'s weight of each column: none for the space column, each field's from the settings (a
+// stored-only column holds no tokens, so its weight never counts), 1 for the catch-all.
+std::string bm25Weights(const IndexSettings& settings)
 {
     std::string weights = "0";
-    for (std::size_t i = 0; i < textColumnCount; ++i)
-        weights += ", 1";
+    for (const IndexField& field : settings.fields) {
+        char text[32];
+        const auto written = std::to_chars(text, text + sizeof text, field.weight);
+        weights.append(", ").append(text, written.ptr);
+    }
+    return weights + ", 1";
+}
+
+// ?1 the MATCH, ?2 how many to rank, ?3 the page's limit, ?4 its offset, ?5... the spaces.
+std::string rankedSearchSql(const std::string& weights, std::size_t spaceCount)
+{
     std::string placeholders;
     for (std::size_t i = 0; i < spaceCount; ++i)
         placeholders += (i ? ", ?" : "?") + std::to_string(i + 5);
@@ -53,8 +66,10 @@ std::string rankedSearchSql(std::size_t textColumnCount, std::size_t spaceCount)
 
 class Fts5Index final : public ShardIndex {
 public:
-    Fts5Index(std::vector<std::string> fields, Statement insert, Statement erase)
-        : m_fields(std::move(fields))
+    Fts5Index(const IndexSettings& settings, Statement insert, Statement erase)
+        : m_fields(settings.fieldNames())
+        , m_schema(querySchemaOf(settings))
+        , m_weights(bm25Weights(settings))
         , m_insert(std::move(insert))
         , m_delete(std::move(erase))
     {
@@ -89,13 +104,15 @@ private:
         SqliteDb& db, const std::string& match, const std::vector<std::int64_t>& rowids, std::vector<SearchHit>& hits);
 
     std::vector<std::string> m_fields;
+    QuerySchema m_schema;
+    std::string m_weights;
     Statement m_insert;
     Statement m_delete;
 };
 
 Result<SearchResult> Fts5Index::search(SqliteDb& reader, const ShardSearchRequest& request)
 {
-    auto compiled = compileQuery(request.query, QuerySchema { m_fields });
+    auto compiled = compileQuery(request.query, m_schema);
     if (!compiled)
         return compiled.error();
     const std::string match = spaceScopedMatch(request.spaces, *compiled);
@@ -114,7 +131,7 @@ Result<SearchResult> Fts5Index::search(SqliteDb& reader, const ShardSearchReques
 Result<SearchResult> Fts5Index::rankedHits(
     SqliteDb& db, const ShardSearchRequest& request, const std::string& match, std::vector<std::int64_t>& rowids)
 {
-    auto stmt = db.prepare(rankedSearchSql(textColumns(m_fields).size(), request.spaces.size()));
+    auto stmt = db.prepare(rankedSearchSql(m_weights, request.spaces.size()));
     if (!stmt)
         return stmt.error();
     const std::int64_t limit = request.limit == 0 ? 20 : request.limit;
@@ -163,24 +180,52 @@ Status Fts5Index::addSnippets(
     return {};
 }
 
+// A column's declaration: a stored-only field is UNINDEXED (kept and returned, never tokenized).
+std::string fts5Columns(const IndexSettings& settings)
+{
+    std::string columns;
+    for (const IndexField& field : settings.fields)
+        columns += ", " + ftsColumnForField(field.name) + (field.indexed ? "" : " UNINDEXED");
+    return columns + ", " + std::string(kOtherColumn);
+}
+
+// The tokenize option, double-quoted: bare words, and the token characters (punctuation) in single
+// quotes. SQLite 3.40's FTS5 refuses a double-quoted argument inside a single-quoted option
+// ("parse error in tokenize directive"). No argument holds a quote (validateIndexSettings).
+std::string fts5TokenizeOption(const IndexSettings& settings)
+{
+    const std::vector<std::string> args = fts5TokenizerArgs(settings);
+    std::string option;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const bool punctuation = i > 0 && args[i - 1] == "tokenchars";
+        option += (i ? " " : "") + (punctuation ? "'" + args[i] + "'" : args[i]);
+    }
+    return "tokenize=\"" + option + "\"";
+}
+
+std::string fts5PrefixOption(const IndexSettings& settings)
+{
+    std::string lengths;
+    for (std::uint32_t length : settings.prefixes)
+        lengths += (lengths.empty() ? "" : " ") + std::to_string(length);
+    return lengths.empty() ? std::string() : ", prefix='" + lengths + "'";
+}
+
 } // namespace
 
-Status createFts5Tables(SqliteDb& db, const std::vector<std::string>& fields)
+Status createFts5Tables(SqliteDb& db, const IndexSettings& settings)
 {
     // The FTS5 table keeps the text itself (no external content): deleting a row then needs only
     // its rowid, and rows are written explicitly rather than by triggers, because SQLite 3.40
     // flushes FTS5's pending data at every statement savepoint a trigger opens (measured: half
     // the ingest rate; docs/BENCHMARKS.md).
-    std::string tokenizer = kShardTokenizer;
-    for (const char* option : kShardTokenizerOptions)
-        tokenizer.append(" ").append(option);
-    return db.exec("CREATE VIRTUAL TABLE fts USING fts5(sp" + joinColumns(textColumns(fields), "")
-        + ", prefix='2 3', tokenize='" + tokenizer + "')");
+    return db.exec("CREATE VIRTUAL TABLE fts USING fts5(sp" + fts5Columns(settings) + fts5PrefixOption(settings) + ", "
+        + fts5TokenizeOption(settings) + ")");
 }
 
-Result<std::unique_ptr<ShardIndex>> openFts5Index(SqliteDb& writer, const std::vector<std::string>& fields)
+Result<std::unique_ptr<ShardIndex>> openFts5Index(SqliteDb& writer, const IndexSettings& settings)
 {
-    const auto columns = textColumns(fields);
+    const auto columns = textColumns(settings.fieldNames());
     std::string placeholders;
     for (std::size_t i = 0; i < columns.size(); ++i)
         placeholders += ", ?" + std::to_string(i + 3);
@@ -191,7 +236,7 @@ Result<std::unique_ptr<ShardIndex>> openFts5Index(SqliteDb& writer, const std::v
     auto erase = writer.prepare("DELETE FROM fts WHERE rowid = ?1");
     if (!erase)
         return erase.error();
-    return std::unique_ptr<ShardIndex>(std::make_unique<Fts5Index>(fields, std::move(*insert), std::move(*erase)));
+    return std::unique_ptr<ShardIndex>(std::make_unique<Fts5Index>(settings, std::move(*insert), std::move(*erase)));
 }
 
 } // namespace shardmap::core

@@ -1,6 +1,7 @@
 // The Xapian index of a shard: XapianEngine (the rows' text and change log in the shard's file, the
-// Xapian database beside it) behind the shard's index seam; its hits joined to docs by rowid on a
-// reader connection, and their snippets made from the content table (core/shard/snippets.h).
+// Xapian database beside it, built with the shard's weights, stored-only fields and tokenizer)
+// behind the shard's index seam; its hits joined to docs by rowid on a reader connection, and their
+// snippets made from the content table's indexed fields (core/shard/snippets.h).
 
 #include "core/query/query_compiler.h"
 #include "core/shard/fts5_tokens.h"
@@ -22,9 +23,11 @@ using shard_internal::textColumns;
 
 class XapianShardIndex final : public ShardIndex {
 public:
-    XapianShardIndex(std::unique_ptr<XapianEngine> engine, std::vector<std::string> fields)
+    XapianShardIndex(std::unique_ptr<XapianEngine> engine, const IndexSettings& settings)
         : m_engine(std::move(engine))
-        , m_fields(std::move(fields))
+        , m_fields(settings.fieldNames())
+        , m_schema(querySchemaOf(settings))
+        , m_settings(settings)
     {
     }
 
@@ -50,6 +53,8 @@ private:
 
     std::unique_ptr<XapianEngine> m_engine;
     std::vector<std::string> m_fields;
+    QuerySchema m_schema;
+    IndexSettings m_settings;
     // Snippets' tokenizer (one instance is not safe for concurrent use).
     std::mutex m_tokensMutex;
     std::unique_ptr<Fts5Tokens> m_tokens;
@@ -59,10 +64,10 @@ Result<SearchResult> XapianShardIndex::search(SqliteDb& reader, const ShardSearc
 {
     // The FTS5 form too: the same query is refused the same way on either engine, and a client
     // sees how the node read it.
-    auto compiled = compileQuery(request.query, QuerySchema { m_fields });
+    auto compiled = compileQuery(request.query, m_schema);
     if (!compiled)
         return compiled.error();
-    auto query = parseQuery(request.query, QuerySchema { m_fields });
+    auto query = parseQuery(request.query, m_schema);
     if (!query)
         return query.error();
     const std::uint32_t limit = request.limit == 0 ? 20 : request.limit;
@@ -115,7 +120,7 @@ Status XapianShardIndex::addSnippets(
         return stmt.error();
     std::lock_guard lock(m_tokensMutex);
     if (!m_tokens) {
-        auto tokens = Fts5Tokens::open();
+        auto tokens = Fts5Tokens::open(m_settings);
         if (!tokens)
             return tokens.error();
         m_tokens = std::move(*tokens);
@@ -131,7 +136,8 @@ Status XapianShardIndex::addSnippets(
         // As FTS5's snippets: the column with the most marked matches wins, none when none has one.
         int best = 0;
         for (std::size_t c = 0; *row && c < columns.size(); ++c) {
-            if (stmt->columnIsNull(static_cast<int>(c)))
+            const bool storedOnly = c < m_settings.fields.size() && !m_settings.fields[c].indexed;
+            if (storedOnly || stmt->columnIsNull(static_cast<int>(c)))
                 continue;
             const std::string field = c < m_fields.size() ? m_fields[c] : std::string(kOtherColumn);
             auto snippet = makeSnippet(stmt->columnText(static_cast<int>(c)), field, *phrases, *m_tokens);
@@ -149,18 +155,34 @@ Status XapianShardIndex::addSnippets(
 
 } // namespace
 
-Status createXapianTables(SqliteDb& db, const std::vector<std::string>& fields)
+Status createXapianTables(SqliteDb& db, const IndexSettings& settings)
 {
-    return XapianEngine::createTables(db, fields);
+    return XapianEngine::createTables(db, settings.fieldNames());
+}
+
+// The index's options from the shard's settings: each field's weight and whether it is indexed
+// (the catch-all: weight 1, indexed), and the tokenizer.
+XapianEngineOptions xapianOptionsFor(const IndexSettings& settings)
+{
+    XapianEngineOptions options;
+    for (const IndexField& field : settings.fields) {
+        options.index.columnWeights.push_back(field.weight);
+        options.index.columnIndexed.push_back(field.indexed);
+    }
+    options.index.columnWeights.push_back(1.0);
+    options.index.columnIndexed.push_back(true);
+    options.index.tokenizer = settings;
+    return options;
 }
 
 Result<std::unique_ptr<ShardIndex>> openXapianIndex(
-    SqliteDb& writer, const std::string& shardPath, const std::vector<std::string>& fields)
+    SqliteDb& writer, const std::string& shardPath, const IndexSettings& settings)
 {
-    auto engine = XapianEngine::open(writer, xapianIndexPath(shardPath), fields);
+    auto engine
+        = XapianEngine::open(writer, xapianIndexPath(shardPath), settings.fieldNames(), xapianOptionsFor(settings));
     if (!engine)
         return engine.error();
-    return std::unique_ptr<ShardIndex>(std::make_unique<XapianShardIndex>(std::move(*engine), fields));
+    return std::unique_ptr<ShardIndex>(std::make_unique<XapianShardIndex>(std::move(*engine), settings));
 }
 
 std::string xapianIndexPath(const std::string& shardPath)

@@ -17,7 +17,6 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,12 +30,43 @@ namespace {
 // content (core/shard/document.h). Files of version 1 are upgraded when opened.
 // 3 (issue 29): a shard whose index is Xapian (meta.engine); FTS5 shards stay version 2, so that
 // a node before issue 29 still opens them, and refuses a Xapian shard as too new.
+// 4 (issue 31): index settings (meta.index_settings) that a node before issue 31 would misapply,
+// for either engine (meta.engine says which): it would rank with every weight 1, search stored-only
+// fields (Xapian: index them), or index a Xapian shard's words with unicode61. Settings it would
+// apply alike (every field indexed at weight 1, and on Xapian today's tokenizer) keep 2 or 3, so
+// such a file stays readable by older nodes. A file without meta.index_settings has today's index.
 constexpr int kSchemaVersion = 2;
 constexpr int kXapianSchemaVersion = 3;
+constexpr int kIndexSettingsSchemaVersion = 4;
 
-int schemaVersionFor(IndexEngine engine)
+bool olderNodesIndexAlike(IndexEngine engine, const IndexSettings& settings)
 {
+    for (const IndexField& field : settings.fields) {
+        if (!field.indexed || field.weight != 1.0)
+            return false;
+    }
+    // FTS5 keeps its tokenizer and prefixes in its own table, which any node reads; Xapian's
+    // tokens are the node's to make.
+    const IndexSettings today = defaultIndexSettings();
+    return engine == IndexEngine::Fts5
+        || (settings.tokenizer == today.tokenizer && settings.removeDiacritics == today.removeDiacritics
+            && settings.tokenChars == today.tokenChars);
+}
+
+int schemaVersionFor(IndexEngine engine, const IndexSettings& settings)
+{
+    if (!olderNodesIndexAlike(engine, settings))
+        return kIndexSettingsSchemaVersion;
     return engine == IndexEngine::Xapian ? kXapianSchemaVersion : kSchemaVersion;
+}
+
+Status validateNewShard(const std::string& shardId, const ShardStoreOptions& options)
+{
+    if (auto status = validateShardId(shardId); !status)
+        return status;
+    if (auto status = validateIndexSettings(options.index); !status)
+        return status;
+    return ShardIndex::checkSettings(options.engine, options.index);
 }
 
 constexpr std::array<const char*, 3> kShardFileSuffixes { "", "-wal", "-shm" };
@@ -81,6 +111,8 @@ Result<std::unique_ptr<ShardStore>> ShardStore::create(
 {
     if (std::filesystem::exists(path))
         return makeError(ErrorCode::AlreadyExists, "shard file already exists", path);
+    if (auto status = validateNewShard(shardId, options); !status)
+        return status.error();
     if (auto status = createPrivateFile(path); !status)
         return status.error();
     std::unique_ptr<ShardStore> store(new ShardStore());
@@ -166,7 +198,7 @@ Status ShardStore::initialise(bool create, const std::string& shardId, const Sha
 
 Status ShardStore::openIndex()
 {
-    auto index = ShardIndex::open(m_engine, m_writer, m_path, m_fields);
+    auto index = ShardIndex::open(m_engine, m_writer, m_path, m_settings);
     if (!index)
         return makeError(index.error().code,
             "opening the shard's " + std::string(indexEngineName(m_engine)) + " index: " + index.error().message,
@@ -188,18 +220,8 @@ void ShardStore::indexCommitted()
 
 Status ShardStore::createSchema(const std::string& shardId, const ShardStoreOptions& options)
 {
-    if (auto status = validateShardId(shardId); !status)
+    if (auto status = validateNewShard(shardId, options); !status)
         return status;
-    if (options.fields.empty() || options.fields.size() > kMaxSchemaFields)
-        return makeError(
-            ErrorCode::InvalidArgument, "a shard needs 1-" + std::to_string(kMaxSchemaFields) + " searchable fields");
-    std::set<std::string> seen;
-    for (const auto& field : options.fields) {
-        if (auto status = validateFieldName(field); !status)
-            return status;
-        if (!seen.insert(field).second)
-            return makeError(ErrorCode::InvalidArgument, "field '" + field + "' is listed twice");
-    }
     const std::string sql = "PRAGMA page_size=4096; BEGIN IMMEDIATE;"
                             "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
                             "CREATE TABLE docs(rowid INTEGER PRIMARY KEY, space TEXT NOT NULL, id TEXT NOT NULL,"
@@ -215,15 +237,17 @@ Status ShardStore::createSchema(const std::string& shardId, const ShardStoreOpti
     };
     if (auto status = m_writer.exec(sql); !status)
         return rollback(status);
-    if (auto status = ShardIndex::createTables(options.engine, m_writer, options.fields); !status)
+    if (auto status = ShardIndex::createTables(options.engine, m_writer, options.index); !status)
         return rollback(status);
     auto insertMeta = m_writer.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!insertMeta)
         return rollback(insertMeta.error());
-    const nlohmann::json fieldList = options.fields;
+    // meta.fields stays every field's name, as older nodes read it.
+    const nlohmann::json fieldList = options.index.fieldNames();
     for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>> {
-             { "schema_version", std::to_string(schemaVersionFor(options.engine)) }, { "shard_id", shardId },
-             { "fields", fieldList.dump() }, { "engine", indexEngineName(options.engine) } }) {
+             { "schema_version", std::to_string(schemaVersionFor(options.engine, options.index)) },
+             { "shard_id", shardId }, { "fields", fieldList.dump() }, { "engine", indexEngineName(options.engine) },
+             { "index_settings", encodeIndexSettings(options.index) } }) {
         if (auto status = insertMeta->bind(1, key).bind(2, value).run(); !status)
             return rollback(status);
     }
@@ -235,7 +259,7 @@ Status ShardStore::loadSchema()
     auto version = m_writer.queryText("SELECT value FROM meta WHERE key = 'schema_version'");
     if (!version)
         return makeError(version.error().code, "not a shard file: " + version.error().message, m_path);
-    if (std::stoi(*version) > kXapianSchemaVersion)
+    if (std::stoi(*version) > kIndexSettingsSchemaVersion)
         return makeError(ErrorCode::FailedPrecondition,
             "shard schema version " + *version + " is newer than this node understands", m_path);
     auto id = m_writer.queryText("SELECT value FROM meta WHERE key = 'shard_id'");
@@ -248,6 +272,8 @@ Status ShardStore::loadSchema()
         return makeError(ErrorCode::Internal, "shard field list is not a JSON array", m_path);
     m_fields = parsed.get<std::vector<std::string>>();
     if (auto status = loadEngine(std::stoi(*version)); !status)
+        return status;
+    if (auto status = loadIndexSettings(); !status)
         return status;
     if (const int found = std::stoi(*version); found < kSchemaVersion)
         return upgradeSchema(found);
@@ -263,10 +289,35 @@ Status ShardStore::loadEngine(int version)
     auto engine = name ? parseIndexEngine(*name) : Result<IndexEngine>(IndexEngine::Fts5);
     if (!engine)
         return makeError(ErrorCode::FailedPrecondition, "the shard's " + engine.error().message, m_path);
-    if (version >= kSchemaVersion && schemaVersionFor(*engine) != version)
+    if (version >= kSchemaVersion && version != kIndexSettingsSchemaVersion
+        && schemaVersionFor(*engine, defaultIndexSettings()) != version)
         return makeError(ErrorCode::Internal,
             "shard schema version " + std::to_string(version) + " does not go with its index engine " + *name, m_path);
     m_engine = *engine;
+    return {};
+}
+
+// A file without meta.index_settings (every shard made before issue 31) has today's index over the
+// fields meta.fields lists: unicode61 removing diacritics, prefixes 2 and 3, every field weight 1.
+Status ShardStore::loadIndexSettings()
+{
+    auto json = m_writer.queryText("SELECT value FROM meta WHERE key = 'index_settings'");
+    if (!json && json.error().code != ErrorCode::NotFound)
+        return json.error();
+    if (!json) {
+        m_settings = defaultIndexSettings();
+        m_settings.fields.clear();
+        for (const std::string& name : m_fields)
+            m_settings.fields.push_back({ name, true, 1.0 });
+        return {};
+    }
+    auto settings = decodeIndexSettings(*json);
+    if (!settings)
+        return makeError(ErrorCode::FailedPrecondition, "the shard's " + settings.error().message, m_path);
+    if (settings->fieldNames() != m_fields)
+        return makeError(
+            ErrorCode::Internal, "the shard's index settings name other fields than its field list", m_path);
+    m_settings = std::move(*settings);
     return {};
 }
 

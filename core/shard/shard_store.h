@@ -7,6 +7,7 @@
 #include "core/shard/document.h"
 #include "core/shard/sqlite_db.h"
 #include "core/util/index_engine.h"
+#include "core/util/index_settings.h"
 #include "core/util/log.h"
 #include "core/util/result.h"
 
@@ -121,8 +122,10 @@ struct ShardActivity {
 };
 
 struct ShardStoreOptions {
-    // Searchable fields; used when the shard is created, read from the file afterwards.
-    std::vector<std::string> fields = { "title", "body", "tags" };
+    // What the index is built with (its fields, tokenizer, prefixes, weights; issue 31); used when
+    // the shard is created, read from the file afterwards (a file without them has today's index
+    // over the fields it records: docs/NODE.md, "Index settings").
+    IndexSettings index = defaultIndexSettings();
     // The full-text index engine; used when the shard is created, read from the file afterwards
     // (a file without one is FTS5's: every shard made before engines were a choice).
     IndexEngine engine = IndexEngine::Fts5;
@@ -154,8 +157,8 @@ inline constexpr std::uint32_t kMaxScanBatch = 5000;
 
 // One shard: an SQLite database (WAL) with the documents, tombstones, per-space aggregates (count,
 // bytes, checksum; kept in the same transaction as every write) and the ownership table that
-// fences stale writers, and their full-text index: FTS5 in the same file (with 2- and 3-letter
-// prefix indexes), or Xapian beside it (core/shard/shard_index.h).
+// fences stale writers, and their full-text index, built as its IndexSettings say: FTS5 in the
+// same file, or Xapian beside it (core/shard/shard_index.h).
 //
 // Writes from concurrent callers are group-committed: whoever takes the write lock first commits
 // every batch queued so far in one transaction, each batch in its own savepoint so that one
@@ -180,7 +183,9 @@ public:
 
     const std::string& id() const { return m_id; }
     const std::string& path() const { return m_path; }
+    // Every field of the shard's schema (indexed or stored only), in column order.
     const std::vector<std::string>& fields() const { return m_fields; }
+    const IndexSettings& indexSettings() const { return m_settings; }
     IndexEngine engine() const { return m_engine; }
 
     // Applies items whose version is newer than the stored one. FailedPrecondition (with
@@ -221,6 +226,7 @@ private:
     Status createSchema(const std::string& shardId, const ShardStoreOptions& options);
     Status loadSchema();
     Status loadEngine(int version);
+    Status loadIndexSettings();
     Status loadOwnerships();
     Status prepareWriteStatements();
     Status openIndex();
@@ -267,6 +273,7 @@ private:
     std::string m_path;
     std::string m_id;
     std::vector<std::string> m_fields;
+    IndexSettings m_settings;
     IndexEngine m_engine = IndexEngine::Fts5;
     ShardStoreOptions m_options;
 

@@ -295,7 +295,7 @@ struct XapianIndexCommon {
         for (const std::string& field : fields)
             prefixes.push_back("X:" + field + ":");
         prefixes.push_back("O:");
-        auto opened = Fts5Tokens::open();
+        auto opened = Fts5Tokens::open(options.tokenizer);
         if (!opened)
             return opened.error();
         tokens = std::move(*opened);
@@ -316,10 +316,19 @@ struct XapianIndex::Impl : XapianIndexCommon {
         return column < options.columnWeights.size() ? options.columnWeights[column] : 1.0;
     }
 
-    // A field's weight as the occurrences one token there counts for in a bare term (at least 1).
+    bool indexes(std::size_t column) const
+    {
+        return column >= options.columnIndexed.size() || options.columnIndexed[column];
+    }
+
+    // A field's weight as the occurrences one token there counts for: in units of the smallest
+    // weight when that is below 1 (so 0.5 and 1 stay apart), else of 1; at least 1.
     Xapian::termcount occurrencesOf(std::size_t column) const
     {
-        return static_cast<Xapian::termcount>(std::max(1.0, std::round(weightOf(column))));
+        double unit = 1.0;
+        for (double weight : options.columnWeights)
+            unit = weight > 0 ? std::min(unit, weight) : unit;
+        return static_cast<Xapian::termcount>(std::max(1.0, std::round(weightOf(column) / unit)));
     }
 
     // Changes go into an unflushed transaction, so that only a commit makes them durable and a
@@ -388,7 +397,7 @@ Status XapianIndex::put(const IndexedRow& row)
     Xapian::termpos position = 0;
     std::string term;
     for (std::size_t column = 0; column < row.columns.size() && column < m_impl->prefixes.size(); ++column) {
-        if (!row.columns[column])
+        if (!row.columns[column] || !m_impl->indexes(column))
             continue;
         const std::string& prefix = m_impl->prefixes[column];
         const Xapian::termcount occurrences = m_impl->occurrencesOf(column);

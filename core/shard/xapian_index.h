@@ -3,11 +3,13 @@
 // The Xapian index of a shard (issue 29): one Xapian database beside the shard's SQLite file that
 // answers its searches with top-k retrieval (Xapian stops scoring documents that cannot enter the
 // top k). It holds no document of its own: each document is the docs row of the same rowid, its
-// space a boolean filter term, its fields' tokens (SQLite's unicode61, core/shard/fts5_tokens.h)
-// with positions under one prefix per field. The SQLite file stays the truth; the index records
-// the last change it holds (committedSeq) so that a shard replays the rest after a crash.
+// space a boolean filter term, its fields' tokens (the shard's FTS5 tokenizer, unicode61 or
+// porter, core/shard/fts5_tokens.h) with positions under one prefix per field. The SQLite file
+// stays the truth; the index records the last change it holds (committedSeq) so that a shard
+// replays the rest after a crash.
 
 #include "core/query/query_compiler.h"
+#include "core/util/index_settings.h"
 #include "core/util/result.h"
 
 #include <cstdint>
@@ -37,10 +39,17 @@ struct XapianIndexOptions {
     // stays a bounded query. A two-character prefix (`ab*`) over every field is one term, exact.
     std::uint32_t maxPrefixExpansion = 256;
     // Per field (the schema's, then the other fields'), how much a match there counts; 1 by default.
+    // Xapian counts occurrences in whole numbers: one word there counts round(w / s) times, where
+    // s is the smallest weight when it is below 1, else 1 (weights 2 and 0.5 count 4 and 1 times).
     std::vector<double> columnWeights;
     // false: a commit writes the changes for readers to see (XapianSearcher) but does not wait for
     // the disk; syncFiles() does, when the caller is ready to rely on them (a shard's checkpoint).
     bool syncOnCommit = true;
+    // Per field: false for a stored-only one, whose text is never indexed; indexed by default.
+    std::vector<bool> columnIndexed = {};
+    // The tokenizer and its options (core/shard/fts5_tokens.h): a porter index holds, and a query
+    // looks for, stems. Its fields do not matter.
+    IndexSettings tokenizer = defaultIndexSettings();
 };
 
 class XapianIndex final {

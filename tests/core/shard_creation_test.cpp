@@ -283,3 +283,70 @@ TEST(DefaultEngineSetting, IsReadByNameAndAnUnknownOneIsRefused)
 }
 
 } // namespace
+
+// Issue 31: a shard made from a template is made with its index settings, and its record names
+// the template and version.
+TEST_F(ShardCreationTest, AShardOfATemplateIsMadeWithItsSettingsAndItsRecordNamesTheTemplate)
+{
+    NewShard shard("s9", "n0");
+    shard.index = defaultIndexSettings();
+    shard.index->tokenizer = Tokenizer::Porter;
+    shard.index->fields[0].weight = 4.0;
+    shard.templateName = "stemmed";
+    shard.templateVersion = 2;
+    ShardCreation creation(m_pool);
+    auto record = creation.onNode(map(), shard);
+    ASSERT_TRUE(record) << record.error().describe();
+    EXPECT_EQ(record->templateName, "stemmed");
+    EXPECT_EQ(record->templateVersion, 2u);
+    const auto shards = shardsOn(0);
+    ASSERT_EQ(shards.size(), 2u);
+    auto made = indexSettingsOf(shards[1]);
+    ASSERT_TRUE(made) << made.error().describe();
+    EXPECT_EQ(*made, *shard.index);
+    // Asked again (a create whose map step was lost): the node's shard has those settings, taken as made.
+    ShardCreation again(m_pool);
+    EXPECT_TRUE(again.onNode(map(), shard));
+}
+
+TEST_F(ShardCreationTest, AShardTheNodeHasWithOtherSettingsIsRefusedAndLeftThere)
+{
+    ASSERT_TRUE(node(0)->createShard("s9", {}));
+    NewShard shard("s9", "n0");
+    shard.index = defaultIndexSettings();
+    shard.index->tokenizer = Tokenizer::Porter;
+    ShardCreation creation(m_pool);
+    auto refused = creation.onNode(map(), shard);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, ErrorCode::FailedPrecondition);
+    EXPECT_NE(refused.error().message.find("node n0 has it with other index settings than shard s9 asks for"),
+        std::string::npos)
+        << refused.error().message;
+    EXPECT_EQ(creation.takeBack(refused.error(), *m_store).message, refused.error().message);
+    EXPECT_EQ(shardIdsOn(0), (std::vector<std::string> { "s0", "s9" })) << "not this creation's to drop";
+}
+
+// A plan's new shard takes the index settings of the shard its spaces come from (a split's
+// subject), so splitting a stemmed shard makes a stemmed shard.
+TEST_F(ShardCreationTest, APlansNewShardIsMadeWithTheSettingsOfTheShardItSplits)
+{
+    NewShard stemmed("sp", "n0");
+    stemmed.index = defaultIndexSettings();
+    stemmed.index->tokenizer = Tokenizer::Porter;
+    stemmed.index->fields[1].weight = 3.0;
+    ASSERT_TRUE(FleetAdmin(*m_store, m_pool).createShard(stemmed, m_actor));
+    Plan plan = creating({ { "s9", "n0" } });
+    plan.kind = "split";
+    plan.subject = "sp";
+    auto applied = MigrationRequests(*m_store, m_pool).applyPlan(plan, m_actor);
+    ASSERT_TRUE(applied) << applied.error().describe();
+    for (const ShardSummary& shard : shardsOn(0)) {
+        if (shard.id != "s9")
+            continue;
+        auto made = indexSettingsOf(shard);
+        ASSERT_TRUE(made) << made.error().describe();
+        EXPECT_EQ(*made, *stemmed.index);
+        return;
+    }
+    ADD_FAILURE() << "no s9 on n0";
+}

@@ -145,7 +145,7 @@ TEST(ShardIndexTest, AFileNamingAnUnknownEngineOrTheWrongVersionIsRefused)
     ASSERT_FALSE(mismatched);
     EXPECT_NE(mismatched.error().message.find("does not go with"), std::string::npos) << mismatched.error().message;
 
-    setMeta(dir.file("x.db"), "UPDATE meta SET value = '4' WHERE key = 'schema_version'");
+    setMeta(dir.file("x.db"), "UPDATE meta SET value = '5' WHERE key = 'schema_version'");
     auto newer = ShardStore::open(dir.file("x.db"), {});
     ASSERT_FALSE(newer);
     EXPECT_NE(newer.error().message.find("newer than this node"), std::string::npos) << newer.error().message;

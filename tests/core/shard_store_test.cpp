@@ -679,7 +679,7 @@ TEST(ShardStoreFileTest, CreateRefusesExistingFileAndOpenRefusesGarbage)
     EXPECT_NE(junk.error().describe().find("junk.db"), std::string::npos) << junk.error().describe();
     EXPECT_FALSE(ShardStore::open(dir.file("missing.db"), {}));
     ShardStoreOptions badFields;
-    badFields.fields = { "Title" };
+    badFields.index.fields = { { "Title", true, 1.0 } };
     EXPECT_FALSE(ShardStore::create(dir.file("b.db"), "b", badFields));
     EXPECT_FALSE(std::filesystem::exists(dir.file("b.db")));
 }

@@ -93,6 +93,27 @@ TEST_F(CopiesTest, AReplicaIsMadeOnItsNodeAndAPromotionFencesTheOldPrimary)
     EXPECT_TRUE(nodeHolds(1, "s0"));
 }
 
+// Issue 31: a copy is made with its primary's index settings, not with today's index over its
+// fields: a stemmed shard's replica stems too.
+TEST_F(CopiesTest, AReplicaIsMadeWithItsPrimarysIndexSettings)
+{
+    startFleet(2);
+    core::FleetAdmin admin(*m_store, m_pool);
+    core::NewShard stemmed { "st", "n0" };
+    stemmed.index = core::defaultIndexSettings();
+    stemmed.index->tokenizer = core::Tokenizer::Porter;
+    stemmed.index->fields.push_back({ "notes", false, 1.0 });
+    ASSERT_TRUE(admin.createShard(stemmed, m_actor));
+    ASSERT_TRUE(admin.addReplica("st", "n1", m_actor));
+    auto shards = (*m_pool.get(m_nodes.at(1)->address()))->listShards();
+    ASSERT_TRUE(shards) << shards.error().describe();
+    const auto copy = std::find_if(shards->begin(), shards->end(), [](const auto& s) { return s.id == "st"; });
+    ASSERT_NE(copy, shards->end());
+    auto settings = core::indexSettingsOf(*copy);
+    ASSERT_TRUE(settings) << settings.error().describe();
+    EXPECT_EQ(*settings, *stemmed.index);
+}
+
 TEST_F(CopiesTest, ARefusedReplicaTouchesNoNode)
 {
     startFleet(2);

@@ -22,10 +22,10 @@ public:
     {
     }
     const std::string& address() const override { return m_real->address(); }
-    core::Result<core::ShardSummary> createShard(
-        const std::string& s, const std::vector<std::string>& f, std::optional<core::IndexEngine> e) override
+    core::Result<core::ShardSummary> createShard(const std::string& s, const std::vector<std::string>& f,
+        std::optional<core::IndexEngine> e, const std::optional<core::IndexSettings>& i) override
     {
-        return m_real->createShard(s, f, e);
+        return m_real->createShard(s, f, e, i);
     }
     core::Status dropShard(const std::string& s) override { return m_real->dropShard(s); }
     core::Result<std::vector<core::ShardSummary>> listShards() override { return m_real->listShards(); }
