@@ -1,0 +1,174 @@
+// Issue 31's reindex end to end: real nodes, a real shardmapd running the executor, a real shard
+// map. The fleet moves from unicode61 to porter stemming with `shardmapctl reindex --all` while
+// writers write through shardmapd's router and a searcher searches through another router: every
+// acknowledged write is on the new shards, no search fails, "running" finds "runs" only once its
+// space is on a stemmed shard, and the old shards are retired.
+#include "core/map/index_templates.h"
+#include "core/map/map_editor.h"
+#include "core/migration/migration_requests.h"
+#include "core/router/router.h"
+#include "ctl_run.h"
+#include "node_test_helpers.h"
+#include "tests/support/controller_process.h"
+#include "tests/support/fleet_test.h"
+#include "tests/support/workload.h"
+
+#include <atomic>
+#include <thread>
+
+using namespace shardmap;
+using namespace shardmap::testing;
+
+namespace {
+
+const std::vector<std::string> kReindexSpaces { "a1", "a2", "a3", "a4" };
+
+class ReindexTest : public FleetTest<::testing::Test> {
+protected:
+    void SetUp() override
+    {
+        startFleet(2);
+        core::MigrationSettings settings;
+        // A short rollback window: a router whose map lags the cutover by a few milliseconds still
+        // reads the old shard, which follows the writes until the window closes.
+        settings.rollbackWindowSeconds = 3;
+        settings.backfillBatch = 100;
+        core::MigrationRequests requests(*m_store, m_pool);
+        ASSERT_TRUE(requests.setSettings(settings, m_actor));
+        core::IndexSettings stemmed = core::defaultIndexSettings();
+        stemmed.tokenizer = core::Tokenizer::Porter;
+        core::MapEditor editor(*m_store);
+        auto created = editor.createTemplate("stemmed", stemmed, "English stemming", m_actor);
+        ASSERT_TRUE(created) << created.error().describe();
+    }
+
+    std::unique_ptr<ControllerProcess> startController(const std::string& id, const std::vector<std::string>& env = {})
+    {
+        return ControllerProcess::start(
+            m_dir.file(id + ".stderr.log"), { "--store", storeUri(), "--id", id, "--lease-ttl-ms", "1000" }, env);
+    }
+
+    CtlRun ctl(std::vector<std::string> args) { return runCtl(m_dir, storeUri(), args); }
+
+    core::MapSnapshot map() { return *core::MapSnapshot::decode(*m_store->snapshot()); }
+
+    // The hits of `query` in a space through a router (nullopt: the search failed).
+    static std::optional<std::size_t> hits(core::Router& router, const std::string& space, const std::string& query)
+    {
+        core::ShardSearchRequest request;
+        request.spaces = { space };
+        request.query = query;
+        request.limit = 50;
+        auto found = router.search(request, false);
+        return found ? std::optional<std::size_t>(found->hits.size()) : std::nullopt;
+    }
+
+    bool operationEnded(const std::string& id)
+    {
+        const auto snapshot = map();
+        const auto found = snapshot.operations.find(id);
+        return found != snapshot.operations.end() && found->second.value.state != core::OperationState::Running;
+    }
+};
+
+} // namespace
+
+TEST_F(ReindexTest, TheFleetMovesToPorterStemmingLiveWithNothingLostAndNoSearchFailed)
+{
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    Workload workload({ kReindexSpaces, 120, 2, 4, 0.2, std::chrono::milliseconds(3), 31 },
+        { routerServicePath(controller->address()) });
+    ASSERT_TRUE(workload.prefill()) << workload.lastError();
+    auto router = core::Router::start(*m_store, m_pool, {});
+    ASSERT_TRUE(router) << router.error().describe();
+    // A document only a stemmed index finds by "running", in every space.
+    for (const auto& space : kReindexSpaces) {
+        core::Document doc;
+        doc.space = space;
+        doc.id = "stem-" + space;
+        doc.version = 1;
+        doc.fields = { { "title", "daily" }, { "body", "she runs every morning" } };
+        auto written = (*router)->write({ doc });
+        ASSERT_TRUE(written) << written.error().describe();
+        EXPECT_EQ(hits(**router, space, "running"), 0u) << "unicode61 does not stem";
+        EXPECT_EQ(hits(**router, space, "runs"), 1u);
+    }
+
+    auto preview = ctl({ "reindex", "--all", "--to-template", "stemmed" });
+    ASSERT_EQ(preview.code, 0) << preview.err;
+    EXPECT_NE(preview.out.find("reindex s0 into s0-stemmed-v1 (template stemmed:1)"), std::string::npos)
+        << preview.out;
+    EXPECT_EQ(map().operations.size(), 0u) << "the plan is only shown without --apply";
+
+    std::atomic<bool> searching { true };
+    std::atomic<std::size_t> searches { 0 }, failed { 0 };
+    std::string firstFailure;
+    std::thread searcher([&] {
+        for (std::size_t i = 0; searching; ++i) {
+            core::ShardSearchRequest request;
+            request.spaces = { kReindexSpaces[i % kReindexSpaces.size()] };
+            request.query = "runs";
+            auto found = (*router)->search(request, false);
+            ++searches;
+            if (!found || found->hits.size() != 1) {
+                if (failed++ == 0)
+                    firstFailure = request.spaces[0] + ": "
+                        + (found ? std::to_string(found->hits.size()) + " hits" : found.error().describe());
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    });
+    workload.start();
+    auto applied = ctl({ "--json", "reindex", "--all", "--to-template", "stemmed", "--apply" });
+    ASSERT_EQ(applied.code, 0) << applied.err;
+    const std::string operation = applied.parsed()["operation"]["id"].get<std::string>();
+    const bool ended = pollUntil(std::chrono::seconds(120), [&] { return operationEnded(operation); });
+    workload.stop();
+    searching = false;
+    searcher.join();
+    ASSERT_TRUE(ended) << controller->stderrText();
+    ASSERT_TRUE(workload.settle(std::chrono::seconds(20))) << workload.lastError();
+
+    const auto after = map();
+    const auto& op = after.operations.at(operation).value;
+    EXPECT_EQ(op.state, core::OperationState::Done) << op.error;
+    EXPECT_EQ(op.kind, core::OperationKind::Reindex);
+    EXPECT_TRUE(workload.anomalies().empty()) << workload.anomalies().front();
+    EXPECT_GT(searches.load(), 20u);
+    EXPECT_EQ(failed.load(), 0u) << "of " << searches.load() << " searches; the first: " << firstFailure;
+    for (const std::string old : { "s0", "s1" }) {
+        EXPECT_EQ(after.shard(old)->state, core::ShardState::Retired) << old;
+        const std::string rebuilt = old + "-stemmed-v1";
+        ASSERT_TRUE(after.shard(rebuilt)) << rebuilt;
+        EXPECT_EQ(core::templateOf(*after.shard(rebuilt)).name, "stemmed");
+        EXPECT_EQ(after.shard(rebuilt)->node, after.shard(old)->node) << "rebuilt on its own node";
+    }
+    for (const auto& space : kReindexSpaces) {
+        const std::string shard = after.space(space)->shard;
+        EXPECT_EQ(core::templateOf(*after.shard(shard)).name, "stemmed") << space;
+        // The workload's documents as it acknowledged them (the stem- document is the test's own).
+        auto differences = compareWithModel(*nodeOf(shard), shard, space, workload.model(space));
+        std::erase_if(differences, [](const std::string& line) { return line.starts_with("stem-"); });
+        EXPECT_EQ(differences, std::vector<std::string> {}) << space;
+        EXPECT_EQ(hits(**router, space, "running"), 1u) << space << ": porter stems running and runs alike";
+    }
+}
+
+TEST_F(ReindexTest, AReindexIsRefusedWithItsReasonAndQueuesNothing)
+{
+    auto unknown = ctl({ "reindex", "--all", "--to-template", "nothing" });
+    EXPECT_EQ(unknown.code, 3) << unknown.err;
+    EXPECT_NE(unknown.err.find("no index template nothing"), std::string::npos) << unknown.err;
+    auto twoWays = ctl({ "reindex", "--shard", "s0", "--all", "--to-template", "stemmed" });
+    EXPECT_EQ(twoWays.code, 2) << twoWays.err;
+    auto none = ctl({ "reindex", "--to-template", "stemmed" });
+    EXPECT_EQ(none.code, 2) << none.err;
+    EXPECT_NE(none.err.find("name the shards to reindex one way"), std::string::npos) << none.err;
+    auto same = ctl({ "reindex", "--template", "default", "--to-template", "default" });
+    EXPECT_EQ(same.code, 5) << same.err;
+    EXPECT_NE(same.err.find("nothing to reindex"), std::string::npos) << same.err;
+    auto missing = ctl({ "reindex", "--shard", "s9", "--to-template", "stemmed" });
+    EXPECT_EQ(missing.code, 3) << missing.err;
+    EXPECT_EQ(map().operations.size(), 0u);
+}
