@@ -342,6 +342,30 @@ Result<IndexTemplateRecord> builtLike(const MapSnapshot& map, const ShardRecord&
     return found;
 }
 
+// What a plan's new shard is made with. A reindex's: the template its record names, with its
+// source's engine. Any other: the index of the shard its spaces come from, and that shard's template.
+Result<NewShard> newShardToMake(
+    const MapSnapshot& map, NodeClientPool& nodes, const ShardRecord& shard, const std::string& from)
+{
+    NewShard made { shard.id, shard.node };
+    if (!shard.templateName.empty()) {
+        auto built = builtLike(map, shard);
+        if (!built)
+            return built.error();
+        made.index = built->settings;
+        made.templateName = built->name;
+        made.templateVersion = built->version;
+        made.engine = shard.engine;
+        return made;
+    }
+    made.index = sourceSettings(map, nodes, from);
+    if (const ShardRecord* source = map.shard(from)) {
+        made.templateName = source->templateName;
+        made.templateVersion = source->templateVersion;
+    }
+    return made;
+}
+
 // The plan's new shards on their nodes (core/fleet/shard_creation.h: the map lists them with the
 // operation's commit), each with the fields of the shard its spaces come from and the engine the
 // fleet's settings name; the changes that list them go first in `changes`.
@@ -365,24 +389,10 @@ Status createPlannedShards(const MapSnapshot& map, NodeClientPool& nodes, ShardC
             if (from.empty() && move.to == shard.id)
                 from = move.from;
         }
-        // A reindex's new shard: the template its record names, with its source's engine. Any
-        // other: the index of the shard its spaces come from, and that shard's template.
-        NewShard made { shard.id, shard.node };
-        if (!shard.templateName.empty()) {
-            auto built = builtLike(map, shard);
-            if (!built)
-                return built.error();
-            made.index = built->settings;
-            made.templateName = built->name;
-            made.templateVersion = built->version;
-            made.engine = shard.engine;
-        } else {
-            made.index = sourceSettings(map, nodes, from);
-            if (const ShardRecord* source = map.shard(from)) {
-                made.templateName = source->templateName;
-                made.templateVersion = source->templateVersion;
-            }
-        }
+        auto toMake = newShardToMake(map, nodes, shard, from);
+        if (!toMake)
+            return toMake.error();
+        const NewShard& made = *toMake;
         const std::vector<std::string> fields = made.index ? made.index->fieldNames() : std::vector<std::string> {};
         auto onNode = creation.onNode(map, made);
         if (!onNode)

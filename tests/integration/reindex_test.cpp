@@ -172,3 +172,64 @@ TEST_F(ReindexTest, AReindexIsRefusedWithItsReasonAndQueuesNothing)
     EXPECT_EQ(missing.code, 3) << missing.err;
     EXPECT_EQ(map().operations.size(), 0u);
 }
+
+// A controller killed in the middle of a reindex: the next one finishes it. Within the rollback
+// window every space goes back to its old shard with the writes made meanwhile.
+TEST_F(ReindexTest, AControllerKilledMidReindexIsFinishedByTheNextAndARollbackReturnsEverySpace)
+{
+    core::MigrationSettings settings;
+    settings.rollbackWindowSeconds = 120;
+    settings.backfillBatch = 50;
+    core::MigrationRequests requests(*m_store, m_pool);
+    ASSERT_TRUE(requests.setSettings(settings, m_actor));
+    auto first = startController("c1", { "SHARDMAP_FAILPOINTS=migration.backfill.batch=kill@2" });
+    ASSERT_TRUE(first);
+    // Writers through a router of their own: they write on while the controller is down.
+    auto router = core::Router::start(*m_store, m_pool, {});
+    ASSERT_TRUE(router) << router.error().describe();
+    Workload writers({ kReindexSpaces, 150, 2, 4, 0.2, std::chrono::milliseconds(3), 37 },
+        { inProcessRouterPath(std::shared_ptr<core::Router>(std::move(*router))) });
+    ASSERT_TRUE(writers.prefill()) << writers.lastError();
+    writers.start();
+    std::map<std::string, std::string> before;
+    for (const auto& space : kReindexSpaces)
+        before[space] = map().space(space)->shard;
+    auto applied = ctl({ "--json", "reindex", "--all", "--to-template", "stemmed", "--apply" });
+    ASSERT_EQ(applied.code, 0) << applied.err;
+    const std::string operation = applied.parsed()["operation"]["id"].get<std::string>();
+    ASSERT_TRUE(first->process().wait(std::chrono::seconds(60))) << "the failpoint never fired";
+    const auto killed = map();
+    const auto& queuedIds = killed.operations.at(operation).value.migrations;
+    EXPECT_TRUE(std::any_of(queuedIds.begin(), queuedIds.end(), [&](const std::string& id) {
+        return killed.migrations.at(id).value.phase == core::MigrationPhase::Backfill;
+    })) << "killed in the middle of a backfill";
+
+    auto second = startController("c2");
+    ASSERT_TRUE(second);
+    const auto migrations = map().operations.at(operation).value.migrations;
+    ASSERT_EQ(migrations.size(), kReindexSpaces.size());
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(120), [&] {
+        const auto now = map();
+        return std::all_of(migrations.begin(), migrations.end(),
+            [&](const std::string& id) { return now.migrations.at(id).value.phase == core::MigrationPhase::Cleanup; });
+    })) << second->stderrText();
+    for (const auto& space : kReindexSpaces)
+        EXPECT_EQ(map().space(space)->shard, before[space] + "-stemmed-v1") << space;
+
+    for (const std::string& id : migrations)
+        ASSERT_TRUE(requests.rollback(id, m_actor)) << id;
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(120), [&] {
+        const auto now = map();
+        return std::none_of(
+            migrations.begin(), migrations.end(), [&](const std::string& id) { return now.migrations.at(id).value.active(); });
+    })) << second->stderrText();
+    writers.stop();
+    ASSERT_TRUE(writers.settle(std::chrono::seconds(20))) << writers.lastError();
+    EXPECT_TRUE(writers.anomalies().empty()) << writers.anomalies().front();
+    for (const auto& space : kReindexSpaces) {
+        EXPECT_EQ(map().space(space)->shard, before[space]) << space << " went back";
+        EXPECT_EQ(compareWithModel(*nodeOf(before[space]), before[space], space, writers.model(space)),
+            std::vector<std::string> {})
+            << space;
+    }
+}
