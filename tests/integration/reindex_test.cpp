@@ -233,3 +233,53 @@ TEST_F(ReindexTest, AControllerKilledMidReindexIsFinishedByTheNextAndARollbackRe
             << space;
     }
 }
+
+// A field added and a weight changed (issue 31): before the reindex summary:term is refused and the
+// body with more matches ranks first; after it, summary:term finds the document whose summary
+// says so, and the title weighted 10 puts the title match first.
+TEST_F(ReindexTest, AFieldAddedAndAWeightChangedTakeEffectAtTheReindex)
+{
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    auto router = core::Router::start(*m_store, m_pool, {});
+    ASSERT_TRUE(router) << router.error().describe();
+    std::vector<core::Document> docs(2);
+    docs[0].id = "in-title";
+    docs[0].fields = { { "title", "alpha" }, { "body", "one two three four five six" } };
+    docs[1].id = "in-body";
+    docs[1].fields = { { "title", "other" }, { "body", "alpha alpha alpha six seven" }, { "summary", "glossary" } };
+    for (auto& doc : docs) {
+        doc.space = "ranked";
+        doc.version = 1;
+    }
+    ASSERT_TRUE((*router)->write(docs));
+    const auto order = [&](const std::string& query) -> std::vector<std::string> {
+        core::ShardSearchRequest request;
+        request.spaces = { "ranked" };
+        request.query = query;
+        auto found = (*router)->search(request, false);
+        if (!found)
+            return { "error: " + found.error().message };
+        std::vector<std::string> ids;
+        for (const auto& hit : found->hits)
+            ids.push_back(hit.id);
+        return ids;
+    };
+    EXPECT_EQ(order("alpha"), (std::vector<std::string> { "in-body", "in-title" }));
+    EXPECT_NE(order("summary:glossary").front().find("unknown field 'summary'"), std::string::npos);
+
+    core::IndexSettings weighted = core::defaultIndexSettings();
+    weighted.fields[0].weight = 10.0;
+    weighted.fields.push_back({ "summary", true, 1.0 });
+    core::MapEditor editor(*m_store);
+    ASSERT_TRUE(editor.createTemplate("titles", weighted, "", m_actor));
+    const std::string shard = map().space("ranked")->shard;
+    auto applied = ctl({ "--json", "reindex", "--shard", shard, "--to-template", "titles", "--apply" });
+    ASSERT_EQ(applied.code, 0) << applied.err;
+    const std::string operation = applied.parsed()["operation"]["id"].get<std::string>();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(60), [&] { return operationEnded(operation); }))
+        << controller->stderrText();
+    EXPECT_EQ(map().space("ranked")->shard, shard + "-titles-v1");
+    EXPECT_EQ(order("alpha"), (std::vector<std::string> { "in-title", "in-body" }));
+    EXPECT_EQ(order("summary:glossary"), std::vector<std::string> { "in-body" });
+}
