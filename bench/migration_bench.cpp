@@ -72,6 +72,9 @@ constexpr std::uint32_t kSearchLimit = 20;
 constexpr std::int64_t kCutoverTailMs = 100;
 
 struct Options {
+    // Issue 31's reindex: the shards written to (s1 and "direct") built with this tokenizer
+    // (unicode61, porter, trigram), so that the backfill into s1 is a reindex of "big".
+    std::string targetTokenizer;
     std::size_t docs = 100000;
     std::size_t batch = 1000;
     std::uint32_t backfillBatch = 1000;
@@ -99,6 +102,21 @@ struct Options {
     bool keepData = false;
     bool json = false;
 };
+
+// The index settings of the shards written to: today's with --target-tokenizer's tokenizer.
+std::optional<core::IndexSettings> targetIndex(const Options& o)
+{
+    if (o.targetTokenizer.empty())
+        return std::nullopt;
+    core::IndexSettings settings = core::defaultIndexSettings();
+    auto tokenizer = core::parseTokenizer(o.targetTokenizer);
+    if (!tokenizer)
+        throw std::runtime_error("--target-tokenizer: " + tokenizer.error().message);
+    settings.tokenizer = *tokenizer;
+    if (settings.tokenizer == core::Tokenizer::Trigram)
+        settings.prefixes.clear();
+    return settings;
+}
 
 double secondsSince(Clock::time_point start)
 {
@@ -245,7 +263,8 @@ void startFleet(Fleet& fleet, const Options& o)
     for (std::size_t i = 0; i < 2; ++i) {
         const std::string node = "n" + std::to_string(i);
         auto client = orThrow(fleet.pool.get(fleet.nodes[i]->address()), "connecting to " + node);
-        orThrow(client->createShard(Fleet::shardOf(i), {}), "CreateShard " + Fleet::shardOf(i));
+        orThrow(client->createShard(Fleet::shardOf(i), {}, std::nullopt, i == 1 ? targetIndex(o) : std::nullopt),
+            "CreateShard " + Fleet::shardOf(i));
         orThrow(editor.addNode({ node, fleet.nodes[i]->address(), {}, false }, fleet.actor), "adding " + node);
         orThrow(editor.addShard({ Fleet::shardOf(i), node, core::ShardState::Active, 0, 0 }, fleet.actor),
             "adding " + Fleet::shardOf(i));
@@ -1238,7 +1257,7 @@ void runBenchmark(Report& report, const std::filesystem::path& workDir)
     if (!o.skipBackfill) {
         // (a) direct: a fresh shard on node 1, the node the backfill writes to.
         std::cerr << "direct bulk ingest into a fresh shard on node 1...\n";
-        orThrow(fleet.clients[1]->createShard("direct", {}), "CreateShard direct");
+        orThrow(fleet.clients[1]->createShard("direct", {}, std::nullopt, targetIndex(o)), "CreateShard direct");
         report.direct = bulkIngest(fleet, *fleet.clients[1], "direct", "direct", toDocuments(generated, "direct"),
             o.batch, "direct bulkWrite, node 1, fresh shard");
     }
@@ -1318,6 +1337,8 @@ void addOptions(CLI::App& app, Options& o)
     app.add_option("--work-dir", o.workDir, "Where the temp directory goes (default: the system temp dir)");
     app.add_flag("--skip-backfill", o.skipBackfill, "Skip test 1 (direct ingest against backfill)");
     app.add_flag("--skip-search", o.skipSearch, "Skip test 3 (search during backfill)");
+    app.add_option("--target-tokenizer", o.targetTokenizer,
+        "Build s1 and the direct shard with this tokenizer (issue 31: the backfill is then a reindex)");
     app.add_flag(
         "--pin", o.pin, "Pin node i to CPU i and shardmapd to CPU 0, so the search test's source has a core to itself");
     app.add_flag("--skip-cutover", o.skipCutover, "Skip test 2 (cutover write pause)");
