@@ -1,5 +1,6 @@
 #include "core/map/map_types.h"
 
+#include <algorithm>
 #include <cstdio>
 
 // The names of the map's enums as the store and the CLI spell them, both ways.
@@ -162,6 +163,18 @@ std::string keys::indexTemplate(std::string_view name, std::uint32_t version)
     char digits[16];
     std::snprintf(digits, sizeof digits, "%010u", version);
     return std::string(kTemplates) + std::string(name) + "/" + digits;
+}
+
+std::vector<std::string> reindexShardsOf(const std::string& list)
+{
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start < list.size()) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        out.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return out;
 }
 
 } // namespace shardmap::core

@@ -270,6 +270,8 @@ struct MigrationSettings {
 // Move: a list of chosen moves queued together (the console's plans).
 enum class OperationKind { Drain, RetireNode, Split, Merge, Isolate, Move, Reindex };
 const char* operationKindName(OperationKind kind);
+// A reindex's subject (its source shards) or into (its new shards), in order: comma-separated ids.
+std::vector<std::string> reindexShardsOf(const std::string& list);
 std::optional<OperationKind> parseOperationKind(std::string_view name);
 
 // Running, then done or failed (one of its migrations failed or was cancelled). An operation too

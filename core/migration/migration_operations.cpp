@@ -320,19 +320,6 @@ Result<OperationRecord> commitOperation(MetadataStore& store, OperationDraft dra
     return operation;
 }
 
-// A reindex's sources (its subject) or new shards (its into), in order: comma-separated ids.
-std::vector<std::string> reindexSourcesOf(const std::string& list)
-{
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (start < list.size()) {
-        const std::size_t comma = std::min(list.find(',', start), list.size());
-        out.push_back(list.substr(start, comma - start));
-        start = comma + 1;
-    }
-    return out;
-}
-
 // The template a reindex's new shard is built with: the one its record names.
 Result<IndexTemplateRecord> builtLike(const MapSnapshot& map, const ShardRecord& shard)
 {
@@ -377,8 +364,8 @@ Status createPlannedShards(const MapSnapshot& map, NodeClientPool& nodes, ShardC
             return status;
     }
     std::vector<Mutation> listed;
-    const auto reindexed = reindexSourcesOf(plan.kind == "reindex" ? plan.into : std::string());
-    const auto reindexing = reindexSourcesOf(plan.kind == "reindex" ? plan.subject : std::string());
+    const auto reindexed = reindexShardsOf(plan.kind == "reindex" ? plan.into : std::string());
+    const auto reindexing = reindexShardsOf(plan.kind == "reindex" ? plan.subject : std::string());
     for (const ShardRecord& shard : plan.newShards) {
         std::string from = plan.kind == "split" ? plan.subject : std::string();
         for (std::size_t i = 0; i < reindexed.size() && i < reindexing.size(); ++i) {
@@ -421,7 +408,7 @@ Status checkEmptied(const MapSnapshot& map, const Plan& plan, OperationKind kind
     if (kind == OperationKind::Drain || kind == OperationKind::Merge)
         shards.push_back(plan.subject);
     if (kind == OperationKind::Reindex)
-        shards = reindexSourcesOf(plan.subject);
+        shards = reindexShardsOf(plan.subject);
     if (kind == OperationKind::RetireNode) {
         for (const ShardRecord* shard : map.shardsOn(plan.subject))
             shards.push_back(shard->id);
@@ -464,7 +451,7 @@ Status checkPlanStillApplies(const MapSnapshot& map, const Plan& plan)
 // A reindex's sources go draining (as a merge's source does); each must still be there.
 Status reindexSourcesDrain(const MapSnapshot& map, const Plan& plan, std::vector<Mutation>& changes)
 {
-    for (const std::string& id : reindexSourcesOf(plan.subject)) {
+    for (const std::string& id : reindexShardsOf(plan.subject)) {
         const auto shard = map.shards.find(id);
         if (shard == map.shards.end())
             return unknownId("shard", id);

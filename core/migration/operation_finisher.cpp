@@ -81,12 +81,8 @@ std::vector<Mutation> retirementsOf(const MapSnapshot& map, OperationRecord& op)
     std::vector<Mutation> retirements;
     if (op.kind == OperationKind::Merge)
         retireEmptiedShard(map, op.subject, op, retirements);
-    // A reindex's subject: its source shards, comma-separated.
-    for (std::size_t start = 0; op.kind == OperationKind::Reindex && start < op.subject.size();) {
-        const std::size_t comma = std::min(op.subject.find(',', start), op.subject.size());
-        retireEmptiedShard(map, op.subject.substr(start, comma - start), op, retirements);
-        start = comma + 1;
-    }
+    for (const std::string& source : reindexShardsOf(op.kind == OperationKind::Reindex ? op.subject : std::string()))
+        retireEmptiedShard(map, source, op, retirements);
     if (op.kind == OperationKind::RetireNode) {
         for (const auto* shard : map.shardsOn(op.subject))
             retireEmptiedShard(map, shard->id, op, retirements);
