@@ -32,6 +32,7 @@ MigrationExecutor::MigrationExecutor(MetadataStore& store, NodeClientPool& nodes
           { m_options.poll, m_options.progressInterval, m_options.log, m_options.metrics })
     , m_operations(store, { m_options.actor, m_options.abandonedQueuing, [this] { return fence(); }, m_options.log })
     , m_failover(store, nodes, [this] { return fence(); }, { m_options.actor, m_options.log, m_options.metrics })
+    , m_reindexCleanup(store, nodes, [this] { return fence(); }, m_options.actor, m_options.log)
 {
 }
 
@@ -276,6 +277,7 @@ void MigrationExecutor::scheduleOnce()
         return;
     if (auto status = m_operations.finishAll(); !status)
         log(LogLevel::Warn, "cannot finish operations: " + status.error().describe());
+    m_reindexCleanup.round();
     if (auto status = archiveFinished(*listed); !status)
         log(LogLevel::Warn, "cannot archive finished migrations: " + status.error().describe());
 }

@@ -11,6 +11,7 @@
 #include "core/migration/migration_phases.h"
 #include "core/migration/migration_records.h"
 #include "core/migration/operation_finisher.h"
+#include "core/migration/reindex_cleanup.h"
 #include "core/store/metadata_store.h"
 #include "core/util/log.h"
 #include "core/util/result.h"
@@ -157,6 +158,7 @@ private:
     MigrationPhases m_phases;
     OperationFinisher m_operations;
     FailoverWatch m_failover;
+    ReindexCleanup m_reindexCleanup;
 };
 
 } // namespace shardmap::core
