@@ -229,10 +229,39 @@ CommandResult cmdTemplateShow(const CtlOptions& options, const std::string& name
         } };
 }
 
+namespace {
+
+// With --controller: the settings made from the map as shardmapd serves it, sent as create-template
+// (an admin's change; the roles and the approval policy are shardmapd's).
+CommandResult templateCreateViaController(const CtlOptions& options, const std::string& name, const TemplateEdits& edits)
+{
+    auto map = readMap(options);
+    if (!map)
+        return map.error();
+    auto settings = startingSettings(*map, edits);
+    if (!settings)
+        return settings.error();
+    if (auto edited = applyEdits(*settings, edits); !edited)
+        return edited.error();
+    if (auto edited = applyTokenizerEdits(*settings, edits); !edited)
+        return edited.error();
+    if (auto valid = core::validateIndexSettings(*settings); !valid)
+        return valid.error();
+    v1::AdminChange change;
+    change.mutable_create_template()->set_name(name);
+    change.mutable_create_template()->set_settings_json(core::encodeIndexSettings(*settings));
+    change.mutable_create_template()->set_description(edits.description);
+    return changeViaController(options, change);
+}
+
+} // namespace
+
 CommandResult cmdTemplateCreate(const CtlOptions& options, const std::string& name, const TemplateEdits& edits)
 {
     if (!edits.file.empty() && !edits.like.empty())
         return core::makeError(ErrorCode::InvalidArgument, "give --file or --like, not both");
+    if (viaController(options))
+        return templateCreateViaController(options, name, edits);
     return withAdmin(options, [&](core::FleetAdmin& admin) -> CommandResult {
         auto map = admin.map().snapshot();
         if (!map)

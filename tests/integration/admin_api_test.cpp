@@ -141,6 +141,25 @@ TEST_F(AdminApiTest, EachRoleMayDoWhatItAllowsAndTheAuditNamesTheCertificate)
     EXPECT_EQ(promoted.out, "vera (operator, by certificate)\n") << promoted.err;
 }
 
+// Issue 31: an index template's next version through shardmapd is an admin's change, audited
+// under the certificate's name; an operator is refused with the role it needs.
+TEST_F(AdminApiTest, OnlyAnAdminCreatesAnIndexTemplateThroughTheController)
+{
+    auto refused = as("bob", { "template", "create", "stemmed", "--tokenizer", "porter" });
+    EXPECT_EQ(refused.code, 7) << refused.err;
+    EXPECT_NE(refused.err.find("needs the admin role"), std::string::npos) << refused.err;
+    auto invalid = as("alice", { "template", "create", "stemmed", "--field", "title=500" });
+    EXPECT_EQ(invalid.code, 2) << invalid.err;
+    EXPECT_NE(invalid.err.find("a weight is from 0.01 to 100"), std::string::npos) << invalid.err;
+    auto made = as("alice", { "template", "create", "stemmed", "--tokenizer", "porter", "--reason", "docs site" });
+    ASSERT_EQ(made.code, 0) << made.err;
+    EXPECT_EQ(lastAudit().action, "create-template");
+    EXPECT_EQ(lastAudit().actor, "alice");
+    auto listed = as("vera", { "--json", "template", "show", "stemmed" });
+    ASSERT_EQ(listed.code, 0) << listed.err;
+    EXPECT_EQ(listed.parsed()["settings"]["tokenizer"]["name"], "porter");
+}
+
 TEST_F(AdminApiTest, AChangeAboveTheThresholdWaitsForADifferentOperatorOrAdmin)
 {
     const std::string source = "s0";
