@@ -155,8 +155,7 @@ CommandResult cmdShardList(const CtlOptions& options)
         table.addRow({ id, shard.value.node, core::shardStateName(shard.value.state),
             core::indexEngineName(shard.value.engine),
             core::templateLabel(core::templateOf(shard.value).name, core::templateOf(shard.value).version),
-            std::to_string(spaces),
-            reachable ? std::to_string(found->second.liveDocs) : "-",
+            std::to_string(spaces), reachable ? std::to_string(found->second.liveDocs) : "-",
             reachable ? core::formatBytes(found->second.bytesOnDisk) : "-", health,
             std::to_string(copies.inSync) + "/" + std::to_string(copies.wanted), core::copyHealthName(copies.health) });
     }

@@ -104,19 +104,19 @@ CommandResult reportOperation(core::FleetAdmin& admin, const OperationArgs& args
     }
     json shown { { "operation", operationWithMigrations(*op, migrations) } };
     shown["operation"]["replicas_to_move"] = replicas;
-    return CommandOutput { shown, [what, table, count = migrations.size(), replicas, node = op->subject](
-                                      std::ostream& out) {
-        out << what << "; " << count << " migration(s) queued\n";
-        if (!replicas.empty()) {
-            out << replicas.size() << " replica(s) on " << node
-                << " are made again on other nodes before it retires: ";
-            for (std::size_t i = 0; i < replicas.size(); ++i)
-                out << (i == 0 ? "" : ", ") << replicas[i];
-            out << "\n";
-        }
-        if (!table.empty())
-            table.print(out);
-    } };
+    return CommandOutput { shown,
+        [what, table, count = migrations.size(), replicas, node = op->subject](std::ostream& out) {
+            out << what << "; " << count << " migration(s) queued\n";
+            if (!replicas.empty()) {
+                out << replicas.size() << " replica(s) on " << node
+                    << " are made again on other nodes before it retires: ";
+                for (std::size_t i = 0; i < replicas.size(); ++i)
+                    out << (i == 0 ? "" : ", ") << replicas[i];
+                out << "\n";
+            }
+            if (!table.empty())
+                table.print(out);
+        } };
 }
 
 } // namespace

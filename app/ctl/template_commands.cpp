@@ -80,9 +80,19 @@ core::Result<std::vector<std::uint32_t>> parsePrefixes(const std::string& text)
             }
         } catch (const std::exception&) {
         }
-        return core::makeError(ErrorCode::InvalidArgument, "--prefixes takes lengths like 2,3 or none, not '" + text + "'");
+        return core::makeError(
+            ErrorCode::InvalidArgument, "--prefixes takes lengths like 2,3 or none, not '" + text + "'");
     }
     return out;
+}
+
+// The template a NAME or NAME:VERSION names in the map.
+core::Result<core::IndexTemplateRecord> namedTemplate(const core::MapSnapshot& map, const std::string& text)
+{
+    auto ref = core::parseTemplateRef(text);
+    if (!ref)
+        return ref.error();
+    return core::findTemplate(map, *ref);
 }
 
 core::Result<core::IndexSettings> startingSettings(const core::MapSnapshot& map, const TemplateEdits& edits)
@@ -95,10 +105,7 @@ core::Result<core::IndexSettings> startingSettings(const core::MapSnapshot& map,
         text << in.rdbuf();
         return core::decodeIndexSettings(text.str());
     }
-    auto like = core::parseTemplateRef(edits.like.empty() ? std::string(core::kDefaultTemplateName) : edits.like);
-    if (!like)
-        return like.error();
-    auto found = core::findTemplate(map, *like);
+    auto found = namedTemplate(map, edits.like.empty() ? std::string(core::kDefaultTemplateName) : edits.like);
     if (!found)
         return found.error();
     return found->settings;
@@ -106,8 +113,8 @@ core::Result<core::IndexSettings> startingSettings(const core::MapSnapshot& map,
 
 core::IndexField* fieldNamed(core::IndexSettings& settings, const std::string& name)
 {
-    auto found = std::find_if(settings.fields.begin(), settings.fields.end(),
-        [&](const core::IndexField& f) { return f.name == name; });
+    auto found = std::find_if(
+        settings.fields.begin(), settings.fields.end(), [&](const core::IndexField& f) { return f.name == name; });
     return found == settings.fields.end() ? nullptr : &*found;
 }
 
@@ -117,12 +124,14 @@ core::Status applyEdits(core::IndexSettings& settings, const TemplateEdits& edit
 {
     for (const std::string& name : edits.removeFields) {
         if (!settings.field(name))
-            return core::makeError(ErrorCode::InvalidArgument, "--remove-field " + name + ": there is no field " + name);
+            return core::makeError(
+                ErrorCode::InvalidArgument, "--remove-field " + name + ": there is no field " + name);
         std::erase_if(settings.fields, [&](const core::IndexField& f) { return f.name == name; });
     }
     for (const std::string& text : edits.fields) {
-        auto weighted = text.find('=') == std::string::npos ? core::Result<std::pair<std::string, double>>({ text, 1.0 })
-                                                            : parseWeight(text);
+        auto weighted = text.find('=') == std::string::npos
+            ? core::Result<std::pair<std::string, double>>({ text, 1.0 })
+            : parseWeight(text);
         if (!weighted)
             return weighted.error();
         core::IndexField* existing = fieldNamed(settings, weighted->first);
@@ -171,6 +180,19 @@ core::Status applyTokenizerEdits(core::IndexSettings& settings, const TemplateEd
     return {};
 }
 
+// The settings a create asks for: the file's or the template's, with the edits applied.
+core::Result<core::IndexSettings> editedSettings(const core::MapSnapshot& map, const TemplateEdits& edits)
+{
+    auto settings = startingSettings(map, edits);
+    if (!settings)
+        return settings.error();
+    if (auto edited = applyEdits(*settings, edits); !edited)
+        return edited.error();
+    if (auto edited = applyTokenizerEdits(*settings, edits); !edited)
+        return edited.error();
+    return settings;
+}
+
 } // namespace
 
 CommandResult cmdTemplateList(const CtlOptions& options)
@@ -196,10 +218,7 @@ CommandResult cmdTemplateShow(const CtlOptions& options, const std::string& name
     auto map = readMap(options);
     if (!map)
         return map.error();
-    auto ref = core::parseTemplateRef(name);
-    if (!ref)
-        return ref.error();
-    auto found = core::findTemplate(*map, *ref);
+    auto found = namedTemplate(*map, name);
     if (!found)
         return found.error();
     const auto shards = core::shardsBuiltWith(*map, found->name, found->version);
@@ -211,40 +230,35 @@ CommandResult cmdTemplateShow(const CtlOptions& options, const std::string& name
     }
     const core::IndexSettings& s = found->settings;
     std::string tokenizer = core::tokenizerName(s.tokenizer);
-    tokenizer += s.tokenizer == core::Tokenizer::Trigram
-        ? (s.caseSensitive ? ", case sensitive" : ", case folded")
-        : ", remove_diacritics " + std::to_string(s.removeDiacritics)
+    tokenizer += s.tokenizer == core::Tokenizer::Trigram ? (s.caseSensitive ? ", case sensitive" : ", case folded")
+                                                         : ", remove_diacritics " + std::to_string(s.removeDiacritics)
             + (s.tokenChars.empty() ? "" : ", token characters \"" + s.tokenChars + "\"");
     const std::string header = "template " + core::templateLabel(found->name, found->version)
         + (found->description.empty() ? "" : ": " + found->description);
     std::string shardList;
     for (const auto& shard : shards)
         shardList += (shardList.empty() ? "" : ", ") + shard;
-    return CommandOutput { templateJson(*found, shards),
-        [=](std::ostream& out) {
-            out << header << "\n";
-            fields.print(out);
-            out << "tokenizer: " << tokenizer << "\nprefix indexes: " << prefixList(s.prefixes)
-                << "\nshards built with it: " << (shardList.empty() ? "none" : shardList) << "\n";
-        } };
+    return CommandOutput { templateJson(*found, shards), [=](std::ostream& out) {
+                              out << header << "\n";
+                              fields.print(out);
+                              out << "tokenizer: " << tokenizer << "\nprefix indexes: " << prefixList(s.prefixes)
+                                  << "\nshards built with it: " << (shardList.empty() ? "none" : shardList) << "\n";
+                          } };
 }
 
 namespace {
 
 // With --controller: the settings made from the map as shardmapd serves it, sent as create-template
 // (an admin's change; the roles and the approval policy are shardmapd's).
-CommandResult templateCreateViaController(const CtlOptions& options, const std::string& name, const TemplateEdits& edits)
+CommandResult templateCreateViaController(
+    const CtlOptions& options, const std::string& name, const TemplateEdits& edits)
 {
     auto map = readMap(options);
     if (!map)
         return map.error();
-    auto settings = startingSettings(*map, edits);
+    auto settings = editedSettings(*map, edits);
     if (!settings)
         return settings.error();
-    if (auto edited = applyEdits(*settings, edits); !edited)
-        return edited.error();
-    if (auto edited = applyTokenizerEdits(*settings, edits); !edited)
-        return edited.error();
     if (auto valid = core::validateIndexSettings(*settings); !valid)
         return valid.error();
     v1::AdminChange change;
@@ -266,13 +280,9 @@ CommandResult cmdTemplateCreate(const CtlOptions& options, const std::string& na
         auto map = admin.map().snapshot();
         if (!map)
             return map.error();
-        auto settings = startingSettings(*map, edits);
+        auto settings = editedSettings(*map, edits);
         if (!settings)
             return settings.error();
-        if (auto edited = applyEdits(*settings, edits); !edited)
-            return edited.error();
-        if (auto edited = applyTokenizerEdits(*settings, edits); !edited)
-            return edited.error();
         auto created = admin.map().createTemplate(name, *settings, edits.description, options.actor);
         if (!created)
             return created.error();
@@ -317,8 +327,8 @@ CommandResult cmdTemplateDiff(const CtlOptions& options, const std::string& from
     return CommandOutput { json { { "from", core::templateLabel(a->name, a->version) },
                                { "to", core::templateLabel(b->name, b->version) }, { "changes", lines } },
         [header, lines](std::ostream& out) {
-            out << header << ": " << (lines.empty() ? "the same index settings" : std::to_string(lines.size()) + " change(s)")
-                << "\n";
+            out << header << ": "
+                << (lines.empty() ? "the same index settings" : std::to_string(lines.size()) + " change(s)") << "\n";
             for (const auto& line : lines)
                 out << "  " << line << "\n";
         } };
@@ -329,10 +339,11 @@ void addTemplateCommands(CLI::App& app, const CtlOptions& options, CommandResult
     auto run = runInto(result);
     static std::string name, other;
     static TemplateEdits edits;
-    auto* group = app.add_subcommand("template", "Index templates: what shards' indexes are built with")
-                      ->require_subcommand(1);
-    group->add_subcommand("list", "Every template version with its tokenizer, fields and shards")
-        ->callback(run([&] { return cmdTemplateList(options); }));
+    auto* group
+        = app.add_subcommand("template", "Index templates: what shards' indexes are built with")->require_subcommand(1);
+    group->add_subcommand("list", "Every template version with its tokenizer, fields and shards")->callback(run([&] {
+        return cmdTemplateList(options);
+    }));
     auto* show = group->add_subcommand("show", "One template's fields, tokenizer, prefixes and shards");
     show->add_option("template", name, "NAME or NAME:VERSION (default: the newest)")->required();
     show->callback(run([&] { return cmdTemplateShow(options, name); }));
@@ -347,7 +358,8 @@ void addTemplateCommands(CLI::App& app, const CtlOptions& options, CommandResult
     create->add_option("--like", edits.like, "Start from this template (NAME[:VERSION]; default: default)");
     create->add_option("--field", edits.fields, "Add or reweight an indexed field: NAME or NAME=WEIGHT (repeatable)");
     create->add_option("--stored-field", edits.storedFields, "A field kept and returned but not searched");
-    create->add_option("--remove-field", edits.removeFields, "Remove a field (its values are then searched as other text)");
+    create->add_option(
+        "--remove-field", edits.removeFields, "Remove a field (its values are then searched as other text)");
     create->add_option("--tokenizer", edits.tokenizer, "unicode61, porter (English stemming) or trigram (substrings)");
     create->add_option("--remove-diacritics", edits.removeDiacritics, "unicode61/porter: 0, 1 or 2");
     create->add_option("--token-chars", edits.tokenChars, "unicode61/porter: punctuation that belongs to words");

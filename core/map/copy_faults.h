@@ -54,11 +54,11 @@ Result<std::uint64_t> markCopyCatchingUp(MetadataStore& store, const std::string
 
 // A catching-up copy missed a write (writes reach it best effort). One in sync by now is marked
 // catching up as above; one still catching up has its shard record put again unchanged, with why
-// in the audit record ("note-copy-missed-write"), which moves the record's revision, so that a catch-up that compared the copy with the primary before
-// this write cannot mark it in sync: CatchUpPhases::markInSync is a compare-and-set on the record
-// as it was before that compare. A copy removed or lost meanwhile needs nothing. A router
-// acknowledges the write only once this returned a revision; InvalidArgument when the node now
-// holds the shard's primary (it lacks a write the old primary acknowledged).
+// in the audit record ("note-copy-missed-write"), which moves the record's revision, so that a catch-up that compared
+// the copy with the primary before this write cannot mark it in sync: CatchUpPhases::markInSync is a compare-and-set on
+// the record as it was before that compare. A copy removed or lost meanwhile needs nothing. A router acknowledges the
+// write only once this returned a revision; InvalidArgument when the node now holds the shard's primary (it lacks a
+// write the old primary acknowledged).
 Result<std::uint64_t> noteCatchingUpCopyMissedWrite(MetadataStore& store, const std::string& shard,
     const std::string& node, const std::string& reason, const Actor& actor);
 

@@ -54,15 +54,15 @@ void diffFields(const IndexSettings& from, const IndexSettings& to, std::vector<
                                  : " stored only (was indexed): its values are kept and returned but no longer "
                                    "searched"));
         } else if (field.indexed && before->weight != field.weight) {
-            lines.push_back("field " + field.name + " weight " + weightText(before->weight) + " -> "
-                + weightText(field.weight));
+            lines.push_back(
+                "field " + field.name + " weight " + weightText(before->weight) + " -> " + weightText(field.weight));
         }
     }
     for (const IndexField& field : from.fields) {
         if (!to.field(field.name))
             lines.push_back("field " + field.name
-                + " removed: documents keep its values, which are searched as other text (no longer by "
-                + field.name + ":term)");
+                + " removed: documents keep its values, which are searched as other text (no longer by " + field.name
+                + ":term)");
     }
 }
 
@@ -70,11 +70,12 @@ void diffFields(const IndexSettings& from, const IndexSettings& to, std::vector<
 
 std::string encode(const IndexTemplateRecord& record)
 {
-    return nlohmann::json { { "name", record.name }, { "version", record.version },
+    return nlohmann::json {
+        { "name", record.name }, { "version", record.version },
         { "settings", nlohmann::json::parse(encodeIndexSettings(record.settings)) },
         { "description", record.description }, { "created_by", record.createdBy },
-        { "created_unix_ms", record.createdUnixMs } }
-        .dump();
+        { "created_unix_ms", record.createdUnixMs }
+    }.dump();
 }
 
 Result<IndexTemplateRecord> decodeIndexTemplate(const std::string& text)
@@ -109,7 +110,8 @@ const IndexTemplateRecord& defaultIndexTemplate()
 
 Status validateTemplateName(std::string_view name)
 {
-    const auto allowed = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'; };
+    const auto allowed
+        = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'; };
     if (name.empty() || name.size() > kMaxTemplateName || name.front() < 'a' || name.front() > 'z'
         || !std::all_of(name.begin(), name.end(), allowed))
         return makeError(ErrorCode::InvalidArgument,

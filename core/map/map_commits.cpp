@@ -73,8 +73,8 @@ Status applyRecordPut(MapSnapshot& map, TouchedIds& touched, const RecordChange&
         auto decoded = decodeIndexTemplate(*change.after);
         if (!decoded)
             return makeError(decoded.error().code, decoded.error().message, change.key);
-        map.templates.insert_or_assign(
-            std::string(key.substr(keys::kTemplates.size())), Versioned<IndexTemplateRecord> { std::move(*decoded), revision });
+        map.templates.insert_or_assign(std::string(key.substr(keys::kTemplates.size())),
+            Versioned<IndexTemplateRecord> { std::move(*decoded), revision });
         return {};
     }
     if (key == keys::kMigrationSettings) {

@@ -23,12 +23,11 @@ Result<IndexTemplateRecord> MapEditor::createTemplate(
     if (auto newest = findTemplate(*map, { name, 0 })) {
         if (newest->settings == settings)
             return makeError(ErrorCode::FailedPrecondition,
-                "template " + templateLabel(name, newest->version)
-                    + " has these settings already; nothing to create");
+                "template " + templateLabel(name, newest->version) + " has these settings already; nothing to create");
         record.version = newest->version + 1;
     }
-    auto committed = commitOne({ keys::indexTemplate(name, record.version), encode(record), 0 }, actor,
-        "create-template");
+    auto committed
+        = commitOne({ keys::indexTemplate(name, record.version), encode(record), 0 }, actor, "create-template");
     if (!committed)
         return committed.error();
     return record;

@@ -1,4 +1,5 @@
 #include "core/map/shard_map.h"
+
 #include "core/map/index_templates.h"
 
 // The map's records to and from their JSON, the whole map decoded from a store snapshot (its spaces
@@ -602,7 +603,8 @@ Status decodeRecord(MapSnapshot& map, const std::string& key, const StoredRecord
         auto decoded = decodeIndexTemplate(record.value);
         if (!decoded)
             return makeError(decoded.error().code, decoded.error().message, record.key);
-        map.templates.emplace(key.substr(keys::kTemplates.size()), Versioned<IndexTemplateRecord> { std::move(*decoded), record.modRevision });
+        map.templates.emplace(key.substr(keys::kTemplates.size()),
+            Versioned<IndexTemplateRecord> { std::move(*decoded), record.modRevision });
         return {};
     }
     if (key == keys::kMigrationSettings) {

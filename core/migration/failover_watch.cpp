@@ -259,8 +259,8 @@ void FailoverWatch::cancelMigrationsOf(const MapSnapshot& map, const ShardRecord
             continue;
         }
         log(LogLevel::Warn,
-            "failover of shard " + shard.id + ": migration " + migration.id + " of space " + space->id
-                + " cancelled (" + why + "); the shard fails over once it has stopped");
+            "failover of shard " + shard.id + ": migration " + migration.id + " of space " + space->id + " cancelled ("
+                + why + "); the shard fails over once it has stopped");
     }
 }
 
@@ -360,8 +360,7 @@ bool FailoverWatch::dropCopy(const std::string& shardId, const ShardCopy& copy)
         if (auto removed = m_admin.map().removeReplica(shardId, copy.node, actor("its replacement is in sync"));
             !removed)
             refused = removed.error();
-    } else if (auto removed = m_admin.removeReplica(shardId, copy.node, actor("its node is being retired"));
-               !removed) {
+    } else if (auto removed = m_admin.removeReplica(shardId, copy.node, actor("its node is being retired")); !removed) {
         refused = removed.error();
     } else {
         warnings = removed->warnings;

@@ -36,8 +36,8 @@ inline constexpr std::chrono::milliseconds kFailoverProbeTimeout { 3000 };
 //
 // - every node neither retired nor lost is asked for its metrics (the call `shardmapctl health`
 //   makes), all at once, within kFailoverProbeTimeout; a node that does not answer is unreachable
-//   from the moment it was asked, and stays so until it answers. The times live in this leader's memory only: a new leader
-//   counts afresh, which can only delay a promotion, never hasten one;
+//   from the moment it was asked, and stays so until it answers. The times live in this leader's memory only: a new
+//   leader counts afresh, which can only delay a promotion, never hasten one;
 // - failover: a shard whose primary's node has been unreachable for failoverAfterMs, with an
 //   in-sync replica on a node that answers, has that replica promoted (MapEditor::promote's rule:
 //   epochs + 1, the old primary demoted to catching up), then every copy is told the new epochs;

@@ -32,7 +32,8 @@ MigrationExecutor::MigrationExecutor(MetadataStore& store, NodeClientPool& nodes
           { m_options.poll, m_options.progressInterval, m_options.log, m_options.metrics })
     , m_operations(store, { m_options.actor, m_options.abandonedQueuing, [this] { return fence(); }, m_options.log })
     , m_failover(store, nodes, [this] { return fence(); }, { m_options.actor, m_options.log, m_options.metrics })
-    , m_reindexCleanup(store, nodes, [this] { return fence(); }, m_options.actor, m_options.log)
+    , m_reindexCleanup(
+          store, nodes, [this] { return fence(); }, m_options.actor, m_options.log)
 {
 }
 

@@ -31,7 +31,8 @@ void ReindexCleanup::round()
                 continue;
             if (auto dropped = dropShard(shard->second.value, shard->second.modRevision, *map); !dropped && m_log)
                 m_log(LogLevel::Warn,
-                    "reindex " + id + ": the old shard " + source + " is not dropped yet: " + dropped.error().describe());
+                    "reindex " + id + ": the old shard " + source
+                        + " is not dropped yet: " + dropped.error().describe());
             else if (dropped && m_log)
                 m_log(LogLevel::Info, "reindex " + id + ": the old shard " + source + " was dropped");
         }

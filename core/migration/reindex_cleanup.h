@@ -19,8 +19,8 @@ namespace shardmap::core {
 // shard for a later round, as does a lost lease. Called by the executor's scheduler while it leads.
 class ReindexCleanup {
 public:
-    ReindexCleanup(MetadataStore& store, NodeClientPool& nodes, MapEditor::FenceSource fence, std::string actor,
-        LogSink log);
+    ReindexCleanup(
+        MetadataStore& store, NodeClientPool& nodes, MapEditor::FenceSource fence, std::string actor, LogSink log);
 
     void round();
 

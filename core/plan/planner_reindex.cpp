@@ -1,12 +1,10 @@
 // The planner's reindex (issue 31): every space of each source shard into a new shard built with
 // another index template, the new shard on its source's node when that node has room for a second
 // copy of the source's documents, else on the node with the most room that has it.
-#include "core/plan/planner.h"
-
 #include "core/map/index_templates.h"
-#include "core/plan/scenario.h"
-
+#include "core/plan/planner.h"
 #include "core/plan/planner_model.h"
+#include "core/plan/scenario.h"
 #include "core/plan/space_holds.h"
 #include "core/util/units.h"
 
@@ -74,12 +72,13 @@ Result<std::vector<ShardRecord>> placeReindexed(
     std::map<std::string, std::uint64_t> reserved;
     std::vector<ShardRecord> placed = newShards;
     for (std::size_t i = 0; i < sources.size(); ++i) {
-        const auto found = std::find_if(input.shards.begin(), input.shards.end(),
-            [&](const PlannerShard& s) { return s.record.id == sources[i]; });
+        const auto found = std::find_if(
+            input.shards.begin(), input.shards.end(), [&](const PlannerShard& s) { return s.record.id == sources[i]; });
         if (found == input.shards.end())
             return makeError(ErrorCode::NotFound, "no shard " + sources[i] + " in the shard map");
         if (found->record.state == ShardState::Retired)
-            return makeError(ErrorCode::FailedPrecondition, "shard " + sources[i] + " is retired; there is nothing to reindex");
+            return makeError(
+                ErrorCode::FailedPrecondition, "shard " + sources[i] + " is retired; there is nothing to reindex");
         auto node = reindexNode(input, found->record, bytes.contains(sources[i]) ? bytes.at(sources[i]) : 0, reserved);
         if (!node)
             return node.error();
@@ -97,7 +96,8 @@ Result<IndexTemplateRecord> reindexTarget(const PlannerInput& input, const std::
         return ref.error();
     MapSnapshot map;
     for (const IndexTemplateRecord& record : input.templates)
-        map.templates.emplace(record.name + "/" + std::to_string(record.version), Versioned<IndexTemplateRecord> { record, 0 });
+        map.templates.emplace(
+            record.name + "/" + std::to_string(record.version), Versioned<IndexTemplateRecord> { record, 0 });
     return findTemplate(map, *ref);
 }
 
@@ -106,7 +106,8 @@ Result<IndexTemplateRecord> reindexTarget(const PlannerInput& input, const std::
 Result<std::vector<const PlannerShard*>> reindexSources(
     const PlannerInput& input, const ScenarioRequest& request, const IndexTemplateRecord& target)
 {
-    const int ways = (request.subjects.empty() ? 0 : 1) + (request.fromTemplate.empty() ? 0 : 1) + (request.all ? 1 : 0);
+    const int ways
+        = (request.subjects.empty() ? 0 : 1) + (request.fromTemplate.empty() ? 0 : 1) + (request.all ? 1 : 0);
     if (ways != 1)
         return makeError(ErrorCode::InvalidArgument, "name the shards to reindex one way: shards, a template, or all");
     std::optional<TemplateRef> from;
@@ -117,7 +118,8 @@ Result<std::vector<const PlannerShard*>> reindexSources(
         from = *parsed;
     }
     for (const std::string& id : request.subjects) {
-        if (std::none_of(input.shards.begin(), input.shards.end(), [&](const PlannerShard& s) { return s.record.id == id; }))
+        if (std::none_of(
+                input.shards.begin(), input.shards.end(), [&](const PlannerShard& s) { return s.record.id == id; }))
             return makeError(ErrorCode::NotFound, "no shard " + id + " in the shard map");
     }
     std::vector<const PlannerShard*> out;
@@ -132,8 +134,8 @@ Result<std::vector<const PlannerShard*>> reindexSources(
     }
     if (out.empty())
         return makeError(ErrorCode::FailedPrecondition,
-            "nothing to reindex: every shard chosen is retired or built with " + templateLabel(target.name, target.version)
-                + " already");
+            "nothing to reindex: every shard chosen is retired or built with "
+                + templateLabel(target.name, target.version) + " already");
     return out;
 }
 
@@ -157,7 +159,8 @@ Result<PlanResult> planReindexScenario(
         const std::string suffix = "-" + target->name + "-v" + std::to_string(target->version);
         std::string id = source->record.id.substr(0, 64 - std::min<std::size_t>(suffix.size() + 4, 60)) + suffix;
         for (int n = 2; taken.contains(id); ++n)
-            id = source->record.id.substr(0, 64 - std::min<std::size_t>(suffix.size() + 4, 60)) + suffix + "-" + std::to_string(n);
+            id = source->record.id.substr(0, 64 - std::min<std::size_t>(suffix.size() + 4, 60)) + suffix + "-"
+                + std::to_string(n);
         taken.insert(id);
         ShardRecord record { id, source->record.node, ShardState::Active, source->record.capacityDocs,
             source->record.capacityBytes, source->record.engine };

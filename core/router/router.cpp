@@ -729,7 +729,8 @@ Status Router::record(const WriteGroup& group, const WriteSummary& summary, cons
     result.applied += summary.applied;
     result.stale += summary.stale;
     result.rejected += summary.rejected;
-    if (auto noted = noteCatchingUpMisses(group.shard, writeBestEffort(group.shard, lead.copies.catchingUp, toCatchingUp));
+    if (auto noted
+        = noteCatchingUpMisses(group.shard, writeBestEffort(group.shard, lead.copies.catchingUp, toCatchingUp));
         !noted)
         return noted;
     // The source took the write: now the migration targets, whose failure is only reported.

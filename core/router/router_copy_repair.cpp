@@ -60,8 +60,8 @@ Status Router::noteCatchingUpMisses(const std::string& shard, const std::vector<
         auto noted = noteCatchingUpCopyMissedWrite(m_store, shard, copy.node, why, { m_options.actor, "" });
         if (!noted)
             return makeError(ErrorCode::Unavailable,
-                "catching-up copy on node " + copy.node + " " + why + "; noting it in the shard map failed: "
-                    + noted.error().describe(),
+                "catching-up copy on node " + copy.node + " " + why
+                    + "; noting it in the shard map failed: " + noted.error().describe(),
                 "shard " + shard);
     }
     return {};

@@ -64,8 +64,8 @@ void tokenizerProblems(const IndexSettings& settings, std::vector<std::string>& 
         problems.push_back("at most " + std::to_string(kMaxTokenChars) + " token characters");
     for (char c : settings.tokenChars) {
         if (kTokenCharsAllowed.find(c) == std::string_view::npos) {
-            problems.push_back("token character '" + std::string(1, c) + "' is not one of "
-                + std::string(kTokenCharsAllowed));
+            problems.push_back(
+                "token character '" + std::string(1, c) + "' is not one of " + std::string(kTokenCharsAllowed));
             break;
         }
     }
@@ -165,8 +165,9 @@ std::string encodeIndexSettings(const IndexSettings& settings)
         tokenizer["remove_diacritics"] = settings.removeDiacritics;
         tokenizer["token_chars"] = settings.tokenChars;
     }
-    return nlohmann::json { { "fields", fields }, { "tokenizer", tokenizer }, { "prefixes", settings.prefixes } }
-        .dump();
+    return nlohmann::json {
+        { "fields", fields }, { "tokenizer", tokenizer }, { "prefixes", settings.prefixes }
+    }.dump();
 }
 
 Result<IndexSettings> decodeIndexSettings(std::string_view text)
@@ -180,8 +181,8 @@ Result<IndexSettings> decodeIndexSettings(std::string_view text)
         if (!doc.is_object())
             return makeError(ErrorCode::InvalidArgument, "the index settings must be a JSON object");
         for (const auto& f : doc.at("fields"))
-            settings.fields.push_back({ f.at("name").get<std::string>(), f.value("indexed", true),
-                f.value("weight", 1.0) });
+            settings.fields.push_back(
+                { f.at("name").get<std::string>(), f.value("indexed", true), f.value("weight", 1.0) });
         if (doc.contains("tokenizer")) {
             const auto& t = doc.at("tokenizer");
             auto tokenizer = parseTokenizer(t.value("name", std::string("unicode61")));

@@ -72,8 +72,9 @@ TEST(PlannerReindex, EverySpaceMovesIntoANewShardOfTheTemplateOnItsOwnNode)
     std::map<std::string, std::string> to;
     for (const PlannedMove& move : plan.moves)
         to[move.space] = move.to;
-    EXPECT_EQ(to, (std::map<std::string, std::string> { { "a", "s0-stemmed-v1" }, { "b", "s0-stemmed-v1" },
-                      { "d", "s2-stemmed-v1" } }));
+    EXPECT_EQ(to,
+        (std::map<std::string, std::string> {
+            { "a", "s0-stemmed-v1" }, { "b", "s0-stemmed-v1" }, { "d", "s2-stemmed-v1" } }));
     // The plan file keeps what the new shards are built with (plan apply, --controller).
     auto decoded = Plan::decode(plan.encode());
     ASSERT_TRUE(decoded) << decoded.error().describe();

@@ -4,8 +4,8 @@
 // machinery and marks it so, through an executor crash, the copy's node down, and a copy removed.
 #include "core/migration/migration_requests.h"
 #include "core/router/router.h"
-#include "core/util/failpoint.h"
 #include "core/util/clock.h"
+#include "core/util/failpoint.h"
 #include "ctl_run.h"
 #include "node_test_helpers.h"
 #include "tests/support/controller_process.h"
@@ -350,7 +350,8 @@ TEST_P(CatchUpTest, AWriteTheCopyMissesJustBeforeItIsMarkedInSyncIsRepairedFirst
     expectSameContent();
     auto page = nodeOf("s1")->scanPage("s0", "acme", "", 1000, true);
     ASSERT_TRUE(page);
-    const auto found = std::find_if(page->docs.begin(), page->docs.end(), [](const auto& d) { return d.id == "d1007"; });
+    const auto found
+        = std::find_if(page->docs.begin(), page->docs.end(), [](const auto& d) { return d.id == "d1007"; });
     ASSERT_NE(found, page->docs.end());
     EXPECT_EQ(found->version, 20u);
 }

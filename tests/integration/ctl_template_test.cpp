@@ -83,7 +83,8 @@ TEST_F(CtlTemplateTest, RefusesBadTemplatesWithTheReasonAndChangesNothing)
         EXPECT_NE(run.err.find(sentence), std::string::npos) << run.err;
     };
     refused({ "template", "create", "default", "--tokenizer", "porter" }, 2, "today's built-in index");
-    refused({ "template", "create", "x", "--tokenizer", "snowball" }, 2, "the tokenizers are unicode61, porter and trigram");
+    refused({ "template", "create", "x", "--tokenizer", "snowball" }, 2,
+        "the tokenizers are unicode61, porter and trigram");
     refused({ "template", "create", "x", "--field", "title=heavy" }, 2, "is not a number");
     refused({ "template", "create", "x", "--field", "title=500" }, 2, "a weight is from 0.01 to 100");
     refused({ "template", "create", "x", "--remove-field", "nope" }, 2, "there is no field nope");

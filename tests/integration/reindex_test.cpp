@@ -97,8 +97,7 @@ TEST_F(ReindexTest, TheFleetMovesToPorterStemmingLiveWithNothingLostAndNoSearchF
 
     auto preview = ctl({ "reindex", "--all", "--to-template", "stemmed" });
     ASSERT_EQ(preview.code, 0) << preview.err;
-    EXPECT_NE(preview.out.find("reindex s0 into s0-stemmed-v1 (template stemmed:1)"), std::string::npos)
-        << preview.out;
+    EXPECT_NE(preview.out.find("reindex s0 into s0-stemmed-v1 (template stemmed:1)"), std::string::npos) << preview.out;
     EXPECT_EQ(map().operations.size(), 0u) << "the plan is only shown without --apply";
 
     std::atomic<bool> searching { true };
@@ -155,7 +154,8 @@ TEST_F(ReindexTest, TheFleetMovesToPorterStemmingLiveWithNothingLostAndNoSearchF
     }
     auto history = m_store->history(0, 0, 0);
     ASSERT_TRUE(history);
-    EXPECT_EQ(std::count_if(history->begin(), history->end(), [](const auto& r) { return r.action == "remove-shard"; }), 2);
+    EXPECT_EQ(
+        std::count_if(history->begin(), history->end(), [](const auto& r) { return r.action == "remove-shard"; }), 2);
     for (const auto& space : kReindexSpaces) {
         const std::string shard = after.space(space)->shard;
         EXPECT_EQ(core::templateOf(*after.shard(shard)).name, "stemmed") << space;
@@ -232,8 +232,8 @@ TEST_F(ReindexTest, AControllerKilledMidReindexIsFinishedByTheNextAndARollbackRe
         ASSERT_TRUE(requests.rollback(id, m_actor)) << id;
     ASSERT_TRUE(pollUntil(std::chrono::seconds(120), [&] {
         const auto now = map();
-        return std::none_of(
-            migrations.begin(), migrations.end(), [&](const std::string& id) { return now.migrations.at(id).value.active(); });
+        return std::none_of(migrations.begin(), migrations.end(),
+            [&](const std::string& id) { return now.migrations.at(id).value.active(); });
     })) << second->stderrText();
     writers.stop();
     ASSERT_TRUE(writers.settle(std::chrono::seconds(20))) << writers.lastError();

@@ -103,7 +103,8 @@ TEST_F(IndexSettingsPageTest, TheDefaultTakesNoNewVersionAndANewTemplateNeedsANa
     EXPECT_TRUE(editor->nameEdit()->text().isEmpty());
     editor->reasonEdit()->setText(QStringLiteral("weights"));
     editor->fieldsTable()->item(0, 2)->setText(QStringLiteral("3"));
-    EXPECT_TRUE(editor->problemsText().contains(QStringLiteral("template name ''"))) << editor->problemsText().toStdString();
+    EXPECT_TRUE(editor->problemsText().contains(QStringLiteral("template name ''")))
+        << editor->problemsText().toStdString();
     EXPECT_FALSE(editor->canCreate());
     editor->nameEdit()->setText(QStringLiteral("heavy-titles"));
     EXPECT_TRUE(editor->canCreate()) << editor->problemsText().toStdString();

@@ -20,8 +20,8 @@
 #include "widgets/style/inline_message.h"
 #include "widgets/style/preferences_dialog.h"
 #include "widgets/style/view_state.h"
-#include "widgets/whatif/whatif_page.h"
 #include "widgets/templates/index_settings_page.h"
+#include "widgets/whatif/whatif_page.h"
 #include "widgets/wizards/plan_wizard.h"
 
 #include <QAction>

@@ -110,21 +110,24 @@ void IndexSettingsPage::showMap(const MapPtr& map)
 QString IndexSettingsPage::selectedLabel() const
 {
     const auto rows = m_table->selectionModel() ? m_table->selectionModel()->selectedRows() : QModelIndexList {};
-    return rows.isEmpty() || !m_table->item(rows.front().row(), 0) ? QString() : m_table->item(rows.front().row(), 0)->text();
+    return rows.isEmpty() || !m_table->item(rows.front().row(), 0) ? QString()
+                                                                   : m_table->item(rows.front().row(), 0)->text();
 }
 
 void IndexSettingsPage::showSelected()
 {
     const QString label = selectedLabel();
     auto ref = core::parseTemplateRef(label.toStdString());
-    auto found = ref && m_map ? core::findTemplate(*m_map, *ref) : core::Result<core::IndexTemplateRecord>(core::Error {});
+    auto found
+        = ref && m_map ? core::findTemplate(*m_map, *ref) : core::Result<core::IndexTemplateRecord>(core::Error {});
     const bool readOnly = m_connection->readOnly();
     m_newVersion->setEnabled(found && !readOnly && found->name != core::kDefaultTemplateName);
     m_newTemplate->setEnabled(!readOnly && m_map);
     m_rebuild->setEnabled(found && !readOnly);
     const QString why = readOnly ? m_connection->readOnlyReason() : QString();
-    m_newVersion->setToolTip(
-        readOnly ? why : found && found->name == core::kDefaultTemplateName ? tr("default is built in: make a new template") : QString());
+    m_newVersion->setToolTip(readOnly                            ? why
+            : found && found->name == core::kDefaultTemplateName ? tr("default is built in: make a new template")
+                                                                 : QString());
     m_newTemplate->setToolTip(why);
     m_rebuild->setToolTip(why);
     if (!found) {

@@ -154,8 +154,8 @@ std::optional<core::IndexSettings> TemplateEditor::settings() const
         if (!number)
             return std::nullopt;
         const bool indexed = m_fields->item(row, IndexedColumn)->checkState() == Qt::Checked;
-        out.fields.push_back({ m_fields->item(row, NameColumn)->text().trimmed().toStdString(), indexed,
-            indexed ? weight : 1.0 });
+        out.fields.push_back(
+            { m_fields->item(row, NameColumn)->text().trimmed().toStdString(), indexed, indexed ? weight : 1.0 });
     }
     out.tokenizer = static_cast<core::Tokenizer>(m_tokenizer->currentData().toInt());
     const bool trigram = out.tokenizer == core::Tokenizer::Trigram;
@@ -228,11 +228,13 @@ void TemplateEditor::create()
         m_submitting = false;
         check();
         if (!result) {
-            m_message->show(tr("Refused: %1").arg(FleetConnection::refusalText(result.error())), InlineMessage::Kind::Error);
+            m_message->show(
+                tr("Refused: %1").arg(FleetConnection::refusalText(result.error())), InlineMessage::Kind::Error);
             return;
         }
         if (result->has_awaiting_approval()) {
-            m_message->show(FleetConnection::awaitingApprovalText(result->awaiting_approval()), InlineMessage::Kind::Info);
+            m_message->show(
+                FleetConnection::awaitingApprovalText(result->awaiting_approval()), InlineMessage::Kind::Info);
             return;
         }
         auto record = core::decodeIndexTemplate(result->record_json());

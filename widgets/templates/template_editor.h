@@ -31,8 +31,8 @@ class TemplateEditor : public QDialog {
 public:
     // name: the template's (fixed), or empty for a new one to name; base: the settings it starts
     // from, and what the changes are listed against.
-    TemplateEditor(FleetConnection* connection, const QString& name, const core::IndexSettings& base,
-        QWidget* parent = nullptr);
+    TemplateEditor(
+        FleetConnection* connection, const QString& name, const core::IndexSettings& base, QWidget* parent = nullptr);
 
     // What the form says now (nullopt when a weight or a prefix is not a number).
     std::optional<core::IndexSettings> settings() const;

@@ -233,9 +233,9 @@ QWidget* PlanWizard::buildScenarioFields()
     auto* box = new QWidget(this);
     auto* form = new QFormLayout(box);
     m_scenario = new QComboBox(box);
-    for (auto value : { core::Scenario::Rebalance, core::Scenario::AddShards, core::Scenario::Drain,
-             core::Scenario::RetireNode, core::Scenario::Split, core::Scenario::Merge, core::Scenario::Isolate,
-             core::Scenario::Reindex })
+    for (auto value :
+        { core::Scenario::Rebalance, core::Scenario::AddShards, core::Scenario::Drain, core::Scenario::RetireNode,
+            core::Scenario::Split, core::Scenario::Merge, core::Scenario::Isolate, core::Scenario::Reindex })
         m_scenario->addItem(scenarioTitle(value), static_cast<int>(value));
     m_scenarioHelp = new QLabel(box);
     m_scenarioHelp->setWordWrap(true);
@@ -448,7 +448,8 @@ void PlanWizard::fillChoices()
 void PlanWizard::fillTemplates(const MapPtr& map)
 {
     QStringList labels;
-    for (const core::IndexTemplateRecord& record : map ? core::templatesOf(*map) : std::vector<core::IndexTemplateRecord> {})
+    for (const core::IndexTemplateRecord& record :
+        map ? core::templatesOf(*map) : std::vector<core::IndexTemplateRecord> {})
         labels.push_back(qs(core::templateLabel(record.name, record.version)));
     if (labels.size() == m_template->count())
         return;
@@ -456,7 +457,8 @@ void PlanWizard::fillTemplates(const MapPtr& map)
     const QSignalBlocker block(m_template);
     m_template->clear();
     m_template->addItems(labels);
-    m_template->setCurrentIndex(std::max(0, m_template->findText(picked.isEmpty() ? labels.value(labels.size() - 1) : picked)));
+    m_template->setCurrentIndex(
+        std::max(0, m_template->findText(picked.isEmpty() ? labels.value(labels.size() - 1) : picked)));
 }
 
 core::ScenarioRequest PlanWizard::request() const
