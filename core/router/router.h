@@ -211,6 +211,8 @@ private:
     std::vector<std::string> searchOrder(const Route& route, bool primaryOnly);
     Result<SearchResult> searchShard(
         const std::string& shard, const std::vector<std::string>& addresses, const ShardSearchRequest& part);
+    // One pass of search(): each shard asked by the routes as they are.
+    Result<SearchResult> searchRoutes(const ShardSearchRequest& request, bool primaryOnly);
     Result<std::vector<ShardLoad>> shardLoads();
 
     MetadataStore& m_store;

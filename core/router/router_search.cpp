@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <thread>
 
 namespace shardmap::core {
 
@@ -15,6 +16,14 @@ namespace {
 bool retriableOnAnotherCopy(const Error& error)
 {
     return error.code == ErrorCode::Unavailable || error.code == ErrorCode::DeadlineExceeded;
+}
+
+// A shard that holds a space fenced (core/shard/shard_store_search.cpp) says which and at what
+// epoch: the space moved since this router read its route.
+bool movedOffShard(const Error& error)
+{
+    return error.code == ErrorCode::FailedPrecondition && error.details.contains("held_epoch")
+        && error.details.contains("space");
 }
 
 } // namespace
@@ -69,10 +78,32 @@ Result<SearchResult> Router::searchShard(
     return *last;
 }
 
+// A search that meets a space its shard holds fenced reads the space's route from the store and
+// starts again: during a cutover the old shard is fenced a moment before the map names the new
+// one, so a route that has not changed yet is retried after the write path's growing pause.
 Result<SearchResult> Router::search(const ShardSearchRequest& request, bool primaryOnly)
 {
     if (request.spaces.empty())
         return makeError(ErrorCode::InvalidArgument, "a search names at least one space");
+    auto pause = m_options.retryPause;
+    for (int attempt = 0;; ++attempt) {
+        auto found = searchRoutes(request, primaryOnly);
+        if (found || !movedOffShard(found.error()) || attempt >= m_options.maxRetries)
+            return found;
+        const auto& space = found.error().details.at("space");
+        const auto before = resolve(space);
+        auto fresh = refresh(space);
+        if (!fresh)
+            return fresh.error();
+        if (before && before->shard == fresh->shard && before->epoch == fresh->epoch) {
+            std::this_thread::sleep_for(pause);
+            pause *= 2;
+        }
+    }
+}
+
+Result<SearchResult> Router::searchRoutes(const ShardSearchRequest& request, bool primaryOnly)
+{
     std::map<std::string, std::shared_ptr<const Route>> byShard; // shard -> a route to it
     std::map<std::string, std::vector<std::string>> spacesOf;
     for (const auto& space : request.spaces) {
@@ -87,8 +118,11 @@ Result<SearchResult> Router::search(const ShardSearchRequest& request, bool prim
     for (const auto& [shard, route] : byShard) {
         ShardSearchRequest part { spacesOf[shard], request.query, limit + request.offset, 0, request.snippets };
         auto found = searchShard(shard, searchOrder(*route, primaryOnly), part);
-        if (!found)
-            return makeError(found.error().code, found.error().message, "shard " + shard);
+        if (!found) {
+            Error error = found.error();
+            error.context = "shard " + shard;
+            return error;
+        }
         merged.compiledQuery = found->compiledQuery;
         merged.hits.insert(merged.hits.end(), found->hits.begin(), found->hits.end());
     }

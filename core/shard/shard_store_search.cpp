@@ -77,6 +77,8 @@ Result<SearchResult> ShardStore::search(const ShardSearchRequest& request)
     const auto started = std::chrono::steady_clock::now();
     if (auto status = validateSearchRequest(request); !status)
         return status.error();
+    if (auto status = checkNoneFenced(request.spaces); !status)
+        return status.error();
     auto lease = acquireReader();
     if (!lease)
         return lease.error();
@@ -93,6 +95,22 @@ Result<SearchResult> ShardStore::search(const ShardSearchRequest& request)
     const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - started;
     recordSearch(request, elapsed.count());
     return result;
+}
+
+// A space this shard holds fenced has moved on (a cutover, a failover): its documents here are
+// being dropped or are older than its owner's, so a search is refused the way a write with an old
+// epoch is, and the router reads the map again and asks the owner (core/router/router_search.cpp).
+Status ShardStore::checkNoneFenced(const std::vector<std::string>& spaces) const
+{
+    std::lock_guard lock(m_ownershipMutex);
+    for (const auto& space : spaces) {
+        const auto found = m_ownerships.find(space);
+        if (found != m_ownerships.end() && found->second.role == SpaceRole::Fenced)
+            return shard_internal::ownershipRefusal(m_id, found->second, 0,
+                "space " + space + " has moved off shard " + m_id + " (fenced at epoch "
+                    + std::to_string(found->second.epoch) + "); search its owner");
+    }
+    return {};
 }
 
 void ShardStore::recordSearch(const ShardSearchRequest& request, double elapsedMs)

@@ -435,6 +435,24 @@ TEST_P(ShardStoreTest, WritesNeedTheHeldEpochAndARoleThatAcceptsWrites)
     EXPECT_EQ(stats("globex").liveDocs, 0u);
 }
 
+TEST_P(ShardStoreTest, ASearchOfASpaceHeldFencedIsRefusedWithTheEpoch)
+{
+    own("acme", 2);
+    own("globex", 1);
+    ASSERT_TRUE(
+        m_store->write({ { doc("acme", "a", 1, "moving words"), 2 }, { doc("globex", "g", 1, "moving on"), 1 } }));
+    own("acme", 3, SpaceRole::Fenced);
+    auto refused = m_store->search({ { "globex", "acme" }, "moving", 10, 0, false });
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, ErrorCode::FailedPrecondition);
+    EXPECT_EQ(refused.error().details.at("space"), "acme");
+    EXPECT_EQ(refused.error().details.at("held_epoch"), "3");
+    EXPECT_NE(refused.error().message.find("moved off shard"), std::string::npos);
+    auto others = m_store->search({ { "globex" }, "moving", 10, 0, false });
+    ASSERT_TRUE(others) << others.error().describe();
+    EXPECT_EQ(others->hits.size(), 1u) << "spaces the shard still owns are searched as before";
+}
+
 TEST_P(ShardStoreTest, OwnershipEpochsNeverGoBackwards)
 {
     own("acme", 5, SpaceRole::MigrationTarget);
@@ -615,6 +633,9 @@ TEST_P(ShardStoreTest, DropSpaceDeletesInBatchesAndLeavesOthers)
     EXPECT_EQ(total, 96u);
     EXPECT_EQ(batches, 3);
     EXPECT_EQ(stats("acme"), SpaceStats { "acme" });
+    // Searched once it is owned here again (a fenced space's searches are refused): the index kept
+    // nothing of it.
+    own("acme", 3);
     EXPECT_TRUE(searchIds("gone").empty());
     EXPECT_EQ(searchIds("gone", { "globex" }), std::vector<std::string> { "g" });
 }

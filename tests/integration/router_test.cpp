@@ -67,6 +67,11 @@ public:
     {
         return m_real->spaceStats(s, sp);
     }
+    core::Result<std::vector<core::FieldUse>> fieldUsage(
+        const std::string& s, const std::vector<std::string>& f) override
+    {
+        return m_real->fieldUsage(s, f);
+    }
     core::Result<core::NodeMetricsValue> metrics(bool spaces) override { return m_real->metrics(spaces); }
     core::Result<core::MetricsHistoryValue> metricsHistory(std::int64_t since) override
     {
@@ -221,6 +226,38 @@ TEST_F(RouterTest, AStaleRouterRefreshesAndRetriesAfterAHandMove)
     EXPECT_EQ(router->resolve("acme")->epoch, 2u);
     EXPECT_EQ(stats(other, "acme")->liveDocs, 1u);
     EXPECT_EQ(stats(before.shard, "acme")->liveDocs, 1u) << "the fenced shard took nothing more";
+}
+
+// A router whose map lags a cutover must not search the old shard: after the cleanup the space's
+// documents are gone there, and before it they may be older than the owner's. The old shard
+// refuses, and the router reads the route again and asks the owner.
+TEST_F(RouterTest, AStaleRoutersSearchOfAMovedSpaceIsAnsweredByItsNewShard)
+{
+    core::RouterOptions options;
+    options.followChanges = false;
+    auto router = startRouter(options);
+    ASSERT_TRUE(router->write({ doc("acme", "d1", "kept words") }));
+    const auto before = *router->resolve("acme");
+    const std::string other = before.shard == "s0" ? "s1" : "s0";
+    auto newOwner = m_pool.get(m_nodes[other == "s0" ? 0 : 1]->address());
+    auto oldOwner = m_pool.get(before.nodeAddress);
+    core::MapEditor editor(*m_store);
+    auto moved = editor.reassignSpace("acme", other, m_actor);
+    ASSERT_TRUE(moved) << moved.error().describe();
+    ASSERT_TRUE((*newOwner)->setOwnership(other, { "acme", core::SpaceRole::Owner, moved->epoch }));
+    ASSERT_TRUE((*newOwner)->bulkWrite(other, { { doc("acme", "d1", "kept words"), moved->epoch } }));
+    ASSERT_TRUE((*oldOwner)->setOwnership(before.shard, { "acme", core::SpaceRole::Fenced, moved->epoch }));
+
+    auto direct = (*oldOwner)->search(before.shard, { { "acme" }, "kept", 10, 0, false });
+    ASSERT_FALSE(direct) << "the old shard answers no search of a space it holds fenced";
+    EXPECT_EQ(direct.error().code, core::ErrorCode::FailedPrecondition);
+    EXPECT_EQ(direct.error().details.at("held_epoch"), std::to_string(moved->epoch));
+
+    EXPECT_EQ(router->resolve("acme")->shard, before.shard) << "the router has not heard of the move";
+    auto found = router->search({ { "acme" }, "kept", 10, 0, false });
+    ASSERT_TRUE(found) << found.error().describe();
+    ASSERT_EQ(found->hits.size(), 1u);
+    EXPECT_EQ(router->resolve("acme")->shard, other);
 }
 
 TEST_F(RouterTest, AWatchingRouterSeesAMapChangeWithinASecond)
