@@ -833,6 +833,10 @@ public:
     {
         return std::vector<SpaceStats> {};
     }
+    Result<std::vector<FieldUse>> fieldUsage(const std::string&, const std::vector<std::string>&) override
+    {
+        return std::vector<FieldUse> {};
+    }
     Result<NodeMetricsValue> metrics(bool) override { return NodeMetricsValue {}; }
     Result<MetricsHistoryValue> metricsHistory(std::int64_t) override { return MetricsHistoryValue {}; }
     std::unique_ptr<MetricsSubscription> watchMetrics(

@@ -5144,6 +5144,16 @@ Damit gebaute Shards: %3</translation>
         <translation>Keine Änderung gegenüber der Ausgangsvorlage.</translation>
     </message>
     <message>
+        <source>Asking the nodes which spaces hold documents in the removed fields…</source>
+        <translation>Die Knoten werden gefragt, welche Spaces Dokumente in den entfernten Feldern haben …</translation>
+    </message>
+    <message>
+        <source>Documents in the removed fields:
+%1</source>
+        <translation>Dokumente in den entfernten Feldern:
+%1</translation>
+    </message>
+    <message>
         <source>Changes:
 %1</source>
         <translation>Änderungen:

@@ -5,6 +5,7 @@
 #include "app/ctl/admin.h"
 #include "app/ctl/command_line.h"
 #include "app/ctl/output.h"
+#include "core/fleet/field_usage.h"
 #include "core/map/index_templates.h"
 
 #include <CLI/CLI.hpp>
@@ -322,14 +323,23 @@ CommandResult cmdTemplateDiff(const CtlOptions& options, const std::string& from
     if (!b)
         return b.error();
     const auto lines = core::diffIndexSettings(a->settings, b->settings);
+    // A dropped field: which spaces of the shards built with the first template hold documents in it.
+    std::vector<std::string> inUse;
+    if (const auto removed = core::removedFields(a->settings, b->settings); !removed.empty()) {
+        core::NodeClientPool pool(nodeClientOptions(options));
+        inUse = core::describeRemovedFieldsInUse(core::findRemovedFieldsInUse(pool, *map, a->name, removed));
+    }
     const std::string header
         = core::templateLabel(a->name, a->version) + " -> " + core::templateLabel(b->name, b->version);
     return CommandOutput { json { { "from", core::templateLabel(a->name, a->version) },
-                               { "to", core::templateLabel(b->name, b->version) }, { "changes", lines } },
-        [header, lines](std::ostream& out) {
+                               { "to", core::templateLabel(b->name, b->version) }, { "changes", lines },
+                               { "removed_fields_in_use", inUse } },
+        [header, lines, inUse](std::ostream& out) {
             out << header << ": "
                 << (lines.empty() ? "the same index settings" : std::to_string(lines.size()) + " change(s)") << "\n";
             for (const auto& line : lines)
+                out << "  " << line << "\n";
+            for (const auto& line : inUse)
                 out << "  " << line << "\n";
         } };
 }

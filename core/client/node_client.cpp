@@ -343,6 +343,23 @@ Result<std::vector<SpaceStats>> GrpcNodeClient::spaceStats(
     return out;
 }
 
+Result<std::vector<FieldUse>> GrpcNodeClient::fieldUsage(
+    const std::string& shard, const std::vector<std::string>& fields)
+{
+    v1::GetFieldUsageRequest request;
+    request.set_shard_id(shard);
+    for (const auto& field : fields)
+        request.add_fields(field);
+    v1::GetFieldUsageResponse response;
+    const auto status = m_impl->stub->GetFieldUsage(m_impl->context().get(), request, &response);
+    if (!status.ok())
+        return callFailed(status, m_address, m_impl->options);
+    std::vector<FieldUse> out;
+    for (const auto& use : response.uses())
+        out.push_back({ use.space(), use.field(), use.documents() });
+    return out;
+}
+
 Result<NodeMetricsValue> GrpcNodeClient::metrics(bool includeSpaces)
 {
     v1::GetMetricsRequest request;

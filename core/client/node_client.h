@@ -152,6 +152,9 @@ public:
     virtual Result<SearchResult> search(const std::string& shard, const ShardSearchRequest& request) = 0;
     virtual Result<std::vector<SpaceStats>> spaceStats(const std::string& shard, const std::vector<std::string>& spaces)
         = 0;
+    // ShardStore::fieldUsage on the node: a scan of the shard, for administrators' checks only.
+    virtual Result<std::vector<FieldUse>> fieldUsage(const std::string& shard, const std::vector<std::string>& fields)
+        = 0;
     virtual Result<NodeMetricsValue> metrics(bool includeSpaces) = 0;
     // The samples the node kept since sinceUnixMs (0: all of them).
     virtual Result<MetricsHistoryValue> metricsHistory(std::int64_t sinceUnixMs) = 0;
@@ -214,6 +217,7 @@ public:
     Result<SearchResult> search(const std::string& shard, const ShardSearchRequest& request) override;
     Result<std::vector<SpaceStats>> spaceStats(
         const std::string& shard, const std::vector<std::string>& spaces) override;
+    Result<std::vector<FieldUse>> fieldUsage(const std::string& shard, const std::vector<std::string>& fields) override;
     Result<NodeMetricsValue> metrics(bool includeSpaces) override;
     Result<MetricsHistoryValue> metricsHistory(std::int64_t sinceUnixMs) override;
     std::unique_ptr<MetricsSubscription> watchMetrics(std::chrono::milliseconds interval, bool includeSpaces,

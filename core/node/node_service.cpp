@@ -366,6 +366,28 @@ grpc::Status NodeService::GetSpaceStats(
     return grpc::Status::OK;
 }
 
+grpc::Status NodeService::GetFieldUsage(
+    grpc::ServerContext* context, const v1::GetFieldUsageRequest* request, v1::GetFieldUsageResponse* response)
+{
+    if (request->fields_size() > static_cast<int>(kMaxFieldUsageFields))
+        return refused(context, "GetFieldUsage",
+            makeError(ErrorCode::InvalidArgument,
+                "GetFieldUsage names at most " + std::to_string(kMaxFieldUsageFields) + " fields"));
+    auto store = m_registry.get(request->shard_id());
+    if (!store)
+        return refused(context, "GetFieldUsage", store.error());
+    auto uses = (*store)->fieldUsage({ request->fields().begin(), request->fields().end() });
+    if (!uses)
+        return refused(context, "GetFieldUsage", uses.error());
+    for (const auto& use : *uses) {
+        auto* out = response->add_uses();
+        out->set_space(use.space);
+        out->set_field(use.field);
+        out->set_documents(use.documents);
+    }
+    return grpc::Status::OK;
+}
+
 grpc::Status NodeService::DropSpace(grpc::ServerContext* context, const v1::DropSpaceRequest* request,
     grpc::ServerWriter<v1::DropSpaceProgress>* writer)
 {

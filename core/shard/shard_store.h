@@ -72,6 +72,14 @@ struct SpaceStats {
     bool operator==(const SpaceStats&) const = default;
 };
 
+struct FieldUse {
+    std::string space;
+    std::string field;
+    std::uint64_t documents = 0;
+
+    bool operator==(const FieldUse&) const = default;
+};
+
 struct ShardTotals {
     std::uint64_t liveDocs = 0;
     std::uint64_t tombstones = 0;
@@ -153,6 +161,8 @@ struct ShardStoreOptions {
 
 inline constexpr std::uint32_t kMaxSearchLimit = 1000;
 inline constexpr std::uint32_t kMaxSearchSpaces = 256;
+// Fields one fieldUsage call may name.
+inline constexpr std::uint32_t kMaxFieldUsageFields = 64;
 inline constexpr std::uint32_t kMaxScanBatch = 5000;
 
 // One shard: an SQLite database (WAL) with the documents, tombstones, per-space aggregates (count,
@@ -200,6 +210,10 @@ public:
     Result<ScanPage> scan(
         const std::string& space, const std::string& afterId, std::uint32_t batchSize, bool includeTombstones);
     Result<std::vector<SpaceStats>> spaceStats(const std::vector<std::string>& spaces);
+    // For each named field of this shard's index, the live documents per space with a value in it
+    // (a scan of the shard, not O(1)); spaces with none are left out, as are fields the shard's
+    // index does not have. What a template editor asks before a field is removed (issue 31).
+    Result<std::vector<FieldUse>> fieldUsage(const std::vector<std::string>& fields);
     Result<ShardTotals> totals();
 
     // Rows (documents and tombstones) a space has on this shard.
@@ -237,6 +251,7 @@ private:
 
     // The search (shard_store_search.cpp): validated, timed and counted here, answered by the index.
     void recordSearch(const ShardSearchRequest& request, double elapsedMs);
+    Status checkNoneFenced(const std::vector<std::string>& spaces) const;
 
     Result<WriteSummary> writeSliced(std::vector<WriteItem> items);
     Result<WriteSummary> enqueueAndWait(std::shared_ptr<PendingBatch> batch);

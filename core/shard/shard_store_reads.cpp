@@ -104,6 +104,32 @@ Result<std::vector<SpaceStats>> ShardStore::spaceStats(const std::vector<std::st
     return out;
 }
 
+Result<std::vector<FieldUse>> ShardStore::fieldUsage(const std::vector<std::string>& fields)
+{
+    auto lease = acquireReader();
+    if (!lease)
+        return lease.error();
+    std::vector<FieldUse> out;
+    for (const auto& field : fields) {
+        if (std::find(m_fields.begin(), m_fields.end(), field) == m_fields.end())
+            continue;
+        auto stmt = lease->db().prepare("SELECT d.space, COUNT(*) FROM docs d JOIN " + std::string(m_index->textTable())
+            + " f ON f.rowid = d.rowid WHERE d.deleted = 0 AND f." + ftsColumnForField(field)
+            + " <> '' GROUP BY d.space ORDER BY d.space");
+        if (!stmt)
+            return stmt.error();
+        while (true) {
+            auto row = stmt->step();
+            if (!row)
+                return row.error();
+            if (!*row)
+                break;
+            out.push_back({ stmt->columnText(0), field, fromStored(stmt->columnInt(1)) });
+        }
+    }
+    return out;
+}
+
 Result<ShardTotals> ShardStore::totals()
 {
     auto lease = acquireReader();

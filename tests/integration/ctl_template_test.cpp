@@ -118,3 +118,44 @@ TEST_F(CtlTemplateTest, TheShardListNamesEachShardsTemplate)
     EXPECT_EQ(shards["shards"][0]["template"], "default");
     EXPECT_EQ(shards["shards"][0]["template_version"], 1);
 }
+
+// A version that drops a field says which spaces still hold documents in it, asked of the nodes of
+// the shards built with the template; a shard whose node does not answer is named as unknown.
+TEST_F(CtlTemplateTest, ADiffThatDropsAFieldNamesTheSpacesWithDocumentsInIt)
+{
+    auto node = NodeProcess::start(m_dir.file("node0"));
+    ASSERT_TRUE(node);
+    auto gone = NodeProcess::start(m_dir.file("node1"));
+    ASSERT_TRUE(gone);
+    ASSERT_EQ(ctl({ "node", "add", "n0", node->address() }).code, 0);
+    ASSERT_EQ(ctl({ "node", "add", "n1", gone->address() }).code, 0);
+    ASSERT_EQ(ctl({ "shard", "create", "s0", "--node", "n0" }).code, 0);
+    ASSERT_EQ(ctl({ "shard", "create", "s1", "--node", "n1" }).code, 0);
+    std::vector<v1::Document> docs;
+    for (int i = 0; i < 3; ++i) {
+        docs.push_back(makeDoc("tagged", "t" + std::to_string(i), 1, "tagged body"));
+        (*docs.back().mutable_fields())["tags"] = "red blue";
+    }
+    docs.push_back(makeDoc("tagged", "untagged", 1, "no tags here"));
+    docs.push_back(makeDoc("plain", "p", 1, "plain body"));
+    ASSERT_TRUE(setOwner(node->stub(), "s0", "tagged", 1).ok());
+    ASSERT_TRUE(setOwner(node->stub(), "s0", "plain", 1).ok());
+    v1::BulkWriteResponse written;
+    ASSERT_TRUE(bulkWrite(node->stub(), "s0", docs, 1, &written).ok());
+    ASSERT_EQ(ctl({ "template", "create", "untagged", "--remove-field", "tags" }).code, 0);
+    gone.reset();
+
+    auto diff = ctl({ "template", "diff", "default", "untagged" });
+    ASSERT_EQ(diff.code, 0) << diff.err;
+    EXPECT_NE(diff.out.find("space tagged has 3 documents with field tags (shard s0): after the reindex their values "
+                            "are searched as other text, no longer by tags:term"),
+        std::string::npos)
+        << diff.out;
+    EXPECT_EQ(diff.out.find("space plain"), std::string::npos) << diff.out;
+    EXPECT_NE(diff.out.find("not known for shard s1 (node n1)"), std::string::npos) << diff.out;
+    auto asJson = ctl({ "--json", "template", "diff", "default", "untagged" }).parsed();
+    EXPECT_EQ(asJson["removed_fields_in_use"].size(), 2u) << asJson.dump();
+
+    auto none = ctl({ "--json", "template", "diff", "untagged", "default" }).parsed();
+    EXPECT_TRUE(none["removed_fields_in_use"].empty()) << "adding a field back drops nothing";
+}

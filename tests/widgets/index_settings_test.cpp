@@ -1,6 +1,7 @@
 // The Index settings page and the template editor (issue 31) against a real store and a real
 // node: the templates with their shards, the editor's checks as it is edited, and a new version
 // made through the connection's change seam with its audit record.
+#include "core/admin/fleet_admin.h"
 #include "core/map/index_templates.h"
 #include "core/map/map_editor.h"
 #include "tests/support/fleet_test.h"
@@ -112,4 +113,40 @@ TEST_F(IndexSettingsPageTest, TheDefaultTakesNoNewVersionAndANewTemplateNeedsANa
     editor->fieldsTable()->item(0, 2)->setText(QStringLiteral("heavy"));
     EXPECT_TRUE(editor->problemsText().contains(QStringLiteral("not a number")));
     EXPECT_FALSE(editor->canCreate());
+}
+
+// Removing a field from a template whose shard holds documents in it: the editor asks the node off
+// the UI thread and names the space, how many documents and what becomes of their values.
+TEST_F(IndexSettingsPageTest, RemovingAFieldNamesTheSpacesWithDocumentsInIt)
+{
+    core::FleetAdmin admin(*m_store, m_pool);
+    core::NewShard shard { "s1", "n0" };
+    shard.templateName = "stemmed";
+    shard.templateVersion = 1;
+    shard.index = core::findTemplate(map(), { "stemmed", 1 })->settings;
+    auto created = admin.createShard(shard, m_actor);
+    ASSERT_TRUE(created) << created.error().describe();
+    auto node = *m_pool.get(m_nodes[0]->address());
+    ASSERT_TRUE(node->setOwnership("s1", { "tagged", core::SpaceRole::Owner, 1 }));
+    core::Document doc { "tagged", "d1", 1, { { "title", "t" }, { "body", "b" }, { "tags", "red" } } };
+    ASSERT_TRUE(node->bulkWrite("s1", { { doc, 1 } }));
+    ASSERT_TRUE(waitFor([&] { return m_connection.map()->shard("s1") != nullptr; }));
+
+    IndexSettingsPage page(&m_connection);
+    page.table()->selectRow(1);
+    TemplateEditor* editor = page.openEditor(false);
+    ASSERT_TRUE(editor);
+    EXPECT_TRUE(editor->fieldsInUseText().isEmpty()) << "no field removed yet";
+    QTableWidget& fields = *editor->fieldsTable();
+    ASSERT_EQ(fields.item(2, 0)->text(), QStringLiteral("tags"));
+    fields.removeRow(2);
+    editor->reasonEdit()->setText(QStringLiteral("no more tags"));
+    ASSERT_TRUE(waitFor([&] { return editor->fieldsInUseText().contains(QStringLiteral("space tagged")); }))
+        << editor->fieldsInUseText().toStdString();
+    EXPECT_TRUE(editor->fieldsInUseText().contains(QStringLiteral(
+        "space tagged has 1 document with field tags (shard s1): after the reindex their values are searched as "
+        "other text, no longer by tags:term")))
+        << editor->fieldsInUseText().toStdString();
+    editor->addField(QStringLiteral("tags"), true, 1.0);
+    EXPECT_TRUE(editor->fieldsInUseText().isEmpty()) << "the field is back";
 }

@@ -2,6 +2,7 @@
 // change submitted through the connection.
 #include "widgets/templates/template_editor.h"
 
+#include "core/fleet/field_usage.h"
 #include "core/map/index_templates.h"
 #include "widgets/style/conversions.h"
 #include "widgets/style/inline_message.h"
@@ -57,6 +58,9 @@ TemplateEditor::TemplateEditor(
     m_problems->setWordWrap(true);
     m_changes = new QLabel(this);
     m_changes->setWordWrap(true);
+    m_inUse = new QLabel(this);
+    m_inUse->setWordWrap(true);
+    m_inUse->setVisible(false);
     m_message = new InlineMessage(this);
     auto* reasonForm = new QFormLayout;
     m_reason = new QLineEdit(this);
@@ -65,7 +69,7 @@ TemplateEditor::TemplateEditor(
     m_create = buttons->addButton(tr("&Create"), QDialogButtonBox::AcceptRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_create, &QPushButton::clicked, this, &TemplateEditor::create);
-    for (QWidget* widget : std::initializer_list<QWidget*> { m_problems, m_changes, m_message })
+    for (QWidget* widget : std::initializer_list<QWidget*> { m_problems, m_changes, m_inUse, m_message })
         layout->addWidget(widget);
     layout->addLayout(reasonForm);
     layout->addWidget(buttons);
@@ -210,6 +214,41 @@ void TemplateEditor::check()
     m_changes->setText(changes.isEmpty() ? tr("No change from the template it starts from.")
                                          : tr("Changes:\n%1").arg(changes.join(QLatin1Char('\n'))));
     m_create->setEnabled(problems.isEmpty() && !changes.isEmpty() && !m_submitting && !m_connection->readOnly());
+    checkFieldsInUse(current ? core::removedFields(m_base, *current) : m_askedRemoved);
+}
+
+// A new version of a named template that drops fields: its shards' nodes are asked which spaces
+// hold documents in them, once per set of dropped fields, and the answer shown under the changes.
+void TemplateEditor::checkFieldsInUse(const std::vector<std::string>& removed)
+{
+    const MapPtr map = m_connection->map();
+    if (removed == m_askedRemoved || !map || !m_name->isReadOnly())
+        return;
+    m_askedRemoved = removed;
+    const auto ticket = m_inUseGeneration.next();
+    m_inUse->setVisible(!removed.empty());
+    if (removed.empty())
+        return m_inUse->clear();
+    m_inUse->setText(tr("Asking the nodes which spaces hold documents in the removed fields…"));
+    runInBackground(
+        m_connection->pool(), this,
+        [nodes = m_connection->requestNodes(), map, name = m_name->text().toStdString(), removed]() {
+            return core::describeRemovedFieldsInUse(core::findRemovedFieldsInUse(*nodes, *map, name, removed));
+        },
+        [this, ticket](const std::vector<std::string>& lines) {
+            if (!m_inUseGeneration.isCurrent(ticket))
+                return;
+            QStringList text;
+            for (const std::string& line : lines)
+                text << qs(line);
+            m_inUse->setText(tr("Documents in the removed fields:\n%1").arg(text.join(QLatin1Char('\n'))));
+            emit fieldsInUseChecked();
+        });
+}
+
+QString TemplateEditor::fieldsInUseText() const
+{
+    return m_inUse->isHidden() ? QString() : m_inUse->text();
 }
 
 void TemplateEditor::create()

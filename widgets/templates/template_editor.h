@@ -3,6 +3,7 @@
 // The index template editor (issue 31): a template's next version, checked as it is typed.
 
 #include "core/util/index_settings.h"
+#include "widgets/bridge/background.h"
 #include "widgets/session/fleet_connection.h"
 
 #include <QDialog>
@@ -24,8 +25,8 @@ class InlineMessage;
 // options, the prefix lengths, a description and the reason for the audit. Every edit is checked
 // by core::validateIndexSettings (its sentences shown, Create disabled while any holds) and
 // compared with the template it starts from by core::diffIndexSettings (a removed field says
-// what becomes of its values). Create submits create-template through the connection; the
-// store's or shardmapd's refusal is shown and the dialog stays open.
+// what becomes of its values, and the spaces that hold documents in it are named). Create submits create-template
+// through the connection; the store's or shardmapd's refusal is shown and the dialog stays open.
 class TemplateEditor : public QDialog {
     Q_OBJECT
 public:
@@ -38,6 +39,9 @@ public:
     std::optional<core::IndexSettings> settings() const;
     QString problemsText() const;
     QString changesText() const;
+    // Which spaces hold documents in the fields this version drops (core/fleet/field_usage.h),
+    // asked of the nodes off the UI thread whenever the dropped fields change; empty when none.
+    QString fieldsInUseText() const;
     bool canCreate() const;
 
     // For tests and keyboard users alike: the form's parts.
@@ -52,11 +56,14 @@ public:
 signals:
     // The version made ("NAME:VERSION"), after the change was made.
     void created(const QString& templateLabel);
+    // The nodes answered which spaces hold documents in the dropped fields (tests wait on it).
+    void fieldsInUseChecked();
 
 private:
     QWidget* buildFieldsBox();
     QWidget* buildTokenizerBox();
     void check();
+    void checkFieldsInUse(const std::vector<std::string>& removed);
 
     FleetConnection* m_connection;
     core::IndexSettings m_base;
@@ -71,6 +78,9 @@ private:
     QLineEdit* m_reason = nullptr;
     QLabel* m_problems = nullptr;
     QLabel* m_changes = nullptr;
+    QLabel* m_inUse = nullptr;
+    std::vector<std::string> m_askedRemoved;
+    Generation m_inUseGeneration;
     QPushButton* m_create = nullptr;
     InlineMessage* m_message = nullptr;
     bool m_submitting = false;
