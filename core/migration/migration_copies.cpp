@@ -250,6 +250,15 @@ Status MigrationCopies::guardCutover(MigrationContext& ctx, const std::vector<st
     return {};
 }
 
+namespace {
+
+bool copyNodeUnreachable(const Error& error)
+{
+    return error.code == ErrorCode::Unavailable || error.code == ErrorCode::DeadlineExceeded;
+}
+
+} // namespace
+
 Result<std::uint64_t> MigrationCopies::drop(
     const MigrationContext& ctx, const std::string& shard, const char* failpointName)
 {
@@ -269,6 +278,16 @@ Result<std::uint64_t> MigrationCopies::drop(
         auto dropped = client ? m_nodes.removeCopyOn(**client, shard, space, ctx.space->value.epoch,
                            ctx.settings.cleanupRowsPerSecond, failpointName)
                               : Result<std::uint64_t>(client.error());
+        if (!dropped && copy.state == CopyState::CatchingUp && copyNodeUnreachable(dropped.error())) {
+            // A copy catching up is not one the space's reads or cutover depend on, and its node
+            // may be gone for good (a failed-over primary): waiting for it would hold the
+            // migration's cancel or cleanup for as long. Its rows of the space stay there, under
+            // a role no router writes or searches, until it is caught up or dropped.
+            log(LogLevel::Warn,
+                "the copy of " + shard + " on node " + copy.node + " is catching up and does not answer; " + space
+                    + "'s rows stay on it: " + dropped.error().message);
+            continue;
+        }
         if (!dropped)
             return makeError(dropped.error().code,
                 "the copy of " + shard + " on node " + copy.node + " still holds " + space + ": "

@@ -55,7 +55,8 @@ public:
     // that is not in verified; while it has a copy catching up, the record goes into ctx's next
     // commit as a compare-and-set, so that the copy's catch-up cannot mark it in sync meanwhile.
     Status guardCutover(MigrationContext& ctx, const std::vector<std::string>& verified);
-    // Drops the space from every replica of shard that is not lost; the rows deleted.
+    // Drops the space from every replica of shard that is not lost (one catching up whose node does
+    // not answer is passed over, with a warning); the rows deleted.
     Result<std::uint64_t> drop(const MigrationContext& ctx, const std::string& shard, const char* failpointName);
 
 private:

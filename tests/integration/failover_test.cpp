@@ -238,8 +238,8 @@ TEST_P(FailoverTest, AMigrationOffAFailedPrimaryIsCancelledAndTheShardFailsOver)
     EXPECT_EQ(cancelled.phase, core::MigrationPhase::Cancelled) << cancelled.status << " " << cancelled.error;
     EXPECT_EQ(after.space("acme")->shard, m_shard) << "the space stays on its shard";
     EXPECT_FALSE(after.space("acme")->migrating());
-    EXPECT_NE(m_controller->stderrText().find("migration " + queued->id + " of space acme cancelled (failover: node "
-                  + m_primary + " unreachable"),
+    EXPECT_NE(m_controller->stderrText().find(
+                  "migration " + queued->id + " of space acme cancelled (failover: node " + m_primary + " unreachable"),
         std::string::npos)
         << m_controller->stderrText();
     const auto acknowledged = m_workload->acknowledged();
@@ -248,6 +248,53 @@ TEST_P(FailoverTest, AMigrationOffAFailedPrimaryIsCancelledAndTheShardFailsOver)
         << m_workload->lastError();
     expectEveryAcknowledgedWriteOn({ m_replica });
     EXPECT_EQ(rowsOf(*clientOfNode(m_third), target, "acme"), 0u) << "the target's partial copy is dropped";
+}
+
+// The shard whose primary dies is the target of another space's migration: it fails over all the
+// same, and the space moving in neither loses a write nor stays blocked (its migration finishes on
+// the new primary or is cancelled with the space left on its source).
+TEST_P(FailoverTest, AShardThatIsAMigrationTargetFailsOverAndTheSpaceMovingInLosesNothing)
+{
+    setFailoverSettings(0);
+    startWithInSyncReplica();
+    ASSERT_FALSE(HasFatalFailure());
+    const std::string source = "s" + m_third.substr(1);
+    addSpaceRecord("beta", source);
+    Workload beta({ { "beta" }, 200, 2, 4, 0.2, std::chrono::milliseconds(3), 31 },
+        { routerServicePath(m_controller->address()) });
+    ASSERT_TRUE(beta.prefill()) << beta.lastError();
+    ASSERT_EQ(map().space("beta")->shard, source);
+    beta.start();
+    core::MigrationRequests requests(*m_store, m_pool);
+    auto queued = requests.queue("beta", m_shard, m_actor, 40); // 40 docs/s: it stays in backfill
+    ASSERT_TRUE(queued) << queued.error().describe();
+    const auto phaseOf = [&] { return map().migrations.at(queued->id).value.phase; };
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(20), [&] { return phaseOf() == core::MigrationPhase::Backfill; }))
+        << m_controller->stderrText();
+
+    m_nodes.at(indexOf(m_primary))->kill9();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(40), [&] { return map().shard(m_shard)->node == m_replica; }))
+        << "the target shard fails over\n"
+        << m_controller->stderrText();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(90), [&] { return !map().migrations.at(queued->id).value.active(); }))
+        << "the migration into it ends: " << core::migrationPhaseName(phaseOf()) << "\n"
+        << m_controller->stderrText();
+    const auto acknowledged = beta.acknowledged();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(20), [&] { return beta.acknowledged() > acknowledged + 50; }))
+        << "writes to the space moving in go on\n"
+        << beta.lastError();
+    beta.stop();
+    ASSERT_TRUE(beta.settle(std::chrono::seconds(30))) << beta.lastError();
+    EXPECT_TRUE(beta.anomalies().empty()) << beta.anomalies().front();
+    const auto after = map();
+    const std::string home = after.space("beta")->shard;
+    const auto& ended = after.migrations.at(queued->id).value;
+    EXPECT_EQ(home, ended.phase == core::MigrationPhase::Done ? m_shard : source)
+        << core::migrationPhaseName(ended.phase);
+    const std::string node = home == m_shard ? m_replica : m_third;
+    EXPECT_EQ(compareWithModel(*clientOfNode(node), home, "beta", beta.model("beta")), std::vector<std::string> {})
+        << "every acknowledged write of beta on " << home << " at " << node;
+    expectEveryAcknowledgedWriteOn({ m_replica });
 }
 
 TEST_P(FailoverTest, TheOldPrimaryComingBackRefusesTheOldEpochAndEndsAnInSyncReplica)
@@ -389,8 +436,8 @@ protected:
 TEST_F(PartitionedPrimaryTest, NoWriteIsAcknowledgedByTheOldPrimaryAloneAfterThePromotion)
 {
     auto leader = ControllerProcess::start(m_dir.file("c1.stderr.log"),
-        { "--store", storeUri(), "--id", "c1", "--lease-ttl-ms", "1000", "--listen",
-            m_network->hostInside(0) + ":0", "--insecure" },
+        { "--store", storeUri(), "--id", "c1", "--lease-ttl-ms", "1000", "--listen", m_network->hostInside(0) + ":0",
+            "--insecure" },
         {}, m_network->inside(0, {}));
     ASSERT_TRUE(leader);
     ASSERT_TRUE(pollUntil(std::chrono::seconds(10), [&] { return leader->leads(); })) << leader->stderrText();
@@ -399,8 +446,8 @@ TEST_F(PartitionedPrimaryTest, NoWriteIsAcknowledgedByTheOldPrimaryAloneAfterThe
     ASSERT_TRUE(router);
     addSpaceRecord("acme", "s0");
     ASSERT_TRUE(nodeOf("s0")->setOwnership("s0", { "acme", core::SpaceRole::Owner, 1 }));
-    Workload workload({ { "acme" }, 300, 2, 4, 0.2, std::chrono::milliseconds(2), 35 },
-        { routerServicePath(router->address()) });
+    Workload workload(
+        { { "acme" }, 300, 2, 4, 0.2, std::chrono::milliseconds(2), 35 }, { routerServicePath(router->address()) });
     ASSERT_TRUE(workload.prefill()) << workload.lastError();
     core::FleetAdmin admin(*m_store, m_pool);
     auto added = admin.addReplica("s0", "n1", m_actor);
@@ -473,8 +520,8 @@ TEST_F(ReplicaLagTest, TheLagGaugeFallsAsTheCatchUpCopiesAndGoesWhenInSync)
     auto added = admin.addReplica(shard, other, m_actor);
     ASSERT_TRUE(added) << added.error().describe();
 
-    const std::regex sample(R"(\nshardmapd_replica_lag_documents\{shard=")" + shard + R"(",node=")" + other
-        + R"("\} ([0-9.e+]+)\n)");
+    const std::regex sample(
+        R"(\nshardmapd_replica_lag_documents\{shard=")" + shard + R"(",node=")" + other + R"("\} ([0-9.e+]+)\n)");
     std::vector<double> seen;
     std::string metrics;
     const bool caughtUp = pollUntil(std::chrono::seconds(60), [&] {
@@ -493,9 +540,11 @@ TEST_F(ReplicaLagTest, TheLagGaugeFallsAsTheCatchUpCopiesAndGoesWhenInSync)
     EXPECT_LE(behind.front(), 600.0);
     EXPECT_LT(behind.back(), behind.front()) << "it falls as the catch-up copies";
     EXPECT_TRUE(std::is_sorted(behind.rbegin(), behind.rend())) << "never rises";
-    EXPECT_TRUE(pollUntil(std::chrono::seconds(10), [&] {
-        metrics = failoverScrapeMetrics(*controller);
-        return !std::regex_search(metrics, sample);
-    })) << "no sample for an in-sync copy\n"
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(10),
+        [&] {
+            metrics = failoverScrapeMetrics(*controller);
+            return !std::regex_search(metrics, sample);
+        }))
+        << "no sample for an in-sync copy\n"
         << metrics;
 }
