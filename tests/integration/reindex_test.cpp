@@ -144,6 +144,19 @@ TEST_F(ReindexTest, TheFleetMovesToPorterStemmingLiveWithNothingLostAndNoSearchF
     const auto& op = after.operations.at(operation).value;
     EXPECT_EQ(op.state, core::OperationState::Done) << op.error;
     EXPECT_EQ(op.kind, core::OperationKind::Reindex);
+    // One operation, one report: a row per space with its documents, time and write hold.
+    auto report = ctl({ "report", "--operation", operation, "--format", "json" });
+    ASSERT_EQ(report.code, 0) << report.err;
+    const auto reported = report.parsed();
+    ASSERT_EQ(reported["operations"].size(), 1u) << reported.dump();
+    EXPECT_EQ(reported["operations"][0]["kind"], "reindex");
+    ASSERT_EQ(reported["migrations"].size(), kReindexSpaces.size()) << reported.dump();
+    for (const auto& row : reported["migrations"]) {
+        EXPECT_EQ(row["outcome"], "done") << row.dump();
+        EXPECT_GT(row["docs_done"].get<std::uint64_t>(), 0u) << row.dump();
+        EXPECT_GT(row["duration_ms"].get<std::uint64_t>(), 0u) << row.dump();
+        EXPECT_TRUE(row["write_hold_ms"].is_number()) << row.dump();
+    }
     EXPECT_TRUE(workload.anomalies().empty()) << workload.anomalies().front();
     EXPECT_GT(searches.load(), 20u);
     EXPECT_EQ(failed.load(), 0u) << "of " << searches.load() << " searches; the first: " << firstFailure;
