@@ -60,6 +60,8 @@ public:
     grpc::Status Scan(grpc::ServerContext*, const v1::ScanRequest*, grpc::ServerWriter<v1::ScanBatch>*) override;
     grpc::Status GetSpaceStats(
         grpc::ServerContext*, const v1::GetSpaceStatsRequest*, v1::GetSpaceStatsResponse*) override;
+    grpc::Status SnapshotShard(
+        grpc::ServerContext*, const v1::SnapshotShardRequest*, v1::SnapshotShardResponse*) override;
     grpc::Status DropSpace(
         grpc::ServerContext*, const v1::DropSpaceRequest*, grpc::ServerWriter<v1::DropSpaceProgress>*) override;
     grpc::Status GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest*, v1::NodeMetrics*) override;
