@@ -243,7 +243,8 @@ Result<SnapshotManifest> decodeManifest(const std::string& text)
         m.finishedUnixMs = field<std::int64_t>(doc, "finished_unix_ms", 0);
         const json& map = doc.at("map");
         m.mapRevision = field<std::uint64_t>(map, "revision", 0);
-        for (const auto& [key, value] : field<json>(map, "records", json::object()).items())
+        const json records = field<json>(map, "records", json::object());
+        for (const auto& [key, value] : records.items())
             m.mapRecords[key] = value.dump();
         for (const json& entry : doc.at("shards"))
             m.shards.push_back(entryOf(entry));
