@@ -69,6 +69,10 @@ Result<ShardBackup> ShardStore::backupTo(const std::string& path, const BackupPa
     auto destination = SqliteDb::open(path, { .readOnly = false, .create = true, .busyTimeoutMs = 5000 });
     if (!destination)
         return destination.error();
+    // A temporary file that is fsynced whole once done: no journal and no sync per step (a
+    // journal would double the writes, a sync per step stall every step on the disk).
+    if (auto fast = destination->exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF"); !fast)
+        return fast.error();
     sqlite3_backup* backup = sqlite3_backup_init(destination->handle(), "main", lease->db().handle(), "main");
     if (!backup)
         return sqliteError(destination->handle(), sqlite3_errcode(destination->handle()), "starting the copy");
