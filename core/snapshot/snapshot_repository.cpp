@@ -214,6 +214,9 @@ Status removeSnapshotFolder(const std::string& repository, const std::string& id
     if (auto valid = validateSnapshotId(id); !valid)
         return valid;
     const fs::path folder = fs::path(repository) / id;
+    std::error_code missing;
+    if (!fs::exists(folder, missing))
+        return {}; // never made (a repository that was missing), or removed already
     if (auto removed = removeIfThere(folder / kManifestName); !removed)
         return removed;
     auto manifests = readManifests(repository);
