@@ -3,6 +3,8 @@
 
 #include "core/util/clock.h"
 
+#include <algorithm>
+
 namespace shardmap::core {
 
 SnapshotRequests::SnapshotRequests(MetadataStore& store)
@@ -17,6 +19,9 @@ std::vector<Versioned<SnapshotRecord>> snapshotsOf(const StoreSnapshot& listed)
         if (auto record = decodeSnapshot(stored.value))
             out.push_back({ std::move(*record), stored.modRevision });
     }
+    // Ids sort by their second; two made within one second sort by when they were made.
+    std::stable_sort(out.begin(), out.end(),
+        [](const auto& a, const auto& b) { return a.value.createdUnixMs < b.value.createdUnixMs; });
     return out;
 }
 

@@ -28,7 +28,7 @@ public:
     // Asks the leader to remove a snapshot ("delete-snapshot"); refused while it runs.
     Result<SnapshotRecord> requestDelete(const std::string& id, const Actor& actor);
 
-    // Every snapshot record, oldest first (ids sort by time).
+    // Every snapshot record, oldest first.
     Result<std::vector<Versioned<SnapshotRecord>>> list();
     // NotFound naming the id.
     Result<Versioned<SnapshotRecord>> find(const std::string& id);
@@ -41,8 +41,8 @@ private:
     MetadataStore& m_store;
 };
 
-// The snapshot records of a listing of snapshots/, oldest first (records that do not decode are
-// left out).
+// The snapshot records of a listing of snapshots/, oldest first by when they were made (records
+// that do not decode are left out).
 std::vector<Versioned<SnapshotRecord>> snapshotsOf(const StoreSnapshot& listed);
 
 } // namespace shardmap::core

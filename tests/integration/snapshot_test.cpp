@@ -16,6 +16,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <thread>
 #include <unistd.h>
 
 using namespace shardmap;
@@ -328,4 +330,37 @@ TEST_F(SnapshotTest, TheNodeRefusesAFileOutsideTheRepository)
     auto again = node->snapshotShard({ "s0", m_repository, "snap-x/s0.db", 0 });
     ASSERT_FALSE(again);
     EXPECT_EQ(again.error().code, core::ErrorCode::AlreadyExists) << again.error().describe();
+}
+
+TEST_F(SnapshotTest, TheScheduleTakesSnapshotsAndRetentionByAgeKeepsTheNewestUsableOne)
+{
+    for (const auto& space : kSpaces)
+        write(space, "a", 1);
+    core::MigrationSettings settings = map().settings.value;
+    settings.snapshotIntervalSeconds = 1;
+    settings.snapshotMaxAgeSeconds = 2;
+    settings.snapshotKeep = 0;
+    ASSERT_TRUE(core::MigrationRequests(*m_store, m_pool).setSettings(settings, m_actor));
+    auto controller = startController("c1");
+    ASSERT_TRUE(controller);
+    std::set<std::string> seen;
+    const auto start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - start < std::chrono::seconds(6)) {
+        for (const auto& record : records()) {
+            seen.insert(record.id);
+            EXPECT_TRUE(record.scheduled) << record.id;
+            EXPECT_EQ(record.requestedBy, "shardmapd/c1");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_GE(seen.size(), 4u) << "one a second";
+    // Every snapshot older than 2 s went; the newest usable one always stays.
+    settings.snapshotIntervalSeconds = 0;
+    ASSERT_TRUE(core::MigrationRequests(*m_store, m_pool).setSettings(settings, m_actor));
+    std::this_thread::sleep_for(std::chrono::seconds(4));
+    const auto left = records();
+    ASSERT_EQ(left.size(), 1u);
+    EXPECT_EQ(left.front().state, core::SnapshotState::Verified);
+    EXPECT_EQ(left.front().id, *seen.rbegin()) << "ids sort by the second they were made in, 1 s apart";
+    EXPECT_TRUE(std::filesystem::exists(m_repository + "/" + left.front().id + "/manifest.json"));
 }

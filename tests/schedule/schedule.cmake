@@ -32,7 +32,9 @@ set(_shardmap_costs
   "ReportTest.EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore" 6
   "DetailPageEndToEnd.HistoryThenLivePointsAndTheSpacesOfAShard" 6
   "doc_blocks" 6
-  # Issue 32's snapshots: a fleet, a shardmapd and shardmapctl runs each (3 s at most alone).
+  # Issue 32's snapshots: a fleet, a shardmapd and shardmapctl runs each (3 s at most alone, but
+  # the schedule's 10 s).
+  "SnapshotTest.TheScheduleTakesSnapshotsAndRetentionByAgeKeepsTheNewestUsableOne" 11
   "SnapshotTest.TheNewLeaderFailsAndCleansASnapshotItsKilledLeaderLeftRunning" 4
   "SnapshotTest.AMissingReadOnlyOrFullRepositoryFailsClearlyAndNothingIsUsable" 4
   "SnapshotTest.AnIncrementalSnapshotCopiesOnlyTheChangedShardAndDeleteKeepsWhatIsReferenced" 4
