@@ -162,6 +162,12 @@ struct SettingsChange {
     std::optional<std::uint64_t> failoverAfterMs;
     std::optional<std::uint64_t> loseNodeAfterMs;
     std::optional<std::uint32_t> maxReReplications;
+    // Snapshots (issue 32): the repository ("" : none), the schedule, retention and throttle.
+    std::optional<std::string> snapshotRepository;
+    std::optional<std::uint64_t> snapshotIntervalSeconds;
+    std::optional<std::uint32_t> snapshotKeep;
+    std::optional<std::uint64_t> snapshotMaxAgeSeconds;
+    std::optional<std::uint32_t> snapshotPauseMs;
 };
 CommandResult cmdMigrationSettings(const CtlOptions& options, const SettingsChange& change);
 
@@ -223,6 +229,11 @@ CommandResult cmdTemplateShow(const CtlOptions& options, const std::string& name
 CommandResult cmdTemplateCreate(const CtlOptions& options, const std::string& name, const TemplateEdits& edits);
 CommandResult cmdTemplateDiff(const CtlOptions& options, const std::string& from, const std::string& to);
 void addTemplateCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
+
+// `snapshot create|list|show|verify|delete` (snapshot_commands.cpp, issue 32). A snapshot that
+// failed or is corrupt exits kExitSnapshotBad.
+inline constexpr int kExitSnapshotBad = 12;
+void addSnapshotCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
 
 // `plan SCENARIO ...` and `plan apply FILE` (plan_commands.cpp).
 struct PlanArgs {

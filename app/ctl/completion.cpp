@@ -42,6 +42,9 @@ const std::vector<ValueRule>& valueRules()
         { "node remove", "id", Values::Nodes },
         { "operations show", "id", Values::Operations },
         { "migrate", "--to", Values::Shards },
+        { "snapshot show", "id", Values::Nothing },
+        { "snapshot verify", "id", Values::Nothing },
+        { "snapshot delete", "id", Values::Nothing },
         { "", "id", Values::Migrations }, // migrations show, pause, ... abandon, throttle
         { "watch", "ids", Values::Migrations },
         { "", "--shard", Values::Shards },

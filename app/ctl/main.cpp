@@ -77,6 +77,7 @@ void addCommands(CLI::App& app, const CtlOptions& options, CommandResult& result
     addMigrationCommands(app, options, result);
     addPlanCommands(app, options, result);
     addTemplateCommands(app, options, result);
+    addSnapshotCommands(app, options, result);
     addSimulateCommand(app, options, result);
     addReportCommand(app, options, result);
     addAccessCommands(app, options, result);
@@ -89,7 +90,8 @@ int main(int argc, char** argv)
     CLI::App app {
         "shardmapctl: inspect and change the Shardmap shard map.\n"
         "Exit codes: 0 ok, 2 invalid input, 3 not found, 4 conflict/exists, 5 refused (precondition), "
-        "6 unavailable, 7 permission denied or not authenticated, 10 awaiting approval (--controller), 1 other."
+        "6 unavailable, 7 permission denied or not authenticated, 10 awaiting approval (--controller), 12 snapshot "
+        "failed or corrupt, 1 other."
     };
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("shardmapctl ") + SHARDMAP_VERSION);

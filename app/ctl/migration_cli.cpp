@@ -104,6 +104,15 @@ void addMigrationSettings(CLI::App* group, const CtlOptions& options, CommandRes
         "Mark a node lost once it is unreachable this long, restoring its copies elsewhere (0: never)");
     addSetting(settings, "--max-re-replications", change.maxReReplications,
         "New copies made at once for lost nodes' copies (0: no limit)");
+    addSetting(settings, "--snapshot-repository", change.snapshotRepository,
+        "Directory (absolute) the leader and every node write snapshots into (\"\": none)");
+    addSetting(settings, "--snapshot-interval", change.snapshotIntervalSeconds,
+        "Seconds between scheduled snapshots (0: on demand only)");
+    addSetting(settings, "--snapshot-keep", change.snapshotKeep, "Complete snapshots kept (0: no limit)");
+    addSetting(settings, "--snapshot-max-age", change.snapshotMaxAgeSeconds,
+        "Seconds a complete snapshot is kept (0: no limit; the newest usable one always stays)");
+    addSetting(settings, "--snapshot-pause-ms", change.snapshotPauseMs,
+        "Pause between a node's backup steps of 256 pages (the snapshot's throttle)");
     settings->callback(runInto(result)([&] { return cmdMigrationSettings(options, change); }));
 }
 

@@ -372,7 +372,8 @@ bool changesNothing(const SettingsChange& c)
     return !c.maxConcurrent && !c.maxPerNode && !c.maxPerShard && !c.defaultThrottle && !c.backfillBatch
         && !c.rollbackWindowSeconds && !c.cutoverTimeoutMs && !c.cleanupRowsPerSecond && !c.maxTargetFill
         && !c.maxRepairs && !c.startRetrySeconds && !c.defaultEngine && !c.replicationFactor && !c.writeQuorum
-        && !c.failoverAfterMs && !c.loseNodeAfterMs && !c.maxReReplications;
+        && !c.failoverAfterMs && !c.loseNodeAfterMs && !c.maxReReplications && !c.snapshotRepository
+        && !c.snapshotIntervalSeconds && !c.snapshotKeep && !c.snapshotMaxAgeSeconds && !c.snapshotPauseMs;
 }
 
 core::Result<core::MigrationSettings> applied(core::MigrationSettings s, const SettingsChange& c)
@@ -405,6 +406,11 @@ core::Result<core::MigrationSettings> applied(core::MigrationSettings s, const S
     s.failoverAfterMs = c.failoverAfterMs.value_or(s.failoverAfterMs);
     s.loseNodeAfterMs = c.loseNodeAfterMs.value_or(s.loseNodeAfterMs);
     s.maxReReplications = c.maxReReplications.value_or(s.maxReReplications);
+    s.snapshotRepository = c.snapshotRepository.value_or(s.snapshotRepository);
+    s.snapshotIntervalSeconds = c.snapshotIntervalSeconds.value_or(s.snapshotIntervalSeconds);
+    s.snapshotKeep = c.snapshotKeep.value_or(s.snapshotKeep);
+    s.snapshotMaxAgeSeconds = c.snapshotMaxAgeSeconds.value_or(s.snapshotMaxAgeSeconds);
+    s.snapshotPauseMs = c.snapshotPauseMs.value_or(s.snapshotPauseMs);
     return s;
 }
 
@@ -433,6 +439,12 @@ Table settingsTable(const core::MigrationSettings& s)
     table.addRow({ "failover-after-ms", never(s.failoverAfterMs) });
     table.addRow({ "lose-node-after-ms", never(s.loseNodeAfterMs) });
     table.addRow({ "max-re-replications", limit(s.maxReReplications, "") });
+    table.addRow({ "snapshot-repository", s.snapshotRepository.empty() ? "(none)" : s.snapshotRepository });
+    table.addRow({ "snapshot-interval",
+        s.snapshotIntervalSeconds ? std::to_string(s.snapshotIntervalSeconds) + " s" : std::string("on demand only") });
+    table.addRow({ "snapshot-keep", limit(s.snapshotKeep, "") });
+    table.addRow({ "snapshot-max-age", limit(s.snapshotMaxAgeSeconds, " s") });
+    table.addRow({ "snapshot-pause-ms", std::to_string(s.snapshotPauseMs) + " ms" });
     return table;
 }
 

@@ -671,9 +671,11 @@ const ChangeKind* findChangeKind(const v1::AdminChange& change)
         if (kind.oneof == change.change_case())
             return &kind;
     }
-    for (const ChangeKind& kind : templateChangeKinds()) {
-        if (kind.oneof == change.change_case())
-            return &kind;
+    for (const auto& kinds : { templateChangeKinds(), snapshotChangeKinds() }) {
+        for (const ChangeKind& kind : kinds) {
+            if (kind.oneof == change.change_case())
+                return &kind;
+        }
     }
     return nullptr;
 }

@@ -360,6 +360,26 @@ Result<std::vector<FieldUse>> GrpcNodeClient::fieldUsage(
     return out;
 }
 
+Result<ShardFileCopy> GrpcNodeClient::snapshotShard(const ShardSnapshotCall& call)
+{
+    v1::SnapshotShardRequest request;
+    request.set_shard_id(call.shard);
+    request.set_repository(call.repository);
+    request.set_file(call.file);
+    request.set_pause_ms(call.pauseMs);
+    v1::SnapshotShardResponse response;
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + call.deadline);
+    const auto status = m_impl->stub->SnapshotShard(&ctx, request, &response);
+    if (!status.ok())
+        return callFailed(status, m_address, m_impl->options);
+    ShardFileCopy out { { response.bytes(), response.xxh3_128() }, {} };
+    for (const auto& s : response.spaces())
+        out.spaces.push_back(
+            { s.space(), s.live_docs(), s.bytes_estimate(), s.checksum(), s.tombstones(), s.checksum_kind() });
+    return out;
+}
+
 Result<NodeMetricsValue> GrpcNodeClient::metrics(bool includeSpaces)
 {
     v1::GetMetricsRequest request;

@@ -4,6 +4,7 @@
 // its gRPC implementation, and a pool that shares one client per node address.
 
 #include "core/shard/shard_store.h"
+#include "core/snapshot/snapshot_repository.h"
 #include "core/util/result.h"
 
 #include <chrono>
@@ -113,6 +114,16 @@ struct DropProgress {
     bool done = false;
 };
 
+// A shard's copy into a snapshot repository (issue 32): where it goes (relative to the repository),
+// the pause between the node's backup steps, and how long the call may take.
+struct ShardSnapshotCall {
+    std::string shard;
+    std::string repository;
+    std::string file;
+    std::uint32_t pauseMs = 5;
+    std::chrono::milliseconds deadline { 3'600'000 };
+};
+
 // A shard node as the control plane sees it. The one real implementation talks gRPC
 // (GrpcNodeClient); tests use it against real nodes, fault tests wrap it.
 class NodeClient {
@@ -172,6 +183,12 @@ public:
     virtual Result<DropProgress> dropSpace(const std::string& shard, const std::string& space, std::uint64_t epoch,
         std::uint32_t maxRowsPerSecond, std::uint64_t maxRows)
         = 0;
+    // Copies a shard's file into a snapshot repository (core/snapshot/snapshot_repository.h
+    // copyShardFile on the node). A client that cannot: Unavailable.
+    virtual Result<ShardFileCopy> snapshotShard(const ShardSnapshotCall& call)
+    {
+        return makeError(ErrorCode::Unavailable, "this client cannot take snapshots", call.shard);
+    }
 };
 
 struct NodeClientOptions {
@@ -226,6 +243,7 @@ public:
         std::uint32_t batchSize, bool includeTombstones) override;
     Result<DropProgress> dropSpace(const std::string& shard, const std::string& space, std::uint64_t epoch,
         std::uint32_t maxRowsPerSecond, std::uint64_t maxRows) override;
+    Result<ShardFileCopy> snapshotShard(const ShardSnapshotCall& call) override;
 
 private:
     Result<WriteSummary> write(const std::string& shard, const std::vector<WriteItem>& items, WriteMode mode);

@@ -495,7 +495,34 @@ void ControllerServer::addMetricsCollector()
                 out.sample("shardmapd_migrations", { { "phase", phase } }, static_cast<double>(count));
         }
         addCopyMetrics(out);
+        addSnapshotMetrics(out);
     });
+}
+
+// The last usable snapshot (issue 32) as the leader's snapshot thread last read the map; a standby
+// reports none. The alert ShardmapSnapshotTooOld (packaging/prometheus/alerts.yml) compares its age
+// with the schedule's interval.
+void ControllerServer::addSnapshotMetrics(MetricsWriter& out) const
+{
+    out.family(
+        "shardmapd_snapshot_interval_seconds", "gauge", "The snapshot schedule's interval, 0: none (leader only)");
+    out.family("shardmapd_snapshots_usable", "gauge", "Complete or verified snapshots in the map (leader only)");
+    out.family("shardmapd_snapshot_last_good_age_seconds", "gauge",
+        "Seconds since the newest usable snapshot finished (leader only; absent without one)");
+    out.family("shardmapd_snapshot_last_good_duration_seconds", "gauge", "How long the newest usable snapshot took");
+    out.family("shardmapd_snapshot_last_good_bytes", "gauge", "Bytes of the files the newest usable snapshot names");
+    if (!m_executor || !m_leader.load())
+        return;
+    const auto figures = m_executor->snapshotFigures();
+    out.sample("shardmapd_snapshot_interval_seconds", {}, static_cast<double>(figures.intervalSeconds));
+    out.sample("shardmapd_snapshots_usable", {}, static_cast<double>(figures.usable));
+    if (!figures.anyUsable)
+        return;
+    out.sample("shardmapd_snapshot_last_good_age_seconds", {},
+        static_cast<double>(nowUnixMs() - figures.lastGoodFinishedUnixMs) / 1000.0);
+    out.sample(
+        "shardmapd_snapshot_last_good_duration_seconds", {}, static_cast<double>(figures.lastGoodDurationMs) / 1000.0);
+    out.sample("shardmapd_snapshot_last_good_bytes", {}, static_cast<double>(figures.lastGoodBytes));
 }
 
 // The shards' copies as the leader's last scheduling round listed them (issue 30); a standby

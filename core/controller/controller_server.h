@@ -127,6 +127,7 @@ private:
     void log(LogLevel level, const std::string& message) const;
     void addMetricsCollector();
     void addCopyMetrics(MetricsWriter& out) const;
+    void addSnapshotMetrics(MetricsWriter& out) const;
 
     ControllerServerConfig m_config;
     // Outlives everything that records into it (router service, executor).

@@ -258,6 +258,15 @@ struct MigrationSettings {
     // New copies made at once to restore the copies of lost nodes, counted while they catch up
     // (0: no limit); their catch-ups run within the limits above.
     std::uint32_t maxReReplications = 2;
+    // Snapshots (issue 32, core/snapshot): the repository, an absolute directory the leader and
+    // every node can write (empty: none taken); how often the leader takes one (0: on demand only);
+    // how many complete ones are kept and how long (0: no limit); the pause between the node's
+    // backup steps of 256 pages (its throttle: the node's writes go on between them).
+    std::string snapshotRepository = {};
+    std::uint64_t snapshotIntervalSeconds = 0;
+    std::uint32_t snapshotKeep = 7;
+    std::uint64_t snapshotMaxAgeSeconds = 0;
+    std::uint32_t snapshotPauseMs = 5;
 
     // The factor a shard wants: its own, or the fleet's.
     std::uint32_t replicationFactorOf(const ShardRecord& shard) const

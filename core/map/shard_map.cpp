@@ -150,7 +150,10 @@ std::string encode(const MigrationSettings& settings)
         { "default_engine", indexEngineName(settings.defaultEngine) },
         { "replication_factor", settings.replicationFactor }, { "write_quorum", writeQuorumName(settings.writeQuorum) },
         { "failover_after_ms", settings.failoverAfterMs }, { "lose_node_after_ms", settings.loseNodeAfterMs },
-        { "max_re_replications", settings.maxReReplications }
+        { "max_re_replications", settings.maxReReplications }, { "snapshot_repository", settings.snapshotRepository },
+        { "snapshot_interval_seconds", settings.snapshotIntervalSeconds }, { "snapshot_keep", settings.snapshotKeep },
+        { "snapshot_max_age_seconds", settings.snapshotMaxAgeSeconds },
+        { "snapshot_pause_ms", settings.snapshotPauseMs }
     }.dump();
 }
 
@@ -548,6 +551,11 @@ Result<MigrationSettings> decodeMigrationSettings(const std::string& text)
         settings.loseNodeAfterMs = optionalField<std::uint64_t>(doc, "lose_node_after_ms", defaults.loseNodeAfterMs);
         settings.maxReReplications
             = optionalField<std::uint32_t>(doc, "max_re_replications", defaults.maxReReplications);
+        settings.snapshotRepository = optionalField<std::string>(doc, "snapshot_repository", "");
+        settings.snapshotIntervalSeconds = optionalField<std::uint64_t>(doc, "snapshot_interval_seconds", 0);
+        settings.snapshotKeep = optionalField<std::uint32_t>(doc, "snapshot_keep", defaults.snapshotKeep);
+        settings.snapshotMaxAgeSeconds = optionalField<std::uint64_t>(doc, "snapshot_max_age_seconds", 0);
+        settings.snapshotPauseMs = optionalField<std::uint32_t>(doc, "snapshot_pause_ms", defaults.snapshotPauseMs);
         return settings;
     });
 }

@@ -34,6 +34,7 @@ MigrationExecutor::MigrationExecutor(MetadataStore& store, NodeClientPool& nodes
     , m_failover(store, nodes, [this] { return fence(); }, { m_options.actor, m_options.log, m_options.metrics })
     , m_reindexCleanup(
           store, nodes, [this] { return fence(); }, m_options.actor, m_options.log)
+    , m_snapshots(store, nodes, [this] { return fence(); }, { m_options.actor, m_options.log })
 {
 }
 
@@ -49,6 +50,8 @@ MigrationExecutor::~MigrationExecutor()
         m_scheduler.join();
     if (m_watcher.joinable())
         m_watcher.join();
+    if (m_snapshotter.joinable())
+        m_snapshotter.join();
     m_watch.reset();
 }
 
@@ -65,6 +68,8 @@ void MigrationExecutor::lead(const LeaseGrant& grant)
             m_scheduler = std::thread([this] { schedulerLoop(); });
         if (!m_watcher.joinable())
             m_watcher = std::thread([this] { watchLoop(); });
+        if (!m_snapshotter.joinable())
+            m_snapshotter = std::thread([this] { snapshotLoop(); });
     }
     poke();
 }
@@ -199,6 +204,19 @@ void MigrationExecutor::watchLoop()
         if (token != 0) {
             lock.unlock();
             m_failover.round();
+            lock.lock();
+        }
+        m_wake.wait_for(lock, m_options.poll, [this] { return m_stopping; });
+    }
+}
+
+void MigrationExecutor::snapshotLoop()
+{
+    std::unique_lock lock(m_mutex);
+    while (!m_stopping) {
+        if (m_leading && m_grant) {
+            lock.unlock();
+            m_snapshots.round();
             lock.lock();
         }
         m_wake.wait_for(lock, m_options.poll, [this] { return m_stopping; });

@@ -12,6 +12,7 @@
 #include "core/migration/migration_records.h"
 #include "core/migration/operation_finisher.h"
 #include "core/migration/reindex_cleanup.h"
+#include "core/migration/snapshot_taker.h"
 #include "core/store/metadata_store.h"
 #include "core/util/log.h"
 #include "core/util/result.h"
@@ -73,7 +74,7 @@ struct ExecutorOptions {
 // migrations waiting for their rollback window, and finishes operations (drain, merge ...) once
 // their migrations are final. The steps themselves are MigrationPhases'; this class is the
 // scheduler (threads, lease, backoff, slots). A second thread runs the FailoverWatch (promotion of
-// replicas, lost nodes, re-replication) with the same lease fence.
+// replicas, lost nodes, re-replication) with the same lease fence, a third the SnapshotTaker.
 class MigrationExecutor {
 public:
     MigrationExecutor(MetadataStore& store, NodeClientPool& nodes, ExecutorOptions options);
@@ -98,6 +99,8 @@ public:
     CopyFigures copyFigures() const;
     // Cutovers done or aborted by this executor, oldest first (for benchmarks and tests).
     std::vector<CutoverTiming> cutoverTimings() const;
+    // The last usable snapshot and the schedule as the snapshot thread last read them (issue 32).
+    SnapshotTaker::Figures snapshotFigures() const { return m_snapshots.figures(); }
 
 private:
     using Next = MigrationPhases::Next;
@@ -108,6 +111,9 @@ private:
     // The failover watch's thread: a round every poll while leading, on its own thread so that a
     // node that takes a whole call deadline to fail never holds up the scheduling.
     void watchLoop();
+    // The snapshot thread (issue 32): a SnapshotTaker round every poll while leading, on its own
+    // thread because a snapshot copies shard after shard for as long as that takes.
+    void snapshotLoop();
     // Wakes the scheduler now (a map change, a worker that ended, a new grant).
     void poke();
     void scheduleOnce();
@@ -144,6 +150,7 @@ private:
     bool m_stopping = false;
     std::thread m_scheduler;
     std::thread m_watcher;
+    std::thread m_snapshotter;
     std::unique_ptr<WatchHandle> m_watch;
     // What the last scheduling round listed (the working set), for the metrics.
     std::map<std::string, std::uint64_t> m_migrationsByPhase;
@@ -159,6 +166,7 @@ private:
     OperationFinisher m_operations;
     FailoverWatch m_failover;
     ReindexCleanup m_reindexCleanup;
+    SnapshotTaker m_snapshots;
 };
 
 } // namespace shardmap::core

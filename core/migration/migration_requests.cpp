@@ -6,6 +6,7 @@
 #include "core/migration/fleet_facts.h"
 #include "core/migration/migration_history.h"
 #include "core/plan/space_holds.h"
+#include "core/snapshot/snapshot_repository.h"
 #include "core/util/json_input.h"
 #include "core/util/units.h"
 
@@ -469,6 +470,10 @@ constexpr SettingRange kSettingRanges[] = {
     { "failover_after_ms", 0, 86'400'000 },
     { "lose_node_after_ms", 0, 30ULL * 86'400'000 },
     { "max_re_replications", 0, 10'000 },
+    { "snapshot_interval_seconds", 0, 365 * 86'400 },
+    { "snapshot_keep", 0, 100'000 },
+    { "snapshot_max_age_seconds", 0, 10ULL * 365 * 86'400 },
+    { "snapshot_pause_ms", 0, 10'000 },
 };
 
 Error badSetting(const std::string& key, const std::string& wanted, const nlohmann::json& value)
@@ -491,6 +496,20 @@ Status checkDefaultEngine(const nlohmann::json& settings)
     return {};
 }
 
+// snapshot_repository: empty (none) or an absolute path (core/snapshot/snapshot_repository.h).
+Status checkSnapshotRepository(const nlohmann::json& settings)
+{
+    const auto repository = settings.find("snapshot_repository");
+    if (repository == settings.end())
+        return {};
+    if (!repository->is_string())
+        return badSetting("snapshot_repository", "a directory's absolute path", *repository);
+    const auto& path = repository->get_ref<const std::string&>();
+    if (auto valid = checkRepositoryPath(path); !path.empty() && !valid)
+        return makeError(ErrorCode::InvalidArgument, "the settings' snapshot_repository: " + valid.error().message);
+    return {};
+}
+
 Status checkSettingRanges(const nlohmann::json& settings)
 {
     if (!settings.is_object())
@@ -508,7 +527,9 @@ Status checkSettingRanges(const nlohmann::json& settings)
         if (!fill->is_number() || !(fill->get<double>() > 0 && fill->get<double>() <= 1))
             return badSetting("max_target_fill", "above 0 and at most 1", *fill);
     }
-    return checkDefaultEngine(settings);
+    if (auto engine = checkDefaultEngine(settings); !engine)
+        return engine;
+    return checkSnapshotRepository(settings);
 }
 
 Status validateSettings(const MigrationSettings& settings)

@@ -6,6 +6,7 @@
 #include "core/auth/peer_identity.h"
 #include "core/node/proto_convert.h"
 #include "core/node/status_mapping.h"
+#include "core/snapshot/snapshot_repository.h"
 #include "core/util/validation.h"
 
 #include <algorithm>
@@ -385,6 +386,29 @@ grpc::Status NodeService::GetFieldUsage(
         out->set_field(use.field);
         out->set_documents(use.documents);
     }
+    return grpc::Status::OK;
+}
+
+grpc::Status NodeService::SnapshotShard(
+    grpc::ServerContext* context, const v1::SnapshotShardRequest* request, v1::SnapshotShardResponse* response)
+{
+    if (auto allowed = onlyControllers(context, "SnapshotShard"); !allowed.ok())
+        return allowed;
+    auto store = m_registry.get(request->shard_id());
+    if (!store)
+        return refused(context, "SnapshotShard", store.error());
+    BackupPace pace;
+    pace.pagesPerStep = request->pages_per_step() ? static_cast<int>(request->pages_per_step()) : 256;
+    pace.pause = std::chrono::milliseconds(std::min<std::uint32_t>(request->pause_ms(), 10'000));
+    pace.stop = [this, context] { return stopping(context); };
+    auto copied = copyShardFile(**store, request->repository(), request->file(), pace);
+    if (!copied)
+        return refused(context, "SnapshotShard", copied.error());
+    response->set_bytes(copied->digest.bytes);
+    response->set_xxh3_128(copied->digest.xxh3_128);
+    for (const auto& space : copied->spaces)
+        toProto(space, *response->add_spaces());
+    response->set_engine(indexEngineName((*store)->engine()));
     return grpc::Status::OK;
 }
 

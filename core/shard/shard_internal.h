@@ -65,6 +65,10 @@ Error ownershipRefusal(const std::string& shard, const Ownership& held, std::uin
 // starting at column `first` (the scan and the schema upgrade read rows this way).
 Document documentFromRow(const Statement& stmt, const std::vector<std::string>& fields, std::string space, int first);
 
+// The aggregates of the spaces named (empty: every space) as the connection reads them: inside a
+// transaction, as of its snapshot (ShardStore::spaceStats, and the backup's consistent point).
+Result<std::vector<SpaceStats>> readSpaceStats(SqliteDb& db, const std::vector<std::string>& spaces);
+
 } // namespace shardmap::core::shard_internal
 
 namespace shardmap::core {

@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -159,6 +160,21 @@ struct ShardStoreOptions {
     LogSink log;
 };
 
+// How a backup copies (ShardStore::backupTo): pages per step and the pause between steps, the
+// throttle that lets the node's writes go on; stop is asked between steps (true: the copy ends,
+// Cancelled).
+struct BackupPace {
+    int pagesPerStep = 256;
+    std::chrono::milliseconds pause { 5 };
+    std::function<bool()> stop = {};
+};
+
+// What a backup holds: its spaces' aggregates as of its consistent point, and its size in pages.
+struct ShardBackup {
+    std::vector<SpaceStats> spaces;
+    std::uint64_t pages = 0;
+};
+
 inline constexpr std::uint32_t kMaxSearchLimit = 1000;
 inline constexpr std::uint32_t kMaxSearchSpaces = 256;
 // Fields one fieldUsage call may name.
@@ -225,6 +241,12 @@ public:
     Result<std::uint64_t> dropSpaceBatch(const std::string& space, std::uint32_t batchSize, std::uint64_t fencedEpoch);
 
     Status checkpoint();
+    // Copies the shard's database file to path (a new file) with SQLite's online backup as of one
+    // consistent point: a read transaction is held for the whole copy, so the writer goes on
+    // (WAL) and the copy is the shard as that transaction saw it, paced by pace. The index an
+    // engine keeps beside the file (Xapian's) is not copied; FTS5's is inside the file. Nothing is
+    // fsynced: the caller makes the file durable (core/snapshot/shard_file_copy.h).
+    Result<ShardBackup> backupTo(const std::string& path, const BackupPace& pace);
     std::uint64_t bytesOnDisk() const;
     ShardActivity activity() const;
     LatencyHistogram& tickLatency() { return m_tickLatency; }

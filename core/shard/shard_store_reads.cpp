@@ -28,6 +28,39 @@ Document documentFromRow(const Statement& stmt, const std::vector<std::string>& 
     return doc;
 }
 
+Result<std::vector<SpaceStats>> readSpaceStats(SqliteDb& db, const std::vector<std::string>& spaces)
+{
+    const bool all = spaces.empty();
+    auto stmt = db.prepare(all ? "SELECT space, live, bytes, checksum, tombstones FROM spaces ORDER BY space"
+                               : "SELECT space, live, bytes, checksum, tombstones FROM spaces WHERE space = ?1");
+    if (!stmt)
+        return stmt.error();
+    std::vector<SpaceStats> out;
+    const std::vector<std::string> keys = all ? std::vector<std::string> { std::string() } : spaces;
+    for (const auto& space : keys) {
+        if (!all) {
+            if (auto status = validateSpaceId(space); !status)
+                return status.error();
+            stmt->bind(1, space);
+        }
+        bool found = false;
+        while (true) {
+            auto row = stmt->step();
+            if (!row)
+                return row.error();
+            if (!*row)
+                break;
+            found = true;
+            out.push_back({ stmt->columnText(0), fromStored(stmt->columnInt(1)), fromStored(stmt->columnInt(2)),
+                fromStored(stmt->columnInt(3)), fromStored(stmt->columnInt(4)) });
+        }
+        stmt->reset();
+        if (!all && !found)
+            out.push_back({ space, 0, 0, 0, 0 });
+    }
+    return out;
+}
+
 } // namespace shardmap::core::shard_internal
 
 namespace shardmap::core {
@@ -72,36 +105,7 @@ Result<std::vector<SpaceStats>> ShardStore::spaceStats(const std::vector<std::st
     auto lease = acquireReader();
     if (!lease)
         return lease.error();
-    const bool all = spaces.empty();
-    auto stmt
-        = lease->db().prepare(all ? "SELECT space, live, bytes, checksum, tombstones FROM spaces ORDER BY space"
-                                  : "SELECT space, live, bytes, checksum, tombstones FROM spaces WHERE space = ?1");
-    if (!stmt)
-        return stmt.error();
-    std::vector<SpaceStats> out;
-    const std::vector<std::string> keys = all ? std::vector<std::string> { std::string() } : spaces;
-    for (const auto& space : keys) {
-        if (!all) {
-            if (auto status = validateSpaceId(space); !status)
-                return status.error();
-            stmt->bind(1, space);
-        }
-        bool found = false;
-        while (true) {
-            auto row = stmt->step();
-            if (!row)
-                return row.error();
-            if (!*row)
-                break;
-            found = true;
-            out.push_back({ stmt->columnText(0), fromStored(stmt->columnInt(1)), fromStored(stmt->columnInt(2)),
-                fromStored(stmt->columnInt(3)), fromStored(stmt->columnInt(4)) });
-        }
-        stmt->reset();
-        if (!all && !found)
-            out.push_back({ space, 0, 0, 0, 0 });
-    }
-    return out;
+    return shard_internal::readSpaceStats(lease->db(), spaces);
 }
 
 Result<std::vector<FieldUse>> ShardStore::fieldUsage(const std::vector<std::string>& fields)

@@ -231,6 +231,23 @@ TEST(AdminChanges, OperatorsMoveWithinTheirLimitsAndAdminsDoTheRest)
     }
 }
 
+TEST(AdminChanges, SnapshotsAreAnOperatorsToTakeAndVerifyAndAnAdminsToDelete)
+{
+    const OperatorLimits limits { 10, 1000 };
+    PreparedChange snapshot;
+    auto* change = snapshot.change.mutable_change_snapshot();
+    change->set_action(v1::ChangeSnapshot::CREATE);
+    EXPECT_EQ(requiredRole(snapshot, limits), Role::Operator);
+    EXPECT_EQ(changeKind(snapshot.change), "create-snapshot");
+    change->set_action(v1::ChangeSnapshot::VERIFY);
+    change->set_snapshot("snap-20261207-153236-3d0a");
+    EXPECT_EQ(requiredRole(snapshot, limits), Role::Operator);
+    EXPECT_EQ(changeKind(snapshot.change), "verify-snapshot");
+    change->set_action(v1::ChangeSnapshot::DELETE);
+    EXPECT_EQ(requiredRole(snapshot, limits), Role::Admin);
+    EXPECT_EQ(changeKind(snapshot.change), "delete-snapshot");
+}
+
 TEST(AdminChanges, AChangeMovesSpacesWhenItWasMeasuredToMoveSome)
 {
     EXPECT_TRUE(movesSpaces(moves(3, 0)));

@@ -31,7 +31,16 @@ set(_shardmap_costs
   "MigrationsPageTest.DetailViewOfARealMigrationShowsItsPhasesThroughputAndEvents" 7
   "ReportTest.EveryOutcomeAgreesInPdfCsvJsonAndWithTheStore" 6
   "DetailPageEndToEnd.HistoryThenLivePointsAndTheSpacesOfAShard" 6
-  "doc_blocks" 6)
+  "doc_blocks" 6
+  # Issue 32's snapshots: a fleet, a shardmapd and shardmapctl runs each (3 s at most alone, but
+  # the schedule's 10 s).
+  "SnapshotTest.TheScheduleTakesSnapshotsAndRetentionByAgeKeepsTheNewestUsableOne" 11
+  "SnapshotTest.TheNewLeaderFailsAndCleansASnapshotItsKilledLeaderLeftRunning" 4
+  "SnapshotTest.AMissingReadOnlyOrFullRepositoryFailsClearlyAndNothingIsUsable" 4
+  "SnapshotTest.AnIncrementalSnapshotCopiesOnlyTheChangedShardAndDeleteKeepsWhatIsReferenced" 4
+  "SnapshotTest.RetentionKeepsTheNewestByCount" 3
+  "SnapshotTest.VerifyNamesTheFileWithACorruptByte" 3
+  "SnapshotTest.ASnapshotWhileWritersWriteIsAConsistentPointOfEveryShard" 2)
 # Tests that keep two cores busy themselves: the chaos runs (fleets under load with faults), the
 # packages (cpack and lintian), 100 MiB of store read through pages, maps decoded on threads.
 set(_shardmap_heavy

@@ -1,0 +1,81 @@
+#include "core/admin/change_kind_steps.h"
+
+// The change kind of snapshots (issue 32): change-snapshot, named create-snapshot, verify-snapshot
+// or delete-snapshot by its action, each one request SnapshotRequests commits for the leader.
+
+#include "core/admin/admin_limits.h"
+#include "core/snapshot/snapshot_requests.h"
+
+#include <iterator>
+
+namespace shardmap::core {
+
+namespace {
+
+using namespace change_steps;
+using SnapshotOneof = v1::AdminChange;
+
+std::string snapshotName(const v1::AdminChange& change)
+{
+    switch (change.change_snapshot().action()) {
+    case v1::ChangeSnapshot::VERIFY: return "verify-snapshot";
+    case v1::ChangeSnapshot::DELETE: return "delete-snapshot";
+    default: return "create-snapshot";
+    }
+}
+
+Status checkSnapshotText(const v1::AdminChange& change)
+{
+    return checkTextBounds("change.change_snapshot.", { { "snapshot", change.change_snapshot().snapshot(), 64 } });
+}
+
+std::string snapshotSummary(const v1::AdminChange& change)
+{
+    const std::string& id = change.change_snapshot().snapshot();
+    switch (change.change_snapshot().action()) {
+    case v1::ChangeSnapshot::VERIFY: return "read snapshot " + id + " back and check every file's hash";
+    case v1::ChangeSnapshot::DELETE: return "delete snapshot " + id;
+    default: return "take a snapshot of every shard and the map now";
+    }
+}
+
+// Taking and checking a copy changes nothing live: an operator's. Deleting one loses a way back:
+// an admin's.
+Role snapshotRole(const PreparedChange& prepared, const OperatorLimits&)
+{
+    return prepared.change.change_snapshot().action() == v1::ChangeSnapshot::DELETE ? Role::Admin : Role::Operator;
+}
+
+Result<v1::ChangeResponse> applySnapshot(FleetAdmin& admin, const v1::AdminChange& change, const Actor& actor)
+{
+    SnapshotRequests requests(admin.store());
+    const std::string& id = change.change_snapshot().snapshot();
+    Result<SnapshotRecord> made = makeError(ErrorCode::InvalidArgument, "unknown snapshot action");
+    switch (change.change_snapshot().action()) {
+    case v1::ChangeSnapshot::CREATE: made = requests.create(actor); break;
+    case v1::ChangeSnapshot::VERIFY: made = requests.requestVerify(id, actor); break;
+    case v1::ChangeSnapshot::DELETE: made = requests.requestDelete(id, actor); break;
+    default: break;
+    }
+    if (!made)
+        return made.error();
+    return recordResponse(admin.store(), "snapshot", encode(*made));
+}
+
+const ChangeKind kSnapshotChangeKinds[] = {
+    { .oneof = SnapshotOneof::kChangeSnapshot,
+        .nameOf = snapshotName,
+        .checkText = checkSnapshotText,
+        .summary = snapshotSummary,
+        .role = snapshotRole,
+        .apply = applySnapshot },
+};
+
+} // namespace
+
+std::span<const ChangeKind> snapshotChangeKinds()
+{
+    return { std::begin(kSnapshotChangeKinds), std::end(kSnapshotChangeKinds) };
+}
+
+} // namespace shardmap::core

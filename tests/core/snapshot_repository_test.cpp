@@ -1,0 +1,122 @@
+// The snapshot repository's rules (issue 32) without a fleet: the records' and manifest's JSON
+// forms, ids, the paths a repository takes and refuses, a shard copied while it is written, and
+// a snapshot's removal that keeps what another manifest references.
+#include "core/snapshot/snapshot_repository.h"
+#include "tests/support/test_dir.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <thread>
+
+using namespace shardmap::core;
+using shardmap::testing::TempDir;
+
+namespace {
+
+SnapshotManifest manifestWith(const std::string& id, std::vector<std::string> files)
+{
+    SnapshotManifest manifest;
+    manifest.id = id;
+    manifest.mapRevision = 12;
+    manifest.mapRecords["spaces/acme"] = R"({"epoch":3,"id":"acme","shard":"s0"})";
+    for (const auto& file : files)
+        manifest.shards.push_back({ file.substr(file.find('/') + 1, 2), "n0", "default", 1, IndexEngine::Fts5, file,
+            file.substr(0, file.find('/')), 10, "00", 7, { { "acme", 2, 100, 5, 1 } } });
+    return manifest;
+}
+
+void touch(const std::string& path)
+{
+    std::ofstream(path) << "x";
+}
+
+} // namespace
+
+TEST(SnapshotRecords, RecordAndManifestRoundTrip)
+{
+    SnapshotRecord record;
+    record.id = newSnapshotId(1796657556863);
+    EXPECT_TRUE(record.id.starts_with("snap-20261207-153236-")) << record.id;
+    EXPECT_TRUE(validateSnapshotId(record.id));
+    record.state = SnapshotState::Corrupt;
+    record.badFile = record.id + "/s1.db";
+    record.leaderToken = 4;
+    auto decoded = decodeSnapshot(encode(record));
+    ASSERT_TRUE(decoded) << decoded.error().describe();
+    EXPECT_EQ(*decoded, record);
+    const auto manifest = manifestWith("snap-a", { "snap-a/s0.db", "snap-0/s1.db" });
+    auto back = decodeManifest(encodeManifest(manifest));
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(*back, manifest);
+    EXPECT_EQ(back->bytes(), 20u);
+    for (const char* bad : { "", "Snap", "-a", "a/b", "..", std::string(65, 'a').c_str() })
+        EXPECT_FALSE(validateSnapshotId(bad)) << bad;
+    EXPECT_EQ(shardContentChecksum({ { "a", 2, 0, 10, 1 }, { "b", 1, 0, 5, 0 } }), 19u);
+}
+
+TEST(SnapshotRepository, PathsOutsideTheRepositoryAreRefused)
+{
+    TempDir dir;
+    const std::string repository = dir.file("repo");
+    std::filesystem::create_directories(repository + "/snap-a");
+    std::filesystem::create_symlink(dir.path(), repository + "/snap-a/out");
+    EXPECT_TRUE(repositoryFile(repository, "snap-a/s0.db"));
+    for (const char* bad :
+        { "../x.db", "/x.db", "snap-a/../../x.db", "snap-a//x.db", "snap-a/./x.db", "", "snap-a/", "snap-a/out/x.db" })
+        EXPECT_FALSE(repositoryFile(repository, bad)) << bad;
+    for (const char* bad : { "relative", "/a/../b", "/a/./b", "" })
+        EXPECT_FALSE(checkRepositoryPath(bad)) << bad;
+    EXPECT_EQ(checkRepositoryWritable(dir.file("none")).error().code, ErrorCode::NotFound);
+}
+
+TEST(SnapshotRepository, ACopyMadeWhileWritersWriteHoldsTheAggregatesItReports)
+{
+    TempDir dir;
+    auto store = ShardStore::create(dir.file("s0.db"), "s0", {});
+    ASSERT_TRUE(store) << store.error().describe();
+    ASSERT_TRUE((*store)->setOwnership({ "acme", SpaceRole::Owner, 1 }));
+    std::atomic<bool> writing { true };
+    std::thread writer([&] {
+        for (std::uint64_t v = 1; writing; ++v)
+            (void)(*store)->write({ { { "acme", "d" + std::to_string(v % 300), v, { { "body", "words" } } }, 1 } });
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const std::string repository = dir.file("repo");
+    ASSERT_TRUE(createSnapshotFolder(repository + "", "snap-a").error().code == ErrorCode::NotFound);
+    std::filesystem::create_directories(repository);
+    ASSERT_TRUE(createSnapshotFolder(repository, "snap-a"));
+    auto copy = copyShardFile(**store, repository, "snap-a/s0.db", { 4, std::chrono::milliseconds(1) });
+    writing = false;
+    writer.join();
+    ASSERT_TRUE(copy) << copy.error().describe();
+    EXPECT_EQ(*digestFile(repository + "/snap-a/s0.db"), copy->digest);
+    EXPECT_FALSE(std::filesystem::exists(repository + "/snap-a/s0.db.tmp"));
+    std::filesystem::copy_file(repository + "/snap-a/s0.db", dir.file("opened.db"));
+    auto opened = ShardStore::open(dir.file("opened.db"), {});
+    ASSERT_TRUE(opened) << opened.error().describe();
+    EXPECT_EQ(*(*opened)->spaceStats({}), copy->spaces);
+    EXPECT_EQ(copyShardFile(**store, repository, "snap-a/s0.db", {}).error().code, ErrorCode::AlreadyExists);
+}
+
+TEST(SnapshotRepository, RemovalKeepsTheFilesAnotherManifestReferences)
+{
+    TempDir dir;
+    const std::string repository = dir.path();
+    for (const char* folder : { "snap-a", "snap-b" })
+        std::filesystem::create_directories(repository + "/" + folder);
+    for (const char* file : { "snap-a/s0.db", "snap-a/s1.db", "snap-a/s1.db.tmp", "snap-b/s0.db" })
+        touch(repository + "/" + file);
+    ASSERT_TRUE(writeManifest(repository, manifestWith("snap-a", { "snap-a/s0.db", "snap-a/s1.db" })));
+    ASSERT_TRUE(writeManifest(repository, manifestWith("snap-b", { "snap-b/s0.db", "snap-a/s1.db" })));
+    ASSERT_EQ(readManifests(repository)->size(), 2u);
+    ASSERT_TRUE(removeSnapshotFolder(repository, "snap-a"));
+    EXPECT_FALSE(std::filesystem::exists(repository + "/snap-a/manifest.json"));
+    EXPECT_FALSE(std::filesystem::exists(repository + "/snap-a/s0.db"));
+    EXPECT_FALSE(std::filesystem::exists(repository + "/snap-a/s1.db.tmp"));
+    EXPECT_TRUE(std::filesystem::exists(repository + "/snap-a/s1.db")) << "snap-b references it";
+    ASSERT_TRUE(removeSnapshotFolder(repository, "snap-b"));
+    ASSERT_TRUE(removeSnapshotFolder(repository, "snap-a"));
+    EXPECT_TRUE(std::filesystem::is_empty(repository));
+    EXPECT_TRUE(removeSnapshotFolder(repository, "snap-c")) << "a folder never made is nothing to remove";
+}
