@@ -1733,6 +1733,10 @@
         <translation>Indexeinstellungen</translation>
     </message>
     <message>
+        <source>Backups</source>
+        <translation>Sicherungen</translation>
+    </message>
+    <message>
         <source>&amp;What-if simulator</source>
         <translation>&amp;Was-wäre-wenn-Simulator</translation>
     </message>
@@ -5158,6 +5162,153 @@ Damit gebaute Shards: %3</translation>
 %1</source>
         <translation>Änderungen:
 %1</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::BackupsPage</name>
+    <message>
+        <source>running (%1 of %2 shards)</source>
+        <translation>läuft (%1 von %2 Shards)</translation>
+    </message>
+    <message>
+        <source>verified %1</source>
+        <translation>geprüft %1</translation>
+    </message>
+    <message>
+        <source>corrupt: %1</source>
+        <translation>beschädigt: %1</translation>
+    </message>
+    <message>
+        <source>on demand only</source>
+        <translation>nur auf Anfrage</translation>
+    </message>
+    <message>
+        <source>every %1</source>
+        <translation>alle %1</translation>
+    </message>
+    <message>
+        <source>all kept</source>
+        <translation>alle behalten</translation>
+    </message>
+    <message>
+        <source>the newest %1 kept</source>
+        <translation>die neuesten %1 behalten</translation>
+    </message>
+    <message>
+        <source>none older than %1</source>
+        <translation>keine älter als %1</translation>
+    </message>
+    <message>
+        <source>Snapshot</source>
+        <translation>Snapshot</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Begonnen</translation>
+    </message>
+    <message>
+        <source>Took</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Shards copied</source>
+        <translation>Kopierte Shards</translation>
+    </message>
+    <message>
+        <source>Asked by</source>
+        <translation>Angefordert von</translation>
+    </message>
+    <message>
+        <source>&amp;Take a snapshot now…</source>
+        <translation>&amp;Jetzt einen Snapshot erstellen …</translation>
+    </message>
+    <message>
+        <source>&amp;Verify…</source>
+        <translation>&amp;Prüfen …</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>&amp;Löschen …</translation>
+    </message>
+    <message>
+        <source>No snapshot repository is set: name one in the fleet&apos;s settings (shardmapctl migrations settings --snapshot-repository DIR) to take snapshots.</source>
+        <translation>Kein Snapshot-Repository festgelegt: Nennen Sie eines in den Einstellungen der Flotte (shardmapctl migrations settings --snapshot-repository DIR), um Snapshots zu erstellen.</translation>
+    </message>
+    <message>
+        <source>Repository: %1 — %2.</source>
+        <translation>Repository: %1 — %2.</translation>
+    </message>
+    <message>
+        <source>Cannot read the snapshots: %1</source>
+        <translation>Die Snapshots können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>schedule</source>
+        <translation>Zeitplan</translation>
+    </message>
+    <message>
+        <source>Deleting a snapshot is an admin&apos;s change</source>
+        <translation>Einen Snapshot zu löschen ist eine Änderung für Administratoren</translation>
+    </message>
+    <message>
+        <source>%1, asked by %2: %3</source>
+        <translation>%1, angefordert von %2: %3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Take a snapshot</source>
+        <translation>Snapshot erstellen</translation>
+    </message>
+    <message>
+        <source>Verify snapshot</source>
+        <translation>Snapshot prüfen</translation>
+    </message>
+    <message>
+        <source>Delete snapshot</source>
+        <translation>Snapshot löschen</translation>
+    </message>
+    <message>
+        <source>Copy every shard and the map into the repository now?</source>
+        <translation>Jetzt jeden Shard und die Karte in das Repository kopieren?</translation>
+    </message>
+    <message>
+        <source>Read every file of snapshot %1 back and check its hash?</source>
+        <translation>Jede Datei von Snapshot %1 zurücklesen und ihren Hash prüfen?</translation>
+    </message>
+    <message>
+        <source>Delete snapshot %1? Its files go, except those later snapshots reference.</source>
+        <translation>Snapshot %1 löschen? Seine Dateien werden entfernt, außer denen, auf die spätere Snapshots verweisen.</translation>
+    </message>
+    <message>
+        <source>Snapshot requested: the executor&apos;s leader takes it now.</source>
+        <translation>Snapshot angefordert: Der Leiter des Executors erstellt ihn jetzt.</translation>
+    </message>
+    <message>
+        <source>Verification of %1 requested.</source>
+        <translation>Prüfung von %1 angefordert.</translation>
+    </message>
+    <message>
+        <source>Deletion of %1 requested.</source>
+        <translation>Löschen von %1 angefordert.</translation>
     </message>
     <message>
         <source>Refused: %1</source>

@@ -8,6 +8,7 @@
 #include "widgets/alerts/alerts_page.h"
 #include "widgets/approvals/approvals_page.h"
 #include "widgets/audit/audit_page.h"
+#include "widgets/backups/backups_page.h"
 #include "widgets/connect/connect_dialog.h"
 #include "widgets/connect/recent_connections.h"
 #include "widgets/detail/detail_page.h"
@@ -106,6 +107,8 @@ void MainWindow::createPages()
     // After the pages with shortcuts (Ctrl+1 to Ctrl+9), which keep theirs.
     m_indexSettingsPage = new IndexSettingsPage(m_connection, this);
     addPage(m_indexSettingsPage, tr("Index settings"), icon(IconId::Settings));
+    m_backupsPage = new BackupsPage(m_connection, this);
+    addPage(m_backupsPage, tr("Backups"), icon(IconId::Export));
 }
 
 // Every figure of the overview is a click away from its page.

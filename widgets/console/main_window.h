@@ -34,6 +34,7 @@ class PlanWizard;
 class RecentConnections;
 class WhatIfPage;
 class IndexSettingsPage;
+class BackupsPage;
 
 // The console's shell: pages (Fleet, Shard detail; later Map, Migrations, Plans, Audit) in a
 // stack with a navigation list, menus with shortcuts, a find-space box, a banner for a lost
@@ -57,6 +58,7 @@ public:
     AuditPage* auditPage() const { return m_auditPage; }
     WhatIfPage* whatIfPage() const { return m_whatIfPage; }
     IndexSettingsPage* indexSettingsPage() const { return m_indexSettingsPage; }
+    BackupsPage* backupsPage() const { return m_backupsPage; }
     RecentConnections* recentConnections() const { return m_recent; }
 
     // Adds a page to the navigation; later issues add theirs the same way. Returns its index.
@@ -165,6 +167,7 @@ private:
     AuditPage* m_auditPage = nullptr;
     WhatIfPage* m_whatIfPage = nullptr;
     IndexSettingsPage* m_indexSettingsPage = nullptr;
+    BackupsPage* m_backupsPage = nullptr;
     InlineMessage* m_banner = nullptr;
     QLineEdit* m_findSpace = nullptr;
     QLabel* m_environmentLabel = nullptr;
