@@ -2,6 +2,7 @@
 // in parallel for its metrics and history.
 #include "core/fleet/fleet_probe.h"
 
+#include "core/snapshot/snapshot_requests.h"
 #include "core/store/lease_names.h"
 
 #include <chrono>
@@ -62,6 +63,7 @@ FleetObservation FleetProbe::observation() const
     for (const auto& [id, history] : histories)
         out.histories[id] = &history;
     out.auditBreak = auditBreak;
+    out.snapshots = snapshots ? &*snapshots : nullptr;
     return out;
 }
 
@@ -92,6 +94,11 @@ FleetProbe probeFleet(MetadataStore* store, std::optional<Error> storeError, Nod
                     continue;
                 if (auto history = readMigrationHistory(*store, id); history && *history)
                     probe.histories[id] = std::move(**history);
+            }
+            if (auto listed = store->list(std::string(keys::kSnapshots))) {
+                probe.snapshots.emplace();
+                for (auto& [record, revision] : snapshotsOf(*listed))
+                    probe.snapshots->push_back(std::move(record));
             }
             if (checkAudit) {
                 // A read that fails here is no alert of its own: the map was read a moment ago.

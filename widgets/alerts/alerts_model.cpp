@@ -71,6 +71,7 @@ QString AlertsModel::kindName(core::AlertKind kind)
     case core::AlertKind::ShardUnderReplicated: return tr("Shard under-replicated");
     case core::AlertKind::ShardWithoutCopy: return tr("Shard without in-sync copy");
     case core::AlertKind::ShardFailedOver: return tr("Shard failed over");
+    case core::AlertKind::SnapshotTooOld: return tr("Snapshot too old");
     }
     return {};
 }
@@ -120,6 +121,12 @@ QString AlertsModel::describe(const core::Alert& alert)
     case core::AlertKind::ShardFailedOver:
         return tr("Shard %1's primary moved away from node %2 at %3; the old primary catches up or was lost")
             .arg(subject, detail, formatDateTime(static_cast<std::int64_t>(alert.value)));
+    case core::AlertKind::SnapshotTooOld:
+        return alert.value > 0 ? tr("The newest usable snapshot is %1 old; the schedule takes one every %2")
+                                     .arg(formatDuration(static_cast<std::int64_t>(alert.value)),
+                                         formatDuration(static_cast<std::int64_t>(alert.threshold)))
+                               : tr("No usable snapshot; the schedule takes one every %1")
+                                     .arg(formatDuration(static_cast<std::int64_t>(alert.threshold)));
     }
     return QString::fromStdString(alert.summary);
 }
