@@ -76,6 +76,16 @@ QString AlertsModel::kindName(core::AlertKind kind)
     return {};
 }
 
+// Issue 32: value is the newest usable snapshot's age (0: none), threshold the schedule's interval.
+QString AlertsModel::describeSnapshotAge(const core::Alert& alert)
+{
+    const QString interval = formatDuration(static_cast<std::int64_t>(alert.threshold));
+    if (alert.value <= 0)
+        return tr("No usable snapshot; the schedule takes one every %1").arg(interval);
+    return tr("The newest usable snapshot is %1 old; the schedule takes one every %2")
+        .arg(formatDuration(static_cast<std::int64_t>(alert.value)), interval);
+}
+
 QString AlertsModel::describe(const core::Alert& alert)
 {
     const QString subject = QString::fromStdString(alert.subject);
@@ -121,12 +131,7 @@ QString AlertsModel::describe(const core::Alert& alert)
     case core::AlertKind::ShardFailedOver:
         return tr("Shard %1's primary moved away from node %2 at %3; the old primary catches up or was lost")
             .arg(subject, detail, formatDateTime(static_cast<std::int64_t>(alert.value)));
-    case core::AlertKind::SnapshotTooOld:
-        return alert.value > 0 ? tr("The newest usable snapshot is %1 old; the schedule takes one every %2")
-                                     .arg(formatDuration(static_cast<std::int64_t>(alert.value)),
-                                         formatDuration(static_cast<std::int64_t>(alert.threshold)))
-                               : tr("No usable snapshot; the schedule takes one every %1")
-                                     .arg(formatDuration(static_cast<std::int64_t>(alert.threshold)));
+    case core::AlertKind::SnapshotTooOld: return describeSnapshotAge(alert);
     }
     return QString::fromStdString(alert.summary);
 }
