@@ -20,7 +20,7 @@ struct KindName {
     const char* name;
 };
 
-constexpr std::array<KindName, 15> kKindNames { {
+constexpr std::array<KindName, 16> kKindNames { {
     { AlertKind::StoreUnreachable, "store-unreachable" },
     { AlertKind::StoreAccessDenied, "store-access-denied" },
     { AlertKind::NoExecutor, "no-executor" },
@@ -36,6 +36,7 @@ constexpr std::array<KindName, 15> kKindNames { {
     { AlertKind::ShardUnderReplicated, "shard-under-replicated" },
     { AlertKind::ShardWithoutCopy, "shard-without-copy" },
     { AlertKind::ShardFailedOver, "shard-failed-over" },
+    { AlertKind::SnapshotTooOld, "snapshot-too-old" },
 } };
 
 std::string fixed(double value, int decimals)
@@ -193,6 +194,35 @@ void evaluateFailovers(const FleetObservation& observation, const AlertThreshold
             break;
         }
     }
+}
+
+// With a snapshot schedule, the newest usable snapshot older than twice the interval, or none
+// usable once the first snapshot was asked for that long ago (a new schedule gets its time).
+void evaluateSnapshots(const FleetObservation& observation, std::vector<Alert>& out)
+{
+    if (!observation.map || !observation.snapshots)
+        return;
+    const auto interval = static_cast<std::int64_t>(observation.map->settings.value.snapshotIntervalSeconds);
+    if (interval == 0 || observation.snapshots->empty())
+        return;
+    std::int64_t newest = 0;
+    std::int64_t first = observation.nowUnixMs;
+    for (const SnapshotRecord& record : *observation.snapshots) {
+        first = std::min(first, record.createdUnixMs);
+        if (usable(record.state))
+            newest = std::max(newest, record.finishedUnixMs);
+    }
+    const std::int64_t allowedMs = 2 * interval * 1000;
+    const std::int64_t since = newest != 0 ? newest : first;
+    if (observation.nowUnixMs - since <= allowedMs)
+        return;
+    const double ageSeconds = static_cast<double>(observation.nowUnixMs - since) / 1000;
+    out.push_back(alert(AlertKind::SnapshotTooOld, AlertSeverity::Warning, {},
+        newest != 0 ? "the newest usable snapshot finished " + span(ageSeconds) + " ago; the schedule takes one every "
+                + span(static_cast<double>(interval))
+                    : "no usable snapshot in " + span(ageSeconds) + "; the schedule takes one every "
+                + span(static_cast<double>(interval)),
+        newest != 0 ? ageSeconds : 0, static_cast<double>(interval)));
 }
 
 void evaluateShards(const FleetObservation& observation, const AlertThresholds& thresholds, std::vector<Alert>& out)
@@ -364,6 +394,7 @@ std::vector<Alert> AlertEvaluator::evaluate(const FleetObservation& observation)
     evaluateNodes(observation, m_thresholds, out);
     evaluateShards(observation, m_thresholds, out);
     evaluateMigrations(observation, out);
+    evaluateSnapshots(observation, out);
     std::stable_sort(out.begin(), out.end(), [](const Alert& a, const Alert& b) {
         if (a.severity != b.severity)
             return severityRank(a.severity) < severityRank(b.severity);

@@ -10,6 +10,7 @@
 #include "core/fleet/health.h"
 #include "core/map/shard_map.h"
 #include "core/migration/migration_history.h"
+#include "core/snapshot/snapshot_records.h"
 #include "core/store/audit_chain.h"
 #include "core/store/metadata_store.h"
 
@@ -68,10 +69,14 @@ enum class AlertKind {
     // A shard's primary moved to a replica (a failover, or an administrator's promote) within the
     // failed lookback, and the old primary is not back in sync yet.
     ShardFailedOver,
+    // The snapshot schedule is set and the newest usable snapshot is older than twice its
+    // interval, or there is none a while after the first attempt (issue 32, docs/BACKUPS.md).
+    SnapshotTooOld,
 };
 // "store-unreachable", "store-access-denied", "no-executor", "node-unreachable", "disk-full", "cpu-high",
 // "memory-high", "shard-over-capacity", "migration-failed", "migration-stalled", "eta-growing",
-// "audit-chain-broken", "shard-under-replicated", "shard-without-copy", "shard-failed-over".
+// "audit-chain-broken", "shard-under-replicated", "shard-without-copy", "shard-failed-over",
+// "snapshot-too-old".
 const char* alertKindName(AlertKind kind);
 std::optional<AlertKind> parseAlertKind(std::string_view name);
 
@@ -123,6 +128,8 @@ struct FleetObservation {
     std::map<std::string, const MigrationHistory*> histories;
     // The first break of the audit, where the caller verified it.
     std::optional<AuditChainBreak> auditBreak;
+    // The map's snapshot records (snapshots/), where the caller read them (null: not read).
+    const std::vector<SnapshotRecord>* snapshots = nullptr;
 };
 
 // Evaluates the rules. Keeps, per open migration, when its progress last changed and the

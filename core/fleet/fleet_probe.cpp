@@ -2,6 +2,7 @@
 // in parallel for its metrics and history.
 #include "core/fleet/fleet_probe.h"
 
+#include "core/snapshot/snapshot_requests.h"
 #include "core/store/lease_names.h"
 
 #include <chrono>
@@ -45,6 +46,45 @@ ProbedNode probeNode(const NodeRecord& record, NodeClientPool& nodes, std::int64
     return out;
 }
 
+// The map, the executor and replica leases, open migrations' histories, the snapshot records and,
+// when asked, the audit's check, into the probe (a map that cannot be read is its store error).
+void readStore(FleetProbe& probe, MetadataStore& store, bool checkAudit)
+{
+    probe.store = store.describe();
+    auto snapshot = store.snapshot();
+    auto map = snapshot ? MapSnapshot::decode(*snapshot) : Result<MapSnapshot>(snapshot.error());
+    if (!map) {
+        probe.storeError = map.error();
+    } else {
+        probe.map = std::move(*map);
+        if (auto executor = store.liveLeases(std::string(kExecutorLease)); executor) {
+            probe.executorKnown = true;
+            for (const LeaseGrant& lease : *executor) {
+                if (lease.name == kExecutorLease)
+                    probe.executor = lease;
+            }
+        }
+        if (auto replicas = store.liveLeases(std::string(kReplicaLeasePrefix)))
+            probe.replicas = std::move(*replicas);
+        for (const auto& [id, migration] : probe.map->migrations) {
+            if (!migration.value.active())
+                continue;
+            if (auto history = readMigrationHistory(store, id); history && *history)
+                probe.histories[id] = std::move(**history);
+        }
+        if (auto listed = store.list(std::string(keys::kSnapshots))) {
+            probe.snapshots.emplace();
+            for (auto& [record, revision] : snapshotsOf(*listed))
+                probe.snapshots->push_back(std::move(record));
+        }
+        if (checkAudit) {
+            // A read that fails here is no alert of its own: the map was read a moment ago.
+            if (auto audit = verifyAuditChain(store, true))
+                probe.auditBreak = audit->broken;
+        }
+    }
+}
+
 } // namespace
 
 FleetObservation FleetProbe::observation() const
@@ -62,6 +102,7 @@ FleetObservation FleetProbe::observation() const
     for (const auto& [id, history] : histories)
         out.histories[id] = &history;
     out.auditBreak = auditBreak;
+    out.snapshots = snapshots ? &*snapshots : nullptr;
     return out;
 }
 
@@ -70,36 +111,8 @@ FleetProbe probeFleet(MetadataStore* store, std::optional<Error> storeError, Nod
 {
     FleetProbe probe;
     probe.storeError = std::move(storeError);
-    if (store) {
-        probe.store = store->describe();
-        auto snapshot = store->snapshot();
-        auto map = snapshot ? MapSnapshot::decode(*snapshot) : Result<MapSnapshot>(snapshot.error());
-        if (!map) {
-            probe.storeError = map.error();
-        } else {
-            probe.map = std::move(*map);
-            if (auto executor = store->liveLeases(std::string(kExecutorLease)); executor) {
-                probe.executorKnown = true;
-                for (const LeaseGrant& lease : *executor) {
-                    if (lease.name == kExecutorLease)
-                        probe.executor = lease;
-                }
-            }
-            if (auto replicas = store->liveLeases(std::string(kReplicaLeasePrefix)))
-                probe.replicas = std::move(*replicas);
-            for (const auto& [id, migration] : probe.map->migrations) {
-                if (!migration.value.active())
-                    continue;
-                if (auto history = readMigrationHistory(*store, id); history && *history)
-                    probe.histories[id] = std::move(**history);
-            }
-            if (checkAudit) {
-                // A read that fails here is no alert of its own: the map was read a moment ago.
-                if (auto audit = verifyAuditChain(*store, true))
-                    probe.auditBreak = audit->broken;
-            }
-        }
-    }
+    if (store)
+        readStore(probe, *store, checkAudit);
     if (probe.map) {
         const std::int64_t since = nowMs() - historyWindowMs - 60'000;
         std::vector<std::future<ProbedNode>> asked;

@@ -44,6 +44,8 @@ struct FleetProbe {
     std::vector<ProbedNode> nodes;
     // The audit's first break, when checkAudit asked for the check and it found one.
     std::optional<AuditChainBreak> auditBreak;
+    // The map's snapshot records (issue 32; not read: nullopt).
+    std::optional<std::vector<SnapshotRecord>> snapshots;
 
     // The observation of this probe, pointing into it (keep the probe alive while it is used).
     FleetObservation observation() const;

@@ -482,3 +482,37 @@ TEST(MeasuredBackfillRate, IsTheMedianOfRecentUnthrottledCopies)
     ASSERT_TRUE(rate);
     EXPECT_DOUBLE_EQ(rate->docsPerSecond, 950) << "median of 10, 900, 1000, 1100";
 }
+
+// Issue 32: with a schedule, a usable snapshot older than twice its interval warns, and so does
+// none at all once the first was asked for that long ago; without a schedule nothing does.
+TEST(Alerts, ASnapshotOlderThanTheScheduleAllowsWarns)
+{
+    MapSnapshot map = mapWith();
+    map.settings.value.snapshotIntervalSeconds = 3600;
+    SnapshotRecord good;
+    good.id = "snap-a";
+    good.state = SnapshotState::Verified;
+    good.createdUnixMs = kNow - 3 * 3600'000;
+    good.finishedUnixMs = kNow - 2 * 3600'000 - 60'000;
+    SnapshotRecord failed = good;
+    failed.id = "snap-b";
+    failed.state = SnapshotState::Failed;
+    failed.finishedUnixMs = kNow - 60'000;
+    std::vector<SnapshotRecord> snapshots { good, failed };
+    auto observation = observe(map);
+    observation.snapshots = &snapshots;
+    AlertEvaluator evaluator;
+    auto alerts = evaluator.evaluate(observation);
+    ASSERT_EQ(kinds(alerts), std::vector<AlertKind> { AlertKind::SnapshotTooOld });
+    EXPECT_EQ(alerts[0].threshold, 3600);
+    EXPECT_NE(alerts[0].summary.find("the newest usable snapshot finished"), std::string::npos) << alerts[0].summary;
+
+    snapshots[0].finishedUnixMs = kNow - 3600'000;
+    EXPECT_TRUE(evaluator.evaluate(observation).empty()) << "within twice the interval";
+    snapshots[0].state = SnapshotState::Corrupt;
+    alerts = evaluator.evaluate(observation);
+    ASSERT_EQ(kinds(alerts), std::vector<AlertKind> { AlertKind::SnapshotTooOld });
+    EXPECT_NE(alerts[0].summary.find("no usable snapshot"), std::string::npos) << alerts[0].summary;
+    map.settings.value.snapshotIntervalSeconds = 0;
+    EXPECT_TRUE(evaluator.evaluate(observation).empty()) << "no schedule, no alert";
+}

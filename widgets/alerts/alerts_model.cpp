@@ -71,8 +71,19 @@ QString AlertsModel::kindName(core::AlertKind kind)
     case core::AlertKind::ShardUnderReplicated: return tr("Shard under-replicated");
     case core::AlertKind::ShardWithoutCopy: return tr("Shard without in-sync copy");
     case core::AlertKind::ShardFailedOver: return tr("Shard failed over");
+    case core::AlertKind::SnapshotTooOld: return tr("Snapshot too old");
     }
     return {};
+}
+
+// Issue 32: value is the newest usable snapshot's age (0: none), threshold the schedule's interval.
+QString AlertsModel::describeSnapshotAge(const core::Alert& alert)
+{
+    const QString interval = formatDuration(static_cast<std::int64_t>(alert.threshold));
+    if (alert.value <= 0)
+        return tr("No usable snapshot; the schedule takes one every %1").arg(interval);
+    return tr("The newest usable snapshot is %1 old; the schedule takes one every %2")
+        .arg(formatDuration(static_cast<std::int64_t>(alert.value)), interval);
 }
 
 QString AlertsModel::describe(const core::Alert& alert)
@@ -120,6 +131,7 @@ QString AlertsModel::describe(const core::Alert& alert)
     case core::AlertKind::ShardFailedOver:
         return tr("Shard %1's primary moved away from node %2 at %3; the old primary catches up or was lost")
             .arg(subject, detail, formatDateTime(static_cast<std::int64_t>(alert.value)));
+    case core::AlertKind::SnapshotTooOld: return describeSnapshotAge(alert);
     }
     return QString::fromStdString(alert.summary);
 }

@@ -38,6 +38,8 @@ public:
 
     // An alert in words, translated.
     static QString describe(const core::Alert& alert);
+    // The snapshot-too-old alert in words (describe's case of it).
+    static QString describeSnapshotAge(const core::Alert& alert);
     static QString kindName(core::AlertKind kind);
 
 private:

@@ -494,6 +494,7 @@ void MainWindow::showAlertSubject(int kind, const QString& subject)
     case core::AlertKind::StoreUnreachable:
     case core::AlertKind::StoreAccessDenied:
     case core::AlertKind::AuditChainBroken:
+    case core::AlertKind::SnapshotTooOld:
     case core::AlertKind::NoExecutor: showPage(m_alertsPage); return;
     }
 }
