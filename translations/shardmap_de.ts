@@ -133,6 +133,18 @@
 <context>
     <name>shardmap::widgets::AlertsModel</name>
     <message>
+        <source>Snapshot too old</source>
+        <translation>Snapshot zu alt</translation>
+    </message>
+    <message>
+        <source>No usable snapshot; the schedule takes one every %1</source>
+        <translation>Kein verwendbarer Snapshot; der Zeitplan erstellt alle %1 einen</translation>
+    </message>
+    <message>
+        <source>The newest usable snapshot is %1 old; the schedule takes one every %2</source>
+        <translation>Der neueste verwendbare Snapshot ist %1 alt; der Zeitplan erstellt alle %2 einen</translation>
+    </message>
+    <message>
         <source>Store unreachable</source>
         <translation>Store nicht erreichbar</translation>
     </message>

@@ -1,8 +1,10 @@
-// AlertMonitor's implementation: thresholds read and written key by key, the leases read on the
-// pool every few seconds, and the rules evaluated on the UI thread over the connection's state.
+// AlertMonitor's implementation: thresholds read and written key by key, the leases and the
+// snapshot records read on the pool every few seconds, and the rules evaluated on the UI thread over the connection's
+// state.
 
 #include "widgets/alerts/alert_monitor.h"
 
+#include "core/snapshot/snapshot_requests.h"
 #include "core/store/lease_names.h"
 #include "widgets/fleet/health_settings.h"
 #include "widgets/style/conversions.h"
@@ -18,6 +20,8 @@ namespace {
 struct Leases {
     std::optional<core::LeaseGrant> executor;
     std::vector<core::LeaseGrant> replicas;
+    // The snapshot records (issue 32's snapshot-too-old), read with the leases; not read: nullopt.
+    std::optional<std::vector<core::SnapshotRecord>> snapshots;
 };
 
 } // namespace
@@ -114,6 +118,7 @@ void AlertMonitor::reset()
     m_leasesRunning = false;
     m_executor.reset();
     m_replicas.clear();
+    m_snapshots.reset();
     m_evaluator = core::AlertEvaluator(m_evaluator.thresholds());
     // What fired stays in the history; nothing fires while disconnected.
     if (m_log.update({}, nowMs()).any()) {
@@ -145,6 +150,11 @@ void AlertMonitor::refreshLeases()
                     out.executor = lease;
             }
             out.replicas = std::move(*replicas);
+            if (auto snapshots = core::SnapshotRequests(*store).list()) {
+                out.snapshots.emplace();
+                for (auto& record : *snapshots)
+                    out.snapshots->push_back(std::move(record.value));
+            }
             return out;
         },
         [this, generation](core::Result<Leases> leases) {
@@ -155,6 +165,7 @@ void AlertMonitor::refreshLeases()
             if (leases) {
                 m_executor = leases->executor;
                 m_replicas = std::move(leases->replicas);
+                m_snapshots = std::move(leases->snapshots);
             }
             emit leasesChanged();
         });
@@ -171,6 +182,7 @@ void AlertMonitor::evaluateNow()
     observation.map = map.get();
     observation.executorKnown = m_leasesKnown;
     observation.executor = m_executor;
+    observation.snapshots = m_snapshots ? &*m_snapshots : nullptr;
     if (map) {
         for (const auto& [id, node] : map->nodes) {
             const QString nodeId = QString::fromStdString(id);

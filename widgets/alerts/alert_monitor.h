@@ -80,6 +80,7 @@ private:
     bool m_leasesRunning = false;
     std::optional<core::LeaseGrant> m_executor;
     std::vector<core::LeaseGrant> m_replicas;
+    std::optional<std::vector<core::SnapshotRecord>> m_snapshots;
     Generation m_generation;
     QTimer m_evaluateTimer;
     QTimer m_leaseTimer;
