@@ -1,8 +1,8 @@
 // Issue 32's snapshots end to end: real nodes, a real shardmapd whose executor leader takes them,
-// a real SQLite map and shardmapctl. A snapshot taken while writers write is a consistent point of
-// every shard; a corrupted byte is named by verify; a leader killed between two shards leaves a
-// snapshot the next leader fails and cleans; a missing, read-only or full repository fails with a
-// clear error and nothing usable; an unchanged shard is referenced, not copied; retention by count.
+// a real SQLite map (etcd for the first two) and shardmapctl. A snapshot taken while writers write is a consistent
+// point of every shard; a corrupted byte is named by verify; a leader killed between two shards leaves a snapshot the
+// next leader fails and cleans; a missing, read-only or full repository fails with a clear error and nothing usable; an
+// unchanged shard is referenced, not copied; retention by count.
 #include "core/migration/migration_requests.h"
 #include "core/router/router.h"
 #include "core/shard/shard_store.h"
@@ -96,8 +96,23 @@ protected:
         return out;
     }
 
+    // The bodies of the tests that run on both stores (SnapshotTest on SQLite, SnapshotEtcdTest).
+    void snapshotUnderWriters();
+    void killedLeaderMidSnapshot();
+
     std::string m_repository;
     std::shared_ptr<core::Router> m_router;
+};
+
+// The same fleet with its map on the test binary's shared etcd server.
+class SnapshotEtcdTest : public SnapshotTest {
+protected:
+    void SetUp() override
+    {
+        std::string error;
+        ASSERT_TRUE(useSharedEtcd(error)) << "etcd is needed for this test and did not start: " << error;
+        SnapshotTest::SetUp();
+    }
 };
 
 // Every row of every space of the file, live or tombstone, summed as the node sums its checksum.
@@ -127,6 +142,16 @@ std::map<std::string, std::uint64_t> checksumsOfRows(core::ShardStore& store)
 } // namespace
 
 TEST_F(SnapshotTest, ASnapshotWhileWritersWriteIsAConsistentPointOfEveryShard)
+{
+    snapshotUnderWriters();
+}
+
+TEST_F(SnapshotEtcdTest, ASnapshotWhileWritersWriteIsAConsistentPointOfEveryShard)
+{
+    snapshotUnderWriters();
+}
+
+void SnapshotTest::snapshotUnderWriters()
 {
     auto controller = startController("c1");
     ASSERT_TRUE(controller);
@@ -192,6 +217,16 @@ TEST_F(SnapshotTest, VerifyNamesTheFileWithACorruptByte)
 }
 
 TEST_F(SnapshotTest, TheNewLeaderFailsAndCleansASnapshotItsKilledLeaderLeftRunning)
+{
+    killedLeaderMidSnapshot();
+}
+
+TEST_F(SnapshotEtcdTest, TheNewLeaderFailsAndCleansASnapshotItsKilledLeaderLeftRunning)
+{
+    killedLeaderMidSnapshot();
+}
+
+void SnapshotTest::killedLeaderMidSnapshot()
 {
     for (const auto& space : kSpaces)
         write(space, "a", 1);
