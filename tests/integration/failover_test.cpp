@@ -148,6 +148,29 @@ protected:
                 << "node " << node << " holds every acknowledged write";
     }
 
+    // Queues space's migration to target at 40 docs/s, so that it stays in backfill, and waits
+    // until it copies; its id.
+    std::string queueSlowMigration(const std::string& space, const std::string& target)
+    {
+        core::MigrationRequests requests(*m_store, m_pool);
+        auto queued = requests.queue(space, target, m_actor, 40);
+        EXPECT_TRUE(queued) << queued.error().describe();
+        if (!queued)
+            return {};
+        const std::string id = queued->id;
+        EXPECT_TRUE(pollUntil(std::chrono::seconds(20), [&] {
+            return map().migrations.at(id).value.phase == core::MigrationPhase::Backfill;
+        })) << m_controller->stderrText();
+        return id;
+    }
+
+    // kill -9 of the primary's node; true once the map names the replica the primary.
+    bool killPrimaryAndAwaitFailover()
+    {
+        m_nodes.at(indexOf(m_primary))->kill9();
+        return pollUntil(std::chrono::seconds(40), [&] { return map().shard(m_shard)->node == m_replica; });
+    }
+
     std::unique_ptr<ControllerProcess> m_controller;
     std::unique_ptr<Workload> m_workload;
     std::string m_shard;
@@ -223,23 +246,16 @@ TEST_P(FailoverTest, AMigrationOffAFailedPrimaryIsCancelledAndTheShardFailsOver)
     startWithInSyncReplica();
     ASSERT_FALSE(HasFatalFailure());
     const std::string target = "s" + m_third.substr(1);
-    core::MigrationRequests requests(*m_store, m_pool);
-    auto queued = requests.queue("acme", target, m_actor, 40); // 40 docs/s: it stays in backfill
-    ASSERT_TRUE(queued) << queued.error().describe();
-    const auto phaseOf = [&] { return map().migrations.at(queued->id).value.phase; };
-    ASSERT_TRUE(pollUntil(std::chrono::seconds(20), [&] { return phaseOf() == core::MigrationPhase::Backfill; }))
-        << m_controller->stderrText();
-
-    m_nodes.at(indexOf(m_primary))->kill9();
-    ASSERT_TRUE(pollUntil(std::chrono::seconds(40), [&] { return map().shard(m_shard)->node == m_replica; }))
-        << m_controller->stderrText();
+    const std::string id = queueSlowMigration("acme", target);
+    ASSERT_FALSE(id.empty() || HasFailure());
+    ASSERT_TRUE(killPrimaryAndAwaitFailover()) << m_controller->stderrText();
     const auto after = map();
-    const auto& cancelled = after.migrations.at(queued->id).value;
+    const auto& cancelled = after.migrations.at(id).value;
     EXPECT_EQ(cancelled.phase, core::MigrationPhase::Cancelled) << cancelled.status << " " << cancelled.error;
     EXPECT_EQ(after.space("acme")->shard, m_shard) << "the space stays on its shard";
     EXPECT_FALSE(after.space("acme")->migrating());
     EXPECT_NE(m_controller->stderrText().find(
-                  "migration " + queued->id + " of space acme cancelled (failover: node " + m_primary + " unreachable"),
+                  "migration " + id + " of space acme cancelled (failover: node " + m_primary + " unreachable"),
         std::string::npos)
         << m_controller->stderrText();
     const auto acknowledged = m_workload->acknowledged();
@@ -265,19 +281,11 @@ TEST_P(FailoverTest, AShardThatIsAMigrationTargetFailsOverAndTheSpaceMovingInLos
     ASSERT_TRUE(beta.prefill()) << beta.lastError();
     ASSERT_EQ(map().space("beta")->shard, source);
     beta.start();
-    core::MigrationRequests requests(*m_store, m_pool);
-    auto queued = requests.queue("beta", m_shard, m_actor, 40); // 40 docs/s: it stays in backfill
-    ASSERT_TRUE(queued) << queued.error().describe();
-    const auto phaseOf = [&] { return map().migrations.at(queued->id).value.phase; };
-    ASSERT_TRUE(pollUntil(std::chrono::seconds(20), [&] { return phaseOf() == core::MigrationPhase::Backfill; }))
-        << m_controller->stderrText();
-
-    m_nodes.at(indexOf(m_primary))->kill9();
-    ASSERT_TRUE(pollUntil(std::chrono::seconds(40), [&] { return map().shard(m_shard)->node == m_replica; }))
-        << "the target shard fails over\n"
-        << m_controller->stderrText();
-    ASSERT_TRUE(pollUntil(std::chrono::seconds(90), [&] { return !map().migrations.at(queued->id).value.active(); }))
-        << "the migration into it ends: " << core::migrationPhaseName(phaseOf()) << "\n"
+    const std::string id = queueSlowMigration("beta", m_shard);
+    ASSERT_FALSE(id.empty() || HasFailure());
+    ASSERT_TRUE(killPrimaryAndAwaitFailover()) << "the target shard fails over\n" << m_controller->stderrText();
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(90), [&] { return !map().migrations.at(id).value.active(); }))
+        << "the migration into it ends: " << core::migrationPhaseName(map().migrations.at(id).value.phase) << "\n"
         << m_controller->stderrText();
     const auto acknowledged = beta.acknowledged();
     ASSERT_TRUE(pollUntil(std::chrono::seconds(20), [&] { return beta.acknowledged() > acknowledged + 50; }))
@@ -288,7 +296,7 @@ TEST_P(FailoverTest, AShardThatIsAMigrationTargetFailsOverAndTheSpaceMovingInLos
     EXPECT_TRUE(beta.anomalies().empty()) << beta.anomalies().front();
     const auto after = map();
     const std::string home = after.space("beta")->shard;
-    const auto& ended = after.migrations.at(queued->id).value;
+    const auto& ended = after.migrations.at(id).value;
     EXPECT_EQ(home, ended.phase == core::MigrationPhase::Done ? m_shard : source)
         << core::migrationPhaseName(ended.phase);
     const std::string node = home == m_shard ? m_replica : m_third;

@@ -8,6 +8,7 @@
 #include "widgets/style/format.h"
 #include "widgets/style/inline_message.h"
 #include "widgets/style/reason_dialog.h"
+#include "widgets/style/record_table.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -61,31 +62,18 @@ BackupsPage::BackupsPage(FleetConnection* connection, QWidget* parent)
     , m_connection(connection)
 {
     auto* layout = new QVBoxLayout(this);
-    m_repository = new QLabel(this);
-    m_repository->setWordWrap(true);
-    m_repository->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_table = new QTableWidget(0, ColumnCount, this);
-    m_table->setHorizontalHeaderLabels(
-        { tr("Snapshot"), tr("State"), tr("Started"), tr("Took"), tr("Size"), tr("Shards copied"), tr("Asked by") });
-    m_table->horizontalHeader()->setSectionResizeMode(StateColumn, QHeaderView::Stretch);
-    m_table->verticalHeader()->hide();
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_detail = new QLabel(this);
-    m_detail->setWordWrap(true);
-    m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_repository = newDetailLabel(this);
+    m_table = newRecordTable(
+        { tr("Snapshot"), tr("State"), tr("Started"), tr("Took"), tr("Size"), tr("Shards copied"), tr("Asked by") },
+        StateColumn, this);
+    m_detail = newDetailLabel(this);
     m_message = new InlineMessage(this);
-    auto* buttons = new QHBoxLayout;
     m_take = new QPushButton(tr("&Take a snapshot now…"), this);
     m_verify = new QPushButton(tr("&Verify…"), this);
     m_delete = new QPushButton(tr("&Delete…"), this);
-    for (QPushButton* button : { m_take, m_verify, m_delete })
-        buttons->addWidget(button);
-    buttons->addStretch();
     for (QWidget* widget : std::initializer_list<QWidget*> { m_repository, m_table, m_detail, m_message })
         layout->addWidget(widget);
-    layout->addLayout(buttons);
+    layout->addLayout(newButtonRow({ m_take, m_verify, m_delete }));
     m_poll = new QTimer(this);
     m_poll->setInterval(kPollMs);
     connect(m_poll, &QTimer::timeout, this, &BackupsPage::refresh);

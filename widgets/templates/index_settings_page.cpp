@@ -5,6 +5,7 @@
 #include "core/map/index_templates.h"
 #include "widgets/style/conversions.h"
 #include "widgets/style/inline_message.h"
+#include "widgets/style/record_table.h"
 #include "widgets/templates/template_editor.h"
 
 #include <QHBoxLayout>
@@ -52,27 +53,15 @@ IndexSettingsPage::IndexSettingsPage(FleetConnection* connection, QWidget* paren
                                 "are rebuilt (Change index settings)."),
         this);
     intro->setWordWrap(true);
-    m_table = new QTableWidget(0, 5, this);
-    m_table->setHorizontalHeaderLabels({ tr("Template"), tr("Tokenizer"), tr("Fields"), tr("Prefixes"), tr("Shards") });
-    m_table->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
-    m_table->verticalHeader()->hide();
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_detail = new QLabel(this);
-    m_detail->setWordWrap(true);
-    m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_table = newRecordTable({ tr("Template"), tr("Tokenizer"), tr("Fields"), tr("Prefixes"), tr("Shards") }, 2, this);
+    m_detail = newDetailLabel(this);
     m_message = new InlineMessage(this);
-    auto* buttons = new QHBoxLayout;
     m_newVersion = new QPushButton(tr("New &version…"), this);
     m_newTemplate = new QPushButton(tr("New &template…"), this);
     m_rebuild = new QPushButton(tr("&Rebuild shards with it…"), this);
-    for (QPushButton* button : { m_newVersion, m_newTemplate, m_rebuild })
-        buttons->addWidget(button);
-    buttons->addStretch();
     for (QWidget* widget : std::initializer_list<QWidget*> { intro, m_table, m_detail, m_message })
         layout->addWidget(widget);
-    layout->addLayout(buttons);
+    layout->addLayout(newButtonRow({ m_newVersion, m_newTemplate, m_rebuild }));
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &IndexSettingsPage::showSelected);
     connect(m_newVersion, &QPushButton::clicked, this, [this] { openEditor(false); });
     connect(m_newTemplate, &QPushButton::clicked, this, [this] { openEditor(true); });
