@@ -5326,5 +5326,72 @@ Damit gebaute Shards: %3</translation>
         <source>Refused: %1</source>
         <translation>Abgelehnt: %1</translation>
     </message>
+    <message>
+        <source>&amp;Restore a space…</source>
+        <translation>Einen Space &amp;wiederherstellen …</translation>
+    </message>
+    <message>
+        <source>Restore of %1 queued: follow it on the Migrations page.</source>
+        <translation>Wiederherstellung von %1 eingereiht: Verfolgen Sie sie auf der Seite Migrationen.</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::RestoreSpaceDialog</name>
+    <message>
+        <source>Restore a space from %1</source>
+        <translation>Einen Space aus %1 wiederherstellen</translation>
+    </message>
+    <message>
+        <source>empty: its own id, replacing its documents</source>
+        <translation>leer: die eigene ID, ihre Dokumente werden ersetzt</translation>
+    </message>
+    <message>
+        <source>Why (recorded in the audit log)</source>
+        <translation>Begründung (wird im Prüfprotokoll festgehalten)</translation>
+    </message>
+    <message>
+        <source>&amp;Space:</source>
+        <translation>&amp;Space:</translation>
+    </message>
+    <message>
+        <source>&amp;Into shard:</source>
+        <translation>&amp;In Shard:</translation>
+    </message>
+    <message>
+        <source>As &amp;new id:</source>
+        <translation>Als &amp;neue ID:</translation>
+    </message>
+    <message>
+        <source>&amp;Reason:</source>
+        <translation>&amp;Grund:</translation>
+    </message>
+    <message>
+        <source>Res&amp;tore</source>
+        <translation>&amp;Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Cannot read the snapshot&apos;s manifest: %1</source>
+        <translation>Das Manifest des Snapshots kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>%1 documents then, %2 now on %3: they are replaced at the cutover onto %4. Writes since the snapshot are lost; until the cutover the space serves as it is.</source>
+        <translation>%1 Dokumente damals, %2 jetzt auf %3: Sie werden beim Umschalten auf %4 ersetzt. Schreibvorgänge seit dem Snapshot gehen verloren; bis zum Umschalten bedient der Space weiter wie bisher.</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>%1 documents then; made as space %2 on %3, beside the live space.</source>
+        <translation>%1 Dokumente damals; als Space %2 auf %3 angelegt, neben dem laufenden Space.</translation>
+    </message>
+    <message>
+        <source>Replacing a space&apos;s documents is an admin&apos;s change</source>
+        <translation>Die Dokumente eines Space zu ersetzen ist eine Änderung für Administratoren</translation>
+    </message>
 </context>
 </TS>

@@ -234,6 +234,8 @@ void addTemplateCommands(CLI::App& app, const CtlOptions& options, CommandResult
 // failed or is corrupt exits kExitSnapshotBad.
 inline constexpr int kExitSnapshotBad = 12;
 void addSnapshotCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
+// `restore space` (restore_commands.cpp, issue 32).
+void addRestoreCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
 
 // `plan SCENARIO ...` and `plan apply FILE` (plan_commands.cpp).
 struct PlanArgs {

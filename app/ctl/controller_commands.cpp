@@ -448,7 +448,7 @@ CommandResult checkPolicyCommand(const std::string& path)
         { "approval",
             { { "max_spaces", policy->approval.maxSpaces }, { "max_bytes", policy->approval.maxBytes },
                 { "retire_node", policy->approval.retireNode }, { "raise_limits", policy->approval.raiseLimits },
-                { "expire_hours", policy->approval.expireAfter.count() } } } };
+                { "restore", policy->approval.restore }, { "expire_hours", policy->approval.expireAfter.count() } } } };
     output.human = [policy = *policy, path](std::ostream& out) {
         out << path << ": " << policy.roles.size() << " identities, others: " << core::roleName(policy.defaultRole)
             << "\n";
@@ -460,7 +460,8 @@ CommandResult checkPolicyCommand(const std::string& path)
             << core::formatBytes(policy.operatorLimits.maxBytes) << " at once\n"
             << "approval above " << policy.approval.maxSpaces << " spaces / "
             << core::formatBytes(policy.approval.maxBytes) << (policy.approval.retireNode ? ", to retire a node" : "")
-            << (policy.approval.raiseLimits ? ", to raise a limit" : "") << "; requests expire after "
+            << (policy.approval.raiseLimits ? ", to raise a limit" : "")
+            << (policy.approval.restore ? ", to replace documents by a restore" : "") << "; requests expire after "
             << policy.approval.expireAfter.count() << " h\n";
     };
     return output;

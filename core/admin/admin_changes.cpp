@@ -109,6 +109,8 @@ std::string approvalNeed(const PreparedChange& prepared, const ApprovalThreshold
     }
     if (prepared.size.retiresNode && thresholds.retireNode)
         return "it retires a node";
+    if (prepared.size.replacesData && thresholds.restore)
+        return "it replaces live documents with a snapshot's";
     if (overLimit(prepared.size.spaces, thresholds.maxSpaces))
         return "it moves " + std::to_string(prepared.size.spaces) + " spaces; more than "
             + std::to_string(thresholds.maxSpaces) + " need a second person's approval";

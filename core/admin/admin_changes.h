@@ -21,6 +21,8 @@ struct ChangeSize {
     std::uint64_t spaces = 0;
     std::uint64_t bytes = 0;
     bool retiresNode = false;
+    // A restore that replaces a space's live documents (issue 32).
+    bool replacesData = false;
     // Settings the change raises ("max_concurrent 4 -> 8").
     std::vector<std::string> raisedLimits;
     // What a new access policy allows that the current one did not ("bob operator -> admin",

@@ -29,7 +29,7 @@ Result<v1::ChangeResponse> revisionResponse(
 std::span<const ChangeKind> copyChangeKinds();
 // The kind of index templates (issue 31): create-template.
 std::span<const ChangeKind> templateChangeKinds();
-// The kind of snapshots (issue 32): change-snapshot (create, verify, delete).
+// The kinds of snapshots (issue 32): change-snapshot (create, verify, delete) and restore-space.
 std::span<const ChangeKind> snapshotChangeKinds();
 
 } // namespace shardmap::core

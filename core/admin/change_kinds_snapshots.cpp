@@ -1,9 +1,11 @@
 #include "core/admin/change_kind_steps.h"
 
-// The change kind of snapshots (issue 32): change-snapshot, named create-snapshot, verify-snapshot
-// or delete-snapshot by its action, each one request SnapshotRequests commits for the leader.
+// The change kinds of snapshots (issue 32): change-snapshot, named create-snapshot, verify-snapshot
+// or delete-snapshot by its action, each one request SnapshotRequests commits for the leader; and
+// restore-space, a space's restore that RestoreRequests checks and queues for the executor.
 
 #include "core/admin/admin_limits.h"
+#include "core/migration/restore_requests.h"
 #include "core/snapshot/snapshot_requests.h"
 
 #include <iterator>
@@ -62,6 +64,47 @@ Result<v1::ChangeResponse> applySnapshot(FleetAdmin& admin, const v1::AdminChang
     return recordResponse(admin.store(), "snapshot", encode(*made));
 }
 
+SpaceRestoreRequest restoreRequestOf(const v1::AdminChange& change)
+{
+    const auto& restore = change.restore_space();
+    return { restore.snapshot(), restore.space(), restore.shard(), restore.as_space() };
+}
+
+Status checkRestoreText(const v1::AdminChange& change)
+{
+    const auto& restore = change.restore_space();
+    return checkTextBounds("change.restore_space.",
+        { { "snapshot", restore.snapshot(), 64 }, { "space", restore.space(), 256 }, { "shard", restore.shard(), 64 },
+            { "as_space", restore.as_space(), 256 } });
+}
+
+// What it brings back and whether it replaces live documents: the approval and the role ask it.
+Result<PreparedChange> prepareRestore(FleetAdmin& admin, PreparedChange prepared)
+{
+    auto preview = RestoreRequests(admin.store(), admin.nodes()).previewSpace(restoreRequestOf(prepared.change));
+    if (!preview)
+        return preview.error();
+    prepared.size.spaces = 1;
+    prepared.size.bytes = preview->then.bytesEstimate;
+    prepared.size.replacesData = preview->replaces;
+    prepared.summary = "restore " + preview->sentence();
+    return prepared;
+}
+
+// Replacing a space's documents loses what it holds now: an admin's. Under a new id: an operator's.
+Role restoreRole(const PreparedChange& prepared, const OperatorLimits&)
+{
+    return prepared.size.replacesData ? Role::Admin : Role::Operator;
+}
+
+Result<v1::ChangeResponse> applyRestore(FleetAdmin& admin, const v1::AdminChange& change, const Actor& actor)
+{
+    auto queued = RestoreRequests(admin.store(), admin.nodes()).queueSpace(restoreRequestOf(change), actor);
+    if (!queued)
+        return queued.error();
+    return recordResponse(admin.store(), "migration", encode(*queued));
+}
+
 const ChangeKind kSnapshotChangeKinds[] = {
     { .oneof = SnapshotOneof::kChangeSnapshot,
         .nameOf = snapshotName,
@@ -69,6 +112,12 @@ const ChangeKind kSnapshotChangeKinds[] = {
         .summary = snapshotSummary,
         .role = snapshotRole,
         .apply = applySnapshot },
+    { .oneof = SnapshotOneof::kRestoreSpace,
+        .name = "restore-space",
+        .checkText = checkRestoreText,
+        .prepare = prepareRestore,
+        .role = restoreRole,
+        .apply = applyRestore },
 };
 
 } // namespace

@@ -270,7 +270,7 @@ Status readApprovalPending(const nlohmann::json& approval, const std::string& so
 Status readApproval(const nlohmann::json& approval, const std::string& source, ApprovalThresholds& into)
 {
     if (auto status = onlyKeys(approval,
-            { "max_spaces", "max_bytes", "retire_node", "raise_limits", "expire_hours", "window_minutes",
+            { "max_spaces", "max_bytes", "retire_node", "raise_limits", "restore", "expire_hours", "window_minutes",
                 "max_pending_per_identity" },
             source, "approval");
         !status)
@@ -279,8 +279,8 @@ Status readApproval(const nlohmann::json& approval, const std::string& source, A
         return status;
     if (auto status = readApprovalPending(approval, source, into); !status)
         return status;
-    for (const auto& [key, target] :
-        { std::pair { "retire_node", &into.retireNode }, { "raise_limits", &into.raiseLimits } }) {
+    for (const auto& [key, target] : { std::pair { "retire_node", &into.retireNode },
+             { "raise_limits", &into.raiseLimits }, { "restore", &into.restore } }) {
         if (const auto flag = approval.find(key); flag != approval.end()) {
             if (!flag->is_boolean())
                 return policyError(source, std::string("approval.") + key + " must be true or false");
@@ -418,6 +418,8 @@ std::vector<std::string> loosenedAccess(const AccessPolicy& before, const Access
         loosened.push_back("approval.retire_node on -> off");
     if (before.approval.raiseLimits && !after.approval.raiseLimits)
         loosened.push_back("approval.raise_limits on -> off");
+    if (before.approval.restore && !after.approval.restore)
+        loosened.push_back("approval.restore on -> off");
     if (after.approval.expireAfter > before.approval.expireAfter)
         loosened.push_back(expireHoursChange(before, after));
     return loosened;
@@ -457,6 +459,7 @@ std::vector<std::string> accessPolicyChanges(const AccessPolicy& before, const A
     };
     flag("approval.retire_node", before.approval.retireNode, after.approval.retireNode);
     flag("approval.raise_limits", before.approval.raiseLimits, after.approval.raiseLimits);
+    flag("approval.restore", before.approval.restore, after.approval.restore);
     if (after.approval.expireAfter != before.approval.expireAfter)
         changes.push_back(expireHoursChange(before, after));
     return changes;

@@ -68,6 +68,9 @@ struct ApprovalThresholds {
     std::chrono::minutes window { 60 };
     // Requests one identity may have pending at once; 0: no cap.
     std::uint64_t maxPendingPerIdentity = 20;
+    // A restore that replaces live documents with a snapshot's (issue 32): an admin's, and with
+    // this a second admin's too.
+    bool restore = true;
 
     bool operator==(const ApprovalThresholds&) const = default;
 };

@@ -380,6 +380,23 @@ Result<ShardFileCopy> GrpcNodeClient::snapshotShard(const ShardSnapshotCall& cal
     return out;
 }
 
+Result<ShardSummary> GrpcNodeClient::restoreShard(const ShardRestoreCall& call)
+{
+    v1::RestoreShardRequest request;
+    request.set_shard_id(call.shard);
+    request.set_repository(call.repository);
+    request.set_file(call.file);
+    request.set_bytes(call.expected.bytes);
+    request.set_xxh3_128(call.expected.xxh3_128);
+    v1::ShardInfo info;
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + call.deadline);
+    const auto status = m_impl->stub->RestoreShard(&ctx, request, &info);
+    if (!status.ok())
+        return callFailed(status, m_address, m_impl->options);
+    return fromProto(info);
+}
+
 Result<NodeMetricsValue> GrpcNodeClient::metrics(bool includeSpaces)
 {
     v1::GetMetricsRequest request;

@@ -124,6 +124,16 @@ struct ShardSnapshotCall {
     std::chrono::milliseconds deadline { 3'600'000 };
 };
 
+// A snapshot's file installed as a shard on a node (issue 32): the shard id it becomes there, the
+// repository, the file (relative to it) and what the manifest says of it.
+struct ShardRestoreCall {
+    std::string shard;
+    std::string repository;
+    std::string file;
+    FileDigest expected;
+    std::chrono::milliseconds deadline { 3'600'000 };
+};
+
 // A shard node as the control plane sees it. The one real implementation talks gRPC
 // (GrpcNodeClient); tests use it against real nodes, fault tests wrap it.
 class NodeClient {
@@ -189,6 +199,12 @@ public:
     {
         return makeError(ErrorCode::Unavailable, "this client cannot take snapshots", call.shard);
     }
+    // Installs a snapshot's file as a shard (core/snapshot/snapshot_repository.h restoreShardFile
+    // on the node). A client that cannot: Unavailable.
+    virtual Result<ShardSummary> restoreShard(const ShardRestoreCall& call)
+    {
+        return makeError(ErrorCode::Unavailable, "this client cannot restore shards", call.shard);
+    }
 };
 
 struct NodeClientOptions {
@@ -244,6 +260,7 @@ public:
     Result<DropProgress> dropSpace(const std::string& shard, const std::string& space, std::uint64_t epoch,
         std::uint32_t maxRowsPerSecond, std::uint64_t maxRows) override;
     Result<ShardFileCopy> snapshotShard(const ShardSnapshotCall& call) override;
+    Result<ShardSummary> restoreShard(const ShardRestoreCall& call) override;
 
 private:
     Result<WriteSummary> write(const std::string& shard, const std::vector<WriteItem>& items, WriteMode mode);

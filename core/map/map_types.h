@@ -92,6 +92,9 @@ struct ShardRecord {
     // version 1, today's index, which every shard made before templates has.
     std::string templateName = {};
     std::uint32_t templateVersion = 0;
+    // Set when the shard was brought back from a snapshot after every copy was lost (issue 32):
+    // which snapshot and what was lost since ("writes after <time> are lost").
+    std::string restoredFrom = {};
 
     // The replica on a node, or null.
     const ShardCopy* replicaOn(std::string_view nodeId) const;
@@ -151,6 +154,17 @@ struct MigrationRecord {
     std::string copyNode = {};
     // A catch-up: the node of the shard's primary it copies from (a promotion cancels it).
     std::string copyPrimary = {};
+    // Set for a restore (issue 32): the space comes back from snapshot restoreSnapshot, whose file
+    // of shard restoreShard held it as restoreSpace, staged on restoreNode (the target's node, as a
+    // shard of its own, restoreStagingShard) and copied into the target; `space` is its id in the
+    // map once restored (restoreSpace, or a new id to compare), `source` the shard it is on now
+    // (replacing) or the snapshot's shard. Replacing: the space exists and its documents are
+    // replaced at the cutover; otherwise the space is created there.
+    std::string restoreSnapshot = {};
+    std::string restoreShard = {};
+    std::string restoreSpace = {};
+    std::string restoreNode = {};
+    bool restoreReplaces = false;
     MigrationPhase phase = MigrationPhase::Queued;
     MigrationProgress progress;
     // 0: the default of MigrationSettings.
@@ -195,8 +209,16 @@ struct MigrationRecord {
 
     bool active() const { return !isFinal(phase); }
     bool isCatchUp() const { return !copyNode.empty(); }
+    bool isRestore() const { return !restoreSnapshot.empty(); }
     bool operator==(const MigrationRecord&) const = default;
 };
+
+// The shard a restore stages the snapshot's file as, on its restoreNode: not in the map, dropped
+// when the restore ends.
+inline std::string restoreStagingShard(const MigrationRecord& migration)
+{
+    return "restore-" + migration.id;
+}
 
 // The engine new shards take while the fleet's settings name none (MigrationSettings::defaultEngine):
 // the one place the default is decided (issue 29's benchmark, docs/BENCHMARKS.md).

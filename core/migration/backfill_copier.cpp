@@ -80,8 +80,10 @@ Result<std::uint64_t> BackfillCopier::writePage(const ScanPage& page, std::strin
         const std::size_t end
             = chunkEnd(begin, page.docs.size(), [&](std::size_t i) -> const Document& { return page.docs[i]; });
         std::vector<WriteItem> items;
-        for (std::size_t i = begin; i < end; ++i)
+        for (std::size_t i = begin; i < end; ++i) {
             items.push_back({ page.docs[i], m_options.epoch });
+            items.back().doc.space = m_options.spaceOnTarget();
+        }
         auto replicas = m_options.replicas.empty()
             ? std::future<std::vector<std::pair<std::size_t, Error>>>()
             : std::async(std::launch::async, [this, &items] { return writeReplicas(items); });

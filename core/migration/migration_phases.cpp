@@ -54,6 +54,8 @@ MigrationPhases::MigrationPhases(
     , m_catchUps(store, m_nodes, records, m_lease, m_options.progressInterval,
           { m_options.poll, std::chrono::milliseconds(1000), m_options.log, m_options.metrics })
     , m_copies(store, m_nodes, m_lease, m_options.log)
+    , m_restores(
+          store, m_nodes, m_copies, records, m_lease, { m_options.poll, m_options.progressInterval, m_options.log })
 {
     if (m_options.metrics) {
         (void)cutoverHoldMetric(*m_options.metrics);
@@ -92,9 +94,10 @@ Result<MigrationPhases::StepResult> MigrationPhases::step(const std::string& id)
     MigrationRecord& m = ctx.m();
     if (isFinal(m.phase))
         return StepResult { Next::Finished };
-    // A copy's catch-up has no space of its own to own, cut over or abort (catch_up.h).
-    if (m.isCatchUp())
-        return m_catchUps.step(ctx);
+    // A copy's catch-up has no space of its own to own, cut over or abort (catch_up.h); a
+    // restore's source is a snapshot's file, not a shard of the map (space_restore.h).
+    if (m.isCatchUp() || m.isRestore())
+        return m.isCatchUp() ? m_catchUps.step(ctx) : m_restores.step(ctx);
     if (m.aborting)
         return abort(ctx);
     if (!ctx.ownsSpace()) {

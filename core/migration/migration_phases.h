@@ -12,6 +12,7 @@
 #include "core/migration/migration_records.h"
 #include "core/migration/phase_step.h"
 #include "core/migration/space_copy.h"
+#include "core/migration/space_restore.h"
 #include "core/store/metadata_store.h"
 #include "core/util/log.h"
 #include "core/util/result.h"
@@ -102,6 +103,8 @@ private:
     CatchUpPhases m_catchUps;
     // The target's replicas a migration moves the space to, and the source's it drops it from.
     MigrationCopies m_copies;
+    // The steps of restores (records with a restoreSnapshot), on the same nodes, copies and records.
+    RestorePhases m_restores;
 
     mutable std::mutex m_mutex;
     std::vector<CutoverTiming> m_cutovers;

@@ -115,8 +115,12 @@ Status preflightMigration(const MapSnapshot& map, const std::string& spaceId, co
 {
     if (auto status = preflightMap(map, spaceId, targetShard, ownMigration); !status)
         return status;
-    const SpaceRecord& space = *map.space(spaceId);
-    const ShardRecord& target = *map.shard(targetShard);
+    return checkTargetRoom(map, *map.space(spaceId), *map.shard(targetShard), facts);
+}
+
+Status checkTargetRoom(
+    const MapSnapshot& map, const SpaceRecord& space, const ShardRecord& target, const PreflightFacts& facts)
+{
     if (auto status = checkDisk(space, target, facts); !status)
         return status;
     const double maxFill = map.settings.value.maxTargetFill;

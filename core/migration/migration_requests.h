@@ -39,6 +39,11 @@ struct PreflightFacts {
 Status preflightMigration(const MapSnapshot& map, const std::string& spaceId, const std::string& targetShard,
     const PreflightFacts& facts, const std::string& ownMigration = {});
 
+// Its room half: the target's node has twice the space's bytes free (facts.spaceBytes), and the
+// shard stays under its capacities with the space (a restore asks it for a space from a snapshot).
+Status checkTargetRoom(
+    const MapSnapshot& map, const SpaceRecord& space, const ShardRecord& target, const PreflightFacts& facts);
+
 // Reads the facts for a preflight from the source's and target's nodes (one metrics call each,
 // with per-space numbers). Unreachable nodes leave their facts unknown; the disk check then
 // refuses, because room that cannot be checked is not room.

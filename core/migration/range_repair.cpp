@@ -96,12 +96,14 @@ Result<std::uint64_t> RangeRepair::run(bool& targetOnly) const
         // only is a real inconsistency, not a write in flight.
         // Large documents: both pages shrink until they fit a message, and the fixes below are
         // written in chunks, as the backfill does (issue 14).
-        auto targetPage = scanSized(*target, targetShard, space, after, size);
+        auto targetPage = scanSized(*target, targetShard, spaceOnTarget(), after, size);
         if (!targetPage)
             return targetPage.error();
         auto sourcePage = scanSized(*source, sourceShard, space, after, size);
         if (!sourcePage)
             return sourcePage.error();
+        for (Document& doc : sourcePage->docs)
+            doc.space = spaceOnTarget();
         const std::optional<std::string> upper = repairRangeEnd(*sourcePage, *targetPage);
         const RangeDifference difference = compareRepairRange(*sourcePage, *targetPage, upper, epoch);
         // A row the target has and the source does not (a document or a tombstone: both are

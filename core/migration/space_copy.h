@@ -21,6 +21,11 @@ struct SpaceCopyEnds {
     std::string space;
     std::uint64_t epoch = 0;
     std::uint32_t batch = 1000;
+    // The space's id on the target when it differs from the source's (a restore under a new id,
+    // issue 32); empty: the same.
+    std::string targetSpace = {};
+
+    const std::string& spaceOnTarget() const { return targetSpace.empty() ? space : targetSpace; }
 };
 
 // A replica of a copy's target shard (issue 30): the node it is on, and that node's client. It

@@ -412,6 +412,21 @@ grpc::Status NodeService::SnapshotShard(
     return grpc::Status::OK;
 }
 
+grpc::Status NodeService::RestoreShard(
+    grpc::ServerContext* context, const v1::RestoreShardRequest* request, v1::ShardInfo* response)
+{
+    if (auto allowed = onlyControllers(context, "RestoreShard"); !allowed.ok())
+        return allowed;
+    const FileDigest expected { request->bytes(), request->xxh3_128() };
+    auto store = m_registry.restore(request->shard_id(), request->bytes(), [&](const std::string& path) {
+        return restoreShardFile(request->repository(), request->file(), expected, path);
+    });
+    if (!store)
+        return refused(context, "RestoreShard", store.error());
+    fillShardInfo(*response, ShardEntry { request->shard_id(), *store, {} });
+    return grpc::Status::OK;
+}
+
 grpc::Status NodeService::DropSpace(grpc::ServerContext* context, const v1::DropSpaceRequest* request,
     grpc::ServerWriter<v1::DropSpaceProgress>* writer)
 {

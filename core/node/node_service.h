@@ -64,6 +64,7 @@ public:
         grpc::ServerContext*, const v1::GetFieldUsageRequest*, v1::GetFieldUsageResponse*) override;
     grpc::Status SnapshotShard(
         grpc::ServerContext*, const v1::SnapshotShardRequest*, v1::SnapshotShardResponse*) override;
+    grpc::Status RestoreShard(grpc::ServerContext*, const v1::RestoreShardRequest*, v1::ShardInfo*) override;
     grpc::Status DropSpace(
         grpc::ServerContext*, const v1::DropSpaceRequest*, grpc::ServerWriter<v1::DropSpaceProgress>*) override;
     grpc::Status GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest*, v1::NodeMetrics*) override;

@@ -7,6 +7,8 @@
 #include "core/util/fs.h"
 #include "core/util/validation.h"
 
+#include <cerrno>
+#include <cstdio>
 #include <filesystem>
 #include <mutex>
 
@@ -83,6 +85,41 @@ Result<std::shared_ptr<ShardStore>> ShardRegistry::create(
     return shared;
 }
 
+Result<std::shared_ptr<ShardStore>> ShardRegistry::restore(
+    const std::string& id, std::uint64_t bytes, const std::function<Status(const std::string& path)>& place)
+{
+    if (auto status = validateShardId(id); !status)
+        return status.error();
+    if (auto status = checkDiskReserve(bytes); !status)
+        return status.error();
+    {
+        std::unique_lock lock(m_mutex);
+        if (m_shards.contains(id))
+            return makeError(ErrorCode::AlreadyExists, "shard " + id + " already exists on this node");
+        m_shards[id] = ShardEntry { id, nullptr, "being restored" };
+    }
+    // Not ".db": a node that restarts meanwhile does not take a half-made file for a shard.
+    const std::string staged = shardPath(id) + ".restoring";
+    Result<std::unique_ptr<ShardStore>> store = makeError(ErrorCode::Internal, "not restored");
+    Status placed = place(staged);
+    if (placed)
+        placed = ShardStore::relabel(staged, id);
+    if (placed && ::rename(staged.c_str(), shardPath(id).c_str()) != 0)
+        placed = fileError(errno, "cannot rename into place", shardPath(id));
+    if (placed)
+        store = ShardStore::open(shardPath(id), m_options.storeOptions);
+    std::unique_lock lock(m_mutex);
+    if (!placed || !store) {
+        m_shards.erase(id);
+        ShardStore::removeFiles(placed ? shardPath(id) : staged);
+        const Error& why = placed ? store.error() : placed.error();
+        return makeError(why.code, withoutDataDir(why.message));
+    }
+    std::shared_ptr<ShardStore> shared(std::move(*store));
+    m_shards[id] = ShardEntry { id, shared, {} };
+    return shared;
+}
+
 Status ShardRegistry::drop(const std::string& id, bool force)
 {
     std::unique_lock lock(m_mutex);
@@ -125,15 +162,16 @@ std::vector<ShardEntry> ShardRegistry::list() const
     return out;
 }
 
-Status ShardRegistry::checkDiskReserve() const
+Status ShardRegistry::checkDiskReserve(std::uint64_t needed) const
 {
     auto disk = readDiskSpace(m_options.dataDir);
     if (!disk)
         return disk.error();
-    if (disk->freeBytes < m_options.minFreeBytes)
+    if (disk->freeBytes < m_options.minFreeBytes + needed)
         return makeError(ErrorCode::ResourceExhausted,
             "data directory has " + std::to_string(disk->freeBytes) + " bytes free; the node keeps "
-                + std::to_string(m_options.minFreeBytes) + " in reserve");
+                + std::to_string(m_options.minFreeBytes) + " in reserve"
+                + (needed ? " and needs " + std::to_string(needed) + " for the file" : std::string()));
     return {};
 }
 

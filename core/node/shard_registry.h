@@ -5,6 +5,7 @@
 #include "core/shard/shard_store.h"
 #include "core/util/result.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -41,13 +42,20 @@ public:
     // A new shard with these index settings (none: the store options', today's index) and engine.
     Result<std::shared_ptr<ShardStore>> create(
         const std::string& id, const std::optional<IndexSettings>& settings, IndexEngine engine);
+    // A shard made from a file of `bytes` (a snapshot's, issue 32): refused (ResourceExhausted)
+    // unless the disk has room for it above the reserve; place writes it at the path it is given
+    // (not yet the shard's), which becomes shard id's file once the place succeeded; the id is
+    // held meanwhile (a create or another restore of it is refused), nothing is left on failure.
+    Result<std::shared_ptr<ShardStore>> restore(
+        const std::string& id, std::uint64_t bytes, const std::function<Status(const std::string& path)>& place);
     Status drop(const std::string& id, bool force);
     // The shard or NotFound / FailedPrecondition (failed shard) naming it.
     Result<std::shared_ptr<ShardStore>> get(const std::string& id) const;
     std::vector<ShardEntry> list() const;
 
-    // ResourceExhausted when the data directory's filesystem is below its free-space reserve.
-    Status checkDiskReserve() const;
+    // ResourceExhausted when the data directory's filesystem is below its free-space reserve (with
+    // `needed` bytes more set aside).
+    Status checkDiskReserve(std::uint64_t needed = 0) const;
     // Checkpoints every open shard; called at shutdown.
     void checkpointAll();
     void closeAll();

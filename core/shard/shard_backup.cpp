@@ -1,6 +1,8 @@
 // ShardStore::backupTo: SQLite's online backup from a pooled reader that holds one read
-// transaction for the whole copy (its consistent point), in small steps with a pause between them.
+// transaction for the whole copy (its consistent point), in small steps with a pause between them;
+// and ShardStore::relabel, which names a restored copy.
 #include "core/shard/shard_internal.h"
+#include "core/util/validation.h"
 
 #include <sqlite3.h>
 #include <thread>
@@ -84,6 +86,17 @@ Result<ShardBackup> ShardStore::backupTo(const std::string& path, const BackupPa
     if (finished != SQLITE_OK)
         return sqliteError(destination->handle(), finished, "finishing the copy");
     return out;
+}
+
+Status ShardStore::relabel(const std::string& path, const std::string& shardId)
+{
+    if (auto valid = validateShardId(shardId); !valid)
+        return valid;
+    auto db = SqliteDb::open(path, { .readOnly = false, .create = false, .busyTimeoutMs = 5000 });
+    if (!db)
+        return db.error();
+    // validateShardId allows only [A-Za-z0-9._-]: nothing to quote.
+    return db->exec("UPDATE meta SET value = '" + shardId + "' WHERE key = 'shard_id'");
 }
 
 } // namespace shardmap::core

@@ -202,6 +202,9 @@ public:
     // Removes the files of the shard at `path` (the database, its WAL and shared memory, and what
     // its index keeps beside them); the shard must not be open.
     static void removeFiles(const std::string& path);
+    // Names the shard file at `path` (not open) shard shardId: a snapshot's file restored under
+    // another id (issue 32) answers as that shard.
+    static Status relabel(const std::string& path, const std::string& shardId);
     ~ShardStore();
 
     ShardStore(const ShardStore&) = delete;

@@ -145,6 +145,35 @@ Result<ShardFileCopy> copyShardFile(
     return ShardFileCopy { *digest, std::move(backup->spaces) };
 }
 
+Status restoreShardFile(const std::string& repository, const std::string& relative, const FileDigest& expected,
+    const std::string& destination)
+{
+    auto path = repositoryFile(repository, relative);
+    if (!path)
+        return path.error();
+    std::error_code error;
+    if (!fs::is_regular_file(*path, error))
+        return makeError(ErrorCode::NotFound, "the snapshot file " + relative + " is missing from " + repository);
+    const std::string temp = destination + ".tmp";
+    (void)removeIfThere(temp);
+    fs::copy_file(*path, temp, fs::copy_options::overwrite_existing, error);
+    Status copied = error ? Status(fileError(error.value(), "cannot copy " + relative + " to", temp)) : Status();
+    Status synced = copied ? syncFile(temp) : copied;
+    Result<FileDigest> digest = synced ? digestFile(temp) : Result<FileDigest>(synced.error());
+    if (digest && *digest != expected)
+        digest = makeError(ErrorCode::FailedPrecondition,
+            "the snapshot file " + relative + " is damaged: " + std::to_string(digest->bytes) + " bytes, hash "
+                + digest->xxh3_128 + "; its manifest says " + std::to_string(expected.bytes) + " bytes, hash "
+                + expected.xxh3_128);
+    if (digest && ::rename(temp.c_str(), destination.c_str()) != 0)
+        digest = fileError(errno, "cannot rename into place", destination);
+    if (!digest) {
+        (void)removeIfThere(temp);
+        return digest.error();
+    }
+    return syncDirectory(fs::path(destination).parent_path().string());
+}
+
 Status writeManifest(const std::string& repository, const SnapshotManifest& manifest)
 {
     auto path = repositoryFile(repository, manifest.id + "/" + kManifestName);

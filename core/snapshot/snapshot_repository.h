@@ -46,6 +46,14 @@ struct ShardFileCopy {
 Result<ShardFileCopy> copyShardFile(
     ShardStore& store, const std::string& repository, const std::string& relative, const BackupPace& pace);
 
+// The node's part of a restore: the snapshot's file (relative to the repository) copied to
+// destination (on the node's disk) through "<destination>.tmp", fsynced and checked against what
+// the manifest says of it: a file of another size or hash is refused (FailedPrecondition naming it
+// as damaged), as is one that is missing (NotFound). Nothing is left at destination unless the
+// copy matched; then it is renamed into place and its folder fsynced.
+Status restoreShardFile(const std::string& repository, const std::string& relative, const FileDigest& expected,
+    const std::string& destination);
+
 // Writes <repository>/<id>/manifest.json atomically (temporary file, fsync, rename, fsync).
 Status writeManifest(const std::string& repository, const SnapshotManifest& manifest);
 Result<SnapshotManifest> readManifest(const std::string& repository, const std::string& id);

@@ -248,6 +248,25 @@ TEST(AdminChanges, SnapshotsAreAnOperatorsToTakeAndVerifyAndAnAdminsToDelete)
     EXPECT_EQ(changeKind(snapshot.change), "delete-snapshot");
 }
 
+TEST(AdminChanges, ARestoreThatReplacesDocumentsIsAnAdminsAndAsksASecondAdminByThePolicy)
+{
+    const OperatorLimits limits { 10, 1000 };
+    PreparedChange restore;
+    restore.change.mutable_restore_space()->set_snapshot("snap-20261207-153236-3d0a");
+    restore.size.spaces = 1;
+    EXPECT_EQ(changeKind(restore.change), "restore-space");
+    // Under a new id it adds a space beside the live one: an operator's, no approval.
+    EXPECT_EQ(requiredRole(restore, limits), Role::Operator);
+    ApprovalThresholds thresholds;
+    EXPECT_EQ(approvalNeed(restore, thresholds), "");
+    // Under its own id it replaces the space's documents.
+    restore.size.replacesData = true;
+    EXPECT_EQ(requiredRole(restore, limits), Role::Admin);
+    EXPECT_EQ(approvalNeed(restore, thresholds), "it replaces live documents with a snapshot's");
+    thresholds.restore = false;
+    EXPECT_EQ(approvalNeed(restore, thresholds), "");
+}
+
 TEST(AdminChanges, AChangeMovesSpacesWhenItWasMeasuredToMoveSome)
 {
     EXPECT_TRUE(movesSpaces(moves(3, 0)));
@@ -366,10 +385,11 @@ TEST(AccessPolicy, LoosenedAccessNamesEveryRaiseAndATighteningNone)
             { "vera viewer -> operator", "default_role none -> operator" } },
         { R"({"roles": {"alice": "admin", "bob": "operator", "vera": "viewer"},
               "operator_limits": {"max_spaces": 101, "max_bytes": 0},
-              "approval": {"max_spaces": 0, "max_bytes": 200, "retire_node": false, "raise_limits": false}})",
+              "approval": {"max_spaces": 0, "max_bytes": 200, "retire_node": false, "raise_limits": false,
+                           "restore": false}})",
             { "operator_limits.max_spaces 100 -> 101", "operator_limits.max_bytes 1000 -> 0 (off)",
                 "approval.max_spaces 10 -> 0 (off)", "approval.max_bytes 100 -> 200", "approval.retire_node on -> off",
-                "approval.raise_limits on -> off" } },
+                "approval.raise_limits on -> off", "approval.restore on -> off" } },
     };
     for (const auto& [body, expected] : cases) {
         SCOPED_TRACE(body);

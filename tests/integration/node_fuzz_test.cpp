@@ -275,7 +275,7 @@ TEST_P(NodeFuzzTest, RandomAndMutatedRequestsToEveryMethodLeaveTheNodeServing)
     ASSERT_TRUE(bulkWrite(node->stub(), "s1", { makeDoc("acme", "d1", 1, "before the fuzz") }, 1, &written).ok());
 
     const auto methods = nodeMethods();
-    ASSERT_EQ(methods.size(), 16u) << "every method of shardmap.v1.Node";
+    ASSERT_EQ(methods.size(), 17u) << "every method of shardmap.v1.Node";
     MessageFuzzer fuzzer(seed);
     grpc::GenericStub generic(node->channel());
     std::map<std::string, std::map<grpc::StatusCode, int>> answers;

@@ -40,7 +40,9 @@ set(_shardmap_costs
   "SnapshotTest.AnIncrementalSnapshotCopiesOnlyTheChangedShardAndDeleteKeepsWhatIsReferenced" 4
   "SnapshotTest.RetentionKeepsTheNewestByCount" 3
   "SnapshotTest.VerifyNamesTheFileWithACorruptByte" 3
-  "SnapshotTest.ASnapshotWhileWritersWriteIsAConsistentPointOfEveryShard" 2)
+  "SnapshotTest.ASnapshotWhileWritersWriteIsAConsistentPointOfEveryShard" 2
+  "RestoreTest.ATenantDeletedByMistakeComesBackFromTheLastSnapshotAndOthersAreUntouched" 4
+  "RestoreTest.ACorruptSnapshotIsRefusedAndAFileDamagedAfterItsVerifyFailsTheRestoreWithNothingChanged" 4)
 # Tests that keep two cores busy themselves: the chaos runs (fleets under load with faults), the
 # packages (cpack and lintian), 100 MiB of store read through pages, maps decoded on threads.
 set(_shardmap_heavy

@@ -3,6 +3,7 @@
 #include "widgets/backups/backups_page.h"
 
 #include "core/snapshot/snapshot_requests.h"
+#include "widgets/backups/restore_space_dialog.h"
 #include "widgets/style/change_action.h"
 #include "widgets/style/conversions.h"
 #include "widgets/style/format.h"
@@ -71,15 +72,17 @@ BackupsPage::BackupsPage(FleetConnection* connection, QWidget* parent)
     m_take = new QPushButton(tr("&Take a snapshot now…"), this);
     m_verify = new QPushButton(tr("&Verify…"), this);
     m_delete = new QPushButton(tr("&Delete…"), this);
+    m_restore = new QPushButton(tr("&Restore a space…"), this);
     for (QWidget* widget : std::initializer_list<QWidget*> { m_repository, m_table, m_detail, m_message })
         layout->addWidget(widget);
-    layout->addLayout(newButtonRow({ m_take, m_verify, m_delete }));
+    layout->addLayout(newButtonRow({ m_take, m_verify, m_delete, m_restore }));
     m_poll = new QTimer(this);
     m_poll->setInterval(kPollMs);
     connect(m_poll, &QTimer::timeout, this, &BackupsPage::refresh);
     connect(m_take, &QPushButton::clicked, this, [this] { ask(Take); });
     connect(m_verify, &QPushButton::clicked, this, [this] { ask(Verify); });
     connect(m_delete, &QPushButton::clicked, this, [this] { ask(Delete); });
+    connect(m_restore, &QPushButton::clicked, this, &BackupsPage::askRestore);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &BackupsPage::updateButtons);
     connect(m_connection, &FleetConnection::mapChanged, this, &BackupsPage::showMap);
     connect(m_connection, &FleetConnection::stateChanged, this, &BackupsPage::updateButtons);
@@ -186,6 +189,7 @@ void BackupsPage::updateButtons()
     const bool selected = found != m_snapshots.end();
     enableChange(m_take, m_connection, repository);
     enableChange(m_verify, m_connection, selected && core::usable(found->state));
+    enableChange(m_restore, m_connection, selected && core::usable(found->state));
     const bool admin = !m_connection->viaController() || m_connection->role() >= core::Role::Admin;
     enableChange(m_delete, m_connection,
         admin && selected && found->state != core::SnapshotState::Running
@@ -237,6 +241,24 @@ void BackupsPage::deleteSnapshot(const QString& id, const QString& reason)
     change.mutable_change_snapshot()->set_action(v1::ChangeSnapshot::DELETE);
     change.mutable_change_snapshot()->set_snapshot(id.toStdString());
     send(change, reason, tr("Deletion of %1 requested.").arg(id));
+}
+
+void BackupsPage::askRestore()
+{
+    RestoreSpaceDialog dialog(m_connection, selectedId(), this);
+    if (dialog.exec() == QDialog::Accepted)
+        restoreSpace(dialog.request(), dialog.reason());
+}
+
+void BackupsPage::restoreSpace(const core::SpaceRestoreRequest& request, const QString& reason)
+{
+    v1::AdminChange change;
+    auto* restore = change.mutable_restore_space();
+    restore->set_snapshot(request.snapshot);
+    restore->set_space(request.space);
+    restore->set_shard(request.shard);
+    restore->set_as_space(request.asSpace);
+    send(change, reason, tr("Restore of %1 queued: follow it on the Migrations page.").arg(qs(request.space)));
 }
 
 void BackupsPage::send(const v1::AdminChange& change, const QString& reason, const QString& done)

@@ -2,8 +2,10 @@
 
 // The console's Backups page (issue 32): the snapshot repository and its schedule, the snapshots
 // with their state, size and verification, and the requests an administrator makes of them (take
-// one now, verify one, delete one), each carried out by shardmapd's executor leader.
+// one now, verify one, delete one, restore a space from one), each carried out by shardmapd's
+// executor leader.
 
+#include "core/migration/restore_requests.h"
 #include "core/snapshot/snapshot_records.h"
 #include "widgets/bridge/background.h"
 #include "widgets/session/fleet_connection.h"
@@ -36,6 +38,7 @@ public:
     QPushButton* takeButton() const { return m_take; }
     QPushButton* verifyButton() const { return m_verify; }
     QPushButton* deleteButton() const { return m_delete; }
+    QPushButton* restoreButton() const { return m_restore; }
     // The selected snapshot's id (empty: none).
     QString selectedId() const;
 
@@ -45,6 +48,8 @@ public:
     void takeSnapshot(const QString& reason);
     void verifySnapshot(const QString& id, const QString& reason);
     void deleteSnapshot(const QString& id, const QString& reason);
+    // Queues the restore (the Admin API change restore-space; RestoreSpaceDialog asks for it).
+    void restoreSpace(const core::SpaceRestoreRequest& request, const QString& reason);
 
 signals:
     void snapshotsShown();
@@ -59,6 +64,7 @@ private:
     void showSnapshots(const std::vector<core::SnapshotRecord>& snapshots);
     void updateButtons();
     void ask(int action);
+    void askRestore();
     void send(const v1::AdminChange& change, const QString& reason, const QString& done);
 
     FleetConnection* m_connection;
@@ -70,6 +76,7 @@ private:
     QPushButton* m_take = nullptr;
     QPushButton* m_verify = nullptr;
     QPushButton* m_delete = nullptr;
+    QPushButton* m_restore = nullptr;
     InlineMessage* m_message = nullptr;
     QTimer* m_poll = nullptr;
 };
