@@ -5334,6 +5334,18 @@ Damit gebaute Shards: %3</translation>
         <source>Restore of %1 queued: follow it on the Migrations page.</source>
         <translation>Wiederherstellung von %1 eingereiht: Verfolgen Sie sie auf der Seite Migrationen.</translation>
     </message>
+    <message>
+        <source>Restore a s&amp;hard…</source>
+        <translation>Einen &amp;Shard wiederherstellen …</translation>
+    </message>
+    <message>
+        <source>Restoring a shard is an admin&apos;s change</source>
+        <translation>Einen Shard wiederherzustellen ist eine Änderung für Administratoren</translation>
+    </message>
+    <message>
+        <source>Shard %1 restored on %2; writes after the snapshot are lost.</source>
+        <translation>Shard %1 auf %2 wiederhergestellt; Schreibvorgänge nach dem Snapshot sind verloren.</translation>
+    </message>
 </context>
 <context>
     <name>shardmap::widgets::RestoreSpaceDialog</name>
@@ -5392,6 +5404,45 @@ Damit gebaute Shards: %3</translation>
     <message>
         <source>Replacing a space&apos;s documents is an admin&apos;s change</source>
         <translation>Die Dokumente eines Space zu ersetzen ist eine Änderung für Administratoren</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::RestoreShardDialog</name>
+    <message>
+        <source>Restore a shard from %1</source>
+        <translation>Einen Shard aus %1 wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Why (recorded in the audit log)</source>
+        <translation>Begründung (wird im Prüfprotokoll festgehalten)</translation>
+    </message>
+    <message>
+        <source>&amp;Shard:</source>
+        <translation>&amp;Shard:</translation>
+    </message>
+    <message>
+        <source>Onto &amp;node:</source>
+        <translation>Auf &amp;Knoten:</translation>
+    </message>
+    <message>
+        <source>&amp;Reason:</source>
+        <translation>&amp;Grund:</translation>
+    </message>
+    <message>
+        <source>Res&amp;tore</source>
+        <translation>&amp;Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>No shard has lost every copy: a shard with a live copy is promoted, not restored, and a single space comes back with Restore a space.</source>
+        <translation>Kein Shard hat alle Kopien verloren: Ein Shard mit einer lebenden Kopie wird befördert, nicht wiederhergestellt, und ein einzelner Space kommt mit „Einen Space wiederherstellen“ zurück.</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>Placing a shard is an admin&apos;s change</source>
+        <translation>Einen Shard zu platzieren ist eine Änderung für Administratoren</translation>
     </message>
 </context>
 </TS>

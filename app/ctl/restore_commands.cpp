@@ -3,8 +3,8 @@
 // --apply (core/migration/restore_requests.h; with --controller the Admin API change
 // restore-space, which the access policy may hold for a second admin). The executor runs it like
 // a migration: `migration show ID` and `watch` follow it. `restore shard` brings back a shard whose
-// copies are all lost, `restore fleet` a whole fleet into an empty store and new nodes
-// (core/migration/shard_restore.h).
+// copies are all lost (through --controller: the change restore-shard, an admin's), `restore fleet`
+// a whole fleet into an empty store and new nodes (core/migration/shard_restore.h).
 #include "app/ctl/admin.h"
 #include "app/ctl/command_line.h"
 #include "app/ctl/output.h"
@@ -162,7 +162,18 @@ void addRestoreCommands(CLI::App& app, const CtlOptions& options, CommandResult&
     shard->add_option("--shard", args.shard.shard, "The lost shard")->required();
     shard->add_option("--node", args.shard.node, "The node it goes to")->required();
     shard->add_flag("--apply", args.apply, "Restore it (without it: only show what it would do)");
-    shard->callback([&options, &result] { result = cmdRestoreShard(options, args); });
+    shard->callback([&options, &result] {
+        if (!args.apply || !viaController(options)) {
+            result = cmdRestoreShard(options, args);
+            return;
+        }
+        v1::AdminChange change;
+        auto* restore = change.mutable_restore_lost_shard();
+        restore->set_snapshot(args.shard.snapshot);
+        restore->set_shard(args.shard.shard);
+        restore->set_node(args.shard.node);
+        result = changeViaController(options, change);
+    });
     auto* fleet = group->add_subcommand("fleet",
         "Rebuild a fleet from a snapshot: its map into the empty store --store names, its shards onto new nodes");
     fleet->add_option("--repository", args.fleet.repository, "The snapshot repository (a directory)")->required();

@@ -2,10 +2,12 @@
 
 // The change kinds of snapshots (issue 32): change-snapshot, named create-snapshot, verify-snapshot
 // or delete-snapshot by its action, each one request SnapshotRequests commits for the leader; and
-// restore-space, a space's restore that RestoreRequests checks and queues for the executor.
+// restore-space, a space's restore that RestoreRequests checks and queues for the executor; and
+// restore-shard, a lost shard brought back onto a node (core/migration/shard_restore.h).
 
 #include "core/admin/admin_limits.h"
 #include "core/migration/restore_requests.h"
+#include "core/migration/shard_restore.h"
 #include "core/snapshot/snapshot_requests.h"
 
 #include <iterator>
@@ -105,6 +107,44 @@ Result<v1::ChangeResponse> applyRestore(FleetAdmin& admin, const v1::AdminChange
     return recordResponse(admin.store(), "migration", encode(*queued));
 }
 
+ShardRestoreRequest shardRestoreOf(const v1::AdminChange& change)
+{
+    const auto& restore = change.restore_lost_shard();
+    return { restore.snapshot(), restore.shard(), restore.node() };
+}
+
+Status checkShardRestoreText(const v1::AdminChange& change)
+{
+    const auto& restore = change.restore_lost_shard();
+    return checkTextBounds("change.restore_lost_shard.",
+        { { "snapshot", restore.snapshot(), 64 }, { "shard", restore.shard(), 64 }, { "node", restore.node(), 64 } });
+}
+
+Result<PreparedChange> prepareShardRestore(FleetAdmin& admin, PreparedChange prepared)
+{
+    auto preview = previewShardRestore(admin.store(), shardRestoreOf(prepared.change));
+    if (!preview)
+        return preview.error();
+    prepared.size.spaces = preview->spaces.size();
+    prepared.summary = "restore " + preview->sentence();
+    return prepared;
+}
+
+Result<v1::ChangeResponse> applyShardRestore(FleetAdmin& admin, const v1::AdminChange& change, const Actor& actor)
+{
+    const ShardRestoreRequest request = shardRestoreOf(change);
+    auto restored = restoreShard(admin.store(), admin.nodes(), request, actor);
+    if (!restored)
+        return restored.error();
+    // The shard's record as the restore left it.
+    std::string json;
+    if (auto listed = admin.store().list(keys::shard(request.shard)); listed) {
+        if (auto found = listed->records.find(keys::shard(request.shard)); found != listed->records.end())
+            json = found->second.value;
+    }
+    return recordResponse(admin.store(), "shard", json);
+}
+
 const ChangeKind kSnapshotChangeKinds[] = {
     { .oneof = SnapshotOneof::kChangeSnapshot,
         .nameOf = snapshotName,
@@ -118,6 +158,12 @@ const ChangeKind kSnapshotChangeKinds[] = {
         .prepare = prepareRestore,
         .role = restoreRole,
         .apply = applyRestore },
+    { .oneof = SnapshotOneof::kRestoreLostShard,
+        .name = "restore-shard",
+        .checkText = checkShardRestoreText,
+        .prepare = prepareShardRestore,
+        .role = adminRole,
+        .apply = applyShardRestore },
 };
 
 } // namespace

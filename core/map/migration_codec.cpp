@@ -59,6 +59,20 @@ std::string encode(const OperationRecord& record)
     }.dump();
 }
 
+namespace {
+
+// A restore's fields (issue 32); a migration's record has none.
+void readRestore(const json& restore, MigrationRecord& record)
+{
+    record.restoreSnapshot = optionalField<std::string>(restore, "snapshot", "");
+    record.restoreShard = optionalField<std::string>(restore, "shard", "");
+    record.restoreSpace = optionalField<std::string>(restore, "space", "");
+    record.restoreNode = optionalField<std::string>(restore, "node", "");
+    record.restoreReplaces = optionalField<bool>(restore, "replaces", false);
+}
+
+} // namespace
+
 Result<MigrationRecord> decodeMigration(const std::string& text)
 {
     return decodeWith<MigrationRecord>(text, "migration", [](const json& doc) {
@@ -104,12 +118,7 @@ Result<MigrationRecord> decodeMigration(const std::string& text)
         record.error = optionalField<std::string>(doc, "error", "");
         record.copyNode = optionalField<std::string>(doc, "copy_node", "");
         record.copyPrimary = optionalField<std::string>(doc, "copy_primary", "");
-        const json restore = optionalField<json>(doc, "restore", json::object());
-        record.restoreSnapshot = optionalField<std::string>(restore, "snapshot", "");
-        record.restoreShard = optionalField<std::string>(restore, "shard", "");
-        record.restoreSpace = optionalField<std::string>(restore, "space", "");
-        record.restoreNode = optionalField<std::string>(restore, "node", "");
-        record.restoreReplaces = optionalField<bool>(restore, "replaces", false);
+        readRestore(optionalField<json>(doc, "restore", json::object()), record);
         return record;
     });
 }

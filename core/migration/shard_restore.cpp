@@ -111,6 +111,11 @@ std::map<std::string, std::uint64_t> fencedEpochs(const MapSnapshot& map, const 
 
 } // namespace
 
+bool everyCopyLost(const MapSnapshot& map, const ShardRecord& shard)
+{
+    return static_cast<bool>(checkAllCopiesLost(map, shard));
+}
+
 std::string ShardRestorePreview::sentence() const
 {
     std::size_t then = 0;

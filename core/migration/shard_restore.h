@@ -49,6 +49,10 @@ struct ShardRestorePreview {
     std::string sentence() const;
 };
 
+// Every copy of the shard is on a node marked lost or gone from the map: the shards `restore
+// shard` takes (the console lists them, the request refuses the others).
+bool everyCopyLost(const MapSnapshot& map, const ShardRecord& shard);
+
 // Puts a snapshot's file on a node as its shard and gives each owned space (id -> epoch) the
 // owner's role there; each fenced one (spaces of the file the map has put elsewhere) is fenced at
 // its epoch and its rows deleted. One place for `restore shard` and `restore fleet`.

@@ -265,6 +265,11 @@ TEST(AdminChanges, ARestoreThatReplacesDocumentsIsAnAdminsAndAsksASecondAdminByT
     EXPECT_EQ(approvalNeed(restore, thresholds), "it replaces live documents with a snapshot's");
     thresholds.restore = false;
     EXPECT_EQ(approvalNeed(restore, thresholds), "");
+    // A lost shard brought back replaces nothing live, but places a shard: an admin's.
+    PreparedChange shard;
+    shard.change.mutable_restore_lost_shard()->set_shard("s1");
+    EXPECT_EQ(changeKind(shard.change), "restore-shard");
+    EXPECT_EQ(requiredRole(shard, limits), Role::Admin);
 }
 
 TEST(AdminChanges, AChangeMovesSpacesWhenItWasMeasuredToMoveSome)

@@ -1,7 +1,8 @@
 // The Backups page's restore of a space (issue 32) against a real store, two real nodes and a real
 // shardmapd: the dialog lists the snapshot's spaces, previews what a restore does with core's
 // words (the documents then and now, replaced or made beside), refuses the space's own shard, and
-// the restore it queues runs to the end with the snapshot's documents back.
+// the restore it queues runs to the end with the snapshot's documents back; a lost shard is offered,
+// previewed and restored onto a live node.
 #include "core/migration/migration_requests.h"
 #include "core/router/router.h"
 #include "core/snapshot/snapshot_requests.h"
@@ -9,6 +10,7 @@
 #include "tests/support/fleet_test.h"
 #include "tests/widgets/wait_for.h"
 #include "widgets/backups/backups_page.h"
+#include "widgets/backups/restore_shard_dialog.h"
 #include "widgets/backups/restore_space_dialog.h"
 #include "widgets/session/fleet_connection.h"
 
@@ -126,4 +128,38 @@ TEST_F(RestoreDialogTest, TheDialogPreviewsTheRestoreAndThePageQueuesItToTheEnd)
     ASSERT_TRUE(stats && !stats->empty());
     EXPECT_EQ(stats->front().liveDocs, 30u);
     EXPECT_EQ(stats->front().tombstones, 0u);
+}
+
+TEST_F(RestoreDialogTest, ALostShardIsOfferedPreviewedAndRestoredOntoALiveNode)
+{
+    const std::string id = snapshot();
+    const std::string lostShard = map().space("acme")->shard;
+    const std::string lostNode = lostShard == "s0" ? "n0" : "n1";
+    const std::string liveNode = lostShard == "s0" ? "n1" : "n0";
+    m_nodes[lostShard == "s0" ? 0 : 1]->kill9();
+    core::FleetAdmin admin(*m_store, m_pool);
+    ASSERT_TRUE(admin.loseNode(lostNode, m_actor));
+    connect();
+    ASSERT_TRUE(waitFor([&] { return m_connection.map()->node(lostNode)->lost; }));
+
+    RestoreShardDialog dialog(&m_connection, QString::fromStdString(id));
+    ASSERT_EQ(dialog.shardBox()->count(), 1) << "only the shard whose every copy is lost";
+    EXPECT_EQ(dialog.shardBox()->currentText().toStdString(), lostShard);
+    ASSERT_EQ(dialog.nodeBox()->count(), 1) << "only live nodes";
+    EXPECT_EQ(dialog.nodeBox()->currentText().toStdString(), liveNode);
+    ASSERT_TRUE(waitFor([&] { return dialog.previewLabel()->text().contains(QStringLiteral("writes after")); }))
+        << dialog.previewLabel()->text().toStdString();
+    EXPECT_FALSE(dialog.restoreButton()->isEnabled()) << "no reason yet";
+    dialog.reasonEdit()->setText(QStringLiteral("its disk died"));
+    EXPECT_TRUE(dialog.restoreButton()->isEnabled());
+
+    BackupsPage page(&m_connection);
+    QSignalSpy finished(&page, &BackupsPage::actionFinished);
+    page.restoreShard(dialog.request(), dialog.reason());
+    ASSERT_TRUE(waitFor([&] { return finished.count() == 1; }));
+    ASSERT_TRUE(finished.front().at(0).toBool()) << finished.front().at(1).toString().toStdString();
+    EXPECT_EQ(map().shards.at(lostShard).value.node, liveNode);
+    auto stats = nodeOf(liveNode == "n0" ? "s0" : "s1")->spaceStats(lostShard, { "acme" });
+    ASSERT_TRUE(stats && !stats->empty()) << (stats ? "none" : stats.error().describe());
+    EXPECT_EQ(stats->front().liveDocs, 30u);
 }

@@ -3,6 +3,7 @@
 #include "widgets/backups/backups_page.h"
 
 #include "core/snapshot/snapshot_requests.h"
+#include "widgets/backups/restore_shard_dialog.h"
 #include "widgets/backups/restore_space_dialog.h"
 #include "widgets/style/change_action.h"
 #include "widgets/style/conversions.h"
@@ -73,9 +74,10 @@ BackupsPage::BackupsPage(FleetConnection* connection, QWidget* parent)
     m_verify = new QPushButton(tr("&Verify…"), this);
     m_delete = new QPushButton(tr("&Delete…"), this);
     m_restore = new QPushButton(tr("&Restore a space…"), this);
+    m_restoreShard = new QPushButton(tr("Restore a s&hard…"), this);
     for (QWidget* widget : std::initializer_list<QWidget*> { m_repository, m_table, m_detail, m_message })
         layout->addWidget(widget);
-    layout->addLayout(newButtonRow({ m_take, m_verify, m_delete, m_restore }));
+    layout->addLayout(newButtonRow({ m_take, m_verify, m_delete, m_restore, m_restoreShard }));
     m_poll = new QTimer(this);
     m_poll->setInterval(kPollMs);
     connect(m_poll, &QTimer::timeout, this, &BackupsPage::refresh);
@@ -83,6 +85,7 @@ BackupsPage::BackupsPage(FleetConnection* connection, QWidget* parent)
     connect(m_verify, &QPushButton::clicked, this, [this] { ask(Verify); });
     connect(m_delete, &QPushButton::clicked, this, [this] { ask(Delete); });
     connect(m_restore, &QPushButton::clicked, this, &BackupsPage::askRestore);
+    connect(m_restoreShard, &QPushButton::clicked, this, &BackupsPage::askRestoreShard);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &BackupsPage::updateButtons);
     connect(m_connection, &FleetConnection::mapChanged, this, &BackupsPage::showMap);
     connect(m_connection, &FleetConnection::stateChanged, this, &BackupsPage::updateButtons);
@@ -191,11 +194,14 @@ void BackupsPage::updateButtons()
     enableChange(m_verify, m_connection, selected && core::usable(found->state));
     enableChange(m_restore, m_connection, selected && core::usable(found->state));
     const bool admin = !m_connection->viaController() || m_connection->role() >= core::Role::Admin;
+    enableChange(m_restoreShard, m_connection, admin && selected && core::usable(found->state));
     enableChange(m_delete, m_connection,
         admin && selected && found->state != core::SnapshotState::Running
             && found->state != core::SnapshotState::Requested);
-    if (m_connection->readOnlyReason().isEmpty() && !admin)
+    if (m_connection->readOnlyReason().isEmpty() && !admin) {
         m_delete->setToolTip(tr("Deleting a snapshot is an admin's change"));
+        m_restoreShard->setToolTip(tr("Restoring a shard is an admin's change"));
+    }
     m_detail->setText(!selected ? QString()
             : found->error.empty()
             ? tr("%1, asked by %2: %3").arg(qs(found->id), qs(found->requestedBy), qs(found->reason))
@@ -259,6 +265,24 @@ void BackupsPage::restoreSpace(const core::SpaceRestoreRequest& request, const Q
     restore->set_shard(request.shard);
     restore->set_as_space(request.asSpace);
     send(change, reason, tr("Restore of %1 queued: follow it on the Migrations page.").arg(qs(request.space)));
+}
+
+void BackupsPage::askRestoreShard()
+{
+    RestoreShardDialog dialog(m_connection, selectedId(), this);
+    if (dialog.exec() == QDialog::Accepted)
+        restoreShard(dialog.request(), dialog.reason());
+}
+
+void BackupsPage::restoreShard(const core::ShardRestoreRequest& request, const QString& reason)
+{
+    v1::AdminChange change;
+    auto* restore = change.mutable_restore_lost_shard();
+    restore->set_snapshot(request.snapshot);
+    restore->set_shard(request.shard);
+    restore->set_node(request.node);
+    send(change, reason,
+        tr("Shard %1 restored on %2; writes after the snapshot are lost.").arg(qs(request.shard), qs(request.node)));
 }
 
 void BackupsPage::send(const v1::AdminChange& change, const QString& reason, const QString& done)

@@ -2,10 +2,11 @@
 
 // The console's Backups page (issue 32): the snapshot repository and its schedule, the snapshots
 // with their state, size and verification, and the requests an administrator makes of them (take
-// one now, verify one, delete one, restore a space from one), each carried out by shardmapd's
-// executor leader.
+// one now, verify one, delete one, restore a space or a lost shard from one), each carried out by
+// shardmapd (the executor's leader, or the Admin API for a shard).
 
 #include "core/migration/restore_requests.h"
+#include "core/migration/shard_restore.h"
 #include "core/snapshot/snapshot_records.h"
 #include "widgets/bridge/background.h"
 #include "widgets/session/fleet_connection.h"
@@ -39,6 +40,7 @@ public:
     QPushButton* verifyButton() const { return m_verify; }
     QPushButton* deleteButton() const { return m_delete; }
     QPushButton* restoreButton() const { return m_restore; }
+    QPushButton* restoreShardButton() const { return m_restoreShard; }
     // The selected snapshot's id (empty: none).
     QString selectedId() const;
 
@@ -50,6 +52,8 @@ public:
     void deleteSnapshot(const QString& id, const QString& reason);
     // Queues the restore (the Admin API change restore-space; RestoreSpaceDialog asks for it).
     void restoreSpace(const core::SpaceRestoreRequest& request, const QString& reason);
+    // Restores a lost shard (the Admin API change restore-shard; RestoreShardDialog asks for it).
+    void restoreShard(const core::ShardRestoreRequest& request, const QString& reason);
 
 signals:
     void snapshotsShown();
@@ -65,6 +69,7 @@ private:
     void updateButtons();
     void ask(int action);
     void askRestore();
+    void askRestoreShard();
     void send(const v1::AdminChange& change, const QString& reason, const QString& done);
 
     FleetConnection* m_connection;
@@ -77,6 +82,7 @@ private:
     QPushButton* m_verify = nullptr;
     QPushButton* m_delete = nullptr;
     QPushButton* m_restore = nullptr;
+    QPushButton* m_restoreShard = nullptr;
     InlineMessage* m_message = nullptr;
     QTimer* m_poll = nullptr;
 };
