@@ -2,7 +2,9 @@
 // restore as a migration from a snapshot's file, a real SQLite map and shardmapctl. A tenant whose
 // documents were deleted by mistake comes back as the snapshot held it, its neighbours untouched,
 // the restore in the audit; under a new id it is made beside the live one; a corrupt snapshot is
-// refused, and a file damaged after its verify fails the restore with nothing live changed.
+// refused, and a file damaged after its verify fails the restore with nothing live changed; a lost
+// shard comes back onto another node, a whole fleet onto new nodes; a leader killed mid-restore
+// leaves it to the next, who finishes it.
 #include "core/shard/shard_store.h"
 #include "snapshot_fixture.h"
 
@@ -215,7 +217,10 @@ TEST_F(RestoreTest, BadRequestsAreRefusedWithTheReasonAndQueueNothing)
         { { "--snapshot", snapshot, "--space", "t1", "--shard", "s7" }, "no shard s7" },
         { { "--snapshot", snapshot, "--space", "t1", "--shard", live }, "restore it into another shard" },
         { { "--snapshot", snapshot, "--space", "t1", "--shard", otherShard(live), "--as", "bad id!" }, "space" },
+        // A shard whose capacity the space would pass: refused at planning with the numbers.
+        { { "--snapshot", snapshot, "--space", "t1", "--shard", "s2" }, "would hold" },
     };
+    ASSERT_EQ(ctl({ "shard", "create", "s2", "--node", "n0", "--capacity-docs", "2" }).code, 0);
     for (const auto& [args, expected] : cases) {
         std::vector<std::string> command { "restore", "space" };
         command.insert(command.end(), args.begin(), args.end());
@@ -370,4 +375,48 @@ TEST_F(RestoreTest, AWholeFleetIsRebuiltOntoNewNodesFromASnapshotAndSearched)
     core::Document doc { "t1", "after-drill", 1, { { "title", "new" } }, false };
     auto written = (*router)->write({ doc });
     ASSERT_TRUE(written) << written.error().describe();
+}
+
+// A leader killed in the middle of a restore, once while copying and once with the live shard
+// fenced before the cutover's commit: the next leader finishes it from the record, the space holds
+// the snapshot's documents and takes writes.
+TEST_F(RestoreTest, ALeaderKilledMidRestoreLeavesItToTheNextLeaderWhoFinishesIt)
+{
+    const std::string snapshot = [&] {
+        auto controller = startController("c0");
+        return writeAndSnapshot(60);
+    }();
+    const std::string live = shardOf("t1");
+    const auto then = rowsOf(live, "t1");
+    write("t1", "after-snapshot", 1);
+    // A small backfill batch, so that the copy has several batches to be killed between.
+    core::MigrationSettings settings = map().settings.value;
+    settings.backfillBatch = 10;
+    ASSERT_TRUE(core::MigrationRequests(*m_store, m_pool).setSettings(settings, m_actor));
+    for (const std::string failpoint : { "migration.backfill.batch=kill@3", "restore.cutover.before_commit=kill" }) {
+        SCOPED_TRACE(failpoint);
+        const std::string from = shardOf("t1");
+        auto first = startController("c1", { "SHARDMAP_FAILPOINTS=" + failpoint });
+        ASSERT_TRUE(first);
+        auto applied = ctl({ "--json", "--reason", "crash drill", "restore", "space", "--snapshot", snapshot, "--space",
+            "t1", "--shard", otherShard(from), "--apply" });
+        ASSERT_EQ(applied.code, 0) << applied.out << applied.err;
+        ASSERT_TRUE(first->process().wait(std::chrono::seconds(30))) << "the failpoint killed it\n"
+                                                                     << first->stderrText();
+        EXPECT_FALSE(core::isFinal(map().migrations.at(applied.parsed()["id"]).value.phase));
+        auto second = startController("c2");
+        ASSERT_TRUE(second);
+        const auto ended = waitForEnd(applied.parsed()["id"]);
+        ASSERT_EQ(ended.phase, core::MigrationPhase::Done) << ended.error << "\n" << second->stderrText();
+        EXPECT_EQ(shardOf("t1"), otherShard(from));
+        EXPECT_FALSE(map().spaces.at("t1").value.migrating());
+        EXPECT_EQ(rowsOf(otherShard(from), "t1"), then);
+        EXPECT_FALSE(stagingShardsLeft());
+        write("t1", "after-restore", 1);
+        EXPECT_EQ(statsOf(otherShard(from), "t1").liveDocs, then.size() + 1);
+        // The second round restores the snapshot over that write again, back onto the first shard.
+        write("t1", "after-restore", 2);
+        std::vector<core::Document> undo { { "t1", "after-restore", 3, {}, true } };
+        ASSERT_TRUE(m_router->write(undo));
+    }
 }

@@ -41,6 +41,7 @@ set(_shardmap_costs
   "SnapshotTest.RetentionKeepsTheNewestByCount" 3
   "SnapshotTest.VerifyNamesTheFileWithACorruptByte" 3
   "SnapshotTest.ASnapshotWhileWritersWriteIsAConsistentPointOfEveryShard" 2
+  "RestoreTest.ALeaderKilledMidRestoreLeavesItToTheNextLeaderWhoFinishesIt" 6
   "RestoreTest.ATenantDeletedByMistakeComesBackFromTheLastSnapshotAndOthersAreUntouched" 4
   "RestoreTest.ACorruptSnapshotIsRefusedAndAFileDamagedAfterItsVerifyFailsTheRestoreWithNothingChanged" 4)
 # Tests that keep two cores busy themselves: the chaos runs (fleets under load with faults), the
