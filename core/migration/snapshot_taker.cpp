@@ -11,6 +11,13 @@
 
 namespace shardmap::core {
 
+namespace {
+
+// How often the record's progress is committed while shards are only referenced.
+constexpr std::chrono::milliseconds kProgressEvery { 500 };
+
+} // namespace
+
 // What one snapshot being taken carries from step to step.
 struct SnapshotTaker::Taking {
     SnapshotRecord record;
@@ -308,8 +315,14 @@ Status SnapshotTaker::start(Taking& taking)
     return {};
 }
 
+// The record's progress is committed after each shard whose file was copied, and otherwise at
+// most every kProgressEvery (a referenced shard costs one aggregates call, not a commit), and at
+// the last shard.
 Status SnapshotTaker::copyShards(Taking& taking)
 {
+    SnapshotRecord pending;
+    auto committedAt = std::chrono::steady_clock::now();
+    std::size_t left = taking.record.shardsTotal;
     for (const auto& [shardId, shard] : taking.map.shards) {
         if (shard.value.state == ShardState::Retired)
             continue;
@@ -319,17 +332,26 @@ Status SnapshotTaker::copyShards(Taking& taking)
         if (!entry)
             return makeError(entry.error().code, "shard " + shardId + ": " + entry.error().message);
         const bool copied = entry->copiedIn == taking.record.id;
-        const std::uint64_t bytes = entry->bytes;
+        ++pending.shardsDone;
+        pending.shardsCopied += copied ? 1 : 0;
+        pending.bytes += entry->bytes;
+        pending.bytesCopied += copied ? entry->bytes : 0;
         taking.manifest.shards.push_back(std::move(*entry));
+        const auto now = std::chrono::steady_clock::now();
+        left -= left > 0 ? 1 : 0;
+        if (!copied && left > 0 && now - committedAt < kProgressEvery)
+            continue;
         auto progress = commit(taking.record.id, "snapshot-progress", "shard " + shardId, [&](SnapshotRecord& r) {
-            ++r.shardsDone;
-            r.shardsCopied += copied ? 1 : 0;
-            r.bytes += bytes;
-            r.bytesCopied += copied ? bytes : 0;
+            r.shardsDone += pending.shardsDone;
+            r.shardsCopied += pending.shardsCopied;
+            r.bytes += pending.bytes;
+            r.bytesCopied += pending.bytesCopied;
         });
         if (!progress)
             return progress.error();
         taking.record = *progress;
+        pending = {};
+        committedAt = now;
     }
     return {};
 }

@@ -48,7 +48,7 @@ Status stepBackup(sqlite3_backup* backup, sqlite3* destination, const BackupPace
             return sqliteError(destination, rc, "copying the shard's pages");
         if (pace.stop && pace.stop())
             return makeError(ErrorCode::Cancelled, "the shard's copy was stopped");
-        if (pace.pause.count() > 0)
+        if (pace.pause.count() > 0 && (!pace.busy || pace.busy()))
             std::this_thread::sleep_for(pace.pause);
     }
 }

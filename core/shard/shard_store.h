@@ -162,11 +162,13 @@ struct ShardStoreOptions {
 
 // How a backup copies (ShardStore::backupTo): pages per step and the pause between steps, the
 // throttle that lets the node's writes go on; stop is asked between steps (true: the copy ends,
-// Cancelled).
+// Cancelled); busy, when set, is asked before each pause and the pause is skipped when it says no
+// write came since the last step (an idle node copies at full speed).
 struct BackupPace {
     int pagesPerStep = 256;
     std::chrono::milliseconds pause { 5 };
     std::function<bool()> stop = {};
+    std::function<bool()> busy = {};
 };
 
 // What a backup holds: its spaces' aggregates as of its consistent point, and its size in pages.

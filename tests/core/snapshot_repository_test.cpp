@@ -1,6 +1,7 @@
 // The snapshot repository's rules (issue 32) without a fleet: the records' and manifest's JSON
 // forms, ids, the paths a repository takes and refuses, a shard copied while it is written, and
-// a snapshot's removal that keeps what another manifest references.
+// a snapshot's removal that keeps what another manifest references, the copy's pause only while
+// the node writes, and a restored file checked against its manifest and named as its new shard.
 #include "core/snapshot/snapshot_repository.h"
 #include "tests/support/test_dir.h"
 
@@ -119,4 +120,70 @@ TEST(SnapshotRepository, RemovalKeepsTheFilesAnotherManifestReferences)
     ASSERT_TRUE(removeSnapshotFolder(repository, "snap-a"));
     EXPECT_TRUE(std::filesystem::is_empty(repository));
     EXPECT_TRUE(removeSnapshotFolder(repository, "snap-c")) << "a folder never made is nothing to remove";
+}
+
+// The pause between backup steps is asked of busy: a copy whose node takes no writes is not held
+// (here an hour's pause per step would never end), one whose node writes is.
+TEST(SnapshotRepository, TheCopyPausesOnlyWhileTheNodeTakesWrites)
+{
+    TempDir dir;
+    auto store = ShardStore::create(dir.file("s0.db"), "s0", {});
+    ASSERT_TRUE(store) << store.error().describe();
+    ASSERT_TRUE((*store)->setOwnership({ "acme", SpaceRole::Owner, 1 }));
+    for (std::uint64_t v = 1; v <= 200; ++v)
+        ASSERT_TRUE(
+            (*store)->write({ { { "acme", "d" + std::to_string(v), 1, { { "body", std::string(2000, 'x') } } }, 1 } }));
+    const std::string repository = dir.file("repo");
+    std::filesystem::create_directories(repository + "/snap-a");
+    int asked = 0;
+    BackupPace idle { 4, std::chrono::hours(1), {}, [&] { return ++asked < 0; } };
+    auto copy = copyShardFile(**store, repository, "snap-a/s0.db", idle);
+    ASSERT_TRUE(copy) << copy.error().describe();
+    EXPECT_GT(asked, 10) << "asked before every pause";
+    // Busy: the pause is taken, and a stop between steps ends the copy, leaving no file.
+    int steps = 0;
+    BackupPace busy { 4, std::chrono::milliseconds(1), [&] { return ++steps > 3; }, [] { return true; } };
+    auto stopped = copyShardFile(**store, repository, "snap-a/s1.db", busy);
+    ASSERT_FALSE(stopped);
+    EXPECT_EQ(stopped.error().code, ErrorCode::Cancelled);
+    EXPECT_FALSE(std::filesystem::exists(repository + "/snap-a/s1.db"));
+}
+
+// The node's side of a restore: a file that matches its manifest is installed and answers as the
+// shard it is restored as; a file of another hash is refused naming it, and nothing is left.
+TEST(SnapshotRepository, ARestoredFileIsCheckedAgainstItsManifestAndNamedAsItsNewShard)
+{
+    TempDir dir;
+    {
+        auto store = ShardStore::create(dir.file("s0.db"), "s0", {});
+        ASSERT_TRUE(store) << store.error().describe();
+        ASSERT_TRUE((*store)->setOwnership({ "acme", SpaceRole::Owner, 1 }));
+        ASSERT_TRUE((*store)->write({ { { "acme", "d1", 1, { { "body", "words" } } }, 1 } }));
+        const std::string repository = dir.file("repo");
+        std::filesystem::create_directories(repository + "/snap-a");
+        ASSERT_TRUE(copyShardFile(**store, repository, "snap-a/s0.db", {}));
+    }
+    const std::string repository = dir.file("repo");
+    auto digest = digestFile(repository + "/snap-a/s0.db");
+    ASSERT_TRUE(digest);
+    const std::string into = dir.file("restore-m1.db");
+    ASSERT_TRUE(restoreShardFile(repository, "snap-a/s0.db", *digest, into));
+    ASSERT_TRUE(ShardStore::relabel(into, "restore-m1"));
+    auto opened = ShardStore::open(into, {});
+    ASSERT_TRUE(opened) << opened.error().describe();
+    EXPECT_EQ((*opened)->id(), "restore-m1");
+    EXPECT_EQ((*(*opened)->spaceStats({ "acme" })).front().liveDocs, 1u);
+
+    FileDigest other = *digest;
+    other.xxh3_128 = std::string(32, '0');
+    const std::string refused = dir.file("other.db");
+    auto damaged = restoreShardFile(repository, "snap-a/s0.db", other, refused);
+    ASSERT_FALSE(damaged);
+    EXPECT_EQ(damaged.error().code, ErrorCode::FailedPrecondition);
+    EXPECT_NE(damaged.error().message.find("the snapshot file snap-a/s0.db is damaged"), std::string::npos)
+        << damaged.error().message;
+    EXPECT_FALSE(std::filesystem::exists(refused));
+    EXPECT_FALSE(std::filesystem::exists(refused + ".tmp"));
+    EXPECT_EQ(restoreShardFile(repository, "snap-a/none.db", *digest, refused).error().code, ErrorCode::NotFound);
+    EXPECT_FALSE(restoreShardFile(repository, "../s0.db", *digest, refused));
 }
