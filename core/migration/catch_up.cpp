@@ -97,13 +97,8 @@ Result<PhaseStep> CatchUpPhases::step(Context& ctx)
         return end(ctx, MigrationPhase::Cancelled, why);
     if (m.cancelRequested || m.aborting)
         return end(ctx, MigrationPhase::Cancelled, "cancelled by request");
-    if (m.paused) {
-        if (m.status != "paused") {
-            if (auto status = m_records.updateMigration(ctx, [](MigrationRecord& r) { r.status = "paused"; }); !status)
-                return status.error();
-        }
-        return PhaseStep { PhaseNext::Wait, m_options.poll };
-    }
+    if (m.paused)
+        return m_records.waitWhilePaused(ctx, m_options.poll);
     switch (m.phase) {
     case MigrationPhase::Queued: return start(ctx);
     case MigrationPhase::Backfill: return backfill(ctx);

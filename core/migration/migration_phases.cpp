@@ -112,13 +112,8 @@ Result<MigrationPhases::StepResult> MigrationPhases::step(const std::string& id)
     }
     if (m.cancelRequested && beforeCutover(m.phase))
         return beginAbort(ctx, MigrationPhase::Cancelled, "cancelled by request");
-    if (m.paused && beforeCutover(m.phase)) {
-        if (m.status != "paused") {
-            if (auto status = m_records.updateMigration(ctx, [](MigrationRecord& r) { r.status = "paused"; }); !status)
-                return status.error();
-        }
-        return StepResult { Next::Wait, m_options.poll };
-    }
+    if (m.paused && beforeCutover(m.phase))
+        return m_records.waitWhilePaused(ctx, m_options.poll);
     switch (m.phase) {
     case MigrationPhase::Queued: return startMigration(ctx);
     case MigrationPhase::DualWrite: return enterBackfill(ctx);

@@ -195,6 +195,15 @@ Status MigrationRecords::updateMigration(MigrationContext& ctx, const std::funct
     return makeError(ErrorCode::Conflict, "migration " + ctx.m().id + " keeps changing; progress not saved");
 }
 
+Result<PhaseStep> MigrationRecords::waitWhilePaused(MigrationContext& ctx, std::chrono::milliseconds poll)
+{
+    if (ctx.m().status != "paused") {
+        if (auto status = updateMigration(ctx, [](MigrationRecord& r) { r.status = "paused"; }); !status)
+            return status.error();
+    }
+    return PhaseStep { PhaseNext::Wait, poll };
+}
+
 void MigrationRecords::noteRetry(const std::string& id, const std::string& error, std::chrono::milliseconds wait)
 {
     auto ctx = load(id);

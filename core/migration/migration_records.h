@@ -6,6 +6,7 @@
 #include "core/map/shard_map.h"
 #include "core/metrics/prometheus.h"
 #include "core/migration/migration_history.h"
+#include "core/migration/phase_step.h"
 #include "core/store/metadata_store.h"
 #include "core/util/log.h"
 #include "core/util/result.h"
@@ -98,6 +99,9 @@ public:
     // Updates only the migration record, re-reading and re-applying change on a conflict with
     // an administrator's request (pause, throttle), so progress never overwrites them.
     Status updateMigration(MigrationContext& ctx, const std::function<void(MigrationRecord&)>& change);
+    // A paused migration's step: its status says "paused" (committed once) and the next step
+    // comes after poll.
+    Result<PhaseStep> waitWhilePaused(MigrationContext& ctx, std::chrono::milliseconds poll);
     // Says in the record of an active migration that its step failed with error and is retried
     // after wait (for the console and `shardmapctl watch`), and in its history.
     void noteRetry(const std::string& id, const std::string& error, std::chrono::milliseconds wait);

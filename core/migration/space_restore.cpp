@@ -89,13 +89,8 @@ Result<PhaseStep> RestorePhases::step(Context& ctx)
         return stop(ctx, MigrationPhase::Failed, why);
     if (m.cancelRequested || m.aborting)
         return stop(ctx, m.aborting ? m.abortPhase : MigrationPhase::Cancelled, "cancelled by request");
-    if (m.paused) {
-        if (m.status != "paused") {
-            if (auto status = m_records.updateMigration(ctx, [](MigrationRecord& r) { r.status = "paused"; }); !status)
-                return status.error();
-        }
-        return PhaseStep { PhaseNext::Wait, m_options.poll };
-    }
+    if (m.paused)
+        return m_records.waitWhilePaused(ctx, m_options.poll);
     switch (m.phase) {
     case MigrationPhase::Queued: return start(ctx);
     case MigrationPhase::Backfill: return backfill(ctx);
