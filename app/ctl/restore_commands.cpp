@@ -36,6 +36,8 @@ json previewJson(const core::SpaceRestorePreview& preview)
             { { "live_docs", preview.then.liveDocs }, { "tombstones", preview.then.tombstones },
                 { "bytes", preview.then.bytesEstimate } } },
         { "summary", preview.sentence() } };
+    if (!preview.templateNote.empty())
+        out["template_note"] = preview.templateNote;
     if (preview.replaces) {
         out["now_shard"] = preview.nowShard;
         if (preview.now)

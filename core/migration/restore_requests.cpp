@@ -4,6 +4,7 @@
 // manifest, the map and the target's room, and queued as a migration record with its restore
 // fields.
 
+#include "core/map/index_templates.h"
 #include "core/migration/fleet_facts.h"
 #include "core/migration/migration_requests.h"
 #include "core/plan/space_holds.h"
@@ -80,6 +81,12 @@ Result<CheckedRestore> checkRestore(
     if (!target->replicas.empty())
         return refusal("shard " + request.shard + " has replicas; a restore copies into a shard without replicas");
     preview.intoShard = request.shard;
+    const TemplateRef into = templateOf(*target);
+    if (into.name != checked.file->templateName || into.version != checked.file->templateVersion)
+        preview.templateNote = "shard " + request.shard + " is built with template "
+            + templateLabel(into.name, into.version) + ", the snapshot's shard " + checked.file->shard
+            + " was built with " + templateLabel(checked.file->templateName, checked.file->templateVersion)
+            + ": the documents are indexed with " + request.shard + "'s settings";
     if (auto status = checkIntoSpace(map, request, preview); !status)
         return status.error();
     if (preview.replaces) {
@@ -120,6 +127,12 @@ Result<SnapshotManifest> readUsableSnapshot(MetadataStore& store, const MapSnaps
 }
 
 std::string SpaceRestorePreview::sentence() const
+{
+    std::string text = restoreSentence();
+    return templateNote.empty() ? text : text + " (" + templateNote + ")";
+}
+
+std::string SpaceRestorePreview::restoreSentence() const
 {
     std::string text = "space " + then.space + " from snapshot " + snapshot + " (shard " + fromShard
         + "): " + std::to_string(then.liveDocs) + " documents then";

@@ -51,10 +51,16 @@ struct SpaceRestorePreview {
     std::string nowShard;
     std::optional<SpaceStats> now;
     std::string nowError;
+    // Set when the target is built with another template than the snapshot's shard was: the
+    // documents are indexed with the target's settings.
+    std::string templateNote;
 
     // "space t1 from snapshot snap-... (taken 2026-12-07 18:00 UTC): 120 documents then, 0 now on
     // s2; they replace its documents at the cutover onto s3".
     std::string sentence() const;
+
+private:
+    std::string restoreSentence() const;
 };
 
 class RestoreRequests {

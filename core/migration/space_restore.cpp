@@ -363,9 +363,13 @@ Result<PhaseStep> RestorePhases::stop(Context& ctx, MigrationPhase phase, const 
             return dropped.error();
     }
     const bool owns = m.restoreReplaces && ctx.ownsSpace();
+    // Stopped while cutting over: the live shard may hold the space fenced at the next epoch, so
+    // the space goes on at an epoch above that fence (as an aborted migration cutover does).
+    const bool unfence = owns && m.phase == MigrationPhase::Cutover;
     if (owns) {
         ctx.sp().migrationId.clear();
         ctx.sp().phase = MigrationPhase::Done;
+        ctx.sp().epoch += unfence ? 2 : 0;
     }
     m.error = phase == MigrationPhase::Failed ? why : std::string();
     const std::string outcome = phase == MigrationPhase::Failed ? "failed: " : "cancelled: ";
@@ -373,6 +377,10 @@ Result<PhaseStep> RestorePhases::stop(Context& ctx, MigrationPhase phase, const 
             phase == MigrationPhase::Failed ? "restore-failed" : "restore-cancelled", why, owns);
         !committed)
         return committed.error();
+    if (unfence) {
+        if (auto status = m_nodes.own(ctx, m.source, SpaceRole::Owner, ctx.sp().epoch); !status)
+            log(LogLevel::Warn, "restore " + m.id + ": " + status.error().describe() + " (routers will push it)");
+    }
     log(LogLevel::Info, "restore " + m.id + ": " + outcome + why);
     return PhaseStep { PhaseNext::Finished };
 }

@@ -5,7 +5,9 @@
 // refused, and a file damaged after its verify fails the restore with nothing live changed; a lost
 // shard comes back onto another node, a whole fleet onto new nodes; a leader killed mid-restore
 // leaves it to the next, who finishes it.
+#include "core/fleet/shard_creation.h"
 #include "core/shard/shard_store.h"
+#include "core/util/index_settings.h"
 #include "snapshot_fixture.h"
 
 #include <chrono>
@@ -230,6 +232,22 @@ TEST_F(RestoreTest, BadRequestsAreRefusedWithTheReasonAndQueueNothing)
         EXPECT_NE(refused.err.find(expected), std::string::npos) << refused.err;
     }
     EXPECT_TRUE(map().migrations.empty());
+
+    // Into a shard built with another template: allowed, and the preview says so.
+    core::FleetAdmin admin(*m_store, m_pool);
+    core::IndexSettings stemmed = core::defaultIndexSettings();
+    stemmed.tokenizer = core::Tokenizer::Porter;
+    ASSERT_TRUE(admin.map().createTemplate("stemmed", stemmed, "", m_actor));
+    core::NewShard shard("s3", "n1");
+    shard.index = stemmed;
+    shard.templateName = "stemmed";
+    shard.templateVersion = 1;
+    auto created = admin.createShard(shard, m_actor);
+    ASSERT_TRUE(created) << created.error().describe();
+    auto preview = ctl({ "--json", "restore", "space", "--snapshot", snapshot, "--space", "t1", "--shard", "s3" });
+    ASSERT_EQ(preview.code, 0) << preview.out << preview.err;
+    EXPECT_NE(preview.parsed().value("template_note", "").find("built with template stemmed:1"), std::string::npos)
+        << preview.out;
 }
 
 TEST_F(RestoreTest, ACorruptSnapshotIsRefusedAndAFileDamagedAfterItsVerifyFailsTheRestoreWithNothingChanged)
@@ -419,4 +437,39 @@ TEST_F(RestoreTest, ALeaderKilledMidRestoreLeavesItToTheNextLeaderWhoFinishesIt)
         std::vector<core::Document> undo { { "t1", "after-restore", 3, {}, true } };
         ASSERT_TRUE(m_router->write(undo));
     }
+}
+
+// A restore that must stop after its cutover fenced the live shard (a leader killed there, and the
+// target given a replica before the next leader came): the space goes on on its live shard, at an
+// epoch above the fence, and takes writes.
+TEST_F(RestoreTest, ARestoreStoppedAfterTheLiveShardWasFencedLeavesTheSpaceWritable)
+{
+    const std::string snapshot = [&] {
+        auto controller = startController("c0");
+        return writeAndSnapshot(10);
+    }();
+    const std::string live = shardOf("t1");
+    const std::string into = otherShard(live);
+    auto first = startController("c1", { "SHARDMAP_FAILPOINTS=restore.cutover.before_commit=kill" });
+    ASSERT_TRUE(first);
+    auto applied
+        = ctl({ "--json", "restore", "space", "--snapshot", snapshot, "--space", "t1", "--shard", into, "--apply" });
+    ASSERT_EQ(applied.code, 0) << applied.out << applied.err;
+    ASSERT_TRUE(first->process().wait(std::chrono::seconds(30))) << first->stderrText();
+    const std::uint64_t epoch = map().spaces.at("t1").value.epoch;
+    // The target gets a copy on the live shard's node: a restore copies into a shard without one.
+    core::FleetAdmin admin(*m_store, m_pool);
+    auto added = admin.addReplica(into, live == "s0" ? "n0" : "n1", m_actor);
+    ASSERT_TRUE(added) << added.error().describe();
+    auto second = startController("c2");
+    ASSERT_TRUE(second);
+    const auto ended = waitForEnd(applied.parsed()["id"]);
+    EXPECT_EQ(ended.phase, core::MigrationPhase::Failed);
+    EXPECT_NE(ended.error.find("has replicas"), std::string::npos) << ended.error;
+    const auto space = map().spaces.at("t1").value;
+    EXPECT_EQ(space.shard, live);
+    EXPECT_FALSE(space.migrating());
+    EXPECT_GT(space.epoch, epoch + 1) << "above the fence the cutover set at " << epoch + 1;
+    write("t1", "after-the-stop", 1);
+    EXPECT_EQ(statsOf(live, "t1").liveDocs, 11u);
 }

@@ -42,6 +42,7 @@ set(_shardmap_costs
   "SnapshotTest.VerifyNamesTheFileWithACorruptByte" 3
   "SnapshotTest.ASnapshotWhileWritersWriteIsAConsistentPointOfEveryShard" 2
   "RestoreTest.ALeaderKilledMidRestoreLeavesItToTheNextLeaderWhoFinishesIt" 6
+  "RestoreTest.ARestoreStoppedAfterTheLiveShardWasFencedLeavesTheSpaceWritable" 3
   "RestoreTest.ATenantDeletedByMistakeComesBackFromTheLastSnapshotAndOthersAreUntouched" 4
   "RestoreTest.ACorruptSnapshotIsRefusedAndAFileDamagedAfterItsVerifyFailsTheRestoreWithNothingChanged" 4)
 # Tests that keep two cores busy themselves: the chaos runs (fleets under load with faults), the

@@ -137,6 +137,8 @@ void RestoreSpaceDialog::showPreview(const core::Result<core::SpaceRestorePrevie
                                .arg(preview->then.liveDocs)
                                .arg(qs(preview->intoSpace), qs(preview->intoShard)));
     }
+    if (preview && !preview->templateNote.empty())
+        m_preview->setText(m_preview->text() + QLatin1Char(' ') + qs(preview->templateNote) + QLatin1Char('.'));
     updateButton();
     emit previewShown();
 }
