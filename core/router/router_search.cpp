@@ -19,11 +19,13 @@ bool retriableOnAnotherCopy(const Error& error)
 }
 
 // A shard that holds a space fenced (core/shard/shard_store_search.cpp) says which and at what
-// epoch: the space moved since this router read its route.
+// epoch, and a node that no longer has the shard (dropped after a cutover) is marked so by
+// searchRoutes: either way the space moved since this router read its route.
 bool movedOffShard(const Error& error)
 {
-    return error.code == ErrorCode::FailedPrecondition && error.details.contains("held_epoch")
-        && error.details.contains("space");
+    return (error.code == ErrorCode::FailedPrecondition && error.details.contains("held_epoch")
+               && error.details.contains("space"))
+        || (error.code == ErrorCode::NotFound && error.details.contains("shard_gone"));
 }
 
 } // namespace
@@ -78,9 +80,9 @@ Result<SearchResult> Router::searchShard(
     return *last;
 }
 
-// A search that meets a space its shard holds fenced reads the space's route from the store and
-// starts again: during a cutover the old shard is fenced a moment before the map names the new
-// one, so a route that has not changed yet is retried after the write path's growing pause.
+// A search that meets a space its shard holds fenced, or a shard its node dropped, reads the
+// space's route from the store and starts again: during a cutover the old shard is fenced a moment before the map names
+// the new one, so a route that has not changed yet is retried after the write path's growing pause.
 Result<SearchResult> Router::search(const ShardSearchRequest& request, bool primaryOnly)
 {
     if (request.spaces.empty())
@@ -121,6 +123,12 @@ Result<SearchResult> Router::searchRoutes(const ShardSearchRequest& request, boo
         if (!found) {
             Error error = found.error();
             error.context = "shard " + shard;
+            // The node no longer has the shard (dropped after its spaces moved): which space to
+            // read the route of again.
+            if (error.code == ErrorCode::NotFound && !error.details.contains("space")) {
+                error.details.emplace("shard_gone", shard);
+                error.details.emplace("space", spacesOf[shard].front());
+            }
             return error;
         }
         merged.compiledQuery = found->compiledQuery;

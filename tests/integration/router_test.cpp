@@ -260,6 +260,32 @@ TEST_F(RouterTest, AStaleRoutersSearchOfAMovedSpaceIsAnsweredByItsNewShard)
     EXPECT_EQ(router->resolve("acme")->shard, other);
 }
 
+// The same once the old shard is gone from its node (dropped after a reindex's rollback window):
+// the node answers NOT_FOUND for the shard, and the router reads the route again.
+TEST_F(RouterTest, AStaleRoutersSearchOfASpaceWhoseOldShardWasDroppedIsAnsweredByItsNewShard)
+{
+    core::RouterOptions options;
+    options.followChanges = false;
+    auto router = startRouter(options);
+    ASSERT_TRUE(router->write({ doc("acme", "d1", "kept words") }));
+    const auto before = *router->resolve("acme");
+    const std::string other = before.shard == "s0" ? "s1" : "s0";
+    auto newOwner = m_pool.get(m_nodes[other == "s0" ? 0 : 1]->address());
+    auto oldOwner = m_pool.get(before.nodeAddress);
+    core::MapEditor editor(*m_store);
+    auto moved = editor.reassignSpace("acme", other, m_actor);
+    ASSERT_TRUE(moved) << moved.error().describe();
+    ASSERT_TRUE((*newOwner)->setOwnership(other, { "acme", core::SpaceRole::Owner, moved->epoch }));
+    ASSERT_TRUE((*newOwner)->bulkWrite(other, { { doc("acme", "d1", "kept words"), moved->epoch } }));
+    ASSERT_TRUE((*oldOwner)->dropShardWithDocuments(before.shard));
+
+    EXPECT_EQ(router->resolve("acme")->shard, before.shard) << "the router has not heard of the move";
+    auto found = router->search({ { "acme" }, "kept", 10, 0, false });
+    ASSERT_TRUE(found) << found.error().describe();
+    ASSERT_EQ(found->hits.size(), 1u);
+    EXPECT_EQ(router->resolve("acme")->shard, other);
+}
+
 TEST_F(RouterTest, AWatchingRouterSeesAMapChangeWithinASecond)
 {
     auto router = startRouter();
