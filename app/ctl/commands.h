@@ -236,6 +236,8 @@ inline constexpr int kExitSnapshotBad = 12;
 void addSnapshotCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
 // `restore space` (restore_commands.cpp, issue 32).
 void addRestoreCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
+// `balancer policy|enable|disable|dry-run` (balancer_commands.cpp, issue 33).
+void addBalancerCommands(CLI::App& app, const CtlOptions& options, CommandResult& result);
 
 // `plan SCENARIO ...` and `plan apply FILE` (plan_commands.cpp).
 struct PlanArgs {

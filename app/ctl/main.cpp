@@ -79,6 +79,7 @@ void addCommands(CLI::App& app, const CtlOptions& options, CommandResult& result
     addTemplateCommands(app, options, result);
     addSnapshotCommands(app, options, result);
     addRestoreCommands(app, options, result);
+    addBalancerCommands(app, options, result);
     addSimulateCommand(app, options, result);
     addReportCommand(app, options, result);
     addAccessCommands(app, options, result);

@@ -4,6 +4,7 @@
 // Hinnant's date library, Debian's libhowardhinnant-date-dev, over the system's tzdata: libstdc++
 // 12 has no std::chrono time zones).
 
+#include "core/map/shard_map.h"
 #include "core/util/json_input.h"
 #include "core/util/validation.h"
 
@@ -263,6 +264,47 @@ Result<WindowPlace> placeInWindow(
                 date::format("%a %H:%M ", open) + window->timeZone };
     }
     return policyError("the window lists no day");
+}
+
+Result<Versioned<BalancerPolicy>> readBalancerPolicy(MetadataStore& store)
+{
+    const std::string key(kBalancerPolicyKey);
+    auto listed = store.list(key);
+    if (!listed)
+        return listed.error();
+    const auto found = listed->records.find(key);
+    if (found == listed->records.end())
+        return Versioned<BalancerPolicy> { BalancerPolicy {}, 0 };
+    auto policy = decodeBalancerPolicy(found->second.value);
+    if (!policy)
+        return makeError(ErrorCode::Internal, "stored " + policy.error().message);
+    return Versioned<BalancerPolicy> { std::move(*policy), found->second.modRevision };
+}
+
+Result<std::uint64_t> setBalancerPolicy(MetadataStore& store, const BalancerPolicy& policy, const Actor& actor)
+{
+    auto current = readBalancerPolicy(store);
+    if (!current)
+        return current.error();
+    auto settings = store.list(std::string(keys::kMigrationSettings));
+    if (!settings)
+        return settings.error();
+    MigrationSettings executor;
+    if (const auto found = settings->records.find(std::string(keys::kMigrationSettings));
+        found != settings->records.end()) {
+        auto decoded = decodeMigrationSettings(found->second.value);
+        if (!decoded)
+            return decoded.error();
+        executor = *decoded;
+    }
+    if (auto valid = validateBalancerPolicy(policy, executor.maxConcurrent); !valid)
+        return valid.error();
+    CommitRequest request { { { std::string(kBalancerPolicyKey), encode(policy), current->modRevision } }, std::nullopt,
+        std::nullopt, actor.name, "set-balancer-policy", actor.reason };
+    auto committed = store.commit(request);
+    if (!committed && committed.error().code == ErrorCode::Conflict)
+        return makeError(ErrorCode::Conflict, "the balancer policy changed meanwhile; read it again");
+    return committed;
 }
 
 } // namespace shardmap::core

@@ -6,6 +6,8 @@
 // its guards. One record in the map (settings/balancer), changed by compare-and-set with its audit
 // like every setting; this file is its one check, its one JSON form and its window arithmetic.
 
+#include "core/map/map_editor.h"
+#include "core/store/metadata_store.h"
 #include "core/util/result.h"
 
 #include <chrono>
@@ -97,5 +99,13 @@ struct WindowPlace {
 };
 Result<WindowPlace> placeInWindow(
     const std::optional<BalancingWindow>& window, std::chrono::system_clock::time_point now);
+
+// The policy as the map holds it, with its record's revision (0 and the defaults, mode off, when
+// the map holds none).
+Result<Versioned<BalancerPolicy>> readBalancerPolicy(MetadataStore& store);
+// Sets the policy: checked against the executor's max_concurrent of the same read, then one
+// compare-and-set on the record as read ("set-balancer-policy", audited with the actor's reason);
+// Conflict when it changed meanwhile. The store's revision after it.
+Result<std::uint64_t> setBalancerPolicy(MetadataStore& store, const BalancerPolicy& policy, const Actor& actor);
 
 } // namespace shardmap::core
