@@ -8,6 +8,7 @@
 #include "app/ctl/admin.h"
 #include "app/ctl/command_line.h"
 #include "app/ctl/output.h"
+#include "core/admin/change_kinds.h"
 #include "core/migration/restore_requests.h"
 #include "core/migration/shard_restore.h"
 
@@ -124,17 +125,6 @@ CommandResult cmdRestoreFleet(const CtlOptions& options, RestoreArgs args)
         } };
 }
 
-v1::AdminChange restoreChange(const RestoreArgs& args)
-{
-    v1::AdminChange change;
-    auto* restore = change.mutable_restore_space();
-    restore->set_snapshot(args.space.snapshot);
-    restore->set_space(args.space.space);
-    restore->set_shard(args.space.shard);
-    restore->set_as_space(args.space.asSpace);
-    return change;
-}
-
 } // namespace
 
 void addRestoreCommands(CLI::App& app, const CtlOptions& options, CommandResult& result)
@@ -154,7 +144,7 @@ void addRestoreCommands(CLI::App& app, const CtlOptions& options, CommandResult&
             result = cmdRestoreSpacePreview(options, args);
             return;
         }
-        result = viaController(options) ? changeViaController(options, restoreChange(args))
+        result = viaController(options) ? changeViaController(options, core::restoreSpaceChange(args.space))
                                         : cmdRestoreSpaceApply(options, args);
     });
     auto* shard = group->add_subcommand("shard",
@@ -169,12 +159,7 @@ void addRestoreCommands(CLI::App& app, const CtlOptions& options, CommandResult&
             result = cmdRestoreShard(options, args);
             return;
         }
-        v1::AdminChange change;
-        auto* restore = change.mutable_restore_lost_shard();
-        restore->set_snapshot(args.shard.snapshot);
-        restore->set_shard(args.shard.shard);
-        restore->set_node(args.shard.node);
-        result = changeViaController(options, change);
+        result = changeViaController(options, core::restoreShardChange(args.shard));
     });
     auto* fleet = group->add_subcommand("fleet",
         "Rebuild a fleet from a snapshot: its map into the empty store --store names, its shards onto new nodes");

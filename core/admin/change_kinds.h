@@ -6,6 +6,8 @@
 // admin_changes.h and admin_limits.h dispatch through it.
 
 #include "core/admin/admin_changes.h"
+#include "core/migration/restore_requests.h"
+#include "core/migration/shard_restore.h"
 
 namespace shardmap::core {
 
@@ -28,6 +30,11 @@ struct ChangeKind {
     // Makes it through the facade.
     Result<v1::ChangeResponse> (*apply)(FleetAdmin& admin, const v1::AdminChange& change, const Actor& actor) = nullptr;
 };
+
+// The Admin API changes of a restore (issue 32), as shardmapctl and the console send them; the
+// change kinds read them back the same way.
+v1::AdminChange restoreSpaceChange(const SpaceRestoreRequest& request);
+v1::AdminChange restoreShardChange(const ShardRestoreRequest& request);
 
 // The entry of the change's kind; nullptr for a change that names none (CHANGE_NOT_SET).
 const ChangeKind* findChangeKind(const v1::AdminChange& change);

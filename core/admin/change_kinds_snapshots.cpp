@@ -168,6 +168,27 @@ const ChangeKind kSnapshotChangeKinds[] = {
 
 } // namespace
 
+v1::AdminChange restoreSpaceChange(const SpaceRestoreRequest& request)
+{
+    v1::AdminChange change;
+    auto* restore = change.mutable_restore_space();
+    restore->set_snapshot(request.snapshot);
+    restore->set_space(request.space);
+    restore->set_shard(request.shard);
+    restore->set_as_space(request.asSpace);
+    return change;
+}
+
+v1::AdminChange restoreShardChange(const ShardRestoreRequest& request)
+{
+    v1::AdminChange change;
+    auto* restore = change.mutable_restore_lost_shard();
+    restore->set_snapshot(request.snapshot);
+    restore->set_shard(request.shard);
+    restore->set_node(request.node);
+    return change;
+}
+
 std::span<const ChangeKind> snapshotChangeKinds()
 {
     return { std::begin(kSnapshotChangeKinds), std::end(kSnapshotChangeKinds) };

@@ -104,6 +104,17 @@ Result<CheckedRestore> checkRestore(
     return checked;
 }
 
+// The map read now (into map) and the request checked against it.
+Result<CheckedRestore> readAndCheck(
+    MetadataStore& store, NodeClientPool& nodes, const SpaceRestoreRequest& request, MapSnapshot& map)
+{
+    auto read = readMapSnapshot(store);
+    if (!read)
+        return read.error();
+    map = std::move(*read);
+    return checkRestore(store, nodes, map, request);
+}
+
 } // namespace
 
 Result<SnapshotManifest> readUsableSnapshot(MetadataStore& store, const MapSnapshot& map, const std::string& snapshot)
@@ -154,10 +165,8 @@ RestoreRequests::RestoreRequests(MetadataStore& store, NodeClientPool& nodes)
 
 Result<SpaceRestorePreview> RestoreRequests::previewSpace(const SpaceRestoreRequest& request)
 {
-    auto map = readMapSnapshot(m_store);
-    if (!map)
-        return map.error();
-    auto checked = checkRestore(m_store, m_nodes, *map, request);
+    MapSnapshot map;
+    auto checked = readAndCheck(m_store, m_nodes, request, map);
     if (!checked)
         return checked.error();
     return checked->preview;
@@ -165,12 +174,11 @@ Result<SpaceRestorePreview> RestoreRequests::previewSpace(const SpaceRestoreRequ
 
 Result<MigrationRecord> RestoreRequests::queueSpace(const SpaceRestoreRequest& request, const Actor& actor)
 {
-    auto map = readMapSnapshot(m_store);
-    if (!map)
-        return map.error();
-    auto checked = checkRestore(m_store, m_nodes, *map, request);
+    MapSnapshot readMap;
+    auto checked = readAndCheck(m_store, m_nodes, request, readMap);
     if (!checked)
         return checked.error();
+    const MapSnapshot* map = &readMap;
     const SpaceRestorePreview& preview = checked->preview;
     const ShardRecord& target = *map->shard(request.shard);
     // The target's node takes the staging file (the whole shard's) and the space's copy.

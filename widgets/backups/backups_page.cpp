@@ -2,6 +2,7 @@
 // read off the UI thread, and the three requests sent through the connection's change seam.
 #include "widgets/backups/backups_page.h"
 
+#include "core/admin/change_kinds.h"
 #include "core/snapshot/snapshot_requests.h"
 #include "widgets/backups/restore_shard_dialog.h"
 #include "widgets/backups/restore_space_dialog.h"
@@ -258,13 +259,8 @@ void BackupsPage::askRestore()
 
 void BackupsPage::restoreSpace(const core::SpaceRestoreRequest& request, const QString& reason)
 {
-    v1::AdminChange change;
-    auto* restore = change.mutable_restore_space();
-    restore->set_snapshot(request.snapshot);
-    restore->set_space(request.space);
-    restore->set_shard(request.shard);
-    restore->set_as_space(request.asSpace);
-    send(change, reason, tr("Restore of %1 queued: follow it on the Migrations page.").arg(qs(request.space)));
+    send(core::restoreSpaceChange(request), reason,
+        tr("Restore of %1 queued: follow it on the Migrations page.").arg(qs(request.space)));
 }
 
 void BackupsPage::askRestoreShard()
@@ -276,12 +272,7 @@ void BackupsPage::askRestoreShard()
 
 void BackupsPage::restoreShard(const core::ShardRestoreRequest& request, const QString& reason)
 {
-    v1::AdminChange change;
-    auto* restore = change.mutable_restore_lost_shard();
-    restore->set_snapshot(request.snapshot);
-    restore->set_shard(request.shard);
-    restore->set_node(request.node);
-    send(change, reason,
+    send(core::restoreShardChange(request), reason,
         tr("Shard %1 restored on %2; writes after the snapshot are lost.").arg(qs(request.shard), qs(request.node)));
 }
 
