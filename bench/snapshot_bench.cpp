@@ -2,9 +2,10 @@
 // it takes one (issue 32), on one real shardmap-node it starts.
 //
 // 1. Loads one shard with --docs corpus documents (one space per corpus space, epoch 1).
-// 2. Snapshot rate: SnapshotShard into a fresh folder with the fleet's default pause (--pause-ms)
-//    and with none, against `cp` of the snapshot file to the same disk, and `cp` + `sync FILE`
-//    (the snapshot fsyncs its file; cp does not). The snapshot also hashes the file (XXH3-128).
+// 2. Snapshot rate, --rounds times: SnapshotShard into a fresh folder with the fleet's default
+//    pause (--pause-ms) and with none, against `cp` of the snapshot file to the same disk, and
+//    `cp` + `sync FILE` (the snapshot fsyncs its file; cp does not), side by side in each round.
+//    The snapshot also hashes the file (XXH3-128).
 // 3. Write latency: one writer writes one document per BulkWrite call, sequentially, for
 //    --seconds while the node is idle, then for --seconds while it takes snapshots back to back,
 //    then idle again; p50 / p99 / max of each window and the ratio of the snapshot window's p99
@@ -20,6 +21,7 @@
 #include "core/client/node_client.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -38,6 +40,7 @@ struct Options {
     std::size_t docs = 60000;
     std::uint32_t pauseMs = 5;
     int seconds = 4;
+    int rounds = 5;
     std::string workDir;
 };
 
@@ -124,23 +127,41 @@ void printWindow(const char* name, const std::vector<double>& ms)
         percentile(ms, 0.99), ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end()));
 }
 
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0.0 : values[values.size() / 2];
+}
+
+// --rounds rounds of: a snapshot with the default pause, one without, cp and cp + sync of the
+// round's file; the four side by side in each round (the disk's write speed drifts over a run),
+// and the medians of each round's ratios.
 void measureRate(
     core::NodeClient& node, const std::string& repository, const std::filesystem::path& dir, const Options& options)
 {
-    const auto [paced, bytes] = snapshot(node, repository, "paced", options.pauseMs);
-    const auto [unpaced, bytes2] = snapshot(node, repository, "unpaced", 0);
-    const std::string file = repository + "/unpaced/s0.db";
-    const double cp = timedShell("cp '" + file + "' '" + (dir / "cp.db").string() + "'");
-    const double cpSync = timedShell(
-        "cp '" + file + "' '" + (dir / "cp2.db").string() + "' && sync '" + (dir / "cp2.db").string() + "'");
-    const double mb = static_cast<double>(bytes2) / 1e6;
-    std::printf("shard file: %.1f MB (%zu documents)\n", mb, options.docs);
-    std::printf("  snapshot, pause %u ms     %6.3f s  %7.1f MB/s  %.2fx cp\n", options.pauseMs, paced,
-        static_cast<double>(bytes) / 1e6 / paced, cp / paced);
-    std::printf("  snapshot, no pause        %6.3f s  %7.1f MB/s  %.2fx cp\n", unpaced, mb / unpaced, cp / unpaced);
-    std::printf("  cp                        %6.3f s  %7.1f MB/s\n", cp, mb / cp);
-    std::printf("  cp + sync                 %6.3f s  %7.1f MB/s  (snapshot, no pause: %.2fx)\n", cpSync, mb / cpSync,
-        cpSync / unpaced);
+    std::vector<double> toCp;
+    std::vector<double> toCpSync;
+    double mb = 0;
+    std::printf("shard file: (%zu documents); per round: snapshot paced, unpaced, cp, cp + sync\n", options.docs);
+    for (int round = 0; round < options.rounds; ++round) {
+        const std::string tag = std::to_string(round);
+        const auto [paced, bytes] = snapshot(node, repository, "paced" + tag, options.pauseMs);
+        const double unpaced = snapshot(node, repository, "unpaced" + tag, 0).first;
+        const std::string file = repository + "/unpaced" + tag + "/s0.db";
+        const std::string copy = (dir / ("cp" + tag + ".db")).string();
+        const std::string synced = (dir / ("cps" + tag + ".db")).string();
+        const double cp = timedShell("cp '" + file + "' '" + copy + "'");
+        const double cpSync = timedShell("cp '" + file + "' '" + synced + "' && sync '" + synced + "'");
+        mb = static_cast<double>(bytes) / 1e6;
+        std::printf("  round %d: %6.3f s  %6.3f s  %6.3f s  %6.3f s   %.1f MB   paced / cp %.2fx, / cp + sync %.2fx\n",
+            round + 1, paced, unpaced, cp, cpSync, mb, cp / paced, cpSync / paced);
+        toCp.push_back(cp / paced);
+        toCpSync.push_back(cpSync / paced);
+        for (const std::string& path : { file, copy, synced, repository + "/paced" + tag + "/s0.db" })
+            std::filesystem::remove(path);
+    }
+    std::printf("  snapshot rate (default pace) / cp: median %.2fx; / cp + sync: median %.2fx (%d rounds)\n",
+        median(toCp), median(toCpSync), options.rounds);
 }
 
 void measureLatency(core::NodeClient& node, const std::string& repository, const Options& options)
@@ -193,6 +214,9 @@ int main(int argc, char** argv)
     app.add_option("--node-binary", options.nodeBinary, "shardmap-node to start")->capture_default_str();
     app.add_option("--docs", options.docs, "Documents in the shard")->capture_default_str();
     app.add_option("--pause-ms", options.pauseMs, "Pause between backup steps (the setting)")->capture_default_str();
+    app.add_option("--rounds", options.rounds, "Rounds of the rate measurement")
+        ->check(CLI::Range(1, 100))
+        ->capture_default_str();
     app.add_option("--seconds", options.seconds, "Length of each write window")->capture_default_str();
     app.add_option("--work-dir", options.workDir, "Where the work directory goes (default: the temp dir)");
     CLI11_PARSE(app, argc, argv);

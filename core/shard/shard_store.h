@@ -6,6 +6,7 @@
 #include "core/metrics/latency_histogram.h"
 #include "core/shard/document.h"
 #include "core/shard/sqlite_db.h"
+#include "core/util/fs.h"
 #include "core/util/index_engine.h"
 #include "core/util/index_settings.h"
 #include "core/util/log.h"
@@ -171,10 +172,11 @@ struct BackupPace {
     std::function<bool()> busy = {};
 };
 
-// What a backup holds: its spaces' aggregates as of its consistent point, and its size in pages.
+// What a backup holds: its spaces' aggregates as of its consistent point, and, when the copy was
+// made by reading the file (not through SQLite's backup), the digest of the bytes it wrote.
 struct ShardBackup {
     std::vector<SpaceStats> spaces;
-    std::uint64_t pages = 0;
+    std::optional<FileDigest> digest = std::nullopt;
 };
 
 inline constexpr std::uint32_t kMaxSearchLimit = 1000;
@@ -246,11 +248,14 @@ public:
     Result<std::uint64_t> dropSpaceBatch(const std::string& space, std::uint32_t batchSize, std::uint64_t fencedEpoch);
 
     Status checkpoint();
-    // Copies the shard's database file to path (a new file) with SQLite's online backup as of one
-    // consistent point: a read transaction is held for the whole copy, so the writer goes on
-    // (WAL) and the copy is the shard as that transaction saw it, paced by pace. The index an
+    // Copies the shard's database file to path (a new file) as of one consistent point: a read
+    // transaction is held for the whole copy, so the writer goes on (WAL) and the copy is the shard
+    // as that transaction saw it, paced by pace. When a checkpoint under the write lock took every
+    // WAL frame into the file, the transaction reads the file alone, no checkpoint can change the
+    // file until it ends, and the file is copied (and hashed) as bytes; otherwise, or if the file
+    // changed all the same, through SQLite's online backup. The index an
     // engine keeps beside the file (Xapian's) is not copied; FTS5's is inside the file. Nothing is
-    // fsynced: the caller makes the file durable (core/snapshot/shard_file_copy.h).
+    // fsynced: the caller makes the file durable (core/snapshot/snapshot_repository.h, copyShardFile).
     Result<ShardBackup> backupTo(const std::string& path, const BackupPace& pace);
     std::uint64_t bytesOnDisk() const;
     ShardActivity activity() const;
@@ -274,6 +279,9 @@ private:
     // After the writer's transaction ended, under the write lock: the index takes what it changed.
     void indexCommitted();
     Result<ReaderLease> acquireReader();
+    // backupTo's first read on reader, under the write lock after a passive checkpoint: true when
+    // the checkpoint took every WAL frame, so that the read sees the database file alone.
+    bool readFromFileAlone(SqliteDb& reader);
     void releaseReader(SqliteDb db);
 
     // The search (shard_store_search.cpp): validated, timed and counted here, answered by the index.

@@ -133,7 +133,10 @@ Result<ShardFileCopy> copyShardFile(
     (void)removeIfThere(temp);
     auto backup = store.backupTo(temp, pace);
     Status synced = backup ? syncFile(temp) : Status(backup.error());
-    Result<FileDigest> digest = synced ? digestFile(temp) : Result<FileDigest>(synced.error());
+    // A copy made as bytes was hashed as it was written; one through SQLite is read back.
+    Result<FileDigest> digest = !synced ? Result<FileDigest>(synced.error())
+        : backup->digest                ? Result<FileDigest>(*backup->digest)
+                                        : digestFile(temp);
     if (digest && ::rename(temp.c_str(), path->c_str()) != 0)
         digest = fileError(errno, "cannot rename into place", *path);
     if (!digest) {

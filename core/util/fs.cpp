@@ -128,15 +128,44 @@ Status writeFileAtomically(const std::string& path, const std::string& text)
     return syncDirectory(std::filesystem::path(path).parent_path().string());
 }
 
+struct FileHasher::State {
+    std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> xxh { XXH3_createState(), &XXH3_freeState };
+};
+
+FileHasher::FileHasher()
+    : m_state(std::make_unique<State>())
+{
+    XXH3_128bits_reset(m_state->xxh.get());
+}
+
+FileHasher::~FileHasher() = default;
+
+void FileHasher::update(const void* data, std::size_t size)
+{
+    XXH3_128bits_update(m_state->xxh.get(), data, size);
+    m_bytes += size;
+}
+
+FileDigest FileHasher::finish()
+{
+    FileDigest digest { m_bytes, {} };
+    XXH128_canonical_t canonical;
+    XXH128_canonicalFromHash(&canonical, XXH3_128bits_digest(m_state->xxh.get()));
+    static constexpr char kHex[] = "0123456789abcdef";
+    for (unsigned char byte : canonical.digest) {
+        digest.xxh3_128 += kHex[byte >> 4];
+        digest.xxh3_128 += kHex[byte & 15];
+    }
+    return digest;
+}
+
 Result<FileDigest> digestFile(const std::string& path)
 {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return fileError(errno, "cannot open", path);
-    std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state(XXH3_createState(), &XXH3_freeState);
-    XXH3_128bits_reset(state.get());
+    FileHasher hasher;
     std::vector<char> buffer(1 << 20);
-    FileDigest digest;
     while (true) {
         const ssize_t got = ::read(fd, buffer.data(), buffer.size());
         if (got < 0 && errno == EINTR)
@@ -148,18 +177,10 @@ Result<FileDigest> digestFile(const std::string& path)
         }
         if (got == 0)
             break;
-        XXH3_128bits_update(state.get(), buffer.data(), static_cast<std::size_t>(got));
-        digest.bytes += static_cast<std::uint64_t>(got);
+        hasher.update(buffer.data(), static_cast<std::size_t>(got));
     }
     ::close(fd);
-    XXH128_canonical_t canonical;
-    XXH128_canonicalFromHash(&canonical, XXH3_128bits_digest(state.get()));
-    static constexpr char kHex[] = "0123456789abcdef";
-    for (unsigned char byte : canonical.digest) {
-        digest.xxh3_128 += kHex[byte >> 4];
-        digest.xxh3_128 += kHex[byte & 15];
-    }
-    return digest;
+    return hasher.finish();
 }
 
 } // namespace shardmap::core

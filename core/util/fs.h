@@ -6,6 +6,7 @@
 #include "core/util/result.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace shardmap::core {
@@ -48,6 +49,22 @@ struct FileDigest {
     bool operator==(const FileDigest&) const = default;
 };
 Result<FileDigest> digestFile(const std::string& path);
+
+// The same digest taken as the bytes go by (a copy that hashes what it writes, with no read-back).
+class FileHasher {
+public:
+    FileHasher();
+    ~FileHasher();
+    FileHasher(const FileHasher&) = delete;
+    FileHasher& operator=(const FileHasher&) = delete;
+    void update(const void* data, std::size_t size);
+    FileDigest finish();
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+    std::uint64_t m_bytes = 0;
+};
 
 // The error of a failed file call (errno): ENOSPC and EDQUOT ResourceExhausted, EROFS and EACCES
 // PermissionDenied, ENOENT NotFound, others Internal; the message says what was being done.

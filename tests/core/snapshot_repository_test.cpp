@@ -2,6 +2,7 @@
 // forms, ids, the paths a repository takes and refuses, a shard copied while it is written, and
 // a snapshot's removal that keeps what another manifest references, the copy's pause only while
 // the node writes, and a restored file checked against its manifest and named as its new shard.
+#include "core/shard/sqlite_db.h"
 #include "core/snapshot/snapshot_repository.h"
 #include "tests/support/test_dir.h"
 
@@ -120,6 +121,43 @@ TEST(SnapshotRepository, RemovalKeepsTheFilesAnotherManifestReferences)
     ASSERT_TRUE(removeSnapshotFolder(repository, "snap-a"));
     EXPECT_TRUE(std::filesystem::is_empty(repository));
     EXPECT_TRUE(removeSnapshotFolder(repository, "snap-c")) << "a folder never made is nothing to remove";
+}
+
+// A copy is the file's bytes, hashed as written, when a checkpoint took every WAL frame into the
+// file; a reader holding an older point keeps frames out of the file, and then the copy goes
+// through SQLite's backup. Both give the shard as of the copy's point, with the writes before it.
+TEST(SnapshotRepository, TheCopyReadsTheFileItselfWhenTheWalIsInItElseGoesThroughSqlite)
+{
+    TempDir dir;
+    auto store = ShardStore::create(dir.file("s0.db"), "s0", {});
+    ASSERT_TRUE(store) << store.error().describe();
+    ASSERT_TRUE((*store)->setOwnership({ "acme", SpaceRole::Owner, 1 }));
+    auto writeDocs = [&](std::uint64_t from, std::uint64_t to) {
+        for (std::uint64_t v = from; v <= to; ++v)
+            ASSERT_TRUE((*store)->write(
+                { { { "acme", "d" + std::to_string(v), 1, { { "body", std::string(3000, 'x') } } }, 1 } }));
+    };
+    writeDocs(1, 100);
+    auto bytes = (*store)->backupTo(dir.file("bytes.db"), { 8, std::chrono::milliseconds(0) });
+    ASSERT_TRUE(bytes) << bytes.error().describe();
+    ASSERT_TRUE(bytes->digest) << "no other reader: the file alone holds the shard";
+    EXPECT_EQ(*digestFile(dir.file("bytes.db")), *bytes->digest);
+    EXPECT_EQ(bytes->spaces.at(0).liveDocs, 100u);
+
+    auto other = SqliteDb::open(dir.file("s0.db"), { .readOnly = true, .create = false, .busyTimeoutMs = 1000 });
+    ASSERT_TRUE(other) << other.error().describe();
+    ASSERT_TRUE(other->exec("BEGIN; SELECT count(*) FROM meta"));
+    writeDocs(101, 150);
+    auto paged = (*store)->backupTo(dir.file("paged.db"), { 8, std::chrono::milliseconds(0) });
+    ASSERT_TRUE(other->exec("COMMIT"));
+    ASSERT_TRUE(paged) << paged.error().describe();
+    EXPECT_FALSE(paged->digest) << "the older reader keeps frames out of the file: SQLite's backup";
+    EXPECT_EQ(paged->spaces.at(0).liveDocs, 150u);
+    for (const char* name : { "bytes.db", "paged.db" }) {
+        auto opened = ShardStore::open(dir.file(name), {});
+        ASSERT_TRUE(opened) << name << ": " << opened.error().describe();
+        EXPECT_EQ(*(*opened)->spaceStats({}), std::string(name) == "bytes.db" ? bytes->spaces : paged->spaces);
+    }
 }
 
 // The pause between backup steps is asked of busy: a copy whose node takes no writes is not held
