@@ -97,18 +97,32 @@ void MigrationCopies::tell(const MigrationContext& ctx, const std::string& shard
     }
 }
 
-Result<std::uint64_t> MigrationCopies::verify(MigrationContext& ctx)
+Result<SpaceCopyEnds> MigrationCopies::migrationEnds(const MigrationContext& ctx)
 {
     const MigrationRecord& m = ctx.migration.value;
-    const auto replicas = inSync(ctx, m.target);
-    if (replicas.empty())
-        return std::uint64_t { 0 };
     auto source = m_nodes.clientFor(ctx, m.source);
     if (!source)
         return source.error();
+    return SpaceCopyEnds { *source, m.source, nullptr, m.target, m.space, ctx.space->value.epoch,
+        ctx.settings.backfillBatch };
+}
+
+Result<std::uint64_t> MigrationCopies::verify(MigrationContext& ctx)
+{
+    if (inSync(ctx, ctx.migration.value.target).empty())
+        return std::uint64_t { 0 };
+    auto reference = migrationEnds(ctx);
+    if (!reference)
+        return reference.error();
+    return verify(ctx, *reference);
+}
+
+Result<std::uint64_t> MigrationCopies::verify(MigrationContext& ctx, const SpaceCopyEnds& reference)
+{
+    const auto replicas = inSync(ctx, reference.targetShard);
     std::uint64_t repaired = 0;
     for (const CopyReplica& replica : replicas) {
-        auto fixed = replica.client ? verifyReplica(ctx, *source, replica)
+        auto fixed = replica.client ? verifyReplica(ctx, reference, replica)
                                     : Result<std::optional<std::uint64_t>>(
                                         makeError(ErrorCode::Unavailable, "no address for node " + replica.node));
         if (fixed) {
@@ -118,27 +132,29 @@ Result<std::uint64_t> MigrationCopies::verify(MigrationContext& ctx)
         if (auto status = m_lease.check(); !status)
             return status.error();
         // The source still answering, the replica is the one that failed.
-        if (auto probe = m_nodes.statsOf(ctx, m.source); !probe)
+        if (auto probe = m_nodes.statsOn(*reference.source, reference.sourceShard, reference.space); !probe)
             return fixed.error();
-        if (auto left = leave(ctx, m.target, replica.node, fixed.error()); !left)
+        if (auto left = leave(ctx, reference.targetShard, replica.node, fixed.error()); !left)
             return left.error();
     }
     return repaired;
 }
 
 Result<std::optional<std::uint64_t>> MigrationCopies::verifyReplica(
-    MigrationContext& ctx, const std::shared_ptr<NodeClient>& source, const CopyReplica& replica)
+    MigrationContext& ctx, const SpaceCopyEnds& reference, const CopyReplica& replica)
 {
     const MigrationRecord& m = ctx.migration.value;
-    if (auto status = m_nodes.ownOn(*replica.client, m.target, m.space, SpaceRole::MigrationTarget, ctx.sp().epoch);
+    const std::string& shard = reference.targetShard;
+    const std::string& space = reference.spaceOnTarget();
+    if (auto status = m_nodes.ownOn(*replica.client, shard, space, SpaceRole::MigrationTarget, reference.epoch);
         !status)
         return status.error();
     std::string difference;
     for (int round = 0; round < kVerifyRounds; ++round) {
-        auto held = m_nodes.statsOn(*source, m.source, m.space);
+        auto held = m_nodes.statsOn(*reference.source, reference.sourceShard, reference.space);
         if (!held)
             return held.error();
-        auto copy = m_nodes.statsOn(*replica.client, m.target, m.space);
+        auto copy = m_nodes.statsOn(*replica.client, shard, space);
         if (!copy)
             return copy.error();
         if (sameContent(*held, *copy))
@@ -146,23 +162,22 @@ Result<std::optional<std::uint64_t>> MigrationCopies::verifyReplica(
         difference = "source " + describeStats(*held) + ", copy on " + replica.node + " " + describeStats(*copy);
         std::this_thread::sleep_for(kVerifyPause);
     }
-    auto repaired = repairReplica(ctx, source, replica);
+    SpaceCopyEnds ends = reference;
+    ends.target = replica.client;
+    auto repaired = repairReplica(ctx, ends, replica.node);
     if (!repaired)
         return repaired.error();
     log(LogLevel::Info,
         "migration " + m.id + ": verify copied " + std::to_string(*repaired) + " documents again to the copy of "
-            + m.target + " on node " + replica.node + " (" + difference + ")");
+            + shard + " on node " + replica.node + " (" + difference + ")");
     return std::optional<std::uint64_t> { *repaired };
 }
 
 Result<std::uint64_t> MigrationCopies::repairReplica(
-    MigrationContext& ctx, const std::shared_ptr<NodeClient>& source, const CopyReplica& replica)
+    MigrationContext& ctx, const SpaceCopyEnds& ends, const std::string& node)
 {
     const MigrationRecord& m = ctx.migration.value;
-    const std::uint64_t epoch = ctx.sp().epoch;
-    const RangeRepair repair { SpaceCopyEnds { source, m.source, replica.client, m.target, m.space, epoch,
-                                   ctx.settings.backfillBatch },
-        [this] { return m_lease.check(); } };
+    const RangeRepair repair { ends, [this] { return m_lease.check(); } };
     bool targetOnly = false;
     auto repaired = repair.run(targetOnly);
     if (repaired || !targetOnly)
@@ -170,14 +185,16 @@ Result<std::uint64_t> MigrationCopies::repairReplica(
     // Rows the source never had (left by an earlier migration of the space that ended without
     // this copy): the copy's space is removed, fenced at the epoch as a cleanup does, and copied
     // again whole, as a catch-up does with an old primary's rows.
+    const std::string& space = ends.spaceOnTarget();
     log(LogLevel::Warn,
-        "migration " + m.id + ": " + repaired.error().message + "; removing " + m.space + " from the copy on node "
-            + replica.node + " to copy it again");
-    if (auto dropped = m_nodes.removeCopyOn(*replica.client, m.target, m.space, epoch,
+        "migration " + m.id + ": " + repaired.error().message + "; removing " + space + " from the copy on node " + node
+            + " to copy it again");
+    if (auto dropped = m_nodes.removeCopyOn(*ends.target, ends.targetShard, space, ends.epoch,
             ctx.settings.cleanupRowsPerSecond, "migration.verify.before_copy_drop");
         !dropped)
         return dropped.error();
-    if (auto status = m_nodes.ownOn(*replica.client, m.target, m.space, SpaceRole::MigrationTarget, epoch); !status)
+    if (auto status = m_nodes.ownOn(*ends.target, ends.targetShard, space, SpaceRole::MigrationTarget, ends.epoch);
+        !status)
         return status.error();
     return repair.run(targetOnly);
 }
@@ -185,17 +202,28 @@ Result<std::uint64_t> MigrationCopies::repairReplica(
 std::string MigrationCopies::awaitSameContent(
     MigrationContext& ctx, std::chrono::steady_clock::time_point deadline, std::vector<std::string>& verified)
 {
-    const MigrationRecord& m = ctx.migration.value;
-    std::vector<CopyReplica> pending = inSync(ctx, m.target);
+    if (inSync(ctx, ctx.migration.value.target).empty())
+        return {};
+    auto reference = migrationEnds(ctx);
+    if (!reference)
+        return reference.error().message;
+    return awaitSameContent(ctx, *reference, deadline, verified);
+}
+
+std::string MigrationCopies::awaitSameContent(MigrationContext& ctx, const SpaceCopyEnds& reference,
+    std::chrono::steady_clock::time_point deadline, std::vector<std::string>& verified)
+{
+    const std::string& shard = reference.targetShard;
+    std::vector<CopyReplica> pending = inSync(ctx, shard);
     std::string difference;
     while (!pending.empty()) {
-        auto held = m_nodes.statsOf(ctx, m.source);
+        auto held = m_nodes.statsOn(*reference.source, reference.sourceShard, reference.space);
         std::vector<CopyReplica> differing;
         for (const CopyReplica& replica : pending) {
             if (!held)
                 break;
             auto copy = replica.client
-                ? m_nodes.statsOn(*replica.client, m.target, m.space)
+                ? m_nodes.statsOn(*replica.client, shard, reference.spaceOnTarget())
                 : Result<SpaceStats>(makeError(ErrorCode::Unavailable, "no address for node " + replica.node));
             if (copy && sameContent(*held, *copy)) {
                 verified.push_back(replica.node);
@@ -203,7 +231,7 @@ std::string MigrationCopies::awaitSameContent(
             }
             if (!copy) {
                 // A copy that cannot be read leaves now (writes are held: nothing can reach it).
-                if (auto left = leave(ctx, m.target, replica.node, copy.error()); !left)
+                if (auto left = leave(ctx, shard, replica.node, copy.error()); !left)
                     return left.error().message;
                 continue;
             }
@@ -260,7 +288,7 @@ bool copyNodeUnreachable(const Error& error)
 } // namespace
 
 Result<std::uint64_t> MigrationCopies::drop(
-    const MigrationContext& ctx, const std::string& shard, const char* failpointName)
+    const MigrationContext& ctx, const std::string& shard, std::uint64_t epoch, const char* failpointName)
 {
     const auto found = ctx.shards.find(shard);
     if (found == ctx.shards.end())
@@ -275,9 +303,9 @@ Result<std::uint64_t> MigrationCopies::drop(
         auto client = node == ctx.nodes.end()
             ? Result<std::shared_ptr<NodeClient>>(makeError(ErrorCode::NotFound, "node not in the map"))
             : m_nodes.pool().get(node->second.address);
-        auto dropped = client ? m_nodes.removeCopyOn(**client, shard, space, ctx.space->value.epoch,
-                           ctx.settings.cleanupRowsPerSecond, failpointName)
-                              : Result<std::uint64_t>(client.error());
+        auto dropped = client
+            ? m_nodes.removeCopyOn(**client, shard, space, epoch, ctx.settings.cleanupRowsPerSecond, failpointName)
+            : Result<std::uint64_t>(client.error());
         if (!dropped && copy.state == CopyState::CatchingUp && copyNodeUnreachable(dropped.error())) {
             // A copy catching up is not one the space's reads or cutover depend on, and its node
             // may be gone for good (a failed-over primary): waiting for it would hold the

@@ -46,26 +46,35 @@ public:
     // Every in-sync replica of the target compared with the source (kVerifyRounds while writes
     // settle) and repaired by range where they differ; the documents written again.
     Result<std::uint64_t> verify(MigrationContext& ctx);
+    // The same against another reference: every in-sync replica of reference.targetShard compared
+    // with reference's source (its space there, reference.spaceOnTarget() on the replica) at
+    // reference.epoch; a restore's replicas against its staging shard.
+    Result<std::uint64_t> verify(MigrationContext& ctx, const SpaceCopyEnds& reference);
     // With the source's writes held: every in-sync replica of the target compared with the source
     // until they match or the deadline passes; the difference last seen (empty once all match).
     // verified: the replicas that matched.
     std::string awaitSameContent(
         MigrationContext& ctx, std::chrono::steady_clock::time_point deadline, std::vector<std::string>& verified);
+    std::string awaitSameContent(MigrationContext& ctx, const SpaceCopyEnds& reference,
+        std::chrono::steady_clock::time_point deadline, std::vector<std::string>& verified);
     // Refused when the target's shard record, read now, has its primary moved or a replica in sync
     // that is not in verified; while it has a copy catching up, the record goes into ctx's next
     // commit as a compare-and-set, so that the copy's catch-up cannot mark it in sync meanwhile.
     Status guardCutover(MigrationContext& ctx, const std::vector<std::string>& verified);
-    // Drops the space from every replica of shard that is not lost (one catching up whose node does
-    // not answer is passed over, with a warning); the rows deleted.
-    Result<std::uint64_t> drop(const MigrationContext& ctx, const std::string& shard, const char* failpointName);
+    // Drops the space from every replica of shard that is not lost, fenced at epoch (one catching
+    // up whose node does not answer is passed over, with a warning); the rows deleted.
+    Result<std::uint64_t> drop(
+        const MigrationContext& ctx, const std::string& shard, std::uint64_t epoch, const char* failpointName);
 
 private:
     // One replica compared with the source and repaired: the documents written again, nullopt when
     // they held the same content.
     Result<std::optional<std::uint64_t>> verifyReplica(
-        MigrationContext& ctx, const std::shared_ptr<NodeClient>& source, const CopyReplica& replica);
-    Result<std::uint64_t> repairReplica(
-        MigrationContext& ctx, const std::shared_ptr<NodeClient>& source, const CopyReplica& replica);
+        MigrationContext& ctx, const SpaceCopyEnds& reference, const CopyReplica& replica);
+    // ends: from the reference to the replica on node.
+    Result<std::uint64_t> repairReplica(MigrationContext& ctx, const SpaceCopyEnds& ends, const std::string& node);
+    // A migration's reference: its source at the space's epoch, towards the target's replicas.
+    Result<SpaceCopyEnds> migrationEnds(const MigrationContext& ctx);
     void log(LogLevel level, const std::string& message) const;
 
     MetadataStore& m_store;

@@ -652,7 +652,7 @@ Result<MigrationPhases::StepResult> MigrationPhases::cleanup(Context& ctx)
         log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
     // Every copy of the shard the space left: its replicas (one whose node does not answer fails
     // the step, retried), then its primary.
-    auto fromCopies = m_copies.drop(ctx, m.source, "migration.cleanup.before_copy_drop");
+    auto fromCopies = m_copies.drop(ctx, m.source, sp.epoch, "migration.cleanup.before_copy_drop");
     if (!fromCopies)
         return fromCopies.error();
     auto dropped = m_nodes.removeCopy(ctx, m.source, "migration.cleanup.before_drop");
@@ -704,7 +704,8 @@ Result<MigrationPhases::StepResult> MigrationPhases::abort(Context& ctx)
         if (auto status = m_nodes.own(ctx, m.source, SpaceRole::Owner, ctx.sp().epoch); !status)
             log(LogLevel::Warn, "migration " + m.id + ": " + status.error().describe() + " (routers will push it)");
         if (ctx.shards.contains(m.target)) {
-            if (auto dropped = m_copies.drop(ctx, m.target, "migration.abort.before_copy_drop"); !dropped)
+            if (auto dropped = m_copies.drop(ctx, m.target, ctx.sp().epoch, "migration.abort.before_copy_drop");
+                !dropped)
                 return dropped.error();
             if (auto dropped = m_nodes.removeCopy(ctx, m.target, "migration.abort.before_drop"); !dropped)
                 return dropped.error();

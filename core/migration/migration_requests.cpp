@@ -293,7 +293,12 @@ Result<MigrationRecord> MigrationRequests::cancel(const std::string& migrationId
             case MigrationPhase::Cleanup:
                 return refusal("migration " + record.id + " is past cutover (space " + record.space + " is on "
                     + record.target + "); after cutover use rollback");
-            case MigrationPhase::Queued: break;
+            case MigrationPhase::Queued:
+                // A restore's first step installs its staging shard before it leaves Queued: the
+                // executor's stop removes it, so a queued restore is cancelled by request too.
+                if (!record.isRestore())
+                    break;
+                [[fallthrough]];
             default:
                 if (record.cancelRequested)
                     return false;

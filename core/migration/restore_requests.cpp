@@ -78,8 +78,6 @@ Result<CheckedRestore> checkRestore(
         return unknownId("shard", request.shard);
     if (auto status = checkTargetShard(map, *target); !status)
         return status.error();
-    if (!target->replicas.empty())
-        return refusal("shard " + request.shard + " has replicas; a restore copies into a shard without replicas");
     preview.intoShard = request.shard;
     const TemplateRef into = templateOf(*target);
     if (into.name != checked.file->templateName || into.version != checked.file->templateVersion)

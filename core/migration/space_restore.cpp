@@ -73,8 +73,6 @@ std::string RestorePhases::stopReason(const Context& ctx) const
         return "a space " + m.space + " was made on shard " + ctx.space->value.shard + " meanwhile";
     if (!ctx.shards.contains(m.target))
         return "shard " + m.target + " was removed";
-    if (!ctx.shards.at(m.target).replicas.empty())
-        return "shard " + m.target + " has replicas; a restore copies into a shard without replicas";
     return {};
 }
 
@@ -168,6 +166,9 @@ Result<PhaseStep> RestorePhases::start(Context& ctx)
         return target.error();
     if (auto status = m_nodes.ownOn(**target, m.target, m.space, SpaceRole::MigrationTarget, copyEpoch(ctx)); !status)
         return status.error();
+    // So are the target's in-sync replicas (a copy that cannot be told leaves the restore).
+    if (auto status = m_copies.own(ctx, m.target, SpaceRole::MigrationTarget, copyEpoch(ctx)); !status)
+        return status.error();
     m.startedUnixMs = nowUnixMs();
     m.error.clear();
     if (auto committed = m_records.transition(ctx, MigrationPhase::Backfill,
@@ -196,6 +197,14 @@ Result<PhaseStep> RestorePhases::backfill(Context& ctx)
     options.checkLease = [this] { return m_lease.check(); };
     NodeClient& target = *copyEnds->target;
     options.reownTarget = [&] { return m_nodes.ownOn(target, m.target, m.space, SpaceRole::MigrationTarget, epoch); };
+    // The target's in-sync replicas get every page the target does, as in a migration.
+    options.replicas = m_copies.inSync(ctx, m.target);
+    options.reownReplica = [&](const CopyReplica& replica) {
+        return m_nodes.ownOn(*replica.client, m.target, m.space, SpaceRole::MigrationTarget, epoch);
+    };
+    options.replicaFailed = [&](const CopyReplica& replica, const Error& why) {
+        return m_copies.leave(ctx, m.target, replica.node, why);
+    };
     options.saveProgress = [&](const CopyProgress& progress, bool) -> Result<bool> {
         if (auto saved = m_records.updateMigration(ctx, [&](MigrationRecord& r) { applyRestoreProgress(r, progress); });
             !saved)
@@ -253,6 +262,11 @@ Result<PhaseStep> RestorePhases::verify(Context& ctx)
             return committed.error();
         return PhaseStep {};
     }
+    // Then the target's in-sync replicas, each against the staging shard (one that fails leaves).
+    auto copies = m_copies.verify(ctx, *copyEnds);
+    if (!copies)
+        return copies.error();
+    m.repairedDocs += *copies;
     if (auto committed
         = m_records.transition(ctx, MigrationPhase::Cutover, "cutting over", "restore-cutover", {}, m.restoreReplaces);
         !committed)
@@ -266,6 +280,11 @@ Result<PhaseStep> RestorePhases::verify(Context& ctx)
 Result<PhaseStep> RestorePhases::cutover(Context& ctx)
 {
     MigrationRecord& m = ctx.m();
+    // Every copy of the target the router will search once the space is there holds the
+    // snapshot's rows (nothing else writes them: a difference is a copy that changed since the
+    // verify, which goes again), and none became in sync uncompared meanwhile.
+    if (auto compared = compareCopies(ctx); !compared || !*compared)
+        return compared ? PhaseStep {} : Result<PhaseStep>(compared.error());
     std::uint64_t next = 2;
     if (m.restoreReplaces) {
         SpaceRecord& sp = ctx.sp();
@@ -300,9 +319,33 @@ Result<PhaseStep> RestorePhases::cutover(Context& ctx)
         if (auto status = m_nodes.ownOn(**target, m.target, m.space, SpaceRole::Owner, next); !status)
             log(LogLevel::Warn, "restore " + m.id + ": " + status.error().describe() + " (routers will push it)");
     }
+    m_copies.tell(ctx, m.target, SpaceRole::Owner, next);
     log(LogLevel::Info,
         "restore " + m.id + ": " + m.space + " is on " + m.target + " at epoch " + std::to_string(next));
     return PhaseStep {};
+}
+
+Result<bool> RestorePhases::compareCopies(Context& ctx)
+{
+    MigrationRecord& m = ctx.m();
+    auto copyEnds = ends(ctx);
+    if (!copyEnds)
+        return copyEnds.error();
+    std::vector<std::string> verified;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ctx.settings.cutoverTimeoutMs);
+    std::string difference = m_copies.awaitSameContent(ctx, *copyEnds, deadline, verified);
+    if (difference.empty()) {
+        auto guarded = m_copies.guardCutover(ctx, verified);
+        if (guarded)
+            return true;
+        difference = guarded.error().message;
+    }
+    ctx.alsoCommit.clear();
+    if (auto committed = m_records.transition(ctx, MigrationPhase::Verify, "verifying again: " + difference,
+            "restore-verify", difference, m.restoreReplaces);
+        !committed)
+        return committed.error();
+    return false;
 }
 
 Status RestorePhases::dropStaging(const Context& ctx)
@@ -324,7 +367,7 @@ Result<PhaseStep> RestorePhases::cleanup(Context& ctx)
     std::uint64_t removed = 0;
     const bool owns = m.restoreReplaces && ctx.ownsSpace();
     if (owns) {
-        auto fromCopies = m_copies.drop(ctx, m.source, "restore.cleanup.before_copy_drop");
+        auto fromCopies = m_copies.drop(ctx, m.source, ctx.sp().epoch, "restore.cleanup.before_copy_drop");
         if (!fromCopies)
             return fromCopies.error();
         auto dropped = m_nodes.removeCopy(ctx, m.source, "restore.cleanup.before_drop");
@@ -348,6 +391,10 @@ Result<PhaseStep> RestorePhases::cleanup(Context& ctx)
 Result<PhaseStep> RestorePhases::stop(Context& ctx, MigrationPhase phase, const std::string& why)
 {
     MigrationRecord& m = ctx.m();
+    // A leader that installed the staging shard and died before its commit left no node in the
+    // record: the staging shard is on the target's node (start's rule), if anywhere.
+    if (m.restoreNode.empty() && ctx.shards.contains(m.target))
+        m.restoreNode = ctx.shards.at(m.target).node;
     if (!m.restoreNode.empty()) {
         if (auto status = dropStaging(ctx); !status)
             return status.error();
@@ -361,11 +408,15 @@ Result<PhaseStep> RestorePhases::stop(Context& ctx, MigrationPhase phase, const 
             **target, m.target, m.space, copyEpoch(ctx), ctx.settings.cleanupRowsPerSecond, "restore.stop.before_drop");
         if (!dropped)
             return dropped.error();
+        if (auto fromCopies = m_copies.drop(ctx, m.target, copyEpoch(ctx), "restore.stop.before_copy_drop");
+            !fromCopies)
+            return fromCopies.error();
     }
     const bool owns = m.restoreReplaces && ctx.ownsSpace();
-    // Stopped while cutting over: the live shard may hold the space fenced at the next epoch, so
-    // the space goes on at an epoch above that fence (as an aborted migration cutover does).
-    const bool unfence = owns && m.phase == MigrationPhase::Cutover;
+    // Stopped while cutting over (or verifying again after a cutover that found a copy changed):
+    // the live shard may hold the space fenced at the next epoch, so the space goes on at an epoch
+    // above that fence (as an aborted migration cutover does).
+    const bool unfence = owns && (m.phase == MigrationPhase::Cutover || m.phase == MigrationPhase::Verify);
     if (owns) {
         ctx.sp().migrationId.clear();
         ctx.sp().phase = MigrationPhase::Done;

@@ -24,9 +24,11 @@ namespace shardmap::core {
 // step. queued: the snapshot's file of the shard that held the space is installed on the target's
 // node as a staging shard of its own (RestoreShard, hash checked; not in the map, so nothing routes
 // to it) and the target is told the space's role (migration target); backfill: the space copied
-// from the staging shard into the target with BackfillCopier (throttled, resumable from its
-// cursor, renamed when restored under a new id); verify: the staging shard's and the target's
-// content checksums (tombstones included) compared, a difference copied again; cutover, replacing:
+// from the staging shard into the target and its in-sync replicas with BackfillCopier (throttled,
+// resumable from its cursor, renamed when restored under a new id); verify: the staging shard's and
+// the target's content checksums (tombstones included) compared, a difference copied again, then
+// each replica's (MigrationCopies; one that fails leaves, marked catching up); cutover (the copies
+// compared once more and the target's record guarded as a migration's cutover does), replacing:
 // the live shard fenced at the next epoch (it served every read and write until then; writes it
 // took since the snapshot are replaced, as the administrator confirmed), the space moved to the
 // target in one fenced commit; creating: the space record made (create-only: a space of that id
@@ -64,6 +66,9 @@ private:
     Result<ShardFileEntry> snapshotFile(const Context& ctx);
     Result<std::shared_ptr<NodeClient>> stagingClient(const Context& ctx);
     Result<SpaceCopyEnds> ends(const Context& ctx);
+    // At the cutover: the target's in-sync copies compared with the staging shard and guarded
+    // (MigrationCopies); false after a difference sent the restore back to its verify.
+    Result<bool> compareCopies(Context& ctx);
     Status dropStaging(const Context& ctx);
     void log(LogLevel level, const std::string& message) const;
 
