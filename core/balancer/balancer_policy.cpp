@@ -106,6 +106,8 @@ Status checkLimits(const BalancerPolicy& p, std::uint32_t executorMaxConcurrent)
         return policyError("guard_write_p99_ms is 0 or more, guard_node_cpu a fraction (0: not checked)");
     if (p.keepDecisionsSeconds == 0)
         return policyError("keep_decisions_seconds must be above 0");
+    if (p.evaluateEverySeconds == 0 || p.evaluateEverySeconds > 24 * 3600)
+        return policyError("evaluate_every_seconds must be 1 to 86400");
     return {};
 }
 
@@ -162,13 +164,14 @@ BalancerPolicy readPolicy(const json& doc)
     p.guardWriteP99Ms = doc.value("guard_write_p99_ms", p.guardWriteP99Ms);
     p.guardNodeCpu = doc.value("guard_node_cpu", p.guardNodeCpu);
     p.keepDecisionsSeconds = doc.value("keep_decisions_seconds", p.keepDecisionsSeconds);
+    p.evaluateEverySeconds = doc.value("evaluate_every_seconds", p.evaluateEverySeconds);
     return p;
 }
 
 const std::set<std::string> kPolicyKeys { "mode", "split_above_bytes", "split_above_docs", "merge_below_bytes",
     "merge_below_docs", "band_bytes", "band_load", "node_disk_limit", "excluded_spaces", "excluded_shards", "window",
-    "budget", "max_concurrent", "hysteresis_seconds", "guard_write_p99_ms", "guard_node_cpu",
-    "keep_decisions_seconds" };
+    "budget", "max_concurrent", "hysteresis_seconds", "guard_write_p99_ms", "guard_node_cpu", "keep_decisions_seconds",
+    "evaluate_every_seconds" };
 
 } // namespace
 
@@ -214,7 +217,7 @@ std::string encode(const BalancerPolicy& p)
             { { "moves", p.budget.moves }, { "bytes", p.budget.bytes }, { "work_hours", p.budget.workHours } } },
         { "max_concurrent", p.maxConcurrent }, { "hysteresis_seconds", p.hysteresisSeconds },
         { "guard_write_p99_ms", p.guardWriteP99Ms }, { "guard_node_cpu", p.guardNodeCpu },
-        { "keep_decisions_seconds", p.keepDecisionsSeconds } };
+        { "keep_decisions_seconds", p.keepDecisionsSeconds }, { "evaluate_every_seconds", p.evaluateEverySeconds } };
     if (p.window)
         out["window"] = { { "days", p.window->days }, { "start", clockText(p.window->startMinute) },
             { "end", clockText(p.window->endMinute) }, { "time_zone", p.window->timeZone } };

@@ -74,6 +74,8 @@ struct BalancerPolicy {
     double guardNodeCpu = 0;
     // How long its decisions' records are kept.
     std::uint64_t keepDecisionsSeconds = 7 * 24 * 3600;
+    // How often the leader evaluates the policy (and on a map change, at most every 5 s).
+    std::uint64_t evaluateEverySeconds = 60;
 
     bool operator==(const BalancerPolicy&) const = default;
 };

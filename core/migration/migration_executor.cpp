@@ -35,6 +35,7 @@ MigrationExecutor::MigrationExecutor(MetadataStore& store, NodeClientPool& nodes
     , m_reindexCleanup(
           store, nodes, [this] { return fence(); }, m_options.actor, m_options.log)
     , m_snapshots(store, nodes, [this] { return fence(); }, { m_options.actor, m_options.log })
+    , m_balancer(store, nodes, [this] { return fence(); }, { m_options.actor, m_options.log })
 {
 }
 
@@ -52,6 +53,8 @@ MigrationExecutor::~MigrationExecutor()
         m_watcher.join();
     if (m_snapshotter.joinable())
         m_snapshotter.join();
+    if (m_balancerThread.joinable())
+        m_balancerThread.join();
     m_watch.reset();
 }
 
@@ -70,6 +73,8 @@ void MigrationExecutor::lead(const LeaseGrant& grant)
             m_watcher = std::thread([this] { watchLoop(); });
         if (!m_snapshotter.joinable())
             m_snapshotter = std::thread([this] { snapshotLoop(); });
+        if (!m_balancerThread.joinable())
+            m_balancerThread = std::thread([this] { balancerLoop(); });
     }
     poke();
 }
@@ -217,6 +222,21 @@ void MigrationExecutor::snapshotLoop()
         if (m_leading && m_grant) {
             lock.unlock();
             m_snapshots.round();
+            lock.lock();
+        }
+        m_wake.wait_for(lock, m_options.poll, [this] { return m_stopping; });
+    }
+}
+
+void MigrationExecutor::balancerLoop()
+{
+    std::unique_lock lock(m_mutex);
+    while (!m_stopping) {
+        if (m_leading && m_grant) {
+            lock.unlock();
+            if (auto done = m_balancer.round(); !done)
+                log(isLeaseError(done.error()) ? LogLevel::Debug : LogLevel::Warn,
+                    "balancer round: " + done.error().describe());
             lock.lock();
         }
         m_wake.wait_for(lock, m_options.poll, [this] { return m_stopping; });

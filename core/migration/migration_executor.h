@@ -3,6 +3,7 @@
 // The migration executor: while this replica holds the executor lease, it schedules migrations
 // within the concurrency limits and runs each one's phase steps on a worker thread.
 
+#include "core/balancer/balancer_round.h"
 #include "core/client/node_client.h"
 #include "core/map/shard_map.h"
 #include "core/metrics/prometheus.h"
@@ -74,7 +75,8 @@ struct ExecutorOptions {
 // migrations waiting for their rollback window, and finishes operations (drain, merge ...) once
 // their migrations are final. The steps themselves are MigrationPhases'; this class is the
 // scheduler (threads, lease, backoff, slots). A second thread runs the FailoverWatch (promotion of
-// replicas, lost nodes, re-replication) with the same lease fence, a third the SnapshotTaker.
+// replicas, lost nodes, re-replication) with the same lease fence, a third the SnapshotTaker, a
+// fourth the BalancerRound.
 class MigrationExecutor {
 public:
     MigrationExecutor(MetadataStore& store, NodeClientPool& nodes, ExecutorOptions options);
@@ -101,6 +103,8 @@ public:
     std::vector<CutoverTiming> cutoverTimings() const;
     // The last usable snapshot and the schedule as the snapshot thread last read them (issue 32).
     SnapshotTaker::Figures snapshotFigures() const { return m_snapshots.figures(); }
+    // What the balancer's rounds did (issue 33).
+    BalancerRound::Figures balancerFigures() const { return m_balancer.figures(); }
 
 private:
     using Next = MigrationPhases::Next;
@@ -114,6 +118,10 @@ private:
     // The snapshot thread (issue 32): a SnapshotTaker round every poll while leading, on its own
     // thread because a snapshot copies shard after shard for as long as that takes.
     void snapshotLoop();
+    // The balancer's thread (issue 33): a BalancerRound every poll while leading (it evaluates when
+    // its policy's interval or a map change makes one due), apart from the others because a
+    // plan of a large fleet takes a while.
+    void balancerLoop();
     // Wakes the scheduler now (a map change, a worker that ended, a new grant).
     void poke();
     void scheduleOnce();
@@ -151,6 +159,7 @@ private:
     std::thread m_scheduler;
     std::thread m_watcher;
     std::thread m_snapshotter;
+    std::thread m_balancerThread;
     std::unique_ptr<WatchHandle> m_watch;
     // What the last scheduling round listed (the working set), for the metrics.
     std::map<std::string, std::uint64_t> m_migrationsByPhase;
@@ -167,6 +176,7 @@ private:
     FailoverWatch m_failover;
     ReindexCleanup m_reindexCleanup;
     SnapshotTaker m_snapshots;
+    BalancerRound m_balancer;
 };
 
 } // namespace shardmap::core
