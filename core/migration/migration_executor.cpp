@@ -35,7 +35,7 @@ MigrationExecutor::MigrationExecutor(MetadataStore& store, NodeClientPool& nodes
     , m_reindexCleanup(
           store, nodes, [this] { return fence(); }, m_options.actor, m_options.log)
     , m_snapshots(store, nodes, [this] { return fence(); }, { m_options.actor, m_options.log })
-    , m_balancer(store, nodes, [this] { return fence(); }, { m_options.actor, m_options.log })
+    , m_balancer(store, nodes, [this] { return fence(); }, { m_options.actor, m_options.log, m_options.balancerClock })
 {
 }
 

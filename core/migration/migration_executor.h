@@ -54,6 +54,8 @@ struct ExecutorOptions {
     // still in the map and in reports) this long after they ended.
     std::chrono::milliseconds archiveAfter { 600000 };
     LogSink log;
+    // The balancer's clock (Unix ms); none: the wall clock. Tests move its window with it.
+    std::function<std::int64_t()> balancerClock = {};
     // Prometheus figures: cutover write holds, documents backfilled, store commit latency and
     // migrations by phase (null: none).
     MetricsRegistry* metrics = nullptr;
