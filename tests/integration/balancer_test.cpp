@@ -12,6 +12,7 @@
 #include "core/migration/migration_requests.h"
 #include "core/router/router.h"
 #include "core/store/lease_names.h"
+#include "ctl_run.h"
 #include "tests/support/controller_process.h"
 #include "tests/support/fleet_test.h"
 
@@ -236,6 +237,20 @@ TEST_F(BalancerTest, DryRunRecordsWithoutQueuingAndAKilledNodeHoldsEverything)
     const auto held = waitForDecision([](const auto& d) { return d.reason.starts_with("held:"); });
     EXPECT_EQ(held.reason, "held: node n1 did not answer");
     EXPECT_TRUE(balancerOperations().empty());
+
+    // shardmapctl says the same from the records.
+    auto status = runCtl(m_dir, storeUri(), { "--json", "balancer", "status" });
+    ASSERT_EQ(status.code, 0) << status.err;
+    EXPECT_EQ(status.parsed()["mode"], "dry-run");
+    EXPECT_EQ(status.parsed()["state"], "dry run: held: node n1 did not answer");
+    EXPECT_EQ(status.parsed()["last_decision"]["id"], held.id);
+    auto history = runCtl(m_dir, storeUri(), { "--json", "balancer", "history", "--limit", "2" });
+    ASSERT_EQ(history.code, 0) << history.err;
+    ASSERT_EQ(history.parsed().size(), 2u);
+    EXPECT_EQ(history.parsed()[0]["reason"], held.reason) << "newest first";
+    EXPECT_EQ(history.parsed()[1]["outcome"], "dry-run");
+    auto text = runCtl(m_dir, storeUri(), { "balancer", "history" });
+    EXPECT_NE(text.out.find("dry-run fill: empty shards to fill: s1 on n1"), std::string::npos) << text.out;
 }
 
 TEST_F(BalancerTest, ADecisionAboveTheApprovalThresholdAsksForApprovalOnce)

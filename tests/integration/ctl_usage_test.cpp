@@ -46,6 +46,8 @@ const std::vector<BadUsage> kBadUsage {
     { { "restore" }, "shardmapctl restore needs a subcommand" },
     { { "balancer" }, "shardmapctl balancer needs a subcommand" },
     { { "balancer", "policy", "--set" }, "balancer policy: --set needs a value" },
+    { { "balancer", "status", "extra" }, "unexpected argument 'extra' for shardmapctl balancer status" },
+    { { "balancer", "history", "--limit" }, "balancer history: --limit needs a value" },
     { { "balancer", "enable", "extra" }, "unexpected argument 'extra' for shardmapctl balancer enable" },
     { { "balancer", "disable", "extra" }, "unexpected argument 'extra' for shardmapctl balancer disable" },
     { { "balancer", "dry-run", "extra" }, "unexpected argument 'extra' for shardmapctl balancer dry-run" },
