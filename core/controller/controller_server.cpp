@@ -496,6 +496,7 @@ void ControllerServer::addMetricsCollector()
         }
         addCopyMetrics(out);
         addSnapshotMetrics(out);
+        addBalancerMetrics(out);
     });
 }
 
@@ -523,6 +524,31 @@ void ControllerServer::addSnapshotMetrics(MetricsWriter& out) const
     out.sample(
         "shardmapd_snapshot_last_good_duration_seconds", {}, static_cast<double>(figures.lastGoodDurationMs) / 1000.0);
     out.sample("shardmapd_snapshot_last_good_bytes", {}, static_cast<double>(figures.lastGoodBytes));
+}
+
+// The balancer's rounds in this process (issue 33): evaluations, decisions by outcome, and the
+// budget its window has spent as the last round recorded it. A standby reports its own rounds
+// (none, unless it led before).
+void ControllerServer::addBalancerMetrics(MetricsWriter& out) const
+{
+    out.family(
+        "shardmapd_balancer_evaluations_total", "counter", "Evaluations of the balancer's policy by this process");
+    out.family("shardmapd_balancer_decisions_total", "counter",
+        "The balancer's decisions by outcome (acted, proposed, dry-run, skipped)");
+    out.family("shardmapd_balancer_budget_spent", "gauge",
+        "What the balancer's current window has spent: moves, bytes, work_hours (as its last round recorded)");
+    if (!m_executor)
+        return;
+    const auto figures = m_executor->balancerFigures();
+    out.sample("shardmapd_balancer_evaluations_total", {}, static_cast<double>(figures.evaluations));
+    for (const char* outcome : { "acted", "proposed", "dry-run", "skipped" }) {
+        const auto found = figures.decisions.find(outcome);
+        out.sample("shardmapd_balancer_decisions_total", { { "outcome", outcome } },
+            found == figures.decisions.end() ? 0.0 : static_cast<double>(found->second));
+    }
+    out.sample("shardmapd_balancer_budget_spent", { { "unit", "moves" } }, static_cast<double>(figures.spent.moves));
+    out.sample("shardmapd_balancer_budget_spent", { { "unit", "bytes" } }, static_cast<double>(figures.spent.bytes));
+    out.sample("shardmapd_balancer_budget_spent", { { "unit", "work_hours" } }, figures.spent.workHours);
 }
 
 // The shards' copies as the leader's last scheduling round listed them (issue 30); a standby

@@ -128,6 +128,7 @@ private:
     void addMetricsCollector();
     void addCopyMetrics(MetricsWriter& out) const;
     void addSnapshotMetrics(MetricsWriter& out) const;
+    void addBalancerMetrics(MetricsWriter& out) const;
 
     ControllerServerConfig m_config;
     // Outlives everything that records into it (router service, executor).

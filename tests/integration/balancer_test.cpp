@@ -13,6 +13,7 @@
 #include "core/router/router.h"
 #include "core/store/lease_names.h"
 #include "ctl_run.h"
+#include "metrics_scrape.h"
 #include "tests/support/controller_process.h"
 #include "tests/support/fleet_test.h"
 
@@ -20,6 +21,7 @@
 #include <chrono>
 #include <functional>
 #include <gtest/gtest.h>
+#include <regex>
 #include <thread>
 
 using namespace shardmap;
@@ -142,10 +144,13 @@ protected:
         return {};
     }
 
-    std::unique_ptr<ControllerProcess> controller(const std::string& id, const std::vector<std::string>& env)
+    std::unique_ptr<ControllerProcess> controller(
+        const std::string& id, const std::vector<std::string>& env, bool metrics = false)
     {
-        auto started = ControllerProcess::start(
-            m_dir.file(id + ".stderr.log"), { "--store", storeUri(), "--id", id, "--lease-ttl-ms", "1000" }, env);
+        std::vector<std::string> args { "--store", storeUri(), "--id", id, "--lease-ttl-ms", "1000" };
+        if (metrics)
+            args.insert(args.end(), { "--metrics-listen", "127.0.0.1:0" });
+        auto started = ControllerProcess::start(m_dir.file(id + ".stderr.log"), args, env);
         EXPECT_TRUE(started);
         return started;
     }
@@ -323,11 +328,22 @@ TEST_F(BalancerTest, ALeaderKilledBeforeQueuingLeavesTheRoundToTheNextWhoPlansIt
     ASSERT_TRUE(first);
     ASSERT_FALSE(core::readBalancerState(*m_store)->value.roundDecision.empty());
     EXPECT_TRUE(balancerOperations().empty()) << "killed before queuing: nothing queued";
-    auto second = controller("c2", {});
+    auto second = controller("c2", {}, true);
     const auto acted = waitForDecision([](const auto& d) { return d.outcome == core::DecisionOutcome::Acted; });
     EXPECT_EQ(acted.action, "fill");
     std::this_thread::sleep_for(std::chrono::seconds(2));
     ASSERT_EQ(balancerOperations().size(), 1u) << second->stderrText();
     EXPECT_EQ(balancerOperations().front().id, acted.operationId);
     EXPECT_TRUE(core::readBalancerState(*m_store)->value.roundDecision.empty());
+    // Its Prometheus figures: the act, and the budget it spent.
+    const std::string metrics = scrapeControllerMetrics(*second);
+    EXPECT_NE(metrics.find("\nshardmapd_balancer_decisions_total{outcome=\"acted\"} 1\n"), std::string::npos)
+        << metrics;
+    static const std::regex evaluations(R"(\nshardmapd_balancer_evaluations_total ([0-9]+)\n)");
+    std::smatch match;
+    ASSERT_TRUE(std::regex_search(metrics, match, evaluations)) << metrics;
+    EXPECT_GE(std::stoi(match[1]), 1);
+    static const std::regex moves(R"(\nshardmapd_balancer_budget_spent\{unit="moves"\} ([0-9]+)\n)");
+    ASSERT_TRUE(std::regex_search(metrics, match, moves)) << metrics;
+    EXPECT_EQ(std::stoul(match[1]), balancerOperations().front().plannedMoves);
 }

@@ -7,6 +7,7 @@
 // in-sync replica with the same content. Every acknowledged write is read back from every copy.
 #include "core/admin/fleet_admin.h"
 #include "core/migration/migration_requests.h"
+#include "metrics_scrape.h"
 #include "tests/support/controller_process.h"
 #include "tests/support/etcd_process.h"
 #include "tests/support/fleet_test.h"
@@ -21,27 +22,6 @@ using namespace shardmap;
 using namespace shardmap::testing;
 
 namespace {
-
-// The body of shardmapd's /metrics, its address read from the log line that announces it.
-std::string failoverScrapeMetrics(const ControllerProcess& controller)
-{
-    std::string address;
-    pollUntil(std::chrono::seconds(10), [&] {
-        static const std::regex line(R"(metrics on http://([^/ ]+)/metrics)");
-        std::smatch match;
-        const std::string text = controller.stderrText();
-        if (std::regex_search(text, match, line))
-            address = match[1];
-        return !address.empty();
-    });
-    if (address.empty())
-        return {};
-    const auto colon = address.rfind(':');
-    httplib::Client client(address.substr(0, colon), std::stoi(address.substr(colon + 1)));
-    client.set_read_timeout(10, 0);
-    auto response = client.Get("/metrics");
-    return response ? response->body : std::string();
-}
 
 class FailoverTest : public FleetTest<::testing::TestWithParam<std::string>> {
 protected:
@@ -219,7 +199,7 @@ TEST_P(FailoverTest, APrimarysNodeKilledWithItsDiskFailsOverIsLostAndItsCopyIsRe
     EXPECT_TRUE(actions.contains("lose-node"));
     EXPECT_TRUE(actions.contains("add-replica " + m_third));
     EXPECT_TRUE(actions.contains("remove-replica " + m_primary));
-    const std::string metrics = failoverScrapeMetrics(*m_controller);
+    const std::string metrics = scrapeControllerMetrics(*m_controller);
     EXPECT_NE(metrics.find("\nshardmapd_failovers_total 1\n"), std::string::npos) << metrics;
     EXPECT_NE(metrics.find("\nshardmapd_nodes_lost_total 1\n"), std::string::npos) << metrics;
     EXPECT_NE(metrics.find("\nshardmapd_re_replications_total 1\n"), std::string::npos) << metrics;
@@ -231,7 +211,7 @@ TEST_P(FailoverTest, APrimarysNodeKilledWithItsDiskFailsOverIsLostAndItsCopyIsRe
     EXPECT_GT(std::stod(match[1]), 0.0);
     std::string later;
     EXPECT_TRUE(pollUntil(std::chrono::seconds(10), [&] {
-        later = failoverScrapeMetrics(*m_controller);
+        later = scrapeControllerMetrics(*m_controller);
         return later.find("\nshardmapd_shard_replicas{state=\"in_sync\"} 1\n") != std::string::npos
             && later.find("\nshardmapd_shard_replicas{state=\"lost\"} 0\n") != std::string::npos;
     })) << later;
@@ -533,7 +513,7 @@ TEST_F(ReplicaLagTest, TheLagGaugeFallsAsTheCatchUpCopiesAndGoesWhenInSync)
     std::vector<double> seen;
     std::string metrics;
     const bool caughtUp = pollUntil(std::chrono::seconds(60), [&] {
-        metrics = failoverScrapeMetrics(*controller);
+        metrics = scrapeControllerMetrics(*controller);
         std::smatch match;
         if (std::regex_search(metrics, match, sample))
             seen.push_back(std::stod(match[1]));
@@ -550,7 +530,7 @@ TEST_F(ReplicaLagTest, TheLagGaugeFallsAsTheCatchUpCopiesAndGoesWhenInSync)
     EXPECT_TRUE(std::is_sorted(behind.rbegin(), behind.rend())) << "never rises";
     EXPECT_TRUE(pollUntil(std::chrono::seconds(10),
         [&] {
-            metrics = failoverScrapeMetrics(*controller);
+            metrics = scrapeControllerMetrics(*controller);
             return !std::regex_search(metrics, sample);
         }))
         << "no sample for an in-sync copy\n"
