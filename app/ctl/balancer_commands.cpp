@@ -5,7 +5,9 @@
 // change is core/balancer/balancer_policy.h's setBalancerPolicy: checked, one compare-and-set,
 // audited.
 #include "app/ctl/command_line.h"
+#include "app/ctl/controller.h"
 #include "app/ctl/output.h"
+#include "core/admin/change_kinds.h"
 #include "core/balancer/balancer_policy.h"
 #include "core/balancer/balancer_status.h"
 #include "core/util/clock.h"
@@ -134,6 +136,8 @@ CommandResult cmdBalancerPolicyShow(const CtlOptions& options)
 
 CommandResult setPolicy(const CtlOptions& options, const core::BalancerPolicy& policy, const std::string& said)
 {
+    if (viaController(options))
+        return changeViaController(options, core::balancerPolicyChange(policy));
     auto store = openCtlStore(options);
     if (!store)
         return store.error();

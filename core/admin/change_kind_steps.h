@@ -31,5 +31,7 @@ std::span<const ChangeKind> copyChangeKinds();
 std::span<const ChangeKind> templateChangeKinds();
 // The kinds of snapshots (issue 32): change-snapshot (create, verify, delete) and restore-space.
 std::span<const ChangeKind> snapshotChangeKinds();
+// The kind of the balancer (issue 33): set-balancer-policy.
+std::span<const ChangeKind> balancerChangeKinds();
 
 } // namespace shardmap::core

@@ -671,7 +671,7 @@ const ChangeKind* findChangeKind(const v1::AdminChange& change)
         if (kind.oneof == change.change_case())
             return &kind;
     }
-    for (const auto& kinds : { templateChangeKinds(), snapshotChangeKinds() }) {
+    for (const auto& kinds : { templateChangeKinds(), snapshotChangeKinds(), balancerChangeKinds() }) {
         for (const ChangeKind& kind : kinds) {
             if (kind.oneof == change.change_case())
                 return &kind;

@@ -6,6 +6,7 @@
 // admin_changes.h and admin_limits.h dispatch through it.
 
 #include "core/admin/admin_changes.h"
+#include "core/balancer/balancer_policy.h"
 #include "core/migration/restore_requests.h"
 #include "core/migration/shard_restore.h"
 
@@ -35,6 +36,8 @@ struct ChangeKind {
 // change kinds read them back the same way.
 v1::AdminChange restoreSpaceChange(const SpaceRestoreRequest& request);
 v1::AdminChange restoreShardChange(const ShardRestoreRequest& request);
+// The Admin API change that sets the balancer's policy (issue 33).
+v1::AdminChange balancerPolicyChange(const BalancerPolicy& policy);
 
 // The entry of the change's kind; nullptr for a change that names none (CHANGE_NOT_SET).
 const ChangeKind* findChangeKind(const v1::AdminChange& change);

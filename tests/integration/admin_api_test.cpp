@@ -160,6 +160,29 @@ TEST_F(AdminApiTest, OnlyAnAdminCreatesAnIndexTemplateThroughTheController)
     EXPECT_EQ(listed.parsed()["settings"]["tokenizer"]["name"], "porter");
 }
 
+TEST_F(AdminApiTest, OnlyAnAdminSetsTheBalancersPolicyThroughTheController)
+{
+    const std::string file = m_dir.file("balancer.json");
+    std::ofstream(file) << R"({"mode": "dry-run", "split_above_docs": 1000})";
+    auto refused = as("bob", { "balancer", "policy", "--set", file });
+    EXPECT_EQ(refused.code, 7) << refused.err;
+    EXPECT_NE(refused.err.find("needs the admin role"), std::string::npos) << refused.err;
+    std::ofstream(m_dir.file("bad.json")) << R"({"mode": "sometimes"})";
+    auto bad = as("alice", { "balancer", "policy", "--set", m_dir.file("bad.json") });
+    EXPECT_EQ(bad.code, 2) << bad.err;
+    EXPECT_NE(bad.err.find("mode is off, dry-run or on"), std::string::npos) << bad.err;
+    auto set = as("alice", { "--reason", "nightly", "balancer", "policy", "--set", file });
+    ASSERT_EQ(set.code, 0) << set.err;
+    EXPECT_EQ(lastAudit().action, "set-balancer-policy");
+    EXPECT_EQ(lastAudit().actor, "alice");
+    auto enabled = as("alice", { "balancer", "enable" });
+    ASSERT_EQ(enabled.code, 0) << enabled.err;
+    auto shown = as("vera", { "--json", "balancer", "policy" });
+    ASSERT_EQ(shown.code, 0) << shown.err;
+    EXPECT_EQ(shown.parsed()["mode"], "on");
+    EXPECT_EQ(shown.parsed()["split_above_docs"], 1000);
+}
+
 TEST_F(AdminApiTest, AChangeAboveTheThresholdWaitsForADifferentOperatorOrAdmin)
 {
     const std::string source = "s0";
