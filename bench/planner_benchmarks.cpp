@@ -1,9 +1,12 @@
-// Benchmarks of the rebalance planner (core/plan/planner.h) at fleet scale, against issue 12's
-// targets: a plan for 100,000 spaces on 1,000 shards in at most 1 s for rebalance and add-shard,
-// a fleet within max/mean <= 1.10 in bytes after a rebalance where the sizes allow it, and data
-// moved against the lower bound. The console's plan mode and `shardmapctl plan` run the planner
-// interactively, so its time is what an operator waits for; the counters report the quality of
+// Benchmarks of the rebalance planner (core/plan/planner.h) and the balancer's evaluation on it
+// (core/balancer/balancer_evaluation.h, issue 33) at fleet scale, against issue 12's targets: a plan for 100,000 spaces
+// on 1,000 shards in at most 1 s for rebalance and add-shard, a fleet within max/mean <= 1.10 in bytes after a
+// rebalance where the sizes allow it, and data moved against the lower bound. The console's plan mode and `shardmapctl
+// plan` run the planner interactively, so its time is what an operator waits for; the counters report the quality of
 // the plan next to the time, so that a faster planner that plans worse shows up here too.
+// Issue 33's targets: one evaluation of the balancer at 100,000 spaces x 1,000 shards in at most
+// 1 s of CPU, and the bytes its rounds move until a lopsided 1,000-space fleet is within the band
+// at most 1.25x what the one-shot rebalance moves.
 //
 // Fleets are deterministic (fixed seed, std::mt19937): one node per 20 shards, every node 4 TiB
 // with 3 TiB free; spaces with Zipf-like sizes (2e9 / (rank + 1)^1.1 bytes plus up to 1 MB of
@@ -14,6 +17,7 @@
 // balanced one places the spaces largest first on the lightest shard. Inputs are built once,
 // outside the timed loop.
 
+#include "core/balancer/balancer_evaluation.h"
 #include "core/plan/planner.h"
 
 #include <algorithm>
@@ -223,6 +227,88 @@ void BM_PlanDrain(benchmark::State& state)
     state.counters["lower_bound_bytes"] = static_cast<double>(last.summary.lowerBoundBytes);
 }
 
+BalancerPolicy benchPolicy()
+{
+    BalancerPolicy policy;
+    policy.mode = BalancerMode::On;
+    policy.bandBytes = 0.10;
+    policy.bandLoad = 0.25;
+    policy.budget.moves = 50;
+    return policy;
+}
+
+// One evaluation: every check and scenario, the rebalance planned within a budget of moves (0: none)
+// on the lopsided fleet, or nothing found after every scenario looked (the balanced one).
+void BM_BalancerEvaluation(benchmark::State& state)
+{
+    const Fleet& fleet
+        = cachedFleet(state.range(2) != 0, static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+    BalancerFacts facts;
+    facts.nowUnixMs = 1796607000000;
+    facts.input = fleet.input;
+    BalancerPolicy policy = benchPolicy();
+    policy.budget.moves = static_cast<std::uint64_t>(state.range(3));
+    BalancerVerdict last;
+    for (auto _ : state) {
+        last = evaluateBalancer(policy, {}, facts);
+        benchmark::DoNotOptimize(last);
+    }
+    state.counters["moves"] = last.planned ? static_cast<double>(last.planned->plan.moves.size()) : 0;
+    state.SetLabel(last.reason.substr(0, 60));
+}
+
+// Rounds of the balancer on the lopsided fleet, each with a budget of 20 moves, its plan applied
+// at once, an hour apart with a 24-hour hysteresis (what a round moved stays put), until a round
+// finds the fleet within the band; the bytes moved over all rounds against the one-shot
+// rebalance's, with the same band.
+void BM_BalancerRoundsUntilWithinTheBand(benchmark::State& state)
+{
+    const Fleet& fleet = cachedFleet(false, static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+    BalancerPolicy policy = benchPolicy();
+    policy.budget.moves = 20;
+    policy.hysteresisSeconds = 24 * 3600;
+    PlannerOptions oneShotOptions;
+    oneShotOptions.band = policy.bandBytes;
+    oneShotOptions.loadBand = policy.bandLoad;
+    double moved = 0;
+    double rounds = 0;
+    bool within = false;
+    for (auto _ : state) {
+        PlannerInput input = fleet.input;
+        BalancerState balancer;
+        moved = 0;
+        rounds = 0;
+        within = false;
+        for (std::int64_t now = 1796607000000; rounds < 1000; now += 3600 * 1000) {
+            BalancerFacts facts;
+            facts.nowUnixMs = now;
+            facts.input = input;
+            balancer.spent = {};
+            const BalancerVerdict verdict = evaluateBalancer(policy, balancer, facts);
+            rounds += 1;
+            if (!verdict.planned) {
+                within = verdict.skip == "within";
+                break;
+            }
+            for (const PlannedMove& move : verdict.planned->plan.moves)
+                moved += static_cast<double>(move.bytes);
+            noteBalancerWork(balancer, balancerActionName(verdict.action), verdict.planned->plan, 0, now);
+            input = applyPlanToInput(input, verdict.planned->plan);
+        }
+    }
+    auto oneShot = planRebalance(fleet.input, oneShotOptions);
+    if (!oneShot) {
+        state.SkipWithError(oneShot.error().describe().c_str());
+        return;
+    }
+    const auto oneShotBytes = static_cast<double>(oneShot->summary.bytesMoved);
+    state.counters["rounds"] = rounds;
+    state.counters["bytes_moved"] = moved;
+    state.counters["one_shot_bytes"] = oneShotBytes;
+    state.counters["moved_over_one_shot"] = oneShotBytes > 0 ? moved / oneShotBytes : 0;
+    state.counters["within_band"] = within ? 1 : 0;
+}
+
 BENCHMARK(BM_PlanRebalance)
     ->Args({ 10'000, 100 })
     ->Args({ 100'000, 1'000 })
@@ -234,6 +320,14 @@ BENCHMARK(BM_PlanAddShards)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3);
 BENCHMARK(BM_PlanDrain)->Args({ 10'000, 100 })->Args({ 100'000, 1'000 })->Unit(benchmark::kMillisecond)->Iterations(3);
+// Spaces, shards, balanced (1) or lopsided (0), the budget's moves (0: no limit).
+BENCHMARK(BM_BalancerEvaluation)
+    ->Args({ 100'000, 1'000, 1, 50 })
+    ->Args({ 100'000, 1'000, 0, 50 })
+    ->Args({ 100'000, 1'000, 0, 0 })
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
+BENCHMARK(BM_BalancerRoundsUntilWithinTheBand)->Args({ 1'000, 20 })->Unit(benchmark::kMillisecond)->Iterations(1);
 
 } // namespace
 

@@ -51,7 +51,8 @@ bool budgetLeft(const BalancerPolicy& policy, const BalancerState& state, Planne
     if ((budget.moves && spent.moves >= budget.moves) || (budget.bytes && spent.bytes >= budget.bytes)
         || (budget.workHours > 0 && spent.workHours >= budget.workHours))
         return false;
-    options.maxMoves = budget.moves ? static_cast<std::size_t>(budget.moves - spent.moves) : 0;
+    options.maxMoves = budget.moves ? std::min<std::size_t>(budget.moves - spent.moves, kMaxMovesPerDecision)
+                                    : kMaxMovesPerDecision;
     options.maxBytes = budget.bytes ? budget.bytes - spent.bytes : 0;
     options.maxHours = budget.workHours > 0 ? budget.workHours - spent.workHours : 0;
     return true;

@@ -20,7 +20,8 @@
 // Hysteresis: a space the balancer moved within hysteresis_seconds is not moved again (no move
 // back, no merge that undoes a split: its spaces stay), and a shard it split, made or merged into
 // is neither merged nor split again within that time. Excluded spaces and shards are never moved
-// from or to. The budget left (moves, bytes, hours) bounds the plan.
+// from or to. The budget left (moves, bytes, hours) bounds the plan, and no plan has more than
+// kMaxMovesPerDecision moves.
 
 #include "core/balancer/balancer_policy.h"
 #include "core/balancer/balancer_records.h"
@@ -50,6 +51,11 @@ struct BalancerFacts {
     // The balancer's own operations not yet done.
     std::uint64_t balancerOperationsRunning = 0;
 };
+
+// At most this many moves in one decision, whatever the budget: a round's operation stays one
+// that an administrator can follow, and a fleet far from the band is brought in over several
+// rounds (each planned in tens of milliseconds at 100,000 spaces, not seconds: BENCHMARKS.md).
+inline constexpr std::size_t kMaxMovesPerDecision = 200;
 
 enum class BalancerAction { None, Evacuate, Split, Fill, Merge, Rebalance };
 const char* balancerActionName(BalancerAction action);
