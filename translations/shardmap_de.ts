@@ -1749,6 +1749,10 @@
         <translation>Sicherungen</translation>
     </message>
     <message>
+        <source>Balancer</source>
+        <translation>Balancer</translation>
+    </message>
+    <message>
         <source>&amp;What-if simulator</source>
         <translation>&amp;Was-wäre-wenn-Simulator</translation>
     </message>
@@ -2799,6 +2803,10 @@
     <message>
         <source>Fullest disk</source>
         <translation>Vollste Platte</translation>
+    </message>
+    <message>
+        <source>Balancer</source>
+        <translation>Balancer</translation>
     </message>
     <message>
         <source>Migrations</source>
@@ -5178,6 +5186,120 @@ Damit gebaute Shards: %3</translation>
     <message>
         <source>Refused: %1</source>
         <translation>Abgelehnt: %1</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::BalancerPage</name>
+    <message>
+        <source>%1 (no limit)</source>
+        <translation>%1 (ohne Grenze)</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Wann</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Begründung</translation>
+    </message>
+    <message>
+        <source>Operation or approval</source>
+        <translation>Operation oder Freigabe</translation>
+    </message>
+    <message>
+        <source>&amp;Change policy…</source>
+        <translation>Regeln ä&amp;ndern…</translation>
+    </message>
+    <message>
+        <source>Cannot read the balancer&apos;s records: %1</source>
+        <translation>Die Einträge des Balancers lassen sich nicht lesen: %1</translation>
+    </message>
+    <message>
+        <source>Balancer %1: %2</source>
+        <translation>Balancer %1: %2</translation>
+    </message>
+    <message>
+        <source>Window: any time.</source>
+        <translation>Zeitfenster: jederzeit.</translation>
+    </message>
+    <message>
+        <source>Window: open now.</source>
+        <translation>Zeitfenster: jetzt offen.</translation>
+    </message>
+    <message>
+        <source>Window: opens %1.</source>
+        <translation>Zeitfenster: öffnet %1.</translation>
+    </message>
+    <message>
+        <source>Spent in this window: %1 moves, %2.</source>
+        <translation>In diesem Zeitfenster verbraucht: %1 Verschiebungen, %2.</translation>
+    </message>
+    <message>
+        <source>Hysteresis %1; at most %2 operations at once.</source>
+        <translation>Hysterese %1; höchstens %2 Operationen gleichzeitig.</translation>
+    </message>
+    <message>
+        <source>Waiting for approval %1 (the Approvals page).</source>
+        <translation>Wartet auf Freigabe %1 (Seite Freigaben).</translation>
+    </message>
+    <message>
+        <source>%1 (%2 evaluations, the last %3)</source>
+        <translation>%1 (%2 Auswertungen, die letzte %3)</translation>
+    </message>
+    <message>
+        <source>Changing the balancer&apos;s policy is an admin&apos;s change</source>
+        <translation>Die Regeln des Balancers ändert nur ein Admin</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>The balancer&apos;s policy is set.</source>
+        <translation>Die Regeln des Balancers sind gesetzt.</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::BalancerPolicyDialog</name>
+    <message>
+        <source>Change the balancer&apos;s policy</source>
+        <translation>Regeln des Balancers ändern</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>Regeln</translation>
+    </message>
+    <message>
+        <source>Why (recorded in the audit log)</source>
+        <translation>Begründung (wird im Prüfprotokoll festgehalten)</translation>
+    </message>
+    <message>
+        <source>&amp;Reason:</source>
+        <translation>&amp;Grund:</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>A valid policy: mode %1.</source>
+        <translation>Gültige Regeln: Modus %1.</translation>
+    </message>
+    <message>
+        <source>Not a valid policy: %1</source>
+        <translation>Keine gültigen Regeln: %1</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 // leader killed between queuing and recording, or before queuing, leaves the round to the next,
 // which neither repeats nor loses it.
 #include "core/admin/approvals.h"
+#include "core/admin/fleet_admin.h"
 #include "core/auth/stored_access_policy.h"
 #include "core/balancer/balancer_round.h"
 #include "core/migration/migration_executor.h"
@@ -173,6 +174,24 @@ protected:
         return first;
     }
 
+    // No rollback window: an operation's migrations end (and the operation with them) at once.
+    void noRollbackWindow()
+    {
+        core::MigrationSettings settings = map().settings.value;
+        settings.rollbackWindowSeconds = 0;
+        ASSERT_TRUE(core::MigrationRequests(*m_store, m_pool).setSettings(settings, m_actor));
+    }
+
+    // The first acted decision, its operation ended: both, the operation Done.
+    std::pair<core::BalancerDecision, core::OperationRecord> waitForActed(const std::string& action)
+    {
+        const auto acted = waitForDecision([](const auto& d) { return d.outcome == core::DecisionOutcome::Acted; });
+        EXPECT_EQ(acted.action, action) << acted.reason;
+        const auto operation = waitForOperationEnd(acted.operationId);
+        EXPECT_EQ(operation.state, core::OperationState::Done) << operation.error;
+        return { acted, operation };
+    }
+
     // The evaluation interval passes on the balancer's clock.
     void nextEvaluation() { m_now += 61'000; }
 
@@ -193,10 +212,7 @@ TEST_F(BalancerTest, ATenantGrownPastTheSplitLimitIsSplitInTheNextWindowAndNotBe
     p.splitAboveDocs = 150;
     p.window = core::BalancingWindow { { 1 }, 60, 180, "UTC" };
     setPolicy(p);
-    // No rollback window: the split's migrations end (and the operation with them) at once.
-    core::MigrationSettings settings = map().settings.value;
-    settings.rollbackWindowSeconds = 0;
-    ASSERT_TRUE(core::MigrationRequests(*m_store, m_pool).setSettings(settings, m_actor));
+    noRollbackWindow();
     lead();
     const auto waiting = waitForDecision([](const auto& d) { return d.outcome == core::DecisionOutcome::Skipped; });
     EXPECT_EQ(waiting.reason, "waiting for the window at Mon 01:00 UTC");
@@ -346,4 +362,77 @@ TEST_F(BalancerTest, ALeaderKilledBeforeQueuingLeavesTheRoundToTheNextWhoPlansIt
     static const std::regex moves(R"(\nshardmapd_balancer_budget_spent\{unit="moves"\} ([0-9]+)\n)");
     ASSERT_TRUE(std::regex_search(metrics, match, moves)) << metrics;
     EXPECT_EQ(std::stoul(match[1]), balancerOperations().front().plannedMoves);
+}
+
+// Two shards that shrank below the merge limit: one is merged into the other (the planner's
+// merge-below), and the shard it emptied is retired by the executor.
+TEST_F(BalancerTest, ShardsThatShrankBelowTheMergeLimitAreMerged)
+{
+    startFleet(2);
+    writeSpace("a", "s0", 5);
+    writeSpace("b", "s1", 5);
+    core::BalancerPolicy p = policy(core::BalancerMode::On);
+    p.mergeBelowBytes = 4 << 20;
+    setPolicy(p);
+    noRollbackWindow();
+    m_now = kMondayEarly;
+    lead();
+    const auto [acted, operation] = waitForActed("merge");
+    EXPECT_EQ(operation.kind, core::OperationKind::Merge);
+    const std::string from = operation.subject;
+    const std::string into = operation.into;
+    EXPECT_TRUE((from == "s0" && into == "s1") || (from == "s1" && into == "s0")) << from << " into " << into;
+    EXPECT_TRUE(map().spacesOn(from).empty());
+    EXPECT_EQ(map().spacesOn(into).size(), 2u);
+    ASSERT_TRUE(pollUntil(
+        std::chrono::seconds(30), [&] { return map().shards.at(from).value.state == core::ShardState::Retired; }));
+}
+
+// A node without a shard joins: the balancer makes a shard on it (n2-s1, the one way shards are
+// made) and fills it from the others.
+TEST_F(BalancerTest, ANewNodeWithoutAShardGetsOneAndIsFilled)
+{
+    startFleet(1);
+    for (const char* space : { "a", "b", "c", "d" })
+        writeSpace(space, "s0", 10);
+    m_dataDirs.push_back(m_dir.file("node-new"));
+    m_nodes.push_back(NodeProcess::start(m_dataDirs.back(), nodeListenArgs("127.0.0.1:0")));
+    ASSERT_TRUE(m_nodes.back());
+    core::FleetAdmin admin(*m_store, m_pool);
+    ASSERT_TRUE(admin.map().addNode({ "n2", m_nodes.back()->address(), {}, false }, m_actor));
+    setPolicy(policy(core::BalancerMode::On));
+    noRollbackWindow();
+    m_now = kMondayEarly;
+    lead();
+    const auto [acted, operation] = waitForActed("fill");
+    EXPECT_NE(acted.reason.find("n2-s1 on n2"), std::string::npos) << acted.reason;
+    ASSERT_TRUE(map().shards.contains("n2-s1"));
+    EXPECT_EQ(map().shards.at("n2-s1").value.node, "n2");
+    EXPECT_FALSE(map().spacesOn("n2-s1").empty());
+    auto onNode = (*m_pool.get(m_nodes.back()->address()))->listShards();
+    ASSERT_TRUE(onNode) << onNode.error().describe();
+    EXPECT_TRUE(std::any_of(onNode->begin(), onNode->end(), [](const auto& shard) { return shard.id == "n2-s1"; }));
+}
+
+// A node above the disk limit (this machine's disk is shared by the test's nodes, so a limit
+// below its use puts every node over it): the balancer moves spaces off the fullest, and what it
+// moved stays where it went for the hysteresis time.
+TEST_F(BalancerTest, ANodeOverItsDiskLimitIsEvacuated)
+{
+    startFleet(2);
+    for (const char* space : { "a", "b", "c" })
+        writeSpace(space, "s0", 10);
+    writeSpace("d", "s1", 10);
+    core::BalancerPolicy p = policy(core::BalancerMode::On);
+    p.nodeDiskLimit = 0.01;
+    setPolicy(p);
+    noRollbackWindow();
+    m_now = kMondayEarly;
+    lead();
+    const auto [acted, operation] = waitForActed("evacuate");
+    EXPECT_NE(acted.reason.find("% used (limit 1 %)"), std::string::npos) << acted.reason;
+    EXPECT_EQ(operation.kind, core::OperationKind::Move);
+    const auto state = core::readBalancerState(*m_store);
+    ASSERT_TRUE(state);
+    EXPECT_EQ(state->value.recentMoves.size(), operation.plannedMoves);
 }

@@ -9,6 +9,7 @@
 #include "widgets/approvals/approvals_page.h"
 #include "widgets/audit/audit_page.h"
 #include "widgets/backups/backups_page.h"
+#include "widgets/balancer/balancer_page.h"
 #include "widgets/connect/connect_dialog.h"
 #include "widgets/connect/recent_connections.h"
 #include "widgets/detail/detail_page.h"
@@ -109,6 +110,8 @@ void MainWindow::createPages()
     addPage(m_indexSettingsPage, tr("Index settings"), icon(IconId::Settings));
     m_backupsPage = new BackupsPage(m_connection, this);
     addPage(m_backupsPage, tr("Backups"), icon(IconId::Export));
+    m_balancerPage = new BalancerPage(m_connection, this);
+    addPage(m_balancerPage, tr("Balancer"), icon(IconId::Refresh));
 }
 
 // Every figure of the overview is a click away from its page.
@@ -121,11 +124,17 @@ void MainWindow::connectOverview()
         case OverviewPage::Target::Migrations: showPage(m_migrationsPage); break;
         case OverviewPage::Target::Alerts: showPage(m_alertsPage); break;
         case OverviewPage::Target::Audit: showPage(m_auditPage); break;
+        case OverviewPage::Target::Balancer: showPage(m_balancerPage); break;
         }
     });
     connect(m_overviewPage, &OverviewPage::detailRequested, this, &MainWindow::showDetail);
     connect(m_overviewPage, &OverviewPage::spaceRequested, this, &MainWindow::findSpace);
     connect(m_overviewPage, &OverviewPage::alertRequested, this, &MainWindow::showAlertSubject);
+    connect(m_balancerPage, &BalancerPage::statusShown, m_overviewPage, &OverviewPage::setBalancerStatus);
+    connect(m_balancerPage, &BalancerPage::operationRequested, this, [this](const QString& operationId) {
+        showPage(m_migrationsPage);
+        m_migrationsPage->showOperation(operationId);
+    });
 }
 
 void MainWindow::connectPages()

@@ -35,6 +35,7 @@ class RecentConnections;
 class WhatIfPage;
 class IndexSettingsPage;
 class BackupsPage;
+class BalancerPage;
 
 // The console's shell: pages (Fleet, Shard detail; later Map, Migrations, Plans, Audit) in a
 // stack with a navigation list, menus with shortcuts, a find-space box, a banner for a lost
@@ -59,6 +60,7 @@ public:
     WhatIfPage* whatIfPage() const { return m_whatIfPage; }
     IndexSettingsPage* indexSettingsPage() const { return m_indexSettingsPage; }
     BackupsPage* backupsPage() const { return m_backupsPage; }
+    BalancerPage* balancerPage() const { return m_balancerPage; }
     RecentConnections* recentConnections() const { return m_recent; }
 
     // Adds a page to the navigation; later issues add theirs the same way. Returns its index.
@@ -168,6 +170,7 @@ private:
     WhatIfPage* m_whatIfPage = nullptr;
     IndexSettingsPage* m_indexSettingsPage = nullptr;
     BackupsPage* m_backupsPage = nullptr;
+    BalancerPage* m_balancerPage = nullptr;
     InlineMessage* m_banner = nullptr;
     QLineEdit* m_findSpace = nullptr;
     QLabel* m_environmentLabel = nullptr;

@@ -186,9 +186,10 @@ QGridLayout* OverviewPage::buildTiles()
     tiles->setSpacing(8);
     const std::pair<const char*, Target> targets[] = { { "nodes", Target::Fleet }, { "shards", Target::Fleet },
         { "spaces", Target::Map }, { "documents", Target::Fleet }, { "size", Target::Fleet }, { "disk", Target::Fleet },
-        { "migrations", Target::Migrations }, { "executor", Target::Alerts }, { "store", Target::Audit } };
+        { "migrations", Target::Migrations }, { "executor", Target::Alerts }, { "store", Target::Audit },
+        { "balancer", Target::Balancer } };
     const QString titles[] = { tr("Nodes up"), tr("Shards"), tr("Spaces"), tr("Documents"), tr("Size"),
-        tr("Fullest disk"), tr("Migrations"), tr("Executor"), tr("Store") };
+        tr("Fullest disk"), tr("Migrations"), tr("Executor"), tr("Store"), tr("Balancer") };
     constexpr int kColumns = 5;
     for (std::size_t i = 0; i < std::size(targets); ++i) {
         OverviewTile* tile = addTile(QLatin1String(targets[i].first), titles[i], targets[i].second);
@@ -316,6 +317,12 @@ OverviewTile* OverviewPage::addTile(const QString& name, const QString& title, T
     m_tiles.insert(name, tile);
     m_tileOrder << name;
     return tile;
+}
+
+void OverviewPage::setBalancerStatus(const QString& mode, const QString& sentence, bool held)
+{
+    tile(QStringLiteral("balancer"))->setValue(mode, sentence);
+    tile(QStringLiteral("balancer"))->setWarning(held);
 }
 
 OverviewTile* OverviewPage::tile(const QString& name) const

@@ -73,7 +73,7 @@ public:
     static constexpr int kSpacesMs = 30000;
     static constexpr int kHottest = 10;
 
-    enum class Target { Fleet, Map, Migrations, Alerts, Audit };
+    enum class Target { Fleet, Map, Migrations, Alerts, Audit, Balancer };
     Q_ENUM(Target)
 
     OverviewPage(FleetConnection* connection, AlertMonitor* monitor, QWidget* parent = nullptr);
@@ -85,6 +85,9 @@ public:
 
     OverviewTile* tile(const QString& name) const;
     QStringList tileNames() const;
+    // The balancer's tile (issue 33): its mode and state as the Balancer page last read them; amber
+    // while a guard holds it.
+    void setBalancerStatus(const QString& mode, const QString& sentence, bool held);
     QTableView* hottestShards() const { return m_shardsView; }
     QTableView* hottestSpaces() const { return m_spacesView; }
     QListWidget* attention() const { return m_attention; }
