@@ -33,6 +33,13 @@ std::string guardHolding(const BalancerPolicy& policy, const BalancerFacts& fact
         return "held: shard " + facts.shardsWithoutCopy.front() + " has no copy in sync";
     if (!facts.failingMigrations.empty())
         return "held: migration " + facts.failingMigrations.front();
+    if (policy.guardWriteP99Ms > 0) {
+        for (const auto& [node, p99] : facts.nodeWriteP99Ms) {
+            if (p99 > policy.guardWriteP99Ms)
+                return "held: node " + node + " write p99 at " + std::to_string(static_cast<int>(std::lround(p99)))
+                    + " ms (limit " + std::to_string(static_cast<int>(std::lround(policy.guardWriteP99Ms))) + " ms)";
+        }
+    }
     if (policy.guardNodeCpu > 0) {
         for (const auto& [node, cpu] : facts.nodeCpu) {
             if (cpu > policy.guardNodeCpu)
@@ -51,8 +58,8 @@ bool budgetLeft(const BalancerPolicy& policy, const BalancerState& state, Planne
     if ((budget.moves && spent.moves >= budget.moves) || (budget.bytes && spent.bytes >= budget.bytes)
         || (budget.workHours > 0 && spent.workHours >= budget.workHours))
         return false;
-    options.maxMoves = budget.moves ? std::min<std::size_t>(budget.moves - spent.moves, kMaxMovesPerDecision)
-                                    : kMaxMovesPerDecision;
+    options.maxMoves
+        = budget.moves ? std::min<std::size_t>(budget.moves - spent.moves, kMaxMovesPerDecision) : kMaxMovesPerDecision;
     options.maxBytes = budget.bytes ? budget.bytes - spent.bytes : 0;
     options.maxHours = budget.workHours > 0 ? budget.workHours - spent.workHours : 0;
     return true;

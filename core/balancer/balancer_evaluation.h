@@ -6,7 +6,8 @@
 // this only picks which of its scenarios applies, what it may not touch and how much it may spend.
 //
 // In order: outside the window nothing is decided; a guard that holds (a node that did not answer,
-// a shard whose copies are none in sync, a migration failing, a node's CPU above the limit) holds
+// a shard whose copies are none in sync, a migration failing, a node's CPU or write p99 above its
+// limit) holds
 // everything; the balancer's own operations at its concurrency cap wait; a spent budget waits for
 // the next window. Then the first of these that finds work is the decision:
 //   evacuate  a node whose disk is used above node_disk_limit: the planner's retire-node plan of
@@ -46,8 +47,9 @@ struct BalancerFacts {
     std::vector<std::string> shardsWithoutCopy;
     // Active migrations whose last step failed ("m-...: why").
     std::vector<std::string> failingMigrations;
-    // Node id -> CPU use, 0..1.
+    // Node id -> CPU use, 0..1, and the p99 of the write batches it applied lately (ms).
     std::map<std::string, double> nodeCpu;
+    std::map<std::string, double> nodeWriteP99Ms;
     // The balancer's own operations not yet done.
     std::uint64_t balancerOperationsRunning = 0;
 };

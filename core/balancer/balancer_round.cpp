@@ -160,6 +160,7 @@ Status BalancerRound::gatherFacts(Round& r)
         }
         reachable.insert(id);
         f.nodeCpu[id] = metrics->cpuPercent / 100.0;
+        f.nodeWriteP99Ms[id] = metrics->writeP99Ms;
     }
     for (const auto& [id, shard] : r.map.shards) {
         const ShardRecord& s = shard.value;

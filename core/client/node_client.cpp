@@ -98,7 +98,7 @@ NodeMetricsValue fromProto(const v1::NodeMetrics& in)
     NodeMetricsValue out { in.unix_ms(), in.node_id(), in.rss_bytes(), in.sqlite_memory_bytes(), in.disk_total_bytes(),
         in.disk_free_bytes(), in.cpu_percent(), in.io_read_bytes_per_second(), in.io_write_bytes_per_second(),
         in.iowait_percent(), in.queries_per_second(), in.query_p50_ms(), in.query_p99_ms(),
-        in.docs_indexed_per_second(), in.bytes_on_disk(), {} };
+        in.docs_indexed_per_second(), in.bytes_on_disk(), {}, in.write_p50_ms(), in.write_p99_ms() };
     for (const auto& shard : in.shards())
         out.shards.push_back(fromProto(shard));
     return out;

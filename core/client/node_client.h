@@ -90,6 +90,9 @@ struct NodeMetricsValue {
     double docsIndexedPerSecond = 0;
     std::uint64_t bytesOnDisk = 0;
     std::vector<ShardMetricsValue> shards;
+    // Write batches applied in the sample's window (0 from a node older than these figures).
+    double writeP50Ms = 0;
+    double writeP99Ms = 0;
 };
 
 // A node's metrics history, oldest first, sampled every intervalMs.

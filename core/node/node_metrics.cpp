@@ -52,6 +52,12 @@ void NodeMetricsSampler::stop()
         m_thread.join();
 }
 
+void NodeMetricsSampler::recordWrite(double milliseconds)
+{
+    m_nodeWriteTickLatency.record(milliseconds);
+    m_nodeWriteHistoryLatency.record(milliseconds);
+}
+
 void NodeMetricsSampler::recordQuery(double milliseconds)
 {
     m_nodeTickLatency.record(milliseconds);
@@ -98,6 +104,10 @@ v1::NodeMetrics NodeMetricsSampler::sample(Window& window, Which which)
     const LatencySummary latency = (which == Which::Tick ? m_nodeTickLatency : m_nodeHistoryLatency).takeAndReset();
     out.set_query_p50_ms(latency.p50Ms);
     out.set_query_p99_ms(latency.p99Ms);
+    const LatencySummary writes
+        = (which == Which::Tick ? m_nodeWriteTickLatency : m_nodeWriteHistoryLatency).takeAndReset();
+    out.set_write_p50_ms(writes.p50Ms);
+    out.set_write_p99_ms(writes.p99Ms);
     std::map<std::string, ShardActivity> seen;
     for (const auto& entry : m_registry.list()) {
         auto& shard = *out.add_shards();

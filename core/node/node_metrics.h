@@ -39,6 +39,8 @@ public:
 
     // Every search the service answers, for node-wide latency percentiles.
     void recordQuery(double milliseconds);
+    // Every write batch it applies, the same way (the balancer's write-p99 guard reads them).
+    void recordWrite(double milliseconds);
 
     v1::NodeMetrics current(bool includeSpaces) const;
     v1::MetricsHistory history(std::int64_t sinceUnixMs) const;
@@ -63,6 +65,8 @@ private:
     ProcessMonitor m_processHistory;
     LatencyHistogram m_nodeTickLatency;
     LatencyHistogram m_nodeHistoryLatency;
+    LatencyHistogram m_nodeWriteTickLatency;
+    LatencyHistogram m_nodeWriteHistoryLatency;
     Window m_tickWindow;
     Window m_historyWindow;
 

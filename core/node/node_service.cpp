@@ -257,11 +257,13 @@ grpc::Status NodeService::BulkWrite(
     response->set_applied(summary->applied);
     response->set_stale(summary->stale);
     response->set_rejected(summary->rejected);
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    m_metrics.recordWrite(elapsed * 1000);
     if (m_prometheus)
         m_prometheus
             ->histogram("shardmap_node_write_duration_seconds", "Time to apply a write batch, per shard",
                 { { "shard", request->shard_id() } })
-            .observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+            .observe(elapsed);
     return grpc::Status::OK;
 }
 

@@ -111,6 +111,11 @@ TEST(BalancerEvaluation, TheWindowAndEveryGuardHoldEverythingWithTheirReason)
         p.guardNodeCpu = 0.8;
     }),
         "held: node n0 CPU at 93 % (limit 80 %)");
+    EXPECT_EQ(held([](BalancerFacts& f, BalancerState&, BalancerPolicy& p) {
+        f.nodeWriteP99Ms["n1"] = 72.6;
+        p.guardWriteP99Ms = 50;
+    }),
+        "held: node n1 write p99 at 73 ms (limit 50 ms)");
     EXPECT_EQ(held([](BalancerFacts& f, BalancerState&, BalancerPolicy&) { f.balancerOperationsRunning = 1; }),
         "busy: 1 of its operations running (cap 1)");
     EXPECT_EQ(held([](BalancerFacts&, BalancerState& s, BalancerPolicy& p) {

@@ -104,3 +104,30 @@ TEST(NodeClientMetricsTest, AStreamWhoseNodeDiesEndsOnceWithAnError)
     std::lock_guard lock(received.mutex);
     EXPECT_EQ(received.ends.size(), 1u) << "ended twice";
 }
+
+// The node's samples carry the latency of the write batches it applied in their window (the
+// balancer's write-p99 guard reads it), and none once the writes stop.
+TEST(NodeClientMetricsTest, ASampleCarriesTheWriteLatencyOfItsWindow)
+{
+    TempDir dir;
+    auto node = NodeProcess::start(dir.file("data"), { "--metrics-tick-ms", "200", "--history-interval-ms", "200" });
+    ASSERT_TRUE(node);
+    auto client = core::GrpcNodeClient::connect(node->address(), {});
+    ASSERT_TRUE(client) << client.error().describe();
+    ASSERT_TRUE((*client)->createShard("s1", {}));
+    ASSERT_TRUE((*client)->setOwnership("s1", { "acme", core::SpaceRole::Owner, 1 }));
+    double seen = 0;
+    for (int i = 0; i < 50 && seen <= 0; ++i) {
+        ASSERT_TRUE((*client)->bulkWrite(
+            "s1", { { { "acme", "d" + std::to_string(i), 1, { { "body", "some words" } } }, 1 } }));
+        auto sample = (*client)->metrics(false);
+        ASSERT_TRUE(sample) << sample.error().describe();
+        seen = sample->writeP99Ms;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    EXPECT_GT(seen, 0) << "a window with writes has their p99";
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    auto quiet = (*client)->metrics(false);
+    ASSERT_TRUE(quiet);
+    EXPECT_EQ(quiet->writeP99Ms, 0) << "a window without writes has none";
+}
