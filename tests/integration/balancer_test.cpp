@@ -211,6 +211,7 @@ TEST_F(BalancerTest, ATenantGrownPastTheSplitLimitIsSplitInTheNextWindowAndNotBe
     core::BalancerPolicy p = policy(core::BalancerMode::On);
     p.splitAboveDocs = 150;
     p.window = core::BalancingWindow { { 1 }, 60, 180, "UTC" };
+    p.keepDecisionsSeconds = 3600;
     setPolicy(p);
     noRollbackWindow();
     lead();
@@ -236,6 +237,9 @@ TEST_F(BalancerTest, ATenantGrownPastTheSplitLimitIsSplitInTheNextWindowAndNotBe
     const auto idle = waitForDecision([](const auto& d) { return d.reason == "idle: within limits"; });
     EXPECT_EQ(idle.outcome, core::DecisionOutcome::Skipped);
     EXPECT_EQ(balancerOperations().size(), 1u);
+    // Kept for an hour: Sunday's record went when the round after Monday's first was recorded.
+    for (const auto& decision : decisions())
+        EXPECT_NE(decision.id, waiting.id) << "a decision older than keep_decisions_seconds is pruned";
 }
 
 TEST_F(BalancerTest, DryRunRecordsWithoutQueuingAndAKilledNodeHoldsEverything)
