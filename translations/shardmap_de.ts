@@ -5263,12 +5263,15 @@ Damit gebaute Shards: %3</translation>
         <translation>Die Regeln des Balancers ändert nur ein Admin</translation>
     </message>
     <message>
-        <source>Refused: %1</source>
-        <translation>Abgelehnt: %1</translation>
-    </message>
-    <message>
         <source>The balancer&apos;s policy is set.</source>
         <translation>Die Regeln des Balancers sind gesetzt.</translation>
+    </message>
+</context>
+<context>
+    <name>shardmap::widgets::ChangeOutcome</name>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
     </message>
 </context>
 <context>

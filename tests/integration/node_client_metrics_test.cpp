@@ -42,16 +42,32 @@ std::unique_ptr<core::MetricsSubscription> subscribe(core::NodeClient& client, R
         });
 }
 
+// A node sampling every 200 ms with shard s1, and a client of it.
+struct MetricsNode {
+    TempDir dir;
+    std::unique_ptr<NodeProcess> node;
+    std::unique_ptr<core::NodeClient> client;
+
+    bool start()
+    {
+        node = NodeProcess::start(dir.file("data"), { "--metrics-tick-ms", "200", "--history-interval-ms", "200" });
+        auto connected = node ? core::GrpcNodeClient::connect(node->address(), {})
+                              : core::Result<std::unique_ptr<core::GrpcNodeClient>>(
+                                  core::makeError(core::ErrorCode::Unavailable, "the node did not start"));
+        if (!connected)
+            return false;
+        client = std::move(*connected);
+        return static_cast<bool>(client->createShard("s1", {}));
+    }
+};
+
 } // namespace
 
 TEST(NodeClientMetricsTest, HistoryThenALiveStreamThatEndsOnceWhenDestroyed)
 {
-    TempDir dir;
-    auto node = NodeProcess::start(dir.file("data"), { "--metrics-tick-ms", "200", "--history-interval-ms", "200" });
-    ASSERT_TRUE(node);
-    auto client = core::GrpcNodeClient::connect(node->address(), {});
-    ASSERT_TRUE(client) << client.error().describe();
-    ASSERT_TRUE((*client)->createShard("s1", {}));
+    MetricsNode metricsNode;
+    ASSERT_TRUE(metricsNode.start());
+    auto* client = &metricsNode.client;
     std::this_thread::sleep_for(std::chrono::milliseconds(700));
 
     auto history = (*client)->metricsHistory(0);
@@ -109,12 +125,9 @@ TEST(NodeClientMetricsTest, AStreamWhoseNodeDiesEndsOnceWithAnError)
 // balancer's write-p99 guard reads it), and none once the writes stop.
 TEST(NodeClientMetricsTest, ASampleCarriesTheWriteLatencyOfItsWindow)
 {
-    TempDir dir;
-    auto node = NodeProcess::start(dir.file("data"), { "--metrics-tick-ms", "200", "--history-interval-ms", "200" });
-    ASSERT_TRUE(node);
-    auto client = core::GrpcNodeClient::connect(node->address(), {});
-    ASSERT_TRUE(client) << client.error().describe();
-    ASSERT_TRUE((*client)->createShard("s1", {}));
+    MetricsNode metricsNode;
+    ASSERT_TRUE(metricsNode.start());
+    auto* client = &metricsNode.client;
     ASSERT_TRUE((*client)->setOwnership("s1", { "acme", core::SpaceRole::Owner, 1 }));
     double seen = 0;
     for (int i = 0; i < 50 && seen <= 0; ++i) {

@@ -279,18 +279,8 @@ void BackupsPage::restoreShard(const core::ShardRestoreRequest& request, const Q
 void BackupsPage::send(const v1::AdminChange& change, const QString& reason, const QString& done)
 {
     m_connection->submitChange(change, reason, this, [this, done](ChangeResult made) {
-        if (!made) {
-            const QString text = FleetConnection::refusalText(made.error());
-            m_message->show(tr("Refused: %1").arg(text), InlineMessage::Kind::Error);
-            emit actionFinished(false, text);
-        } else if (made->has_awaiting_approval()) {
-            const QString text = FleetConnection::awaitingApprovalText(made->awaiting_approval());
-            m_message->show(text, InlineMessage::Kind::Info);
-            emit actionFinished(true, text);
-        } else {
-            m_message->show(done, InlineMessage::Kind::Success);
-            emit actionFinished(true, done);
-        }
+        const auto [ok, text] = showChangeOutcome(m_message, made, done);
+        emit actionFinished(ok, text);
         refresh();
     });
 }

@@ -181,19 +181,8 @@ void BalancerPage::askPolicy()
 void BalancerPage::setPolicy(const core::BalancerPolicy& policy, const QString& reason)
 {
     m_connection->submitChange(core::balancerPolicyChange(policy), reason, this, [this](ChangeResult made) {
-        if (!made) {
-            const QString text = FleetConnection::refusalText(made.error());
-            m_message->show(tr("Refused: %1").arg(text), InlineMessage::Kind::Error);
-            emit actionFinished(false, text);
-        } else if (made->has_awaiting_approval()) {
-            const QString text = FleetConnection::awaitingApprovalText(made->awaiting_approval());
-            m_message->show(text, InlineMessage::Kind::Info);
-            emit actionFinished(true, text);
-        } else {
-            const QString text = tr("The balancer's policy is set.");
-            m_message->show(text, InlineMessage::Kind::Success);
-            emit actionFinished(true, text);
-        }
+        const auto [ok, text] = showChangeOutcome(m_message, made, tr("The balancer's policy is set."));
+        emit actionFinished(ok, text);
         refresh();
     });
 }
