@@ -313,6 +313,13 @@ void BalancerRound::queue(Round& r, const BalancerVerdict& verdict, const std::s
         clearRound(r.state.value);
         return;
     }
+    // Still the leader just before queuing (a former one's plan would also meet applyPlan's check
+    // that the map has not moved on under its moves, and its record would not commit).
+    if (auto grant = m_fence(); !grant) {
+        d.action.clear();
+        d.reason = "not queued: " + grant.error().message;
+        return;
+    }
     FleetAdmin admin(m_store, m_nodes);
     v1::AdminChange change;
     change.mutable_apply_plan()->set_plan_json(planJson);
