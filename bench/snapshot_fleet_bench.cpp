@@ -7,6 +7,7 @@
 //    measured it: every shard copied, fsynced and hashed, the manifest written), then its verify.
 // 3. One document written to one shard; the next snapshot is incremental: the unchanged shards'
 //    files are referenced after their content checksums are compared, only the changed one copied.
+//    The disk's writeback is flushed (sync) before each of the two.
 // 4. Reports both durations, the shards and bytes copied, and the ratio incremental / full.
 //
 // Nothing here asserts on timings; the program reports and exits 0 unless something failed.
@@ -25,6 +26,7 @@
 #include <filesystem>
 #include <iostream>
 #include <thread>
+#include <unistd.h>
 
 using namespace shardmap;
 using namespace shardmap::bench;
@@ -118,8 +120,12 @@ void measure(const Options& o, const std::filesystem::path& dir)
     auto controller = ServerProcess::start(
         { o.controllerBinary, "--store", storeUri, "--listen", "127.0.0.1:0", "--id", "c1", "--exit-with-parent" },
         (dir / "shardmapd.log").string());
+    // Each snapshot starts on a disk with nothing left to write back (the load's pages, then the
+    // full snapshot's 100 files): neither pays for what came before it.
+    ::sync();
     const auto full = takeSnapshot(**store, actor);
     writeDocs(*client, shardName(o.shards / 2), o.docs, 1);
+    ::sync();
     const auto incremental = takeSnapshot(**store, actor);
     report("full", full);
     report("incremental", incremental);

@@ -8,10 +8,16 @@
 #include "core/util/failpoint.h"
 
 #include <algorithm>
+#include <atomic>
+#include <map>
+#include <thread>
 
 namespace shardmap::core {
 
 namespace {
+
+// Checksum calls in flight at once before an incremental snapshot's shards are taken.
+constexpr std::size_t kChecksumCallsAtOnce = 8;
 
 // How often the record's progress is committed while shards are only referenced.
 constexpr std::chrono::milliseconds kProgressEvery { 500 };
@@ -28,6 +34,12 @@ struct SnapshotTaker::Taking {
     // The newest usable snapshot's manifest: shards whose content did not change reference its files.
     std::optional<SnapshotManifest> previous;
     SnapshotManifest manifest;
+    // With a previous snapshot: each shard's content checksum as its node answered, asked of every
+    // node at once before the shards are taken one by one (an incremental snapshot of a fleet that
+    // barely changed is mostly these calls).
+    std::map<std::string, Result<std::uint64_t>> liveChecksums = {};
+    // What the shards taken since the last progress commit added (counts and bytes).
+    SnapshotRecord unrecorded = {};
 };
 
 SnapshotTaker::SnapshotTaker(MetadataStore& store, NodeClientPool& nodes, MapEditor::FenceSource fence, Options options)
@@ -274,6 +286,8 @@ void SnapshotTaker::take(Versioned<SnapshotRecord> record, const MigrationSettin
     log(LogLevel::Info,
         "snapshot " + id + ": taking " + std::to_string(taking.record.shardsTotal) + " shards at map revision "
             + std::to_string(taking.record.mapRevision));
+    if (taking.previous)
+        askChecksums(taking);
     if (auto copied = copyShards(taking); !copied)
         return fail(id, settings.snapshotRepository, copied.error().describe());
     if (auto finished = finish(taking); !finished)
@@ -315,12 +329,12 @@ Status SnapshotTaker::start(Taking& taking)
     return {};
 }
 
-// The record's progress is committed after each shard whose file was copied, and otherwise at
-// most every kProgressEvery (a referenced shard costs one aggregates call, not a commit), and at
-// the last shard.
+// The record's progress is committed at most every kProgressEvery (each commit is a sync of the
+// map's store: an incremental snapshot that copies one shard of a hundred would otherwise be mostly
+// commits); what the last stretch did goes into the record with its completion (finish).
 Status SnapshotTaker::copyShards(Taking& taking)
 {
-    SnapshotRecord pending;
+    SnapshotRecord& pending = taking.unrecorded;
     auto committedAt = std::chrono::steady_clock::now();
     std::size_t left = taking.record.shardsTotal;
     for (const auto& [shardId, shard] : taking.map.shards) {
@@ -339,7 +353,7 @@ Status SnapshotTaker::copyShards(Taking& taking)
         taking.manifest.shards.push_back(std::move(*entry));
         const auto now = std::chrono::steady_clock::now();
         left -= left > 0 ? 1 : 0;
-        if (!copied && left > 0 && now - committedAt < kProgressEvery)
+        if (left == 0 || now - committedAt < kProgressEvery)
             continue;
         auto progress = commit(taking.record.id, "snapshot-progress", "shard " + shardId, [&](SnapshotRecord& r) {
             r.shardsDone += pending.shardsDone;
@@ -356,6 +370,35 @@ Status SnapshotTaker::copyShards(Taking& taking)
     return {};
 }
 
+// Up to kChecksumCallsAtOnce calls at a time over the shards that are not retired.
+void SnapshotTaker::askChecksums(Taking& taking)
+{
+    std::vector<std::pair<std::string, std::string>> asks;
+    for (const auto& [shardId, shard] : taking.map.shards) {
+        const NodeRecord* node = taking.map.node(shard.value.node);
+        if (shard.value.state != ShardState::Retired && node)
+            asks.emplace_back(shardId, node->address);
+    }
+    std::vector<std::optional<Result<std::uint64_t>>> answers(asks.size());
+    std::atomic<std::size_t> next { 0 };
+    const auto work = [&] {
+        for (std::size_t i = next++; i < asks.size(); i = next++) {
+            auto client = m_nodes.get(asks[i].second);
+            auto live
+                = client ? (*client)->spaceStats(asks[i].first, {}) : Result<std::vector<SpaceStats>>(client.error());
+            answers[i]
+                = live ? Result<std::uint64_t>(shardContentChecksum(*live)) : Result<std::uint64_t>(live.error());
+        }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < std::min(asks.size(), kChecksumCallsAtOnce); ++t)
+        threads.emplace_back(work);
+    for (std::thread& thread : threads)
+        thread.join();
+    for (std::size_t i = 0; i < asks.size(); ++i)
+        taking.liveChecksums.emplace(asks[i].first, std::move(*answers[i]));
+}
+
 Result<ShardFileEntry> SnapshotTaker::copyShard(Taking& taking, const ShardRecord& shard)
 {
     const NodeRecord* node = taking.map.node(shard.node);
@@ -366,16 +409,15 @@ Result<ShardFileEntry> SnapshotTaker::copyShard(Taking& taking, const ShardRecor
     auto client = m_nodes.get(node->address);
     if (!client)
         return client.error();
-    auto live = (*client)->spaceStats(shard.id, {});
-    if (!live)
-        return makeError(live.error().code, "on node " + node->id + ": " + live.error().message);
     const TemplateRef made = templateOf(shard);
-    ShardFileEntry entry { shard.id, shard.node, made.name, made.version, shard.engine, {}, {}, 0, {},
-        shardContentChecksum(*live), {} };
+    ShardFileEntry entry { shard.id, shard.node, made.name, made.version, shard.engine, {}, {}, 0, {}, 0, {} };
     if (taking.previous) {
+        // A shard whose checksum was not asked or not answered is copied.
+        const auto live = taking.liveChecksums.find(shard.id);
+        entry.contentChecksum = live != taking.liveChecksums.end() && live->second ? *live->second : 0;
         for (const ShardFileEntry& before : taking.previous->shards) {
-            if (before.shard == shard.id && before.contentChecksum == entry.contentChecksum
-                && before.engine == entry.engine) {
+            if (before.shard == shard.id && entry.contentChecksum != 0
+                && before.contentChecksum == entry.contentChecksum && before.engine == entry.engine) {
                 entry = before;
                 entry.node = shard.node;
                 return entry;
@@ -414,6 +456,9 @@ Status SnapshotTaker::finish(Taking& taking)
     if (auto written = writeManifest(taking.settings.snapshotRepository, manifest); !written)
         return written.error();
     auto complete = commit(taking.record.id, "snapshot-complete", taking.record.reason, [&](SnapshotRecord& r) {
+        r.shardsDone += taking.unrecorded.shardsDone;
+        r.shardsCopied += taking.unrecorded.shardsCopied;
+        r.bytesCopied += taking.unrecorded.bytesCopied;
         r.state = SnapshotState::Complete;
         r.finishedUnixMs = manifest.finishedUnixMs;
         r.bytes = manifest.bytes();

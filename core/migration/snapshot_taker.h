@@ -68,6 +68,8 @@ private:
     void take(Versioned<SnapshotRecord> record, const MigrationSettings& settings, const Records& records);
     Status start(Taking& taking);
     Status copyShards(Taking& taking);
+    // With a previous snapshot: every shard's content checksum, asked of the nodes at once.
+    void askChecksums(Taking& taking);
     Result<ShardFileEntry> copyShard(Taking& taking, const ShardRecord& shard);
     Status finish(Taking& taking);
     void verify(SnapshotRecord record, const SnapshotManifest& manifest, const std::string& repository);
