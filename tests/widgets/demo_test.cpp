@@ -2,6 +2,7 @@
 // shard map the console opens, the load generator's documents become searchable through the
 // router, stop() leaves no child alive, a killed console takes its children with it, and a
 // missing binary is named.
+#include "core/balancer/balancer_policy.h"
 #include "shardmap/v1/router.grpc.pb.h"
 #include "tests/widgets/wait_for.h"
 #include "widgets/demo/demo_fleet.h"
@@ -94,6 +95,10 @@ TEST_F(DemoTest, FleetStartsServesLoadAndStopsEveryChild)
         << connection.lastError().toStdString();
     EXPECT_EQ(connection.map()->shards.size(), 6u);
     EXPECT_TRUE(waitFor([&] { return connection.nodeLink(QStringLiteral("node-3")).reachable; }));
+    // The balancer decides in dry run: its page shows what it would do, it moves nothing.
+    auto balancer = core::readBalancerPolicy(*connection.store());
+    ASSERT_TRUE(balancer) << balancer.error().describe();
+    EXPECT_EQ(balancer->value.mode, core::BalancerMode::DryRun);
 
     // The load generator writes through the router; what it wrote is found through the router.
     LoadGenerator::Options options;

@@ -3,6 +3,7 @@
 #include "widgets/demo/demo_fleet.h"
 
 #include "core/admin/fleet_admin.h"
+#include "core/balancer/balancer_policy.h"
 #include "core/store/metadata_store.h"
 #include "widgets/bridge/background.h"
 
@@ -50,6 +51,13 @@ std::string registerInStore(const std::string& storeUri, const std::vector<NodeP
                 return "shard " + shard + " on " + plan.id + ": " + created.error().describe();
         }
     }
+    // The balancer decides and records in dry run, so that its page shows what it would do with
+    // the demo's load without moving anything on its own.
+    core::BalancerPolicy balancer;
+    balancer.mode = core::BalancerMode::DryRun;
+    balancer.evaluateEverySeconds = 30;
+    if (auto set = core::setBalancerPolicy(**store, balancer, actor); !set)
+        return "the balancer's policy: " + set.error().describe();
     return {};
 }
 
