@@ -168,12 +168,16 @@ std::string newBalancerDecisionId()
 
 Result<Versioned<BalancerState>> readBalancerState(MetadataStore& store)
 {
-    const std::string key(kBalancerStateKey);
-    auto listed = store.list(key);
+    auto listed = store.list(std::string(kBalancerStateKey));
     if (!listed)
         return listed.error();
-    const auto found = listed->records.find(key);
-    if (found == listed->records.end())
+    return readBalancerState(*listed);
+}
+
+Result<Versioned<BalancerState>> readBalancerState(const StoreSnapshot& listed)
+{
+    const auto found = listed.records.find(std::string(kBalancerStateKey));
+    if (found == listed.records.end())
         return Versioned<BalancerState> { BalancerState {}, 0 };
     auto state = decodeBalancerState(found->second.value);
     if (!state)

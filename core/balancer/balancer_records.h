@@ -105,6 +105,8 @@ std::string newBalancerDecisionId();
 
 // The state as stored, with its revision (0 and an empty state when there is none).
 Result<Versioned<BalancerState>> readBalancerState(MetadataStore& store);
+// The same from a listing of kBalancerStateKey (whose revision the caller also wants).
+Result<Versioned<BalancerState>> readBalancerState(const StoreSnapshot& listed);
 // Every decision record, oldest first (a record that does not decode is skipped).
 Result<std::vector<Versioned<BalancerDecision>>> readBalancerDecisions(MetadataStore& store);
 

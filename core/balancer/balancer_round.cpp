@@ -101,9 +101,11 @@ Result<std::optional<BalancerDecision>> BalancerRound::round(bool force)
     r.nowMs = now();
     r.policy = policy->value;
     auto listed = m_store.list(std::string(kBalancerStateKey));
-    auto state = readBalancerState(m_store);
-    if (!listed || !state)
-        return listed ? state.error() : listed.error();
+    if (!listed)
+        return listed.error();
+    auto state = readBalancerState(*listed);
+    if (!state)
+        return state.error();
     r.storeRevision = listed->revision;
     r.state = *state;
     if (!force && (!due(r) || r.nowMs - m_lastAttemptMs < m_options.minInterval.count()))
@@ -278,7 +280,7 @@ void BalancerRound::act(Round& r, const BalancerVerdict& verdict)
     if (!because.empty())
         propose(r, verdict, because, *prepared);
     else
-        queue(r, verdict, plan.encode());
+        queue(r, verdict, *prepared);
 }
 
 Status BalancerRound::commitRoundStart(Round& r, const BalancerVerdict& verdict, const std::string& planJson)
@@ -299,10 +301,10 @@ Status BalancerRound::commitRoundStart(Round& r, const BalancerVerdict& verdict,
     return {};
 }
 
-void BalancerRound::queue(Round& r, const BalancerVerdict& verdict, const std::string& planJson)
+void BalancerRound::queue(Round& r, const BalancerVerdict& verdict, const PreparedChange& prepared)
 {
     BalancerDecision& d = r.decision;
-    if (auto started = commitRoundStart(r, verdict, planJson); !started) {
+    if (auto started = commitRoundStart(r, verdict, prepared.change.apply_plan().plan_json()); !started) {
         d.action.clear();
         d.reason = "the round could not start: " + started.error().message;
         return;
@@ -321,10 +323,8 @@ void BalancerRound::queue(Round& r, const BalancerVerdict& verdict, const std::s
         return;
     }
     FleetAdmin admin(m_store, m_nodes);
-    v1::AdminChange change;
-    change.mutable_apply_plan()->set_plan_json(planJson);
-    auto applied
-        = applyChange(admin, change, { std::string(kBalancerActor), "balancer decision " + d.id + ": " + d.reason });
+    auto applied = applyChange(
+        admin, prepared.change, { std::string(kBalancerActor), "balancer decision " + d.id + ": " + d.reason });
     clearRound(r.state.value);
     if (!applied) {
         d.action.clear();

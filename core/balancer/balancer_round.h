@@ -77,7 +77,8 @@ private:
     Status resolveApproval(Round& r);
     void act(Round& r, const BalancerVerdict& verdict);
     void propose(Round& r, const BalancerVerdict& verdict, const std::string& because, const PreparedChange& prepared);
-    void queue(Round& r, const BalancerVerdict& verdict, const std::string& planJson);
+    // The plan as measured (the change act prepared), queued after the round's start is committed.
+    void queue(Round& r, const BalancerVerdict& verdict, const PreparedChange& prepared);
     // The state with the round's decision and plan, committed before the operation is queued.
     Status commitRoundStart(Round& r, const BalancerVerdict& verdict, const std::string& planJson);
     Result<std::uint64_t> record(Round& r);
