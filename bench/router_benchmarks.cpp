@@ -421,11 +421,13 @@ BENCHMARK(mapChangeApplyBench)
 // process and a socket exactly as deployed; stopped with SIGTERM (it checkpoints) before the temp
 // dir goes.
 // cpu: run the node on that CPU only (taskset), as a node on a machine of its own would have its cores.
+// SHARDMAP_BENCH_NODE_BINARY: another build's shardmap-node, for an A/B of two nodes in one session.
 std::unique_ptr<ServerProcess> startNode(
     const std::string& dataDir, const std::string& logPath, std::optional<int> cpu = std::nullopt)
 {
-    std::vector<std::string> command { SHARDMAP_NODE_BINARY, "--listen", "127.0.0.1:0", "--data-dir", dataDir,
-        "--min-free-bytes", "0", "--exit-with-parent" };
+    const char* other = std::getenv("SHARDMAP_BENCH_NODE_BINARY");
+    std::vector<std::string> command { other && *other ? other : SHARDMAP_NODE_BINARY, "--listen", "127.0.0.1:0",
+        "--data-dir", dataDir, "--min-free-bytes", "0", "--exit-with-parent" };
     if (cpu)
         command.insert(command.begin(), { "/usr/bin/taskset", "-c", std::to_string(*cpu) });
     return ServerProcess::start(command, logPath);

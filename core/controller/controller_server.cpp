@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
-#include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 #include <random>
@@ -171,9 +170,7 @@ RouterOptions ControllerServer::routerOptions()
         log(following ? LogLevel::Info : LogLevel::Warn,
             following ? "router: " + why
                       : "router: the map watch ended (" + why + "); watching again, NOT_SERVING meanwhile");
-        std::lock_guard lock(m_healthMutex);
-        if (m_server && !m_healthClosed)
-            m_server->GetHealthCheckService()->SetServingStatus(std::string(kRouterHealthService), following);
+        m_health.set(std::string(kRouterHealthService), following);
     };
     options.onTargetFailure = [this](const TargetWriteFailure& failure) {
         // The write stands on the source; verify and the cutover's comparison find and repair
@@ -201,19 +198,16 @@ Status ControllerServer::startServer(const std::string& host)
     auto credentials = makeServerCredentials(tls);
     if (!credentials)
         return credentials.error();
-    grpc::EnableDefaultHealthCheckService(true);
     grpc::reflection::InitProtoReflectionServerBuilderPlugin();
     grpc::ServerBuilder builder;
     int boundPort = 0;
     builder.AddListeningPort(m_config.listen, *credentials, &boundPort);
     builder.RegisterService(m_service.get());
+    builder.RegisterService(&m_health);
     if (auto status = registerAdminService(builder); !status)
         return status;
     configureControllerBuilder(builder);
-    {
-        std::lock_guard lock(m_healthMutex);
-        m_server = builder.BuildAndStart();
-    }
+    m_server = builder.BuildAndStart();
     if (!m_server || boundPort == 0)
         return makeError(
             ErrorCode::Unavailable, "cannot listen on " + m_config.listen + " (address in use or invalid?)");
@@ -247,14 +241,10 @@ Status ControllerServer::registerAdminService(grpc::ServerBuilder& builder)
 
 void ControllerServer::setInitialHealth()
 {
-    auto* health = m_server->GetHealthCheckService();
-    health->SetServingStatus("", true);
-    {
-        std::lock_guard lock(m_healthMutex);
-        health->SetServingStatus(std::string(kRouterHealthService), m_routerFollowing.load());
-    }
+    m_health.set("", true);
+    m_health.set(std::string(kRouterHealthService), m_routerFollowing.load());
     // Registered from the start so that a standby answers NOT_SERVING rather than NOT_FOUND.
-    health->SetServingStatus(std::string(kExecutorHealthService), false);
+    m_health.set(std::string(kExecutorHealthService), false);
 }
 
 ControllerServer::~ControllerServer()
@@ -269,12 +259,7 @@ void ControllerServer::shutdown(std::chrono::milliseconds grace)
     m_stopped = true;
     if (m_metricsHttp)
         m_metricsHttp->stop();
-    {
-        std::lock_guard lock(m_healthMutex);
-        m_healthClosed = true;
-    }
-    if (m_server)
-        m_server->GetHealthCheckService()->Shutdown(); // every name NOT_SERVING from here on
+    m_health.shutdown(); // every name NOT_SERVING from here on
     {
         std::lock_guard lock(m_electionMutex);
         m_stopping = true;
@@ -602,7 +587,7 @@ void ControllerServer::releaseLease()
 
 void ControllerServer::setExecutorHealth(bool serving)
 {
-    m_server->GetHealthCheckService()->SetServingStatus(std::string(kExecutorHealthService), serving);
+    m_health.set(std::string(kExecutorHealthService), serving);
 }
 
 void ControllerServer::log(LogLevel level, const std::string& message) const

@@ -133,12 +133,11 @@ private:
     ControllerServerConfig m_config;
     // Outlives everything that records into it (router service, executor).
     std::unique_ptr<MetricsRegistry> m_metrics = std::make_unique<MetricsRegistry>();
-    // Whether the router's table follows the store's watch (its health says so). m_healthMutex
-    // orders the router's callback against the server's start and shutdown; declared before the
-    // router so that they outlive its keeper thread.
+    // Whether the router's table follows the store's watch (its health says so); declared before
+    // the router so that they outlive its keeper thread, and the health before the server it is
+    // registered with.
     std::atomic<bool> m_routerFollowing { true };
-    std::mutex m_healthMutex;
-    bool m_healthClosed = false;
+    ServingHealth m_health;
     std::unique_ptr<MetadataStore> m_store;
     // Checks the audit's hash chain at start, on a timer (auditLoop) and whenever the store's
     // access policy is read.

@@ -1,21 +1,19 @@
 #include "core/node/metrics_watch.h"
 
-// MetricsWatchers' implementation: each stream's reactor and alarm, the per-peer count of streams,
-// and stopping them all at shutdown.
+// MetricsWatchers' implementation: each stream's states on the completion queue (a call, a write,
+// an alarm until the next sample, the finish, the call's end), the per-peer count of streams, and
+// stopping them all at shutdown.
 
 #include <algorithm>
+#include <array>
 #include <grpcpp/alarm.h>
-#include <memory>
+#include <grpcpp/server_builder.h>
+#include <grpcpp/support/proto_buffer_reader.h>
+#include <grpcpp/support/proto_buffer_writer.h>
 
 namespace shardmap::core {
 
 namespace {
-
-class Finished final : public grpc::ServerWriteReactor<v1::NodeMetrics> {
-public:
-    explicit Finished(grpc::Status status) { Finish(std::move(status)); }
-    void OnDone() override { delete this; }
-};
 
 std::chrono::milliseconds watchInterval(const v1::WatchMetricsRequest& request)
 {
@@ -25,103 +23,149 @@ std::chrono::milliseconds watchInterval(const v1::WatchMetricsRequest& request)
 
 } // namespace
 
-// One stream: a write, then an alarm until the next sample is due, then a write, and so on. At
-// most one of them is pending, and the stream finishes only from the completion of that one (a
-// write that failed, an alarm cancelled, or either after stop()), so OnDone, which deletes the
-// stream, never runs while an alarm could still call it. gRPC is never called under m_mutex
-// except to arm or cancel the alarm, whose callback runs on another thread.
-class MetricsWatchers::Stream final : public grpc::ServerWriteReactor<v1::NodeMetrics> {
+// One stream. At most one of its operations (the call awaited, a write, an alarm, the finish) is
+// pending at a time, besides the call's end (AsyncNotifyWhenDone), which gRPC delivers only for a
+// call that started. The queue's thread runs every step; stop() may come from another thread, so
+// the state is under m_mutex. The stream is deleted once its finish and its end both came back.
+class MetricsWatchers::Stream final {
 public:
-    Stream(MetricsWatchers& owner, std::string peer, const v1::WatchMetricsRequest& request)
+    enum class Op { Call, Write, Alarm, Finish, Done, None };
+    struct Tag {
+        Stream* stream = nullptr;
+        Op op = Op::Call;
+    };
+
+    explicit Stream(MetricsWatchers& owner)
         : m_owner(owner)
-        , m_peer(std::move(peer))
-        , m_interval(watchInterval(request))
-        , m_includeSpaces(request.include_spaces())
-        , m_next(std::chrono::steady_clock::now())
+        , m_writer(&m_context)
     {
+        for (std::size_t i = 0; i < m_tags.size(); ++i)
+            m_tags[i] = Tag { this, static_cast<Op>(i) };
+    }
+
+    void await(Service& service, grpc::ServerCompletionQueue& queue)
+    {
+        m_queue = &queue;
+        std::lock_guard lock(m_mutex);
+        m_pending = Op::Call;
+        m_context.AsyncNotifyWhenDone(tag(Op::Done));
+        service.RequestWatchMetrics(&m_context, &m_received, &m_writer, &queue, &queue, tag(Op::Call));
     }
 
     const std::string& peer() const { return m_peer; }
-
-    void start()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_pending = Pending::Write;
-        }
-        writeSample();
-    }
+    bool admitted() const { return m_admitted; }
 
     // Ends the stream at the next chance: a wait is cut short, a write in flight completes first.
     void stop()
     {
         std::lock_guard lock(m_mutex);
         m_stop = true;
-        if (m_pending == Pending::Alarm)
+        if (m_pending == Op::Alarm && m_alarm)
             m_alarm->Cancel();
     }
 
-    void OnWriteDone(bool ok) override
+    // One completion; true when the stream is over and may be deleted.
+    bool step(Op op, bool ok)
     {
         std::unique_lock lock(m_mutex);
-        if (!ok || m_stop)
-            return finish(lock);
+        switch (op) {
+        case Op::Call: return started(ok, lock);
+        case Op::Write: return ok && !m_stop ? armAlarm() : finish(grpc::Status::OK);
+        case Op::Alarm: return ok && !m_stop ? writeSample() : finish(grpc::Status::OK);
+        case Op::Finish:
+            m_pending = Op::None;
+            m_finished = true;
+            return m_done;
+        case Op::Done:
+            m_done = true;
+            if (m_pending == Op::Alarm && m_alarm)
+                m_alarm->Cancel(); // the client went away: end now rather than at the next sample
+            return m_finished;
+        case Op::None: break;
+        }
+        return false;
+    }
+
+private:
+    void* tag(Op op) { return &m_tags[static_cast<std::size_t>(op)]; }
+
+    bool started(bool ok, std::unique_lock<std::mutex>& lock)
+    {
+        if (!ok)
+            return true; // the server is shutting down: the call never started, nor will its end come
+        m_peer = peerHost(m_context.peer());
+        if (!grpc::SerializationTraits<v1::WatchMetricsRequest>::Deserialize(&m_received, &m_request).ok()) {
+            lock.unlock();
+            m_owner.awaitCall();
+            lock.lock();
+            return finish(m_owner.m_refuse(&m_context,
+                makeError(ErrorCode::InvalidArgument,
+                    "the request to /shardmap.v1.Node/WatchMetrics is not a message of its type: damaged, or a string "
+                    "field is not valid UTF-8")));
+        }
+        m_interval = watchInterval(m_request);
+        m_next = std::chrono::steady_clock::now();
+        lock.unlock();
+        m_owner.awaitCall();
+        auto admitted = m_owner.admit(*this);
+        lock.lock();
+        if (!admitted)
+            return finish(m_owner.m_refuse(&m_context, admitted.error()));
+        m_admitted = true;
+        return m_stop ? finish(grpc::Status::OK) : writeSample();
+    }
+
+    bool writeSample()
+    {
+        bool owned = false;
+        m_sample.Clear();
+        if (!grpc::SerializationTraits<v1::NodeMetrics>::Serialize(
+                m_owner.m_metrics.current(m_request.include_spaces()), &m_sample, &owned)
+                 .ok())
+            return finish(grpc::Status(grpc::StatusCode::INTERNAL, "the metrics sample did not serialize"));
+        m_pending = Op::Write;
+        m_writer.Write(m_sample, tag(Op::Write));
+        return false;
+    }
+
+    bool armAlarm()
+    {
         m_next += m_interval;
         // The alarm takes the system clock; the schedule keeps to the steady one.
         const auto due = std::chrono::system_clock::now()
             + std::chrono::duration_cast<std::chrono::system_clock::duration>(
                 std::max(m_next - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration::zero()));
-        m_pending = Pending::Alarm;
-        // A new alarm each time: the previous one's callback may still be returning.
+        m_pending = Op::Alarm;
         m_alarm = std::make_unique<grpc::Alarm>();
-        m_alarm->Set(due, [this](bool fired) { onAlarm(fired); });
+        m_alarm->Set(m_queue, due, tag(Op::Alarm));
+        return false;
     }
 
-    void OnCancel() override { stop(); }
-
-    void OnDone() override
+    bool finish(grpc::Status status)
     {
-        m_owner.release(this);
-        delete this;
-    }
-
-private:
-    enum class Pending { None, Write, Alarm };
-
-    void onAlarm(bool fired)
-    {
-        std::unique_lock lock(m_mutex);
-        if (!fired || m_stop)
-            return finish(lock);
-        m_pending = Pending::Write;
-        lock.unlock();
-        writeSample();
-    }
-
-    void writeSample()
-    {
-        m_sample = m_owner.m_metrics.current(m_includeSpaces);
-        StartWrite(&m_sample);
-    }
-
-    // The last thing this stream does: OnDone may delete it as soon as Finish is called.
-    void finish(std::unique_lock<std::mutex>& lock)
-    {
-        m_pending = Pending::None;
-        lock.unlock();
-        Finish(grpc::Status::OK);
+        m_pending = Op::Finish;
+        m_writer.Finish(status, tag(Op::Finish));
+        return false;
     }
 
     MetricsWatchers& m_owner;
-    const std::string m_peer;
-    const std::chrono::milliseconds m_interval;
-    const bool m_includeSpaces;
+    grpc::ServerContext m_context;
+    grpc::ByteBuffer m_received;
+    v1::WatchMetricsRequest m_request;
+    grpc::ServerAsyncWriter<grpc::ByteBuffer> m_writer;
+    grpc::ServerCompletionQueue* m_queue = nullptr;
+    std::array<Tag, 5> m_tags {}; // one per Op but None
+    std::string m_peer;
+    std::chrono::milliseconds m_interval { 1000 };
     std::chrono::steady_clock::time_point m_next;
-    v1::NodeMetrics m_sample;
-    std::mutex m_mutex;
-    Pending m_pending = Pending::None;
-    bool m_stop = false;
+    grpc::ByteBuffer m_sample;
     std::unique_ptr<grpc::Alarm> m_alarm;
+    std::mutex m_mutex;
+    Op m_pending = Op::None;
+    bool m_admitted = false;
+    bool m_stop = false;
+    bool m_finished = false;
+    bool m_done = false;
 };
 
 MetricsWatchers::MetricsWatchers(NodeMetricsSampler& metrics, std::size_t maxPerPeer)
@@ -130,26 +174,65 @@ MetricsWatchers::MetricsWatchers(NodeMetricsSampler& metrics, std::size_t maxPer
 {
 }
 
-Result<grpc::ServerWriteReactor<v1::NodeMetrics>*> MetricsWatchers::watch(
-    grpc::CallbackServerContext* context, const v1::WatchMetricsRequest& request)
+MetricsWatchers::~MetricsWatchers()
 {
-    std::string peer = peerHost(context->peer());
-    Stream* stream = nullptr;
+    close();
+}
+
+void MetricsWatchers::attach(grpc::ServerBuilder& builder, Service& service, Refuse refuse)
+{
+    m_service = &service;
+    m_refuse = std::move(refuse);
+    m_queue = builder.AddCompletionQueue();
+}
+
+void MetricsWatchers::start()
+{
+    if (!m_queue || m_thread.joinable())
+        return;
+    awaitCall();
+    m_thread = std::thread([this] { run(); });
+}
+
+void MetricsWatchers::awaitCall()
+{
+    std::unique_ptr<Stream> stream;
     {
         std::lock_guard lock(m_mutex);
         if (m_stopping)
-            return makeError(ErrorCode::Unavailable, "the node is shutting down");
-        std::size_t& held = m_perPeer[peer];
-        if (held >= m_maxPerPeer)
-            return makeError(ErrorCode::ResourceExhausted,
-                peer + " has " + std::to_string(held) + " metrics streams open, the most one peer may hold "
-                    + "(--max-watch-streams-per-peer); close one first: one stream per node is enough for a console");
-        ++held;
-        stream = new Stream(*this, std::move(peer), request);
-        m_streams.insert(stream);
+            return;
+        stream = std::make_unique<Stream>(*this);
+        m_streams.insert(stream.get());
     }
-    stream->start();
-    return static_cast<grpc::ServerWriteReactor<v1::NodeMetrics>*>(stream);
+    stream.release()->await(*m_service, *m_queue);
+}
+
+void MetricsWatchers::run()
+{
+    void* tag = nullptr;
+    bool ok = false;
+    while (m_queue->Next(&tag, &ok)) {
+        const auto* done = static_cast<const Stream::Tag*>(tag);
+        Stream* stream = done->stream;
+        if (stream->step(done->op, ok)) {
+            release(*stream);
+            delete stream;
+        }
+    }
+}
+
+Status MetricsWatchers::admit(Stream& stream)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_stopping)
+        return makeError(ErrorCode::Unavailable, "the node is shutting down");
+    std::size_t& held = m_perPeer[stream.peer()];
+    if (held >= m_maxPerPeer)
+        return makeError(ErrorCode::ResourceExhausted,
+            stream.peer() + " has " + std::to_string(held) + " metrics streams open, the most one peer may hold "
+                + "(--max-watch-streams-per-peer); close one first: one stream per node is enough for a console");
+    ++held;
+    return {};
 }
 
 void MetricsWatchers::stopAll()
@@ -160,18 +243,28 @@ void MetricsWatchers::stopAll()
         stream->stop();
 }
 
-void MetricsWatchers::release(Stream* stream)
+void MetricsWatchers::close()
 {
-    std::lock_guard lock(m_mutex);
-    m_streams.erase(stream);
-    const auto found = m_perPeer.find(stream->peer());
-    if (found != m_perPeer.end() && --found->second == 0)
-        m_perPeer.erase(found);
+    if (!m_queue)
+        return;
+    stopAll();
+    m_queue->Shutdown();
+    if (m_thread.joinable())
+        m_thread.join();
+    else
+        run(); // never started: the calls awaited come back refused
+    m_queue.reset();
 }
 
-grpc::ServerWriteReactor<v1::NodeMetrics>* finishedStream(grpc::Status status)
+void MetricsWatchers::release(Stream& stream)
 {
-    return new Finished(std::move(status));
+    std::lock_guard lock(m_mutex);
+    m_streams.erase(&stream);
+    if (!stream.admitted())
+        return;
+    const auto found = m_perPeer.find(stream.peer());
+    if (found != m_perPeer.end() && --found->second == 0)
+        m_perPeer.erase(found);
 }
 
 std::string peerHost(const std::string& peer)

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <fstream>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
-#include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/security/tls_certificate_provider.h>
 #include <grpcpp/security/tls_credentials_options.h>
@@ -368,12 +367,13 @@ Status NodeServer::openDataDir(const NodeServerConfig& config, std::vector<Ident
 Status NodeServer::listen(const NodeServerConfig& config, const std::shared_ptr<grpc::ServerCredentials>& credentials,
     const std::string& host)
 {
-    grpc::EnableDefaultHealthCheckService(true);
     grpc::reflection::InitProtoReflectionServerBuilderPlugin();
     grpc::ServerBuilder builder;
     int boundPort = 0;
     builder.AddListeningPort(config.listen, credentials, &boundPort);
     builder.RegisterService(m_service.get());
+    builder.RegisterService(&m_health);
+    m_service->attachWatchers(builder);
     configureNodeBuilder(builder);
     m_server = builder.BuildAndStart();
     if (!m_server || boundPort == 0)
@@ -387,11 +387,11 @@ Status NodeServer::listen(const NodeServerConfig& config, const std::shared_ptr<
 // Health says serving (per shard: whether it opened), and the sampler starts ticking.
 void NodeServer::startServing()
 {
-    auto* health = m_server->GetHealthCheckService();
-    health->SetServingStatus("", true);
-    health->SetServingStatus("shardmap.v1.Node", true);
+    m_health.set("", true);
+    m_health.set("shardmap.v1.Node", true);
     for (const auto& entry : m_registry->list())
-        health->SetServingStatus("shardmap.v1.Node/shard/" + entry.id, entry.store != nullptr);
+        m_health.set("shardmap.v1.Node/shard/" + entry.id, entry.store != nullptr);
+    m_service->startWatchers();
     m_metrics->start();
 }
 
@@ -406,12 +406,13 @@ void NodeServer::shutdown(std::chrono::milliseconds grace)
         return;
     m_stopped = true;
     if (m_server) {
-        m_server->GetHealthCheckService()->Shutdown();
+        m_health.shutdown();
         m_service->beginShutdown();
         // Calls in flight finish (or are cancelled at the deadline). With idle clients connected,
         // gRPC's graceful GOAWAY waits for their ping ack, which can take a few seconds.
         m_server->Shutdown(std::chrono::system_clock::now() + grace);
         m_server->Wait();
+        m_service->closeWatchers();
     }
     if (m_metricsHttp)
         m_metricsHttp->stop();

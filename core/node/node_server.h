@@ -7,6 +7,7 @@
 #include "core/metrics/prometheus.h"
 #include "core/node/node_metrics.h"
 #include "core/node/node_service.h"
+#include "core/node/serving_health.h"
 #include "core/node/shard_registry.h"
 #include "core/util/fs.h"
 #include "core/util/log.h"
@@ -109,6 +110,7 @@ private:
     std::unique_ptr<MetricsRegistry> m_metricsRegistry;
     std::unique_ptr<NodeService> m_service;
     std::unique_ptr<MetricsHttpServer> m_metricsHttp;
+    ServingHealth m_health; // registered with m_server, so it outlives it
     std::unique_ptr<grpc::Server> m_server;
     std::string m_address;
     std::vector<std::string> m_failedShards;

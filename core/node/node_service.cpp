@@ -488,13 +488,10 @@ grpc::Status NodeService::GetMetrics(
     return grpc::Status::OK;
 }
 
-grpc::ServerWriteReactor<v1::NodeMetrics>* NodeService::WatchMetrics(
-    grpc::CallbackServerContext* context, const v1::WatchMetricsRequest* request)
+void NodeService::attachWatchers(grpc::ServerBuilder& builder)
 {
-    auto stream = m_watchers.watch(context, *request);
-    if (!stream)
-        return finishedStream(refused(context, "WatchMetrics", stream.error()));
-    return *stream;
+    m_watchers.attach(builder, *this,
+        [this](grpc::ServerContext* context, const Error& error) { return refused(context, "WatchMetrics", error); });
 }
 
 grpc::Status NodeService::GetMetricsHistory(

@@ -19,8 +19,8 @@ namespace shardmap::core {
 
 // The shardmap.v1.Node gRPC service over a ShardRegistry. It validates requests, maps protobuf
 // messages to core value types and core errors to gRPC statuses; the shard work is in ShardStore.
-// WatchMetrics runs on gRPC's callback API (MetricsWatchers), so that a stream holds no thread.
-class NodeService final : public v1::Node::WithCallbackMethod_WatchMetrics<v1::Node::Service> {
+// WatchMetrics runs on gRPC's asynchronous API (MetricsWatchers), so that a stream holds no thread.
+class NodeService final : public MetricsWatchers::Service {
 public:
     struct Info {
         std::string nodeId;
@@ -42,6 +42,11 @@ public:
         m_stopping = true;
         m_watchers.stopAll();
     }
+    // WatchMetrics' queue: attached before the server is built, started once it runs, closed
+    // once it shut down.
+    void attachWatchers(grpc::ServerBuilder& builder);
+    void startWatchers() { m_watchers.start(); }
+    void closeWatchers() { m_watchers.close(); }
     void setListenAddress(std::string address) { m_info.listenAddress = std::move(address); }
     // Only peers whose certificate's identity (peerCertificateIdentity) one of these names, kind
     // and name together, may change shards, ownership or documents; the rest are refused with
@@ -68,8 +73,6 @@ public:
     grpc::Status DropSpace(
         grpc::ServerContext*, const v1::DropSpaceRequest*, grpc::ServerWriter<v1::DropSpaceProgress>*) override;
     grpc::Status GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest*, v1::NodeMetrics*) override;
-    grpc::ServerWriteReactor<v1::NodeMetrics>* WatchMetrics(
-        grpc::CallbackServerContext*, const v1::WatchMetricsRequest*) override;
     grpc::Status GetMetricsHistory(
         grpc::ServerContext*, const v1::GetMetricsHistoryRequest*, v1::MetricsHistory*) override;
 
