@@ -85,6 +85,7 @@ struct Options {
     std::size_t queryMinRank = 0;
     std::size_t queryMaxRank = 50;
     std::uint64_t throttle = 5000;
+    std::uint64_t cutoverThrottle = 0; // docs/s of test 2's migrations of "hot" (0: unthrottled)
     double writerIdleSeconds = 3;
     unsigned writerPauseMicros = 0;
     std::size_t vocabulary = 4000;
@@ -929,7 +930,7 @@ CutoverResult runCutovers(Fleet& fleet, const Options& o, const Corpus& corpus)
     std::vector<std::string> ids;
     for (std::size_t k = 0; k < o.cutovers; ++k) {
         const std::string shard = readSpace(*fleet.store, space).shard;
-        const auto id = queueMigration(fleet, space, otherShard(shard), 0);
+        const auto id = queueMigration(fleet, space, otherShard(shard), o.cutoverThrottle);
         ids.push_back(id);
         const auto m = waitMigration(*fleet.store, id, isFinalRecord, std::chrono::seconds(120));
         if (m.phase != core::MigrationPhase::Done)
@@ -1324,6 +1325,9 @@ void addOptions(CLI::App& app, Options& o)
     app.add_option("--throttle", o.throttle, "docs/s of the throttled backfill row")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000000));
+    app.add_option("--cutover-throttle", o.cutoverThrottle, "docs/s of test 2's migrations of the hot space (0: none)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 100000000));
     app.add_option("--writer-idle-seconds", o.writerIdleSeconds, "Writer-only time before the first cutover")
         ->capture_default_str();
     app.add_option("--writer-pause-us", o.writerPauseMicros, "Pause between the writer's calls")->capture_default_str();

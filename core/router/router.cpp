@@ -93,6 +93,7 @@ Router::Router(MetadataStore& store, NodeClientPool& nodes, RouterOptions option
     , m_nodes(nodes)
     , m_options(std::move(options))
     , m_copyWriters(std::make_unique<TaskPool>(std::max<std::size_t>(1, m_options.copyWriters)))
+    , m_targetWriters(std::make_unique<TaskPool>(std::max<std::size_t>(1, m_options.targetWriters)))
 {
     if (m_options.metrics) {
         m_searchRetries = &m_options.metrics->counter("shardmapd_router_search_copy_retries_total",
@@ -104,6 +105,7 @@ Router::Router(MetadataStore& store, NodeClientPool& nodes, RouterOptions option
 
 Router::~Router()
 {
+    m_targetsClosing = true;
     {
         std::lock_guard lock(m_keeperMutex);
         m_stopping = true;
@@ -583,62 +585,6 @@ Result<WriteSummary> Router::writeCopies(
     if (auto status = repairCopiesHoldingTheVersion(answers, shard, *shared, *written); !status)
         return status.error();
     return written;
-}
-
-std::vector<std::pair<RouteCopy, Error>> Router::writeBestEffort(
-    const std::string& shard, const std::vector<RouteCopy>& copies, const std::vector<WriteItem>& items)
-{
-    if (copies.empty() || items.empty())
-        return {};
-    struct Pending {
-        std::mutex mutex;
-        std::condition_variable done;
-        std::size_t left = 0;
-        std::vector<std::pair<RouteCopy, Error>> failed;
-    };
-    auto pending = std::make_shared<Pending>();
-    pending->left = copies.size();
-    auto shared = std::make_shared<const std::vector<WriteItem>>(items);
-    for (const auto& copy : copies) {
-        m_copyWriters->post([this, pending, shared, copy, shard] {
-            // Fault tests lose a catching-up copy's write here, as when it times out.
-            auto point = failpoint("router.catching_up_write");
-            auto written = point ? writeCopy(copy.address, shard, *shared, false) : Result<WriteSummary>(point.error());
-            if (!written)
-                reportCopyFailure({ shard, copy.node, false, written.error() }, "best_effort");
-            std::lock_guard lock(pending->mutex);
-            if (!written)
-                pending->failed.emplace_back(copy, written.error());
-            if (--pending->left == 0)
-                pending->done.notify_all();
-        });
-    }
-    std::unique_lock lock(pending->mutex);
-    pending->done.wait(lock, [&] { return pending->left == 0; });
-    return std::move(pending->failed);
-}
-
-// The target's primary is written best effort: the source is authoritative until the cutover, and
-// the migration's verify and its compare with the source's writes held repair what it misses. Its
-// in-sync replicas follow the source's copies' rule: each applies the write or is marked catching up
-// (leaving the migration: its catch-up brings it in sync) before the write is acknowledged, so that
-// a copy the router will search after the cutover never silently missed one. Catching-up replicas:
-// best effort.
-Status Router::writeTarget(const Route& route, std::vector<WriteItem> items)
-{
-    for (auto& item : items)
-        item.epoch = route.epoch;
-    auto shared = std::make_shared<const std::vector<WriteItem>>(std::move(items));
-    const RouteCopies& copies = route.targetCopies;
-    auto round = copies.inSync.empty() ? nullptr : replicateAll(copies, route.targetShard, shared);
-    auto client = m_nodes.get(route.targetAddress);
-    auto written = client ? (*client)->bulkWrite(route.targetShard, *shared) : Result<WriteSummary>(client.error());
-    if (!written && m_options.onTargetFailure)
-        m_options.onTargetFailure({ route.space, route.targetShard, written.error() });
-    // Not noted: a target's copy is verified only once no space of its shard migrates (CatchUpPhases).
-    (void)writeBestEffort(route.targetShard, copies.catchingUp, *shared);
-    // The target's primary counts as applied either way: the migration repairs it.
-    return round ? awaitQuorum(*round, copies, route.quorum, route.targetShard) : Status {};
 }
 
 // Documents bound for one owner shard, written as one request whatever their spaces.

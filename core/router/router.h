@@ -112,6 +112,10 @@ struct RouterOptions {
     // copy go out at once, with no thread per write. More concurrent writes than this wait their turn
     // for the replicas' part.
     std::size_t copyWriters = 8;
+    // Threads that write migration targets after the source applied, while the caller is answered
+    // (Router::writeTarget), and how many such writes may be out at once before a writer waits.
+    std::size_t targetWriters = 4;
+    std::size_t maxTargetWritesInFlight = 64;
     // Counters of copy write failures and searches retried on another copy (shardmapd's
     // /metrics); none when null. Must outlive the router.
     MetricsRegistry* metrics = nullptr;
@@ -129,8 +133,8 @@ struct RouterOptions {
 
 // Routes application writes and searches by the shard map. resolve() answers from an in-memory
 // table kept current by the store's watch, so the hot path never touches the store. Writes carry
-// the space's epoch; while a space migrates they go to the source (authoritative) and then the
-// target. A node's FAILED_PRECONDITION about the epoch makes the router re-read that space from
+// the space's epoch; while a space migrates they go to the source (authoritative) and then, not
+// waited for, the target. A node's FAILED_PRECONDITION about the epoch makes the router re-read that space from
 // the store (and push the map's ownership to a node that lags), then retry, a bounded number of
 // times. A write for an unknown space allocates it with one compare-and-set.
 class Router {
@@ -156,6 +160,10 @@ public:
     // copy that is unavailable or times out is replaced by the next within the same call.
     Result<SearchResult> search(const ShardSearchRequest& request, bool primaryOnly = false);
 
+    // Waits until every migration target write this router sent out has been answered (tests, and
+    // callers that must know the targets were written before they go on).
+    void awaitTargetWrites();
+
     // Re-reads one space from the store and updates the table; NotFound if it does not exist.
     Result<Route> refresh(const std::string& space);
     // Creates a space on the allocated (or pinned) shard and sets its ownership on the node.
@@ -180,6 +188,8 @@ private:
     Status record(const WriteGroup& group, const WriteSummary& summary, const std::vector<Document>& docs,
         const std::map<std::string, Route>& routes, RouterWriteResult& result);
     Status writeTarget(const Route& route, std::vector<WriteItem> items);
+    // Sends a write to a migration's target primary (and its catching-up copies) on a target writer.
+    void postTargetWrite(const Route& route, std::shared_ptr<const std::vector<WriteItem>> items);
     Status reconcileEpoch(const Route& route, const Error& refusal);
     struct CopyRound;
     // Writes the primary on this thread and the in-sync replicas on the copy writers, and waits
@@ -256,8 +266,16 @@ private:
     MetricCounter* m_searchRetries = nullptr;
 
     // Last: destroyed first, so that a replica write still out (one a majority did not wait for)
-    // finishes while everything it uses is alive.
+    // finishes while everything it uses is alive; the target writers before the copy writers,
+    // which they use for catching-up copies.
     std::unique_ptr<TaskPool> m_copyWriters;
+    std::mutex m_targetMutex;
+    std::condition_variable m_targetSlot;
+    std::size_t m_targetsInFlight = 0;
+    // Set when the router goes: target writes still queued are dropped (the migration repairs
+    // them) rather than each waiting out a dead target's deadline.
+    std::atomic<bool> m_targetsClosing { false };
+    std::unique_ptr<TaskPool> m_targetWriters;
 };
 
 } // namespace shardmap::core

@@ -5,6 +5,8 @@
 #include "node_test_helpers.h"
 
 #include <atomic>
+#include <condition_variable>
+#include <future>
 
 using namespace shardmap;
 using namespace shardmap::testing;
@@ -14,11 +16,40 @@ namespace {
 
 // Wraps the real node clients to refuse the first N writes to one shard the way a node that
 // lost track of an epoch would: the fault the router must ride out.
+// Holds every BulkWrite to one shard until released: a node that has not answered yet.
+class WriteGate {
+public:
+    void hold(const std::string& shard)
+    {
+        std::lock_guard lock(m_mutex);
+        m_held = shard;
+    }
+    void release()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_held.clear();
+        }
+        m_opened.notify_all();
+    }
+    void passThrough(const std::string& shard)
+    {
+        std::unique_lock lock(m_mutex);
+        m_opened.wait(lock, [&] { return m_held.empty() || m_held != shard; });
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_opened;
+    std::string m_held;
+};
+
 class RefusingClient final : public core::NodeClient {
 public:
-    RefusingClient(std::shared_ptr<core::NodeClient> real, std::atomic<int>& refusals)
+    RefusingClient(std::shared_ptr<core::NodeClient> real, std::atomic<int>& refusals, WriteGate& gate)
         : m_real(std::move(real))
         , m_refusals(refusals)
+        , m_gate(gate)
     {
     }
     const std::string& address() const override { return m_real->address(); }
@@ -39,6 +70,7 @@ public:
     }
     core::Result<core::WriteSummary> bulkWrite(const std::string& s, const std::vector<core::WriteItem>& items) override
     {
+        m_gate.passThrough(s);
         if (m_refusals.fetch_sub(1) > 0) {
             core::Error error = core::makeError(core::ErrorCode::FailedPrecondition, "injected stale epoch");
             error.details = { { "shard", s }, { "space", items.front().doc.space },
@@ -96,6 +128,7 @@ public:
 private:
     std::shared_ptr<core::NodeClient> m_real;
     std::atomic<int>& m_refusals;
+    WriteGate& m_gate;
 };
 
 class RefusingPool final : public core::NodeClientPool {
@@ -105,9 +138,10 @@ public:
         auto real = core::NodeClientPool::get(address);
         if (!real)
             return real;
-        return std::shared_ptr<core::NodeClient>(std::make_shared<RefusingClient>(*real, refusals));
+        return std::shared_ptr<core::NodeClient>(std::make_shared<RefusingClient>(*real, refusals, gate));
     }
     std::atomic<int> refusals { 0 };
+    WriteGate gate;
 };
 
 Document doc(const std::string& space, const std::string& id, const std::string& body, std::uint64_t version = 1)
@@ -175,6 +209,24 @@ protected:
         auto router = core::Router::start(*m_store, m_pool, std::move(options));
         EXPECT_TRUE(router) << router.error().describe();
         return router ? std::move(*router) : nullptr;
+    }
+
+    // Marks acme as migrating to target in the map, and the target as its migration target.
+    void startMigration(core::Router& router, const std::string& target)
+    {
+        core::MapEditor editor(*m_store);
+        auto map = editor.snapshot();
+        core::SpaceRecord record = *map->space("acme");
+        record.migrationId = "m-1";
+        record.target = target;
+        record.phase = core::MigrationPhase::DualWrite;
+        ASSERT_TRUE(m_store->commit(
+            { { { core::keys::space("acme"), core::encode(record), map->spaces.at("acme").modRevision } }, std::nullopt,
+                std::nullopt, "test", "start-migration", "" }));
+        auto targetClient = m_pool.get(m_nodes[target == "s0" ? 0 : 1]->address());
+        ASSERT_TRUE((*targetClient)->setOwnership(target, { "acme", core::SpaceRole::MigrationTarget, record.epoch }));
+        ASSERT_TRUE(router.waitForRevision(*m_store->currentRevision(), std::chrono::seconds(2)));
+        ASSERT_TRUE(router.resolve("acme")->migrating());
     }
 
     core::Result<core::SpaceStats> stats(const std::string& shard, const std::string& space)
@@ -357,33 +409,60 @@ TEST_F(RouterTest, AMigratingSpaceIsWrittenToBothAndAFailingTargetDoesNotFailThe
     const auto route = *router->resolve("acme");
     const std::string target = route.shard == "s0" ? "s1" : "s0";
     const std::size_t targetIndex = target == "s0" ? 0 : 1;
-    // Mark the space as migrating in the map, and the target as a migration target on its node.
-    core::MapEditor editor(*m_store);
-    auto map = editor.snapshot();
-    core::SpaceRecord record = *map->space("acme");
-    record.migrationId = "m-1";
-    record.target = target;
-    record.phase = core::MigrationPhase::DualWrite;
-    ASSERT_TRUE(
-        m_store->commit({ { { core::keys::space("acme"), core::encode(record), map->spaces.at("acme").modRevision } },
-            std::nullopt, std::nullopt, "test", "start-migration", "" }));
-    auto targetClient = m_pool.get(m_nodes[targetIndex]->address());
-    ASSERT_TRUE((*targetClient)->setOwnership(target, { "acme", core::SpaceRole::MigrationTarget, 1 }));
-    ASSERT_TRUE(router->waitForRevision(*m_store->currentRevision(), std::chrono::seconds(2)));
-    ASSERT_TRUE(router->resolve("acme")->migrating());
+    startMigration(*router, target);
+    if (HasFatalFailure())
+        return;
 
     ASSERT_TRUE(router->write({ doc("acme", "d2", "dual") }));
     EXPECT_EQ(stats(route.shard, "acme")->liveDocs, 2u);
+    // The target's write is not waited for (the source is authoritative); it follows.
+    router->awaitTargetWrites();
     EXPECT_EQ(stats(target, "acme")->liveDocs, 1u) << "the dual write reached the target";
 
     m_nodes[targetIndex]->kill9();
     auto written = router->write({ doc("acme", "d3", "source only") });
     ASSERT_TRUE(written) << "the source is authoritative: " << written.error().describe();
     EXPECT_EQ(stats(route.shard, "acme")->liveDocs, 3u);
+    router->awaitTargetWrites();
     std::lock_guard lock(failuresMutex);
     ASSERT_EQ(failures.size(), 1u);
     EXPECT_EQ(failures[0].space, "acme");
     EXPECT_EQ(failures[0].targetShard, target);
+}
+
+// The target's write goes out after the source applied, and the caller is answered without
+// waiting for it (the source is authoritative; the migration's verify and cutover repair what the
+// target misses). At most maxTargetWritesInFlight are out at once: the next write waits its turn.
+TEST_F(RouterTest, AMigratingSpacesWriteIsAnsweredWithoutWaitingForTheTarget)
+{
+    RefusingPool pool;
+    core::RouterOptions options;
+    options.maxTargetWritesInFlight = 1;
+    auto started = core::Router::start(*m_store, pool, options);
+    ASSERT_TRUE(started) << started.error().describe();
+    auto& router = *started;
+    ASSERT_TRUE(router->write({ doc("acme", "d1", "x") }));
+    const auto route = *router->resolve("acme");
+    const std::string target = route.shard == "s0" ? "s1" : "s0";
+    startMigration(*router, target);
+    if (HasFatalFailure())
+        return;
+
+    pool.gate.hold(target);
+    auto first = std::async(std::launch::async, [&] { return router->write({ doc("acme", "d2", "dual") }); });
+    const bool answered = first.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+    EXPECT_TRUE(answered) << "the write waited for the target's answer";
+    EXPECT_EQ(stats(route.shard, "acme")->liveDocs, 2u);
+    EXPECT_EQ(stats(target, "acme")->liveDocs, 0u) << "the target's write is still held";
+    // The one write allowed out is out: the next one waits until it is answered.
+    auto second = std::async(std::launch::async, [&] { return router->write({ doc("acme", "d3", "dual") }); });
+    EXPECT_NE(second.wait_for(std::chrono::milliseconds(300)), std::future_status::ready);
+    pool.gate.release();
+    ASSERT_TRUE(first.get());
+    ASSERT_TRUE(second.get());
+    router->awaitTargetWrites();
+    EXPECT_EQ(stats(target, "acme")->liveDocs, 2u) << "both reached the target";
+    EXPECT_EQ(stats(route.shard, "acme")->liveDocs, 3u);
 }
 
 TEST_F(RouterTest, SearchMergesSpacesOnDifferentShardsAndRefusesUnknownOnes)
