@@ -32,7 +32,7 @@ MigrationExecutor::MigrationExecutor(MetadataStore& store, NodeClientPool& nodes
           { m_options.poll, m_options.progressInterval, m_options.log, m_options.metrics })
     , m_operations(store, { m_options.actor, m_options.abandonedQueuing, [this] { return fence(); }, m_options.log })
     , m_failover(store, nodes, [this] { return fence(); }, { m_options.actor, m_options.log, m_options.metrics })
-    , m_reindexCleanup(
+    , m_retiredShards(
           store, nodes, [this] { return fence(); }, m_options.actor, m_options.log)
     , m_snapshots(store, nodes, [this] { return fence(); }, { m_options.actor, m_options.log })
     , m_balancer(store, nodes, [this] { return fence(); }, { m_options.actor, m_options.log, m_options.balancerClock })
@@ -316,7 +316,7 @@ void MigrationExecutor::scheduleOnce()
         return;
     if (auto status = m_operations.finishAll(); !status)
         log(LogLevel::Warn, "cannot finish operations: " + status.error().describe());
-    m_reindexCleanup.round();
+    m_retiredShards.round();
     if (auto status = archiveFinished(*listed); !status)
         log(LogLevel::Warn, "cannot archive finished migrations: " + status.error().describe());
 }

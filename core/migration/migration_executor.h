@@ -12,7 +12,7 @@
 #include "core/migration/migration_phases.h"
 #include "core/migration/migration_records.h"
 #include "core/migration/operation_finisher.h"
-#include "core/migration/reindex_cleanup.h"
+#include "core/migration/retired_shard_cleanup.h"
 #include "core/migration/snapshot_taker.h"
 #include "core/store/metadata_store.h"
 #include "core/util/log.h"
@@ -176,7 +176,7 @@ private:
     MigrationPhases m_phases;
     OperationFinisher m_operations;
     FailoverWatch m_failover;
-    ReindexCleanup m_reindexCleanup;
+    RetiredShardCleanup m_retiredShards;
     SnapshotTaker m_snapshots;
     BalancerRound m_balancer;
 };

@@ -6,6 +6,8 @@
 // primary.
 #include "core/admin/fleet_admin.h"
 #include "core/migration/migration_requests.h"
+#include "core/migration/retired_shard_cleanup.h"
+#include "core/store/lease_names.h"
 #include "node_test_helpers.h"
 #include "shardmap/v1/router.grpc.pb.h"
 #include "tests/support/controller_process.h"
@@ -14,6 +16,7 @@
 
 #include <filesystem>
 #include <grpcpp/grpcpp.h>
+#include <set>
 
 using namespace shardmap;
 using namespace shardmap::testing;
@@ -106,4 +109,67 @@ TEST_F(ReplicaLifecycleTest, ACopyCaughtUpUnderWritesTakesOverWhenItsPrimarysNod
         EXPECT_EQ(response.hits(0).id(), id);
     }
     EXPECT_GT(checked, 0u);
+}
+
+// A retired shard (a merge's emptied one, a retired node's) kept its replicas: listed as copies,
+// counted by health, their files on other nodes holding disk for nothing. The executor's cleanup
+// drops them on their nodes and takes them off the record; the retired shard itself stays listed,
+// its primary's file untouched, and a shard that is not retired keeps its copies.
+TEST_F(ReplicaLifecycleTest, ARetiredShardsReplicasAreDroppedOnTheirNodesAndTakenOffItsRecord)
+{
+    for (const std::string node : { "n0", "n1" }) {
+        for (const std::string shard : { "gone", "kept" }) {
+            auto created = clientOfNode(node)->createShard(shard, {});
+            ASSERT_TRUE(created) << created.error().describe();
+        }
+    }
+    core::MapEditor editor(*m_store);
+    for (const std::string shard : { "gone", "kept" }) {
+        core::ShardRecord record { shard, "n0", core::ShardState::Active, 0, 0 };
+        record.replicas.push_back({ "n1", core::CopyState::InSync });
+        ASSERT_TRUE(editor.addShard(record, m_actor));
+    }
+    ASSERT_TRUE(editor.setShardState("gone", core::ShardState::Draining, m_actor));
+    ASSERT_TRUE(editor.setShardState("gone", core::ShardState::Retired, m_actor));
+    auto lease = m_store->acquireLease(std::string(core::kExecutorLease), "test-executor", std::chrono::minutes(10));
+    ASSERT_TRUE(lease) << lease.error().describe();
+    std::vector<std::string> logged;
+    core::RetiredShardCleanup cleanup(
+        *m_store, m_pool, [&]() -> core::Result<core::LeaseGrant> { return *lease; }, "test-executor",
+        [&](core::LogLevel, const std::string& line) { logged.push_back(line); });
+
+    // The replica's node does not answer: nothing changes, and the next round finishes the job.
+    const std::string address = m_nodes[1]->address();
+    m_nodes[1]->stop();
+    cleanup.round();
+    ASSERT_EQ(map().shard("gone")->replicas.size(), 1u);
+    ASSERT_FALSE(logged.empty());
+    EXPECT_NE(logged.back().find("the replicas of retired shard gone are not dropped yet"), std::string::npos)
+        << logged.back();
+    m_nodes[1] = NodeProcess::start(m_dataDirs[1], { "--listen", address });
+    ASSERT_TRUE(m_nodes[1]);
+    ASSERT_TRUE(pollUntil(std::chrono::seconds(20), [&] {
+        cleanup.round();
+        return map().shard("gone")->replicas.empty();
+    })) << logged.back();
+
+    const auto after = map();
+    EXPECT_EQ(after.shard("gone")->state, core::ShardState::Retired) << "the retired shard stays listed";
+    EXPECT_EQ(after.shard("kept")->replicas.size(), 1u) << "an active shard keeps its copy";
+    const auto shardsOn = [&](const std::string& node) {
+        std::set<std::string> ids;
+        auto listed = clientOfNode(node)->listShards();
+        EXPECT_TRUE(listed);
+        for (const auto& summary : listed ? *listed : std::vector<core::ShardSummary> {})
+            ids.insert(summary.id);
+        return ids;
+    };
+    EXPECT_FALSE(shardsOn("n1").contains("gone")) << "the retired shard's copy was dropped";
+    EXPECT_TRUE(shardsOn("n1").contains("kept"));
+    EXPECT_TRUE(shardsOn("n0").contains("gone")) << "its primary's file is left as it was";
+    auto history = m_store->history(0, 0, 0);
+    ASSERT_TRUE(history);
+    EXPECT_EQ(std::count_if(
+                  history->begin(), history->end(), [](const auto& r) { return r.action == "drop-retired-replicas"; }),
+        1);
 }

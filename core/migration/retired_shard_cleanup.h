@@ -1,6 +1,7 @@
 #pragma once
 
-// Dropping the old shards of a finished reindex (issue 31).
+// Dropping what retired shards leave: a finished reindex's old shards, and the copies of any other
+// retired shard.
 
 #include "core/client/node_client.h"
 #include "core/map/map_editor.h"
@@ -15,17 +16,23 @@ namespace shardmap::core {
 // space's rollback window and cleanup; the finisher then retires its emptied source shards. One
 // round of this drops each such shard (retired, no space on it or moving to it) on its node and on
 // the nodes of its copies (a shard a node no longer has counts as dropped) and takes it off the
-// map ("remove-shard", fenced with the executor's lease). A node that does not answer leaves the
-// shard for a later round, as does a lost lease. Called by the executor's scheduler while it leads.
-class ReindexCleanup {
+// map ("remove-shard", fenced with the executor's lease). Any other retired shard (a merge's
+// emptied one, a retired node's) stays in the map as the record of what it was, but its replicas
+// are dropped on their nodes and taken off its record ("drop-retired-replicas"): they hold disk
+// and count as copies for nothing. A node that does not answer leaves the shard for a later round,
+// as does a lost lease. Called by the executor's scheduler while it leads.
+class RetiredShardCleanup {
 public:
-    ReindexCleanup(
+    RetiredShardCleanup(
         MetadataStore& store, NodeClientPool& nodes, MapEditor::FenceSource fence, std::string actor, LogSink log);
 
     void round();
 
 private:
     Status dropShard(const ShardRecord& shard, std::uint64_t modRevision, const MapSnapshot& map);
+    // Drops the shard on these nodes (one that no longer has it, or is lost, counts as done).
+    Status dropOn(const std::string& shardId, const std::vector<std::string>& nodes, const MapSnapshot& map);
+    Status dropReplicas(const ShardRecord& shard, std::uint64_t modRevision, const MapSnapshot& map);
 
     MetadataStore& m_store;
     NodeClientPool& m_nodes;
