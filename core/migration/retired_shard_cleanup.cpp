@@ -29,7 +29,8 @@ void RetiredShardCleanup::round()
             if (shard == map->shards.end() || shard->second.value.state != ShardState::Retired
                 || !map->spacesOn(source).empty())
                 continue;
-            if (auto dropped = dropShard(shard->second.value, shard->second.modRevision, *map); !dropped && m_log)
+            if (auto dropped = dropCopies(shard->second.value, shard->second.modRevision, *map, true);
+                !dropped && m_log)
                 m_log(LogLevel::Warn,
                     "reindex " + id + ": the old shard " + source
                         + " is not dropped yet: " + dropped.error().describe());
@@ -41,7 +42,7 @@ void RetiredShardCleanup::round()
         const ShardRecord& record = shard.value;
         if (record.state != ShardState::Retired || record.replicas.empty() || !map->spacesOn(id).empty())
             continue;
-        if (auto dropped = dropReplicas(record, shard.modRevision, *map); !dropped && m_log)
+        if (auto dropped = dropCopies(record, shard.modRevision, *map, false); !dropped && m_log)
             m_log(LogLevel::Warn,
                 "the replicas of retired shard " + id + " are not dropped yet: " + dropped.error().describe());
         else if (dropped && m_log)
@@ -65,26 +66,16 @@ Status RetiredShardCleanup::dropOn(
     return {};
 }
 
-Status RetiredShardCleanup::dropShard(const ShardRecord& shard, std::uint64_t modRevision, const MapSnapshot& map)
-{
-    std::vector<std::string> holders { shard.node };
-    for (const ShardCopy& copy : shard.replicas)
-        holders.push_back(copy.node);
-    if (auto dropped = dropOn(shard.id, holders, map); !dropped)
-        return dropped;
-    auto fence = m_fence();
-    if (!fence)
-        return fence.error();
-    CommitRequest request { { Mutation { keys::shard(shard.id), std::nullopt, modRevision } }, std::nullopt, *fence,
-        m_actor, "remove-shard", "the old shard of a reindex, emptied and past its rollback window" };
-    if (auto committed = m_store.commit(request); !committed)
-        return committed.error();
-    return {};
-}
-
-Status RetiredShardCleanup::dropReplicas(const ShardRecord& shard, std::uint64_t modRevision, const MapSnapshot& map)
+// A reindex's old shard goes altogether (every copy, then its record: "remove-shard"); any other
+// retired shard loses its replicas only (dropped, then its record without them:
+// "drop-retired-replicas"). The commit is fenced and compared with the record read, so a copy
+// added or changed meanwhile is left for the next round.
+Status RetiredShardCleanup::dropCopies(
+    const ShardRecord& shard, std::uint64_t modRevision, const MapSnapshot& map, bool whole)
 {
     std::vector<std::string> holders;
+    if (whole)
+        holders.push_back(shard.node);
     for (const ShardCopy& copy : shard.replicas)
         holders.push_back(copy.node);
     if (auto dropped = dropOn(shard.id, holders, map); !dropped)
@@ -94,9 +85,12 @@ Status RetiredShardCleanup::dropReplicas(const ShardRecord& shard, std::uint64_t
         return fence.error();
     ShardRecord kept = shard;
     kept.replicas.clear();
-    // Compared with the record read: a copy added or changed meanwhile is left for the next round.
-    CommitRequest request { { Mutation { keys::shard(shard.id), encode(kept), modRevision } }, std::nullopt, *fence,
-        m_actor, "drop-retired-replicas", "shard " + shard.id + " is retired: its copies on other nodes hold nothing" };
+    CommitRequest request { { Mutation { keys::shard(shard.id),
+                                whole ? std::optional<std::string>() : std::optional<std::string>(encode(kept)),
+                                modRevision } },
+        std::nullopt, *fence, m_actor, whole ? "remove-shard" : "drop-retired-replicas",
+        whole ? "the old shard of a reindex, emptied and past its rollback window"
+              : "shard " + shard.id + " is retired: its copies on other nodes hold nothing" };
     if (auto committed = m_store.commit(request); !committed)
         return committed.error();
     return {};

@@ -29,10 +29,10 @@ public:
     void round();
 
 private:
-    Status dropShard(const ShardRecord& shard, std::uint64_t modRevision, const MapSnapshot& map);
+    // whole: every copy and the record; else the replicas and their places in the record.
+    Status dropCopies(const ShardRecord& shard, std::uint64_t modRevision, const MapSnapshot& map, bool whole);
     // Drops the shard on these nodes (one that no longer has it, or is lost, counts as done).
     Status dropOn(const std::string& shardId, const std::vector<std::string>& nodes, const MapSnapshot& map);
-    Status dropReplicas(const ShardRecord& shard, std::uint64_t modRevision, const MapSnapshot& map);
 
     MetadataStore& m_store;
     NodeClientPool& m_nodes;
