@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -113,8 +114,10 @@ struct RouterOptions {
     // for the replicas' part.
     std::size_t copyWriters = 8;
     // Threads that write migration targets after the source applied, while the caller is answered
-    // (Router::writeTarget), and how many such writes may be out at once before a writer waits.
-    std::size_t targetWriters = 4;
+    // (Router::writeTarget); how many of them one target node may take at once; and how many writes
+    // to one target node may be out (queued or running) before a writer to it waits its turn.
+    std::size_t targetWriters = 8;
+    std::size_t targetWritersPerNode = 4;
     std::size_t maxTargetWritesInFlight = 64;
     // Counters of copy write failures and searches retried on another copy (shardmapd's
     // /metrics); none when null. Must outlive the router.
@@ -190,6 +193,8 @@ private:
     Status writeTarget(const Route& route, std::vector<WriteItem> items);
     // Sends a write to a migration's target primary (and its catching-up copies) on a target writer.
     void postTargetWrite(const Route& route, std::shared_ptr<const std::vector<WriteItem>> items);
+    // Runs the queued writes of one target node's lane until it is empty.
+    void drainTargetLane(const std::string& address);
     Status reconcileEpoch(const Route& route, const Error& refusal);
     struct CopyRound;
     // Writes the primary on this thread and the in-sync replicas on the copy writers, and waits
@@ -271,6 +276,12 @@ private:
     std::unique_ptr<TaskPool> m_copyWriters;
     std::mutex m_targetMutex;
     std::condition_variable m_targetSlot;
+    struct TargetLane {
+        std::deque<std::function<void()>> tasks;
+        std::size_t running = 0; // drains on the target writers
+        std::size_t inFlight = 0; // queued or running
+    };
+    std::unordered_map<std::string, TargetLane> m_targetLanes; // by target node address
     std::size_t m_targetsInFlight = 0;
     // Set when the router goes: target writes still queued are dropped (the migration repairs
     // them) rather than each waiting out a dead target's deadline.

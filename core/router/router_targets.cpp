@@ -60,32 +60,61 @@ Status Router::writeTarget(const Route& route, std::vector<WriteItem> items)
     return round ? awaitQuorum(*round, copies, route.quorum, route.targetShard) : Status {};
 }
 
+// Each target node has a lane: its writes queue there, at most targetWritersPerNode of them run at
+// once on the shared target writers, and at most maxTargetWritesInFlight are out (queued or
+// running) before a writer to that node waits its turn. A target that stopped answering so holds
+// back only the writers of spaces moving onto it, and only some of the threads, while writes to
+// other targets go on (each of its calls waits out the node client's deadline).
 void Router::postTargetWrite(const Route& route, std::shared_ptr<const std::vector<WriteItem>> items)
 {
-    {
-        // At most maxTargetWritesInFlight out at once: beyond that the caller waits its turn, so a
-        // target that stopped answering holds writers back rather than memory growing.
-        std::unique_lock lock(m_targetMutex);
-        m_targetSlot.wait(
-            lock, [&] { return m_targetsInFlight < std::max<std::size_t>(1, m_options.maxTargetWritesInFlight); });
-        ++m_targetsInFlight;
-    }
-    m_targetWriters->post([this, space = route.space, shard = route.targetShard, address = route.targetAddress,
-                              catchingUp = route.targetCopies.catchingUp, items] {
-        if (!m_targetsClosing.load()) {
-            auto client = m_nodes.get(address);
-            auto written = client ? (*client)->bulkWrite(shard, *items) : Result<WriteSummary>(client.error());
-            if (!written && m_options.onTargetFailure)
-                m_options.onTargetFailure({ space, shard, written.error() });
-            // Not noted: a target's copy is verified only once no space of its shard migrates (CatchUpPhases).
-            (void)writeBestEffort(shard, catchingUp, *items);
-        }
+    auto task = [this, space = route.space, shard = route.targetShard, address = route.targetAddress,
+                    catchingUp = route.targetCopies.catchingUp, items] {
+        if (m_targetsClosing.load())
+            return;
+        auto client = m_nodes.get(address);
+        auto written = client ? (*client)->bulkWrite(shard, *items) : Result<WriteSummary>(client.error());
+        if (!written && m_options.onTargetFailure)
+            m_options.onTargetFailure({ space, shard, written.error() });
+        // Not noted: a target's copy is verified only once no space of its shard migrates (CatchUpPhases).
+        (void)writeBestEffort(shard, catchingUp, *items);
+    };
+    const std::string& address = route.targetAddress;
+    std::unique_lock lock(m_targetMutex);
+    TargetLane& lane = m_targetLanes[address];
+    m_targetSlot.wait(
+        lock, [&] { return lane.inFlight < std::max<std::size_t>(1, m_options.maxTargetWritesInFlight); });
+    ++lane.inFlight;
+    ++m_targetsInFlight;
+    lane.tasks.push_back(std::move(task));
+    if (lane.running >= std::max<std::size_t>(1, m_options.targetWritersPerNode))
+        return; // a running drain takes it
+    ++lane.running;
+    lock.unlock();
+    m_targetWriters->post([this, address] { drainTargetLane(address); });
+}
+
+void Router::drainTargetLane(const std::string& address)
+{
+    for (;;) {
+        std::function<void()> task;
         {
             std::lock_guard lock(m_targetMutex);
+            TargetLane& lane = m_targetLanes[address];
+            if (lane.tasks.empty()) {
+                --lane.running;
+                return;
+            }
+            task = std::move(lane.tasks.front());
+            lane.tasks.pop_front();
+        }
+        task();
+        {
+            std::lock_guard lock(m_targetMutex);
+            --m_targetLanes[address].inFlight;
             --m_targetsInFlight;
         }
         m_targetSlot.notify_all();
-    });
+    }
 }
 
 void Router::awaitTargetWrites()

@@ -16,13 +16,14 @@ namespace {
 
 // Wraps the real node clients to refuse the first N writes to one shard the way a node that
 // lost track of an epoch would: the fault the router must ride out.
-// Holds every BulkWrite to one shard until released: a node that has not answered yet.
+// Holds every BulkWrite of one space to one shard until released: a node that has not answered yet.
 class WriteGate {
 public:
-    void hold(const std::string& shard)
+    void hold(const std::string& shard, const std::string& space)
     {
         std::lock_guard lock(m_mutex);
         m_held = shard;
+        m_space = space;
     }
     void release()
     {
@@ -32,16 +33,18 @@ public:
         }
         m_opened.notify_all();
     }
-    void passThrough(const std::string& shard)
+    void passThrough(const std::string& shard, const std::vector<core::WriteItem>& items)
     {
         std::unique_lock lock(m_mutex);
-        m_opened.wait(lock, [&] { return m_held.empty() || m_held != shard; });
+        m_opened.wait(lock,
+            [&] { return m_held.empty() || m_held != shard || items.empty() || items.front().doc.space != m_space; });
     }
 
 private:
     std::mutex m_mutex;
     std::condition_variable m_opened;
     std::string m_held;
+    std::string m_space;
 };
 
 class RefusingClient final : public core::NodeClient {
@@ -70,7 +73,7 @@ public:
     }
     core::Result<core::WriteSummary> bulkWrite(const std::string& s, const std::vector<core::WriteItem>& items) override
     {
-        m_gate.passThrough(s);
+        m_gate.passThrough(s, items);
         if (m_refusals.fetch_sub(1) > 0) {
             core::Error error = core::makeError(core::ErrorCode::FailedPrecondition, "injected stale epoch");
             error.details = { { "shard", s }, { "space", items.front().doc.space },
@@ -211,22 +214,22 @@ protected:
         return router ? std::move(*router) : nullptr;
     }
 
-    // Marks acme as migrating to target in the map, and the target as its migration target.
-    void startMigration(core::Router& router, const std::string& target)
+    // Marks a space as migrating to target in the map, and the target as its migration target.
+    void startMigration(core::Router& router, const std::string& target, const std::string& space = "acme")
     {
         core::MapEditor editor(*m_store);
         auto map = editor.snapshot();
-        core::SpaceRecord record = *map->space("acme");
+        core::SpaceRecord record = *map->space(space);
         record.migrationId = "m-1";
         record.target = target;
         record.phase = core::MigrationPhase::DualWrite;
-        ASSERT_TRUE(m_store->commit(
-            { { { core::keys::space("acme"), core::encode(record), map->spaces.at("acme").modRevision } }, std::nullopt,
-                std::nullopt, "test", "start-migration", "" }));
+        ASSERT_TRUE(
+            m_store->commit({ { { core::keys::space(space), core::encode(record), map->spaces.at(space).modRevision } },
+                std::nullopt, std::nullopt, "test", "start-migration", "" }));
         auto targetClient = m_pool.get(m_nodes[target == "s0" ? 0 : 1]->address());
-        ASSERT_TRUE((*targetClient)->setOwnership(target, { "acme", core::SpaceRole::MigrationTarget, record.epoch }));
+        ASSERT_TRUE((*targetClient)->setOwnership(target, { space, core::SpaceRole::MigrationTarget, record.epoch }));
         ASSERT_TRUE(router.waitForRevision(*m_store->currentRevision(), std::chrono::seconds(2)));
-        ASSERT_TRUE(router.resolve("acme")->migrating());
+        ASSERT_TRUE(router.resolve(space)->migrating());
     }
 
     core::Result<core::SpaceStats> stats(const std::string& shard, const std::string& space)
@@ -448,7 +451,7 @@ TEST_F(RouterTest, AMigratingSpacesWriteIsAnsweredWithoutWaitingForTheTarget)
     if (HasFatalFailure())
         return;
 
-    pool.gate.hold(target);
+    pool.gate.hold(target, "acme");
     auto first = std::async(std::launch::async, [&] { return router->write({ doc("acme", "d2", "dual") }); });
     const bool answered = first.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
     EXPECT_TRUE(answered) << "the write waited for the target's answer";
@@ -463,6 +466,45 @@ TEST_F(RouterTest, AMigratingSpacesWriteIsAnsweredWithoutWaitingForTheTarget)
     router->awaitTargetWrites();
     EXPECT_EQ(stats(target, "acme")->liveDocs, 2u) << "both reached the target";
     EXPECT_EQ(stats(route.shard, "acme")->liveDocs, 3u);
+}
+
+// A target node that does not answer holds back the writers of the spaces moving onto it (once
+// their node's places are taken), not those of a space moving onto another node.
+TEST_F(RouterTest, ATargetThatDoesNotAnswerHoldsBackOnlyTheWritersOfSpacesMovingOntoIt)
+{
+    RefusingPool pool;
+    core::RouterOptions options;
+    options.maxTargetWritesInFlight = 1;
+    auto started = core::Router::start(*m_store, pool, options);
+    ASSERT_TRUE(started) << started.error().describe();
+    auto& router = *started;
+    ASSERT_TRUE(router->write({ doc("acme", "a1", "x") }));
+    ASSERT_TRUE(router->write({ doc("beta", "b1", "x") }));
+    const std::string acmeFrom = router->resolve("acme")->shard;
+    const std::string betaFrom = router->resolve("beta")->shard;
+    ASSERT_NE(acmeFrom, betaFrom) << "the allocator spreads two new spaces";
+    startMigration(*router, betaFrom, "acme");
+    startMigration(*router, acmeFrom, "beta");
+    if (HasFatalFailure())
+        return;
+
+    pool.gate.hold(betaFrom, "acme"); // acme's target does not answer
+    ASSERT_TRUE(router->write({ doc("acme", "a2", "held") }));
+    auto waiting = std::async(std::launch::async, [&] { return router->write({ doc("acme", "a3", "waits") }); });
+    EXPECT_NE(waiting.wait_for(std::chrono::milliseconds(300)), std::future_status::ready)
+        << "acme's node has its one place taken";
+    auto beta = std::async(std::launch::async, [&] { return router->write({ doc("beta", "b2", "goes on") }); });
+    const bool betaAnswered = beta.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+    if (!betaAnswered)
+        pool.gate.release(); // so that the futures can end
+    ASSERT_TRUE(betaAnswered) << "beta waited for acme's target";
+    ASSERT_TRUE(beta.get());
+    EXPECT_TRUE(pollUntil(std::chrono::seconds(20), [&] { return stats(acmeFrom, "beta")->liveDocs == 1; }))
+        << "beta's target got its write while acme's was held";
+    pool.gate.release();
+    ASSERT_TRUE(waiting.get());
+    router->awaitTargetWrites();
+    EXPECT_EQ(stats(betaFrom, "acme")->liveDocs, 2u);
 }
 
 TEST_F(RouterTest, SearchMergesSpacesOnDifferentShardsAndRefusesUnknownOnes)
