@@ -214,6 +214,16 @@ protected:
         return router ? std::move(*router) : nullptr;
     }
 
+    // A router over pool (whose gate can hold a target's writes) with one target write out per node.
+    std::unique_ptr<core::Router> startGatedRouter(RefusingPool& pool)
+    {
+        core::RouterOptions options;
+        options.maxTargetWritesInFlight = 1;
+        auto router = core::Router::start(*m_store, pool, std::move(options));
+        EXPECT_TRUE(router) << router.error().describe();
+        return router ? std::move(*router) : nullptr;
+    }
+
     // Marks a space as migrating to target in the map, and the target as its migration target.
     void startMigration(core::Router& router, const std::string& target, const std::string& space = "acme")
     {
@@ -439,11 +449,8 @@ TEST_F(RouterTest, AMigratingSpaceIsWrittenToBothAndAFailingTargetDoesNotFailThe
 TEST_F(RouterTest, AMigratingSpacesWriteIsAnsweredWithoutWaitingForTheTarget)
 {
     RefusingPool pool;
-    core::RouterOptions options;
-    options.maxTargetWritesInFlight = 1;
-    auto started = core::Router::start(*m_store, pool, options);
-    ASSERT_TRUE(started) << started.error().describe();
-    auto& router = *started;
+    auto router = startGatedRouter(pool);
+    ASSERT_TRUE(router);
     ASSERT_TRUE(router->write({ doc("acme", "d1", "x") }));
     const auto route = *router->resolve("acme");
     const std::string target = route.shard == "s0" ? "s1" : "s0";
@@ -473,11 +480,8 @@ TEST_F(RouterTest, AMigratingSpacesWriteIsAnsweredWithoutWaitingForTheTarget)
 TEST_F(RouterTest, ATargetThatDoesNotAnswerHoldsBackOnlyTheWritersOfSpacesMovingOntoIt)
 {
     RefusingPool pool;
-    core::RouterOptions options;
-    options.maxTargetWritesInFlight = 1;
-    auto started = core::Router::start(*m_store, pool, options);
-    ASSERT_TRUE(started) << started.error().describe();
-    auto& router = *started;
+    auto router = startGatedRouter(pool);
+    ASSERT_TRUE(router);
     ASSERT_TRUE(router->write({ doc("acme", "a1", "x") }));
     ASSERT_TRUE(router->write({ doc("beta", "b1", "x") }));
     const std::string acmeFrom = router->resolve("acme")->shard;
