@@ -129,9 +129,8 @@ void BackupsPage::refresh()
     auto store = m_connection->store();
     if (!store)
         return;
-    const auto ticket = m_reads.next();
-    runInBackground(
-        m_connection->pool(), this,
+    readInBackground(
+        m_connection->pool(), this, m_reads,
         [store]() -> core::Result<std::vector<core::SnapshotRecord>> {
             auto listed = core::SnapshotRequests(*store).list();
             if (!listed)
@@ -142,15 +141,9 @@ void BackupsPage::refresh()
             std::reverse(out.begin(), out.end());
             return out;
         },
-        [this, ticket](const core::Result<std::vector<core::SnapshotRecord>>& read) {
-            if (!m_reads.isCurrent(ticket))
-                return;
-            if (!read) {
-                m_message->show(
-                    tr("Cannot read the snapshots: %1").arg(qs(read.error().describe())), InlineMessage::Kind::Error);
-                return;
-            }
-            showSnapshots(*read);
+        [this](const std::vector<core::SnapshotRecord>& snapshots) { showSnapshots(snapshots); },
+        [this](const core::Error& error) {
+            m_message->show(tr("Cannot read the snapshots: %1").arg(qs(error.describe())), InlineMessage::Kind::Error);
         });
 }
 

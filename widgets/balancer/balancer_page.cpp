@@ -88,9 +88,8 @@ void BalancerPage::refresh()
     auto store = m_connection->store();
     if (!store)
         return;
-    const auto ticket = m_reads.next();
-    runInBackground(
-        m_connection->pool(), this,
+    readInBackground(
+        m_connection->pool(), this, m_reads,
         [store]() -> core::Result<Read> {
             auto status = core::readBalancerStatus(*store, core::nowUnixMs());
             if (!status)
@@ -103,15 +102,10 @@ void BalancerPage::refresh()
                 read.decisions.push_back(std::move(it->value));
             return read;
         },
-        [this, ticket](const core::Result<Read>& read) {
-            if (!m_reads.isCurrent(ticket))
-                return;
-            if (!read) {
-                m_message->show(tr("Cannot read the balancer's records: %1").arg(qs(read.error().describe())),
-                    InlineMessage::Kind::Error);
-                return;
-            }
-            show(*read);
+        [this](const Read& read) { show(read); },
+        [this](const core::Error& error) {
+            m_message->show(
+                tr("Cannot read the balancer's records: %1").arg(qs(error.describe())), InlineMessage::Kind::Error);
         });
 }
 

@@ -65,4 +65,23 @@ private:
     std::uint64_t m_current = 0;
 };
 
+// A read for a view: work() on a pool thread returns a core Result; on the UI thread, only if
+// context still exists and no newer read of generation was asked for since, show(value) or
+// failed(error). generation must belong to context (it is used only while context lives).
+template <typename Work, typename Show, typename Failed>
+void readInBackground(QThreadPool& pool, QObject* context, Generation& generation, Work work, Show show, Failed failed)
+{
+    const auto ticket = generation.next();
+    runInBackground(pool, context, std::move(work),
+        [&generation, ticket, show = std::move(show), failed = std::move(failed)](const auto& result) {
+            if (!generation.isCurrent(ticket))
+                return;
+            if (!result) {
+                failed(result.error());
+                return;
+            }
+            show(*result);
+        });
+}
+
 } // namespace shardmap::widgets
